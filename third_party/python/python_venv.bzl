@@ -1,0 +1,137 @@
+"""Repository rule: the pinned Python interpreter and a venv from a hashed lock.
+
+`python_venv(name, interpreter, python_version, lock_file)` checks that
+`interpreter` is exactly Python `python_version`, makes a venv from it and
+installs `lock_file` with `pip --require-hashes` from the package index.
+The generated repository provides:
+
+  :interpreter      the venv's python3 (for the py_runtime toolchain)
+  :files            everything in the venv (the runtime's files)
+  :python_headers   Python.h and friends, for extension modules
+  :pybind11         pybind11's headers (from the locked pybind11 package)
+
+The venv is made byte-identical across machines and checkouts, so that
+actions using it hit a shared cache: pip ignores the machine's pip
+configuration (PIP_CONFIG_FILE=/dev/null), bytecode is stamped with
+SOURCE_DATE_EPOCH, and files that record absolute paths (activate scripts,
+console-script launchers, pyvenv.cfg's `command =` line) are removed.
+"""
+
+_PIP_WHEEL_DIRS = [
+    # Debian's python3-pip-whl, used by python3.11-venv's ensurepip.
+    "/usr/share/python-wheels",
+]
+
+_SOURCE_DATE_EPOCH = "315532800"  # 1980-01-01, the earliest date zip files allow.
+
+def _fail(message, fix):
+    fail("\nopbridge python error: %s\n  fix: %s\n" % (message, fix))
+
+def _run(repository_ctx, arguments, what, environment = {}):
+    result = repository_ctx.execute(arguments, environment = environment, timeout = 1800, quiet = True)
+    if result.return_code != 0:
+        _fail(
+            "%s failed (exit %d):\n%s%s" % (what, result.return_code, result.stdout[-4000:], result.stderr[-4000:]),
+            "check that the package index is reachable and that the lock file is current (third_party/python/README.md)",
+        )
+    return result.stdout
+
+def _find_pip_wheel(repository_ctx, interpreter):
+    candidates = []
+    bundled = _run(
+        repository_ctx,
+        [interpreter, "-c", "import ensurepip, os; print(os.path.join(os.path.dirname(ensurepip.__file__), '_bundled'))"],
+        "locating the interpreter's bundled pip",
+    ).strip()
+    for directory in _PIP_WHEEL_DIRS + [bundled]:
+        path = repository_ctx.path(directory)
+        if path.exists:
+            candidates += [entry for entry in path.readdir() if entry.basename.startswith("pip-") and entry.basename.endswith(".whl")]
+    if not candidates:
+        _fail(
+            "no pip wheel found in %s" % (_PIP_WHEEL_DIRS + [bundled]),
+            "install the pinned python3.11-venv package (./bazelw does)",
+        )
+    return str(candidates[0])
+
+def _python_venv_impl(repository_ctx):
+    interpreter = repository_ctx.attr.interpreter
+    if not repository_ctx.path(interpreter).exists:
+        _fail("interpreter %s not found" % interpreter, "run ./bazelw, which installs the pinned python3.11 package")
+    found_version = _run(
+        repository_ctx,
+        [interpreter, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+        "asking %s for its version" % interpreter,
+    ).strip()
+    if found_version != repository_ctx.attr.python_version:
+        _fail(
+            "interpreter %s is Python %s, expected %s" % (interpreter, found_version, repository_ctx.attr.python_version),
+            "run ./bazelw, which installs the pinned python%s package" % repository_ctx.attr.python_version,
+        )
+
+    lock_file = repository_ctx.path(repository_ctx.attr.lock_file)
+    environment = {
+        "PIP_CONFIG_FILE": "/dev/null",
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+        "PIP_NO_INPUT": "1",
+        "SOURCE_DATE_EPOCH": _SOURCE_DATE_EPOCH,
+        "PYTHONHASHSEED": "0",
+    }
+    _run(repository_ctx, [interpreter, "-m", "venv", "--without-pip", "venv"], "creating the venv", environment)
+    venv_python = str(repository_ctx.path("venv/bin/python3"))
+    pip_wheel = _find_pip_wheel(repository_ctx, interpreter)
+    repository_ctx.report_progress("installing %s" % repository_ctx.attr.lock_file)
+    _run(
+        repository_ctx,
+        [
+            venv_python,
+            pip_wheel + "/pip",
+            "install",
+            "--quiet",
+            "--require-hashes",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--no-warn-script-location",
+            "-r",
+            str(lock_file),
+        ],
+        "pip install --require-hashes -r %s" % repository_ctx.attr.lock_file,
+        environment,
+    )
+
+    # Drop what records this venv's absolute location.
+    bin_dir = repository_ctx.path("venv/bin")
+    for entry in bin_dir.readdir():
+        if entry.basename not in ["python", "python3", "python" + repository_ctx.attr.python_version]:
+            repository_ctx.delete(entry)
+    pyvenv_cfg = repository_ctx.read("venv/pyvenv.cfg")
+    repository_ctx.file(
+        "venv/pyvenv.cfg",
+        "".join([line + "\n" for line in pyvenv_cfg.splitlines() if not line.startswith("command")]),
+    )
+
+    python_include = _run(
+        repository_ctx,
+        [interpreter, "-c", "import sysconfig; print(sysconfig.get_paths()['include'])"],
+        "asking %s for its include directory" % interpreter,
+    ).strip()
+    if not repository_ctx.path(python_include + "/Python.h").exists:
+        _fail("%s/Python.h not found" % python_include, "run ./bazelw, which installs the pinned python3.11-dev package")
+    repository_ctx.symlink(python_include, "python_include")
+
+    site_packages = "venv/lib/python%s/site-packages" % repository_ctx.attr.python_version
+    repository_ctx.template(
+        "BUILD.bazel",
+        Label("//third_party/python:python_venv.BUILD.tpl"),
+        {"%{site_packages}": site_packages},
+    )
+
+python_venv = repository_rule(
+    implementation = _python_venv_impl,
+    doc = "The pinned Python interpreter and a venv installed from a hashed lock file.",
+    attrs = {
+        "interpreter": attr.string(mandatory = True, doc = "Absolute path of the pinned interpreter."),
+        "python_version": attr.string(mandatory = True, doc = "Required major.minor version."),
+        "lock_file": attr.label(mandatory = True, allow_single_file = True, doc = "requirements with --hash lines."),
+    },
+)

@@ -1,0 +1,149 @@
+"""Build a program for another platform and run it as a test under QEMU.
+
+  platform_binary      a cc_binary built for a given platform (a 1:1
+                       transition on --platforms), e.g. an ELF for the M55.
+  emulated_test        runs a platform_binary under qemu-aarch64 or
+                       qemu-system-arm; the program's exit status decides.
+  cc_multiplatform_test
+                       from one set of sources: a host cc_test plus emulated
+                       tests on aarch64, Cortex-M55 and Cortex-M4.
+"""
+
+load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_test")
+load("//toolchains:defs.bzl", "HOST_ONLY")
+
+# Which emulator runs programs of each platform.
+EMULATORS = {
+    "aarch64_linux": "qemu-aarch64",
+    "cortex_m55": "mps3-an547",
+    "cortex_m4": "mps2-an386",
+}
+
+def _platform_transition_impl(_settings, attr):
+    return {"//command_line_option:platforms": [str(attr.platform)]}
+
+_platform_transition = transition(
+    implementation = _platform_transition_impl,
+    inputs = [],
+    outputs = ["//command_line_option:platforms"],
+)
+
+def _platform_binary_impl(ctx):
+    # With a transition on the attribute, Bazel 4.2.3 gives a list.
+    binary = ctx.attr.binary[0][DefaultInfo].files_to_run.executable
+    output = ctx.actions.declare_file(ctx.label.name)
+    ctx.actions.symlink(output = output, target_file = binary, is_executable = True)
+    return [DefaultInfo(
+        executable = output,
+        files = depset([output]),
+        runfiles = ctx.runfiles(files = [output]),
+    )]
+
+platform_binary = rule(
+    implementation = _platform_binary_impl,
+    doc = "The executable `binary`, built for `platform`.",
+    executable = True,
+    attrs = {
+        "binary": attr.label(mandatory = True, cfg = _platform_transition, executable = True),
+        "platform": attr.label(mandatory = True),
+        "_allowlist_function_transition": attr.label(
+            default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
+        ),
+    },
+)
+
+def _emulated_test_impl(ctx):
+    program = ctx.executable.program
+    script = ctx.actions.declare_file(ctx.label.name + ".sh")
+    ctx.actions.write(
+        output = script,
+        is_executable = True,
+        content = "#!/usr/bin/env bash\nexec %s %s %d %s\n" % (
+            ctx.file._runner.short_path,
+            ctx.attr.emulator,
+            ctx.attr.timeout_seconds,
+            program.short_path,
+        ),
+    )
+    runfiles = ctx.runfiles(files = [program, ctx.file._runner])
+    return [DefaultInfo(executable = script, runfiles = runfiles)]
+
+emulated_test = rule(
+    implementation = _emulated_test_impl,
+    doc = "Runs `program` under `emulator`; passes when it exits 0 within `timeout_seconds`.",
+    test = True,
+    attrs = {
+        "program": attr.label(mandatory = True, executable = True, cfg = "target"),
+        "emulator": attr.string(mandatory = True, values = ["qemu-aarch64", "mps3-an547", "mps2-an386"]),
+        "timeout_seconds": attr.int(default = 60),
+        "_runner": attr.label(default = "//toolchains:run_emulated.sh", allow_single_file = True),
+    },
+)
+
+def cc_multiplatform_test(
+        name,
+        srcs,
+        deps = [],
+        copts = [],
+        platforms = ["x86_64_linux", "aarch64_linux", "cortex_m55", "cortex_m4"],
+        timeout_seconds = 60,
+        tags = [],
+        size = "small",
+        **kwargs):
+    """One C/C++ test program, run on the host and under emulation.
+
+    Makes, for each of `platforms`:
+      x86_64_linux   `name`: a host cc_test
+      aarch64_linux  `name_aarch64_linux`: under qemu-aarch64
+      cortex_m55     `name_cortex_m55`: under qemu-system-arm -M mps3-an547
+      cortex_m4      `name_cortex_m4`: under qemu-system-arm -M mps2-an386
+    and `name_bin` (the program as a plain cc_binary, linked with the board
+    support of whatever platform it is built for) plus `name_<platform>_elf`.
+    The program's exit status decides; faults and hangs fail the test.
+    """
+    if "x86_64_linux" in platforms:
+        cc_test(
+            name = name,
+            srcs = srcs,
+            deps = deps,
+            copts = copts,
+            tags = tags,
+            size = size,
+            target_compatible_with = HOST_ONLY,
+            **kwargs
+        )
+    cc_binary(
+        name = name + "_bin",
+        srcs = srcs,
+        deps = deps + ["//platforms/boards:board"],
+        copts = copts,
+        tags = tags,
+        testonly = True,
+        **kwargs
+    )
+    for platform in platforms:
+        if platform == "x86_64_linux":
+            continue
+        if platform not in EMULATORS:
+            fail("cc_multiplatform_test(%s): unknown platform '%s'; expected one of %s" % (
+                name,
+                platform,
+                ["x86_64_linux"] + EMULATORS.keys(),
+            ))
+        platform_binary(
+            name = "%s_%s_elf" % (name, platform),
+            binary = ":" + name + "_bin",
+            platform = "//platforms:" + platform,
+            tags = tags,
+            testonly = True,
+            target_compatible_with = HOST_ONLY,
+        )
+        emulated_test(
+            name = "%s_%s" % (name, platform),
+            program = ":%s_%s_elf" % (name, platform),
+            emulator = EMULATORS[platform],
+            timeout_seconds = timeout_seconds,
+            tags = tags,
+            size = size,
+            target_compatible_with = HOST_ONLY,
+        )
