@@ -1,0 +1,42 @@
+/*
+ * Fixed-point arithmetic of TFLite's quantized kernels.
+ *
+ * A real multiplier M in (0, 1) x 2^shift is stored as a Q0.31 `multiplier`
+ * in [2^30, 2^31) and an integer `shift`; rescaling an int32 accumulator by
+ * M is then done without floating point, rounding exactly as TFLite and
+ * TFLite Micro's reference kernels do (gemmlowp's rounding; TFLite's
+ * default, not its TFLITE_SINGLE_ROUNDING build option).
+ */
+#ifndef OPBRIDGE_KERNELS_FIXED_POINT_H_
+#define OPBRIDGE_KERNELS_FIXED_POINT_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * (a * b) / 2^31 rounded to nearest, ties upwards (gemmlowp's nudge then
+ * truncation), saturated to int32. The one overflowing case,
+ * a == b == INT32_MIN, gives INT32_MAX.
+ */
+int32_t opbridge_saturating_rounding_doubling_high_mul(int32_t a, int32_t b);
+
+/*
+ * x / 2^exponent, rounded half away from zero. exponent in [0, 31].
+ */
+int32_t opbridge_rounding_divide_by_power_of_two(int32_t x, int32_t exponent);
+
+/*
+ * x * multiplier * 2^shift / 2^31: a left shift of x for shift > 0, the
+ * doubling high multiply, then a rounding right shift for shift < 0.
+ * multiplier in [0, 2^31), shift in [-31, 30].
+ */
+int32_t opbridge_multiply_by_quantized_multiplier(int32_t x, int32_t multiplier, int32_t shift);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPBRIDGE_KERNELS_FIXED_POINT_H_ */
