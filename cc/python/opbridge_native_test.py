@@ -1,12 +1,11 @@
 """The pybind11 module imports and its kernels match exact Python integers."""
 
+import _opbridge_native as native
 import hypothesis.extra.numpy as numpy_strategies
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-import _opbridge_native as native
 
 INT32 = st.integers(min_value=-(2**31), max_value=2**31 - 1)
 

@@ -24,9 +24,7 @@ def fake_compiler(directory: pathlib.Path, name: str, version: str) -> None:
 
 def run(tmp_path: pathlib.Path, *args: str) -> subprocess.CompletedProcess[str]:
     environment = {**os.environ, "PATH": f"{tmp_path}:/usr/bin:/bin"}
-    return subprocess.run(
-        ["/bin/sh", str(SCRIPT), *args], capture_output=True, text=True, env=environment, check=False
-    )
+    return subprocess.run(["/bin/sh", str(SCRIPT), *args], capture_output=True, text=True, env=environment, check=False)
 
 
 @pytest.mark.parametrize(
@@ -64,7 +62,9 @@ def test_missing_compiler_is_reported(tmp_path: pathlib.Path) -> None:
     assert "compiler 'no-such-gcc' not found on PATH (expected version 12.2.0)" in result.stderr
 
 
-@pytest.mark.parametrize(("compiler", "version"), [("arm-none-eabi-gcc", "12.2.1"), ("aarch64-linux-gnu-gcc", "12.2.0")])
+@pytest.mark.parametrize(
+    ("compiler", "version"), [("arm-none-eabi-gcc", "12.2.1"), ("aarch64-linux-gnu-gcc", "12.2.0")]
+)
 def test_the_installed_compilers_are_the_pinned_ones(tmp_path: pathlib.Path, compiler: str, version: str) -> None:
     result = run(tmp_path, "check", compiler, version, "pinned")
     assert result.returncode == 0, result.stderr

@@ -8,9 +8,7 @@ M4_ELF = "tests/toolchains/smoke_test_cortex_m4_elf"
 
 
 def build_attributes(elf: str) -> str:
-    return subprocess.run(
-        ["arm-none-eabi-readelf", "-A", elf], capture_output=True, text=True, check=True
-    ).stdout
+    return subprocess.run(["arm-none-eabi-readelf", "-A", elf], capture_output=True, text=True, check=True).stdout
 
 
 def test_m55_elf_has_mve_integer_and_float() -> None:

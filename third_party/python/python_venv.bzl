@@ -15,6 +15,7 @@ actions using it hit a shared cache: pip ignores the machine's pip
 configuration (PIP_CONFIG_FILE=/dev/null), bytecode is stamped with
 SOURCE_DATE_EPOCH, and files that record absolute paths (activate scripts,
 console-script launchers, pyvenv.cfg's `command =` line) are removed.
+Run a package's tool as `venv/bin/python3 -m TOOL`.
 """
 
 _PIP_WHEEL_DIRS = [
@@ -99,10 +100,15 @@ def _python_venv_impl(repository_ctx):
         environment,
     )
 
-    # Drop what records this venv's absolute location.
-    bin_dir = repository_ctx.path("venv/bin")
-    for entry in bin_dir.readdir():
-        if entry.basename not in ["python", "python3", "python" + repository_ctx.attr.python_version]:
+    # Drop what records this venv's absolute location: activate scripts and
+    # console-script launchers (their #! line names this venv). Native
+    # programs that packages ship (ruff) stay; `python -m` finds them.
+    interpreters = ["python", "python3", "python" + repository_ctx.attr.python_version]
+    for entry in repository_ctx.path("venv/bin").readdir():
+        if entry.basename in interpreters:
+            continue
+        first_bytes = repository_ctx.execute(["head", "-c", "2", str(entry)]).stdout
+        if entry.basename.lower().startswith("activate") or first_bytes == "#!":
             repository_ctx.delete(entry)
     pyvenv_cfg = repository_ctx.read("venv/pyvenv.cfg")
     repository_ctx.file(
