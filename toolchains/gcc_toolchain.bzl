@@ -107,4 +107,6 @@ pinned_gcc_toolchain = repository_rule(
         "supports_shared": attr.bool(doc = "Whether the target can build shared libraries (pybind11 modules)."),
     },
     environ = ["PATH"],
+    # `bazel sync --configure` re-runs it (say, after a compiler upgrade).
+    configure = True,
 )

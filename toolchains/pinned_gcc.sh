@@ -28,7 +28,7 @@ shift 4
 fail() {
   echo "opbridge toolchain error: $1" >&2
   echo "  fix: run ./bazelw, which installs the pinned Debian package '$package'," >&2
-  echo "       or remove the other compiler from PATH, then 'bazel sync --configure'" >&2
+  echo "       or take the other compiler off the PATH Bazel uses (--action_env=PATH in .bazelrc)" >&2
   exit 1
 }
 
