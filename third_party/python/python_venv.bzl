@@ -12,8 +12,8 @@ The generated repository provides:
 
 The venv is made byte-identical across machines and checkouts, so that
 actions using it hit a shared cache: pip ignores the machine's pip
-configuration (PIP_CONFIG_FILE=/dev/null), bytecode is stamped with
-SOURCE_DATE_EPOCH, and files that record absolute paths (activate scripts,
+configuration (PIP_CONFIG_FILE=/dev/null), bytecode is checked by source
+hash (not timestamp) and records repository-relative source paths, and files that record absolute paths (activate scripts,
 console-script launchers, pyvenv.cfg's `command =` line) are removed.
 Run a package's tool as `venv/bin/python3 -m TOOL`.
 """
@@ -93,10 +93,37 @@ def _python_venv_impl(repository_ctx):
             "--no-deps",
             "--only-binary=:all:",
             "--no-warn-script-location",
+            "--no-compile",
             "-r",
             str(lock_file),
         ],
         "pip install --require-hashes -r %s" % repository_ctx.attr.lock_file,
+        environment,
+    )
+
+    # Bytecode, made here rather than by pip: code objects record their
+    # source path, and this repository's absolute path differs between
+    # checkouts (output bases), which would change every Python test's
+    # inputs. Record a path relative to the repository instead.
+    site_packages = "venv/lib/python%s/site-packages" % repository_ctx.attr.python_version
+    _run(
+        repository_ctx,
+        [
+            venv_python,
+            "-m",
+            "compileall",
+            "-q",
+            "-j",
+            "0",
+            "--invalidation-mode",
+            "checked-hash",
+            "-s",
+            str(repository_ctx.path(site_packages)),
+            "-p",
+            "@python_venv//" + site_packages,
+            site_packages,
+        ],
+        "compiling the venv's bytecode",
         environment,
     )
 
@@ -110,6 +137,15 @@ def _python_venv_impl(repository_ctx):
         first_bytes = repository_ctx.execute(["head", "-c", "2", str(entry)]).stdout
         if entry.basename.lower().startswith("activate") or first_bytes == "#!":
             repository_ctx.delete(entry)
+    # RECORD files list the deleted launchers with hashes of their
+    # path-bearing contents; drop those lines too.
+    for entry in repository_ctx.path(site_packages).readdir():
+        record = entry.get_child("RECORD")
+        if entry.basename.endswith(".dist-info") and record.exists:
+            lines = repository_ctx.read(record).splitlines()
+            kept = [line for line in lines if not line.startswith("../../../bin/")]
+            if len(kept) != len(lines):
+                repository_ctx.file(record, "".join([line + "\n" for line in kept]), executable = False)
     pyvenv_cfg = repository_ctx.read("venv/pyvenv.cfg")
     repository_ctx.file(
         "venv/pyvenv.cfg",
@@ -125,7 +161,6 @@ def _python_venv_impl(repository_ctx):
         _fail("%s/Python.h not found" % python_include, "run ./bazelw, which installs the pinned python3.11-dev package")
     repository_ctx.symlink(python_include, "python_include")
 
-    site_packages = "venv/lib/python%s/site-packages" % repository_ctx.attr.python_version
     repository_ctx.template(
         "BUILD.bazel",
         Label("//third_party/python:python_venv.BUILD.tpl"),
