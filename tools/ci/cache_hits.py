@@ -27,11 +27,18 @@ class Spawn:
     mnemonic: str
     progress_message: str
     remote_cache_hit: bool
+    listed_outputs: tuple[str, ...]
 
     @property
     def test_label(self) -> str | None:
+        """The test this spawn ran, or None.
+
+        A test without its own XML report has two TestRunner spawns: the run,
+        and one that writes test.xml from the run's log; only the run counts.
+        """
         prefix = "Testing "
-        if self.mnemonic == "TestRunner" and self.progress_message.startswith(prefix):
+        writes_only_xml = all(output.endswith("/test.xml") for output in self.listed_outputs)
+        if self.mnemonic == "TestRunner" and self.progress_message.startswith(prefix) and not writes_only_xml:
             return self.progress_message[len(prefix) :].split(" ")[0]
         return None
 
@@ -52,6 +59,7 @@ def read_spawns(log: pathlib.Path) -> list[Spawn]:
                 mnemonic=entry.get("mnemonic", ""),
                 progress_message=entry.get("progressMessage", ""),
                 remote_cache_hit=bool(entry.get("remoteCacheHit", False)),
+                listed_outputs=tuple(entry.get("listedOutputs", [])),
             )
         )
 
@@ -89,7 +97,11 @@ def check_poison(spawns: list[Spawn], expected_tests: set[str], changed_source: 
         print(f"  FAIL: {label} does not depend on {changed_source} but missed the cache")
         ok = False
     for spawn in spawns:
-        if spawn.mnemonic == "CppCompile" and not spawn.remote_cache_hit and changed_source not in spawn.progress_message:
+        if (
+            spawn.mnemonic == "CppCompile"
+            and not spawn.remote_cache_hit
+            and changed_source not in spawn.progress_message
+        ):
             print(f"  FAIL: an unrelated compile missed the cache: {spawn.progress_message}")
             ok = False
     if ok:
