@@ -64,3 +64,20 @@ def test_a_glob_pin_accepts_any_security_revision(checkout: pathlib.Path) -> Non
     result = run_bazelw(checkout, BAZELW_CHECK_ONLY="1")
     assert result.returncode == 1
     assert "missing: python3.11=3.11.2-5*" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("config", "variable", "flag"),
+    [
+        ("--config=cache-http", "OPBRIDGE_REMOTE_CACHE", "--remote_cache"),
+        ("--config=cache-grpc", "OPBRIDGE_REMOTE_CACHE", "--remote_cache"),
+        ("--config=remote", "OPBRIDGE_REMOTE_EXECUTOR", "--remote_executor"),
+    ],
+)
+def test_remote_configs_take_the_server_from_the_environment(
+    checkout: pathlib.Path, config: str, variable: str, flag: str
+) -> None:
+    with_server = run_bazelw(checkout, "test", config, "//...", **{variable: "grpc://127.0.0.1:9"})
+    assert with_server.stdout.strip() == f"fake bazel got: test {config} {flag}=grpc://127.0.0.1:9 //..."
+    without_server = run_bazelw(checkout, "test", config, "//...", **{variable: ""})
+    assert without_server.stdout.strip() == f"fake bazel got: test {config} //..."
