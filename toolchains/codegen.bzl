@@ -12,11 +12,11 @@ load("@rules_cc//cc:defs.bzl", "cc_library")
 _HEADER_EXTENSIONS = ["h", "hpp"]
 
 def _cc_codegen_impl(ctx):
+    for out in ctx.attr.outs:
+        if "/" in out:
+            fail("cc_codegen_library(%s): outs must be plain file names (the generator writes one folder), got '%s'" % (ctx.label.name, out))
     outputs = [ctx.actions.declare_file(out) for out in ctx.attr.outs]
     output_dir = outputs[0].dirname
-    for output, out in zip(outputs, ctx.attr.outs):
-        if output.path != output_dir + "/" + out.split("/")[-1] or "/" in out:
-            fail("cc_codegen_library(%s): outs must be plain file names in one folder, got '%s'" % (ctx.label.name, out))
     arguments = ctx.actions.args()
     arguments.add("--output-dir", output_dir)
     arguments.add_all([ctx.expand_location(arg, ctx.attr.data) for arg in ctx.attr.args])
