@@ -64,12 +64,12 @@ def _mode_feature(name, compile_flags):
 
 def _gcc_toolchain_config_impl(ctx):
     features = [
-        _flags_feature("opbridge_target_compile_flags", _ALL_COMPILE, ctx.attr.compile_flags + _REPRODUCIBLE),
+        _flags_feature("opbridge_target_compile_flags", _ALL_COMPILE, ctx.attr.target_flags + _REPRODUCIBLE),
         _flags_feature("opbridge_section_flags", _ALL_COMPILE, ["-ffunction-sections", "-fdata-sections"]),
         _flags_feature("opbridge_warnings", _C_COMPILE + _CXX_COMPILE, _WARNINGS),
         _flags_feature("opbridge_c_standard", _C_COMPILE, ["-std=c99"]),
         _flags_feature("opbridge_cxx_standard", _CXX_COMPILE, ["-std=c++17"]),
-        _flags_feature("opbridge_target_link_flags", _ALL_LINK, ctx.attr.link_flags + ["-no-canonical-prefixes", "-Wl,--gc-sections"]),
+        _flags_feature("opbridge_target_link_flags", _ALL_LINK, ctx.attr.target_flags + ["-no-canonical-prefixes", "-Wl,--gc-sections"]),
         feature(
             name = "opbridge_link_libs",
             enabled = True,
@@ -116,8 +116,7 @@ gcc_toolchain_config = rule(
     attrs = {
         "toolchain_identifier": attr.string(mandatory = True),
         "compiler_version": attr.string(mandatory = True),
-        "compile_flags": attr.string_list(),
-        "link_flags": attr.string_list(),
+        "target_flags": attr.string_list(),
         "link_libs": attr.string_list(),
         "builtin_include_dirs": attr.string_list(),
         "supports_shared": attr.bool(default = False),

@@ -79,15 +79,14 @@ def _pinned_gcc_toolchain_impl(repository_ctx):
             executable = True,
         )
 
-    include_dirs = _probe_include_dirs(repository_ctx, compiler, repository_ctx.attr.compile_flags)
+    include_dirs = _probe_include_dirs(repository_ctx, compiler, repository_ctx.attr.target_flags)
     repository_ctx.template(
         "BUILD.bazel",
         Label("//toolchains:gcc_toolchain.BUILD.tpl"),
         {
             "%{name}": repository_ctx.name,
             "%{version}": repository_ctx.attr.version,
-            "%{compile_flags}": repr(repository_ctx.attr.compile_flags),
-            "%{link_flags}": repr(repository_ctx.attr.link_flags),
+            "%{target_flags}": repr(repository_ctx.attr.target_flags),
             "%{link_libs}": repr(repository_ctx.attr.link_libs),
             "%{include_dirs}": repr(include_dirs),
             "%{supports_shared}": repr(repository_ctx.attr.supports_shared),
@@ -101,8 +100,7 @@ pinned_gcc_toolchain = repository_rule(
         "tool_prefix": attr.string(doc = "Prefix of the binutils names, e.g. 'arm-none-eabi-'."),
         "version": attr.string(mandatory = True, doc = "Exact `-dumpfullversion` output required."),
         "debian_package": attr.string(mandatory = True, doc = "Named in errors as the fix."),
-        "compile_flags": attr.string_list(doc = "Target flags for every compile (and the include probe)."),
-        "link_flags": attr.string_list(doc = "Target flags for every link."),
+        "target_flags": attr.string_list(doc = "CPU/ABI flags for every compile and link (and the include probe)."),
         "link_libs": attr.string_list(doc = "Libraries added at the end of every link."),
         "supports_shared": attr.bool(doc = "Whether the target can build shared libraries (pybind11 modules)."),
     },
