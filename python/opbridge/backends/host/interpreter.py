@@ -1,0 +1,68 @@
+"""Runs a Graph node by node with each operator's NumPy reference implementation."""
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from opbridge.errors import InvalidInputError, UnsupportedOperatorError
+from opbridge.ir import Graph
+from opbridge.ops.definition import ReferenceCall
+from opbridge.ops.registry import OperatorRegistry
+
+Array = npt.NDArray[Any]
+
+
+class ReferenceInterpreter:
+    """The golden model: `run(inputs)` returns the graph's outputs."""
+
+    def __init__(self, graph: Graph, registry: OperatorRegistry) -> None:
+        missing = [node.describe() for node in graph.nodes if registry.get(node.op_type) is None]
+        if missing:
+            raise UnsupportedOperatorError(
+                f"no reference implementation for: {', '.join(missing)}",
+                hint="register the operator (with a reference implementation) in the registry used",
+            )
+        self.graph = graph
+        self.registry = registry
+
+    def run(self, inputs: Sequence[Array]) -> list[Array]:
+        graph = self.graph
+        expected = graph.input_tensors()
+        if len(inputs) != len(expected):
+            raise InvalidInputError(
+                f"the model has {len(expected)} input(s), got {len(inputs)}",
+                hint="pass one array per model input, in model order",
+            )
+        values: dict[int, Array] = {}
+        for tensor in graph.tensors:
+            if tensor.data is not None:
+                values[tensor.index] = tensor.data
+        for tensor, array in zip(expected, inputs, strict=True):
+            array = np.asarray(array)
+            if array.dtype != tensor.dtype.numpy or tuple(array.shape) != tensor.shape:
+                raise InvalidInputError(
+                    f"input {tensor.describe()} got {array.dtype}{list(array.shape)}",
+                    hint=f"pass a {tensor.dtype.value} array of shape {list(tensor.shape)}",
+                )
+            values[tensor.index] = array
+        for node in graph.nodes:
+            definition = self.registry.get(node.op_type)
+            assert definition is not None  # checked in __init__
+            call = ReferenceCall(
+                graph=graph,
+                node=node,
+                inputs=graph.node_inputs(node),
+                outputs=graph.node_outputs(node),
+                values=[None if i is None else values[i] for i in node.inputs],
+            )
+            results = definition.reference(call)
+            for tensor, result in zip(call.outputs, results, strict=True):
+                if result.dtype != tensor.dtype.numpy or tuple(result.shape) != tensor.shape:
+                    raise AssertionError(
+                        f"{node.describe()} reference returned {result.dtype}{list(result.shape)} "
+                        f"for {tensor.describe()}"
+                    )
+                values[tensor.index] = result
+        return [values[i] for i in graph.outputs]

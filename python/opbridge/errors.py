@@ -1,0 +1,30 @@
+"""Typed errors for everything a user can get wrong.
+
+Each error says where (model node, tensor or config key), what was expected,
+what was found, and the fix, so the CLI can print it without a traceback.
+"""
+
+
+class OpbridgeError(Exception):
+    """Base of every error opbridge raises on purpose."""
+
+    def __init__(self, message: str, *, hint: str = "") -> None:
+        self.message = message
+        self.hint = hint
+        super().__init__(f"{message}\n  hint: {hint}" if hint else message)
+
+
+class ModelFormatError(OpbridgeError):
+    """The model file is not a readable model (corrupt, truncated, wrong format)."""
+
+
+class UnsupportedOperatorError(OpbridgeError):
+    """The model uses operators (or operator versions) opbridge does not have."""
+
+
+class UnsupportedTensorError(OpbridgeError):
+    """A tensor opbridge cannot handle: dtype, dynamic shape, missing quantization."""
+
+
+class InvalidInputError(OpbridgeError):
+    """Input arrays given to a model do not match its inputs."""

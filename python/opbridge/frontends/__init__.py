@@ -1,0 +1,1 @@
+"""Model importers: each turns a model file into an opbridge Graph."""

@@ -1,0 +1,276 @@
+"""Reads a LiteRT flatbuffer (subgraph 0) into an opbridge Graph.
+
+The flatbuffer is untrusted input: every vector length and index is checked
+against the file before it is used, and whatever the `tflite` accessors
+raise on a damaged file becomes a ModelFormatError naming the part that was
+being read. Unsupported operators are all collected and reported together.
+"""
+
+import pathlib
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import numpy as np
+import tflite
+from tflite.BuiltinOperator import BuiltinOperator
+
+from opbridge.errors import ModelFormatError, OpbridgeError, UnsupportedOperatorError, UnsupportedTensorError
+from opbridge.ir import DType, Graph, Node, Quantization, Tensor
+from opbridge.ops.registry import OperatorRegistry
+
+FILE_IDENTIFIER = b"TFL3"
+CUSTOM_OPERATOR_CODE = BuiltinOperator.CUSTOM
+
+# tflite TensorType -> DType, for the types opbridge handles.
+_TENSOR_TYPES = {
+    0: DType.FLOAT32,
+    2: DType.INT32,
+    3: DType.UINT8,
+    4: DType.INT64,
+    6: DType.BOOL,
+    7: DType.INT16,
+    9: DType.INT8,
+}
+_TENSOR_TYPE_NAMES = {value: name for name, value in vars(tflite.TensorType).items() if not name.startswith("_")}
+BUILTIN_OPERATOR_NAMES = {value: name for name, value in vars(BuiltinOperator).items() if not name.startswith("_")}
+
+T = TypeVar("T")
+
+
+class _Reader:
+    def __init__(self, data: bytes, source: str) -> None:
+        self.data = data
+        self.source = source
+
+    def read(self, what: str, read: Callable[[], T]) -> T:
+        """Runs one accessor; a damaged file becomes a ModelFormatError naming `what`."""
+        try:
+            return read()
+        except OpbridgeError:
+            raise
+        except Exception as error:  # the flatbuffers runtime raises many kinds
+            raise ModelFormatError(
+                f"{self.source}: cannot read {what}: the file is damaged ({type(error).__name__}: {error})",
+                hint="re-export the model, or check that the file was copied completely",
+            ) from None
+
+    def length(self, what: str, read: Callable[[], int], element_bytes: int = 4) -> int:
+        """A vector length, checked against the file size so loops stay bounded."""
+        count = self.read(what, read)
+        if count < 0 or count * element_bytes > len(self.data):
+            raise ModelFormatError(
+                f"{self.source}: {what} claims {count} entries, more than a {len(self.data)}-byte file can hold",
+                hint="the file is damaged or not a LiteRT model",
+            )
+        return count
+
+
+def read_litert_model(data: bytes, registry: OperatorRegistry, source: str = "<bytes>") -> Graph:
+    """Parses LiteRT flatbuffer bytes into a Graph of operators from `registry`."""
+    if len(data) < 8:
+        raise ModelFormatError(
+            f"{source}: {len(data)} bytes is too short for a LiteRT model", hint="check that the file is complete"
+        )
+    if data[4:8] != FILE_IDENTIFIER:
+        raise ModelFormatError(
+            f"{source}: not a LiteRT model (file identifier {data[4:8]!r}, expected {FILE_IDENTIFIER!r})",
+            hint="opbridge reads .tflite flatbuffers; convert other formats with their frontend",
+        )
+    reader = _Reader(data, source)
+    model = reader.read("the model table", lambda: tflite.Model.GetRootAsModel(data, 0))
+    subgraph_count = reader.length("the subgraph list", model.SubgraphsLength)
+    if subgraph_count < 1:
+        raise ModelFormatError(f"{source}: the model has no subgraph", hint="the file is damaged")
+    subgraph = reader.read("subgraph 0", lambda: model.Subgraphs(0))
+    buffer_count = reader.length("the buffer list", model.BuffersLength)
+    operator_code_count = reader.length("the operator code list", model.OperatorCodesLength)
+
+    # Operators first: every unsupported one is reported at once, before
+    # tensor-level problems that only matter for a model that can convert.
+    operator_count = reader.length("the operator list", subgraph.OperatorsLength)
+    operators = []
+    unsupported: list[str] = []
+    for index in range(operator_count):
+        operator = reader.read(f"operator {index}", lambda i=index: subgraph.Operators(i))
+        code_index = reader.read(f"operator {index}'s code index", operator.OpcodeIndex)
+        if not 0 <= code_index < operator_code_count:
+            raise ModelFormatError(
+                f"{source}: operator {index} uses operator code {code_index}, but the model has {operator_code_count}",
+                hint="the file is damaged",
+            )
+        operator_code = reader.read(f"operator code {code_index}", lambda c=code_index: model.OperatorCodes(c))
+        builtin_code = max(
+            reader.read("a builtin code", operator_code.BuiltinCode),
+            reader.read("a deprecated builtin code", operator_code.DeprecatedBuiltinCode),
+        )
+        version = reader.read("an operator version", operator_code.Version)
+        if builtin_code == CUSTOM_OPERATOR_CODE:
+            custom_code = reader.read("a custom code", operator_code.CustomCode) or b""
+            unsupported.append(f"node {index} (custom operator {custom_code.decode(errors='replace')!r})")
+            continue
+        op_name = BUILTIN_OPERATOR_NAMES.get(builtin_code, f"builtin operator {builtin_code}")
+        definition = registry.by_litert_code(builtin_code)
+        if definition is None:
+            unsupported.append(f"node {index} ({op_name})")
+        elif version not in definition.litert_versions:
+            unsupported.append(
+                f"node {index} ({op_name} version {version}; supported: {sorted(definition.litert_versions)})"
+            )
+        else:
+            operators.append((index, operator, definition, op_name))
+    if unsupported:
+        raise UnsupportedOperatorError(
+            f"{source}: {len(unsupported)} operator(s) are not supported:\n    " + "\n    ".join(unsupported),
+            hint="register a plugin for custom operators, or file an issue for missing builtin operators",
+        )
+
+    tensors = [
+        _read_tensor(reader, model, subgraph, index, buffer_count)
+        for index in range(reader.length("the tensor list", subgraph.TensorsLength))
+    ]
+    tensor_count = len(tensors)
+
+    def tensor_indices(what: str, read: Callable[[], Any], allow_omitted: bool) -> list[int | None]:
+        values = reader.read(what, read)
+        if isinstance(values, int):  # the tflite accessors return 0 for an empty vector
+            values = []
+        indices: list[int | None] = []
+        for value in np.atleast_1d(values).tolist():
+            if value == -1 and allow_omitted:
+                indices.append(None)
+            elif 0 <= value < tensor_count:
+                indices.append(int(value))
+            else:
+                raise ModelFormatError(
+                    f"{source}: {what} names tensor {value}, but subgraph 0 has {tensor_count} tensors",
+                    hint="the file is damaged",
+                )
+        return indices
+
+    nodes: list[Node] = []
+    for index, operator, definition, op_name in operators:
+        inputs = tensor_indices(f"operator {index}'s inputs", operator.InputsAsNumpy, allow_omitted=True)
+        outputs = [
+            i
+            for i in tensor_indices(f"operator {index}'s outputs", operator.OutputsAsNumpy, allow_omitted=False)
+            if i is not None
+        ]
+        if not outputs:
+            raise ModelFormatError(f"{source}: operator {index} ({op_name}) has no output", hint="the file is damaged")
+        attributes = None
+        if definition.parse_litert_options is not None:
+            attributes = reader.read(
+                f"node {index} ({op_name}) options",
+                lambda d=definition, o=operator: d.parse_litert_options(o),
+            )
+        nodes.append(
+            Node(
+                index=len(nodes),
+                name=tensors[outputs[0]].name,
+                op_type=definition.op_type,
+                inputs=inputs,
+                outputs=outputs,
+                attributes=attributes,
+            )
+        )
+
+    graph_inputs = [i for i in tensor_indices("the subgraph inputs", subgraph.InputsAsNumpy, False) if i is not None]
+    graph_outputs = [i for i in tensor_indices("the subgraph outputs", subgraph.OutputsAsNumpy, False) if i is not None]
+    subgraph_name = reader.read("the subgraph name", subgraph.Name)
+    try:
+        return Graph(
+            name=(subgraph_name or b"main").decode(errors="replace"),
+            tensors=tensors,
+            nodes=nodes,
+            inputs=graph_inputs,
+            outputs=graph_outputs,
+        )
+    except ValueError as error:
+        raise ModelFormatError(f"{source}: {error}", hint="the operators are not in execution order") from None
+
+
+def _read_tensor(reader: _Reader, model: Any, subgraph: Any, index: int, buffer_count: int) -> Tensor:
+    source = reader.source
+    tensor = reader.read(f"tensor {index}", lambda: subgraph.Tensors(index))
+    name = reader.read(f"tensor {index}'s name", tensor.Name).decode(errors="replace")
+    type_code = reader.read(f"tensor {index}'s type", tensor.Type)
+    dtype = _TENSOR_TYPES.get(type_code)
+    if dtype is None:
+        raise UnsupportedTensorError(
+            f'{source}: tensor {index} "{name}" has type {_TENSOR_TYPE_NAMES.get(type_code, type_code)}, '
+            f"which opbridge does not support (supported: {sorted(t.value for t in _TENSOR_TYPES.values())})",
+            hint="quantize the model to int8, or keep such tensors out of the part converted",
+        )
+    reader.length(f"tensor {index}'s shape", tensor.ShapeLength)
+    shape = tuple(int(d) for d in np.atleast_1d(reader.read(f"tensor {index}'s shape", tensor.ShapeAsNumpy)))
+    if tensor.ShapeLength() == 0:
+        shape = ()
+    # A shape signature with -1 (a batch left open at export) is fine when the
+    # shape itself is fixed: TFLite Micro runs such models with `shape` too.
+    if any(d < 0 for d in shape):
+        raise UnsupportedTensorError(
+            f'{source}: tensor {index} "{name}" has a dynamic shape {list(shape)}',
+            hint="opbridge plans memory ahead of time; export the model with a fixed batch size and input shape",
+        )
+    quantization = _read_quantization(reader, tensor, index, name)
+    buffer_index = reader.read(f"tensor {index}'s buffer", tensor.Buffer)
+    if not 0 <= buffer_index < buffer_count:
+        raise ModelFormatError(
+            f'{source}: tensor {index} "{name}" uses buffer {buffer_index}, but the model has {buffer_count}',
+            hint="the file is damaged",
+        )
+    data = None
+    if buffer_index > 0:
+        buffer = reader.read(f"buffer {buffer_index}", lambda: model.Buffers(buffer_index))
+        if reader.read(f"buffer {buffer_index}'s offset", buffer.Offset) > 1:
+            raise UnsupportedTensorError(
+                f'{source}: tensor {index} "{name}" keeps its data outside the flatbuffer (a >2 GiB model)',
+                hint="models for microcontrollers are far smaller; re-export without external buffers",
+            )
+        byte_count = reader.length(f"buffer {buffer_index}'s data", buffer.DataLength, element_bytes=1)
+        if byte_count:
+            raw = reader.read(f"buffer {buffer_index}'s data", buffer.DataAsNumpy)
+            expected = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+            if byte_count != expected:
+                raise ModelFormatError(
+                    f'{source}: tensor {index} "{name}" {dtype.value}{list(shape)} needs {expected} bytes of data, '
+                    f"its buffer holds {byte_count}",
+                    hint="the file is damaged",
+                )
+            data = np.frombuffer(raw.tobytes(), dtype=dtype.numpy.newbyteorder("<")).astype(dtype.numpy)
+            data = data.reshape(shape)
+    return Tensor(index=index, name=name, dtype=dtype, shape=shape, quantization=quantization, data=data)
+
+
+def _read_quantization(reader: _Reader, tensor: Any, index: int, name: str) -> Quantization | None:
+    parameters = reader.read(f"tensor {index}'s quantization", tensor.Quantization)
+    if parameters is None:
+        return None
+    scale_count = reader.length(f"tensor {index}'s scales", parameters.ScaleLength)
+    if scale_count == 0:
+        return None
+    zero_point_count = reader.length(f"tensor {index}'s zero points", parameters.ZeroPointLength, element_bytes=8)
+    scales = tuple(float(s) for s in np.atleast_1d(reader.read("scales", parameters.ScaleAsNumpy)))
+    zero_points = tuple(int(z) for z in np.atleast_1d(reader.read("zero points", parameters.ZeroPointAsNumpy)))
+    if zero_point_count == 0:
+        zero_points = (0,) * scale_count
+    if len(zero_points) != len(scales) or any(not np.isfinite(s) or s <= 0 for s in scales):
+        raise ModelFormatError(
+            f'{reader.source}: tensor {index} "{name}" has invalid quantization (scales {list(scales)[:4]}, '
+            f"zero points {list(zero_points)[:4]})",
+            hint="scales must be positive and match the zero points one to one",
+        )
+    axis = None
+    if scale_count > 1:
+        axis = int(reader.read(f"tensor {index}'s quantized dimension", parameters.QuantizedDimension))
+    return Quantization(scales=scales, zero_points=zero_points, axis=axis)
+
+
+def load_litert_model(path: pathlib.Path | str, registry: OperatorRegistry) -> Graph:
+    """Reads a .tflite file; see read_litert_model."""
+    path = pathlib.Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise ModelFormatError(f"cannot read model {path}: {error.strerror}", hint="check the path") from None
+    return read_litert_model(data, registry, source=str(path))

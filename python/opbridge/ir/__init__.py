@@ -1,0 +1,5 @@
+"""The intermediate representation: tensors, nodes and a scheduled graph."""
+
+from opbridge.ir.graph import DType, Graph, Node, Quantization, Tensor
+
+__all__ = ["DType", "Graph", "Node", "Quantization", "Tensor"]

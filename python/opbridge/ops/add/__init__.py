@@ -1,0 +1,16 @@
+"""ADD: element-wise sum of two int8 tensors with their own scales (broadcasting)."""
+
+from tflite.BuiltinOperator import BuiltinOperator
+
+from opbridge.ops.add.litert import parse_litert_options
+from opbridge.ops.add.reference import add_reference
+from opbridge.ops.definition import OperatorDefinition
+
+ADD = OperatorDefinition(
+    op_type="ADD",
+    reference=add_reference,
+    litert_builtin_code=BuiltinOperator.ADD,
+    litert_versions=frozenset({1, 2, 3, 4, 5}),
+    parse_litert_options=parse_litert_options,
+    doc=__doc__ or "",
+)

@@ -1,0 +1,33 @@
+"""TFLite Micro's reference ADD, int8.
+
+Both inputs are brought to a common scale (twice the larger input scale)
+with 20 bits of headroom, added, and rescaled to the output.
+"""
+
+import numpy as np
+
+from opbridge.ops.common import activation_range, require_quantization
+from opbridge.ops.definition import Array, ReferenceCall
+from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier, quantize_multiplier
+
+LEFT_SHIFT = 20
+
+
+def add_reference(call: ReferenceCall) -> list[Array]:
+    first_q = require_quantization(call.node, call.input_tensor(0), "input 0")
+    second_q = require_quantization(call.node, call.input_tensor(1), "input 1")
+    output = call.outputs[0]
+    output_q = require_quantization(call.node, output, "output")
+
+    twice_max_input_scale = 2.0 * max(first_q.scale, second_q.scale)
+    first_multiplier, first_shift = quantize_multiplier(first_q.scale / twice_max_input_scale)
+    second_multiplier, second_shift = quantize_multiplier(second_q.scale / twice_max_input_scale)
+    output_multiplier, output_shift = quantize_multiplier(twice_max_input_scale / ((1 << LEFT_SHIFT) * output_q.scale))
+    first = (call.value(0).astype(np.int64) - first_q.zero_point) << LEFT_SHIFT
+    second = (call.value(1).astype(np.int64) - second_q.zero_point) << LEFT_SHIFT
+    total = multiply_by_quantized_multiplier(first, first_multiplier, first_shift) + multiply_by_quantized_multiplier(
+        second, second_multiplier, second_shift
+    )
+    result = multiply_by_quantized_multiplier(total, output_multiplier, output_shift) + output_q.zero_point
+    low, high = activation_range(call.attributes.activation, output_q)
+    return [np.clip(result, low, high).astype(np.int8).reshape(output.shape)]

@@ -1,0 +1,16 @@
+"""AVERAGE_POOL_2D: mean over windows that are clipped to the input, int8."""
+
+from tflite.BuiltinOperator import BuiltinOperator
+
+from opbridge.ops.average_pool_2d.litert import parse_litert_options
+from opbridge.ops.average_pool_2d.reference import average_pool_2d_reference
+from opbridge.ops.definition import OperatorDefinition
+
+AVERAGE_POOL_2D = OperatorDefinition(
+    op_type="AVERAGE_POOL_2D",
+    reference=average_pool_2d_reference,
+    litert_builtin_code=BuiltinOperator.AVERAGE_POOL_2D,
+    litert_versions=frozenset({1, 2, 3}),
+    parse_litert_options=parse_litert_options,
+    doc=__doc__ or "",
+)

@@ -1,0 +1,13 @@
+import dataclasses
+
+from opbridge.ops.common import Activation, Padding
+
+
+@dataclasses.dataclass(frozen=True)
+class Pool2DAttributes:
+    padding: Padding = Padding.VALID
+    stride_height: int = 1
+    stride_width: int = 1
+    filter_height: int = 1
+    filter_width: int = 1
+    activation: Activation = Activation.NONE

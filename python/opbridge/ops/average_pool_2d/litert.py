@@ -1,0 +1,20 @@
+from typing import Any
+
+import tflite
+
+from opbridge.ops.average_pool_2d.attributes import Pool2DAttributes
+from opbridge.ops.common import Padding, litert_activation
+
+
+def parse_litert_options(operator: Any) -> Pool2DAttributes:
+    table = operator.BuiltinOptions()
+    options = tflite.Pool2DOptions()
+    options.Init(table.Bytes, table.Pos)
+    return Pool2DAttributes(
+        padding=Padding(options.Padding()),
+        stride_height=options.StrideH(),
+        stride_width=options.StrideW(),
+        filter_height=options.FilterHeight(),
+        filter_width=options.FilterWidth(),
+        activation=litert_activation(options.FusedActivationFunction()),
+    )

@@ -1,0 +1,16 @@
+"""CONV_2D: 2-D convolution, NHWC input, OHWI filter, int8 with int32 bias."""
+
+from tflite.BuiltinOperator import BuiltinOperator
+
+from opbridge.ops.conv_2d.litert import parse_litert_options
+from opbridge.ops.conv_2d.reference import conv_2d_reference
+from opbridge.ops.definition import OperatorDefinition
+
+CONV_2D = OperatorDefinition(
+    op_type="CONV_2D",
+    reference=conv_2d_reference,
+    litert_builtin_code=BuiltinOperator.CONV_2D,
+    litert_versions=frozenset({1, 2, 3, 4, 5, 6}),
+    parse_litert_options=parse_litert_options,
+    doc=__doc__ or "",
+)

@@ -1,0 +1,20 @@
+from typing import Any
+
+import tflite
+
+from opbridge.ops.common import Padding, litert_activation
+from opbridge.ops.conv_2d.attributes import Conv2DAttributes
+
+
+def parse_litert_options(operator: Any) -> Conv2DAttributes:
+    table = operator.BuiltinOptions()
+    options = tflite.Conv2DOptions()
+    options.Init(table.Bytes, table.Pos)
+    return Conv2DAttributes(
+        padding=Padding(options.Padding()),
+        stride_height=options.StrideH(),
+        stride_width=options.StrideW(),
+        dilation_height=options.DilationHFactor(),
+        dilation_width=options.DilationWFactor(),
+        activation=litert_activation(options.FusedActivationFunction()),
+    )

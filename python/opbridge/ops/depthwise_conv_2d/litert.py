@@ -1,0 +1,21 @@
+from typing import Any
+
+import tflite
+
+from opbridge.ops.common import Padding, litert_activation
+from opbridge.ops.depthwise_conv_2d.attributes import DepthwiseConv2DAttributes
+
+
+def parse_litert_options(operator: Any) -> DepthwiseConv2DAttributes:
+    table = operator.BuiltinOptions()
+    options = tflite.DepthwiseConv2DOptions()
+    options.Init(table.Bytes, table.Pos)
+    return DepthwiseConv2DAttributes(
+        padding=Padding(options.Padding()),
+        stride_height=options.StrideH(),
+        stride_width=options.StrideW(),
+        dilation_height=options.DilationHFactor(),
+        dilation_width=options.DilationWFactor(),
+        depth_multiplier=options.DepthMultiplier(),
+        activation=litert_activation(options.FusedActivationFunction()),
+    )

@@ -1,0 +1,35 @@
+"""TFLite Micro's reference DEPTHWISE_CONV_2D, int8 per-channel (DepthwiseConvPerChannel)."""
+
+import numpy as np
+
+from opbridge.ops.common import activation_range, per_channel_multipliers, require_quantization
+from opbridge.ops.conv_2d.reference import extract_patches
+from opbridge.ops.definition import Array, ReferenceCall
+from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier
+
+
+def depthwise_conv_2d_reference(call: ReferenceCall) -> list[Array]:
+    input_tensor = call.input_tensor(0)
+    filter_tensor = call.input_tensor(1)
+    bias_tensor = call.optional_input_tensor(2)
+    output = call.outputs[0]
+    input_q = require_quantization(call.node, input_tensor, "input")
+    filter_q = require_quantization(call.node, filter_tensor, "filter")
+    output_q = require_quantization(call.node, output, "output")
+
+    _, filter_height, filter_width, out_channels = filter_tensor.shape
+    in_channels = input_tensor.shape[3]
+    # The model's depth_multiplier option is advisory; the shapes decide (as in TFLite Micro).
+    multiplier = out_channels // in_channels
+    values = call.value(0).astype(np.int64)
+    patches, _, _ = extract_patches(values, filter_height, filter_width, call.attributes, input_q.zero_point)
+    # Output channel c = input channel c // multiplier, filter column c.
+    patches = np.repeat(patches - input_q.zero_point, multiplier, axis=-1)  # [..., f_h, f_w, out_channels]
+    weights = call.value(1).astype(np.int64).reshape(filter_height, filter_width, out_channels)
+    accumulators = np.einsum("byxhwc,hwc->byxc", patches, weights)
+    if bias_tensor is not None:
+        accumulators = accumulators + call.value(2).astype(np.int64)
+    multipliers, shifts = per_channel_multipliers(input_q.scale, filter_q.scales, output_q.scale, out_channels)
+    scaled = multiply_by_quantized_multiplier(accumulators, multipliers, shifts) + output_q.zero_point
+    low, high = activation_range(call.attributes.activation, output_q)
+    return [np.clip(scaled, low, high).astype(np.int8).reshape(output.shape)]

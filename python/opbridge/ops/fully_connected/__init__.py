@@ -1,0 +1,16 @@
+"""FULLY_CONNECTED: output = input x filter^T + bias, int8 with int32 bias."""
+
+from tflite.BuiltinOperator import BuiltinOperator
+
+from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.fully_connected.litert import parse_litert_options
+from opbridge.ops.fully_connected.reference import fully_connected_reference
+
+FULLY_CONNECTED = OperatorDefinition(
+    op_type="FULLY_CONNECTED",
+    reference=fully_connected_reference,
+    litert_builtin_code=BuiltinOperator.FULLY_CONNECTED,
+    litert_versions=frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9}),
+    parse_litert_options=parse_litert_options,
+    doc=__doc__ or "",
+)

@@ -1,0 +1,23 @@
+from typing import Any
+
+import tflite
+
+from opbridge.errors import UnsupportedOperatorError
+from opbridge.ops.common import litert_activation
+from opbridge.ops.fully_connected.attributes import FullyConnectedAttributes
+
+
+def parse_litert_options(operator: Any) -> FullyConnectedAttributes:
+    table = operator.BuiltinOptions()
+    if table is None:
+        return FullyConnectedAttributes()
+    options = tflite.FullyConnectedOptions()
+    options.Init(table.Bytes, table.Pos)
+    if options.WeightsFormat() != 0:
+        raise UnsupportedOperatorError(
+            "FULLY_CONNECTED with shuffled weights is not supported", hint="export with the default weights format"
+        )
+    return FullyConnectedAttributes(
+        activation=litert_activation(options.FusedActivationFunction()),
+        keep_num_dims=bool(options.KeepNumDims()),
+    )

@@ -1,0 +1,39 @@
+"""TFLite Micro's reference FULLY_CONNECTED, int8 (per-tensor or per-channel filter)."""
+
+import numpy as np
+
+from opbridge.ops.common import activation_range, float32, require_quantization
+from opbridge.ops.definition import Array, ReferenceCall
+from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier, quantize_multiplier
+
+
+def fully_connected_reference(call: ReferenceCall) -> list[Array]:
+    input_tensor = call.input_tensor(0)
+    filter_tensor = call.input_tensor(1)
+    bias_tensor = call.optional_input_tensor(2)
+    output = call.outputs[0]
+    input_q = require_quantization(call.node, input_tensor, "input")
+    filter_q = require_quantization(call.node, filter_tensor, "filter")
+    output_q = require_quantization(call.node, output, "output")
+
+    depth = filter_tensor.shape[1]
+    values = call.value(0).astype(np.int64).reshape(-1, depth) - input_q.zero_point
+    weights = call.value(1).astype(np.int64) - np.array(filter_q.zero_points, dtype=np.int64).reshape(-1, 1)
+    accumulators = values @ weights.T
+    if bias_tensor is not None:
+        accumulators = accumulators + call.value(2).astype(np.int64)
+
+    if filter_q.per_channel:
+        # Per-channel: input * filter[c] / output, in double.
+        pairs = [
+            quantize_multiplier(float(input_q.scale) * float(scale) / float(output_q.scale))
+            for scale in filter_q.scales
+        ]
+    else:
+        # Per-tensor: TFLite Micro multiplies the two scales in float32 first.
+        pairs = [quantize_multiplier(float32(input_q.scale * filter_q.scale) / float(output_q.scale))]
+    multipliers = np.array([m for m, _ in pairs], dtype=np.int64)
+    shifts = np.array([s for _, s in pairs], dtype=np.int64)
+    scaled = multiply_by_quantized_multiplier(accumulators, multipliers, shifts) + output_q.zero_point
+    low, high = activation_range(call.attributes.activation, output_q)
+    return [np.clip(scaled, low, high).astype(np.int8).reshape(output.shape)]

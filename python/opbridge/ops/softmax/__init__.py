@@ -1,0 +1,16 @@
+"""SOFTMAX: exp(beta * (x - max)) / sum over the last axis, int8 in and out."""
+
+from tflite.BuiltinOperator import BuiltinOperator
+
+from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.softmax.litert import parse_litert_options
+from opbridge.ops.softmax.reference import softmax_reference
+
+SOFTMAX = OperatorDefinition(
+    op_type="SOFTMAX",
+    reference=softmax_reference,
+    litert_builtin_code=BuiltinOperator.SOFTMAX,
+    litert_versions=frozenset({1, 2, 3}),
+    parse_litert_options=parse_litert_options,
+    doc=__doc__ or "",
+)

@@ -1,0 +1,6 @@
+import dataclasses
+
+
+@dataclasses.dataclass(frozen=True)
+class SoftmaxAttributes:
+    beta: float = 1.0

@@ -1,0 +1,1 @@
+"""Fixed-point arithmetic and quantization parameters of TFLite's int8 kernels."""
