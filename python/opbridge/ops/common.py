@@ -99,3 +99,12 @@ def per_channel_multipliers(
     scales = filter_scales if len(filter_scales) > 1 else filter_scales * channels
     pairs = [quantize_multiplier(float(input_scale) * float(scale) / float(output_scale)) for scale in scales]
     return np.array([m for m, _ in pairs], dtype=np.int64), np.array([s for _, s in pairs], dtype=np.int64)
+
+
+def require_dtype(node: Node, tensor: Tensor, role: str, allowed: tuple[DType, ...] = (DType.INT8,)) -> None:
+    if tensor.dtype not in allowed:
+        raise UnsupportedTensorError(
+            f"{node.describe()}: {role} {tensor.describe()} is {tensor.dtype.value}; "
+            f"this operator supports {', '.join(d.value for d in allowed)}",
+            hint="quantize the model to int8 (with int32 biases)",
+        )

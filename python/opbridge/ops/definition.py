@@ -51,6 +51,8 @@ class ReferenceCall:
 LiteRTParser = Callable[[Any], Any]
 # One node's input values -> its output values (NumPy arrays of the output dtypes).
 ReferenceImplementation = Callable[[ReferenceCall], list[Array]]
+# (backends.c.lowering.LoweringContext, Node) -> backends.c.lowering.NodeCode.
+CLowering = Callable[[Any, Node], Any]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -62,6 +64,7 @@ class OperatorDefinition:
     litert_builtin_code: int | None = None
     litert_versions: frozenset[int] = frozenset({1})
     parse_litert_options: LiteRTParser | None = None
+    lower_c: CLowering | None = None
     doc: str = ""
 
 

@@ -5,6 +5,7 @@ from tflite.BuiltinOperator import BuiltinOperator
 from opbridge.ops.add.litert import parse_litert_options
 from opbridge.ops.add.reference import add_reference
 from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.add.lowering import lower_add
 
 ADD = OperatorDefinition(
     op_type="ADD",
@@ -12,5 +13,6 @@ ADD = OperatorDefinition(
     litert_builtin_code=BuiltinOperator.ADD,
     litert_versions=frozenset({1, 2, 3, 4, 5}),
     parse_litert_options=parse_litert_options,
+    lower_c=lower_add,
     doc=__doc__ or "",
 )

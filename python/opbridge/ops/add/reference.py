@@ -4,8 +4,11 @@ Both inputs are brought to a common scale (twice the larger input scale)
 with 20 bits of headroom, added, and rescaled to the output.
 """
 
+import dataclasses
+
 import numpy as np
 
+from opbridge.ir import Quantization
 from opbridge.ops.common import activation_range, require_quantization
 from opbridge.ops.definition import Array, ReferenceCall
 from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier, quantize_multiplier
@@ -13,21 +16,36 @@ from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier, 
 LEFT_SHIFT = 20
 
 
+@dataclasses.dataclass(frozen=True)
+class AddParameters:
+    """Rescaling of each input to the common scale, and of the sum to the output."""
+
+    first_multiplier: int
+    first_shift: int
+    second_multiplier: int
+    second_shift: int
+    output_multiplier: int
+    output_shift: int
+
+
+def add_parameters(first_q: Quantization, second_q: Quantization, output_q: Quantization) -> AddParameters:
+    twice_max_input_scale = 2.0 * max(first_q.scale, second_q.scale)
+    first_multiplier, first_shift = quantize_multiplier(first_q.scale / twice_max_input_scale)
+    second_multiplier, second_shift = quantize_multiplier(second_q.scale / twice_max_input_scale)
+    output_multiplier, output_shift = quantize_multiplier(twice_max_input_scale / ((1 << LEFT_SHIFT) * output_q.scale))
+    return AddParameters(first_multiplier, first_shift, second_multiplier, second_shift, output_multiplier, output_shift)
+
+
 def add_reference(call: ReferenceCall) -> list[Array]:
     first_q = require_quantization(call.node, call.input_tensor(0), "input 0")
     second_q = require_quantization(call.node, call.input_tensor(1), "input 1")
     output = call.outputs[0]
     output_q = require_quantization(call.node, output, "output")
-
-    twice_max_input_scale = 2.0 * max(first_q.scale, second_q.scale)
-    first_multiplier, first_shift = quantize_multiplier(first_q.scale / twice_max_input_scale)
-    second_multiplier, second_shift = quantize_multiplier(second_q.scale / twice_max_input_scale)
-    output_multiplier, output_shift = quantize_multiplier(twice_max_input_scale / ((1 << LEFT_SHIFT) * output_q.scale))
+    p = add_parameters(first_q, second_q, output_q)
     first = (call.value(0).astype(np.int64) - first_q.zero_point) << LEFT_SHIFT
     second = (call.value(1).astype(np.int64) - second_q.zero_point) << LEFT_SHIFT
-    total = multiply_by_quantized_multiplier(first, first_multiplier, first_shift) + multiply_by_quantized_multiplier(
-        second, second_multiplier, second_shift
-    )
-    result = multiply_by_quantized_multiplier(total, output_multiplier, output_shift) + output_q.zero_point
+    total = multiply_by_quantized_multiplier(first, p.first_multiplier, p.first_shift)
+    total = total + multiply_by_quantized_multiplier(second, p.second_multiplier, p.second_shift)
+    result = multiply_by_quantized_multiplier(total, p.output_multiplier, p.output_shift) + output_q.zero_point
     low, high = activation_range(call.attributes.activation, output_q)
     return [np.clip(result, low, high).astype(np.int8).reshape(output.shape)]

@@ -5,6 +5,7 @@ from tflite.BuiltinOperator import BuiltinOperator
 from opbridge.ops.average_pool_2d.litert import parse_litert_options
 from opbridge.ops.average_pool_2d.reference import average_pool_2d_reference
 from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.average_pool_2d.lowering import lower_average_pool_2d
 
 AVERAGE_POOL_2D = OperatorDefinition(
     op_type="AVERAGE_POOL_2D",
@@ -12,5 +13,6 @@ AVERAGE_POOL_2D = OperatorDefinition(
     litert_builtin_code=BuiltinOperator.AVERAGE_POOL_2D,
     litert_versions=frozenset({1, 2, 3}),
     parse_litert_options=parse_litert_options,
+    lower_c=lower_average_pool_2d,
     doc=__doc__ or "",
 )

@@ -5,6 +5,7 @@ from tflite.BuiltinOperator import BuiltinOperator
 from opbridge.ops.conv_2d.litert import parse_litert_options
 from opbridge.ops.conv_2d.reference import conv_2d_reference
 from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.conv_2d.lowering import lower_conv_2d
 
 CONV_2D = OperatorDefinition(
     op_type="CONV_2D",
@@ -12,5 +13,6 @@ CONV_2D = OperatorDefinition(
     litert_builtin_code=BuiltinOperator.CONV_2D,
     litert_versions=frozenset({1, 2, 3, 4, 5, 6}),
     parse_litert_options=parse_litert_options,
+    lower_c=lower_conv_2d,
     doc=__doc__ or "",
 )

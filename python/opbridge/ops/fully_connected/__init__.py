@@ -3,6 +3,7 @@
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.fully_connected.lowering import lower_fully_connected
 from opbridge.ops.fully_connected.litert import parse_litert_options
 from opbridge.ops.fully_connected.reference import fully_connected_reference
 
@@ -12,5 +13,6 @@ FULLY_CONNECTED = OperatorDefinition(
     litert_builtin_code=BuiltinOperator.FULLY_CONNECTED,
     litert_versions=frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9}),
     parse_litert_options=parse_litert_options,
+    lower_c=lower_fully_connected,
     doc=__doc__ or "",
 )

@@ -2,9 +2,26 @@
 
 import numpy as np
 
+from opbridge.ir import Quantization
 from opbridge.ops.common import activation_range, float32, require_quantization
 from opbridge.ops.definition import Array, ReferenceCall
 from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier, quantize_multiplier
+
+
+def fully_connected_multipliers(
+    input_q: Quantization, filter_q: Quantization, output_q: Quantization
+) -> tuple[np.ndarray, np.ndarray]:
+    """Multipliers and shifts: one (per-tensor filter) or one per output unit."""
+    if filter_q.per_channel:
+        # Per-channel: input * filter[c] / output, in double.
+        pairs = [
+            quantize_multiplier(float(input_q.scale) * float(scale) / float(output_q.scale))
+            for scale in filter_q.scales
+        ]
+    else:
+        # Per-tensor: TFLite Micro multiplies the two scales in float32 first.
+        pairs = [quantize_multiplier(float32(input_q.scale * filter_q.scale) / float(output_q.scale))]
+    return np.array([m for m, _ in pairs], dtype=np.int64), np.array([s for _, s in pairs], dtype=np.int64)
 
 
 def fully_connected_reference(call: ReferenceCall) -> list[Array]:
@@ -23,17 +40,7 @@ def fully_connected_reference(call: ReferenceCall) -> list[Array]:
     if bias_tensor is not None:
         accumulators = accumulators + call.value(2).astype(np.int64)
 
-    if filter_q.per_channel:
-        # Per-channel: input * filter[c] / output, in double.
-        pairs = [
-            quantize_multiplier(float(input_q.scale) * float(scale) / float(output_q.scale))
-            for scale in filter_q.scales
-        ]
-    else:
-        # Per-tensor: TFLite Micro multiplies the two scales in float32 first.
-        pairs = [quantize_multiplier(float32(input_q.scale * filter_q.scale) / float(output_q.scale))]
-    multipliers = np.array([m for m, _ in pairs], dtype=np.int64)
-    shifts = np.array([s for _, s in pairs], dtype=np.int64)
+    multipliers, shifts = fully_connected_multipliers(input_q, filter_q, output_q)
     scaled = multiply_by_quantized_multiplier(accumulators, multipliers, shifts) + output_q.zero_point
     low, high = activation_range(call.attributes.activation, output_q)
     return [np.clip(scaled, low, high).astype(np.int8).reshape(output.shape)]

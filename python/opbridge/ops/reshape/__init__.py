@@ -3,6 +3,7 @@
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
+from opbridge.ops.reshape.lowering import lower_reshape
 
 
 def reshape_reference(call: ReferenceCall) -> list[Array]:
@@ -14,5 +15,6 @@ RESHAPE = OperatorDefinition(
     reference=reshape_reference,
     litert_builtin_code=BuiltinOperator.RESHAPE,
     litert_versions=frozenset({1, 2}),
+    lower_c=lower_reshape,
     doc=__doc__ or "",
 )

@@ -3,6 +3,7 @@
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.softmax.lowering import lower_softmax
 from opbridge.ops.softmax.litert import parse_litert_options
 from opbridge.ops.softmax.reference import softmax_reference
 
@@ -12,5 +13,6 @@ SOFTMAX = OperatorDefinition(
     litert_builtin_code=BuiltinOperator.SOFTMAX,
     litert_versions=frozenset({1, 2, 3}),
     parse_litert_options=parse_litert_options,
+    lower_c=lower_softmax,
     doc=__doc__ or "",
 )

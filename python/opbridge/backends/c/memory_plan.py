@@ -1,0 +1,168 @@
+"""Plans every activation of a graph into one arena, ahead of time.
+
+Each activation (graph inputs and every tensor a node writes; constants
+live in flash) gets a lifetime in schedule steps: from the node that writes
+it (graph inputs: before the first node) to the last node that reads it
+(graph outputs: to the end). Reshape-like nodes alias their output to their
+input, so the two share one buffer and one lifetime.
+
+Buffers are placed greedily by size, largest first, each at the lowest
+offset where it overlaps no already placed buffer whose lifetime it shares.
+The plan reports the arena size and the liveness lower bound: the largest
+sum of bytes live at any one step, which no plan can beat.
+"""
+
+import dataclasses
+import json
+from collections.abc import Iterable
+
+from opbridge.ir import Graph
+
+DEFAULT_ALIGNMENT = 4
+# Operators whose output is their input's bytes under another shape.
+ALIASING_OPERATORS = frozenset({"RESHAPE", "SQUEEZE"})
+
+
+@dataclasses.dataclass(frozen=True)
+class Buffer:
+    """One region of the arena, shared by the tensors in `tensors` (aliases)."""
+
+    tensors: tuple[int, ...]
+    offset: int
+    size: int
+    first_step: int  # -1: written before the first node (a graph input)
+    last_step: int
+
+    def overlaps_in_time(self, other: "Buffer") -> bool:
+        return self.first_step <= other.last_step and other.first_step <= self.last_step
+
+
+@dataclasses.dataclass(frozen=True)
+class MemoryPlan:
+    arena_bytes: int
+    lower_bound_bytes: int
+    alignment: int
+    buffers: tuple[Buffer, ...]
+
+    def buffer_of(self, tensor_index: int) -> Buffer:
+        for buffer in self.buffers:
+            if tensor_index in buffer.tensors:
+                return buffer
+        raise KeyError(f"tensor {tensor_index} is not in the arena (a constant?)")
+
+    def offset_of(self, tensor_index: int) -> int:
+        return self.buffer_of(tensor_index).offset
+
+    def to_json(self, graph: Graph) -> str:
+        return json.dumps(
+            {
+                "arena_bytes": self.arena_bytes,
+                "lower_bound_bytes": self.lower_bound_bytes,
+                "alignment": self.alignment,
+                "tensors": [
+                    {
+                        "index": index,
+                        "name": graph.tensor(index).name,
+                        "offset": buffer.offset,
+                        "bytes": graph.tensor(index).bytes,
+                        "first_step": buffer.first_step,
+                        "last_step": buffer.last_step,
+                        "aliases": [i for i in buffer.tensors if i != index],
+                    }
+                    for buffer in sorted(self.buffers, key=lambda b: b.offset)
+                    for index in buffer.tensors
+                ],
+            },
+            indent=2,
+        )
+
+    def to_table(self, graph: Graph) -> str:
+        lines = [
+            f"arena: {self.arena_bytes} bytes (liveness lower bound {self.lower_bound_bytes} bytes)",
+            f"{'offset':>8} {'bytes':>8} {'steps':>9}  tensor",
+        ]
+        for buffer in sorted(self.buffers, key=lambda b: (b.offset, b.first_step)):
+            names = ", ".join(graph.tensor(i).describe() for i in buffer.tensors)
+            lines.append(f"{buffer.offset:>8} {buffer.size:>8} {buffer.first_step:>4}..{buffer.last_step:<3}  {names}")
+        return "\n".join(lines)
+
+
+def _align(value: int, alignment: int) -> int:
+    return (value + alignment - 1) // alignment * alignment
+
+
+def _alias_groups(graph: Graph) -> list[list[int]]:
+    """Activations grouped so that each group shares one buffer."""
+    root = {}
+    for tensor in graph.tensors:
+        if not tensor.is_constant:
+            root[tensor.index] = tensor.index
+    graph_outputs = set(graph.outputs)
+    for node in graph.nodes:
+        source = node.inputs[0] if node.inputs else None
+        if node.op_type in ALIASING_OPERATORS and source is not None and source in root:
+            output = node.outputs[0]
+            # A graph input and a graph output sharing bytes would make the caller's view confusing; copy then.
+            if not (source in graph.inputs and output in graph_outputs):
+                root[output] = root[source]
+    groups: dict[int, list[int]] = {}
+    for tensor_index, group_root in root.items():
+        while root[group_root] != group_root:
+            group_root = root[group_root]
+        groups.setdefault(group_root, []).append(tensor_index)
+    return list(groups.values())
+
+
+def _lifetimes(graph: Graph) -> dict[int, tuple[int, int]]:
+    first = {index: -1 for index in graph.inputs}
+    last = {index: -1 for index in graph.inputs}
+    for step, node in enumerate(graph.nodes):
+        for index in node.outputs:
+            first.setdefault(index, step)
+            last[index] = max(last.get(index, step), step)
+        for index in node.inputs:
+            if index is not None and not graph.tensor(index).is_constant:
+                last[index] = max(last.get(index, step), step)
+    end = len(graph.nodes)
+    for index in graph.outputs:
+        last[index] = end
+    return {index: (first[index], last[index]) for index in first}
+
+
+def plan_memory(graph: Graph, alignment: int = DEFAULT_ALIGNMENT) -> MemoryPlan:
+    lifetimes = _lifetimes(graph)
+    unplaced = []
+    for group in _alias_groups(graph):
+        live = [lifetimes[i] for i in group if i in lifetimes]
+        if not live:
+            continue  # written by nothing and read by nothing
+        size = max(graph.tensor(i).bytes for i in group)
+        unplaced.append((tuple(sorted(group)), size, min(f for f, _ in live), max(l for _, l in live)))
+
+    placed: list[Buffer] = []
+    # Largest first; ties by earliest start, then tensor index, so plans are deterministic.
+    for tensors, size, first_step, last_step in sorted(unplaced, key=lambda g: (-g[1], g[2], g[0])):
+        candidate = Buffer(tensors, 0, size, first_step, last_step)
+        conflicts = sorted((b for b in placed if b.overlaps_in_time(candidate)), key=lambda b: b.offset)
+        offset = 0
+        for other in conflicts:
+            if offset + size <= other.offset:
+                break
+            offset = max(offset, _align(other.offset + other.size, alignment))
+        placed.append(dataclasses.replace(candidate, offset=offset))
+
+    arena_bytes = _align(max((b.offset + b.size for b in placed), default=0), alignment)
+    return MemoryPlan(
+        arena_bytes=arena_bytes,
+        lower_bound_bytes=liveness_lower_bound(placed, len(graph.nodes)),
+        alignment=alignment,
+        buffers=tuple(sorted(placed, key=lambda b: (b.offset, b.first_step))),
+    )
+
+
+def liveness_lower_bound(buffers: Iterable[Buffer], steps: int) -> int:
+    buffers = list(buffers)
+    return max(
+        (sum(b.size for b in buffers if b.first_step <= step <= b.last_step) for step in range(-1, steps + 1)),
+        default=0,
+    )

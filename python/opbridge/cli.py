@@ -1,0 +1,101 @@
+"""The `opbridge` command line.
+
+    opbridge convert MODEL -o DIR [--prefix P] [--config convert.yaml]
+    opbridge run MODEL --input in.npy [--input ...] --output out.npy [--output ...]
+"""
+
+import argparse
+import os
+import pathlib
+import sys
+
+import numpy as np
+
+from opbridge.backends.host import ReferenceInterpreter
+from opbridge.converter import AotConverter, load_convert_args
+from opbridge.errors import OpbridgeError
+from opbridge.frontends.litert import load_litert_model
+from opbridge.ops.builtin import build_builtin_registry
+
+
+def _user_path(text: str) -> pathlib.Path:
+    """A path as the user meant it: `bazel run` starts us elsewhere, so resolve against their folder."""
+    path = pathlib.Path(text)
+    base = os.environ.get("BUILD_WORKING_DIRECTORY")
+    return path if path.is_absolute() or not base else pathlib.Path(base) / path
+
+
+def _convert(arguments: argparse.Namespace) -> int:
+    config = load_convert_args(
+        arguments.config,
+        {
+            "model": arguments.model,
+            "output_dir": arguments.output_dir,
+            "prefix": arguments.prefix,
+            "golden_test": arguments.golden_test,
+            "plan_json": arguments.plan_json,
+            "golden_cases": arguments.golden_cases,
+        },
+    )
+    result = AotConverter(config).convert()
+    print(result.summary())
+    if arguments.verbose:
+        print(result.plan.to_table(result.graph))
+    return 0
+
+
+def _run(arguments: argparse.Namespace) -> int:
+    registry = build_builtin_registry()
+    graph = load_litert_model(arguments.model, registry)
+    inputs = []
+    for path in arguments.input:
+        try:
+            inputs.append(np.load(path, allow_pickle=False))
+        except (OSError, ValueError) as error:
+            raise OpbridgeError(f"cannot read input {path}: {error}", hint="pass .npy files from numpy.save") from None
+    outputs = ReferenceInterpreter(graph, registry).run(inputs)
+    if len(arguments.output) != len(outputs):
+        raise OpbridgeError(
+            f"the model has {len(outputs)} output(s), got {len(arguments.output)} --output",
+            hint="pass one --output per model output, in model order",
+        )
+    for path, value in zip(arguments.output, outputs, strict=True):
+        np.save(path, value)
+        print(f"wrote {path}: {value.dtype}{list(value.shape)}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="opbridge", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    convert = commands.add_parser("convert", help="compile a .tflite model into a C module")
+    convert.add_argument("model", type=_user_path)
+    convert.add_argument("-o", "--output-dir", type=_user_path, dest="output_dir")
+    convert.add_argument("--prefix")
+    convert.add_argument("--config", type=_user_path, help="YAML file with ConvertArgs keys")
+    convert.add_argument("--golden-test", type=_user_path, dest="golden_test",
+                         help="also write a C test program with reference outputs here")
+    convert.add_argument("--golden-cases", type=int, dest="golden_cases")
+    convert.add_argument("--plan-json", type=_user_path, dest="plan_json", help="default: OUTPUT_DIR/plan.json")
+    convert.add_argument("-v", "--verbose", action="store_true", help="print the memory plan")
+    convert.set_defaults(handler=_convert)
+    run = commands.add_parser("run", help="run a model with the NumPy reference interpreter")
+    run.add_argument("model", type=_user_path)
+    run.add_argument("--input", type=_user_path, action="append", default=[], help="one .npy per model input")
+    run.add_argument("--output", type=_user_path, action="append", default=[], help="one .npy per model output")
+    run.set_defaults(handler=_run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    arguments = build_parser().parse_args(argv)
+    try:
+        return arguments.handler(arguments)
+    except OpbridgeError as error:
+        print(f"opbridge: error: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,43 @@
+"""AVERAGE_POOL_2D -> opbridge_average_pool_2d_s8."""
+
+from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode, nhwc_dims
+from opbridge.errors import UnsupportedTensorError
+from opbridge.ir import Node
+from opbridge.ops.common import activation_range, require_dtype, require_quantization, window
+
+
+def lower_average_pool_2d(ctx: LoweringContext, node: Node) -> NodeCode:
+    graph = ctx.graph
+    attributes = node.attributes
+    input_tensor = graph.tensor(node.inputs[0])
+    output = graph.tensor(node.outputs[0])
+    require_dtype(node, input_tensor, "input")
+    require_dtype(node, output, "output")
+    input_q = require_quantization(node, input_tensor, "input")
+    output_q = require_quantization(node, output, "output")
+    if abs(input_q.scale - output_q.scale) > 1e-6 or input_q.zero_point != output_q.zero_point:
+        raise UnsupportedTensorError(
+            f"{node.describe()}: input and output quantization differ ({input_q} vs {output_q})",
+            hint="TFLite's int8 AVERAGE_POOL_2D requires equal scales and zero points",
+        )
+    _, height, width, _ = input_tensor.shape
+    rows = window(attributes.padding, height, attributes.filter_height, attributes.stride_height)
+    cols = window(attributes.padding, width, attributes.filter_width, attributes.stride_width)
+    low, high = activation_range(attributes.activation, output_q)
+    params = f"""static const opbridge_pool_s8_params params = {{
+    .activation_min = {low},
+    .activation_max = {high},
+    .stride_height = {attributes.stride_height},
+    .stride_width = {attributes.stride_width},
+    .filter_height = {attributes.filter_height},
+    .filter_width = {attributes.filter_width},
+    .padding_height = {rows.padding_before},
+    .padding_width = {cols.padding_before},
+    .input = {nhwc_dims(input_tensor)},
+    .output = {nhwc_dims(output)},
+}};"""
+    call = (
+        f"status = opbridge_average_pool_2d_s8(&params, {ctx.pointer(node.inputs[0])}, "
+        f"{ctx.pointer(node.outputs[0])});"
+    )
+    return NodeCode(includes=[KERNELS_HEADER], definitions=[params], statements=[call])

@@ -1,0 +1,65 @@
+"""CONV_2D and DEPTHWISE_CONV_2D -> opbridge_conv_2d_s8 / opbridge_depthwise_conv_2d_s8."""
+
+from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode, nhwc_dims
+from opbridge.errors import UnsupportedOperatorError
+from opbridge.ir import DType, Node
+from opbridge.ops.common import activation_range, per_channel_multipliers, require_dtype, require_quantization, window
+
+
+def lower_convolution(ctx: LoweringContext, node: Node, depthwise: bool) -> NodeCode:
+    graph = ctx.graph
+    attributes = node.attributes
+    input_tensor = graph.tensor(node.inputs[0])
+    filter_tensor = graph.tensor(node.inputs[1])
+    bias_index = node.inputs[2] if len(node.inputs) > 2 else None
+    output = graph.tensor(node.outputs[0])
+    for role, tensor in (("input", input_tensor), ("filter", filter_tensor), ("output", output)):
+        require_dtype(node, tensor, role)
+    if bias_index is not None:
+        require_dtype(node, graph.tensor(bias_index), "bias", (DType.INT32,))
+    input_q = require_quantization(node, input_tensor, "input")
+    filter_q = require_quantization(node, filter_tensor, "filter")
+    output_q = require_quantization(node, output, "output")
+    _, height, width, in_channels = input_tensor.shape
+    _, filter_height, filter_width, filter_channels = filter_tensor.shape
+    out_channels = output.shape[3]
+    if not depthwise and filter_channels != in_channels:
+        raise UnsupportedOperatorError(
+            f"{node.describe()}: grouped convolution ({in_channels} input channels, filter depth {filter_channels})",
+            hint="grouped CONV_2D is not supported yet",
+        )
+    multipliers, shifts = per_channel_multipliers(input_q.scale, filter_q.scales, output_q.scale, out_channels)
+    low, high = activation_range(attributes.activation, output_q)
+    rows = window(attributes.padding, height, filter_height, attributes.stride_height, attributes.dilation_height)
+    cols = window(attributes.padding, width, filter_width, attributes.stride_width, attributes.dilation_width)
+    multipliers_definition, multipliers_symbol = ctx.int32_array(node, "multipliers", multipliers)
+    shifts_definition, shifts_symbol = ctx.int32_array(node, "shifts", shifts)
+    params = f"""static const opbridge_conv_s8_params params = {{
+    .input_offset = {-input_q.zero_point},
+    .output_offset = {output_q.zero_point},
+    .activation_min = {low},
+    .activation_max = {high},
+    .stride_height = {attributes.stride_height},
+    .stride_width = {attributes.stride_width},
+    .dilation_height = {attributes.dilation_height},
+    .dilation_width = {attributes.dilation_width},
+    .padding_height = {rows.padding_before},
+    .padding_width = {cols.padding_before},
+    .depth_multiplier = {out_channels // in_channels if depthwise else 1},
+    .input = {nhwc_dims(input_tensor)},
+    .filter = {nhwc_dims(filter_tensor)},
+    .output = {nhwc_dims(output)},
+    .requantization = {{{multipliers_symbol}, {shifts_symbol}, {len(multipliers)}}},
+}};"""
+    kernel = "opbridge_depthwise_conv_2d_s8" if depthwise else "opbridge_conv_2d_s8"
+    call = (
+        f"status = {kernel}(&params, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}, "
+        f"{ctx.optional_pointer(bias_index)}, {ctx.pointer(node.outputs[0])});"
+    )
+    return NodeCode(
+        includes=[KERNELS_HEADER], definitions=[multipliers_definition, shifts_definition, params], statements=[call]
+    )
+
+
+def lower_conv_2d(ctx: LoweringContext, node: Node) -> NodeCode:
+    return lower_convolution(ctx, node, depthwise=False)

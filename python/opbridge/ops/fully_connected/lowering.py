@@ -1,0 +1,45 @@
+"""FULLY_CONNECTED -> opbridge_fully_connected_s8."""
+
+from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode
+from opbridge.ir import DType, Node
+from opbridge.ops.common import activation_range, require_dtype, require_quantization
+from opbridge.ops.fully_connected.reference import fully_connected_multipliers
+
+
+def lower_fully_connected(ctx: LoweringContext, node: Node) -> NodeCode:
+    graph = ctx.graph
+    input_tensor = graph.tensor(node.inputs[0])
+    filter_tensor = graph.tensor(node.inputs[1])
+    bias_index = node.inputs[2] if len(node.inputs) > 2 else None
+    output = graph.tensor(node.outputs[0])
+    for role, tensor in (("input", input_tensor), ("filter", filter_tensor), ("output", output)):
+        require_dtype(node, tensor, role)
+    if bias_index is not None:
+        require_dtype(node, graph.tensor(bias_index), "bias", (DType.INT32,))
+    input_q = require_quantization(node, input_tensor, "input")
+    filter_q = require_quantization(node, filter_tensor, "filter")
+    output_q = require_quantization(node, output, "output")
+    multipliers, shifts = fully_connected_multipliers(input_q, filter_q, output_q)
+    low, high = activation_range(node.attributes.activation, output_q)
+    units, depth = filter_tensor.shape
+    multipliers_definition, multipliers_symbol = ctx.int32_array(node, "multipliers", multipliers)
+    shifts_definition, shifts_symbol = ctx.int32_array(node, "shifts", shifts)
+    filter_offset = 0 if filter_q.per_channel else -filter_q.zero_point
+    params = f"""static const opbridge_fully_connected_s8_params params = {{
+    .input_offset = {-input_q.zero_point},
+    .filter_offset = {filter_offset},
+    .output_offset = {output_q.zero_point},
+    .activation_min = {low},
+    .activation_max = {high},
+    .batches = {input_tensor.element_count // depth},
+    .input_depth = {depth},
+    .output_depth = {units},
+    .requantization = {{{multipliers_symbol}, {shifts_symbol}, {len(multipliers)}}},
+}};"""
+    call = (
+        f"status = opbridge_fully_connected_s8(&params, {ctx.pointer(node.inputs[0])}, "
+        f"{ctx.pointer(node.inputs[1])}, {ctx.optional_pointer(bias_index)}, {ctx.pointer(node.outputs[0])});"
+    )
+    return NodeCode(
+        includes=[KERNELS_HEADER], definitions=[multipliers_definition, shifts_definition, params], statements=[call]
+    )

@@ -1,0 +1,1 @@
+"""Test data shared by tests, golden files and benchmarks."""

@@ -1,0 +1,36 @@
+"""The one generator of model inputs for golden data.
+
+Half the inputs are uniform over the whole dtype range; half are the input
+zero point plus small noise, which keeps classifier outputs away from
+saturation so that more of the arithmetic is checked.
+"""
+
+import numpy as np
+
+from opbridge.ir import DType, Tensor
+
+DEFAULT_SEED = 20261130
+QUIET_NOISE = 12
+
+
+def seeded_inputs(tensor: Tensor, count: int, seed: int = DEFAULT_SEED) -> list[np.ndarray]:
+    """`count` arrays for `tensor`, the same for the same (shape, dtype, count, seed)."""
+    rng = np.random.default_rng(seed)
+    if tensor.dtype is DType.FLOAT32:
+        return [rng.standard_normal(tensor.shape).astype(np.float32) for _ in range(count)]
+    info = np.iinfo(tensor.dtype.numpy)
+    zero_point = tensor.quantization.zero_point if tensor.quantization and not tensor.quantization.per_channel else 0
+    arrays = []
+    for index in range(count):
+        if index % 2 == 0:
+            values = rng.integers(info.min, info.max, size=tensor.shape, endpoint=True)
+        else:
+            values = np.clip(zero_point + rng.integers(-QUIET_NOISE, QUIET_NOISE + 1, size=tensor.shape), info.min,
+                             info.max)
+        arrays.append(values.astype(tensor.dtype.numpy))
+    return arrays
+
+
+def provenance(seed: int, count: int) -> str:
+    return (f"inputs: opbridge.testing.inputs.seeded_inputs(count={count}, seed={seed}) "
+            f"(numpy {np.__version__} default_rng; even cases uniform, odd cases zero point +/- {QUIET_NOISE})")

@@ -1,0 +1,93 @@
+"""aot_model: a LiteRT model compiled by opbridge into a cc_library, plus its golden test.
+
+    aot_model(
+        name = "kws",
+        model = "@shared_models//:models/mlperf_tiny/kws_ref_model.tflite",
+        prefix = "kws",
+    )
+
+makes `:kws` (a cc_library of the emitted module: `#include "kws.h"`), and
+`:kws_golden_test` on every platform (toolchains/emulated_test.bzl): the
+module run on seeded inputs against the NumPy reference's outputs.
+"""
+
+load("@rules_cc//cc:defs.bzl", "cc_library")
+load("//toolchains:emulated_test.bzl", "cc_multiplatform_test")
+
+def _aot_module_impl(ctx):
+    module = ctx.actions.declare_directory(ctx.attr.name)
+    golden = ctx.actions.declare_file(ctx.attr.name + "_golden_test.c")
+    plan = ctx.actions.declare_file(ctx.attr.name + "_plan.json")
+    arguments = ctx.actions.args()
+    arguments.add("convert", ctx.file.model)
+    arguments.add("--output-dir", module.path)
+    arguments.add("--prefix", ctx.attr.prefix)
+    arguments.add("--golden-test", golden)
+    arguments.add("--plan-json", plan)
+    arguments.add("--golden-cases", str(ctx.attr.golden_cases))
+    inputs = [ctx.file.model]
+    if ctx.file.config:
+        arguments.add("--config", ctx.file.config)
+        inputs.append(ctx.file.config)
+    ctx.actions.run(
+        executable = ctx.executable._opbridge,
+        arguments = [arguments],
+        inputs = inputs,
+        outputs = [module, golden, plan],
+        mnemonic = "OpbridgeConvert",
+        progress_message = "Converting %s with opbridge" % ctx.file.model.short_path,
+        use_default_shell_env = True,
+    )
+    return [
+        DefaultInfo(files = depset([module])),
+        OutputGroupInfo(module = depset([module]), golden_test = depset([golden]), plan = depset([plan])),
+    ]
+
+_aot_module = rule(
+    implementation = _aot_module_impl,
+    attrs = {
+        "model": attr.label(mandatory = True, allow_single_file = [".tflite"]),
+        "prefix": attr.string(mandatory = True),
+        "config": attr.label(allow_single_file = [".yaml", ".yml"]),
+        "golden_cases": attr.int(default = 20),
+        "_opbridge": attr.label(default = "//python/opbridge:opbridge_cli", executable = True, cfg = "exec"),
+    },
+)
+
+def aot_model(name, model, prefix, config = None, golden_cases = 20, visibility = None, **kwargs):
+    """The emitted module of `model` as cc_library `name`, and `name_golden_test` on every platform."""
+    module = name + "_module"
+    _aot_module(
+        name = module,
+        model = model,
+        prefix = prefix,
+        config = config,
+        golden_cases = golden_cases,
+        visibility = ["//visibility:private"],
+    )
+    native.filegroup(
+        name = name + "_golden_test_source",
+        srcs = [":" + module],
+        output_group = "golden_test",
+        visibility = ["//visibility:private"],
+    )
+    cc_library(
+        name = name,
+        # The module is a folder whose files depend on the model; Bazel
+        # compiles every .c in it. Tree-artifact objects must be linked as a
+        # whole archive (alwayslink) and statically (GNU ld lacks --start-lib).
+        srcs = [":" + module],
+        hdrs = [":" + module],
+        includes = [module + "/includes-api", module + "/src"],
+        deps = ["//cc/kernels:kernels_s8"],
+        alwayslink = True,
+        linkstatic = True,
+        visibility = visibility,
+        **kwargs
+    )
+    cc_multiplatform_test(
+        name = name + "_golden_test",
+        srcs = [":" + name + "_golden_test_source"],
+        deps = [":" + name],
+        size = "medium",
+    )
