@@ -1,7 +1,7 @@
 """The `opbridge` command line.
 
-    opbridge convert MODEL -o DIR [--prefix P] [--config convert.yaml]
-    opbridge run MODEL --input in.npy [--input ...] --output out.npy [--output ...]
+opbridge convert MODEL -o DIR [--prefix P] [--config convert.yaml]
+opbridge run MODEL --input in.npy [--input ...] --output out.npy [--output ...]
 """
 
 import argparse
@@ -66,16 +66,21 @@ def _run(arguments: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="opbridge", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="opbridge", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     convert = commands.add_parser("convert", help="compile a .tflite model into a C module")
     convert.add_argument("model", type=_user_path)
     convert.add_argument("-o", "--output-dir", type=_user_path, dest="output_dir")
     convert.add_argument("--prefix")
     convert.add_argument("--config", type=_user_path, help="YAML file with ConvertArgs keys")
-    convert.add_argument("--golden-test", type=_user_path, dest="golden_test",
-                         help="also write a C test program with reference outputs here")
+    convert.add_argument(
+        "--golden-test",
+        type=_user_path,
+        dest="golden_test",
+        help="also write a C test program with reference outputs here",
+    )
     convert.add_argument("--golden-cases", type=int, dest="golden_cases")
     convert.add_argument("--plan-json", type=_user_path, dest="plan_json", help="default: OUTPUT_DIR/plan.json")
     convert.add_argument("-v", "--verbose", action="store_true", help="print the memory plan")

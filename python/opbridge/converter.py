@@ -1,7 +1,7 @@
 """The ahead-of-time converter: a LiteRT model in, a C module and its memory plan out.
 
-    result = AotConverter(ConvertArgs(model="kws.tflite", output_dir="out", prefix="kws")).convert()
-    result.plan.arena_bytes
+result = AotConverter(ConvertArgs(model="kws.tflite", output_dir="out", prefix="kws")).convert()
+result.plan.arena_bytes
 """
 
 import dataclasses
@@ -82,7 +82,9 @@ def load_convert_args(config_path: pathlib.Path | None, overrides: dict[str, Any
         return ConvertArgs(**settings)
     except pydantic.ValidationError as error:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors())
-        raise ConfigError(f"invalid settings: {problems}", hint="see ConvertArgs in python/opbridge/converter.py") from None
+        raise ConfigError(
+            f"invalid settings: {problems}", hint="see ConvertArgs in python/opbridge/converter.py"
+        ) from None
 
 
 @dataclasses.dataclass(frozen=True)

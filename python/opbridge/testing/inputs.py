@@ -25,12 +25,15 @@ def seeded_inputs(tensor: Tensor, count: int, seed: int = DEFAULT_SEED) -> list[
         if index % 2 == 0:
             values = rng.integers(info.min, info.max, size=tensor.shape, endpoint=True)
         else:
-            values = np.clip(zero_point + rng.integers(-QUIET_NOISE, QUIET_NOISE + 1, size=tensor.shape), info.min,
-                             info.max)
+            values = np.clip(
+                zero_point + rng.integers(-QUIET_NOISE, QUIET_NOISE + 1, size=tensor.shape), info.min, info.max
+            )
         arrays.append(values.astype(tensor.dtype.numpy))
     return arrays
 
 
 def provenance(seed: int, count: int) -> str:
-    return (f"inputs: opbridge.testing.inputs.seeded_inputs(count={count}, seed={seed}) "
-            f"(numpy {np.__version__} default_rng; even cases uniform, odd cases zero point +/- {QUIET_NOISE})")
+    return (
+        f"inputs: opbridge.testing.inputs.seeded_inputs(count={count}, seed={seed}) "
+        f"(numpy {np.__version__} default_rng; even cases uniform, odd cases zero point +/- {QUIET_NOISE})"
+    )

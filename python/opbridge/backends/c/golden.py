@@ -17,10 +17,11 @@ from opbridge.testing.inputs import provenance, seeded_inputs
 
 
 def golden_test_source(graph: Graph, registry: OperatorRegistry, prefix: str, count: int, seed: int) -> str:
-    p, P = prefix, prefix.upper()
+    p, m = prefix, prefix.upper()
     interpreter = ReferenceInterpreter(graph, registry)
-    input_sets = [seeded_inputs(tensor, count, seed=seed + position) for position, tensor in
-                  enumerate(graph.input_tensors())]
+    input_sets = [
+        seeded_inputs(tensor, count, seed=seed + position) for position, tensor in enumerate(graph.input_tensors())
+    ]
     cases = [[inputs[case] for inputs in input_sets] for case in range(count)]
     expected = [interpreter.run(case) for case in cases]
 
@@ -56,8 +57,8 @@ def golden_test_source(graph: Graph, registry: OperatorRegistry, prefix: str, co
 #define CASES {count}
 
 {chr(10).join(arrays)}
-static uint8_t caller_arena[{P}_ARENA_BYTES + {P}_ARENA_ALIGNMENT]
-    __attribute__((aligned({P}_ARENA_ALIGNMENT)));
+static uint8_t caller_arena[{m}_ARENA_BYTES + {m}_ARENA_ALIGNMENT]
+    __attribute__((aligned({m}_ARENA_ALIGNMENT)));
 
 static void report_mismatch(int c, int output, const uint8_t *found, const uint8_t *expected, size_t bytes) {{
   size_t first = 0;
@@ -74,7 +75,7 @@ static int run_cases({p}_context *ctx_pointer) {{
   for (int c = 0; c < CASES; ++c) {{
 {copy_inputs}
     const int32_t status = {p}_run(&ctx);
-    if (status != {P}_STATUS_OK) {{
+    if (status != {m}_STATUS_OK) {{
       printf("FAIL case %d: {p}_run returned %ld\\n", c, (long)status);
       ++failures;
       continue;
@@ -87,26 +88,26 @@ static int run_cases({p}_context *ctx_pointer) {{
 int main(void) {{
   {p}_context ctx;
   int failures = 0;
-  if ({p}_run(&(({p}_context){{0}})) != {P}_STATUS_NOT_INITIALIZED) {{
+  if ({p}_run(&(({p}_context){{0}})) != {m}_STATUS_NOT_INITIALIZED) {{
     printf("FAIL: run before init did not return NOT_INITIALIZED\\n");
     ++failures;
   }}
-  if ({P}_ARENA_BYTES > 0 && {p}_init(&ctx, caller_arena, {P}_ARENA_BYTES - 1) != {P}_STATUS_ARENA_TOO_SMALL) {{
+  if ({m}_ARENA_BYTES > 0 && {p}_init(&ctx, caller_arena, {m}_ARENA_BYTES - 1) != {m}_STATUS_ARENA_TOO_SMALL) {{
     printf("FAIL: a too-small arena was accepted\\n");
     ++failures;
   }}
   /* The module's own arena, then a caller-supplied one. */
-  if ({p}_init(&ctx, NULL, 0) != {P}_STATUS_OK) {{
+  if ({p}_init(&ctx, NULL, 0) != {m}_STATUS_OK) {{
     printf("FAIL: init with the static arena\\n");
     return 1;
   }}
   failures += run_cases(&ctx);
-  if ({p}_init(&ctx, caller_arena, sizeof(caller_arena)) != {P}_STATUS_OK) {{
+  if ({p}_init(&ctx, caller_arena, sizeof(caller_arena)) != {m}_STATUS_OK) {{
     printf("FAIL: init with a caller arena\\n");
     return 1;
   }}
   failures += run_cases(&ctx);
-  printf("{p}: %d cases x 2 arenas, arena %lu bytes, %d failures\\n", CASES, (unsigned long){P}_ARENA_BYTES, failures);
+  printf("{p}: %d cases x 2 arenas, arena %lu bytes, %d failures\\n", CASES, (unsigned long){m}_ARENA_BYTES, failures);
   return failures == 0 ? 0 : 1;
 }}
 """

@@ -137,7 +137,7 @@ def plan_memory(graph: Graph, alignment: int = DEFAULT_ALIGNMENT) -> MemoryPlan:
         if not live:
             continue  # written by nothing and read by nothing
         size = max(graph.tensor(i).bytes for i in group)
-        unplaced.append((tuple(sorted(group)), size, min(f for f, _ in live), max(l for _, l in live)))
+        unplaced.append((tuple(sorted(group)), size, min(first for first, _ in live), max(last for _, last in live)))
 
     placed: list[Buffer] = []
     # Largest first; ties by earliest start, then tensor index, so plans are deterministic.

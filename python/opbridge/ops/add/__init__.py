@@ -3,9 +3,9 @@
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.add.litert import parse_litert_options
+from opbridge.ops.add.lowering import lower_add
 from opbridge.ops.add.reference import add_reference
 from opbridge.ops.definition import OperatorDefinition
-from opbridge.ops.add.lowering import lower_add
 
 ADD = OperatorDefinition(
     op_type="ADD",

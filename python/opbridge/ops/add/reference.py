@@ -33,7 +33,9 @@ def add_parameters(first_q: Quantization, second_q: Quantization, output_q: Quan
     first_multiplier, first_shift = quantize_multiplier(first_q.scale / twice_max_input_scale)
     second_multiplier, second_shift = quantize_multiplier(second_q.scale / twice_max_input_scale)
     output_multiplier, output_shift = quantize_multiplier(twice_max_input_scale / ((1 << LEFT_SHIFT) * output_q.scale))
-    return AddParameters(first_multiplier, first_shift, second_multiplier, second_shift, output_multiplier, output_shift)
+    return AddParameters(
+        first_multiplier, first_shift, second_multiplier, second_shift, output_multiplier, output_shift
+    )
 
 
 def add_reference(call: ReferenceCall) -> list[Array]:

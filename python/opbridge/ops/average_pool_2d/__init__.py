@@ -3,9 +3,9 @@
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.average_pool_2d.litert import parse_litert_options
+from opbridge.ops.average_pool_2d.lowering import lower_average_pool_2d
 from opbridge.ops.average_pool_2d.reference import average_pool_2d_reference
 from opbridge.ops.definition import OperatorDefinition
-from opbridge.ops.average_pool_2d.lowering import lower_average_pool_2d
 
 AVERAGE_POOL_2D = OperatorDefinition(
     op_type="AVERAGE_POOL_2D",

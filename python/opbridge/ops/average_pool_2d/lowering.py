@@ -37,7 +37,6 @@ def lower_average_pool_2d(ctx: LoweringContext, node: Node) -> NodeCode:
     .output = {nhwc_dims(output)},
 }};"""
     call = (
-        f"status = opbridge_average_pool_2d_s8(&params, {ctx.pointer(node.inputs[0])}, "
-        f"{ctx.pointer(node.outputs[0])});"
+        f"status = opbridge_average_pool_2d_s8(&params, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.outputs[0])});"
     )
     return NodeCode(includes=[KERNELS_HEADER], definitions=[params], statements=[call])

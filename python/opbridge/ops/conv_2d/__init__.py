@@ -3,9 +3,9 @@
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.conv_2d.litert import parse_litert_options
+from opbridge.ops.conv_2d.lowering import lower_conv_2d
 from opbridge.ops.conv_2d.reference import conv_2d_reference
 from opbridge.ops.definition import OperatorDefinition
-from opbridge.ops.conv_2d.lowering import lower_conv_2d
 
 CONV_2D = OperatorDefinition(
     op_type="CONV_2D",

@@ -3,8 +3,8 @@
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.definition import OperatorDefinition
-from opbridge.ops.depthwise_conv_2d.lowering import lower_depthwise_conv_2d
 from opbridge.ops.depthwise_conv_2d.litert import parse_litert_options
+from opbridge.ops.depthwise_conv_2d.lowering import lower_depthwise_conv_2d
 from opbridge.ops.depthwise_conv_2d.reference import depthwise_conv_2d_reference
 
 DEPTHWISE_CONV_2D = OperatorDefinition(

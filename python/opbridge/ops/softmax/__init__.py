@@ -3,8 +3,8 @@
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.definition import OperatorDefinition
-from opbridge.ops.softmax.lowering import lower_softmax
 from opbridge.ops.softmax.litert import parse_litert_options
+from opbridge.ops.softmax.lowering import lower_softmax
 from opbridge.ops.softmax.reference import softmax_reference
 
 SOFTMAX = OperatorDefinition(
