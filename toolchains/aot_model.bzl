@@ -6,8 +6,8 @@
         prefix = "kws",
     )
 
-makes `:kws` (a cc_library of the emitted module: `#include "kws.h"`), and
-`:kws_golden_test` on every platform (toolchains/emulated_test.bzl): the
+makes `:kws` (a cc_library of the emitted module: `#include "kws.h"`),
+`:kws_plan` (its memory plan, JSON), and `:kws_golden_test` on every platform (toolchains/emulated_test.bzl): the
 module run on seeded inputs against the NumPy reference's outputs.
 """
 
@@ -64,6 +64,12 @@ def aot_model(name, model, prefix, config = None, golden_cases = 20, visibility 
         config = config,
         golden_cases = golden_cases,
         visibility = ["//visibility:private"],
+    )
+    native.filegroup(
+        name = name + "_plan",
+        srcs = [":" + module],
+        output_group = "plan",
+        visibility = visibility,
     )
     native.filegroup(
         name = name + "_golden_test_source",

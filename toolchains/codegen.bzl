@@ -49,24 +49,28 @@ cc_codegen = rule(
 
 def cc_codegen_library(name, generator, outs, args = [], data = [], deps = [], **kwargs):
     """A cc_library compiled from the sources `generator` writes (see cc_codegen)."""
+    tags = kwargs.get("tags", [])
     cc_codegen(
         name = name + "_codegen",
         generator = generator,
         outs = outs,
         args = args,
         data = data,
+        tags = tags,
         visibility = ["//visibility:private"],
     )
     native.filegroup(
         name = name + "_codegen_headers",
         srcs = [":" + name + "_codegen"],
         output_group = "headers",
+        tags = tags,
         visibility = ["//visibility:private"],
     )
     native.filegroup(
         name = name + "_codegen_sources",
         srcs = [":" + name + "_codegen"],
         output_group = "sources",
+        tags = tags,
         visibility = ["//visibility:private"],
     )
     cc_library(

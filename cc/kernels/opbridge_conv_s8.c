@@ -2,7 +2,7 @@
 
 #include "cc/kernels/opbridge_kernels_internal.h"
 
-static int32_t check_conv_params(const opbridge_conv_s8_params *params, int32_t output_channels) {
+static int32_t opbridge_check_conv_params(const opbridge_conv_s8_params *params, int32_t output_channels) {
   if (!opbridge_dims_valid(&params->input) || !opbridge_dims_valid(&params->filter) ||
       !opbridge_dims_valid(&params->output) || params->stride_height <= 0 || params->stride_width <= 0 ||
       params->dilation_height <= 0 || params->dilation_width <= 0 || params->padding_height < 0 ||
@@ -27,7 +27,7 @@ int32_t opbridge_conv_2d_s8(const opbridge_conv_s8_params *params, const int8_t 
   const opbridge_dims *in = &params->input;
   const opbridge_dims *fl = &params->filter;
   const opbridge_dims *out = &params->output;
-  int32_t status = check_conv_params(params, fl->batches);
+  int32_t status = opbridge_check_conv_params(params, fl->batches);
   if (status != OPBRIDGE_STATUS_OK) {
     return status;
   }
@@ -84,7 +84,7 @@ int32_t opbridge_depthwise_conv_2d_s8(const opbridge_conv_s8_params *params, con
   const opbridge_dims *in = &params->input;
   const opbridge_dims *fl = &params->filter;
   const opbridge_dims *out = &params->output;
-  int32_t status = check_conv_params(params, fl->channels);
+  int32_t status = opbridge_check_conv_params(params, fl->channels);
   if (status != OPBRIDGE_STATUS_OK) {
     return status;
   }

@@ -78,9 +78,14 @@ class LoweringContext:
     def node_symbol(self, node: Node) -> str:
         return f"{self.prefix}_node_{node.index}_{node.op_type.lower()}"
 
+    def local_symbol(self, node: Node, name: str) -> str:
+        """A name for one of `node`'s file-scope definitions, prefixed so that
+        symbol tables (and flash accounting) can tell whose it is."""
+        return f"{self.node_symbol(node)}_{name}"
+
     def int32_array(self, node: Node, name: str, values: Sequence[int] | np.ndarray) -> tuple[str, str]:
         """(definition, symbol) of a static const int32_t array for `node`."""
-        symbol = f"{name}"
+        symbol = self.local_symbol(node, name)
         values = [int(v) for v in np.asarray(values).ravel()]
         return f"static const int32_t {symbol}[{len(values)}] = {{{c_int_list(values)}}};", symbol
 

@@ -37,7 +37,8 @@ def lower_add(ctx: LoweringContext, node: Node) -> NodeCode:
     output_shape = (1,) * (4 - len(output.shape)) + tuple(output.shape)
     p = add_parameters(first_q, second_q, output_q)
     low, high = activation_range(node.attributes.activation, output_q)
-    params = f"""static const opbridge_add_s8_params params = {{
+    params_symbol = ctx.local_symbol(node, "params")
+    params = f"""static const opbridge_add_s8_params {params_symbol} = {{
     .input1_offset = {-first_q.zero_point},
     .input2_offset = {-second_q.zero_point},
     .output_offset = {output_q.zero_point},
@@ -55,7 +56,7 @@ def lower_add(ctx: LoweringContext, node: Node) -> NodeCode:
     .input2_strides = {{{c_int_list(broadcast_strides(node, second, output_shape))}}},
 }};"""
     call = (
-        f"status = opbridge_add_s8(&params, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}, "
+        f"status = opbridge_add_s8(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}, "
         f"{ctx.pointer(node.outputs[0])});"
     )
     return NodeCode(includes=[KERNELS_HEADER], definitions=[params], statements=[call])

@@ -24,7 +24,8 @@ def lower_average_pool_2d(ctx: LoweringContext, node: Node) -> NodeCode:
     rows = window(attributes.padding, height, attributes.filter_height, attributes.stride_height)
     cols = window(attributes.padding, width, attributes.filter_width, attributes.stride_width)
     low, high = activation_range(attributes.activation, output_q)
-    params = f"""static const opbridge_pool_s8_params params = {{
+    params_symbol = ctx.local_symbol(node, "params")
+    params = f"""static const opbridge_pool_s8_params {params_symbol} = {{
     .activation_min = {low},
     .activation_max = {high},
     .stride_height = {attributes.stride_height},
@@ -36,7 +37,6 @@ def lower_average_pool_2d(ctx: LoweringContext, node: Node) -> NodeCode:
     .input = {nhwc_dims(input_tensor)},
     .output = {nhwc_dims(output)},
 }};"""
-    call = (
-        f"status = opbridge_average_pool_2d_s8(&params, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.outputs[0])});"
-    )
+    source, target = ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])
+    call = f"status = opbridge_average_pool_2d_s8(&{params_symbol}, {source}, {target});"
     return NodeCode(includes=[KERNELS_HEADER], definitions=[params], statements=[call])

@@ -34,7 +34,8 @@ def lower_convolution(ctx: LoweringContext, node: Node, depthwise: bool) -> Node
     cols = window(attributes.padding, width, filter_width, attributes.stride_width, attributes.dilation_width)
     multipliers_definition, multipliers_symbol = ctx.int32_array(node, "multipliers", multipliers)
     shifts_definition, shifts_symbol = ctx.int32_array(node, "shifts", shifts)
-    params = f"""static const opbridge_conv_s8_params params = {{
+    params_symbol = ctx.local_symbol(node, "params")
+    params = f"""static const opbridge_conv_s8_params {params_symbol} = {{
     .input_offset = {-input_q.zero_point},
     .output_offset = {output_q.zero_point},
     .activation_min = {low},
@@ -53,7 +54,7 @@ def lower_convolution(ctx: LoweringContext, node: Node, depthwise: bool) -> Node
 }};"""
     kernel = "opbridge_depthwise_conv_2d_s8" if depthwise else "opbridge_conv_2d_s8"
     call = (
-        f"status = {kernel}(&params, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}, "
+        f"status = {kernel}(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}, "
         f"{ctx.optional_pointer(bias_index)}, {ctx.pointer(node.outputs[0])});"
     )
     return NodeCode(

@@ -25,7 +25,8 @@ def lower_fully_connected(ctx: LoweringContext, node: Node) -> NodeCode:
     multipliers_definition, multipliers_symbol = ctx.int32_array(node, "multipliers", multipliers)
     shifts_definition, shifts_symbol = ctx.int32_array(node, "shifts", shifts)
     filter_offset = 0 if filter_q.per_channel else -filter_q.zero_point
-    params = f"""static const opbridge_fully_connected_s8_params params = {{
+    params_symbol = ctx.local_symbol(node, "params")
+    params = f"""static const opbridge_fully_connected_s8_params {params_symbol} = {{
     .input_offset = {-input_q.zero_point},
     .filter_offset = {filter_offset},
     .output_offset = {output_q.zero_point},
@@ -37,7 +38,7 @@ def lower_fully_connected(ctx: LoweringContext, node: Node) -> NodeCode:
     .requantization = {{{multipliers_symbol}, {shifts_symbol}, {len(multipliers)}}},
 }};"""
     call = (
-        f"status = opbridge_fully_connected_s8(&params, {ctx.pointer(node.inputs[0])}, "
+        f"status = opbridge_fully_connected_s8(&{params_symbol}, {ctx.pointer(node.inputs[0])}, "
         f"{ctx.pointer(node.inputs[1])}, {ctx.optional_pointer(bias_index)}, {ctx.pointer(node.outputs[0])});"
     )
     return NodeCode(

@@ -22,12 +22,14 @@ def lower_softmax(ctx: LoweringContext, node: Node) -> NodeCode:
         )
     multiplier, left_shift, diff_min = softmax_parameters(node.attributes.beta, input_q.scale)
     depth = input_tensor.shape[-1]
-    params = f"""static const opbridge_softmax_s8_params params = {{
+    params_symbol = ctx.local_symbol(node, "params")
+    params = f"""static const opbridge_softmax_s8_params {params_symbol} = {{
     .rows = {input_tensor.element_count // depth},
     .depth = {depth},
     .input_multiplier = {multiplier},
     .input_left_shift = {left_shift},
     .diff_min = {diff_min},
 }};"""
-    call = f"status = opbridge_softmax_s8(&params, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.outputs[0])});"
+    source, target = ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])
+    call = f"status = opbridge_softmax_s8(&{params_symbol}, {source}, {target});"
     return NodeCode(includes=[KERNELS_HEADER], definitions=[params], statements=[call])

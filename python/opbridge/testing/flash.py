@@ -1,0 +1,56 @@
+"""Flash used by an emitted module in a Cortex-M ELF, from its symbol table.
+
+Every symbol the emitter defines starts with the module's prefix (constants
+are `<prefix>_constant_*`), and every kernel symbol starts with
+`opbridge_`, so `arm-none-eabi-nm` sizes split the model's flash into
+kernels, module code (node functions and their parameters) and constants.
+"""
+
+import dataclasses
+import pathlib
+import subprocess
+
+NM = "arm-none-eabi-nm"
+FLASH_SYMBOL_TYPES = set("TtRr")  # code and read-only data
+
+
+@dataclasses.dataclass(frozen=True)
+class FlashBreakdown:
+    kernels: int
+    module_code: int
+    constants: int
+
+    @property
+    def total(self) -> int:
+        return self.kernels + self.module_code + self.constants
+
+
+def flash_breakdown(elf: pathlib.Path, prefix: str) -> FlashBreakdown:
+    listing = subprocess.run(
+        [NM, "--print-size", "--size-sort", str(elf)], capture_output=True, text=True, check=True
+    ).stdout
+    kernels = module_code = constants = 0
+    for line in listing.splitlines():
+        fields = line.split()
+        if len(fields) != 4 or fields[2] not in FLASH_SYMBOL_TYPES:
+            continue
+        size, name = int(fields[1], 16), fields[3]
+        if name.startswith(f"{prefix}_constant_"):
+            constants += size
+        elif name.startswith(f"{prefix}_"):
+            module_code += size
+        elif name.startswith("opbridge_") and not name.startswith("opbridge_board") and name not in BOARD_SYMBOLS:
+            kernels += size
+    return FlashBreakdown(kernels=kernels, module_code=module_code, constants=constants)
+
+
+# Board support (platforms/boards) defines opbridge_* symbols that are not kernels.
+BOARD_SYMBOLS = frozenset(
+    {
+        "opbridge_reset_handler",
+        "opbridge_fault_handler",
+        "opbridge_default_handler",
+        "opbridge_report_fault",
+        "opbridge_vector_table",
+    }
+)
