@@ -50,8 +50,8 @@ def main(argv: list[str]) -> int:
 /* The reference interpreter's top class for this input. */
 #define KWS_DEMO_EXPECTED_CLASS {expected}
 
-extern const int8_t kws_demo_input[KWS_DEMO_INPUT_BYTES];
-extern const char *const kws_demo_labels[KWS_DEMO_CLASSES];
+extern const int8_t demo_input[KWS_DEMO_INPUT_BYTES];
+extern const char *const demo_labels[KWS_DEMO_CLASSES];
 
 #endif /* KWS_DEMO_INPUT_H_ */
 """
@@ -61,8 +61,8 @@ extern const char *const kws_demo_labels[KWS_DEMO_CLASSES];
  * {provenance(DEFAULT_SEED, 1)}, case 0 */
 #include "kws_demo_input.h"
 
-const int8_t kws_demo_input[KWS_DEMO_INPUT_BYTES] = {{{items}}};
-const char *const kws_demo_labels[KWS_DEMO_CLASSES] = {{{labels}}};
+const int8_t demo_input[KWS_DEMO_INPUT_BYTES] = {{{items}}};
+const char *const demo_labels[KWS_DEMO_CLASSES] = {{{labels}}};
 """
     )
     return 0

@@ -14,7 +14,7 @@ int main(void) {
     printf("kws_init failed: %ld\n", (long)status);
     return 1;
   }
-  memcpy(ctx.inputs[0].data, kws_demo_input, KWS_DEMO_INPUT_BYTES);
+  memcpy(ctx.inputs[0].data, demo_input, KWS_DEMO_INPUT_BYTES);
   status = kws_run(&ctx);
   if (status != KWS_STATUS_OK) {
     printf("kws_run failed: %ld\n", (long)status);
@@ -27,8 +27,8 @@ int main(void) {
       top = c;
     }
   }
-  printf("top class: %d (%s), score %d/127\n", top, kws_demo_labels[top], scores[top]);
+  printf("top class: %d (%s), score %d/127\n", top, demo_labels[top], scores[top]);
   printf("reference interpreter's top class: %d (%s)\n", KWS_DEMO_EXPECTED_CLASS,
-         kws_demo_labels[KWS_DEMO_EXPECTED_CLASS]);
+         demo_labels[KWS_DEMO_EXPECTED_CLASS]);
   return top == KWS_DEMO_EXPECTED_CLASS ? 0 : 2;
 }

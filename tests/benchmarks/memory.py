@@ -1,0 +1,111 @@
+"""Memory benchmark: opbridge's arena and flash per model, against TFLite Micro.
+
+    bazel run //tests/benchmarks:memory
+
+For each shared model: opbridge's planned arena, the liveness lower bound
+(no plan can use less), the smallest arena TFLite Micro (the `tflite-micro`
+package) runs the model in, found by bisection in this run, and the flash
+opbridge's module takes on the Cortex-M55 (kernels, module code, constants),
+from the symbol table of the model's golden-test ELF. heliaAOT's figures are
+quoted from issue 3, where they were measured on this machine kind.
+"""
+
+import dataclasses
+import json
+import pathlib
+import subprocess
+import sys
+
+import numpy as np
+
+from opbridge.testing.flash import flash_breakdown
+
+RUNFILES_ROOT = pathlib.Path(__file__).absolute().parents[2]
+MODELS = RUNFILES_ROOT.parent / "shared_models" / "models"
+
+
+@dataclasses.dataclass(frozen=True)
+class Model:
+    name: str  # aot_model name in //tests/models
+    path: str  # under the shared models folder
+    heliaaot_arena: int | None  # heliaAOT 1.1.0 scratch arena, quoted from issue 3
+
+
+MODEL_LIST = [
+    Model("kws", "mlperf_tiny/kws_ref_model.tflite", 19344),
+    Model("resnet", "mlperf_tiny/pretrainedResnet_quant.tflite", 49728),
+    Model("ad01", "mlperf_tiny/ad01_int8.tflite", 768),
+    Model("micro_speech", "tflm/micro_speech_quantized.tflite", 6280),
+    Model("hello_world", "tflm/hello_world_int8.tflite", 32),
+]
+
+# One probe per process: TFLite Micro can abort the process on a tiny arena.
+PROBE = """
+import sys
+import numpy as np
+from tflite_micro.python.tflite_micro import runtime
+interpreter = runtime.Interpreter.from_file(sys.argv[1], arena_size=int(sys.argv[2]))
+details = interpreter.get_input_details(0)
+interpreter.set_input(np.zeros(details["shape"], dtype=details["dtype"]), 0)
+interpreter.invoke()
+"""
+
+
+def tflm_runs_with(model: pathlib.Path, arena_bytes: int) -> bool:
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE, str(model), str(arena_bytes)], capture_output=True, timeout=120, check=False
+    )
+    return result.returncode == 0
+
+
+def tflm_minimum_arena(model: pathlib.Path) -> int:
+    """The smallest arena (in bytes) TFLite Micro runs the model in, by bisection."""
+    high = 1024
+    while not tflm_runs_with(model, high):
+        high *= 2
+        if high > 64 * 1024 * 1024:
+            raise RuntimeError(f"TFLite Micro does not run {model} even with 64 MiB")
+    low = 0  # invariant: fails at low (or low == 0), runs at high
+    while high - low > 1:
+        middle = (low + high) // 2
+        if tflm_runs_with(model, middle):
+            high = middle
+        else:
+            low = middle
+    return high
+
+
+def main() -> int:
+    header = (
+        f"{'model':<14}{'arena':>9}{'bound':>9}{'TFLM':>9}{'heliaAOT':>10}   "
+        f"{'flash (M55)':>11} = {'kernels':>7} + {'module':>7} + {'constants':>9}"
+    )
+    print(__doc__.split("\n\n")[2].replace("\n", " "), "\n")
+    print(header)
+    print("-" * len(header))
+    worst = []
+    for model in MODEL_LIST:
+        plan = json.loads((RUNFILES_ROOT / "tests" / "models" / f"{model.name}_module_plan.json").read_text())
+        elf = RUNFILES_ROOT / "tests" / "models" / f"{model.name}_golden_test_cortex_m55_elf"
+        flash = flash_breakdown(elf, model.name)
+        tflm = tflm_minimum_arena(MODELS / model.path)
+        heliaaot = "" if model.heliaaot_arena is None else str(model.heliaaot_arena)
+        print(
+            f"{model.name:<14}{plan['arena_bytes']:>9}{plan['lower_bound_bytes']:>9}{tflm:>9}{heliaaot:>10}   "
+            f"{flash.total:>11} = {flash.kernels:>7} + {flash.module_code:>7} + {flash.constants:>9}"
+        )
+        worst.append(plan["arena_bytes"] - plan["lower_bound_bytes"])
+    print("\narena and bound in bytes; TFLM: minimum arena of tflite-micro", _tflm_version(), "measured now")
+    print(f"largest arena above the liveness lower bound: {max(worst)} bytes")
+    return 0
+
+
+def _tflm_version() -> str:
+    from importlib import metadata
+
+    return metadata.version("tflite-micro")
+
+
+if __name__ == "__main__":
+    np.seterr(all="raise")
+    sys.exit(main())
