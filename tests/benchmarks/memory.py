@@ -17,7 +17,6 @@ import subprocess
 import sys
 
 import numpy as np
-
 from opbridge.testing.flash import flash_breakdown
 
 RUNFILES_ROOT = pathlib.Path(__file__).absolute().parents[2]
