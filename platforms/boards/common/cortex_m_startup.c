@@ -52,6 +52,8 @@ extern void __libc_init_array(void);
 void opbridge_reset_handler(void);
 void opbridge_fault_handler(void);
 void opbridge_default_handler(void);
+/* A program that enables SysTick defines this (benchmarks count timer wraps). */
+void opbridge_board_systick_handler(void) __attribute__((weak, alias("opbridge_default_handler")));
 
 static int semihost_call(int operation, const void *argument) {
   register int r0 __asm__("r0") = operation;
@@ -165,5 +167,5 @@ __attribute__((section(".vectors"), used)) const vector_entry opbridge_vector_ta
     opbridge_default_handler, /* DebugMonitor */
     0,
     opbridge_default_handler, /* PendSV */
-    opbridge_default_handler, /* SysTick */
+    opbridge_board_systick_handler, /* SysTick */
 };
