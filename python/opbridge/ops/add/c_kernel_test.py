@@ -1,0 +1,28 @@
+"""opbridge_add_s8 equals the reference, with broadcasting, on drawn quantization."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from opbridge.ir import DType
+from opbridge.ops.add.attributes import AddAttributes
+from opbridge.ops.builtin import build_builtin_registry
+from opbridge.testing import strategies
+from opbridge.testing.single_op import GraphBuilder, check_c_matches_reference
+
+REGISTRY = build_builtin_registry()
+
+
+@settings(max_examples=15)
+@given(st.data())
+def test_add(data: st.DataObject) -> None:
+    shape = tuple(data.draw(st.integers(1, 4)) for _ in range(4))
+    # Each input keeps or broadcasts (size 1) each dimension.
+    first_shape = tuple(d if data.draw(st.booleans()) else 1 for d in shape)
+    second_shape = tuple(d if data.draw(st.booleans()) else 1 for d in shape)
+    output_shape = tuple(max(a, b) for a, b in zip(first_shape, second_shape, strict=True))
+    builder = GraphBuilder()
+    a = builder.tensor("a", DType.INT8, first_shape, data.draw(strategies.per_tensor(0.005, 0.5)))
+    b = builder.tensor("b", DType.INT8, second_shape, data.draw(strategies.per_tensor(0.005, 0.5)))
+    y = builder.tensor("sum", DType.INT8, output_shape, data.draw(strategies.per_tensor(0.01, 1.0)))
+    attributes = AddAttributes(activation=data.draw(strategies.ACTIVATIONS))
+    check_c_matches_reference(builder.single_node_graph("ADD", [a, b], [y], attributes), REGISTRY)
