@@ -43,9 +43,7 @@ class GraphBuilder:
         self.tensors.append(Tensor(index, name, dtype, tuple(shape), quantization, data))
         return index
 
-    def single_node_graph(
-        self, op_type: str, inputs: list[int | None], outputs: list[int], attributes: Any
-    ) -> Graph:
+    def single_node_graph(self, op_type: str, inputs: list[int | None], outputs: list[int], attributes: Any) -> Graph:
         graph_inputs = [i for i in inputs if i is not None and self.tensors[i].data is None]
         node = Node(0, f"{op_type.lower()}_under_test", op_type, inputs, outputs, attributes)
         return Graph("single_op", self.tensors, [node], graph_inputs, outputs)

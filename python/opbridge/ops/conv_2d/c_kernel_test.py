@@ -31,16 +31,27 @@ def draw_convolution(data: st.DataObject, depthwise: bool) -> None:
     rows = window(fields["padding"], height, filter_height, fields["stride_height"], fields["dilation_height"])
     cols = window(fields["padding"], width, filter_width, fields["stride_width"], fields["dilation_width"])
     assume(rows.output_size > 0 and cols.output_size > 0)
-    filter_shape = (1, filter_height, filter_width, out_channels) if depthwise else (
-        out_channels, filter_height, filter_width, in_channels)
+    filter_shape = (
+        (1, filter_height, filter_width, out_channels)
+        if depthwise
+        else (out_channels, filter_height, filter_width, in_channels)
+    )
     builder = GraphBuilder()
     x = builder.tensor("input", DType.INT8, (1, height, width, in_channels), data.draw(strategies.per_tensor()))
-    w = builder.tensor("filter", DType.INT8, filter_shape,
-                       data.draw(strategies.symmetric_filter(out_channels, axis=3 if depthwise else 0)),
-                       strategies.int8_array(data.draw, filter_shape))
+    w = builder.tensor(
+        "filter",
+        DType.INT8,
+        filter_shape,
+        data.draw(strategies.symmetric_filter(out_channels, axis=3 if depthwise else 0)),
+        strategies.int8_array(data.draw, filter_shape),
+    )
     b = builder.tensor("bias", DType.INT32, (out_channels,), None, strategies.bias_array(data.draw, out_channels))
-    y = builder.tensor("output", DType.INT8, (1, rows.output_size, cols.output_size, out_channels),
-                       data.draw(strategies.per_tensor(0.01, 2.0)))
+    y = builder.tensor(
+        "output",
+        DType.INT8,
+        (1, rows.output_size, cols.output_size, out_channels),
+        data.draw(strategies.per_tensor(0.01, 2.0)),
+    )
     if depthwise:
         attributes = DepthwiseConv2DAttributes(depth_multiplier=multiplier, **fields)
         graph = builder.single_node_graph("DEPTHWISE_CONV_2D", [x, w, b], [y], attributes)

@@ -24,8 +24,9 @@ def test_fully_connected(data: st.DataObject) -> None:
     w = builder.tensor("filter", DType.INT8, (units, depth), filter_q, strategies.int8_array(data.draw, (units, depth)))
     b = None
     if data.draw(st.booleans()):
-        bias_q = Quantization(tuple(input_q.scale * s for s in filter_q.scales), (0,) * len(filter_q.scales),
-                              filter_q.axis)
+        bias_q = Quantization(
+            tuple(input_q.scale * s for s in filter_q.scales), (0,) * len(filter_q.scales), filter_q.axis
+        )
         b = builder.tensor("bias", DType.INT32, (units,), bias_q, strategies.bias_array(data.draw, units))
     y = builder.tensor("output", DType.INT8, (batches, units), output_q)
     attributes = FullyConnectedAttributes(activation=data.draw(strategies.ACTIVATIONS))

@@ -1,0 +1,75 @@
+"""The command line and ConvertArgs: conversions, reference runs, and clear errors."""
+
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+from opbridge import cli
+from opbridge.converter import ConfigError, load_convert_args
+
+HELLO_WORLD = pathlib.Path("../shared_models/models/tflm/hello_world_int8.tflite").absolute()
+
+
+def test_convert_writes_the_module_and_plan(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status = cli.main(["convert", str(HELLO_WORLD), "-o", str(tmp_path / "out"), "--prefix", "hello"])
+    assert status == 0
+    plan = json.loads((tmp_path / "out" / "plan.json").read_text())
+    assert plan["arena_bytes"] == plan["lower_bound_bytes"] == 32
+    assert (tmp_path / "out" / "includes-api" / "hello.h").exists()
+    assert len(list((tmp_path / "out" / "src").glob("hello_node_*_fully_connected.c"))) == 3
+    assert "arena: 32 bytes" in capsys.readouterr().out
+
+
+def test_config_file_keys_mirror_convert_args(tmp_path: pathlib.Path) -> None:
+    config = tmp_path / "convert.yaml"
+    config.write_text(f"model: {HELLO_WORLD}\noutput_dir: {tmp_path / 'out'}\nprefix: hw\narena_alignment: 16\n")
+    args = load_convert_args(config, {})
+    assert args.prefix == "hw" and args.arena_alignment == 16
+
+
+def test_unknown_config_key_names_the_nearest_valid_one(tmp_path: pathlib.Path) -> None:
+    config = tmp_path / "convert.yaml"
+    config.write_text("model: m.tflite\noutput_dir: out\nprefx: hw\n")
+    with pytest.raises(ConfigError, match="unknown setting 'prefx'") as error:
+        load_convert_args(config, {})
+    assert "did you mean 'prefix'?" in str(error.value)
+
+
+def test_bad_prefix_is_rejected(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status = cli.main(["convert", str(HELLO_WORLD), "-o", str(tmp_path / "out"), "--prefix", "9lives"])
+    assert status == 1
+    error = capsys.readouterr().err
+    assert "prefix '9lives' is not a C identifier" in error and "Traceback" not in error
+    assert not (tmp_path / "out").exists()
+
+
+def test_run_uses_the_reference_interpreter(tmp_path: pathlib.Path) -> None:
+    np.save(tmp_path / "x.npy", np.array([[64]], dtype=np.int8))
+    status = cli.main(
+        ["run", str(HELLO_WORLD), "--input", str(tmp_path / "x.npy"), "--output", str(tmp_path / "y.npy")]
+    )
+    assert status == 0
+    result = np.load(tmp_path / "y.npy")
+    assert result.dtype == np.int8 and result.shape == (1, 1)
+
+
+def test_run_rejects_a_wrong_input(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    np.save(tmp_path / "x.npy", np.zeros((2, 3), dtype=np.float32))
+    status = cli.main(
+        ["run", str(HELLO_WORLD), "--input", str(tmp_path / "x.npy"), "--output", str(tmp_path / "y.npy")]
+    )
+    assert status == 1
+    error = capsys.readouterr().err
+    assert "got float32[2, 3]" in error and "pass a int8 array of shape [1, 1]" in error
+
+
+def test_corrupt_model_is_a_clean_error(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    broken = tmp_path / "broken.tflite"
+    broken.write_bytes(HELLO_WORLD.read_bytes()[:200])
+    status = cli.main(["convert", str(broken), "-o", str(tmp_path / "out")])
+    assert status == 1
+    error = capsys.readouterr().err
+    assert "broken.tflite" in error and "damaged" in error and "Traceback" not in error
+    assert not (tmp_path / "out").exists()
