@@ -1,10 +1,16 @@
-"""One-operator graphs, and checking an operator's C kernel against its reference.
+"""One-operator graphs, checked against TFLite Micro and against the C kernels.
 
-`check_c_matches_reference(graph)` emits the graph as a C module with a
-golden test (seeded inputs, reference outputs), compiles it with the host
-gcc together with cc/kernels, runs it, and fails unless the module's
-outputs equal the reference's byte for byte. Property tests of operators
-draw their shapes and quantization parameters and call it.
+- `check_reference_matches_tflite_micro(graph, ...)` writes the graph as a
+  LiteRT model, reads it back with opbridge's frontend (so options parsing
+  is checked too), and compares the reference interpreter with TFLite Micro
+  on seeded inputs.
+- `check_c_matches_reference(graph)` emits the graph as a C module with a
+  golden test (seeded inputs, reference outputs), compiles it with the host
+  gcc together with cc/kernels, runs it, and fails unless the module's
+  outputs equal the reference's byte for byte.
+
+Property tests of operators (`ops/<op>/op_test.py`) draw shapes and
+quantization parameters and call both.
 """
 
 import pathlib
@@ -17,8 +23,13 @@ import numpy as np
 from opbridge.backends.c.emitter import emit_module
 from opbridge.backends.c.golden import golden_test_source
 from opbridge.backends.c.memory_plan import plan_memory
+from opbridge.backends.host import ReferenceInterpreter
+from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor
 from opbridge.ops.registry import OperatorRegistry
+from opbridge.testing.inputs import seeded_inputs
+from opbridge.testing.litert_models import single_op_model
+from opbridge.testing.tflm import run_tflite_micro
 
 # Workspace-relative: tests run from the runfiles root with cc/kernels as data.
 KERNEL_SOURCES = sorted(pathlib.Path("cc/kernels").glob("opbridge_*.c"))
@@ -70,3 +81,31 @@ def check_c_matches_reference(graph: Graph, registry: OperatorRegistry, cases: i
         assert compiled.returncode == 0, f"the emitted module does not compile:\n{compiled.stderr}"
         result = subprocess.run([str(program)], capture_output=True, text=True, timeout=60, check=False)
         assert result.returncode == 0, f"C differs from the reference:\n{result.stdout}{result.stderr}"
+
+
+def check_reference_matches_tflite_micro(
+    graph: Graph,
+    registry: OperatorRegistry,
+    builtin_code: int,
+    version: int,
+    options_type: int = 0,
+    options: Any = None,
+    cases: int = 3,
+    seed: int = 1,
+) -> None:
+    model = single_op_model(graph, builtin_code, version, options_type, options)
+    parsed = read_litert_model(model, registry, "single_op.tflite")
+    (node,) = parsed.nodes
+    assert node.attributes == graph.nodes[0].attributes, "LiteRT options did not round-trip"
+    interpreter = ReferenceInterpreter(parsed, registry)
+    input_sets = [seeded_inputs(t, cases, seed=seed + i) for i, t in enumerate(parsed.input_tensors())]
+    for case in range(cases):
+        inputs = [values[case] for values in input_sets]
+        ours = interpreter.run(inputs)
+        golden = run_tflite_micro(model, inputs, len(ours))
+        for position, (mine, theirs) in enumerate(zip(ours, golden, strict=True)):
+            differing = np.flatnonzero(mine.ravel() != theirs.ravel())
+            assert mine.shape == theirs.shape and differing.size == 0, (
+                f"case {case} output {position}: {differing.size} values differ from TFLite Micro, "
+                f"first at {differing[:5]}: ours {mine.ravel()[differing[:5]]}, TFLM {theirs.ravel()[differing[:5]]}"
+            )

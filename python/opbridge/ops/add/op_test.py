@@ -1,20 +1,19 @@
-"""opbridge_add_s8 equals the reference, with broadcasting, on drawn quantization."""
+"""ADD with broadcasting on drawn quantization: reference == TFLite Micro, C kernel == reference."""
 
+from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from opbridge.ir import DType
+from opbridge.ir import DType, Graph
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.builtin import build_builtin_registry
 from opbridge.testing import strategies
-from opbridge.testing.single_op import GraphBuilder, check_c_matches_reference
+from opbridge.testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 
 REGISTRY = build_builtin_registry()
 
 
-@settings(max_examples=15)
-@given(st.data())
-def test_add(data: st.DataObject) -> None:
+def draw_graph(data: st.DataObject) -> Graph:
     shape = tuple(data.draw(st.integers(1, 4)) for _ in range(4))
     # Each input keeps or broadcasts (size 1) each dimension.
     first_shape = tuple(d if data.draw(st.booleans()) else 1 for d in shape)
@@ -25,4 +24,21 @@ def test_add(data: st.DataObject) -> None:
     b = builder.tensor("b", DType.INT8, second_shape, data.draw(strategies.per_tensor(0.005, 0.5)))
     y = builder.tensor("sum", DType.INT8, output_shape, data.draw(strategies.per_tensor(0.01, 1.0)))
     attributes = AddAttributes(activation=data.draw(strategies.ACTIVATIONS))
-    check_c_matches_reference(builder.single_node_graph("ADD", [a, b], [y], attributes), REGISTRY)
+    return builder.single_node_graph("ADD", [a, b], [y], attributes)
+
+
+@settings(max_examples=25)
+@given(st.data())
+def test_reference_matches_tflite_micro(data: st.DataObject) -> None:
+    graph = draw_graph(data)
+    options = schema.AddOptionsT()
+    options.fusedActivationFunction = graph.nodes[0].attributes.activation.value
+    check_reference_matches_tflite_micro(
+        graph, REGISTRY, schema.BuiltinOperator.ADD, 2, schema.BuiltinOptions.AddOptions, options
+    )
+
+
+@settings(max_examples=15)
+@given(st.data())
+def test_c_kernel_matches_reference(data: st.DataObject) -> None:
+    check_c_matches_reference(draw_graph(data), REGISTRY)

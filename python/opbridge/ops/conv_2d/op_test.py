@@ -1,0 +1,91 @@
+"""CONV_2D and DEPTHWISE_CONV_2D on drawn parameters: reference == TFLite Micro, C kernels == reference."""
+
+from ai_edge_litert import schema_py_generated as schema
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from opbridge.ir import DType, Graph, Quantization
+from opbridge.ops.builtin import build_builtin_registry
+from opbridge.ops.common import window
+from opbridge.ops.conv_2d.attributes import Conv2DAttributes
+from opbridge.ops.depthwise_conv_2d.attributes import DepthwiseConv2DAttributes
+from opbridge.testing import strategies
+from opbridge.testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
+
+REGISTRY = build_builtin_registry()
+
+
+def draw_graph(data: st.DataObject, depthwise: bool) -> Graph:
+    height, width = data.draw(st.integers(1, 9)), data.draw(st.integers(1, 9))
+    in_channels = data.draw(st.integers(1, 5))
+    multiplier = data.draw(st.integers(1, 3)) if depthwise else 1
+    out_channels = in_channels * multiplier if depthwise else data.draw(st.integers(1, 6))
+    filter_height, filter_width = data.draw(st.integers(1, 4)), data.draw(st.integers(1, 4))
+    fields = {
+        "padding": data.draw(strategies.PADDINGS),
+        "stride_height": data.draw(st.integers(1, 3)),
+        "stride_width": data.draw(st.integers(1, 3)),
+        "dilation_height": data.draw(st.integers(1, 2)),
+        "dilation_width": data.draw(st.integers(1, 2)),
+        "activation": data.draw(strategies.ACTIVATIONS),
+    }
+    rows = window(fields["padding"], height, filter_height, fields["stride_height"], fields["dilation_height"])
+    cols = window(fields["padding"], width, filter_width, fields["stride_width"], fields["dilation_width"])
+    assume(rows.output_size > 0 and cols.output_size > 0)
+    if depthwise:
+        filter_shape = (1, filter_height, filter_width, out_channels)
+    else:
+        filter_shape = (out_channels, filter_height, filter_width, in_channels)
+    input_q = data.draw(strategies.per_tensor())
+    filter_q = data.draw(strategies.symmetric_filter(out_channels, axis=3 if depthwise else 0))
+    bias_scales = tuple(input_q.scale * s for s in filter_q.scales)
+    bias_q = Quantization(bias_scales, (0,) * len(bias_scales), 0 if len(bias_scales) > 1 else None)
+    builder = GraphBuilder()
+    x = builder.tensor("input", DType.INT8, (1, height, width, in_channels), input_q)
+    w = builder.tensor("filter", DType.INT8, filter_shape, filter_q, strategies.int8_array(data.draw, filter_shape))
+    b = builder.tensor("bias", DType.INT32, (out_channels,), bias_q, strategies.bias_array(data.draw, out_channels))
+    output_shape = (1, rows.output_size, cols.output_size, out_channels)
+    y = builder.tensor("output", DType.INT8, output_shape, data.draw(strategies.per_tensor(0.01, 2.0)))
+    if depthwise:
+        attributes = DepthwiseConv2DAttributes(depth_multiplier=multiplier, **fields)
+        return builder.single_node_graph("DEPTHWISE_CONV_2D", [x, w, b], [y], attributes)
+    return builder.single_node_graph("CONV_2D", [x, w, b], [y], Conv2DAttributes(**fields))
+
+
+def litert_options(graph: Graph) -> object:
+    attributes = graph.nodes[0].attributes
+    depthwise = graph.nodes[0].op_type == "DEPTHWISE_CONV_2D"
+    options = schema.DepthwiseConv2DOptionsT() if depthwise else schema.Conv2DOptionsT()
+    options.padding = attributes.padding.value
+    options.strideH, options.strideW = attributes.stride_height, attributes.stride_width
+    options.dilationHFactor, options.dilationWFactor = attributes.dilation_height, attributes.dilation_width
+    options.fusedActivationFunction = attributes.activation.value
+    if depthwise:
+        options.depthMultiplier = attributes.depth_multiplier
+    return options
+
+
+def check_against_tflite_micro(graph: Graph) -> None:
+    if graph.nodes[0].op_type == "DEPTHWISE_CONV_2D":
+        code, options_type = schema.BuiltinOperator.DEPTHWISE_CONV_2D, schema.BuiltinOptions.DepthwiseConv2DOptions
+    else:
+        code, options_type = schema.BuiltinOperator.CONV_2D, schema.BuiltinOptions.Conv2DOptions
+    check_reference_matches_tflite_micro(graph, REGISTRY, code, 3, options_type, litert_options(graph))
+
+
+@settings(max_examples=25)
+@given(st.data(), st.booleans())
+def test_reference_matches_tflite_micro(data: st.DataObject, depthwise: bool) -> None:
+    check_against_tflite_micro(draw_graph(data, depthwise))
+
+
+@settings(max_examples=15)
+@given(st.data())
+def test_conv_2d_c_kernel_matches_reference(data: st.DataObject) -> None:
+    check_c_matches_reference(draw_graph(data, depthwise=False), REGISTRY)
+
+
+@settings(max_examples=15)
+@given(st.data())
+def test_depthwise_conv_2d_c_kernel_matches_reference(data: st.DataObject) -> None:
+    check_c_matches_reference(draw_graph(data, depthwise=True), REGISTRY)
