@@ -103,6 +103,9 @@ typedef struct {
 int32_t opbridge_average_pool_2d_s8(const opbridge_pool_s8_params *params, const int8_t *input, int8_t *output);
 int32_t opbridge_average_pool_2d_s8_get_buffer_size(const opbridge_pool_s8_params *params);
 
+/* Maximum over the window's positions inside the input. */
+int32_t opbridge_max_pool_2d_s8(const opbridge_pool_s8_params *params, const int8_t *input, int8_t *output);
+
 typedef struct {
   int32_t input1_offset;
   int32_t input2_offset;

@@ -6,6 +6,7 @@ from opbridge.ops.conv_2d import CONV_2D
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.depthwise_conv_2d import DEPTHWISE_CONV_2D
 from opbridge.ops.fully_connected import FULLY_CONNECTED
+from opbridge.ops.max_pool_2d import MAX_POOL_2D
 from opbridge.ops.registry import OperatorRegistry
 from opbridge.ops.reshape import RESHAPE
 from opbridge.ops.softmax import SOFTMAX
@@ -16,6 +17,7 @@ BUILTIN_OPERATORS: tuple[OperatorDefinition, ...] = (
     CONV_2D,
     DEPTHWISE_CONV_2D,
     FULLY_CONNECTED,
+    MAX_POOL_2D,
     RESHAPE,
     SOFTMAX,
 )

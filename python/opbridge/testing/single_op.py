@@ -19,6 +19,9 @@ import tempfile
 from typing import Any
 
 import numpy as np
+from ai_edge_litert import schema_py_generated as schema
+from hypothesis import assume
+from hypothesis import strategies as st
 
 from opbridge.backends.c.emitter import emit_module
 from opbridge.backends.c.golden import golden_test_source
@@ -26,7 +29,10 @@ from opbridge.backends.c.memory_plan import plan_memory
 from opbridge.backends.host import ReferenceInterpreter
 from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor
+from opbridge.ops.average_pool_2d.attributes import Pool2DAttributes
+from opbridge.ops.common import window
 from opbridge.ops.registry import OperatorRegistry
+from opbridge.testing import strategies
 from opbridge.testing.inputs import seeded_inputs
 from opbridge.testing.litert_models import single_op_model
 from opbridge.testing.tflm import run_tflite_micro
@@ -109,3 +115,34 @@ def check_reference_matches_tflite_micro(
                 f"case {case} output {position}: {differing.size} values differ from TFLite Micro, "
                 f"first at {differing[:5]}: ours {mine.ravel()[differing[:5]]}, TFLM {theirs.ravel()[differing[:5]]}"
             )
+
+
+def pool_2d_graph(data: st.DataObject, op_type: str) -> Graph:
+    """A drawn AVERAGE_POOL_2D or MAX_POOL_2D node (hypothesis)."""
+    height, width, channels = data.draw(st.integers(1, 9)), data.draw(st.integers(1, 9)), data.draw(st.integers(1, 4))
+    attributes = Pool2DAttributes(
+        padding=data.draw(strategies.PADDINGS),
+        stride_height=data.draw(st.integers(1, 3)),
+        stride_width=data.draw(st.integers(1, 3)),
+        filter_height=data.draw(st.integers(1, 4)),
+        filter_width=data.draw(st.integers(1, 4)),
+        activation=data.draw(strategies.ACTIVATIONS),
+    )
+    rows = window(attributes.padding, height, attributes.filter_height, attributes.stride_height)
+    cols = window(attributes.padding, width, attributes.filter_width, attributes.stride_width)
+    assume(rows.output_size > 0 and cols.output_size > 0)
+    quantization = data.draw(strategies.per_tensor())  # TFLite requires equal input and output quantization
+    builder = GraphBuilder()
+    x = builder.tensor("input", DType.INT8, (1, height, width, channels), quantization)
+    y = builder.tensor("output", DType.INT8, (1, rows.output_size, cols.output_size, channels), quantization)
+    return builder.single_node_graph(op_type, [x], [y], attributes)
+
+
+def pool_2d_options(graph: Graph) -> schema.Pool2DOptionsT:
+    attributes = graph.nodes[0].attributes
+    options = schema.Pool2DOptionsT()
+    options.padding = attributes.padding.value
+    options.strideH, options.strideW = attributes.stride_height, attributes.stride_width
+    options.filterHeight, options.filterWidth = attributes.filter_height, attributes.filter_width
+    options.fusedActivationFunction = attributes.activation.value
+    return options

@@ -7,6 +7,11 @@ from opbridge.ops.common import activation_range, require_dtype, require_quantiz
 
 
 def lower_average_pool_2d(ctx: LoweringContext, node: Node) -> NodeCode:
+    return lower_pool_2d(ctx, node, "opbridge_average_pool_2d_s8")
+
+
+def lower_pool_2d(ctx: LoweringContext, node: Node, kernel: str) -> NodeCode:
+    """A pooling node: TFLite requires equal input and output quantization."""
     graph = ctx.graph
     attributes = node.attributes
     input_tensor = graph.tensor(node.inputs[0])
@@ -18,7 +23,7 @@ def lower_average_pool_2d(ctx: LoweringContext, node: Node) -> NodeCode:
     if abs(input_q.scale - output_q.scale) > 1e-6 or input_q.zero_point != output_q.zero_point:
         raise UnsupportedTensorError(
             f"{node.describe()}: input and output quantization differ ({input_q} vs {output_q})",
-            hint="TFLite's int8 AVERAGE_POOL_2D requires equal scales and zero points",
+            hint=f"TFLite's int8 {node.op_type} requires equal scales and zero points",
         )
     _, height, width, _ = input_tensor.shape
     rows = window(attributes.padding, height, attributes.filter_height, attributes.stride_height)
@@ -38,5 +43,5 @@ def lower_average_pool_2d(ctx: LoweringContext, node: Node) -> NodeCode:
     .output = {nhwc_dims(output)},
 }};"""
     source, target = ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])
-    call = f"status = opbridge_average_pool_2d_s8(&{params_symbol}, {source}, {target});"
+    call = f"status = {kernel}(&{params_symbol}, {source}, {target});"
     return NodeCode(includes=[KERNELS_HEADER], definitions=[params], statements=[call])

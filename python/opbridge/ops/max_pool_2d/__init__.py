@@ -1,0 +1,18 @@
+"""MAX_POOL_2D: maximum over windows that are clipped to the input, int8."""
+
+from tflite.BuiltinOperator import BuiltinOperator
+
+from opbridge.ops.average_pool_2d.litert import parse_litert_options
+from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.max_pool_2d.lowering import lower_max_pool_2d
+from opbridge.ops.max_pool_2d.reference import max_pool_2d_reference
+
+MAX_POOL_2D = OperatorDefinition(
+    op_type="MAX_POOL_2D",
+    reference=max_pool_2d_reference,
+    litert_builtin_code=BuiltinOperator.MAX_POOL_2D,
+    litert_versions=frozenset({1, 2, 3}),
+    parse_litert_options=parse_litert_options,
+    lower_c=lower_max_pool_2d,
+    doc=__doc__ or "",
+)
