@@ -10,6 +10,7 @@ from opbridge.ops.max_pool_2d import MAX_POOL_2D
 from opbridge.ops.registry import OperatorRegistry
 from opbridge.ops.reshape import RESHAPE
 from opbridge.ops.softmax import SOFTMAX
+from opbridge.ops.squeeze import SQUEEZE
 
 BUILTIN_OPERATORS: tuple[OperatorDefinition, ...] = (
     ADD,
@@ -20,6 +21,7 @@ BUILTIN_OPERATORS: tuple[OperatorDefinition, ...] = (
     MAX_POOL_2D,
     RESHAPE,
     SOFTMAX,
+    SQUEEZE,
 )
 
 

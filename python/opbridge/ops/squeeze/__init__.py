@@ -1,0 +1,17 @@
+"""SQUEEZE: drops size-1 dimensions; the same bytes under the output's shape."""
+
+from tflite.BuiltinOperator import BuiltinOperator
+
+from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.reshape import reshape_reference
+from opbridge.ops.reshape.lowering import lower_reshape
+
+# The memory planner aliases SQUEEZE like RESHAPE (backends/c/memory_plan.py).
+SQUEEZE = OperatorDefinition(
+    op_type="SQUEEZE",
+    reference=reshape_reference,
+    litert_builtin_code=BuiltinOperator.SQUEEZE,
+    litert_versions=frozenset({1, 2}),
+    lower_c=lower_reshape,
+    doc=__doc__ or "",
+)
