@@ -2,8 +2,9 @@
 
 #include "cc/kernels/opbridge_kernels_internal.h"
 
-int32_t opbridge_add_s8(const opbridge_add_s8_params *params, const int8_t *input1, const int8_t *input2,
-                        int8_t *output) {
+/* Addition (sign = 1) or subtraction (sign = -1) of two rescaled inputs. */
+static int32_t opbridge_add_or_sub_s8(const opbridge_add_s8_params *params, const int8_t *input1,
+                                      const int8_t *input2, int8_t *output, int32_t sign) {
   if (params == NULL || input1 == NULL || input2 == NULL || output == NULL) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
@@ -27,7 +28,8 @@ int32_t opbridge_add_s8(const opbridge_add_s8_params *params, const int8_t *inpu
               opbridge_multiply_by_quantized_multiplier(shifted1, params->input1_multiplier, params->input1_shift);
           const int32_t scaled2 =
               opbridge_multiply_by_quantized_multiplier(shifted2, params->input2_multiplier, params->input2_shift);
-          const int32_t sum = opbridge_multiply_by_quantized_multiplier(scaled1 + scaled2, params->output_multiplier,
+          const int32_t combined = sign > 0 ? scaled1 + scaled2 : scaled1 - scaled2;
+          const int32_t sum = opbridge_multiply_by_quantized_multiplier(combined, params->output_multiplier,
                                                                         params->output_shift);
           output[out_index++] =
               opbridge_clamp_s8(sum + params->output_offset, params->activation_min, params->activation_max);
@@ -36,4 +38,14 @@ int32_t opbridge_add_s8(const opbridge_add_s8_params *params, const int8_t *inpu
     }
   }
   return OPBRIDGE_STATUS_OK;
+}
+
+int32_t opbridge_add_s8(const opbridge_add_s8_params *params, const int8_t *input1, const int8_t *input2,
+                        int8_t *output) {
+  return opbridge_add_or_sub_s8(params, input1, input2, output, 1);
+}
+
+int32_t opbridge_sub_s8(const opbridge_add_s8_params *params, const int8_t *input1, const int8_t *input2,
+                        int8_t *output) {
+  return opbridge_add_or_sub_s8(params, input1, input2, output, -1);
 }

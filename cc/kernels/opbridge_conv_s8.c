@@ -62,7 +62,7 @@ int32_t opbridge_conv_2d_s8(const opbridge_conv_s8_params *params, const int8_t 
             acc += bias[oc];
           }
           output[((b * out->height + oy) * out->width + ox) * out->channels + oc] =
-              opbridge_requantize_s8(acc, &params->requantization, oc, params->output_offset,
+              opbridge_requantize_channel_s8(acc, &params->requantization, oc, params->output_offset,
                                      params->activation_min, params->activation_max);
         }
       }
@@ -117,7 +117,7 @@ int32_t opbridge_depthwise_conv_2d_s8(const opbridge_conv_s8_params *params, con
             acc += bias[oc];
           }
           output[((b * out->height + oy) * out->width + ox) * out->channels + oc] =
-              opbridge_requantize_s8(acc, &params->requantization, oc, params->output_offset,
+              opbridge_requantize_channel_s8(acc, &params->requantization, oc, params->output_offset,
                                      params->activation_min, params->activation_max);
         }
       }

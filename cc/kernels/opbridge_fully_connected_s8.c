@@ -28,7 +28,7 @@ int32_t opbridge_fully_connected_s8(const opbridge_fully_connected_s8_params *pa
         acc += bias[unit];
       }
       output[batch * params->output_depth + unit] =
-          opbridge_requantize_s8(acc, &params->requantization, unit, params->output_offset,
+          opbridge_requantize_channel_s8(acc, &params->requantization, unit, params->output_offset,
                                  params->activation_min, params->activation_max);
     }
   }

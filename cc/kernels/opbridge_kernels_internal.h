@@ -18,7 +18,7 @@ static inline int8_t opbridge_clamp_s8(int32_t value, int32_t minimum, int32_t m
 }
 
 /* acc rescaled by channel `channel`'s multiplier, plus the output offset, clamped. */
-static inline int8_t opbridge_requantize_s8(int32_t acc, const opbridge_requantization *requantization,
+static inline int8_t opbridge_requantize_channel_s8(int32_t acc, const opbridge_requantization *requantization,
                                             int32_t channel, int32_t output_offset, int32_t activation_min,
                                             int32_t activation_max) {
   const int32_t index = requantization->count == 1 ? 0 : channel;

@@ -128,6 +128,73 @@ typedef struct {
 int32_t opbridge_add_s8(const opbridge_add_s8_params *params, const int8_t *input1, const int8_t *input2,
                         int8_t *output);
 
+/* Subtraction has the same parameters as addition: output = input1 - input2. */
+int32_t opbridge_sub_s8(const opbridge_add_s8_params *params, const int8_t *input1, const int8_t *input2,
+                        int8_t *output);
+
+typedef struct {
+  int32_t input1_offset;
+  int32_t input2_offset;
+  int32_t output_offset;
+  int32_t output_multiplier;
+  int32_t output_shift;
+  int32_t activation_min;
+  int32_t activation_max;
+  int32_t output_shape[4];
+  int32_t input1_strides[4];
+  int32_t input2_strides[4];
+} opbridge_mul_s8_params;
+
+/* Element-wise quantized product with 4-D broadcasting (strides of 0). */
+int32_t opbridge_mul_s8(const opbridge_mul_s8_params *params, const int8_t *input1, const int8_t *input2,
+                        int8_t *output);
+
+typedef struct {
+  int32_t size;
+  int32_t input_offset;
+  int32_t output_offset;
+  int32_t multiplier;
+  int32_t shift;
+  int32_t activation_min;
+  int32_t activation_max;
+} opbridge_requantize_s8_params;
+
+/* output = clamp(rescale(input + input_offset) + output_offset): RELU, RELU6,
+ * and QUANTIZE from int8 to int8. */
+int32_t opbridge_requantize_s8(const opbridge_requantize_s8_params *params, const int8_t *input, int8_t *output);
+
+/* QUANTIZE float32 -> int8: round(x / scale) (float, halves away from zero) + zero_point, saturated. */
+int32_t opbridge_quantize_f32_s8(int32_t size, float scale, int32_t zero_point, const float *input, int8_t *output);
+
+/* DEQUANTIZE int8 -> float32: scale * (q - zero_point). */
+int32_t opbridge_dequantize_s8_f32(int32_t size, float scale, int32_t zero_point, const int8_t *input,
+                                   float *output);
+
+typedef struct {
+  int32_t input_shape[5];  /* left-padded with 1s */
+  int32_t output_shape[5];
+  int32_t padding_before[5];
+  int32_t pad_value;
+} opbridge_pad_s8_params;
+
+/* Constant padding of up to 5-D tensors. */
+int32_t opbridge_pad_s8(const opbridge_pad_s8_params *params, const int8_t *input, int8_t *output);
+
+typedef struct {
+  int32_t input_shape[4]; /* left-padded with 1s */
+  int32_t reduce[4];      /* 1 for each reduced dimension */
+  int32_t output_size;
+  int32_t count;          /* elements reduced into each output */
+  int32_t input_zero_point;
+  int32_t output_zero_point;
+  int32_t multiplier;     /* input/output scale with 1/count folded in */
+  int32_t shift;
+} opbridge_mean_s8_params;
+
+/* Mean over the reduced dimensions; `sum` is caller scratch of output_size int32s. */
+int32_t opbridge_mean_s8(const opbridge_mean_s8_params *params, const int8_t *input, int32_t *sum, int8_t *output);
+int32_t opbridge_mean_s8_get_buffer_size(const opbridge_mean_s8_params *params);
+
 typedef struct {
   int32_t rows;
   int32_t depth;

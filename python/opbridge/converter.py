@@ -14,6 +14,7 @@ import yaml
 
 from opbridge.backends.c.emitter import EmittedModule, check_prefix, emit_module
 from opbridge.backends.c.golden import golden_test_source
+from opbridge.backends.c.lowering import scratch_requirements
 from opbridge.backends.c.memory_plan import DEFAULT_ALIGNMENT, MemoryPlan, plan_memory
 from opbridge.errors import OpbridgeError
 from opbridge.frontends.litert import load_litert_model
@@ -111,7 +112,9 @@ class AotConverter:
     def convert(self) -> ConvertResult:
         config = self.config
         graph = load_litert_model(config.model, self.registry)
-        plan = plan_memory(graph, alignment=config.arena_alignment)
+        plan = plan_memory(
+            graph, alignment=config.arena_alignment, scratch_bytes=scratch_requirements(graph, self.registry)
+        )
         module = emit_module(graph, self.registry, plan, config.prefix, config.output_dir)
         plan_path = config.plan_json if config.plan_json is not None else config.output_dir / "plan.json"
         plan_path.parent.mkdir(parents=True, exist_ok=True)

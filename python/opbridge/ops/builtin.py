@@ -2,26 +2,45 @@
 
 from opbridge.ops.add import ADD
 from opbridge.ops.average_pool_2d import AVERAGE_POOL_2D
+from opbridge.ops.concatenation import CONCATENATION
 from opbridge.ops.conv_2d import CONV_2D
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.depthwise_conv_2d import DEPTHWISE_CONV_2D
+from opbridge.ops.dequantize import DEQUANTIZE
 from opbridge.ops.fully_connected import FULLY_CONNECTED
 from opbridge.ops.max_pool_2d import MAX_POOL_2D
+from opbridge.ops.mean import MEAN
+from opbridge.ops.mul import MUL
+from opbridge.ops.pad import PAD, PADV2
+from opbridge.ops.quantize import QUANTIZE
 from opbridge.ops.registry import OperatorRegistry
+from opbridge.ops.relu import RELU
+from opbridge.ops.relu6 import RELU6
 from opbridge.ops.reshape import RESHAPE
 from opbridge.ops.softmax import SOFTMAX
 from opbridge.ops.squeeze import SQUEEZE
+from opbridge.ops.sub import SUB
 
 BUILTIN_OPERATORS: tuple[OperatorDefinition, ...] = (
     ADD,
     AVERAGE_POOL_2D,
+    CONCATENATION,
     CONV_2D,
     DEPTHWISE_CONV_2D,
+    DEQUANTIZE,
     FULLY_CONNECTED,
     MAX_POOL_2D,
+    MEAN,
+    MUL,
+    PAD,
+    PADV2,
+    QUANTIZE,
+    RELU,
+    RELU6,
     RESHAPE,
     SOFTMAX,
     SQUEEZE,
+    SUB,
 )
 
 

@@ -43,6 +43,11 @@ def float32(value: float) -> float:
     return float(np.float32(value))
 
 
+def float32_divide(numerator: float, denominator: float) -> float:
+    """numerator / denominator in float32 arithmetic (one rounding, as C float division)."""
+    return float(np.float32(numerator) / np.float32(denominator))
+
+
 def require_quantization(node: Node, tensor: Tensor, role: str) -> Quantization:
     if tensor.quantization is None:
         raise UnsupportedTensorError(
@@ -58,7 +63,7 @@ def activation_range(activation: Activation, output: Quantization, dtype: DType 
 
     def quantize(real: float) -> int:
         # TFLite divides in float32, then rounds half away from zero.
-        return output.zero_point + round_half_away_from_zero(float32(float32(real) / float32(output.scale)))
+        return output.zero_point + round_half_away_from_zero(float32_divide(real, output.scale))
 
     if activation is Activation.NONE:
         return type_min, type_max

@@ -65,6 +65,8 @@ class OperatorDefinition:
     litert_versions: frozenset[int] = frozenset({1})
     parse_litert_options: LiteRTParser | None = None
     lower_c: CLowering | None = None
+    # Bytes of arena scratch a node needs while it runs (planned ahead of time).
+    scratch_bytes: Callable[[Graph, Node], int] | None = None
     doc: str = ""
 
 

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from opbridge.backends.c.emitter import emit_module
 from opbridge.backends.c.golden import golden_test_source
+from opbridge.backends.c.lowering import scratch_requirements
 from opbridge.backends.c.memory_plan import plan_memory
 from opbridge.backends.host import ReferenceInterpreter
 from opbridge.frontends.litert import read_litert_model
@@ -72,7 +73,7 @@ def check_c_matches_reference(graph: Graph, registry: OperatorRegistry, cases: i
         raise FileNotFoundError("cc/kernels sources not found; add //cc/kernels:sources to the test's data")
     with tempfile.TemporaryDirectory() as scratch:
         directory = pathlib.Path(scratch)
-        plan = plan_memory(graph)
+        plan = plan_memory(graph, scratch_bytes=scratch_requirements(graph, registry))
         emit_module(graph, registry, plan, "single_op", directory / "module")
         golden = directory / "golden.c"
         golden.write_text(golden_test_source(graph, registry, "single_op", cases, seed))
@@ -81,7 +82,7 @@ def check_c_matches_reference(graph: Graph, registry: OperatorRegistry, cases: i
             COMPILER, "-std=c99", "-O1", "-Wall", "-Wextra", "-Werror", "-I.",
             f"-I{directory / 'module' / 'includes-api'}", f"-I{directory / 'module' / 'src'}",
             *map(str, sorted((directory / "module" / "src").glob("*.c"))), str(golden),
-            *map(str, KERNEL_SOURCES), "-o", str(program),
+            *map(str, KERNEL_SOURCES), "-lm", "-o", str(program),
         ]  # fmt: skip
         compiled = subprocess.run(compile_command, capture_output=True, text=True, check=False)
         assert compiled.returncode == 0, f"the emitted module does not compile:\n{compiled.stderr}"

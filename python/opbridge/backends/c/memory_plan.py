@@ -14,7 +14,7 @@ sum of bytes live at any one step, which no plan can beat.
 
 import dataclasses
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from opbridge.ir import Graph
 
@@ -25,13 +25,14 @@ ALIASING_OPERATORS = frozenset({"RESHAPE", "SQUEEZE"})
 
 @dataclasses.dataclass(frozen=True)
 class Buffer:
-    """One region of the arena, shared by the tensors in `tensors` (aliases)."""
+    """One region of the arena: tensors (aliases share one), or one node's scratch."""
 
     tensors: tuple[int, ...]
     offset: int
     size: int
     first_step: int  # -1: written before the first node (a graph input)
     last_step: int
+    scratch_of_node: int | None = None
 
     def overlaps_in_time(self, other: "Buffer") -> bool:
         return self.first_step <= other.last_step and other.first_step <= self.last_step
@@ -43,6 +44,12 @@ class MemoryPlan:
     lower_bound_bytes: int
     alignment: int
     buffers: tuple[Buffer, ...]
+
+    def scratch_offset(self, node_index: int) -> int:
+        for buffer in self.buffers:
+            if buffer.scratch_of_node == node_index:
+                return buffer.offset
+        raise KeyError(f"node {node_index} has no scratch buffer")
 
     def buffer_of(self, tensor_index: int) -> Buffer:
         for buffer in self.buffers:
@@ -72,6 +79,11 @@ class MemoryPlan:
                     for buffer in sorted(self.buffers, key=lambda b: b.offset)
                     for index in buffer.tensors
                 ],
+                "scratch": [
+                    {"node": buffer.scratch_of_node, "offset": buffer.offset, "bytes": buffer.size}
+                    for buffer in self.buffers
+                    if buffer.scratch_of_node is not None
+                ],
             },
             indent=2,
         )
@@ -83,6 +95,8 @@ class MemoryPlan:
         ]
         for buffer in sorted(self.buffers, key=lambda b: (b.offset, b.first_step)):
             names = ", ".join(graph.tensor(i).describe() for i in buffer.tensors)
+            if buffer.scratch_of_node is not None:
+                names = f"scratch of {graph.nodes[buffer.scratch_of_node].describe()}"
             lines.append(f"{buffer.offset:>8} {buffer.size:>8} {buffer.first_step:>4}..{buffer.last_step:<3}  {names}")
         return "\n".join(lines)
 
@@ -129,7 +143,10 @@ def _lifetimes(graph: Graph) -> dict[int, tuple[int, int]]:
     return {index: (first[index], last[index]) for index in first}
 
 
-def plan_memory(graph: Graph, alignment: int = DEFAULT_ALIGNMENT) -> MemoryPlan:
+def plan_memory(
+    graph: Graph, alignment: int = DEFAULT_ALIGNMENT, scratch_bytes: Mapping[int, int] | None = None
+) -> MemoryPlan:
+    """Plans activations, and `scratch_bytes[node index]` of scratch live only while that node runs."""
     lifetimes = _lifetimes(graph)
     unplaced = []
     for group in _alias_groups(graph):
@@ -139,10 +156,16 @@ def plan_memory(graph: Graph, alignment: int = DEFAULT_ALIGNMENT) -> MemoryPlan:
         size = max(graph.tensor(i).bytes for i in group)
         unplaced.append((tuple(sorted(group)), size, min(first for first, _ in live), max(last for _, last in live)))
 
+    for node_index, size in sorted((scratch_bytes or {}).items()):
+        if size > 0:
+            unplaced.append(((), size, node_index, node_index, node_index))
+
     placed: list[Buffer] = []
     # Largest first; ties by earliest start, then tensor index, so plans are deterministic.
-    for tensors, size, first_step, last_step in sorted(unplaced, key=lambda g: (-g[1], g[2], g[0])):
-        candidate = Buffer(tensors, 0, size, first_step, last_step)
+    for entry in sorted(unplaced, key=lambda g: (-g[1], g[2], g[0])):
+        tensors, size, first_step, last_step = entry[:4]
+        scratch_of = entry[4] if len(entry) > 4 else None
+        candidate = Buffer(tensors, 0, size, first_step, last_step, scratch_of)
         conflicts = sorted((b for b in placed if b.overlaps_in_time(candidate)), key=lambda b: b.offset)
         offset = 0
         for other in conflicts:

@@ -1,29 +1,25 @@
-"""ADD -> opbridge_add_s8, with broadcasting as 4-D strides."""
+"""ADD -> opbridge_add_s8 (and SUB -> opbridge_sub_s8), with broadcasting as 4-D strides."""
+
+from collections.abc import Callable
 
 from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode, c_int_list
-from opbridge.errors import UnsupportedTensorError
-from opbridge.ir import Node, Tensor
-from opbridge.ops.add.reference import LEFT_SHIFT, add_parameters
+from opbridge.ir import Node, Quantization
+from opbridge.ops.add.reference import LEFT_SHIFT, AddParameters, add_parameters
 from opbridge.ops.common import activation_range, require_dtype, require_quantization
-
-
-def broadcast_strides(node: Node, tensor: Tensor, output_shape: tuple[int, ...]) -> list[int]:
-    """Element strides of `tensor` read at each index of the 4-D output (0 where broadcast)."""
-    shape = (1,) * (4 - len(tensor.shape)) + tuple(tensor.shape)
-    strides = []
-    stride = 1
-    for size, output_size in zip(reversed(shape), reversed(output_shape), strict=True):
-        if size not in (1, output_size):
-            raise UnsupportedTensorError(
-                f"{node.describe()}: {tensor.describe()} does not broadcast to {list(output_shape)}",
-                hint="the model is inconsistent",
-            )
-        strides.append(0 if size == 1 and output_size != 1 else stride)
-        stride *= size
-    return list(reversed(strides))
+from opbridge.ops.elementwise import output_shape_4d, strides_initializer
 
 
 def lower_add(ctx: LoweringContext, node: Node) -> NodeCode:
+    return lower_add_or_sub(ctx, node, add_parameters, "opbridge_add_s8")
+
+
+def lower_add_or_sub(
+    ctx: LoweringContext,
+    node: Node,
+    parameters: Callable[[Quantization, Quantization, Quantization], AddParameters],
+    kernel: str,
+) -> NodeCode:
+    """ADD or SUB: the same kernel parameters, multipliers from `parameters`."""
     graph = ctx.graph
     first, second = graph.tensor(node.inputs[0]), graph.tensor(node.inputs[1])
     output = graph.tensor(node.outputs[0])
@@ -32,10 +28,8 @@ def lower_add(ctx: LoweringContext, node: Node) -> NodeCode:
     first_q = require_quantization(node, first, "input 0")
     second_q = require_quantization(node, second, "input 1")
     output_q = require_quantization(node, output, "output")
-    if len(output.shape) > 4:
-        raise UnsupportedTensorError(f"{node.describe()}: rank {len(output.shape)} > 4", hint="reshape to 4-D")
-    output_shape = (1,) * (4 - len(output.shape)) + tuple(output.shape)
-    p = add_parameters(first_q, second_q, output_q)
+    output_shape = output_shape_4d(node, output)
+    p = parameters(first_q, second_q, output_q)
     low, high = activation_range(node.attributes.activation, output_q)
     params_symbol = ctx.local_symbol(node, "params")
     params = f"""static const opbridge_add_s8_params {params_symbol} = {{
@@ -52,11 +46,11 @@ def lower_add(ctx: LoweringContext, node: Node) -> NodeCode:
     .activation_min = {low},
     .activation_max = {high},
     .output_shape = {{{c_int_list(output_shape)}}},
-    .input1_strides = {{{c_int_list(broadcast_strides(node, first, output_shape))}}},
-    .input2_strides = {{{c_int_list(broadcast_strides(node, second, output_shape))}}},
+    .input1_strides = {strides_initializer(node, first, output_shape)},
+    .input2_strides = {strides_initializer(node, second, output_shape)},
 }};"""
     call = (
-        f"status = opbridge_add_s8(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}, "
+        f"status = {kernel}(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}, "
         f"{ctx.pointer(node.outputs[0])});"
     )
     return NodeCode(includes=[KERNELS_HEADER], definitions=[params], statements=[call])

@@ -5,6 +5,7 @@ with 20 bits of headroom, added, and rescaled to the output.
 """
 
 import dataclasses
+from collections.abc import Callable
 
 import numpy as np
 
@@ -39,15 +40,22 @@ def add_parameters(first_q: Quantization, second_q: Quantization, output_q: Quan
 
 
 def add_reference(call: ReferenceCall) -> list[Array]:
+    return add_or_sub_reference(call, add_parameters, sign=1)
+
+
+def add_or_sub_reference(
+    call: ReferenceCall, parameters: Callable[[Quantization, Quantization, Quantization], AddParameters], sign: int
+) -> list[Array]:
+    """ADD (sign 1) or SUB (sign -1): rescale both inputs, combine, rescale to the output."""
     first_q = require_quantization(call.node, call.input_tensor(0), "input 0")
     second_q = require_quantization(call.node, call.input_tensor(1), "input 1")
     output = call.outputs[0]
     output_q = require_quantization(call.node, output, "output")
-    p = add_parameters(first_q, second_q, output_q)
+    p = parameters(first_q, second_q, output_q)
     first = (call.value(0).astype(np.int64) - first_q.zero_point) << LEFT_SHIFT
     second = (call.value(1).astype(np.int64) - second_q.zero_point) << LEFT_SHIFT
     total = multiply_by_quantized_multiplier(first, p.first_multiplier, p.first_shift)
-    total = total + multiply_by_quantized_multiplier(second, p.second_multiplier, p.second_shift)
+    total = total + sign * multiply_by_quantized_multiplier(second, p.second_multiplier, p.second_shift)
     result = multiply_by_quantized_multiplier(total, p.output_multiplier, p.output_shift) + output_q.zero_point
     low, high = activation_range(call.attributes.activation, output_q)
     return [np.clip(result, low, high).astype(np.int8).reshape(output.shape)]

@@ -1,0 +1,71 @@
+"""CONCATENATION on int8: inputs (of the output's quantization) joined along one axis."""
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+import tflite
+from tflite.BuiltinOperator import BuiltinOperator
+
+from opbridge.backends.c.lowering import LoweringContext, NodeCode
+from opbridge.errors import UnsupportedOperatorError, UnsupportedTensorError
+from opbridge.ir import Node
+from opbridge.ops.common import Activation, litert_activation, require_dtype, require_quantization
+from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
+
+
+@dataclasses.dataclass(frozen=True)
+class ConcatenationAttributes:
+    axis: int = 0
+    activation: Activation = Activation.NONE
+
+
+def parse_litert_options(operator: Any) -> ConcatenationAttributes:
+    table = operator.BuiltinOptions()
+    options = tflite.ConcatenationOptions()
+    options.Init(table.Bytes, table.Pos)
+    return ConcatenationAttributes(axis=options.Axis(), activation=litert_activation(options.FusedActivationFunction()))
+
+
+def concatenation_reference(call: ReferenceCall) -> list[Array]:
+    output = call.outputs[0]
+    axis = call.attributes.axis % len(output.shape)
+    return [np.concatenate([call.value(i) for i in range(len(call.inputs))], axis=axis).astype(output.dtype.numpy)]
+
+
+def lower_concatenation(ctx: LoweringContext, node: Node) -> NodeCode:
+    graph = ctx.graph
+    output = graph.tensor(node.outputs[0])
+    if node.attributes.activation is not Activation.NONE:
+        raise UnsupportedOperatorError(f"{node.describe()}: a fused activation", hint="TFLite allows none here")
+    output_q = require_quantization(node, output, "output")
+    require_dtype(node, output, "output")
+    axis = node.attributes.axis % len(output.shape)
+    outer = int(np.prod(output.shape[:axis], dtype=np.int64))
+    inner = int(np.prod(output.shape[axis + 1 :], dtype=np.int64))
+    statements = ["int8_t *target = " + ctx.pointer(node.outputs[0]) + ";"]
+    statements.append(f"for (int32_t outer = 0; outer < {outer}; ++outer) {{")
+    for position, index in enumerate(node.inputs):
+        tensor = graph.tensor(index)
+        require_dtype(node, tensor, f"input {position}")
+        if require_quantization(node, tensor, f"input {position}") != output_q:
+            raise UnsupportedTensorError(
+                f"{node.describe()}: input {position} {tensor.describe()} is quantized unlike the output",
+                hint="TFLite Micro's int8 CONCATENATION requires equal scales and zero points",
+            )
+        block = tensor.shape[axis] * inner
+        statements.append(f"  memcpy(target, {ctx.pointer(index)} + outer * {block}, {block});")
+        statements.append(f"  target += {block};")
+    statements += ["}", "status = 0;"]
+    return NodeCode(includes=["string.h"], statements=statements)
+
+
+CONCATENATION = OperatorDefinition(
+    op_type="CONCATENATION",
+    reference=concatenation_reference,
+    litert_builtin_code=BuiltinOperator.CONCATENATION,
+    litert_versions=frozenset({1, 2, 3, 4}),
+    parse_litert_options=parse_litert_options,
+    lower_c=lower_concatenation,
+    doc=__doc__ or "",
+)

@@ -1,0 +1,81 @@
+"""MUL: element-wise product of two int8 tensors (broadcasting)."""
+
+from typing import Any
+
+import numpy as np
+import tflite
+from tflite.BuiltinOperator import BuiltinOperator
+
+from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode
+from opbridge.ir import Node
+from opbridge.ops.add.attributes import AddAttributes
+from opbridge.ops.common import activation_range, litert_activation, require_dtype, require_quantization
+from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
+from opbridge.ops.elementwise import output_shape_4d, strides_initializer
+from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier, quantize_multiplier
+
+
+def mul_reference(call: ReferenceCall) -> list[Array]:
+    first_q = require_quantization(call.node, call.input_tensor(0), "input 0")
+    second_q = require_quantization(call.node, call.input_tensor(1), "input 1")
+    output = call.outputs[0]
+    output_q = require_quantization(call.node, output, "output")
+    multiplier, shift = quantize_multiplier(first_q.scale * second_q.scale / output_q.scale)
+    product = (call.value(0).astype(np.int64) - first_q.zero_point) * (
+        call.value(1).astype(np.int64) - second_q.zero_point
+    )
+    result = multiply_by_quantized_multiplier(product, multiplier, shift) + output_q.zero_point
+    low, high = activation_range(call.attributes.activation, output_q)
+    return [np.clip(result, low, high).astype(np.int8).reshape(output.shape)]
+
+
+def lower_mul(ctx: LoweringContext, node: Node) -> NodeCode:
+    graph = ctx.graph
+    first, second = graph.tensor(node.inputs[0]), graph.tensor(node.inputs[1])
+    output = graph.tensor(node.outputs[0])
+    for role, tensor in (("input 0", first), ("input 1", second), ("output", output)):
+        require_dtype(node, tensor, role)
+    first_q = require_quantization(node, first, "input 0")
+    second_q = require_quantization(node, second, "input 1")
+    output_q = require_quantization(node, output, "output")
+    output_shape = output_shape_4d(node, output)
+    multiplier, shift = quantize_multiplier(first_q.scale * second_q.scale / output_q.scale)
+    low, high = activation_range(node.attributes.activation, output_q)
+    params_symbol = ctx.local_symbol(node, "params")
+    params = f"""static const opbridge_mul_s8_params {params_symbol} = {{
+    .input1_offset = {-first_q.zero_point},
+    .input2_offset = {-second_q.zero_point},
+    .output_offset = {output_q.zero_point},
+    .output_multiplier = {multiplier},
+    .output_shift = {shift},
+    .activation_min = {low},
+    .activation_max = {high},
+    .output_shape = {{{", ".join(map(str, output_shape))}}},
+    .input1_strides = {strides_initializer(node, first, output_shape)},
+    .input2_strides = {strides_initializer(node, second, output_shape)},
+}};"""
+    call = (
+        f"status = opbridge_mul_s8(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}, "
+        f"{ctx.pointer(node.outputs[0])});"
+    )
+    return NodeCode(includes=[KERNELS_HEADER], definitions=[params], statements=[call])
+
+
+def parse_litert_options(operator: Any) -> AddAttributes:
+    table = operator.BuiltinOptions()
+    if table is None:
+        return AddAttributes()
+    options = tflite.MulOptions()
+    options.Init(table.Bytes, table.Pos)
+    return AddAttributes(activation=litert_activation(options.FusedActivationFunction()))
+
+
+MUL = OperatorDefinition(
+    op_type="MUL",
+    reference=mul_reference,
+    litert_builtin_code=BuiltinOperator.MUL,
+    litert_versions=frozenset({1, 2, 3, 4}),
+    parse_litert_options=parse_litert_options,
+    lower_c=lower_mul,
+    doc=__doc__ or "",
+)

@@ -1,0 +1,97 @@
+"""PAD, CONCATENATION and MEAN: reference == TFLite Micro, C == reference."""
+
+import numpy as np
+from ai_edge_litert import schema_py_generated as schema
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from opbridge.ir import DType, Graph
+from opbridge.ops.builtin import build_builtin_registry
+from opbridge.ops.concatenation import ConcatenationAttributes
+from opbridge.ops.mean import MeanAttributes
+from opbridge.testing import strategies
+from opbridge.testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
+
+REGISTRY = build_builtin_registry()
+
+
+def draw_shape(data: st.DataObject, rank: int) -> tuple[int, ...]:
+    return tuple(data.draw(st.integers(1, 5)) for _ in range(rank))
+
+
+def draw_pad(data: st.DataObject) -> Graph:
+    shape = draw_shape(data, data.draw(st.integers(1, 4)))
+    paddings = np.array([[data.draw(st.integers(0, 2)), data.draw(st.integers(0, 2))] for _ in shape], np.int32)
+    quantization = data.draw(strategies.per_tensor())
+    builder = GraphBuilder()
+    x = builder.tensor("x", DType.INT8, shape, quantization)
+    p = builder.tensor("paddings", DType.INT32, (len(shape), 2), None, paddings)
+    output_shape = tuple(int(d + before + after) for d, (before, after) in zip(shape, paddings, strict=True))
+    y = builder.tensor("y", DType.INT8, output_shape, quantization)
+    return builder.single_node_graph("PAD", [x, p], [y], None)
+
+
+def draw_concatenation(data: st.DataObject) -> Graph:
+    rank = data.draw(st.integers(1, 4))
+    axis = data.draw(st.integers(-rank, rank - 1))
+    base = draw_shape(data, rank)
+    quantization = data.draw(strategies.per_tensor())
+    builder = GraphBuilder()
+    inputs = []
+    for position in range(data.draw(st.integers(1, 3))):
+        shape = tuple(data.draw(st.integers(1, 4)) if d == axis % rank else size for d, size in enumerate(base))
+        inputs.append(builder.tensor(f"x{position}", DType.INT8, shape, quantization))
+    total = sum(builder.tensors[i].shape[axis % rank] for i in inputs)
+    output_shape = tuple(total if d == axis % rank else size for d, size in enumerate(base))
+    y = builder.tensor("y", DType.INT8, output_shape, quantization)
+    return builder.single_node_graph("CONCATENATION", inputs, [y], ConcatenationAttributes(axis=axis))
+
+
+def draw_mean(data: st.DataObject) -> Graph:
+    rank = data.draw(st.integers(1, 4))
+    shape = draw_shape(data, rank)
+    axes = sorted(data.draw(st.sets(st.integers(0, rank - 1), min_size=1)))
+    keep_dims = data.draw(st.booleans())
+    builder = GraphBuilder()
+    x = builder.tensor("x", DType.INT8, shape, data.draw(strategies.per_tensor()))
+    a = builder.tensor("axes", DType.INT32, (len(axes),), None, np.array(axes, dtype=np.int32))
+    if keep_dims:
+        output_shape = tuple(1 if d in axes else size for d, size in enumerate(shape))
+    else:
+        output_shape = tuple(size for d, size in enumerate(shape) if d not in axes) or (1,)
+    y = builder.tensor("y", DType.INT8, output_shape, data.draw(strategies.per_tensor()))
+    return builder.single_node_graph("MEAN", [x, a], [y], MeanAttributes(keep_dims=keep_dims))
+
+
+DRAWS = {"PAD": draw_pad, "CONCATENATION": draw_concatenation, "MEAN": draw_mean}
+
+
+def check_against_tflite_micro(graph: Graph) -> None:
+    node = graph.nodes[0]
+    if node.op_type == "PAD":
+        check_reference_matches_tflite_micro(graph, REGISTRY, schema.BuiltinOperator.PAD, 2)
+    elif node.op_type == "CONCATENATION":
+        options = schema.ConcatenationOptionsT()
+        options.axis = node.attributes.axis
+        check_reference_matches_tflite_micro(
+            graph, REGISTRY, schema.BuiltinOperator.CONCATENATION, 3,
+            schema.BuiltinOptions.ConcatenationOptions, options,
+        )  # fmt: skip
+    else:
+        options = schema.ReducerOptionsT()
+        options.keepDims = node.attributes.keep_dims
+        check_reference_matches_tflite_micro(
+            graph, REGISTRY, schema.BuiltinOperator.MEAN, 2, schema.BuiltinOptions.ReducerOptions, options
+        )
+
+
+@settings(max_examples=25)
+@given(st.data(), st.sampled_from(sorted(DRAWS)))
+def test_reference_matches_tflite_micro(data: st.DataObject, op_type: str) -> None:
+    check_against_tflite_micro(DRAWS[op_type](data))
+
+
+@settings(max_examples=10)
+@given(st.data(), st.sampled_from(sorted(DRAWS)))
+def test_c_matches_reference(data: st.DataObject, op_type: str) -> None:
+    check_c_matches_reference(DRAWS[op_type](data), REGISTRY)

@@ -1,0 +1,62 @@
+"""QUANTIZE: float32 -> int8 (round half away from zero), or int8 -> int8 (requantize)."""
+
+import numpy as np
+from tflite.BuiltinOperator import BuiltinOperator
+
+from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode
+from opbridge.errors import UnsupportedTensorError
+from opbridge.ir import DType, Node, Quantization, Tensor
+from opbridge.ops.common import INT8_MAX, INT8_MIN, require_dtype, require_quantization
+from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
+from opbridge.ops.elementwise import lower_requantize, requantize
+from opbridge.quantization.fixed_point import quantize_multiplier
+
+
+def _output_quantization(node: Node, output: Tensor) -> Quantization:
+    output_q = require_quantization(node, output, "output")
+    if output_q.per_channel:
+        raise UnsupportedTensorError(
+            f"{node.describe()}: QUANTIZE to per-channel {output.describe()}", hint="TFLite supports one scale here"
+        )
+    return output_q
+
+
+def quantize_reference(call: ReferenceCall) -> list[Array]:
+    input_tensor, output = call.input_tensor(0), call.outputs[0]
+    output_q = _output_quantization(call.node, output)
+    values = call.value(0)
+    if input_tensor.dtype is DType.FLOAT32:
+        # float32 division, then std::round (halves away from zero).
+        scaled = (values.astype(np.float32) / np.float32(output_q.scale)).astype(np.float32)
+        rounded = np.sign(scaled) * np.floor(np.abs(scaled).astype(np.float64) + 0.5)
+        rounded = np.clip(np.nan_to_num(rounded), -512, 512).astype(np.int64)
+        return [np.clip(rounded + output_q.zero_point, INT8_MIN, INT8_MAX).astype(np.int8)]
+    input_q = require_quantization(call.node, input_tensor, "input")
+    multiplier, shift = quantize_multiplier(input_q.scale / output_q.scale)
+    return [requantize(values, input_q.zero_point, multiplier, shift, output_q.zero_point)]
+
+
+def lower_quantize(ctx: LoweringContext, node: Node) -> NodeCode:
+    input_tensor, output = ctx.graph.tensor(node.inputs[0]), ctx.graph.tensor(node.outputs[0])
+    require_dtype(node, input_tensor, "input", (DType.FLOAT32, DType.INT8))
+    require_dtype(node, output, "output")
+    output_q = _output_quantization(node, output)
+    if input_tensor.dtype is DType.FLOAT32:
+        call = (
+            f"status = opbridge_quantize_f32_s8({input_tensor.element_count}, {float(output_q.scale)!r}f, "
+            f"{output_q.zero_point}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.outputs[0])});"
+        )
+        return NodeCode(includes=[KERNELS_HEADER], statements=[call])
+    input_q = require_quantization(node, input_tensor, "input")
+    multiplier, shift = quantize_multiplier(input_q.scale / output_q.scale)
+    return lower_requantize(ctx, node, input_q.zero_point, multiplier, shift, output_q.zero_point, INT8_MIN, INT8_MAX)
+
+
+QUANTIZE = OperatorDefinition(
+    op_type="QUANTIZE",
+    reference=quantize_reference,
+    litert_builtin_code=BuiltinOperator.QUANTIZE,
+    litert_versions=frozenset({1, 2, 3}),
+    lower_c=lower_quantize,
+    doc=__doc__ or "",
+)
