@@ -206,6 +206,19 @@ typedef struct {
 /* Softmax over each row of `depth` values; output scale 1/256, zero point -128. */
 int32_t opbridge_softmax_s8(const opbridge_softmax_s8_params *params, const int8_t *input, int8_t *output);
 
+typedef struct {
+  int32_t size;
+  int32_t input_zero_point;
+  int32_t input_multiplier;
+  int32_t input_left_shift;
+  int32_t input_range_radius; /* |q - zero point| at or beyond this saturates */
+} opbridge_activation_s8_params;
+
+/* LOGISTIC: output scale 1/256, zero point -128. */
+int32_t opbridge_logistic_s8(const opbridge_activation_s8_params *params, const int8_t *input, int8_t *output);
+/* TANH: output scale 1/128, zero point 0. */
+int32_t opbridge_tanh_s8(const opbridge_activation_s8_params *params, const int8_t *input, int8_t *output);
+
 #ifdef __cplusplus
 }
 #endif

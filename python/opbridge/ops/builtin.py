@@ -8,6 +8,7 @@ from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.depthwise_conv_2d import DEPTHWISE_CONV_2D
 from opbridge.ops.dequantize import DEQUANTIZE
 from opbridge.ops.fully_connected import FULLY_CONNECTED
+from opbridge.ops.logistic import LOGISTIC
 from opbridge.ops.max_pool_2d import MAX_POOL_2D
 from opbridge.ops.mean import MEAN
 from opbridge.ops.mul import MUL
@@ -20,6 +21,7 @@ from opbridge.ops.reshape import RESHAPE
 from opbridge.ops.softmax import SOFTMAX
 from opbridge.ops.squeeze import SQUEEZE
 from opbridge.ops.sub import SUB
+from opbridge.ops.tanh import TANH
 
 BUILTIN_OPERATORS: tuple[OperatorDefinition, ...] = (
     ADD,
@@ -29,6 +31,7 @@ BUILTIN_OPERATORS: tuple[OperatorDefinition, ...] = (
     DEPTHWISE_CONV_2D,
     DEQUANTIZE,
     FULLY_CONNECTED,
+    LOGISTIC,
     MAX_POOL_2D,
     MEAN,
     MUL,
@@ -41,6 +44,7 @@ BUILTIN_OPERATORS: tuple[OperatorDefinition, ...] = (
     SOFTMAX,
     SQUEEZE,
     SUB,
+    TANH,
 )
 
 

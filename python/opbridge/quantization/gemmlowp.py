@@ -89,19 +89,47 @@ def exp_on_negative_values(a: IntArray, integer_bits: int) -> IntArray:
     return np.where(a == 0, ONE_WITH_ZERO_INTEGER_BITS, result)
 
 
-def one_over_one_plus_x_for_x_in_0_1(a: IntArray) -> IntArray:
-    """1 / (1 + a) for a in [0, 1) (0 integer bits), by three Newton-Raphson steps."""
-    half_denominator = rounding_half_sum(a, ONE_WITH_ZERO_INTEGER_BITS)  # 0 integer bits
+def _newton_reciprocal(half_denominator: IntArray) -> IntArray:
+    """Three Newton-Raphson steps for 1 / (2 * half_denominator); 2 integer bits out."""
     constant_48_over_17 = 1515870810  # 2 integer bits
     constant_neg_32_over_17 = -1010580540  # 2 integer bits
     one_with_2_integer_bits = 1 << 29
-    x = constant_48_over_17 + multiply(half_denominator, constant_neg_32_over_17)  # 2 integer bits
+    x = constant_48_over_17 + multiply(half_denominator, constant_neg_32_over_17)
     for _ in range(3):
         half_denominator_times_x = multiply(half_denominator, x)  # 2 integer bits
         one_minus_half_denominator_times_x = one_with_2_integer_bits - half_denominator_times_x
         x = x + rescale(multiply(x, one_minus_half_denominator_times_x), 4, 2)
+    return x
+
+
+def one_over_one_plus_x_for_x_in_0_1(a: IntArray) -> IntArray:
+    """1 / (1 + a) for a in [0, 1) (0 integer bits)."""
+    x = _newton_reciprocal(rounding_half_sum(a, ONE_WITH_ZERO_INTEGER_BITS))
     # x / 2 (same raw value, one integer bit fewer), then to 0 integer bits.
     return rescale(x, 1, 0)
+
+
+def one_minus_x_over_one_plus_x_for_x_in_0_1(a: IntArray) -> IntArray:
+    """(1 - a) / (1 + a) for a in [0, 1) (0 integer bits)."""
+    x = _newton_reciprocal(rounding_half_sum(a, ONE_WITH_ZERO_INTEGER_BITS))
+    return rescale(x - (1 << 29), 2, 0)
+
+
+def logistic(a: IntArray) -> IntArray:
+    """logistic(a) for a with 4 integer bits; 0 integer bits out."""
+    a = np.asarray(a, dtype=np.int64)
+    magnitude = np.abs(a)
+    positive = one_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(-magnitude, 4))
+    result = np.where(a > 0, positive, ONE_WITH_ZERO_INTEGER_BITS - positive)
+    return np.where(a == 0, 1 << 30, result)
+
+
+def tanh(a: IntArray) -> IntArray:
+    """tanh(a) for a with 4 integer bits; 0 integer bits out."""
+    a = np.asarray(a, dtype=np.int64)
+    # exp(2 * -|a|): the same raw value read with 5 integer bits.
+    magnitude_result = one_minus_x_over_one_plus_x_for_x_in_0_1(exp_on_negative_values(-np.abs(a), 5))
+    return np.where(a == 0, 0, np.where(a < 0, -magnitude_result, magnitude_result))
 
 
 def reciprocal(x: IntArray, integer_bits: int) -> tuple[IntArray, IntArray]:
