@@ -24,6 +24,8 @@ def _aot_module_impl(ctx):
     arguments.add("--prefix", ctx.attr.prefix)
     arguments.add("--golden-test", golden)
     arguments.add("--plan-json", plan)
+    # The library links //cc/kernels itself.
+    arguments.add("--no-bundle-kernels")
     arguments.add("--golden-cases", str(ctx.attr.golden_cases))
     inputs = [ctx.file.model]
     if ctx.file.config:

@@ -34,6 +34,7 @@ def _convert(arguments: argparse.Namespace) -> int:
             "prefix": arguments.prefix,
             "golden_test": arguments.golden_test,
             "plan_json": arguments.plan_json,
+            "bundle_kernels": arguments.bundle_kernels,
             "golden_cases": arguments.golden_cases,
         },
     )
@@ -83,6 +84,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     convert.add_argument("--golden-cases", type=int, dest="golden_cases")
     convert.add_argument("--plan-json", type=_user_path, dest="plan_json", help="default: OUTPUT_DIR/plan.json")
+    convert.add_argument(
+        "--no-bundle-kernels", dest="bundle_kernels", action="store_false", default=None,
+        help="do not copy the kernels into OUTPUT_DIR/kernels (when the build links cc/kernels itself)",
+    )  # fmt: skip
     convert.add_argument("-v", "--verbose", action="store_true", help="print the memory plan")
     convert.set_defaults(handler=_convert)
     run = commands.add_parser("run", help="run a model with the NumPy reference interpreter")

@@ -2,6 +2,7 @@
 
 import json
 import pathlib
+import subprocess
 
 import numpy as np
 import pytest
@@ -20,6 +21,26 @@ def test_convert_writes_the_module_and_plan(tmp_path: pathlib.Path, capsys: pyte
     assert (tmp_path / "out" / "includes-api" / "hello.h").exists()
     assert len(list((tmp_path / "out" / "src").glob("hello_node_*_fully_connected.c"))) == 3
     assert "arena: 32 bytes" in capsys.readouterr().out
+
+
+def test_converted_folder_builds_and_runs_on_its_own(tmp_path: pathlib.Path) -> None:
+    out = tmp_path / "out"
+    assert cli.main(["convert", str(HELLO_WORLD), "-o", str(out), "--prefix", "hello"]) == 0
+    program = tmp_path / "program"
+    main = tmp_path / "main.c"
+    main.write_text(
+        '#include <string.h>\n#include "hello.h"\n'
+        "int main(void) { hello_context ctx; if (hello_init(&ctx, NULL, 0) != 0) return 1;\n"
+        "  memset(ctx.inputs[0].data, 0, ctx.inputs[0].bytes); return hello_run(&ctx); }\n"
+    )
+    sources = [*map(str, (out / "src").glob("*.c")), *map(str, (out / "kernels" / "cc" / "kernels").glob("*.c"))]
+    compiled = subprocess.run(
+        ["gcc", "-std=c99", "-Wall", "-Wextra", "-Werror", f"-I{out / 'includes-api'}", f"-I{out / 'src'}",
+         f"-I{out / 'kernels'}", *sources, str(main), "-lm", "-o", str(program)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert compiled.returncode == 0, compiled.stderr
+    assert subprocess.run([str(program)], check=False).returncode == 0
 
 
 def test_config_file_keys_mirror_convert_args(tmp_path: pathlib.Path) -> None:

@@ -38,6 +38,7 @@ class ConvertArgs(pydantic.BaseModel):
     prefix: str = "model"
     arena_alignment: int = pydantic.Field(DEFAULT_ALIGNMENT, ge=1, le=64)
     plan_json: pathlib.Path | None = None  # default: OUTPUT_DIR/plan.json
+    bundle_kernels: bool = True  # copy cc/kernels into OUTPUT_DIR/kernels (Bazel links them instead)
     golden_test: pathlib.Path | None = None  # also write a golden test program here
     golden_cases: int = pydantic.Field(20, ge=1, le=1000)
     golden_seed: int = DEFAULT_SEED
@@ -115,7 +116,7 @@ class AotConverter:
         plan = plan_memory(
             graph, alignment=config.arena_alignment, scratch_bytes=scratch_requirements(graph, self.registry)
         )
-        module = emit_module(graph, self.registry, plan, config.prefix, config.output_dir)
+        module = emit_module(graph, self.registry, plan, config.prefix, config.output_dir, config.bundle_kernels)
         plan_path = config.plan_json if config.plan_json is not None else config.output_dir / "plan.json"
         plan_path.parent.mkdir(parents=True, exist_ok=True)
         plan_path.write_text(plan.to_json(graph) + "\n")

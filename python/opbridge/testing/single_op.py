@@ -74,7 +74,7 @@ def check_c_matches_reference(graph: Graph, registry: OperatorRegistry, cases: i
     with tempfile.TemporaryDirectory() as scratch:
         directory = pathlib.Path(scratch)
         plan = plan_memory(graph, scratch_bytes=scratch_requirements(graph, registry))
-        emit_module(graph, registry, plan, "single_op", directory / "module")
+        emit_module(graph, registry, plan, "single_op", directory / "module", bundle_kernels=False)
         golden = directory / "golden.c"
         golden.write_text(golden_test_source(graph, registry, "single_op", cases, seed))
         program = directory / "golden"

@@ -4,6 +4,9 @@
     DIR/src/<prefix>.c                 arena, init (tensor pointers), run (the schedule)
     DIR/src/<prefix>_constants.{c,h}   weights and biases, `const` (flash)
     DIR/src/<prefix>_node_<i>_<op>.{c,h}   one function per node, calling one kernel
+    DIR/kernels/cc/kernels/*.{c,h}     opbridge's kernels (unless bundle_kernels=False),
+                                       so the folder builds on its own:
+                                       cc -IDIR/includes-api -IDIR/src -IDIR/kernels DIR/src/*.c DIR/kernels/cc/kernels/*.c
 
 (the converter adds DIR/plan.json, the memory plan).
 
@@ -28,6 +31,8 @@ from opbridge.errors import OpbridgeError, UnsupportedOperatorError
 from opbridge.ir import Graph, Tensor
 from opbridge.ops.registry import OperatorRegistry
 
+# cc/kernels in the source tree or in a Bazel runfiles tree (python/opbridge/backends/c/ is 4 levels down).
+KERNEL_SOURCE_DIRECTORY = pathlib.Path(__file__).absolute().parents[4] / "cc" / "kernels"
 PREFIX_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,31}$")
 MAX_RANK = 6
 # Status codes of an emitted module (module errors stay below 1000).
@@ -331,12 +336,32 @@ int32_t {p}_run({p}_context *ctx) {{
 """
 
 
+def kernel_sources() -> dict[str, str]:
+    """opbridge's kernel sources by their path in the module, for a self-contained module."""
+    sources = sorted(KERNEL_SOURCE_DIRECTORY.glob("opbridge_*.[ch]"))
+    if not sources:
+        raise OpbridgeError(
+            f"opbridge's kernel sources are not in {KERNEL_SOURCE_DIRECTORY}",
+            hint="run opbridge from its checkout or through bazel run, or pass bundle_kernels=False",
+        )
+    return {
+        f"kernels/cc/kernels/{path.name}": path.read_text() for path in sources if not path.name.endswith("_test.c")
+    }
+
+
 def emit_module(
-    graph: Graph, registry: OperatorRegistry, plan: MemoryPlan, prefix: str, directory: pathlib.Path | str
+    graph: Graph,
+    registry: OperatorRegistry,
+    plan: MemoryPlan,
+    prefix: str,
+    directory: pathlib.Path | str,
+    bundle_kernels: bool = True,
 ) -> EmittedModule:
     """Writes the module into `directory` (replacing what an earlier conversion wrote there)."""
     check_prefix(prefix)
     files = _ModuleWriter(graph, registry, plan, prefix).write()
+    if bundle_kernels:
+        files.update(kernel_sources())
     directory = pathlib.Path(directory)
     directory.parent.mkdir(parents=True, exist_ok=True)
     staging = pathlib.Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
@@ -346,7 +371,7 @@ def emit_module(
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text)
         if directory.exists():
-            for relative in ("includes-api", "src"):
+            for relative in ("includes-api", "src", "kernels"):
                 old = directory / relative
                 if old.is_dir():
                     shutil.rmtree(old)
