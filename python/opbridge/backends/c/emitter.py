@@ -4,10 +4,9 @@
     DIR/src/<prefix>.c                 arena, init (tensor pointers), run (the schedule)
     DIR/src/<prefix>_constants.{c,h}   weights and biases, `const` (flash)
     DIR/src/<prefix>_node_<i>_<op>.{c,h}   one function per node, calling one kernel
-    DIR/kernels/cc/kernels/*.{c,h}     opbridge's kernels (unless bundle_kernels=False),
-                                       so the folder builds on its own:
-                                       cc -IDIR/includes-api -IDIR/src -IDIR/kernels DIR/src/*.c DIR/kernels/cc/kernels/*.c
+    DIR/kernels/cc/kernels/*.{c,h}     opbridge's kernels (unless bundle_kernels=False)
 
+so the folder builds on its own (docs/emitted_c_api.md shows the command)
 (the converter adds DIR/plan.json, the memory plan).
 
 The module has no heap and no mutable statics besides the optional
