@@ -2,8 +2,9 @@
 
 Used by `py_pytest_test` (//toolchains:python.bzl). It writes Bazel's JUnit
 XML, keeps hypothesis from writing a database into the read-only runfiles
-tree, and treats "no tests collected" as a failure: a test target that
-runs nothing should not pass.
+tree, makes hypothesis deterministic unless asked to explore, and treats
+"no tests collected" as a failure: a test target that runs nothing should
+not pass.
 """
 
 import os
@@ -14,11 +15,14 @@ import pytest
 
 EXIT_NO_TESTS_COLLECTED = 5
 
+# Deterministic by default, so a test result is a function of the code (and
+# cacheable); OPBRIDGE_HYPOTHESIS_EXPLORE=1 (via --test_env) draws new examples.
 hypothesis.settings.register_profile(
     "bazel",
     database=None,
     deadline=None,
     print_blob=True,
+    derandomize=os.environ.get("OPBRIDGE_HYPOTHESIS_EXPLORE") != "1",
 )
 hypothesis.settings.load_profile("bazel")
 

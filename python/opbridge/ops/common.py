@@ -113,3 +113,10 @@ def require_dtype(node: Node, tensor: Tensor, role: str, allowed: tuple[DType, .
             f"this operator supports {', '.join(d.value for d in allowed)}",
             hint="quantize the model to int8 (with int32 biases)",
         )
+
+
+def int8_operands(node: Node, operands: list[tuple[str, Tensor]]) -> list[Quantization]:
+    """Checks that each (role, tensor) is quantized int8; returns their quantizations."""
+    for role, tensor in operands:
+        require_dtype(node, tensor, role)
+    return [require_quantization(node, tensor, role) for role, tensor in operands]

@@ -192,7 +192,8 @@ def read_litert_model(data: bytes, registry: OperatorRegistry, source: str = "<b
 def _read_tensor(reader: _Reader, model: Any, subgraph: Any, index: int, buffer_count: int) -> Tensor:
     source = reader.source
     tensor = reader.read(f"tensor {index}", lambda: subgraph.Tensors(index))
-    name = reader.read(f"tensor {index}'s name", tensor.Name).decode(errors="replace")
+    # A tensor without a name field is valid; name it by its index.
+    name = (reader.read(f"tensor {index}'s name", tensor.Name) or f"tensor_{index}".encode()).decode(errors="replace")
     type_code = reader.read(f"tensor {index}'s type", tensor.Type)
     dtype = _TENSOR_TYPES.get(type_code)
     if dtype is None:

@@ -5,7 +5,7 @@ from collections.abc import Callable
 from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode, c_int_list
 from opbridge.ir import Node, Quantization
 from opbridge.ops.add.reference import LEFT_SHIFT, AddParameters, add_parameters
-from opbridge.ops.common import activation_range, require_dtype, require_quantization
+from opbridge.ops.common import activation_range, int8_operands
 from opbridge.ops.elementwise import output_shape_4d, strides_initializer
 
 
@@ -23,11 +23,7 @@ def lower_add_or_sub(
     graph = ctx.graph
     first, second = graph.tensor(node.inputs[0]), graph.tensor(node.inputs[1])
     output = graph.tensor(node.outputs[0])
-    for role, tensor in (("input 0", first), ("input 1", second), ("output", output)):
-        require_dtype(node, tensor, role)
-    first_q = require_quantization(node, first, "input 0")
-    second_q = require_quantization(node, second, "input 1")
-    output_q = require_quantization(node, output, "output")
+    first_q, second_q, output_q = int8_operands(node, [("input 0", first), ("input 1", second), ("output", output)])
     output_shape = output_shape_4d(node, output)
     p = parameters(first_q, second_q, output_q)
     low, high = activation_range(node.attributes.activation, output_q)

@@ -3,7 +3,7 @@
 from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode, nhwc_dims
 from opbridge.errors import UnsupportedOperatorError
 from opbridge.ir import DType, Node
-from opbridge.ops.common import activation_range, per_channel_multipliers, require_dtype, require_quantization, window
+from opbridge.ops.common import activation_range, int8_operands, per_channel_multipliers, require_dtype, window
 
 
 def lower_convolution(ctx: LoweringContext, node: Node, depthwise: bool) -> NodeCode:
@@ -13,13 +13,11 @@ def lower_convolution(ctx: LoweringContext, node: Node, depthwise: bool) -> Node
     filter_tensor = graph.tensor(node.inputs[1])
     bias_index = node.inputs[2] if len(node.inputs) > 2 else None
     output = graph.tensor(node.outputs[0])
-    for role, tensor in (("input", input_tensor), ("filter", filter_tensor), ("output", output)):
-        require_dtype(node, tensor, role)
+    input_q, filter_q, output_q = int8_operands(
+        node, [("input", input_tensor), ("filter", filter_tensor), ("output", output)]
+    )
     if bias_index is not None:
         require_dtype(node, graph.tensor(bias_index), "bias", (DType.INT32,))
-    input_q = require_quantization(node, input_tensor, "input")
-    filter_q = require_quantization(node, filter_tensor, "filter")
-    output_q = require_quantization(node, output, "output")
     _, height, width, in_channels = input_tensor.shape
     _, filter_height, filter_width, filter_channels = filter_tensor.shape
     out_channels = output.shape[3]

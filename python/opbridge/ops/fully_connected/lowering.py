@@ -2,7 +2,7 @@
 
 from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode
 from opbridge.ir import DType, Node
-from opbridge.ops.common import activation_range, require_dtype, require_quantization
+from opbridge.ops.common import activation_range, int8_operands, require_dtype
 from opbridge.ops.fully_connected.reference import fully_connected_multipliers
 
 
@@ -12,13 +12,11 @@ def lower_fully_connected(ctx: LoweringContext, node: Node) -> NodeCode:
     filter_tensor = graph.tensor(node.inputs[1])
     bias_index = node.inputs[2] if len(node.inputs) > 2 else None
     output = graph.tensor(node.outputs[0])
-    for role, tensor in (("input", input_tensor), ("filter", filter_tensor), ("output", output)):
-        require_dtype(node, tensor, role)
+    input_q, filter_q, output_q = int8_operands(
+        node, [("input", input_tensor), ("filter", filter_tensor), ("output", output)]
+    )
     if bias_index is not None:
         require_dtype(node, graph.tensor(bias_index), "bias", (DType.INT32,))
-    input_q = require_quantization(node, input_tensor, "input")
-    filter_q = require_quantization(node, filter_tensor, "filter")
-    output_q = require_quantization(node, output, "output")
     multipliers, shifts = fully_connected_multipliers(input_q, filter_q, output_q)
     low, high = activation_range(node.attributes.activation, output_q)
     units, depth = filter_tensor.shape

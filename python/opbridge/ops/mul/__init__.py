@@ -9,7 +9,7 @@ from tflite.BuiltinOperator import BuiltinOperator
 from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode
 from opbridge.ir import Node
 from opbridge.ops.add.attributes import AddAttributes
-from opbridge.ops.common import activation_range, litert_activation, require_dtype, require_quantization
+from opbridge.ops.common import activation_range, int8_operands, litert_activation, require_quantization
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
 from opbridge.ops.elementwise import output_shape_4d, strides_initializer
 from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier, quantize_multiplier
@@ -33,11 +33,7 @@ def lower_mul(ctx: LoweringContext, node: Node) -> NodeCode:
     graph = ctx.graph
     first, second = graph.tensor(node.inputs[0]), graph.tensor(node.inputs[1])
     output = graph.tensor(node.outputs[0])
-    for role, tensor in (("input 0", first), ("input 1", second), ("output", output)):
-        require_dtype(node, tensor, role)
-    first_q = require_quantization(node, first, "input 0")
-    second_q = require_quantization(node, second, "input 1")
-    output_q = require_quantization(node, output, "output")
+    first_q, second_q, output_q = int8_operands(node, [("input 0", first), ("input 1", second), ("output", output)])
     output_shape = output_shape_4d(node, output)
     multiplier, shift = quantize_multiplier(first_q.scale * second_q.scale / output_q.scale)
     low, high = activation_range(node.attributes.activation, output_q)
