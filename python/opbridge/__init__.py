@@ -1,7 +1,11 @@
 """opbridge: define a custom operator once, from model import to Cortex-M C.
 
-The compiler (IR, frontends, reference interpreter, memory planner, C
-emitter) lands here from milestone 2 on; see the project's DESIGN.md.
+    from opbridge.converter import AotConverter, ConvertArgs
+
+Packages: `ir` (tensors, nodes, graphs), `frontends.litert` (the .tflite
+reader), `ops` (one folder per operator: reference, importer, C lowering),
+`backends.host` (the NumPy reference interpreter), `backends.c` (memory
+planner and C emitter), `cli` (the `opbridge` command).
 """
 
 __version__ = "0.1.0"

@@ -1,8 +1,8 @@
 """The reference interpreter equals TFLite Micro bit for bit on every shared model.
 
-Inputs come from a seeded generator: 10 uniform int8 tensors and 10 quieter
-ones (the input zero point plus small noise), which keep softmax outputs
-away from saturation. LiteRT's reference kernels are compared too and the
+Inputs come from opbridge's one seeded generator (opbridge.testing.inputs):
+20 per model, half uniform int8, half the input zero point plus small noise,
+which keeps softmax outputs away from saturation. LiteRT's reference kernels are compared too and the
 agreement reported, not gated on: they round differently from TFLite Micro
 in places (1-3 LSB on some outputs of ad01_int8 and pretrainedResnet_quant).
 """
@@ -14,8 +14,8 @@ import pytest
 from ai_edge_litert.interpreter import Interpreter, OpResolverType
 from opbridge.backends.host import ReferenceInterpreter
 from opbridge.frontends.litert import load_litert_model
-from opbridge.ir import Tensor
 from opbridge.ops.builtin import build_builtin_registry
+from opbridge.testing.inputs import seeded_inputs
 from tflite_micro.python.tflite_micro import runtime
 
 MODELS = pathlib.Path("../shared_models/models")
@@ -26,19 +26,8 @@ MODEL_NAMES = [
     "mlperf_tiny/kws_ref_model",
     "mlperf_tiny/pretrainedResnet_quant",
 ]
-INPUTS_PER_KIND = 10
+INPUTS = 20
 TFLM_ARENA_BYTES = 256 * 1024
-
-
-def seeded_inputs(tensor: Tensor, seed: int) -> list[np.ndarray]:
-    rng = np.random.default_rng(seed)
-    uniform = [rng.integers(-128, 128, size=tensor.shape, dtype=np.int8) for _ in range(INPUTS_PER_KIND)]
-    zero_point = tensor.quantization.zero_point if tensor.quantization else 0
-    quiet = [
-        np.clip(zero_point + rng.integers(-12, 13, size=tensor.shape), -128, 127).astype(np.int8)
-        for _ in range(INPUTS_PER_KIND)
-    ]
-    return uniform + quiet
 
 
 @pytest.mark.parametrize("name", MODEL_NAMES)
@@ -50,7 +39,7 @@ def test_reference_equals_tflite_micro(name: str) -> None:
     tflm = runtime.Interpreter.from_file(str(path), arena_size=TFLM_ARENA_BYTES)
     (input_tensor,) = graph.input_tensors()
     unsaturated_outputs = 0
-    for index, values in enumerate(seeded_inputs(input_tensor, seed=20261130)):
+    for index, values in enumerate(seeded_inputs(input_tensor, INPUTS)):
         (ours,) = interpreter.run([values])
         tflm.set_input(values, 0)
         tflm.invoke()
@@ -79,7 +68,7 @@ def test_agreement_with_litert_reference_kernels_is_reported(name: str, capsys: 
     output_index = litert.get_output_details()[0]["index"]
     largest_difference = 0
     differing_outputs = 0
-    for values in seeded_inputs(graph.input_tensors()[0], seed=20261130):
+    for values in seeded_inputs(graph.input_tensors()[0], INPUTS):
         (ours,) = interpreter.run([values])
         litert.set_tensor(input_index, values)
         litert.invoke()
