@@ -1,4 +1,4 @@
-"""AVERAGE_POOL_2D on drawn windows and paddings: reference == TFLite Micro, C kernel == reference."""
+"""AVERAGE_POOL_2D and MAX_POOL_2D on drawn windows and paddings: reference == TFLite Micro, C == reference."""
 
 from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
@@ -13,19 +13,19 @@ from opbridge.testing.single_op import (
 )
 
 REGISTRY = build_builtin_registry()
+CODES = {"AVERAGE_POOL_2D": schema.BuiltinOperator.AVERAGE_POOL_2D, "MAX_POOL_2D": schema.BuiltinOperator.MAX_POOL_2D}
 
 
-@settings(max_examples=25)
-@given(st.data())
-def test_reference_matches_tflite_micro(data: st.DataObject) -> None:
-    graph = pool_2d_graph(data, "AVERAGE_POOL_2D")
+@settings(max_examples=40)
+@given(st.data(), st.sampled_from(sorted(CODES)))
+def test_reference_matches_tflite_micro(data: st.DataObject, op_type: str) -> None:
+    graph = pool_2d_graph(data, op_type)
     check_reference_matches_tflite_micro(
-        graph, REGISTRY, schema.BuiltinOperator.AVERAGE_POOL_2D, 2, schema.BuiltinOptions.Pool2DOptions,
-        pool_2d_options(graph),
-    )  # fmt: skip
+        graph, REGISTRY, CODES[op_type], 2, schema.BuiltinOptions.Pool2DOptions, pool_2d_options(graph)
+    )
 
 
-@settings(max_examples=15)
-@given(st.data())
-def test_c_kernel_matches_reference(data: st.DataObject) -> None:
-    check_c_matches_reference(pool_2d_graph(data, "AVERAGE_POOL_2D"), REGISTRY)
+@settings(max_examples=20)
+@given(st.data(), st.sampled_from(sorted(CODES)))
+def test_c_kernel_matches_reference(data: st.DataObject, op_type: str) -> None:
+    check_c_matches_reference(pool_2d_graph(data, op_type), REGISTRY)
