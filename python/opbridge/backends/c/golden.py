@@ -8,7 +8,7 @@ so one source serves every platform (toolchains/emulated_test.bzl).
 
 import numpy as np
 
-from opbridge.backends.c.emitter import _c_array
+from opbridge.backends.c.emitter import c_array
 from opbridge.backends.c.lowering import C_TYPES
 from opbridge.backends.host import ReferenceInterpreter
 from opbridge.ir import Graph
@@ -28,10 +28,10 @@ def golden_test_source(graph: Graph, registry: OperatorRegistry, prefix: str, co
     arrays = []
     for position, tensor in enumerate(graph.input_tensors()):
         data = np.stack([case[position] for case in cases])
-        arrays.append(_c_array(C_TYPES[tensor.dtype], f"golden_input_{position}", data, "static const"))
+        arrays.append(c_array(C_TYPES[tensor.dtype], f"golden_input_{position}", data, "static const"))
     for position, tensor in enumerate(graph.output_tensors()):
         data = np.stack([outputs[position] for outputs in expected])
-        arrays.append(_c_array(C_TYPES[tensor.dtype], f"golden_output_{position}", data, "static const"))
+        arrays.append(c_array(C_TYPES[tensor.dtype], f"golden_output_{position}", data, "static const"))
 
     copy_inputs = "\n".join(
         f"    memcpy(ctx.inputs[{i}].data, golden_input_{i} + (size_t)c * {t.element_count}, {t.bytes});"

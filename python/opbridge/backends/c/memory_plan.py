@@ -148,24 +148,22 @@ def plan_memory(
 ) -> MemoryPlan:
     """Plans activations, and `scratch_bytes[node index]` of scratch live only while that node runs."""
     lifetimes = _lifetimes(graph)
-    unplaced = []
+    unplaced: list[Buffer] = []  # offsets are decided below
     for group in _alias_groups(graph):
         live = [lifetimes[i] for i in group if i in lifetimes]
         if not live:
             continue  # written by nothing and read by nothing
         size = max(graph.tensor(i).bytes for i in group)
-        unplaced.append((tuple(sorted(group)), size, min(first for first, _ in live), max(last for _, last in live)))
-
+        first_step, last_step = min(first for first, _ in live), max(last for _, last in live)
+        unplaced.append(Buffer(tuple(sorted(group)), 0, size, first_step, last_step))
     for node_index, size in sorted((scratch_bytes or {}).items()):
         if size > 0:
-            unplaced.append(((), size, node_index, node_index, node_index))
+            unplaced.append(Buffer((), 0, size, node_index, node_index, scratch_of_node=node_index))
 
     placed: list[Buffer] = []
     # Largest first; ties by earliest start, then tensor index, so plans are deterministic.
-    for entry in sorted(unplaced, key=lambda g: (-g[1], g[2], g[0])):
-        tensors, size, first_step, last_step = entry[:4]
-        scratch_of = entry[4] if len(entry) > 4 else None
-        candidate = Buffer(tensors, 0, size, first_step, last_step, scratch_of)
+    for candidate in sorted(unplaced, key=lambda b: (-b.size, b.first_step, b.tensors)):
+        size = candidate.size
         conflicts = sorted((b for b in placed if b.overlaps_in_time(candidate)), key=lambda b: b.offset)
         offset = 0
         for other in conflicts:
