@@ -1,0 +1,75 @@
+#include "cc/plugin/host_types.h"
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+#include "cc/plugin/tensor_limits.h"
+
+namespace opbridge::plugin {
+
+HostTensor::HostTensor(int32_t dtype, std::vector<int64_t> shape) : dtype_(dtype), shape_(std::move(shape)) {
+  CheckTensorLimits(dtype_, shape_, "tensor");
+  char message[256];
+  opbridge_check_tensor(dtype_, shape_.data(), static_cast<int64_t>(shape_.size()), &element_count_, &bytes_,
+                        message, sizeof message);
+  // At least one byte, so that data() of an empty tensor is still a valid pointer.
+  storage_ = std::make_unique<std::byte[]>(bytes_ > 0 ? bytes_ : 1);
+}
+
+std::string DescribeTensor(int32_t dtype, const std::vector<int64_t>& shape) {
+  std::ostringstream text;
+  text << opbridge_dtype_name(dtype) << "[";
+  for (size_t i = 0; i < shape.size(); ++i) text << (i ? ", " : "") << shape[i];
+  text << "]";
+  return text.str();
+}
+
+void CheckTensorLimits(int32_t dtype, const std::vector<int64_t>& shape, const std::string& what) {
+  char message[256];
+  if (opbridge_check_tensor(dtype, shape.data(), static_cast<int64_t>(shape.size()), nullptr, nullptr, message,
+                            sizeof message) != 0) {
+    throw InvalidInput(what + ": " + message);
+  }
+}
+
+std::string ResolveLibraryPath(const std::string& path) {
+  // dlopen() searches LD_LIBRARY_PATH and the system directories for a bare
+  // name; only an explicit path (with a slash) is ever loaded.
+  if (path.find('/') == std::string::npos) {
+    throw LoadError("plugin library \"" + path +
+                    "\" is not a path; pass an explicit path such as ./" + path +
+                    " (libraries are never looked up on a search path)");
+  }
+  char resolved[PATH_MAX];
+  if (realpath(path.c_str(), resolved) == nullptr) {
+    throw LoadError("plugin library \"" + path + "\" does not exist: " + std::strerror(errno));
+  }
+  struct stat info {};
+  if (stat(resolved, &info) != 0 || !S_ISREG(info.st_mode)) {
+    throw LoadError("plugin library \"" + path + "\" is not a regular file");
+  }
+  return resolved;
+}
+
+void LibraryCloser::operator()(void* handle) const {
+  if (handle != nullptr) dlclose(handle);
+}
+
+LibraryHandle OpenLibrary(const std::string& resolved_path) {
+  dlerror();
+  void* handle = dlopen(resolved_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* reason = dlerror();
+    throw LoadError("cannot load plugin library " + resolved_path + ": " +
+                    (reason != nullptr ? reason : "unknown dlopen error") +
+                    " (is it a shared library built for this machine?)");
+  }
+  return LibraryHandle(handle);
+}
+
+}  // namespace opbridge::plugin

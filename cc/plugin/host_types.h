@@ -1,0 +1,89 @@
+// Values shared by opbridge's native plugin hosts (its own ABI and the
+// ONNX Runtime custom-op ABI): tensors the host owns, node attributes, and
+// the typed errors the Python bindings turn into exceptions.
+#ifndef OPBRIDGE_PLUGIN_HOST_TYPES_H_
+#define OPBRIDGE_PLUGIN_HOST_TYPES_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace opbridge::plugin {
+
+// A library could not be loaded, or its registration is invalid.
+class LoadError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Inputs the host refuses before calling the plugin (dtype, rank, limits).
+class InvalidInput : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// A plugin callback reported an error (or threw).
+class KernelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A dense, host-owned tensor. Storage is 16-byte aligned (operator new).
+class HostTensor {
+ public:
+  HostTensor() = default;
+  // Checks the limits (InvalidInput) and allocates zeroed storage.
+  HostTensor(int32_t dtype, std::vector<int64_t> shape);
+
+  int32_t dtype() const { return dtype_; }
+  const std::vector<int64_t>& shape() const { return shape_; }
+  int64_t element_count() const { return element_count_; }
+  size_t bytes() const { return bytes_; }
+  void* data() { return storage_.get(); }
+  const void* data() const { return storage_.get(); }
+
+ private:
+  int32_t dtype_ = 0;
+  std::vector<int64_t> shape_;
+  int64_t element_count_ = 0;
+  size_t bytes_ = 0;
+  std::unique_ptr<std::byte[]> storage_;
+};
+
+// A borrowed input: the caller keeps `data` alive during the call.
+struct TensorRef {
+  int32_t dtype = 0;
+  std::vector<int64_t> shape;
+  const void* data = nullptr;
+};
+
+using AttributeValue =
+    std::variant<int64_t, double, std::string, std::vector<int64_t>, std::vector<double>, std::vector<std::string>>;
+using Attributes = std::map<std::string, AttributeValue>;
+
+// "float32[2, 3]", for messages.
+std::string DescribeTensor(int32_t dtype, const std::vector<int64_t>& shape);
+
+// Throws InvalidInput unless the tensor is within the host's limits.
+void CheckTensorLimits(int32_t dtype, const std::vector<int64_t>& shape, const std::string& what);
+
+// Resolves `path` (must exist, be a regular file and be given explicitly)
+// to an absolute path; throws LoadError naming the problem otherwise.
+std::string ResolveLibraryPath(const std::string& path);
+
+// dlopen()s a resolved path with RTLD_NOW | RTLD_LOCAL; throws LoadError.
+// The handle is dlclose()d by the deleter.
+struct LibraryCloser {
+  void operator()(void* handle) const;
+};
+using LibraryHandle = std::unique_ptr<void, LibraryCloser>;
+LibraryHandle OpenLibrary(const std::string& resolved_path);
+
+}  // namespace opbridge::plugin
+
+#endif  // OPBRIDGE_PLUGIN_HOST_TYPES_H_
