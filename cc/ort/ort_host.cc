@@ -13,6 +13,10 @@
 #include "cc/plugin/tensor_limits.h"
 #include "onnxruntime_c_api.h"
 
+// The audited subset below is written against exactly this API version
+// (pinned in WORKSPACE with the headers package).
+static_assert(ORT_API_VERSION == 29, "cc/ort/ort_host.cc was audited against ORT API version 29");
+
 // The ORT API's opaque structs, as this host defines them.
 struct OrtStatus {
   OrtErrorCode code;
@@ -321,6 +325,21 @@ OrtStatus* ORT_API_CALL GetTensorShapeElementCount(const OrtTensorTypeAndShapeIn
   return nullptr;
 }
 
+// Tensor-valued attributes need ORT's allocator; the host has neither. Both
+// entry points fail with a status (the plugin then reports or throws), so
+// an op that asks for one gets a clear error instead of a NULL call.
+constexpr char kNoTensorAttributes[] =
+    "tensor-valued attributes are not supported by opbridge's ORT host (it provides no OrtAllocator)";
+OrtStatus* ORT_API_CALL GetAllocatorWithDefaultOptions(OrtAllocator** out) noexcept {
+  if (out != nullptr) *out = nullptr;
+  return MakeStatus(ORT_NOT_IMPLEMENTED, kNoTensorAttributes);
+}
+OrtStatus* ORT_API_CALL KernelInfoGetAttribute_tensor(const OrtKernelInfo*, const char*, OrtAllocator*,
+                                                      OrtValue** out) noexcept {
+  if (out != nullptr) *out = nullptr;
+  return MakeStatus(ORT_NOT_IMPLEMENTED, kNoTensorAttributes);
+}
+
 // The table: every slot not assigned here stays NULL.
 const OrtApi* HostApi() {
   static const OrtApi api = [] {
@@ -356,6 +375,8 @@ const OrtApi* HostApi() {
     table.GetDimensions = GetDimensions;
     table.GetSymbolicDimensions = GetSymbolicDimensions;
     table.GetTensorShapeElementCount = GetTensorShapeElementCount;
+    table.GetAllocatorWithDefaultOptions = GetAllocatorWithDefaultOptions;
+    table.KernelInfoGetAttribute_tensor = KernelInfoGetAttribute_tensor;
     return table;
   }();
   return &api;
@@ -576,11 +597,13 @@ std::vector<HostTensor> OrtKernel::Compute(const std::vector<TensorRef>& inputs)
                          ", the op takes " + TypeName(op_.input_types[i]) + " (inputs are never converted)");
     }
     plugin::CheckTensorLimits(inputs[i].dtype, inputs[i].shape, Where() + ": input " + std::to_string(i));
+    // The API hands out mutable pointers to inputs: the plugin gets a copy.
     OrtValue value;
     value.dtype = inputs[i].dtype;
     value.shape = inputs[i].shape;
-    // The API hands out mutable pointers to inputs; callers pass copies.
-    value.data = const_cast<void*>(inputs[i].data);
+    value.storage.emplace(inputs[i].dtype, inputs[i].shape);
+    if (value.storage->bytes() > 0) std::memcpy(value.storage->data(), inputs[i].data, value.storage->bytes());
+    value.data = value.storage->data();
     context.inputs.push_back(std::move(value));
   }
   context.outputs.resize(op_.output_types.size());

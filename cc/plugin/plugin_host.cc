@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <cstring>
 #include <exception>
 #include <optional>
 #include <set>
@@ -260,6 +261,14 @@ std::vector<HostTensor> NativeKernel::Compute(const std::vector<TensorRef>& inpu
     }
     CheckTensorLimits(input.dtype, input.shape, Where() + ": input " + std::to_string(i));
   }
+  // Plugins see copies: a plugin that writes to its inputs cannot reach the caller's memory.
+  std::vector<HostTensor> copies;
+  std::vector<TensorRef> views;
+  for (const TensorRef& input : inputs) {
+    copies.emplace_back(input.dtype, input.shape);
+    if (copies.back().bytes() > 0) std::memcpy(copies.back().data(), input.data, copies.back().bytes());
+    views.push_back(TensorRef{input.dtype, input.shape, copies.back().data()});
+  }
   OpbridgeStatus status;
   if (!created_) {
     OpbridgeKernelInfo info{&attributes_};
@@ -277,7 +286,7 @@ std::vector<HostTensor> NativeKernel::Compute(const std::vector<TensorRef>& inpu
     }
     created_ = true;
   }
-  OpbridgeKernelContext context{op_, &inputs, {}, {}};
+  OpbridgeKernelContext context{op_, &views, {}, {}};
   context.outputs.resize(static_cast<size_t>(op_->output_count));
   int32_t code = OPBRIDGE_PLUGIN_FAILED;
   try {

@@ -26,5 +26,13 @@ class UnsupportedTensorError(OpbridgeError):
     """A tensor opbridge cannot handle: dtype, dynamic shape, missing quantization."""
 
 
-class InvalidInputError(OpbridgeError):
-    """Input arrays given to a model do not match its inputs."""
+class InvalidInputError(OpbridgeError, ValueError):
+    """Input arrays given to a model do not match its inputs (also a ValueError)."""
+
+
+class PluginLoadError(OpbridgeError):
+    """A native plugin library cannot be loaded, or what it registers is invalid."""
+
+
+class PluginKernelError(OpbridgeError):
+    """A native plugin's kernel reported an error (or failed) while creating or running."""

@@ -25,9 +25,17 @@ class DType(enum.Enum):
     INT32 = "int32"
     INT64 = "int64"
     FLOAT32 = "float32"
+    # Host-only element types (native plugins, ONNX models); no C backend.
+    FLOAT16 = "float16"
+    BFLOAT16 = "bfloat16"
+    FLOAT64 = "float64"
 
     @property
     def numpy(self) -> np.dtype[Any]:
+        if self is DType.BFLOAT16:
+            import ml_dtypes  # only needed, and only imported, for bfloat16
+
+            return np.dtype(ml_dtypes.bfloat16)
         return np.dtype(self.value)
 
     @property
@@ -75,7 +83,7 @@ class Tensor:
     index: int
     name: str
     dtype: DType
-    shape: tuple[int, ...]
+    shape: tuple[int, ...]  # -1: a dimension known only at run time (host executors only)
     quantization: Quantization | None = None
     data: npt.NDArray[Any] | None = None
 

@@ -1,0 +1,210 @@
+// The pybind11 module `_opbridge_plugins`: opbridge's two native plugin
+// hosts (cc/plugin for its own ABI, cc/ort for ONNX Runtime custom-op
+// libraries) for opbridge.backends.native. Python code should use that
+// package; this module is its thin, checked boundary.
+//
+// Tensors cross as (dtype, shape, buffer) with ONNX dtype numbers; the
+// buffer is the caller's bytes, copied by the host before a plugin sees
+// them. Outputs come back as uint8 arrays that own their host storage.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "cc/ort/ort_host.h"
+#include "cc/plugin/plugin_host.h"
+#include "cc/plugin/tensor_limits.h"
+
+namespace py = pybind11;
+using opbridge::ort::OrtKernel;
+using opbridge::ort::OrtPluginLibrary;
+using opbridge::plugin::Attributes;
+using opbridge::plugin::AttributeValue;
+using opbridge::plugin::HostTensor;
+using opbridge::plugin::NativeKernel;
+using opbridge::plugin::PluginLibrary;
+using opbridge::plugin::TensorRef;
+
+namespace {
+
+using TensorIn = std::tuple<int32_t, std::vector<int64_t>, py::buffer>;
+using TensorOut = std::tuple<int32_t, std::vector<int64_t>, py::array>;
+
+// {name: int | float | str | list[int] | list[float] | list[str]} -> Attributes.
+Attributes ToAttributes(const py::dict& values) {
+  Attributes attributes;
+  for (const auto& item : values) {
+    const std::string name = py::cast<std::string>(item.first);
+    const py::handle value = item.second;
+    if (py::isinstance<py::bool_>(value) || py::isinstance<py::int_>(value)) {
+      attributes[name] = py::cast<int64_t>(value);
+    } else if (py::isinstance<py::float_>(value)) {
+      attributes[name] = py::cast<double>(value);
+    } else if (py::isinstance<py::str>(value)) {
+      attributes[name] = py::cast<std::string>(value);
+    } else if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) {
+      const py::sequence items = py::reinterpret_borrow<py::sequence>(value);
+      if (items.size() > 0 && py::isinstance<py::str>(items[0])) {
+        attributes[name] = py::cast<std::vector<std::string>>(items);
+      } else if (items.size() > 0 && py::isinstance<py::float_>(items[0])) {
+        attributes[name] = py::cast<std::vector<double>>(items);
+      } else {
+        attributes[name] = py::cast<std::vector<int64_t>>(items);
+      }
+    } else {
+      throw py::value_error("attribute \"" + name + "\" has an unsupported type " +
+                            py::cast<std::string>(py::str(py::type::of(value))));
+    }
+  }
+  return attributes;
+}
+
+// Checks each input (limits first, then that the buffer holds exactly the
+// shape's bytes) and returns borrowed views of the buffers.
+std::vector<TensorRef> ToRefs(const std::vector<TensorIn>& inputs, std::vector<py::buffer_info>& keep) {
+  std::vector<TensorRef> refs;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const auto& [dtype, shape, buffer] = inputs[i];
+    opbridge::plugin::CheckTensorLimits(dtype, shape, "input " + std::to_string(i));
+    size_t bytes = 0;
+    char message[256];
+    opbridge_check_tensor(dtype, shape.data(), static_cast<int64_t>(shape.size()), nullptr, &bytes, message,
+                          sizeof message);
+    keep.push_back(buffer.request());
+    const py::buffer_info& info = keep.back();
+    if (static_cast<size_t>(info.size * info.itemsize) != bytes) {
+      throw py::value_error("input " + std::to_string(i) + ": buffer has " +
+                            std::to_string(info.size * info.itemsize) + " bytes, the shape needs " +
+                            std::to_string(bytes));
+    }
+    refs.push_back(TensorRef{dtype, shape, info.ptr});
+  }
+  return refs;
+}
+
+// Hands each output's storage to a NumPy uint8 array (no copy).
+std::vector<TensorOut> ToOutputs(std::vector<HostTensor> outputs) {
+  std::vector<TensorOut> results;
+  for (HostTensor& output : outputs) {
+    auto* owned = new HostTensor(std::move(output));
+    py::capsule base(owned, [](void* pointer) { delete static_cast<HostTensor*>(pointer); });
+    py::array bytes(py::dtype::of<uint8_t>(), {static_cast<py::ssize_t>(owned->bytes())}, {1},
+                    static_cast<uint8_t*>(owned->data()), base);
+    results.emplace_back(owned->dtype(), owned->shape(), std::move(bytes));
+  }
+  return results;
+}
+
+// A kernel Python can release explicitly (close()) before the library.
+template <typename Kernel>
+class KernelHandle {
+ public:
+  explicit KernelHandle(std::unique_ptr<Kernel> kernel) : kernel_(std::move(kernel)) {}
+  std::vector<TensorOut> Compute(const std::vector<TensorIn>& inputs) {
+    if (!kernel_) throw std::runtime_error("the kernel was released (its session is closed)");
+    std::vector<py::buffer_info> keep;
+    std::vector<TensorRef> refs = ToRefs(inputs, keep);
+    std::vector<HostTensor> outputs;
+    {
+      py::gil_scoped_release release;
+      outputs = kernel_->Compute(refs);
+    }
+    return ToOutputs(std::move(outputs));
+  }
+  bool created() const { return kernel_ && kernel_->created(); }
+  void Release() { kernel_.reset(); }
+
+ private:
+  std::unique_ptr<Kernel> kernel_;
+};
+
+using NativeKernelHandle = KernelHandle<NativeKernel>;
+using OrtKernelHandle = KernelHandle<OrtKernel>;
+
+}  // namespace
+
+PYBIND11_MODULE(_opbridge_plugins, module) {
+  module.doc() = "opbridge's native plugin hosts (use opbridge.backends.native)";
+  // InvalidInput derives from std::invalid_argument, which pybind11 raises as ValueError.
+  py::register_exception<opbridge::plugin::LoadError>(module, "LoadError", PyExc_RuntimeError);
+  py::register_exception<opbridge::plugin::KernelError>(module, "KernelError", PyExc_RuntimeError);
+
+  module.attr("MAX_MODEL_BYTES") = static_cast<uint64_t>(OPBRIDGE_MAX_MODEL_BYTES);
+  module.attr("MAX_TENSOR_BYTES") = static_cast<uint64_t>(OPBRIDGE_MAX_TENSOR_BYTES);
+  module.attr("MAX_RANK") = OPBRIDGE_MAX_RANK;
+  module.attr("API_VERSION") = OPBRIDGE_PLUGIN_API_VERSION;
+  module.def(
+      "check_model_size",
+      [](size_t size) {
+        char message[256];
+        if (opbridge_check_model_size(size, message, sizeof message) != 0) throw py::value_error(message);
+      },
+      "Raises ValueError when a model of `size` bytes is over the limit.");
+
+  py::class_<PluginLibrary, std::shared_ptr<PluginLibrary>>(module, "PluginLibrary")
+      .def_static("open", &PluginLibrary::Open, py::arg("path"))
+      .def_property_readonly("path", &PluginLibrary::path)
+      .def_property_readonly("api_version", &PluginLibrary::api_version)
+      .def("ops", [](const PluginLibrary& library) {
+        py::list ops;
+        for (const auto& op : library.Ops()) {
+          ops.append(py::dict(py::arg("domain") = op.domain, py::arg("name") = op.name,
+                              py::arg("since_version") = op.since_version, py::arg("input_dtypes") = op.input_dtypes,
+                              py::arg("output_dtypes") = op.output_dtypes));
+        }
+        return ops;
+      });
+
+  py::class_<NativeKernelHandle>(module, "NativeKernel")
+      .def(py::init([](std::shared_ptr<PluginLibrary> library, const std::string& domain, const std::string& name,
+                       int64_t opset, const py::dict& attributes, const std::string& node_name) {
+             const OpbridgeOpDef* op = library->Find(domain, name, opset);
+             if (op == nullptr) {
+               throw opbridge::plugin::InvalidInput("plugin " + library->path() + " has no op " + domain +
+                                                    "::" + name + " at opset " + std::to_string(opset));
+             }
+             return std::make_unique<NativeKernelHandle>(
+                 std::make_unique<NativeKernel>(library, op, ToAttributes(attributes), node_name));
+           }),
+           py::arg("library"), py::arg("domain"), py::arg("name"), py::arg("opset"), py::arg("attributes"),
+           py::arg("node_name"))
+      .def("compute", &NativeKernelHandle::Compute, py::arg("inputs"))
+      .def_property_readonly("created", &NativeKernelHandle::created)
+      .def("release", &NativeKernelHandle::Release);
+
+  py::class_<OrtPluginLibrary, std::shared_ptr<OrtPluginLibrary>>(module, "OrtPluginLibrary")
+      .def_static("open", &OrtPluginLibrary::Open, py::arg("path"))
+      .def_property_readonly("path", &OrtPluginLibrary::path)
+      .def("ops", [](const OrtPluginLibrary& library) {
+        py::list ops;
+        for (const auto& op : library.ops()) {
+          ops.append(py::dict(py::arg("domain") = op.domain, py::arg("name") = op.name,
+                              py::arg("version") = op.version, py::arg("start_version") = op.start_version,
+                              py::arg("end_version") = op.end_version, py::arg("input_types") = op.input_types,
+                              py::arg("output_types") = op.output_types,
+                              py::arg("status_callbacks") = op.status_callbacks,
+                              py::arg("unsupported") = op.unsupported));
+        }
+        return ops;
+      });
+
+  py::class_<OrtKernelHandle>(module, "OrtKernel")
+      .def(py::init([](std::shared_ptr<OrtPluginLibrary> library, const std::string& domain, const std::string& name,
+                       int64_t opset, const std::vector<int32_t>& input_types, const py::dict& attributes,
+                       const std::string& node_name) {
+             const auto& op = library->Select(domain, name, opset, input_types);
+             return std::make_unique<OrtKernelHandle>(
+                 std::make_unique<OrtKernel>(library, op, ToAttributes(attributes), node_name));
+           }),
+           py::arg("library"), py::arg("domain"), py::arg("name"), py::arg("opset"), py::arg("input_types"),
+           py::arg("attributes"), py::arg("node_name"))
+      .def("compute", &OrtKernelHandle::Compute, py::arg("inputs"))
+      .def_property_readonly("created", &OrtKernelHandle::created)
+      .def("release", &OrtKernelHandle::Release);
+}

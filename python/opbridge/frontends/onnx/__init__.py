@@ -1,0 +1,1 @@
+"""ONNX models. `protobuf` reads the ModelProto wire format without the onnx package."""
