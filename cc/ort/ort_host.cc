@@ -497,7 +497,16 @@ std::string TypeList(const std::vector<int32_t>& types) {
 std::shared_ptr<OrtPluginLibrary> OrtPluginLibrary::Open(const std::string& path) {
   std::shared_ptr<OrtPluginLibrary> library(new OrtPluginLibrary());
   library->path_ = plugin::ResolveLibraryPath(path);
-  library->handle_ = plugin::OpenLibrary(library->path_);
+  library->original_ = plugin::OpenLibrary(library->path_);
+  if (dlsym(library->original_.get(), "RegisterCustomOps") == nullptr) {
+    throw LoadError("plugin " + library->path_ +
+                    " does not export RegisterCustomOps(OrtSessionOptions*, const OrtApiBase*); "
+                    "is it an ONNX Runtime custom-op library?");
+  }
+  // ORT's C++ wrapper keeps the OrtApi pointer it is registered with in a
+  // process-global: a private instance keeps ONNX Runtime (or another
+  // session) using the same file in this process from switching it.
+  library->handle_ = plugin::OpenPrivateInstance(library->path_, library->original_);
   dlerror();
   auto register_ops = reinterpret_cast<RegisterCustomOpsFn>(dlsym(library->handle_.get(), "RegisterCustomOps"));
   if (register_ops == nullptr) {

@@ -62,7 +62,11 @@ class OrtPluginLibrary {
   OrtPluginLibrary() = default;
   std::string path_;
   std::vector<OrtOpInfo> ops_;
-  plugin::LibraryHandle handle_;  // last member: unloaded after everything else
+  // The library as loaded normally (which brings in its dependencies), and
+  // this host's private instance of it, whose ops are used. Members are
+  // destroyed in reverse order: the private instance is unloaded first.
+  plugin::LibraryHandle original_;
+  plugin::LibraryHandle handle_;
 };
 
 // One node's kernel, created on its first run and kept across runs.

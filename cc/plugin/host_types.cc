@@ -2,10 +2,12 @@
 
 #include <dlfcn.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <sstream>
 
 #include "cc/plugin/tensor_limits.h"
@@ -68,6 +70,39 @@ LibraryHandle OpenLibrary(const std::string& resolved_path) {
     throw LoadError("cannot load plugin library " + resolved_path + ": " +
                     (reason != nullptr ? reason : "unknown dlopen error") +
                     " (is it a shared library built for this machine?)");
+  }
+  return LibraryHandle(handle);
+}
+
+LibraryHandle OpenPrivateInstance(const std::string& resolved_path, const LibraryHandle& dependencies_loaded_by) {
+  if (!dependencies_loaded_by) throw LoadError("internal: the original of " + resolved_path + " is not loaded");
+  const char* tmp = std::getenv("TMPDIR");
+  std::string directory = std::string(tmp != nullptr && tmp[0] != '\0' ? tmp : "/tmp") + "/opbridge-plugin-XXXXXX";
+  if (mkdtemp(directory.data()) == nullptr) {
+    throw LoadError("cannot create a private copy of " + resolved_path + ": mkdtemp failed: " + std::strerror(errno));
+  }
+  // Same file name: the copy's own SONAME and error messages read as the original's.
+  const std::string copy = directory + "/" + resolved_path.substr(resolved_path.rfind('/') + 1);
+  auto remove_copy = [&] {
+    unlink(copy.c_str());
+    rmdir(directory.c_str());
+  };
+  {
+    std::ifstream source(resolved_path, std::ios::binary);
+    std::ofstream target(copy, std::ios::binary);
+    target << source.rdbuf();
+    if (!source || !target.flush()) {
+      remove_copy();
+      throw LoadError("cannot create a private copy of " + resolved_path + " in " + directory);
+    }
+  }
+  dlerror();
+  void* handle = dlopen(copy.c_str(), RTLD_NOW | RTLD_LOCAL);
+  const char* reason = handle == nullptr ? dlerror() : nullptr;
+  remove_copy();  // the mapping outlives the file; nothing is left behind
+  if (handle == nullptr) {
+    throw LoadError("cannot load a private instance of " + resolved_path + ": " +
+                    (reason != nullptr ? reason : "unknown dlopen error"));
   }
   return LibraryHandle(handle);
 }

@@ -84,6 +84,14 @@ struct LibraryCloser {
 using LibraryHandle = std::unique_ptr<void, LibraryCloser>;
 LibraryHandle OpenLibrary(const std::string& resolved_path);
 
+// Loads a private instance of a library that another loader (ONNX Runtime,
+// another host) may also have loaded: a library keeping process-global
+// state, such as the OrtApi pointer ORT's C++ wrapper stores, must not be
+// shared between two hosts. The file is copied to a fresh temporary
+// directory, loaded and deleted again; dependencies resolve to those
+// `dependencies_loaded_by` (the normally loaded original) brought in.
+LibraryHandle OpenPrivateInstance(const std::string& resolved_path, const LibraryHandle& dependencies_loaded_by);
+
 }  // namespace opbridge::plugin
 
 #endif  // OPBRIDGE_PLUGIN_HOST_TYPES_H_
