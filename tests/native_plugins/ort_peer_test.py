@@ -93,6 +93,14 @@ def test_leaky_relu_library_equals_onnxruntime(dtype: str, data: st.DataObject) 
     assert np.array_equal(ours.view(unsigned)[finite], theirs.astype(numpy_type).view(unsigned)[finite])
 
 
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_every_16_bit_value_equals_onnxruntime(dtype: str) -> None:
+    x = np.arange(1 << 16, dtype=np.uint16).view(NUMPY_TYPES[dtype])
+    with CustomOpSession(plugin_path(LEAKY_RELU_ORT), leaky_relu_model(dtype, 0.1, input_shape=None)) as session:
+        (ours,) = session.run([x])
+    assert same_values(ours, run_ort_leaky_relu(dtype, 0.1, x))
+
+
 @settings(max_examples=20, deadline=None)
 @given(x=hnp.arrays(np.float32, hnp.array_shapes(min_dims=1, max_dims=3), elements=st.floats(-1e6, 1e6, width=32)))
 def test_float32_leaky_relu_equals_the_builtin_op(x: np.ndarray) -> None:

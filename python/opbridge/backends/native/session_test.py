@@ -81,6 +81,18 @@ def test_leaky_relu_matches_reference(plugin: str, abi: str, dtype: str, data: s
 
 
 @pytest.mark.parametrize(("plugin", "abi"), PLUGINS)
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("alpha", [1.0, 0.1, -3.0])
+def test_every_16_bit_value(plugin: str, abi: str, dtype: str, alpha: float) -> None:
+    # All 65,536 bit patterns: the plugins' own float16/bfloat16 conversions
+    # round like NumPy and ml_dtypes (to nearest, ties to even).
+    x = np.arange(1 << 16, dtype=np.uint16).view(NUMPY_TYPES[dtype])
+    with CustomOpSession(plugin_path(plugin), leaky_relu_model(dtype, alpha, input_shape=["n"]), abi=abi) as session:
+        (y,) = session.run([x])
+    assert_same_bits(y, reference_leaky_relu(x, alpha))
+
+
+@pytest.mark.parametrize(("plugin", "abi"), PLUGINS)
 def test_inputs_are_checked_against_the_model(plugin: str, abi: str) -> None:
     with CustomOpSession(plugin_path(plugin), leaky_relu_model(input_shape=["n", 3]), abi=abi) as session:
         assert session.input_names == ["x0"] and session.output_names == ["y"]
@@ -289,8 +301,30 @@ def test_chained_nodes_and_mixed_execution_with_the_reference() -> None:
     assert np.array_equal(q, np.clip(np.round(leaky / np.float32(0.05)) + 3, -128, 127).astype(np.int8))
     assert kernel.created
     kernel.release()
+    with pytest.raises(RuntimeError, match="released"):
+        kernel.compute([x])
     with pytest.raises(UnsupportedOperatorError, match="no native kernel or reference"):
         NativeExecutor(graph, {}, None)
+
+
+def test_kernels_outlive_a_released_library_handle() -> None:
+    # A kernel keeps its library loaded: dropping the library object first is safe.
+    plugin = NativePlugin.load(plugin_path(LEAKY_RELU_OPBRIDGE))
+    kernel = plugin.kernel("com.example", "LeakyRelu", 1, {"alpha": 0.25}, "leaky")
+    assert not kernel.created  # created lazily, on the first run
+    plugin.release()
+    del plugin
+    gc.collect()
+    (y,) = kernel.compute([np.array([-4.0], np.float32)])
+    assert kernel.created and y.tolist() == [-1.0]
+    kernel.release()
+    library = OrtCustomOpLibrary.load(plugin_path(LEAKY_RELU_ORT))
+    ort_kernel = library.kernel("com.example", "LeakyRelu", 1, [DType.FLOAT64], {"alpha": 0.5}, "leaky")
+    library.release()
+    del library
+    gc.collect()
+    assert ort_kernel.compute([np.array([-4.0])])[0].tolist() == [-2.0]
+    ort_kernel.release()
 
 
 def test_library_listing() -> None:
