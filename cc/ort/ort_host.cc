@@ -142,25 +142,29 @@ OrtStatus* ORT_API_CALL KernelInfoGetAttribute_int64(const OrtKernelInfo* info, 
   *out = *number;
   return nullptr;
 }
-// ORT's size protocol: *size includes the terminating NUL; a NULL `out`
-// asks for the size; a short buffer is an error that reports the size.
-OrtStatus* ORT_API_CALL KernelInfoGetAttribute_string(const OrtKernelInfo* info, const char* name, char* out,
-                                                      size_t* size) noexcept {
-  const auto* value = FindAttribute(info, name);
-  const std::string* text = value != nullptr ? std::get_if<std::string>(value) : nullptr;
-  if (text == nullptr || size == nullptr) return MissingAttribute(info, name, "string");
-  const size_t needed = text->size() + 1;
+// ORT's size protocol for strings: *size includes the terminating NUL; a
+// NULL `out` asks for the size; a short buffer is an error that reports it.
+OrtStatus* CopyString(const std::string& text, char* out, size_t* size, const char* function) {
+  const size_t needed = text.size() + 1;
   if (out == nullptr) {
     *size = needed;
     return nullptr;
   }
   if (*size < needed) {
     *size = needed;
-    return MakeStatus(ORT_INVALID_ARGUMENT, "KernelInfoGetAttribute_string: buffer too small");
+    return MakeStatus(ORT_INVALID_ARGUMENT, std::string(function) + ": buffer too small");
   }
-  std::memcpy(out, text->c_str(), needed);
+  std::memcpy(out, text.c_str(), needed);
   *size = needed;
   return nullptr;
+}
+
+OrtStatus* ORT_API_CALL KernelInfoGetAttribute_string(const OrtKernelInfo* info, const char* name, char* out,
+                                                      size_t* size) noexcept {
+  const auto* value = FindAttribute(info, name);
+  const std::string* text = value != nullptr ? std::get_if<std::string>(value) : nullptr;
+  if (text == nullptr || size == nullptr) return MissingAttribute(info, name, "string");
+  return CopyString(*text, out, size, "KernelInfoGetAttribute_string");
 }
 template <typename Element, typename Stored>
 OrtStatus* GetArray(const OrtKernelInfo* info, const char* name, Element* out, size_t* size, const char* type) {
@@ -199,18 +203,7 @@ OrtStatus* ORT_API_CALL KernelInfo_GetOutputCount(const OrtKernelInfo* info, siz
 }
 OrtStatus* ORT_API_CALL KernelInfo_GetNodeName(const OrtKernelInfo* info, char* out, size_t* size) noexcept {
   if (info == nullptr || size == nullptr) return MakeStatus(ORT_INVALID_ARGUMENT, "KernelInfo_GetNodeName: NULL");
-  const size_t needed = info->node_name->size() + 1;
-  if (out == nullptr) {
-    *size = needed;
-    return nullptr;
-  }
-  if (*size < needed) {
-    *size = needed;
-    return MakeStatus(ORT_INVALID_ARGUMENT, "KernelInfo_GetNodeName: buffer too small");
-  }
-  std::memcpy(out, info->node_name->c_str(), needed);
-  *size = needed;
-  return nullptr;
+  return CopyString(*info->node_name, out, size, "KernelInfo_GetNodeName");
 }
 
 OrtStatus* ORT_API_CALL KernelContext_GetInputCount(const OrtKernelContext* context, size_t* out) noexcept {

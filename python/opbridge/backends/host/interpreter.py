@@ -1,17 +1,35 @@
 """Runs a Graph node by node with each operator's NumPy reference implementation."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from opbridge.errors import InvalidInputError, UnsupportedOperatorError
-from opbridge.ir import Graph
+from opbridge.ir import Graph, Node
 from opbridge.ops.definition import ReferenceCall
 from opbridge.ops.registry import OperatorRegistry
 
 Array = npt.NDArray[Any]
+
+
+def run_reference(registry: OperatorRegistry, graph: Graph, node: Node, values: Mapping[int, Array]) -> list[Array]:
+    """One node's outputs from its reference implementation; `values` holds its inputs by tensor index."""
+    definition = registry.get(node.op_type)
+    if definition is None:
+        raise UnsupportedOperatorError(
+            f"no reference implementation for {node.describe()}",
+            hint="register the operator (with a reference implementation) in the registry used",
+        )
+    call = ReferenceCall(
+        graph=graph,
+        node=node,
+        inputs=graph.node_inputs(node),
+        outputs=graph.node_outputs(node),
+        values=[None if i is None else values[i] for i in node.inputs],
+    )
+    return definition.reference(call)
 
 
 class ReferenceInterpreter:
@@ -48,17 +66,8 @@ class ReferenceInterpreter:
                 )
             values[tensor.index] = array
         for node in graph.nodes:
-            definition = self.registry.get(node.op_type)
-            assert definition is not None  # checked in __init__
-            call = ReferenceCall(
-                graph=graph,
-                node=node,
-                inputs=graph.node_inputs(node),
-                outputs=graph.node_outputs(node),
-                values=[None if i is None else values[i] for i in node.inputs],
-            )
-            results = definition.reference(call)
-            for tensor, result in zip(call.outputs, results, strict=True):
+            results = run_reference(self.registry, graph, node, values)
+            for tensor, result in zip(graph.node_outputs(node), results, strict=True):
                 if result.dtype != tensor.dtype.numpy or tuple(result.shape) != tensor.shape:
                     raise AssertionError(
                         f"{node.describe()} reference returned {result.dtype}{list(result.shape)} "

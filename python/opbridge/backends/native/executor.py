@@ -6,11 +6,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from opbridge.backends.host.interpreter import run_reference
 from opbridge.backends.native.limits import check_array
 from opbridge.backends.native.plugins import NodeKernel
 from opbridge.errors import InvalidInputError, PluginKernelError, UnsupportedOperatorError
 from opbridge.ir import Graph, Tensor
-from opbridge.ops.definition import ReferenceCall
 from opbridge.ops.registry import OperatorRegistry
 
 Array = npt.NDArray[Any]
@@ -85,16 +85,7 @@ class NativeExecutor:
                 results = kernel.compute(node_values)
             else:
                 assert self.registry is not None  # checked in __init__
-                definition = self.registry.get(node.op_type)
-                assert definition is not None
-                call = ReferenceCall(
-                    graph=graph,
-                    node=node,
-                    inputs=graph.node_inputs(node),
-                    outputs=graph.node_outputs(node),
-                    values=[None if i is None else values[i] for i in node.inputs],
-                )
-                results = definition.reference(call)
+                results = run_reference(self.registry, graph, node, values)
             if len(results) != len(node.outputs):
                 raise PluginKernelError(
                     f"{node.describe()} produced {len(results)} outputs, expected {len(node.outputs)}"

@@ -9,7 +9,7 @@ Two ABIs share one kernel interface (`NodeKernel.compute(arrays)`):
 import dataclasses
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 import _opbridge_plugins as _host
 import numpy as np
@@ -102,22 +102,35 @@ def _resolve(path: str | os.PathLike[str]) -> str:
     return os.path.realpath(text)
 
 
-class NativePlugin:
-    """A library of opbridge-ABI ops (`opbridge_plugin_get_ops`)."""
+class _Library:
+    """A loaded library: `load(path)` by explicit path; `release()` drops this handle."""
+
+    # The pybind11 class whose static open(path) loads this kind of library.
+    _HOST_CLASS: Any = None
 
     def __init__(self, library: Any) -> None:
         self._library: Any = library
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> "NativePlugin":
+    def load(cls, path: str | os.PathLike[str]) -> Self:
         try:
-            return cls(_host.PluginLibrary.open(_resolve(path)))
+            return cls(cls._HOST_CLASS.open(_resolve(path)))
         except _host.LoadError as error:
             raise PluginLoadError(str(error), hint=_LOAD_HINT) from None
 
     @property
     def path(self) -> str:
         return str(self._library.path)
+
+    def release(self) -> None:
+        """Drops this handle; the library unloads once no kernel uses it."""
+        self._library = None
+
+
+class NativePlugin(_Library):
+    """A library of opbridge-ABI ops (`opbridge_plugin_get_ops`)."""
+
+    _HOST_CLASS = _host.PluginLibrary
 
     @property
     def api_version(self) -> int:
@@ -151,10 +164,6 @@ class NativePlugin:
         handle = _host.NativeKernel(self._library, domain, name, opset, dict(attributes), node_name)
         return _HostKernel(handle, f'node "{node_name}" ({domain}::{name})')
 
-    def release(self) -> None:
-        """Drops this handle; the library unloads once no kernel uses it."""
-        self._library = None
-
 
 @dataclasses.dataclass(frozen=True)
 class OrtOpInfo:
@@ -177,22 +186,10 @@ class OrtOpInfo:
         return tuple(dtype_of_number(number) for number in self.output_types)
 
 
-class OrtCustomOpLibrary:
+class OrtCustomOpLibrary(_Library):
     """A library for ONNX Runtime's custom-op API, hosted without ONNX Runtime."""
 
-    def __init__(self, library: Any) -> None:
-        self._library: Any = library
-
-    @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> "OrtCustomOpLibrary":
-        try:
-            return cls(_host.OrtPluginLibrary.open(_resolve(path)))
-        except _host.LoadError as error:
-            raise PluginLoadError(str(error), hint=_LOAD_HINT) from None
-
-    @property
-    def path(self) -> str:
-        return str(self._library.path)
+    _HOST_CLASS = _host.OrtPluginLibrary
 
     @property
     def ops(self) -> list[OrtOpInfo]:
@@ -229,6 +226,3 @@ class OrtCustomOpLibrary:
                 hint="check the node's domain, name, input types and the model's opset import of its domain",
             ) from None
         return _HostKernel(handle, f'node "{node_name}" ({domain}::{name})')
-
-    def release(self) -> None:
-        self._library = None
