@@ -1,6 +1,7 @@
 #include "cc/ort/ort_host.h"
 
 #include <dlfcn.h>
+#include <link.h>
 
 #include <algorithm>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include <tuple>
 #include <utility>
 
+#include "cc/plugin/elf_facts.h"
 #include "cc/plugin/tensor_limits.h"
 #include "onnxruntime_c_api.h"
 
@@ -232,6 +234,10 @@ OrtStatus* ORT_API_CALL KernelContext_GetOutput(OrtKernelContext* context, size_
   if (index >= context->outputs.size()) {
     return MakeStatus(ORT_INVALID_ARGUMENT, "KernelContext_GetOutput: output " + std::to_string(index) + " does not exist");
   }
+  if (dim_count > OPBRIDGE_MAX_RANK) {
+    return MakeStatus(ORT_INVALID_ARGUMENT, "KernelContext_GetOutput: rank " + std::to_string(dim_count) +
+                                                " exceeds the host's limit of " + std::to_string(OPBRIDGE_MAX_RANK));
+  }
   OrtValue& value = context->outputs[index];
   std::vector<int64_t> shape(dims, dims + dim_count);
   if (value.storage.has_value()) {
@@ -242,10 +248,6 @@ OrtStatus* ORT_API_CALL KernelContext_GetOutput(OrtKernelContext* context, size_
     }
     *out = &value;
     return nullptr;
-  }
-  if (dim_count > OPBRIDGE_MAX_RANK) {
-    return MakeStatus(ORT_INVALID_ARGUMENT, "KernelContext_GetOutput: rank " + std::to_string(dim_count) +
-                                                " exceeds the host's limit of " + std::to_string(OPBRIDGE_MAX_RANK));
   }
   try {
     value.storage.emplace(context->op->output_types[index], shape);
@@ -386,6 +388,23 @@ const OrtApiBase kApiBase = {GetApi, GetVersionString};
 
 using RegisterCustomOpsFn = OrtStatus*(ORT_API_CALL*)(OrtSessionOptions*, const OrtApiBase*);
 
+// Whether an ONNX Runtime library (libonnxruntime*.so or the Python
+// wheel's onnxruntime_pybind11_state*.so) is loaded in this process.
+bool OnnxRuntimeIsLoaded() {
+  bool loaded = false;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* found) {
+        const char* name = info->dlpi_name != nullptr ? std::strrchr(info->dlpi_name, '/') : nullptr;
+        name = name != nullptr ? name + 1 : (info->dlpi_name != nullptr ? info->dlpi_name : "");
+        if (std::strncmp(name, "libonnxruntime", 14) == 0 || std::strncmp(name, "onnxruntime_pybind11_state", 26) == 0) {
+          *static_cast<bool*>(found) = true;
+        }
+        return 0;
+      },
+      &loaded);
+  return loaded;
+}
+
 bool ServableType(int32_t type) {
   return type != ONNX_TENSOR_ELEMENT_DATA_TYPE_UNDEFINED && type != ONNX_TENSOR_ELEMENT_DATA_TYPE_STRING &&
          opbridge_dtype_size(type) != 0;
@@ -396,7 +415,11 @@ std::string TypeName(int32_t type) {
 }
 
 // Reads an op's descriptor; structural defects throw (the library is
-// rejected), ops the host cannot run are kept with a reason.
+// rejected), ops the host cannot run are kept with a reason. Members are read
+// only from the OrtCustomOp version that has them (as ONNX Runtime does):
+// the type callbacks exist since version 1, CreateKernelV2/KernelComputeV2
+// since 16, InferOutputShapeFn and the opset range since 17, the in-place
+// and alias maps since 18.
 OrtOpInfo Describe(const OrtCustomOp* op, const std::string& domain, const std::string& path) {
   const std::string where = "plugin " + path + ", domain \"" + domain + "\"";
   if (op == nullptr) throw LoadError(where + ": registered a NULL OrtCustomOp");
@@ -412,12 +435,6 @@ OrtOpInfo Describe(const OrtCustomOp* op, const std::string& domain, const std::
   auto unsupported = [&info](const std::string& reason) {
     if (info.unsupported.empty()) info.unsupported = reason;
   };
-  if (op->version < kMinOpVersion || op->version > ORT_API_VERSION) {
-    // Members past `version` cannot be read safely from another layout.
-    info.unsupported = "built against ORT API version " + std::to_string(op->version) + "; this host serves " +
-                       std::to_string(kMinOpVersion) + ".." + std::to_string(ORT_API_VERSION);
-    return info;
-  }
   if (op->GetInputTypeCount == nullptr || op->GetInputType == nullptr || op->GetOutputTypeCount == nullptr ||
       op->GetOutputType == nullptr) {
     throw LoadError(label + ": GetInputType/GetInputTypeCount/GetOutputType/GetOutputTypeCount must be set");
@@ -430,6 +447,12 @@ OrtOpInfo Describe(const OrtCustomOp* op, const std::string& domain, const std::
   }
   for (size_t i = 0; i < inputs; ++i) info.input_types.push_back(op->GetInputType(op, i));
   for (size_t i = 0; i < outputs; ++i) info.output_types.push_back(op->GetOutputType(op, i));
+  if (op->version < kMinOpVersion || op->version > ORT_API_VERSION) {
+    // ONNX Runtime, too, refuses descriptors newer than itself.
+    info.unsupported = "built against ORT API version " + std::to_string(op->version) + "; this host serves " +
+                       std::to_string(kMinOpVersion) + ".." + std::to_string(ORT_API_VERSION);
+    return info;
+  }
   for (size_t i = 0; i < inputs; ++i) {
     if (!ServableType(info.input_types[i])) {
       unsupported("input " + std::to_string(i) + " has " + TypeName(info.input_types[i]) +
@@ -462,8 +485,18 @@ OrtOpInfo Describe(const OrtCustomOp* op, const std::string& domain, const std::
       unsupported("input " + std::to_string(i) + " asks for non-default memory");
     }
   }
-  if (op->InferOutputShapeFn != nullptr) unsupported("has a shape-inference callback (InferOutputShapeFn)");
-  if (op->GetMayInplace != nullptr || op->GetAliasMap != nullptr) unsupported("declares in-place or alias outputs");
+  // InferOutputShapeFn only helps graph-level shape inference: output shapes
+  // are known here when the kernel allocates them, so it is never called.
+  // GetMayInplace only permits reusing an input; outputs are always separate.
+  if (op->GetAliasMap != nullptr) {
+    // An alias means the output *is* an input's buffer, which the kernel may
+    // then not write: such ops need ORT's memory planning.
+    int* input_index = nullptr;
+    int* output_index = nullptr;
+    const size_t aliases = op->GetAliasMap(&input_index, &output_index);
+    if (op->ReleaseAliasMap != nullptr) op->ReleaseAliasMap(input_index, output_index);
+    if (aliases > 0) unsupported("declares outputs that alias inputs (GetAliasMap)");
+  }
   if (op->GetStartVersion != nullptr) info.start_version = op->GetStartVersion(op);
   if (op->GetEndVersion != nullptr) info.end_version = op->GetEndVersion(op);
   if (info.start_version < 1 || info.end_version < info.start_version) {
@@ -490,6 +523,26 @@ std::string TypeList(const std::vector<int32_t>& types) {
 std::shared_ptr<OrtPluginLibrary> OrtPluginLibrary::Open(const std::string& path) {
   std::shared_ptr<OrtPluginLibrary> library(new OrtPluginLibrary());
   library->path_ = plugin::ResolveLibraryPath(path);
+  const plugin::ElfFacts facts = plugin::ReadElfFacts(library->path_);
+  for (const std::string& needed : facts.needed) {
+    if (needed.rfind("libonnxruntime", 0) == 0) {
+      throw LoadError("plugin " + library->path_ + " links ONNX Runtime (it needs " + needed +
+                      "); this host never loads ONNX Runtime. Custom-op libraries get the API from "
+                      "RegisterCustomOps: build it without linking onnxruntime (with the C++ wrapper, define "
+                      "ORT_API_MANUAL_INIT and call Ort::InitApi in RegisterCustomOps)");
+    }
+  }
+  // GNU-unique symbols (an exported function-local static, such as the
+  // OrtApi pointer of ORT's C++ wrapper) are shared by every copy of the
+  // library in the process, so a private instance would not be private.
+  library->unique_symbols_ = facts.unique_symbols;
+  if (!facts.unique_symbols.empty() && OnnxRuntimeIsLoaded()) {
+    throw LoadError("plugin " + library->path_ + " exports GNU-unique symbols (" + facts.unique_symbols.front() +
+                    (facts.unique_symbols.size() > 1 ? ", ..." : "") +
+                    ") that the process shares with ONNX Runtime, which is loaded here: both would use one "
+                    "copy of the library's globals. Host it in a process without ONNX Runtime, or build it with "
+                    "-fvisibility=hidden");
+  }
   library->original_ = plugin::OpenLibrary(library->path_);
   if (dlsym(library->original_.get(), "RegisterCustomOps") == nullptr) {
     throw LoadError("plugin " + library->path_ +

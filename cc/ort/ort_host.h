@@ -52,6 +52,9 @@ class OrtPluginLibrary {
 
   const std::string& path() const { return path_; }
   const std::vector<OrtOpInfo>& ops() const { return ops_; }
+  // GNU-unique symbols the library exports: when not empty, its private
+  // instance shares them with any other copy loaded in this process.
+  const std::vector<std::string>& unique_symbols() const { return unique_symbols_; }
   // The op for a node of (domain, name) at the model's opset of `domain`
   // whose input types are `input_types`; throws plugin::InvalidInput saying
   // what is missing or unsupported.
@@ -62,6 +65,7 @@ class OrtPluginLibrary {
   OrtPluginLibrary() = default;
   std::string path_;
   std::vector<OrtOpInfo> ops_;
+  std::vector<std::string> unique_symbols_;
   // The library as loaded normally (which brings in its dependencies), and
   // this host's private instance of it, whose ops are used. Members are
   // destroyed in reverse order: the private instance is unloaded first.

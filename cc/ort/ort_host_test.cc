@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "cc/plugin/elf_facts.h"
 #include "cc/plugin/testdata/check.h"
 
 using opbridge::ort::OrtKernel;
@@ -81,11 +82,30 @@ void Compute() {
   CHECK(!no_alpha.created());
 }
 
+void ElfChecks() {
+  // Hidden visibility: nothing GNU-unique; the example needs libstdc++, not ORT.
+  const auto example = opbridge::plugin::ReadElfFacts(kLibrary);
+  CHECK(example.unique_symbols.empty());
+  for (const auto& needed : example.needed) CHECK(needed.rfind("libonnxruntime", 0) != 0);
+  // Default visibility and an inline function's static: a GNU-unique symbol.
+  const char unique[] = "cc/ort/libunique_global_plugin.so";
+  CHECK(!opbridge::plugin::ReadElfFacts(unique).unique_symbols.empty());
+  // Without ONNX Runtime in the process it is still hosted, and says so.
+  auto library = OrtPluginLibrary::Open(unique);
+  CHECK(!library->unique_symbols().empty());
+  OrtKernel negate(library, library->Select("com.test", "Negate", 1, {kFloat}), {}, "negate");
+  const std::vector<float> x = {1.5f, -2.0f};
+  CHECK(static_cast<const float*>(negate.Compute({TensorRef{kFloat, {2}, x.data()}})[0].data())[0] == -1.5f);
+  CHECK_THROWS(LoadError, "is not a shared library for x86_64 Linux: no ELF header",
+               opbridge::plugin::ReadElfFacts("cc/ort/ort_host_test.cc"));
+}
+
 }  // namespace
 
 int main() {
   Registration();
   Compute();
+  ElfChecks();
   std::puts("ort_host_test: all checks passed");
   return 0;
 }

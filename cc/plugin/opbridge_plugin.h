@@ -11,10 +11,17 @@
  * destroy. Callbacks talk to the host only through the OpbridgeHostApi
  * table they are handed, so a plugin links against nothing of opbridge.
  *
- * Stability rules: this header is C99; structs are only ever extended at
- * the end, and a host accepts any table whose api_version is between 1 and
- * its own OPBRIDGE_PLUGIN_API_VERSION. A plugin that cannot serve the
- * host's version returns NULL.
+ * Stability rules (this header is C99):
+ * - A host accepts any table whose api_version is between 1 and its own
+ *   OPBRIDGE_PLUGIN_API_VERSION; a plugin that cannot serve the host's
+ *   version returns NULL.
+ * - OpbridgeOpDef may grow at the end: the table says how large the
+ *   plugin's OpbridgeOpDef is (op_def_size), and the host steps through
+ *   `ops` by that size and reads only the fields it knows.
+ * - OpbridgeHostApi only grows at the end; a plugin checks
+ *   host->api_version before using a function added after version 1.
+ * - OpbridgeTensorView never changes: richer views would come through new
+ *   host functions.
  *
  * Read docs/native_plugins.md for a worked example.
  */
@@ -101,7 +108,8 @@ typedef struct OpbridgeOpDef {
   const uint32_t* input_dtypes; /* input_count sets of OPBRIDGE_DTYPE_BIT */
   int32_t output_count;
   const uint32_t* output_dtypes; /* output_count sets */
-  /* Once per node, before its first run. *kernel may be any pointer. */
+  /* Once per node, before its first run. *kernel may be any pointer. On
+   * failure, leave *kernel NULL: anything else is passed to destroy. */
   int32_t (*create)(const OpbridgeHostApi* host, const OpbridgeKernelInfo* info, void** kernel,
                     OpbridgeStatus* status);
   /* Once per run; reads the current shapes from the context. */
@@ -113,8 +121,16 @@ typedef struct OpbridgeOpDef {
 typedef struct OpbridgePluginOpTable {
   uint32_t api_version; /* the version the plugin implements, <= the host's */
   uint32_t op_count;
+  uint32_t op_def_size; /* sizeof(OpbridgeOpDef) as the plugin was compiled */
   const OpbridgeOpDef* ops;
 } OpbridgePluginOpTable;
+
+/* A table for `ops` (an array) in a plugin compiled with this header. */
+#define OPBRIDGE_PLUGIN_OP_TABLE(ops)                                                           \
+  {                                                                                            \
+    OPBRIDGE_PLUGIN_API_VERSION, (uint32_t)(sizeof(ops) / sizeof((ops)[0])), (uint32_t)sizeof(OpbridgeOpDef), \
+        (ops)                                                                                  \
+  }
 
 typedef const OpbridgePluginOpTable* (*OpbridgePluginGetOpsFn)(uint32_t host_api_version);
 

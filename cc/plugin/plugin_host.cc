@@ -9,6 +9,7 @@
 #include <tuple>
 #include <utility>
 
+#include "cc/plugin/elf_facts.h"
 #include "cc/plugin/tensor_limits.h"
 
 // The ABI's opaque structs, defined at global scope as the C header declares them.
@@ -51,43 +52,48 @@ std::string DTypeSet(uint32_t dtypes) {
 }
 
 template <typename T>
-const T* FindAttribute(const OpbridgeKernelInfo* info, const char* name) {
+const T* FindAttribute(const OpbridgeKernelInfo* info, const char* name) noexcept {
   if (info == nullptr || name == nullptr) return nullptr;
-  auto found = info->attributes->find(name);
-  if (found == info->attributes->end()) return nullptr;
-  return std::get_if<T>(&found->second);
+  try {
+    auto found = info->attributes->find(name);
+    if (found == info->attributes->end()) return nullptr;
+    return std::get_if<T>(&found->second);
+  } catch (...) {  // std::string(name) could only fail to allocate
+    return nullptr;
+  }
 }
 
-int32_t AttributeFloat(const OpbridgeKernelInfo* info, const char* name, double* value) {
+// The host API functions are called from C: none may throw.
+int32_t AttributeFloat(const OpbridgeKernelInfo* info, const char* name, double* value) noexcept {
   const double* found = FindAttribute<double>(info, name);
   if (found == nullptr || value == nullptr) return 1;
   *value = *found;
   return 0;
 }
 
-int32_t AttributeInt(const OpbridgeKernelInfo* info, const char* name, int64_t* value) {
+int32_t AttributeInt(const OpbridgeKernelInfo* info, const char* name, int64_t* value) noexcept {
   const int64_t* found = FindAttribute<int64_t>(info, name);
   if (found == nullptr || value == nullptr) return 1;
   *value = *found;
   return 0;
 }
 
-int32_t AttributeString(const OpbridgeKernelInfo* info, const char* name, const char** value) {
+int32_t AttributeString(const OpbridgeKernelInfo* info, const char* name, const char** value) noexcept {
   const std::string* found = FindAttribute<std::string>(info, name);
   if (found == nullptr || value == nullptr) return 1;
   *value = found->c_str();
   return 0;
 }
 
-int32_t InputCount(const OpbridgeKernelContext* context) {
+int32_t InputCount(const OpbridgeKernelContext* context) noexcept {
   return context == nullptr ? 0 : static_cast<int32_t>(context->inputs->size());
 }
 
-int32_t OutputCount(const OpbridgeKernelContext* context) {
+int32_t OutputCount(const OpbridgeKernelContext* context) noexcept {
   return context == nullptr ? 0 : static_cast<int32_t>(context->outputs.size());
 }
 
-int32_t Input(const OpbridgeKernelContext* context, int32_t index, OpbridgeTensorView* view) {
+int32_t Input(const OpbridgeKernelContext* context, int32_t index, OpbridgeTensorView* view) noexcept {
   if (context == nullptr || view == nullptr || index < 0 || index >= InputCount(context)) return 1;
   const TensorRef& input = (*context->inputs)[static_cast<size_t>(index)];
   int64_t count = 0;
@@ -102,10 +108,8 @@ int32_t Input(const OpbridgeKernelContext* context, int32_t index, OpbridgeTenso
   return 0;
 }
 
-int32_t AllocateOutput(OpbridgeKernelContext* context, int32_t index, int32_t dtype, const int64_t* shape,
-                       int32_t rank, void** data) {
-  if (context == nullptr || data == nullptr) return 1;
-  *data = nullptr;
+int32_t AllocateOutputOrThrow(OpbridgeKernelContext* context, int32_t index, int32_t dtype, const int64_t* shape,
+                              int32_t rank, void** data) {
   if (index < 0 || index >= OutputCount(context)) {
     context->error = "allocate_output: output " + std::to_string(index) + " does not exist";
     return 1;
@@ -121,9 +125,14 @@ int32_t AllocateOutput(OpbridgeKernelContext* context, int32_t index, int32_t dt
                      opbridge_dtype_name(dtype) + " is not among the declared " + DTypeSet(allowed);
     return 1;
   }
-  if (rank < 0 || rank > OPBRIDGE_MAX_RANK || (rank > 0 && shape == nullptr)) {
+  if (rank < 0 || rank > OPBRIDGE_MAX_RANK) {
     context->error = "allocate_output: output " + std::to_string(index) + " has rank " + std::to_string(rank) +
                      ", outside 0.." + std::to_string(OPBRIDGE_MAX_RANK);
+    return 1;
+  }
+  if (rank > 0 && shape == nullptr) {
+    context->error = "allocate_output: output " + std::to_string(index) + " has rank " + std::to_string(rank) +
+                     " but a NULL shape";
     return 1;
   }
   try {
@@ -136,10 +145,25 @@ int32_t AllocateOutput(OpbridgeKernelContext* context, int32_t index, int32_t dt
   return 0;
 }
 
-void SetError(OpbridgeStatus* status, int32_t code, const char* message) {
+int32_t AllocateOutput(OpbridgeKernelContext* context, int32_t index, int32_t dtype, const int64_t* shape,
+                       int32_t rank, void** data) noexcept {
+  if (context == nullptr || data == nullptr) return 1;
+  *data = nullptr;
+  try {
+    return AllocateOutputOrThrow(context, index, dtype, shape, rank, data);
+  } catch (...) {  // building a message could only fail to allocate
+    return 1;
+  }
+}
+
+void SetError(OpbridgeStatus* status, int32_t code, const char* message) noexcept {
   if (status == nullptr) return;
   status->code = code == OPBRIDGE_PLUGIN_OK ? OPBRIDGE_PLUGIN_FAILED : code;
-  status->message = message != nullptr ? message : "";
+  try {
+    status->message = message != nullptr ? message : "";
+  } catch (...) {
+    status->message.clear();
+  }
 }
 
 const OpbridgeHostApi kHostApi = {
@@ -181,6 +205,7 @@ void ValidateOp(const OpbridgeOpDef& op, uint32_t position, const std::string& p
 std::shared_ptr<PluginLibrary> PluginLibrary::Open(const std::string& path) {
   std::shared_ptr<PluginLibrary> library(new PluginLibrary());
   library->path_ = ResolveLibraryPath(path);
+  ReadElfFacts(library->path_);  // a clear error for files that are not shared libraries
   library->handle_ = OpenLibrary(library->path_);
   dlerror();
   auto get_ops = reinterpret_cast<OpbridgePluginGetOpsFn>(dlsym(library->handle_.get(), OPBRIDGE_PLUGIN_ENTRY_POINT));
@@ -201,9 +226,16 @@ std::shared_ptr<PluginLibrary> PluginLibrary::Open(const std::string& path) {
   if (table->op_count == 0 || table->ops == nullptr) {
     throw LoadError("plugin " + library->path_ + " registers no operators");
   }
+  // Version 1's OpbridgeOpDef is this host's; a newer plugin's may be longer.
+  if (table->op_def_size < sizeof(OpbridgeOpDef)) {
+    throw LoadError("plugin " + library->path_ + " says its OpbridgeOpDef has " +
+                    std::to_string(table->op_def_size) + " bytes; API version 1's has " +
+                    std::to_string(sizeof(OpbridgeOpDef)) + " (build the table with OPBRIDGE_PLUGIN_OP_TABLE)");
+  }
   std::set<std::tuple<std::string, std::string, int32_t>> seen;
   for (uint32_t i = 0; i < table->op_count; ++i) {
-    const OpbridgeOpDef& op = table->ops[i];
+    const OpbridgeOpDef& op = *reinterpret_cast<const OpbridgeOpDef*>(reinterpret_cast<const char*>(table->ops) +
+                                                                       size_t{i} * table->op_def_size);
     ValidateOp(op, i, library->path_);
     if (!seen.emplace(op.domain, op.name, op.since_version).second) {
       throw LoadError("plugin " + library->path_ + " registers " + op.domain + "::" + op.name + " version " +
@@ -273,14 +305,20 @@ std::vector<HostTensor> NativeKernel::Compute(const std::vector<TensorRef>& inpu
   if (!created_) {
     OpbridgeKernelInfo info{&attributes_};
     int32_t code = OPBRIDGE_PLUGIN_FAILED;
+    kernel_ = nullptr;
     try {
       code = op_->create(&kHostApi, &info, &kernel_, &status);
     } catch (const std::exception& error) {
-      throw KernelError(Where() + ": create threw: " + error.what());
+      code = OPBRIDGE_PLUGIN_FAILED;
+      status.message = std::string("create threw: ") + error.what();
     } catch (...) {
-      throw KernelError(Where() + ": create threw a non-standard exception");
+      code = OPBRIDGE_PLUGIN_FAILED;
+      status.message = "create threw a non-standard exception";
     }
     if (code != OPBRIDGE_PLUGIN_OK) {
+      // The ABI's rule: a failed create leaves *kernel NULL, or it is destroyed.
+      if (kernel_ != nullptr) op_->destroy(kernel_);
+      kernel_ = nullptr;
       throw KernelError(Where() + ": create failed: " +
                         (status.message.empty() ? "code " + std::to_string(code) : status.message));
     }

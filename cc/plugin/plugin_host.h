@@ -39,8 +39,8 @@ class PluginLibrary {
   PluginLibrary() = default;
   std::string path_;
   uint32_t api_version_ = 0;
-  std::vector<const OpbridgeOpDef*> ops_;
-  LibraryHandle handle_;  // last member: closed after everything else is gone
+  std::vector<const OpbridgeOpDef*> ops_;  // point into the library: unused once it is closed
+  LibraryHandle handle_;
 };
 
 // One graph node's kernel: created on the first run, kept across runs (and

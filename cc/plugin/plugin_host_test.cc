@@ -65,7 +65,7 @@ void LeakyRelu() {
 
 void KernelState() {
   NativeKernel kernel = Kernel("CountCalls");
-  const std::vector<float> x = {1.0f};
+  const std::vector<float> x = {1.0f, 2.0f, 3.0f, 4.0f};  // holds every shape used below
   for (int64_t call = 1; call <= 3; ++call) {
     std::vector<HostTensor> y = kernel.Compute({Floats(x, {1 + call})});
     CHECK(*static_cast<const int64_t*>(y[0].data()) == call);
@@ -81,6 +81,9 @@ void Errors() {
                fail.Compute({Floats(x, {2})}));
   NativeKernel thrower = Kernel("Throw");
   CHECK_THROWS(KernelError, "compute threw: test.Throw threw", thrower.Compute({Floats(x, {2})}));
+  NativeKernel bad_create = Kernel("FailCreate");  // sets *kernel, then fails: the host destroys it
+  CHECK_THROWS(KernelError, "create failed: test.FailCreate refuses", bad_create.Compute({Floats(x, {2})}));
+  CHECK(!bad_create.created());
   NativeKernel no_output = Kernel("NoOutput");
   CHECK_THROWS(KernelError, "without allocating output 0", no_output.Compute({Floats(x, {2})}));
   NativeKernel wrong_type = Kernel("WrongOutputType");
@@ -110,11 +113,13 @@ void Registration() {
                PluginLibrary::Open("cc/plugin/libtest_plugin_duplicate.so"));
   CHECK_THROWS(LoadError, "does not export opbridge_plugin_get_ops",
                PluginLibrary::Open("cc/plugin/libtest_plugin_no_entry_point.so"));
+  CHECK_THROWS(LoadError, "says its OpbridgeOpDef has 16 bytes",
+               PluginLibrary::Open("cc/plugin/libtest_plugin_small_op_def.so"));
   CHECK_THROWS(LoadError, "does not exist", PluginLibrary::Open("./no/such/plugin.so"));
   CHECK_THROWS(LoadError, "is not a path", PluginLibrary::Open("libtest_plugin_good.so"));
   CHECK_THROWS(LoadError, "is not a regular file", PluginLibrary::Open("cc/plugin"));
   // A file that is not a shared library: this test's own source.
-  CHECK_THROWS(LoadError, "cannot load plugin library", PluginLibrary::Open("cc/plugin/plugin_host_test.cc"));
+  CHECK_THROWS(LoadError, "is not a shared library for", PluginLibrary::Open("cc/plugin/plugin_host_test.cc"));
 }
 
 }  // namespace

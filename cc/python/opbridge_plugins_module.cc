@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -35,31 +36,32 @@ namespace {
 
 using TensorIn = std::tuple<int32_t, std::vector<int64_t>, py::buffer>;
 using TensorOut = std::tuple<int32_t, std::vector<int64_t>, py::array>;
+using AttributeList = std::vector<std::tuple<std::string, std::string, py::object>>;
 
-// {name: int | float | str | list[int] | list[float] | list[str]} -> Attributes.
-Attributes ToAttributes(const py::dict& values) {
+// [(name, kind, value)] -> Attributes; kind is "int", "float", "string",
+// "ints", "floats" or "strings" (opbridge.backends.native.plugins encodes
+// them, so that empty lists keep their type).
+Attributes ToAttributes(const AttributeList& values) {
   Attributes attributes;
-  for (const auto& item : values) {
-    const std::string name = py::cast<std::string>(item.first);
-    const py::handle value = item.second;
-    if (py::isinstance<py::bool_>(value) || py::isinstance<py::int_>(value)) {
-      attributes[name] = py::cast<int64_t>(value);
-    } else if (py::isinstance<py::float_>(value)) {
-      attributes[name] = py::cast<double>(value);
-    } else if (py::isinstance<py::str>(value)) {
-      attributes[name] = py::cast<std::string>(value);
-    } else if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) {
-      const py::sequence items = py::reinterpret_borrow<py::sequence>(value);
-      if (items.size() > 0 && py::isinstance<py::str>(items[0])) {
-        attributes[name] = py::cast<std::vector<std::string>>(items);
-      } else if (items.size() > 0 && py::isinstance<py::float_>(items[0])) {
-        attributes[name] = py::cast<std::vector<double>>(items);
+  for (const auto& [name, kind, value] : values) {
+    try {
+      if (kind == "int") {
+        attributes[name] = py::cast<int64_t>(value);
+      } else if (kind == "float") {
+        attributes[name] = py::cast<double>(value);
+      } else if (kind == "string") {
+        attributes[name] = py::cast<std::string>(value);
+      } else if (kind == "ints") {
+        attributes[name] = py::cast<std::vector<int64_t>>(value);
+      } else if (kind == "floats") {
+        attributes[name] = py::cast<std::vector<double>>(value);
+      } else if (kind == "strings") {
+        attributes[name] = py::cast<std::vector<std::string>>(value);
       } else {
-        attributes[name] = py::cast<std::vector<int64_t>>(items);
+        throw py::value_error("attribute \"" + name + "\" has unknown kind \"" + kind + "\"");
       }
-    } else {
-      throw py::value_error("attribute \"" + name + "\" has an unsupported type " +
-                            py::cast<std::string>(py::str(py::type::of(value))));
+    } catch (const py::cast_error&) {
+      throw py::value_error("attribute \"" + name + "\" is not a valid " + kind + " value");
     }
   }
   return attributes;
@@ -78,6 +80,14 @@ std::vector<TensorRef> ToRefs(const std::vector<TensorIn>& inputs, std::vector<p
                           sizeof message);
     keep.push_back(buffer.request());
     const py::buffer_info& info = keep.back();
+    // Bytes are copied with memcpy: only a C-contiguous buffer is its bytes in order.
+    py::ssize_t stride = info.itemsize;
+    for (py::ssize_t axis = info.ndim - 1; axis >= 0; --axis) {
+      if (info.shape[axis] > 1 && info.strides[axis] != stride) {
+        throw py::value_error("input " + std::to_string(i) + ": the buffer is not C-contiguous");
+      }
+      stride *= info.shape[axis];
+    }
     if (static_cast<size_t>(info.size * info.itemsize) != bytes) {
       throw py::value_error("input " + std::to_string(i) + ": buffer has " +
                             std::to_string(info.size * info.itemsize) + " bytes, the shape needs " +
@@ -102,25 +112,42 @@ std::vector<TensorOut> ToOutputs(std::vector<HostTensor> outputs) {
 }
 
 // A kernel Python can release explicitly (close()) before the library.
+// Runs and release() are serialized by a mutex, taken without the GIL
+// (compute runs without it): a kernel is never entered twice at once, nor
+// released while it runs.
 template <typename Kernel>
 class KernelHandle {
  public:
   explicit KernelHandle(std::unique_ptr<Kernel> kernel) : kernel_(std::move(kernel)) {}
   std::vector<TensorOut> Compute(const std::vector<TensorIn>& inputs) {
-    if (!kernel_) throw std::runtime_error("the kernel was released (its session is closed)");
     std::vector<py::buffer_info> keep;
     std::vector<TensorRef> refs = ToRefs(inputs, keep);
     std::vector<HostTensor> outputs;
     {
       py::gil_scoped_release release;
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!kernel_) throw std::runtime_error("the kernel was released (its session is closed)");
       outputs = kernel_->Compute(refs);
     }
     return ToOutputs(std::move(outputs));
   }
-  bool created() const { return kernel_ && kernel_->created(); }
-  void Release() { kernel_.reset(); }
+  bool created() {
+    py::gil_scoped_release release;
+    std::lock_guard<std::mutex> lock(mutex_);
+    return kernel_ && kernel_->created();
+  }
+  void Release() {
+    std::unique_ptr<Kernel> released;
+    {
+      py::gil_scoped_release release;
+      std::lock_guard<std::mutex> lock(mutex_);
+      released = std::move(kernel_);
+      released.reset();  // destroyed without the GIL: the plugin's destroy may take time
+    }
+  }
 
  private:
+  std::mutex mutex_;
   std::unique_ptr<Kernel> kernel_;
 };
 
@@ -163,7 +190,7 @@ PYBIND11_MODULE(_opbridge_plugins, module) {
 
   py::class_<NativeKernelHandle>(module, "NativeKernel")
       .def(py::init([](std::shared_ptr<PluginLibrary> library, const std::string& domain, const std::string& name,
-                       int64_t opset, const py::dict& attributes, const std::string& node_name) {
+                       int64_t opset, const AttributeList& attributes, const std::string& node_name) {
              const OpbridgeOpDef* op = library->Find(domain, name, opset);
              if (op == nullptr) {
                throw opbridge::plugin::InvalidInput("plugin " + library->path() + " has no op " + domain +
@@ -181,6 +208,7 @@ PYBIND11_MODULE(_opbridge_plugins, module) {
   py::class_<OrtPluginLibrary, std::shared_ptr<OrtPluginLibrary>>(module, "OrtPluginLibrary")
       .def_static("open", &OrtPluginLibrary::Open, py::arg("path"))
       .def_property_readonly("path", &OrtPluginLibrary::path)
+      .def_property_readonly("unique_symbols", &OrtPluginLibrary::unique_symbols)
       .def("ops", [](const OrtPluginLibrary& library) {
         py::list ops;
         for (const auto& op : library.ops()) {
@@ -196,7 +224,7 @@ PYBIND11_MODULE(_opbridge_plugins, module) {
 
   py::class_<OrtKernelHandle>(module, "OrtKernel")
       .def(py::init([](std::shared_ptr<OrtPluginLibrary> library, const std::string& domain, const std::string& name,
-                       int64_t opset, const std::vector<int32_t>& input_types, const py::dict& attributes,
+                       int64_t opset, const std::vector<int32_t>& input_types, const AttributeList& attributes,
                        const std::string& node_name) {
              const auto& op = library->Select(domain, name, opset, input_types);
              return std::make_unique<OrtKernelHandle>(

@@ -84,7 +84,7 @@ const OpbridgeOpDef kOps[] = {
     {"com.example", "LeakyRelu", 1, 1, kInputTypes, 1, kOutputTypes, Create, Compute, Destroy},
 };
 
-const OpbridgePluginOpTable kTable = {OPBRIDGE_PLUGIN_API_VERSION, 1, kOps};
+const OpbridgePluginOpTable kTable = OPBRIDGE_PLUGIN_OP_TABLE(kOps);
 
 }  // namespace
 

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from onnx import TensorProto, helper
 from opbridge.backends.native import CustomOpSession, OrtCustomOpLibrary
-from opbridge.errors import PluginKernelError, UnsupportedOperatorError
+from opbridge.errors import PluginKernelError, PluginLoadError, UnsupportedOperatorError
 from opbridge.testing.onnx_models import LEAKY_RELU_ORT, leaky_relu_model, plugin_path
 
 NUMPY_TYPES: dict[str, Any] = {
@@ -209,3 +209,24 @@ def test_what_the_host_cannot_serve_is_rejected_clearly() -> None:
     session = CustomOpSession(tutorial, model)
     with session, pytest.raises(PluginKernelError, match='has no float attribute "att_float"'):
         session.run([np.ones(3), np.ones(3)])
+
+
+def test_a_library_sharing_globals_with_onnxruntime_is_refused() -> None:
+    # Its OrtApi pointer is GNU-unique: a copy loaded by opbridge would share
+    # it with onnxruntime's. Once onnxruntime is loaded, loading it is refused.
+    library = plugin_path("cc/ort/libunique_global_plugin.so")
+    model = helper.make_model(
+        helper.make_graph(
+            [helper.make_node("Negate", ["x0"], ["y"], domain="com.test")],
+            "negate",
+            [helper.make_tensor_value_info("x0", TensorProto.FLOAT, None)],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        ),
+        opset_imports=[helper.make_opsetid("", 21), helper.make_opsetid("com.test", 1)],
+    ).SerializeToString()
+    (theirs,) = ort_session(library, model).run(None, {"x0": np.array([1.0, -2.0], np.float32)})
+    assert theirs.tolist() == [-1.0, 2.0]
+    with pytest.raises(
+        PluginLoadError, match=r"exports GNU-unique symbols .* that the process shares with ONNX Runtime"
+    ):
+        CustomOpSession(library, model)

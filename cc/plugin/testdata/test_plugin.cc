@@ -38,6 +38,13 @@ int32_t CreateNothing(const OpbridgeHostApi*, const OpbridgeKernelInfo*, void** 
 
 void DestroyNothing(void*) {}
 
+// Allocates its kernel, then fails: the host must destroy it (LeakSanitizer checks).
+int32_t CreateThenFail(const OpbridgeHostApi* host, const OpbridgeKernelInfo*, void** kernel, OpbridgeStatus* status) {
+  *kernel = new (std::nothrow) Counter();
+  host->set_error(status, OPBRIDGE_PLUGIN_INVALID_ARGUMENT, "test.FailCreate refuses");
+  return OPBRIDGE_PLUGIN_INVALID_ARGUMENT;
+}
+
 // test.CountCalls: a scalar int64, how many times this node's kernel ran.
 [[maybe_unused]] int32_t CountCalls(const OpbridgeHostApi* host, void* kernel, OpbridgeKernelContext* context, OpbridgeStatus*) {
   auto* counter = static_cast<Counter*>(kernel);
@@ -117,6 +124,7 @@ const OpbridgeOpDef kOps[] = {
     {"test", "NoOutput", 1, 1, kFloat32, 1, kFloat32, CreateNothing, NoOutput, DestroyNothing},
     {"test", "WrongOutputType", 1, 1, kFloat32, 1, kFloat32, CreateNothing, WrongOutputType, DestroyNothing},
     {"test", "HugeOutput", 1, 1, kFloat32, 1, kFloat32, CreateNothing, HugeOutput, DestroyNothing},
+    {"test", "FailCreate", 1, 1, kFloat32, 1, kFloat32, CreateThenFail, NoOutput, DestroyCounter},
     // Version 2 of Echo, for the highest-version-not-above-the-opset rule.
     {"test", "Echo", 2, 1, kAny, 1, kAny, CreateNothing, Echo, DestroyNothing},
 #if defined(TEST_PLUGIN_DUPLICATE)
@@ -125,9 +133,11 @@ const OpbridgeOpDef kOps[] = {
 };
 
 #if defined(TEST_PLUGIN_WRONG_ABI)
-const OpbridgePluginOpTable kTable = {99, sizeof kOps / sizeof kOps[0], kOps};
+const OpbridgePluginOpTable kTable = {99, sizeof kOps / sizeof kOps[0], sizeof(OpbridgeOpDef), kOps};
+#elif defined(TEST_PLUGIN_SMALL_OP_DEF)
+const OpbridgePluginOpTable kTable = {OPBRIDGE_PLUGIN_API_VERSION, sizeof kOps / sizeof kOps[0], 16, kOps};
 #else
-const OpbridgePluginOpTable kTable = {OPBRIDGE_PLUGIN_API_VERSION, sizeof kOps / sizeof kOps[0], kOps};
+const OpbridgePluginOpTable kTable = OPBRIDGE_PLUGIN_OP_TABLE(kOps);
 #endif
 
 }  // namespace

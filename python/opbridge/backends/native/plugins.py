@@ -18,6 +18,7 @@ import numpy.typing as npt
 from opbridge.backends.native.dtypes import ONNX_NUMBERS, dtype_of_number, name_of_number, number_of_array
 from opbridge.backends.native.limits import check_array
 from opbridge.errors import PluginKernelError, PluginLoadError, UnsupportedOperatorError
+from opbridge.frontends.onnx.protobuf import Floats, Ints, Strings
 from opbridge.ir import DType
 
 Array = npt.NDArray[Any]
@@ -85,6 +86,38 @@ class NativeOpInfo:
     since_version: int
     input_dtypes: tuple[frozenset[DType], ...]
     output_dtypes: tuple[frozenset[DType], ...]
+
+
+def encode_attributes(attributes: Attributes, where: str) -> list[tuple[str, str, Any]]:
+    """[(name, kind, value)] for the host: each value's kind, lists included (empty ones are ints
+    unless typed with opbridge.frontends.onnx.protobuf's Ints, Floats or Strings)."""
+    encoded: list[tuple[str, str, Any]] = []
+    for name, value in attributes.items():
+        kind: str | None = None
+        if isinstance(value, bool | int | np.integer):
+            kind, value = "int", int(value)
+        elif isinstance(value, float | np.floating):
+            kind, value = "float", float(value)
+        elif isinstance(value, str):
+            kind = "string"
+        elif isinstance(value, Floats | Ints | Strings):
+            kind = {Floats: "floats", Ints: "ints", Strings: "strings"}[type(value)]
+            value = list(value)
+        elif isinstance(value, list | tuple | np.ndarray):
+            items = list(value)
+            if all(isinstance(item, bool | int | np.integer) for item in items):
+                kind, value = "ints", [int(item) for item in items]
+            elif all(isinstance(item, bool | int | float | np.number) for item in items):
+                kind, value = "floats", [float(item) for item in items]
+            elif all(isinstance(item, str) for item in items):
+                kind, value = "strings", items
+        if kind is None:
+            what = "list of mixed or unsupported types" if isinstance(value, list | tuple) else type(value).__name__
+            raise ValueError(
+                f'{where}: attribute "{name}" is a {what}; native plugins take int, float, str and lists of those'
+            )
+        encoded.append((name, kind, value))
+    return encoded
 
 
 def _dtype_set(mask: int) -> frozenset[DType]:
@@ -161,8 +194,10 @@ class NativePlugin(_Library):
                 f'node "{node_name}": plugin {self.path} has no op {domain}::{name} at opset {opset}',
                 hint=f"it registers: {', '.join(known)}",
             )
-        handle = _host.NativeKernel(self._library, domain, name, opset, dict(attributes), node_name)
-        return _HostKernel(handle, f'node "{node_name}" ({domain}::{name})')
+        where = f'node "{node_name}" ({domain}::{name})'
+        encoded = encode_attributes(attributes, where)
+        handle = _host.NativeKernel(self._library, domain, name, opset, encoded, node_name)
+        return _HostKernel(handle, where)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -192,6 +227,12 @@ class OrtCustomOpLibrary(_Library):
     _HOST_CLASS = _host.OrtPluginLibrary
 
     @property
+    def unique_symbols(self) -> list[str]:
+        """GNU-unique symbols the library exports. When there are any, the host's private
+        instance shares them with every other copy in the process (ONNX Runtime's included)."""
+        return list(self._library.unique_symbols)
+
+    @property
     def ops(self) -> list[OrtOpInfo]:
         return [
             OrtOpInfo(
@@ -215,14 +256,16 @@ class OrtCustomOpLibrary(_Library):
         attributes: Attributes,
         node_name: str,
     ) -> NodeKernel:
+        where = f'node "{node_name}" ({domain}::{name})'
         types = [ONNX_NUMBERS[dtype] for dtype in input_dtypes]
+        encoded = encode_attributes(attributes, where)
         try:
             # The host selects the overload for these exact input types and the
             # model's opset, or says why none fits (or why it cannot be hosted).
-            handle = _host.OrtKernel(self._library, domain, name, opset, types, dict(attributes), node_name)
+            handle = _host.OrtKernel(self._library, domain, name, opset, types, encoded, node_name)
         except ValueError as error:
             raise UnsupportedOperatorError(
                 f'node "{node_name}": {error}',
                 hint="check the node's domain, name, input types and the model's opset import of its domain",
             ) from None
-        return _HostKernel(handle, f'node "{node_name}" ({domain}::{name})')
+        return _HostKernel(handle, where)

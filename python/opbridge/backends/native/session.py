@@ -47,7 +47,7 @@ class CustomOpSession:
     def __init__(self, plugin: str | os.PathLike[str], model: bytes, *, abi: Abi = "ort") -> None:
         if not isinstance(model, bytes | bytearray | memoryview):
             raise TypeError(f"model must be the bytes of an ONNX file, got {type(model).__name__}")
-        check_model_size(len(model))
+        check_model_size(memoryview(model).nbytes)  # before anything is copied or parsed
         proto = read_model(bytes(model))
         if abi == "ort":
             library: NativePlugin | OrtCustomOpLibrary = OrtCustomOpLibrary.load(plugin)

@@ -235,7 +235,7 @@ def test_bad_libraries_are_rejected() -> None:
         CustomOpSession("./no/such/library.so", model)
     with pytest.raises(PluginLoadError, match="is not a path"):
         CustomOpSession("libort_leaky_relu.so", model)
-    with pytest.raises(PluginLoadError, match="cannot load plugin library"):
+    with pytest.raises(PluginLoadError, match="is not a shared library for"):
         CustomOpSession(plugin_path("python/opbridge/backends/native/session_test.py"), model)
     with pytest.raises(PluginLoadError, match="does not export RegisterCustomOps"):
         CustomOpSession(plugin_path(LEAKY_RELU_OPBRIDGE), model)
@@ -325,6 +325,63 @@ def test_kernels_outlive_a_released_library_handle() -> None:
     gc.collect()
     assert ort_kernel.compute([np.array([-4.0])])[0].tolist() == [-2.0]
     ort_kernel.release()
+
+
+def test_attribute_kinds() -> None:
+    from opbridge.backends.native.plugins import encode_attributes
+    from opbridge.frontends.onnx.protobuf import Floats, Strings
+
+    assert encode_attributes(
+        {
+            "i": 3,
+            "b": True,
+            "f": 0.5,
+            "s": "x",
+            "ints": [1, 2],
+            "mixed": [1, 2.5],
+            "none": Floats(),
+            "names": Strings(),
+        },
+        "node",
+    ) == [
+        ("i", "int", 3),
+        ("b", "int", 1),
+        ("f", "float", 0.5),
+        ("s", "string", "x"),
+        ("ints", "ints", [1, 2]),
+        ("mixed", "floats", [1.0, 2.5]),
+        ("none", "floats", []),
+        ("names", "strings", []),
+    ]
+    with pytest.raises(ValueError, match='node: attribute "bad" is a list of mixed or unsupported types'):
+        encode_attributes({"bad": [1, "a"]}, "node")
+    with pytest.raises(ValueError, match='attribute "obj" is a dict'):
+        encode_attributes({"obj": {}}, "node")
+
+
+def test_kernel_calls_are_serialized_with_release() -> None:
+    # Runs and release() of one kernel from several threads: never entered
+    # twice at once, never released while running (ASan would see it).
+    plugin = NativePlugin.load(plugin_path(TEST_PLUGIN))
+    kernel = plugin.kernel("test", "CountCalls", 1, {}, "counter")
+    counts: list[int] = []
+    errors: list[str] = []
+
+    def work() -> None:
+        for _ in range(100):
+            try:
+                counts.append(int(kernel.compute([np.zeros(64, np.float32)])[0]))
+            except RuntimeError as error:
+                errors.append(str(error))
+
+    threads = [threading.Thread(target=work) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    kernel.release()
+    for thread in threads:
+        thread.join()
+    assert sorted(counts) == list(range(1, len(counts) + 1))
+    assert all("released" in error for error in errors) and len(counts) + len(errors) == 300
 
 
 def test_library_listing() -> None:

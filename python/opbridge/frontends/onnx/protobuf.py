@@ -21,9 +21,31 @@ _MAX_DEPTH = 16
 
 # AttributeProto.AttributeType values this reader decodes.
 _ATTRIBUTE_TYPES = {1: "FLOAT", 2: "INT", 3: "STRING", 6: "FLOATS", 7: "INTS", 8: "STRINGS"}
-_UNSUPPORTED_ATTRIBUTES = {4: "TENSOR", 5: "GRAPH", 9: "TENSORS", 10: "GRAPHS", 11: "SPARSE_TENSOR", 13: "TYPE_PROTO"}
+_UNSUPPORTED_ATTRIBUTES = {
+    4: "TENSOR",
+    5: "GRAPH",
+    9: "TENSORS",
+    10: "GRAPHS",
+    11: "SPARSE_TENSOR",
+    12: "SPARSE_TENSORS",
+    13: "TYPE_PROTO",
+    14: "TYPE_PROTOS",
+}
 
-AttributeValue = int | float | str | list[int] | list[float] | list[str]
+
+class Ints(list[int]):
+    """An INTS attribute: a list that keeps its type when empty."""
+
+
+class Floats(list[float]):
+    """A FLOATS attribute."""
+
+
+class Strings(list[str]):
+    """A STRINGS attribute."""
+
+
+AttributeValue = int | float | str | Ints | Floats | Strings
 
 
 @dataclasses.dataclass
@@ -259,11 +281,11 @@ def _read_attribute(reader: _Reader, node: NodeProto) -> tuple[str, AttributeVal
             hint="native plugins receive int, float, string and list-of-those attributes",
         )
     if kind == 6:
-        return name, floats
+        return name, Floats(floats)
     if kind == 7:
-        return name, ints
+        return name, Ints(ints)
     if kind == 8:
-        return name, strings
+        return name, Strings(strings)
     if kind in scalars:
         return name, scalars[kind]
     raise ModelFormatError(
@@ -280,6 +302,8 @@ def _read_value_info(reader: _Reader) -> ValueInfo:
         elif field == 2:
             type_proto = reader.message(value, offset, "type")
             for f, _w, v, o in type_proto.fields():
+                if f == 6:  # denotation: a note, no effect on the value
+                    continue
                 if f != 1:  # sequence, map, optional, sparse tensor
                     raise UnsupportedTensorError(
                         f'value "{info.name}" is not a dense tensor (TypeProto field {f})',

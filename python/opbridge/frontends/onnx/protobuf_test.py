@@ -88,6 +88,15 @@ def test_initializer_names_and_unsupported_values() -> None:
         read_model(helper.make_model(graph).SerializeToString())
 
 
+def test_type_denotation_is_ignored() -> None:
+    value = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])
+    value.type.denotation = "TENSOR"
+    node = helper.make_node("Custom", ["x"], ["y"], domain="d")
+    graph = helper.make_graph([node], "g", [value], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])])
+    model = read_model(helper.make_model(graph).SerializeToString())
+    assert model.graph is not None and model.graph.inputs[0].shape == [2]
+
+
 @pytest.mark.parametrize(
     ("data", "message"),
     [
