@@ -146,6 +146,15 @@ def _python_venv_impl(repository_ctx):
             kept = [line for line in lines if not line.startswith("../../../bin/")]
             if len(kept) != len(lines):
                 repository_ctx.file(record, "".join([line + "\n" for line in kept]), executable = False)
+    # Bazel 4's runfiles trees cannot hold paths with spaces: build-runfiles
+    # fails, and with it `bazel run` of every Python binary. Only packages'
+    # own test data has such names (scipy's io tests); drop those files.
+    spaced = repository_ctx.execute(["find", site_packages, "-name", "* *"])
+    if spaced.return_code != 0:
+        _fail("cannot list the venv's files: " + spaced.stderr, "check the disk and rerun")
+    for path in sorted(spaced.stdout.splitlines(), reverse = True):
+        if path and repository_ctx.path(path).exists:
+            repository_ctx.delete(path)
     pyvenv_cfg = repository_ctx.read("venv/pyvenv.cfg")
     repository_ctx.file(
         "venv/pyvenv.cfg",
