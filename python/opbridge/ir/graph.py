@@ -8,6 +8,7 @@ read them.
 
 import dataclasses
 import enum
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,15 +36,20 @@ class DType(enum.Enum):
 
     @property
     def numpy(self) -> np.dtype[Any]:
-        if self is DType.BFLOAT16:
-            import ml_dtypes  # only needed, and only imported, for bfloat16
-
-            return np.dtype(ml_dtypes.bfloat16)
-        return np.dtype(self.value)
+        return _numpy_dtype(self)
 
     @property
     def itemsize(self) -> int:
         return self.numpy.itemsize
+
+
+@functools.cache
+def _numpy_dtype(dtype: DType) -> np.dtype[Any]:
+    if dtype is DType.BFLOAT16:
+        import ml_dtypes  # only needed, and only imported, for bfloat16
+
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(dtype.value)
 
 
 @dataclasses.dataclass(frozen=True)

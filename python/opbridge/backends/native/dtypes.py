@@ -29,15 +29,18 @@ def dtype_of_number(number: int) -> DType | None:
     return ONNX_DTYPES.get(number)
 
 
+# NumPy dtype -> ONNX number, for the types NumPy has itself (bfloat16 comes from ml_dtypes).
+_NUMBERS_OF_NUMPY: dict[np.dtype[Any], int] = {
+    dtype.numpy: number for dtype, number in ONNX_NUMBERS.items() if dtype is not DType.BFLOAT16
+}
+
+
 def number_of_array(array: np.ndarray[Any, Any]) -> int | None:
     """The ONNX number of an array's dtype (bfloat16 from ml_dtypes included), or None."""
-    for dtype, number in ONNX_NUMBERS.items():
-        if dtype is DType.BFLOAT16:
-            if array.dtype.name == "bfloat16":
-                return number
-        elif array.dtype == dtype.numpy:
-            return number
-    return None
+    number = _NUMBERS_OF_NUMPY.get(array.dtype)
+    if number is None and array.dtype.name == "bfloat16":
+        return ONNX_NUMBERS[DType.BFLOAT16]
+    return number
 
 
 def name_of_number(number: int) -> str:
