@@ -39,6 +39,11 @@ void Registration() {
                library->Select("com.example", "LeakyRelu", 2, {kFloat}));
   CHECK_THROWS(InvalidInput, "has no op com.example::Relu (it registers: com.example::LeakyRelu",
                library->Select("com.example", "Relu", 1, {kFloat}));
+  // Version-17 descriptors: listed (two overloads, told apart by type), not served.
+  auto old = OrtPluginLibrary::Open("cc/ort/libold_descriptor_plugin.so");
+  CHECK(old->ops().size() == 2);
+  CHECK_THROWS(InvalidInput, "cannot be hosted: built against ORT API version 17; this host serves 18..29",
+               old->Select("com.test", "Old", 1, {kDouble}));
   CHECK_THROWS(LoadError, "does not export RegisterCustomOps",
                OrtPluginLibrary::Open("examples/native_plugins/libleaky_relu_plugin.so"));
   CHECK_THROWS(LoadError, "does not exist", OrtPluginLibrary::Open("./missing.so"));
