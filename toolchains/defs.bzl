@@ -7,3 +7,8 @@ HOST_ONLY = [
     "@platforms//cpu:x86_64",
     "@platforms//os:linux",
 ]
+
+# target_compatible_with for code that runs on any Linux (x86_64, and
+# aarch64 under qemu-aarch64) but not on the microcontrollers: the native
+# plugin hosts and plugins.
+LINUX_ONLY = ["@platforms//os:linux"]

@@ -33,10 +33,13 @@ def _platform_binary_impl(ctx):
     binary = ctx.attr.binary[0][DefaultInfo].files_to_run.executable
     output = ctx.actions.declare_file(ctx.label.name)
     ctx.actions.symlink(output = output, target_file = binary, is_executable = True)
+    # The program's own runfiles (its `data`, built for the same platform)
+    # come along, at the same paths as for a host test.
+    runfiles = ctx.runfiles(files = [output]).merge(ctx.attr.binary[0][DefaultInfo].default_runfiles)
     return [DefaultInfo(
         executable = output,
         files = depset([output]),
-        runfiles = ctx.runfiles(files = [output]),
+        runfiles = runfiles,
     )]
 
 platform_binary = rule(
@@ -65,7 +68,7 @@ def _emulated_test_impl(ctx):
             program.short_path,
         ),
     )
-    runfiles = ctx.runfiles(files = [program, ctx.file._runner])
+    runfiles = ctx.runfiles(files = [program, ctx.file._runner]).merge(ctx.attr.program[DefaultInfo].default_runfiles)
     return [DefaultInfo(executable = script, runfiles = runfiles)]
 
 emulated_test = rule(

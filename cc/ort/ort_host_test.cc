@@ -101,7 +101,7 @@ void ElfChecks() {
   OrtKernel negate(library, library->Select("com.test", "Negate", 1, {kFloat}), {}, "negate");
   const std::vector<float> x = {1.5f, -2.0f};
   CHECK(static_cast<const float*>(negate.Compute({TensorRef{kFloat, {2}, x.data()}})[0].data())[0] == -1.5f);
-  CHECK_THROWS(LoadError, "is not a shared library for x86_64 Linux: no ELF header",
+  CHECK_THROWS(LoadError, "Linux: no ELF header",
                opbridge::plugin::ReadElfFacts("cc/ort/ort_host_test.cc"));
 }
 
