@@ -44,7 +44,9 @@ class CustomOpSession:
     them; outputs are new arrays owned by the caller.
     """
 
-    def __init__(self, plugin: str | os.PathLike[str], model: bytes, *, abi: Abi = "ort") -> None:
+    def __init__(
+        self, plugin: str | os.PathLike[str], model: bytes | bytearray | memoryview, *, abi: Abi = "ort"
+    ) -> None:
         if not isinstance(model, bytes | bytearray | memoryview):
             raise TypeError(f"model must be the bytes of an ONNX file, got {type(model).__name__}")
         check_model_size(memoryview(model).nbytes)  # before anything is copied or parsed
