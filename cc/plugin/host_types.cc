@@ -15,10 +15,9 @@
 namespace opbridge::plugin {
 
 HostTensor::HostTensor(int32_t dtype, std::vector<int64_t> shape) : dtype_(dtype), shape_(std::move(shape)) {
-  CheckTensorLimits(dtype_, shape_, "tensor");
-  char message[256];
-  opbridge_check_tensor(dtype_, shape_.data(), static_cast<int64_t>(shape_.size()), &element_count_, &bytes_,
-                        message, sizeof message);
+  const TensorSize size = CheckTensorLimits(dtype_, shape_, "tensor");
+  element_count_ = size.element_count;
+  bytes_ = size.bytes;
   // At least one byte, so that data() of an empty tensor is still a valid pointer.
   storage_ = std::make_unique<std::byte[]>(bytes_ > 0 ? bytes_ : 1);
 }
@@ -31,12 +30,14 @@ std::string DescribeTensor(int32_t dtype, const std::vector<int64_t>& shape) {
   return text.str();
 }
 
-void CheckTensorLimits(int32_t dtype, const std::vector<int64_t>& shape, const std::string& what) {
+TensorSize CheckTensorLimits(int32_t dtype, const std::vector<int64_t>& shape, const std::string& what) {
+  TensorSize size;
   char message[256];
-  if (opbridge_check_tensor(dtype, shape.data(), static_cast<int64_t>(shape.size()), nullptr, nullptr, message,
-                            sizeof message) != 0) {
+  if (opbridge_check_tensor(dtype, shape.data(), static_cast<int64_t>(shape.size()), &size.element_count, &size.bytes,
+                            message, sizeof message) != 0) {
     throw InvalidInput(what + ": " + message);
   }
+  return size;
 }
 
 std::string ResolveLibraryPath(const std::string& path) {

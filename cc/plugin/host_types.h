@@ -69,8 +69,13 @@ using Attributes = std::map<std::string, AttributeValue>;
 // "float32[2, 3]", for messages.
 std::string DescribeTensor(int32_t dtype, const std::vector<int64_t>& shape);
 
-// Throws InvalidInput unless the tensor is within the host's limits.
-void CheckTensorLimits(int32_t dtype, const std::vector<int64_t>& shape, const std::string& what);
+struct TensorSize {
+  int64_t element_count = 0;
+  size_t bytes = 0;
+};
+
+// The tensor's size; throws InvalidInput unless it is within the host's limits.
+TensorSize CheckTensorLimits(int32_t dtype, const std::vector<int64_t>& shape, const std::string& what);
 
 // Resolves `path` (must exist, be a regular file and be given explicitly)
 // to an absolute path; throws LoadError naming the problem otherwise.

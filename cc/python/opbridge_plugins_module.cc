@@ -73,11 +73,7 @@ std::vector<TensorRef> ToRefs(const std::vector<TensorIn>& inputs, std::vector<p
   std::vector<TensorRef> refs;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const auto& [dtype, shape, buffer] = inputs[i];
-    opbridge::plugin::CheckTensorLimits(dtype, shape, "input " + std::to_string(i));
-    size_t bytes = 0;
-    char message[256];
-    opbridge_check_tensor(dtype, shape.data(), static_cast<int64_t>(shape.size()), nullptr, &bytes, message,
-                          sizeof message);
+    const size_t bytes = opbridge::plugin::CheckTensorLimits(dtype, shape, "input " + std::to_string(i)).bytes;
     keep.push_back(buffer.request());
     const py::buffer_info& info = keep.back();
     // Bytes are copied with memcpy: only a C-contiguous buffer is its bytes in order.
