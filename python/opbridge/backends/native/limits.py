@@ -6,11 +6,13 @@ C and C++ callers; these checks give Python callers a ValueError first.
 
 from typing import Any
 
+import _opbridge_plugins as _host
 import numpy as np
 
-MAX_MODEL_BYTES = 16 << 20
-MAX_TENSOR_BYTES = 64 << 20
-MAX_RANK = 16
+# The C hosts' own limits (one definition, in tensor_limits.h).
+MAX_MODEL_BYTES: int = _host.MAX_MODEL_BYTES
+MAX_TENSOR_BYTES: int = _host.MAX_TENSOR_BYTES
+MAX_RANK: int = _host.MAX_RANK
 
 
 def check_model_size(size: int) -> None:

@@ -124,17 +124,6 @@ def _dtype_set(mask: int) -> frozenset[DType]:
     return frozenset(dtype for bit in range(32) if mask >> bit & 1 and (dtype := dtype_of_number(bit)) is not None)
 
 
-def _resolve(path: str | os.PathLike[str]) -> str:
-    text = os.fspath(path)
-    if os.sep not in text:
-        # Bare names would be searched for by dlopen(); make them explicit instead of guessing.
-        raise PluginLoadError(
-            f'plugin library "{text}" is not a path',
-            hint=f"pass an explicit path, e.g. ./{text}; no search path is used",
-        )
-    return os.path.realpath(text)
-
-
 class _Library:
     """A loaded library: `load(path)` by explicit path; `release()` drops this handle."""
 
@@ -147,7 +136,8 @@ class _Library:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Self:
         try:
-            return cls(cls._HOST_CLASS.open(_resolve(path)))
+            # The host refuses bare names (dlopen would search for them) and resolves the path.
+            return cls(cls._HOST_CLASS.open(os.fspath(path)))
         except _host.LoadError as error:
             raise PluginLoadError(str(error), hint=_LOAD_HINT) from None
 

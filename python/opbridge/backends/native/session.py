@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from opbridge.backends.native.dtypes import ONNX_NUMBERS, dtype_of_number, name_of_number
 from opbridge.backends.native.executor import NativeExecutor
-from opbridge.backends.native.limits import check_array, check_model_size
+from opbridge.backends.native.limits import check_model_size
 from opbridge.backends.native.plugins import NativePlugin, NodeKernel, OrtCustomOpLibrary
 from opbridge.errors import InvalidInputError, ModelFormatError, UnsupportedOperatorError, UnsupportedTensorError
 from opbridge.frontends.onnx.protobuf import ModelProto, ValueInfo, read_model
@@ -114,14 +114,10 @@ class CustomOpSession:
             values = [inputs[name] for name in names]
         else:
             values = list(inputs)
-        arrays = []
-        for name, value in zip(names, values, strict=False):
-            array = value if isinstance(value, np.ndarray) else np.asarray(value)
-            check_array(array, f'input "{name}"')  # before anything is copied
-            arrays.append(array)
         if len(values) != len(names):
             raise InvalidInputError(f"the model has {len(names)} input(s), got {len(values)}", hint=f"pass {names}")
-        return arrays
+        # No copy of an array: the executor checks dtype, shape and limits before anything is copied.
+        return [np.asarray(value) for value in values]
 
 
 def _value_dtype(info: ValueInfo, what: str) -> DType:
