@@ -26,10 +26,10 @@ class DType(enum.Enum):
     INT32 = "int32"
     INT64 = "int64"
     FLOAT32 = "float32"
+    UINT32 = "uint32"  # the TFLM audio front end's energies
+    UINT64 = "uint64"
     # Host-only element types (native plugins, ONNX models); no C backend.
     UINT16 = "uint16"
-    UINT32 = "uint32"
-    UINT64 = "uint64"
     FLOAT16 = "float16"
     BFLOAT16 = "bfloat16"
     FLOAT64 = "float64"

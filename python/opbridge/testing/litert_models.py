@@ -21,11 +21,26 @@ _TENSOR_TYPES = {
     DType.BOOL: schema.TensorType.BOOL,
     DType.INT16: schema.TensorType.INT16,
     DType.INT8: schema.TensorType.INT8,
+    DType.UINT32: schema.TensorType.UINT32,
+    DType.UINT64: schema.TensorType.UINT64,
 }
 
 
-def single_op_model(graph: Graph, builtin_code: int, version: int, options_type: int = 0, options: Any = None) -> bytes:
-    """`graph` (one node) as .tflite bytes; constants become buffers."""
+def single_op_model(
+    graph: Graph,
+    builtin_code: int,
+    version: int,
+    options_type: int = 0,
+    options: Any = None,
+    custom_code: str | None = None,
+    custom_options: bytes | None = None,
+) -> bytes:
+    """`graph` (one node) as .tflite bytes; constants become buffers.
+
+    For a CUSTOM operator pass builtin_code=schema.BuiltinOperator.CUSTOM,
+    its `custom_code` and its serialized `custom_options` (a flexbuffer for
+    TFLM's Signal operators).
+    """
     (node,) = graph.nodes
     buffers = [schema.BufferT()]  # buffer 0: the empty sentinel
     tensors = []
@@ -52,12 +67,17 @@ def single_op_model(graph: Graph, builtin_code: int, version: int, options_type:
     operator_code.builtinCode = builtin_code
     operator_code.deprecatedBuiltinCode = min(builtin_code, 127)
     operator_code.version = version
+    if custom_code is not None:
+        operator_code.customCode = custom_code
     operator = schema.OperatorT()
     operator.opcodeIndex = 0
     operator.inputs = [-1 if i is None else i for i in node.inputs]
     operator.outputs = list(node.outputs)
     operator.builtinOptionsType = options_type
     operator.builtinOptions = options
+    if custom_options is not None:
+        operator.customOptions = list(custom_options)
+        operator.customOptionsFormat = schema.CustomOptionsFormat.FLEXBUFFERS
 
     subgraph = schema.SubGraphT()
     subgraph.tensors = tensors

@@ -24,6 +24,8 @@ C_TYPES = {
     DType.INT16: "int16_t",
     DType.INT32: "int32_t",
     DType.INT64: "int64_t",
+    DType.UINT32: "uint32_t",
+    DType.UINT64: "uint64_t",
     DType.FLOAT32: "float",
 }
 KERNELS_HEADER = "cc/kernels/opbridge_kernels_s8.h"

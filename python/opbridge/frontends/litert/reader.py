@@ -30,6 +30,8 @@ _TENSOR_TYPES = {
     6: DType.BOOL,
     7: DType.INT16,
     9: DType.INT8,
+    12: DType.UINT64,
+    15: DType.UINT32,
 }
 _TENSOR_TYPE_NAMES = {value: name for name, value in vars(tflite.TensorType).items() if not name.startswith("_")}
 BUILTIN_OPERATOR_NAMES = {value: name for name, value in vars(BuiltinOperator).items() if not name.startswith("_")}
