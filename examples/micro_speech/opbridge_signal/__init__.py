@@ -1,0 +1,1 @@
+"""TFLite Micro's audio front end (the nine Signal* custom operators) as an opbridge plugin."""

@@ -1,0 +1,137 @@
+"""Runs one Signal operator's emitted C on the host, frame by frame, for tests.
+
+`run_c` wraps the statements of an operator's `c_code` in a small C99
+program, the same statements the opbridge plugin puts into a module's
+`_init` and `_run`: init once, then one run per frame. The inputs are
+compiled in as arrays; the program writes each frame's outputs to stdout as
+raw bytes, which come back as NumPy arrays.
+"""
+
+import pathlib
+import subprocess
+import tempfile
+from collections.abc import Callable
+
+import numpy as np
+
+from opbridge_signal.c_code import CArgs, CCode
+
+KERNEL_DIRECTORY = pathlib.Path(__file__).parent / "kernels"
+COMPILER = "gcc"
+
+_C_TYPES = {
+    np.dtype(np.int8): "int8_t",
+    np.dtype(np.int16): "int16_t",
+    np.dtype(np.int32): "int32_t",
+    np.dtype(np.int64): "int64_t",
+    np.dtype(np.uint8): "uint8_t",
+    np.dtype(np.uint16): "uint16_t",
+    np.dtype(np.uint32): "uint32_t",
+    np.dtype(np.uint64): "uint64_t",
+}
+
+
+def _c_array(ctype: str, symbol: str, values: np.ndarray) -> str:
+    flat = values.ravel()
+    # A zero-length array is not C99; keep one unused element.
+    items = ", ".join(f"({ctype}){int(v)}{'u' if ctype.startswith('u') else ''}" for v in flat) or "0"
+    return f"static const {ctype} {symbol}[{max(flat.size, 1)}] = {{{items}}};"
+
+
+def _program(code: CCode, frames: list[list[np.ndarray]], outputs: list[tuple[np.dtype, tuple[int, ...]]], args: CArgs,
+             scratch_bytes: int, state_bytes: int) -> str:  # fmt: skip
+    input_dtypes = [np.dtype(value.dtype) for value in frames[0]]
+    lines = ["#include <stdint.h>", "#include <stdio.h>", "#include <string.h>"]
+    lines += [f'#include "{header}"' for header in code.headers]
+    for frame_index, frame in enumerate(frames):
+        for position, value in enumerate(frame):
+            lines.append(_c_array(_C_TYPES[input_dtypes[position]], f"frame_{frame_index}_input_{position}", value))
+    lines += code.definitions
+    for position, (dtype, shape) in enumerate(outputs):
+        count = max(int(np.prod(shape, dtype=np.int64)), 1)
+        lines.append(f"static {_C_TYPES[np.dtype(dtype)]} output_{position}[{count}];")
+    for position, dtype in enumerate(input_dtypes):
+        lines.append(f"static const {_C_TYPES[dtype]} *input_{position};")
+    # 8-byte aligned, as the planner aligns scratch and state.
+    lines.append(f"static uint64_t scratch_words[{max((scratch_bytes + 7) // 8, 1)}];")
+    lines.append(f"static uint64_t state_words[{max((state_bytes + 7) // 8, 1)}];")
+    lines.append("static uint8_t *const scratch = (uint8_t *)scratch_words;")
+    lines.append("static uint8_t *const state = (uint8_t *)state_words;")
+    lines.append("static int32_t init_node(void) {\n  int32_t status = 0;")
+    lines += [f"  {statement}" for statement in code.init_statements]
+    lines.append("  return status;\n}")
+    lines.append("static int32_t run_node(void) {\n  int32_t status = 0;")
+    lines += [f"  {statement}" for statement in code.run_statements]
+    lines.append("  return status;\n}")
+    lines.append("int main(void) {\n  int32_t status = init_node();")
+    lines.append('  if (status != 0) { fprintf(stderr, "init failed: %d\\n", (int)status); return 2; }')
+    for frame_index, frame in enumerate(frames):
+        for position in range(len(frame)):
+            lines.append(f"  input_{position} = frame_{frame_index}_input_{position};")
+        lines.append("  status = run_node();")
+        lines.append(
+            f'  if (status != 0) {{ fprintf(stderr, "frame {frame_index}: status %d\\n", (int)status); return 3; }}'
+        )
+        for position in range(len(outputs)):
+            lines.append(f"  fwrite(output_{position}, 1, sizeof(output_{position}), stdout);")
+    lines.append("  (void)scratch;\n  (void)state;\n  return 0;\n}")
+    return "\n".join(lines) + "\n"
+
+
+def run_c(
+    make_code: Callable[[CArgs], CCode],
+    frames: list[list[np.ndarray]],
+    outputs: list[tuple[np.dtype, tuple[int, ...]]],
+    *,
+    scratch_bytes: int = 0,
+    state_bytes: int = 0,
+) -> list[list[np.ndarray]]:
+    """Each frame's outputs from the C statements of `make_code(args)`.
+
+    `frames[k]` holds every input of the node for frame k (constant inputs
+    repeated), in node order; `outputs` gives each output's dtype and shape.
+    """
+    if not frames:
+        raise ValueError("run_c needs at least one frame")
+    input_dtypes = [np.dtype(value.dtype) for value in frames[0]]
+    args = CArgs(
+        inputs=[f"input_{position}" for position in range(len(input_dtypes))],
+        input_shapes=[tuple(value.shape) for value in frames[0]],
+        outputs=[f"output_{position}" for position in range(len(outputs))],
+        output_shapes=[tuple(shape) for _, shape in outputs],
+        scratch="scratch" if scratch_bytes else None,
+        state="state" if state_bytes else None,
+        symbol="node_under_test",
+    )
+    code = make_code(args)
+    kernels = sorted(KERNEL_DIRECTORY.glob("*.c"))
+    with tempfile.TemporaryDirectory() as scratch_directory:
+        directory = pathlib.Path(scratch_directory)
+        source = directory / "program.c"
+        source.write_text(_program(code, frames, outputs, args, scratch_bytes, state_bytes))
+        program = directory / "program"
+        compiled = subprocess.run(
+            [COMPILER, "-std=c99", "-O1", "-Wall", "-Wextra", "-Werror", "-Wno-unused-variable",
+             f"-I{KERNEL_DIRECTORY}", str(source), *map(str, kernels), "-o", str(program)],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        if compiled.returncode != 0:
+            raise AssertionError(f"the test program does not compile:\n{compiled.stderr}\n--- program.c ---\n")
+        ran = subprocess.run([str(program)], capture_output=True, timeout=120, check=False)
+        if ran.returncode != 0:
+            raise AssertionError(f"the test program failed: {ran.stderr.decode(errors='replace')}")
+    results: list[list[np.ndarray]] = []
+    data = memoryview(ran.stdout)
+    offset = 0
+    for _ in frames:
+        frame_outputs = []
+        for dtype, shape in outputs:
+            count = int(np.prod(shape, dtype=np.int64))
+            size = max(count, 1) * np.dtype(dtype).itemsize
+            values = np.frombuffer(data[offset : offset + size], dtype=dtype)[:count].reshape(shape).copy()
+            frame_outputs.append(values)
+            offset += size
+        results.append(frame_outputs)
+    if offset != len(data):
+        raise AssertionError(f"the test program wrote {len(data)} bytes, expected {offset}")
+    return results
