@@ -1,7 +1,11 @@
 """The `opbridge` command line.
 
-opbridge convert MODEL -o DIR [--prefix P] [--config convert.yaml]
-opbridge run MODEL --input in.npy [--input ...] --output out.npy [--output ...]
+opbridge convert MODEL -o DIR [--prefix P] [--config convert.yaml] [--plugin my_pkg.module ...]
+opbridge run MODEL --input in.npy [--input ...] --output out.npy [--output ...] [--plugin ...]
+opbridge plugins list [--plugin ...]
+
+Plugins (docs/custom_ops.md) come from the `opbridge.plugins` entry point
+group of installed packages and from each --plugin module.
 """
 
 import argparse
@@ -15,7 +19,14 @@ from opbridge.backends.host import ReferenceInterpreter
 from opbridge.converter import AotConverter, load_convert_args
 from opbridge.errors import OpbridgeError
 from opbridge.frontends.litert import load_litert_model
-from opbridge.ops.builtin import build_builtin_registry
+from opbridge.plugins import build_plugin_context
+from opbridge.registry import RegistryContext
+
+
+def _context(arguments: argparse.Namespace) -> RegistryContext:
+    return build_plugin_context(
+        arguments.plugin, entry_points=arguments.entry_points, allow_override=arguments.allow_override
+    )
 
 
 def _user_path(text: str) -> pathlib.Path:
@@ -38,7 +49,7 @@ def _convert(arguments: argparse.Namespace) -> int:
             "golden_cases": arguments.golden_cases,
         },
     )
-    result = AotConverter(config).convert()
+    result = AotConverter(config, registry_context=_context(arguments)).convert()
     print(result.summary())
     if arguments.verbose:
         print(result.plan.to_table(result.graph))
@@ -46,7 +57,7 @@ def _convert(arguments: argparse.Namespace) -> int:
 
 
 def _run(arguments: argparse.Namespace) -> int:
-    registry = build_builtin_registry()
+    registry = _context(arguments)
     graph = load_litert_model(arguments.model, registry)
     inputs = []
     for path in arguments.input:
@@ -64,6 +75,23 @@ def _run(arguments: argparse.Namespace) -> int:
         np.save(path, value)
         print(f"wrote {path}: {value.dtype}{list(value.shape)}")
     return 0
+
+
+def _plugins_list(arguments: argparse.Namespace) -> int:
+    print(_context(arguments).describe())
+    return 0
+
+
+def _add_plugin_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--plugin", action="append", default=[], metavar="MODULE",
+        help="import MODULE and call its customize_registry(context) (or MODULE:function); repeatable",
+    )  # fmt: skip
+    parser.add_argument(
+        "--no-entry-points", dest="entry_points", action="store_false",
+        help="ignore plugins installed under the opbridge.plugins entry point group",
+    )  # fmt: skip
+    parser.add_argument("--allow-override", action="store_true", help="let plugins replace built-in operators")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -89,12 +117,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="do not copy the kernels into OUTPUT_DIR/kernels (when the build links cc/kernels itself)",
     )  # fmt: skip
     convert.add_argument("-v", "--verbose", action="store_true", help="print the memory plan")
+    _add_plugin_arguments(convert)
     convert.set_defaults(handler=_convert)
     run = commands.add_parser("run", help="run a model with the NumPy reference interpreter")
     run.add_argument("model", type=_user_path)
     run.add_argument("--input", type=_user_path, action="append", default=[], help="one .npy per model input")
     run.add_argument("--output", type=_user_path, action="append", default=[], help="one .npy per model output")
+    _add_plugin_arguments(run)
     run.set_defaults(handler=_run)
+    plugins = commands.add_parser("plugins", help="what plugins register")
+    plugin_commands = plugins.add_subparsers(dest="plugins_command", required=True)
+    plugins_list = plugin_commands.add_parser("list", help="every registry's keys, and who registered them")
+    _add_plugin_arguments(plugins_list)
+    plugins_list.set_defaults(handler=_plugins_list)
     return parser
 
 

@@ -2,30 +2,46 @@
 
 result = AotConverter(ConvertArgs(model="kws.tflite", output_dir="out", prefix="kws")).convert()
 result.plan.arena_bytes
+
+With plugins: AotConverter(config, registry_context=build_default_registry_context(
+customizers=[my_plugin.customize_registry])). Without a context the built-ins are used.
+
+Stages: model hooks -> LiteRT parsers -> transforms (config `transforms`)
+-> resolve (one AotOperator per node, attributes from config `operators`)
+-> memory plan (activations, scratch, persistent state) -> emit.
 """
 
 import dataclasses
 import difflib
 import pathlib
+from collections.abc import Sequence
 from typing import Any
 
 import pydantic
 import yaml
 
+from opbridge.aot.resolve import OperatorRule, resolve_operators
 from opbridge.backends.c.emitter import EmittedModule, check_prefix, emit_module
 from opbridge.backends.c.golden import golden_test_source
-from opbridge.backends.c.lowering import scratch_requirements
 from opbridge.backends.c.memory_plan import DEFAULT_ALIGNMENT, MemoryPlan, plan_memory
-from opbridge.errors import OpbridgeError
+from opbridge.errors import ConfigError
 from opbridge.frontends.litert import load_litert_model
 from opbridge.ir import Graph
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.registry import OperatorRegistry
+from opbridge.registry import RegistryContext, as_registry_context, default_registry_context
 from opbridge.testing.inputs import DEFAULT_SEED
+from opbridge.transforms import apply_transform, make_options
+
+__all__ = ["AotConverter", "ConfigError", "ConvertArgs", "ConvertResult", "TransformRule", "load_convert_args"]
 
 
-class ConfigError(OpbridgeError):
-    """A conversion setting is unknown or invalid."""
+class TransformRule(pydantic.BaseModel):
+    """One entry of `transforms:`: a registered transform's NAME and its options."""
+
+    model_config = pydantic.ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    options: dict[str, Any] | None = None
 
 
 class ConvertArgs(pydantic.BaseModel):
@@ -42,6 +58,15 @@ class ConvertArgs(pydantic.BaseModel):
     golden_test: pathlib.Path | None = None  # also write a golden test program here
     golden_cases: int = pydantic.Field(20, ge=1, le=1000)
     golden_seed: int = DEFAULT_SEED
+    # Attribute rules, applied in order: [{type: CONV_2D | "*", attributes: {...}}].
+    operators: tuple[OperatorRule, ...] = ()
+    # Graph rewrites to run, in order: [{name: ..., options: {...}}].
+    transforms: tuple[TransformRule, ...] = ()
+
+    @classmethod
+    def from_yaml(cls, path: pathlib.Path | str) -> "ConvertArgs":
+        """Settings from a YAML file (unknown keys are errors naming the nearest valid one)."""
+        return load_convert_args(pathlib.Path(path), {})
 
     @pydantic.field_validator("prefix")
     @classmethod
@@ -105,23 +130,70 @@ class ConvertResult:
         )
 
 
+def compile_graph(
+    graph: Graph,
+    registry_context: RegistryContext | OperatorRegistry,
+    prefix: str,
+    directory: pathlib.Path,
+    *,
+    alignment: int = DEFAULT_ALIGNMENT,
+    bundle_kernels: bool = True,
+    rules: Sequence[OperatorRule] = (),
+) -> tuple[MemoryPlan, EmittedModule]:
+    """Resolves, plans and emits a graph (the converter's back half)."""
+    context = as_registry_context(registry_context)
+    resolved = resolve_operators(graph, context, prefix, rules)
+    plan = plan_memory(
+        graph, alignment=alignment, scratch_bytes=resolved.scratch_bytes, persistent_bytes=resolved.persistent_bytes
+    )
+    module = emit_module(graph, resolved.operators, plan, prefix, directory, bundle_kernels)
+    return plan, module
+
+
 class AotConverter:
-    def __init__(self, config: ConvertArgs, registry: OperatorRegistry | None = None) -> None:
+    """Converts one model. `registry_context` defaults to the built-ins."""
+
+    def __init__(self, config: ConvertArgs, registry_context: RegistryContext | OperatorRegistry | None = None) -> None:
         self.config = config
-        self.registry = registry if registry is not None else build_builtin_registry()
+        self.registry_context = (
+            default_registry_context() if registry_context is None else as_registry_context(registry_context)
+        )
+
+    def transform(self, graph: Graph) -> Graph:
+        transforms = self.registry_context.transforms
+        for position, rule in enumerate(self.config.transforms):
+            transform_class = transforms.get(rule.name)
+            if transform_class is None:
+                nearest = difflib.get_close_matches(rule.name, transforms.keys(), n=1)
+                raise ConfigError(
+                    f"transforms[{position}]: unknown transform {rule.name!r}",
+                    hint=f"did you mean {nearest[0]!r}?"
+                    if nearest
+                    else f"registered transforms: {', '.join(transforms.keys()) or 'none'}",
+                )
+            graph = apply_transform(transform_class(make_options(transform_class, rule.options)), graph)
+        return graph
 
     def convert(self) -> ConvertResult:
         config = self.config
-        graph = load_litert_model(config.model, self.registry)
-        plan = plan_memory(
-            graph, alignment=config.arena_alignment, scratch_bytes=scratch_requirements(graph, self.registry)
+        context = self.registry_context
+        graph = self.transform(load_litert_model(config.model, context))
+        plan, module = compile_graph(
+            graph,
+            context,
+            config.prefix,
+            config.output_dir,
+            alignment=config.arena_alignment,
+            bundle_kernels=config.bundle_kernels,
+            rules=config.operators,
         )
-        module = emit_module(graph, self.registry, plan, config.prefix, config.output_dir, config.bundle_kernels)
         plan_path = config.plan_json if config.plan_json is not None else config.output_dir / "plan.json"
         plan_path.parent.mkdir(parents=True, exist_ok=True)
         plan_path.write_text(plan.to_json(graph) + "\n")
         if config.golden_test is not None:
-            source = golden_test_source(graph, self.registry, config.prefix, config.golden_cases, config.golden_seed)
+            source = golden_test_source(
+                graph, context.operators, config.prefix, config.golden_cases, config.golden_seed
+            )
             config.golden_test.parent.mkdir(parents=True, exist_ok=True)
             config.golden_test.write_text(source)
         return ConvertResult(graph=graph, plan=plan, module=module)

@@ -14,6 +14,10 @@ class OpbridgeError(Exception):
         super().__init__(f"{message}\n  hint: {hint}" if hint else message)
 
 
+class ConfigError(OpbridgeError):
+    """A conversion setting (config key, operator rule, plugin) is unknown or invalid."""
+
+
 class ModelFormatError(OpbridgeError):
     """The model file is not a readable model (corrupt, truncated, wrong format)."""
 
@@ -36,3 +40,7 @@ class PluginLoadError(OpbridgeError):
 
 class PluginKernelError(OpbridgeError):
     """A native plugin's kernel reported an error (or failed) while creating or running."""
+
+
+class OperatorPluginError(OpbridgeError):
+    """A plugin's parser, operator class, transform or hook failed or broke its contract."""

@@ -22,6 +22,9 @@ class ReferenceCall:
     inputs: list[Tensor | None]
     outputs: list[Tensor]
     values: list[Array | None]  # input values, in node input order
+    # The node's state, kept by the interpreter from run to run (empty after
+    # a reset); a stateful operator keeps what it carries between calls here.
+    state: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     @property
     def attributes(self) -> Any:

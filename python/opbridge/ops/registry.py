@@ -1,41 +1,120 @@
-"""The operators known to one conversion, by canonical key."""
+"""Registries: values by key, with where each came from; and the operator registry.
+
+A Registry is one extension point of a conversion (operator definitions,
+parsers, C emitters, transforms, ...); `opbridge.registry.RegistryContext`
+holds one of each. Registries are frozen once built.
+"""
 
 from collections.abc import Iterable, Iterator
+from typing import Generic, TypeVar
 
+from opbridge.errors import OpbridgeError
 from opbridge.ops.definition import OperatorDefinition
 
+T = TypeVar("T")
+BUILTIN_ORIGIN = "builtin"
 
-class OperatorRegistry:
-    """Operators by op type, and by LiteRT builtin code. Frozen once built."""
+
+class RegistryError(OpbridgeError):
+    """A registration conflicts with what is registered, or a registry is used wrongly."""
+
+
+class Registry(Generic[T]):
+    """Values by key, with the origin (built-in or plugin) of each. Frozen once built."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._values: dict[str, T] = {}
+        self._origins: dict[str, str] = {}
+        self._frozen = False
+        self._origin = BUILTIN_ORIGIN  # who is registering now; set by the context
+
+    def register(self, key: str, value: T, *, overwrite: bool = False) -> None:
+        """Adds `value` under `key`; an existing key needs overwrite=True."""
+        self._check_writable(key)
+        if not isinstance(key, str) or not key:
+            raise RegistryError(f"{self.name}: keys are non-empty strings, got {key!r}")
+        if key in self._values and not overwrite:
+            raise RegistryError(
+                f"{self.name}: {key!r} is already registered (by {self._origins[key]})",
+                hint="pass overwrite=True to replace it deliberately",
+            )
+        self._values[key] = value
+        self._origins[key] = self._origin
+
+    def remove(self, key: str) -> None:
+        self._check_writable(key)
+        if key not in self._values:
+            raise RegistryError(f"{self.name}: {key!r} is not registered", hint=self._known_keys_hint())
+        del self._values[key]
+        del self._origins[key]
+
+    def get(self, key: str) -> T | None:
+        return self._values.get(key)
+
+    def __getitem__(self, key: str) -> T:
+        if key not in self._values:
+            raise RegistryError(f"{self.name}: {key!r} is not registered", hint=self._known_keys_hint())
+        return self._values[key]
+
+    def origin(self, key: str) -> str:
+        return self._origins[key]
+
+    def keys(self) -> list[str]:
+        return list(self._values)
+
+    def items(self) -> list[tuple[str, T]]:
+        return list(self._values.items())
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._values
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    @property
+    def frozen(self) -> bool:
+        return self._frozen
+
+    def freeze(self) -> None:
+        self._frozen = True
+
+    def _check_writable(self, key: str) -> None:
+        if self._frozen:
+            raise RegistryError(
+                f"{self.name} is frozen; cannot change {key!r}",
+                hint="register plugins through build_default_registry_context(customizers=[...])",
+            )
+
+    def _known_keys_hint(self) -> str:
+        return f"registered: {', '.join(sorted(self._values)) or 'nothing'}"
+
+
+class OperatorRegistry(Registry[OperatorDefinition]):
+    """Operator definitions (reference, LiteRT code, C lowering) by operator key."""
 
     def __init__(self, definitions: Iterable[OperatorDefinition] = ()) -> None:
-        self._by_type: dict[str, OperatorDefinition] = {}
-        self._by_litert_code: dict[int, OperatorDefinition] = {}
-        self._frozen = False
+        super().__init__("operators")
         for definition in definitions:
-            self.register(definition)
+            self.add(definition)
 
-    def register(self, definition: OperatorDefinition, *, overwrite: bool = False) -> None:
-        if self._frozen:
-            raise RuntimeError(f"registry is frozen; cannot register {definition.op_type}")
-        if definition.op_type in self._by_type and not overwrite:
-            raise ValueError(f"operator {definition.op_type} is already registered; pass overwrite=True to replace it")
-        self._by_type[definition.op_type] = definition
-        if definition.litert_builtin_code is not None:
-            self._by_litert_code[definition.litert_builtin_code] = definition
+    def add(self, definition: OperatorDefinition, *, overwrite: bool = False) -> None:
+        """Registers `definition` under its own op_type."""
+        self.register(definition.op_type, definition, overwrite=overwrite)
 
     def freeze(self) -> "OperatorRegistry":
-        self._frozen = True
+        super().freeze()
         return self
 
-    def get(self, op_type: str) -> OperatorDefinition | None:
-        return self._by_type.get(op_type)
-
     def by_litert_code(self, code: int) -> OperatorDefinition | None:
-        return self._by_litert_code.get(code)
+        """The definition a LiteRT builtin operator code maps to."""
+        for definition in self._values.values():
+            if definition.litert_builtin_code == code:
+                return definition
+        return None
 
-    def __iter__(self) -> Iterator[OperatorDefinition]:
-        return iter(self._by_type.values())
-
-    def __contains__(self, op_type: object) -> bool:
-        return op_type in self._by_type
+    def definitions(self) -> list[OperatorDefinition]:
+        return list(self._values.values())

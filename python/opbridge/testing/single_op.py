@@ -23,11 +23,9 @@ from ai_edge_litert import schema_py_generated as schema
 from hypothesis import assume
 from hypothesis import strategies as st
 
-from opbridge.backends.c.emitter import emit_module
 from opbridge.backends.c.golden import golden_test_source
-from opbridge.backends.c.lowering import scratch_requirements
-from opbridge.backends.c.memory_plan import plan_memory
 from opbridge.backends.host import ReferenceInterpreter
+from opbridge.converter import compile_graph
 from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor
 from opbridge.ops.average_pool_2d.attributes import Pool2DAttributes
@@ -73,8 +71,7 @@ def check_c_matches_reference(graph: Graph, registry: OperatorRegistry, cases: i
         raise FileNotFoundError("cc/kernels sources not found; add //cc/kernels:sources to the test's data")
     with tempfile.TemporaryDirectory() as scratch:
         directory = pathlib.Path(scratch)
-        plan = plan_memory(graph, scratch_bytes=scratch_requirements(graph, registry))
-        emit_module(graph, registry, plan, "single_op", directory / "module", bundle_kernels=False)
+        compile_graph(graph, registry, "single_op", directory / "module", bundle_kernels=False)
         golden = directory / "golden.c"
         golden.write_text(golden_test_source(graph, registry, "single_op", cases, seed))
         program = directory / "golden"

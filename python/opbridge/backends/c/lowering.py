@@ -15,7 +15,6 @@ import numpy as np
 
 from opbridge.backends.c.memory_plan import MemoryPlan
 from opbridge.ir import DType, Graph, Node, Tensor
-from opbridge.ops.registry import OperatorRegistry
 
 C_TYPES = {
     DType.BOOL: "uint8_t",
@@ -36,6 +35,8 @@ class NodeCode:
     includes: list[str] = dataclasses.field(default_factory=list)
     definitions: list[str] = dataclasses.field(default_factory=list)
     statements: list[str] = dataclasses.field(default_factory=list)
+    # Run once from the module's init (the operator class sets has_init): resets persistent state.
+    init_statements: list[str] = dataclasses.field(default_factory=list)
 
 
 def c_identifier(text: str) -> str:
@@ -82,6 +83,10 @@ class LoweringContext:
         """The node's planned scratch in the arena (see OperatorDefinition.scratch_bytes)."""
         return f"(({ctype} *)(ctx->arena + {self.plan.scratch_offset(node.index)}))"
 
+    def persistent_pointer(self, node: Node, ctype: str) -> str:
+        """The node's planned persistent state in the arena (kept from run to run)."""
+        return f"(({ctype} *)(ctx->arena + {self.plan.persistent_offset(node.index)}))"
+
     def node_symbol(self, node: Node) -> str:
         return f"{self.prefix}_node_{node.index}_{node.op_type.lower()}"
 
@@ -103,13 +108,3 @@ def nhwc_dims(tensor: Tensor) -> str:
     if len(shape) != 4:
         raise ValueError(f"{tensor.describe()} has rank {len(tensor.shape)}; expected at most 4")
     return "{" + c_int_list(shape) + "}"
-
-
-def scratch_requirements(graph: Graph, registry: OperatorRegistry) -> dict[int, int]:
-    """Scratch bytes per node, from each operator's `scratch_bytes` (for the planner)."""
-    needs = {}
-    for node in graph.nodes:
-        definition = registry.get(node.op_type)
-        if definition is not None and definition.scratch_bytes is not None:
-            needs[node.index] = definition.scratch_bytes(graph, node)
-    return needs

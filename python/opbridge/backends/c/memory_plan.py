@@ -8,6 +8,9 @@ input, so the two share one buffer and one lifetime.
 
 Buffers are placed greedily by size, largest first, each at the lowest
 offset where it overlaps no already placed buffer whose lifetime it shares.
+A node's scratch lives only while that node runs; a node's persistent
+state lives for the whole module (it is reset by the module's init and
+kept from run to run), so nothing else ever shares its bytes.
 The plan reports the arena size and the liveness lower bound: the largest
 sum of bytes live at any one step, which no plan can beat.
 """
@@ -19,6 +22,7 @@ from collections.abc import Iterable, Mapping
 from opbridge.ir import Graph
 
 DEFAULT_ALIGNMENT = 4
+STATE_ALIGNMENT = 8
 # Operators whose output is their input's bytes under another shape.
 ALIASING_OPERATORS = frozenset({"RESHAPE", "SQUEEZE"})
 
@@ -33,6 +37,7 @@ class Buffer:
     first_step: int  # -1: written before the first node (a graph input)
     last_step: int
     scratch_of_node: int | None = None
+    persistent_of_node: int | None = None
 
     def overlaps_in_time(self, other: "Buffer") -> bool:
         return self.first_step <= other.last_step and other.first_step <= self.last_step
@@ -50,6 +55,12 @@ class MemoryPlan:
             if buffer.scratch_of_node == node_index:
                 return buffer.offset
         raise KeyError(f"node {node_index} has no scratch buffer")
+
+    def persistent_offset(self, node_index: int) -> int:
+        for buffer in self.buffers:
+            if buffer.persistent_of_node == node_index:
+                return buffer.offset
+        raise KeyError(f"node {node_index} has no persistent state")
 
     def buffer_of(self, tensor_index: int) -> Buffer:
         for buffer in self.buffers:
@@ -84,6 +95,11 @@ class MemoryPlan:
                     for buffer in self.buffers
                     if buffer.scratch_of_node is not None
                 ],
+                "persistent": [
+                    {"node": buffer.persistent_of_node, "offset": buffer.offset, "bytes": buffer.size}
+                    for buffer in self.buffers
+                    if buffer.persistent_of_node is not None
+                ],
             },
             indent=2,
         )
@@ -97,6 +113,8 @@ class MemoryPlan:
             names = ", ".join(graph.tensor(i).describe() for i in buffer.tensors)
             if buffer.scratch_of_node is not None:
                 names = f"scratch of {graph.nodes[buffer.scratch_of_node].describe()}"
+            if buffer.persistent_of_node is not None:
+                names = f"persistent state of {graph.nodes[buffer.persistent_of_node].describe()}"
             lines.append(f"{buffer.offset:>8} {buffer.size:>8} {buffer.first_step:>4}..{buffer.last_step:<3}  {names}")
         return "\n".join(lines)
 
@@ -144,9 +162,13 @@ def _lifetimes(graph: Graph) -> dict[int, tuple[int, int]]:
 
 
 def plan_memory(
-    graph: Graph, alignment: int = DEFAULT_ALIGNMENT, scratch_bytes: Mapping[int, int] | None = None
+    graph: Graph,
+    alignment: int = DEFAULT_ALIGNMENT,
+    scratch_bytes: Mapping[int, int] | None = None,
+    persistent_bytes: Mapping[int, int] | None = None,
 ) -> MemoryPlan:
-    """Plans activations, and `scratch_bytes[node index]` of scratch live only while that node runs."""
+    """Plans activations, `scratch_bytes[node index]` of scratch live only while
+    that node runs, and `persistent_bytes[node index]` live always."""
     lifetimes = _lifetimes(graph)
     unplaced: list[Buffer] = []  # offsets are decided below
     for group in _alias_groups(graph):
@@ -159,17 +181,23 @@ def plan_memory(
     for node_index, size in sorted((scratch_bytes or {}).items()):
         if size > 0:
             unplaced.append(Buffer((), 0, size, node_index, node_index, scratch_of_node=node_index))
+    for node_index, size in sorted((persistent_bytes or {}).items()):
+        if size > 0:
+            everywhere = (-1, len(graph.nodes))
+            unplaced.append(Buffer((), 0, size, *everywhere, persistent_of_node=node_index))
 
     placed: list[Buffer] = []
     # Largest first; ties by earliest start, then tensor index, so plans are deterministic.
     for candidate in sorted(unplaced, key=lambda b: (-b.size, b.first_step, b.tensors)):
         size = candidate.size
+        # Scratch and state may hold 64-bit words: at least 8-byte aligned.
+        step = alignment if candidate.tensors else max(alignment, STATE_ALIGNMENT)
         conflicts = sorted((b for b in placed if b.overlaps_in_time(candidate)), key=lambda b: b.offset)
         offset = 0
         for other in conflicts:
             if offset + size <= other.offset:
                 break
-            offset = max(offset, _align(other.offset + other.size, alignment))
+            offset = max(offset, _align(other.offset + other.size, step))
         placed.append(dataclasses.replace(candidate, offset=offset))
 
     arena_bytes = _align(max((b.offset + b.size for b in placed), default=0), alignment)

@@ -1,7 +1,7 @@
 """Runs a Graph node by node with each operator's NumPy reference implementation."""
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -11,11 +11,21 @@ from opbridge.ir import Graph, Node
 from opbridge.ops.definition import ReferenceCall
 from opbridge.ops.registry import OperatorRegistry
 
+if TYPE_CHECKING:
+    from opbridge.registry import RegistryContext
+
 Array = npt.NDArray[Any]
 
 
-def run_reference(registry: OperatorRegistry, graph: Graph, node: Node, values: Mapping[int, Array]) -> list[Array]:
-    """One node's outputs from its reference implementation; `values` holds its inputs by tensor index."""
+def run_reference(
+    registry: OperatorRegistry,
+    graph: Graph,
+    node: Node,
+    values: Mapping[int, Array],
+    state: dict[str, Any] | None = None,
+) -> list[Array]:
+    """One node's outputs from its reference implementation; `values` holds its
+    inputs by tensor index, `state` what a stateful operator kept from its last call."""
     definition = registry.get(node.op_type)
     if definition is None:
         raise UnsupportedOperatorError(
@@ -28,14 +38,22 @@ def run_reference(registry: OperatorRegistry, graph: Graph, node: Node, values: 
         inputs=graph.node_inputs(node),
         outputs=graph.node_outputs(node),
         values=[None if i is None else values[i] for i in node.inputs],
+        state=state if state is not None else {},
     )
     return definition.reference(call)
 
 
 class ReferenceInterpreter:
-    """The golden model: `run(inputs)` returns the graph's outputs."""
+    """The golden model: `run(inputs)` returns the graph's outputs.
 
-    def __init__(self, graph: Graph, registry: OperatorRegistry) -> None:
+    Stateful operators (e.g. a noise estimate) keep their state from run to
+    run, as the emitted module does between <prefix>_run calls; `reset()`
+    clears it, as <prefix>_init does.
+    """
+
+    def __init__(self, graph: Graph, registry: "OperatorRegistry | RegistryContext") -> None:
+        if not isinstance(registry, OperatorRegistry):
+            registry = registry.operators
         missing = [node.describe() for node in graph.nodes if registry.get(node.op_type) is None]
         if missing:
             raise UnsupportedOperatorError(
@@ -44,6 +62,11 @@ class ReferenceInterpreter:
             )
         self.graph = graph
         self.registry = registry
+        self.node_states: dict[int, dict[str, Any]] = {node.index: {} for node in graph.nodes}
+
+    def reset(self) -> None:
+        for state in self.node_states.values():
+            state.clear()
 
     def run(self, inputs: Sequence[Array]) -> list[Array]:
         graph = self.graph
@@ -66,7 +89,7 @@ class ReferenceInterpreter:
                 )
             values[tensor.index] = array
         for node in graph.nodes:
-            results = run_reference(self.registry, graph, node, values)
+            results = run_reference(self.registry, graph, node, values, self.node_states[node.index])
             for tensor, result in zip(graph.node_outputs(node), results, strict=True):
                 if result.dtype != tensor.dtype.numpy or tuple(result.shape) != tensor.shape:
                     raise AssertionError(

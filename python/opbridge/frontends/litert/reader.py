@@ -8,15 +8,25 @@ being read. Unsupported operators are all collected and reported together.
 
 import pathlib
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 import tflite
 from tflite.BuiltinOperator import BuiltinOperator
 
-from opbridge.errors import ModelFormatError, OpbridgeError, UnsupportedOperatorError, UnsupportedTensorError
+from opbridge.air import LiteRTOperator, custom_code_to_op_key
+from opbridge.errors import (
+    ModelFormatError,
+    OpbridgeError,
+    OperatorPluginError,
+    UnsupportedOperatorError,
+    UnsupportedTensorError,
+)
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor
 from opbridge.ops.registry import OperatorRegistry
+
+if TYPE_CHECKING:
+    from opbridge.registry import RegistryContext
 
 FILE_IDENTIFIER = b"TFL3"
 CUSTOM_OPERATOR_CODE = BuiltinOperator.CUSTOM
@@ -67,8 +77,37 @@ class _Reader:
         return count
 
 
-def read_litert_model(data: bytes, registry: OperatorRegistry, source: str = "<bytes>") -> Graph:
-    """Parses LiteRT flatbuffer bytes into a Graph of operators from `registry`."""
+def _apply_model_hooks(context: "RegistryContext", data: bytes, source: str) -> bytes:
+    """Each registered hook rewrites the flatbuffer, in registration order."""
+    for name, hook in context.litert_model_hooks.items():
+        try:
+            rewritten = hook(bytes(data))
+        except OpbridgeError:
+            raise
+        except Exception as error:
+            raise OperatorPluginError(
+                f"{source}: model hook {name!r} failed: {type(error).__name__}: {error}",
+                hint=f"fix or unregister the hook (registered by {context.litert_model_hooks.origin(name)})",
+            ) from error
+        if not isinstance(rewritten, bytes | bytearray):
+            raise OperatorPluginError(
+                f"{source}: model hook {name!r} returned {type(rewritten).__name__}, not bytes",
+                hint="a model hook returns the rewritten .tflite bytes",
+            )
+        data = bytes(rewritten)
+    return data
+
+
+def read_litert_model(data: bytes, registry: "RegistryContext | OperatorRegistry", source: str = "<bytes>") -> Graph:
+    """Parses LiteRT flatbuffer bytes into a Graph; each node's options come
+    from the parser registered for its key (`registry.litert_parsers`)."""
+    from opbridge.registry import as_registry_context  # the registry imports the operators, which import the IR
+
+    context = as_registry_context(registry)
+    data = _apply_model_hooks(context, data, source)
+    definitions_by_code = {
+        d.litert_builtin_code: d for d in context.operators.definitions() if d.litert_builtin_code is not None
+    }
     if len(data) < 8:
         raise ModelFormatError(
             f"{source}: {len(data)} bytes is too short for a LiteRT model", hint="check that the file is complete"
@@ -107,23 +146,41 @@ def read_litert_model(data: bytes, registry: OperatorRegistry, source: str = "<b
         )
         version = reader.read("an operator version", operator_code.Version)
         if builtin_code == CUSTOM_OPERATOR_CODE:
-            custom_code = reader.read("a custom code", operator_code.CustomCode) or b""
-            unsupported.append(f"node {index} (custom operator {custom_code.decode(errors='replace')!r})")
+            raw_code = reader.read("a custom code", operator_code.CustomCode) or b""
+            custom_code = raw_code.decode(errors="replace")
+            try:
+                key = custom_code_to_op_key(custom_code)
+            except UnsupportedOperatorError as error:
+                unsupported.append(f"node {index} (custom operator {custom_code!r}): {error.message}")
+                continue
+            if key not in context.litert_parsers:
+                unsupported.append(f"node {index} (custom operator {custom_code!r}, key {key}): no parser registered")
+                continue
+            option_count = reader.length(f"node {index}'s custom options", operator.CustomOptionsLength, 1)
+            custom_options = b""
+            if option_count:
+                custom_options = reader.read(
+                    f"node {index}'s custom options", lambda o=operator: o.CustomOptionsAsNumpy().tobytes()
+                )
+            view = LiteRTOperator(index, key, version, operator, model, custom_code, custom_options)
+            operators.append((view, custom_code))
             continue
         op_name = BUILTIN_OPERATOR_NAMES.get(builtin_code, f"builtin operator {builtin_code}")
-        definition = registry.by_litert_code(builtin_code)
-        if definition is None:
+        definition = definitions_by_code.get(builtin_code)
+        if definition is None or definition.op_type not in context.litert_parsers:
             unsupported.append(f"node {index} ({op_name})")
         elif version not in definition.litert_versions:
             unsupported.append(
                 f"node {index} ({op_name} version {version}; supported: {sorted(definition.litert_versions)})"
             )
         else:
-            operators.append((index, operator, definition, op_name))
+            operators.append((LiteRTOperator(index, definition.op_type, version, operator, model), op_name))
     if unsupported:
         raise UnsupportedOperatorError(
             f"{source}: {len(unsupported)} operator(s) are not supported:\n    " + "\n    ".join(unsupported),
-            hint="register a plugin for custom operators, or file an issue for missing builtin operators",
+            hint="for a custom operator, register a plugin: a parser in litert_parsers and an AotOperator class in "
+            "aot_operator_classes under the key shown (docs/custom_ops.md; `opbridge convert --plugin my_pkg.module`); "
+            "for a missing builtin operator, file an issue",
         )
 
     tensors = [
@@ -150,7 +207,8 @@ def read_litert_model(data: bytes, registry: OperatorRegistry, source: str = "<b
         return indices
 
     nodes: list[Node] = []
-    for index, operator, definition, op_name in operators:
+    for view, op_name in operators:
+        index, operator = view.index, view.operator
         inputs = tensor_indices(f"operator {index}'s inputs", operator.InputsAsNumpy, allow_omitted=True)
         outputs = [
             i
@@ -159,17 +217,12 @@ def read_litert_model(data: bytes, registry: OperatorRegistry, source: str = "<b
         ]
         if not outputs:
             raise ModelFormatError(f"{source}: operator {index} ({op_name}) has no output", hint="the file is damaged")
-        attributes = None
-        if definition.parse_litert_options is not None:
-            attributes = reader.read(
-                f"node {index} ({op_name}) options",
-                lambda d=definition, o=operator: d.parse_litert_options(o),
-            )
+        attributes = _parse_options(reader, context, view, op_name)
         nodes.append(
             Node(
                 index=len(nodes),
                 name=tensors[outputs[0]].name,
-                op_type=definition.op_type,
+                op_type=view.op_key,
                 inputs=inputs,
                 outputs=outputs,
                 attributes=attributes,
@@ -189,6 +242,32 @@ def read_litert_model(data: bytes, registry: OperatorRegistry, source: str = "<b
         )
     except ValueError as error:
         raise ModelFormatError(f"{source}: {error}", hint="the operators are not in execution order") from None
+
+
+def _parse_options(reader: _Reader, context: "RegistryContext", view: LiteRTOperator, op_name: str) -> Any:
+    """The node's typed options from its registered parser, checked against air_options."""
+    parser = context.litert_parsers[view.op_key]
+    if view.custom_code is None:
+        options = reader.read(f"node {view.index} ({op_name}) options", lambda: parser(view))
+    else:
+        try:
+            options = parser(view)
+        except OpbridgeError:
+            raise
+        except Exception as error:
+            raise ModelFormatError(
+                f"{reader.source}: {view.describe()}: its parser rejected the node: {type(error).__name__}: {error}",
+                hint=f"check the model's custom options; the parser is "
+                f"{getattr(parser, '__module__', '?')}.{getattr(parser, '__qualname__', parser)}",
+            ) from error
+    options_class = context.air_options.get(view.op_key)
+    if options_class is not None and options is not None and not isinstance(options, options_class):
+        raise OperatorPluginError(
+            f"{view.describe()}: the parser returned {type(options).__name__}, "
+            f"but air_options registers {options_class.__name__} for {view.op_key}",
+            hint="return the registered options class from the parser, or register the class it returns",
+        )
+    return options
 
 
 def _read_tensor(reader: _Reader, model: Any, subgraph: Any, index: int, buffer_count: int) -> Tensor:
@@ -269,7 +348,7 @@ def _read_quantization(reader: _Reader, tensor: Any, index: int, name: str) -> Q
     return Quantization(scales=scales, zero_points=zero_points, axis=axis)
 
 
-def load_litert_model(path: pathlib.Path | str, registry: OperatorRegistry) -> Graph:
+def load_litert_model(path: pathlib.Path | str, registry: "RegistryContext | OperatorRegistry") -> Graph:
     """Reads a .tflite file; see read_litert_model."""
     path = pathlib.Path(path)
     try:

@@ -1,0 +1,1 @@
+"""Ahead-of-time C emission: operator classes (operators), resolution of a graph's nodes (resolve)."""

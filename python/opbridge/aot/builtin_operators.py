@@ -1,0 +1,50 @@
+"""Registers the built-in operators in a RegistryContext, explicitly, from ops/builtin.py."""
+
+import typing
+from collections.abc import Iterable
+from typing import Any
+
+from opbridge.air import LiteRTOperator
+from opbridge.aot.operators import operator_class_for
+from opbridge.ops.builtin import BUILTIN_OPERATORS
+from opbridge.ops.definition import OperatorDefinition
+
+
+def builtin_litert_parser(definition: OperatorDefinition) -> Any:
+    """A litert_parsers entry for a built-in: its options parser on the node's tflite.Operator."""
+    parse = definition.parse_litert_options
+
+    def parse_builtin(node: LiteRTOperator) -> Any:
+        return None if parse is None else parse(node.operator)
+
+    parse_builtin.__qualname__ = f"parse_{definition.op_type.lower()}"
+    return parse_builtin
+
+
+def options_class_of(definition: OperatorDefinition) -> type | None:
+    """The class the options parser is annotated to return, if any."""
+    if definition.parse_litert_options is None:
+        return None
+    try:
+        returned = typing.get_type_hints(definition.parse_litert_options).get("return")
+    except (NameError, TypeError):
+        return None
+    return returned if isinstance(returned, type) else None
+
+
+def register_operator_definitions(context: Any, definitions: Iterable[OperatorDefinition]) -> None:
+    """Each definition with its parser (LiteRT builtins), options class and C emitter class."""
+    for definition in definitions:
+        key = definition.op_type
+        context.operators.add(definition)
+        if definition.litert_builtin_code is not None:
+            context.litert_parsers.register(key, builtin_litert_parser(definition))
+        options_class = options_class_of(definition)
+        if options_class is not None:
+            context.air_options.register(key, options_class)
+        if definition.lower_c is not None:
+            context.aot_operator_classes.register(key, operator_class_for(definition))
+
+
+def register_builtin_operators(context: Any) -> None:
+    register_operator_definitions(context, BUILTIN_OPERATORS)

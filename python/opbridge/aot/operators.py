@@ -1,0 +1,288 @@
+"""The classes that emit C for operators: AotOperator and its attributes.
+
+One AotOperator instance serves one node of one conversion:
+
+1. resolve: the converter builds it with the node's attribute model
+   (`ATTRIBUTES`, filled from the config's `operators` rules) and calls
+   `on_resolve()`, where the class rejects what its C cannot serve, then
+   asks `scratch_bytes()` and `persistent_bytes()` so the planner can place
+   them (scratch lives while the node runs; persistent state lives for the
+   whole module, in a region nothing else shares, and is reset by `_init`).
+2. emit: after planning, `emit(save_path)` writes the operator's header and
+   source into the module tree. The module calls
+   `<prefix>_<name>_init(ctx)` once from `<prefix>_init` when `has_init`,
+   and `<prefix>_<name>_run(ctx)` from `<prefix>_run`; both return an
+   int32_t status (0, or a code in <prefix>_status_custom_first..last).
+
+Emitted code reaches tensors through `ctx->tensor_ptrs[<prefix>_<tensor
+name>]` (see AotTensor.name), never through symbols of its own, so the
+planner decides where every buffer lives; state is never a C static.
+
+Built-in operators are LoweredOperator classes made from their
+OperatorDefinition (`operator_class_for`): subclass one to change how a
+built-in is emitted while keeping its checks and scratch sizing.
+"""
+
+import dataclasses
+import pathlib
+import re
+from typing import Any, ClassVar
+
+from pydantic.dataclasses import dataclass as pydantic_dataclass
+
+from opbridge.backends.c.lowering import C_TYPES, LoweringContext, NodeCode
+from opbridge.backends.c.memory_plan import MemoryPlan
+from opbridge.errors import OpbridgeError, UnsupportedOperatorError
+from opbridge.ir import DType, Graph, Node, Quantization, Tensor
+from opbridge.ops.definition import OperatorDefinition
+
+SECTION_NAME = re.compile(r"^\.?[A-Za-z_][A-Za-z0-9_.$]{0,63}$")
+
+
+@pydantic_dataclass
+class OperatorAttributes:
+    """Attributes every operator takes (config: operators[].attributes).
+
+    code_placement: the linker section for the operator's functions, e.g.
+    ".itcm_text" to run a hot operator from tightly coupled memory (the
+    target's linker script must place that section); None keeps the
+    toolchain's default (.text).
+    """
+
+    code_placement: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.code_placement is not None and not SECTION_NAME.match(self.code_placement):
+            raise ValueError(f"code_placement {self.code_placement!r} is not a linker section name (e.g. '.itcm_text')")
+
+
+@dataclasses.dataclass(frozen=True)
+class AotTensor:
+    """A tensor as emitted code sees it. `name` is its C name: `<prefix>_<name>` is its tensor id."""
+
+    index: int
+    name: str
+    model_name: str
+    dtype: DType
+    shape: tuple[int, ...]
+    nbytes: int
+    is_constant: bool
+    quantization: Quantization | None
+
+    @property
+    def ctype(self) -> str:
+        return C_TYPES[self.dtype]
+
+    @property
+    def element_count(self) -> int:
+        return self.nbytes // self.dtype.itemsize if self.dtype.itemsize else 0
+
+    @classmethod
+    def of(cls, tensor: Tensor) -> "AotTensor":
+        return cls(
+            index=tensor.index,
+            name=f"tensor_{tensor.index}",
+            model_name=tensor.name,
+            dtype=tensor.dtype,
+            shape=tuple(tensor.shape),
+            nbytes=tensor.bytes,
+            is_constant=tensor.is_constant,
+            quantization=tensor.quantization,
+        )
+
+
+class AotOperator:
+    """Emits the C of one node. Subclass it, set TYPE (and ATTRIBUTES), implement emit()."""
+
+    TYPE: ClassVar[str] = ""
+    ATTRIBUTES: ClassVar[type] = OperatorAttributes
+    # True when the module must call <prefix>_<name>_init from <prefix>_init.
+    has_init: ClassVar[bool] = False
+
+    def __init__(self, node: Node, graph: Graph, prefix: str, attributes: Any) -> None:
+        self.node = node
+        self.graph = graph
+        self.prefix = prefix
+        self.attributes = attributes
+        self.plan: MemoryPlan | None = None  # set after planning, before emit()
+
+    # -- what the node is --------------------------------------------------
+    @property
+    def name(self) -> str:
+        """`node_<index>_<type>`: unique in the module, so `<prefix>_<name>_run` is too."""
+        return f"node_{self.node.index}_{re.sub(r'[^0-9A-Za-z_]', '_', self.node.op_type).lower()}"
+
+    @property
+    def options(self) -> Any:
+        """The node's options as its LiteRT parser decoded them (air_options)."""
+        return self.node.attributes
+
+    @property
+    def input_tensors(self) -> list[AotTensor | None]:
+        """Inputs in node order; None for an omitted optional input."""
+        return [None if t is None else AotTensor.of(t) for t in self.graph.node_inputs(self.node)]
+
+    @property
+    def output_tensors(self) -> list[AotTensor]:
+        return [AotTensor.of(t) for t in self.graph.node_outputs(self.node)]
+
+    # -- resolve -------------------------------------------------------------
+    def on_resolve(self) -> None:
+        """Rejects a node the emitted C could not serve (raise with a clear message)."""
+
+    def scratch_bytes(self) -> int:
+        """Working memory for one run, planned in the arena."""
+        return 0
+
+    def persistent_bytes(self) -> int:
+        """State kept from run to run, planned in the arena and reset by <prefix>_<name>_init."""
+        return 0
+
+    # -- emit ----------------------------------------------------------------
+    def emit(self, save_path: pathlib.Path) -> None:
+        """Writes the operator's files under save_path (includes-api/, src/)."""
+        raise NotImplementedError(f"{type(self).__name__} must implement emit()")
+
+    @property
+    def run_symbol(self) -> str:
+        return f"{self.prefix}_{self.name}_run"
+
+    @property
+    def init_symbol(self) -> str:
+        return f"{self.prefix}_{self.name}_init"
+
+    def tensor_pointer(self, tensor: AotTensor, const: bool = False) -> str:
+        """A typed pointer expression to a tensor's data."""
+        qualifier = "const " if const else ""
+        return f"(({qualifier}{tensor.ctype} *)ctx->tensor_ptrs[{self.prefix}_{tensor.name}])"
+
+    def scratch_pointer(self, ctype: str = "uint8_t") -> str:
+        """A pointer to this node's planned scratch (valid while it runs)."""
+        return f"(({ctype} *)(ctx->arena + {self._plan().scratch_offset(self.node.index)}u))"
+
+    def persistent_pointer(self, ctype: str = "uint8_t") -> str:
+        """A pointer to this node's planned persistent state."""
+        return f"(({ctype} *)(ctx->arena + {self._plan().persistent_offset(self.node.index)}u))"
+
+    def function_attributes(self) -> str:
+        """What goes before the emitted functions' definitions: the code_placement section."""
+        placement = getattr(self.attributes, "code_placement", None)
+        return f'__attribute__((section("{placement}"))) ' if placement else ""
+
+    def _plan(self) -> MemoryPlan:
+        if self.plan is None:
+            raise OpbridgeError(f"{self.node.describe()}: pointers into the arena exist only after planning")
+        return self.plan
+
+
+class LoweredOperator(AotOperator):
+    """An operator whose C is one NodeCode (includes, definitions, statements).
+
+    emit() writes src/<prefix>_<name>.{h,c} around lower()'s NodeCode; the
+    statements set `status`. Set has_init when lower() returns init_statements.
+    """
+
+    def lower(self, context: LoweringContext) -> NodeCode:
+        raise NotImplementedError(f"{type(self).__name__} must implement lower()")
+
+    def lowering_context(self) -> LoweringContext:
+        return LoweringContext(self.prefix, self.graph, self._plan())
+
+    def emit(self, save_path: pathlib.Path) -> None:
+        code = self.lower(self.lowering_context())
+        if code.init_statements and not self.has_init:
+            raise OpbridgeError(f"{type(self).__name__} returned init statements but has_init is False")
+        header, source = self.node_files(code)
+        for relative, text in (
+            (f"src/{self.prefix}_{self.name}.h", header),
+            (f"src/{self.prefix}_{self.name}.c", source),
+        ):
+            path = save_path / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8", newline="\n")
+
+    def node_files(self, code: NodeCode) -> tuple[str, str]:
+        p = self.prefix
+        stem = f"{p}_{self.name}"
+        guard = re.sub(r"[^A-Z0-9]", "_", stem.upper()) + "_H_"
+        description = self.node.describe().replace("*/", "* /")
+        declarations = f"int32_t {self.run_symbol}({p}_context *ctx);"
+        if self.has_init:
+            declarations = f"int32_t {self.init_symbol}({p}_context *ctx);\n" + declarations
+        header = f"""/* Generated by opbridge. Do not edit. */
+#ifndef {guard}
+#define {guard}
+
+#include <stdint.h>
+
+#include "{p}.h"
+
+#ifdef __cplusplus
+extern "C" {{
+#endif
+
+/* {description} */
+{declarations}
+
+#ifdef __cplusplus
+}}
+#endif
+
+#endif /* {guard} */
+"""
+        system_includes = sorted({i for i in code.includes if "/" not in i})
+        project_includes = sorted({i for i in code.includes if "/" in i})
+        includes = [f"#include <{i}>" for i in ["stddef.h", "stdint.h", *system_includes]]
+        includes += [f'#include "{i}"' for i in project_includes]
+        includes += [f'#include "{stem}.h"', f'#include "{p}_constants.h"']
+        definitions = "\n\n".join(code.definitions)
+        attributes = self.function_attributes()
+        functions = []
+        if self.has_init:
+            functions.append(self._function(f"{attributes}int32_t {self.init_symbol}", code.init_statements))
+        functions.append(self._function(f"{attributes}int32_t {self.run_symbol}", code.statements))
+        source = f"""/* Generated by opbridge. Do not edit. */
+/* {description} */
+{chr(10).join(dict.fromkeys(includes))}
+
+{definitions}
+
+{chr(10).join(functions)}"""
+        return header, source
+
+    def _function(self, signature: str, statements: list[str]) -> str:
+        uses_ctx = any("ctx" in line for line in statements)
+        body = "\n".join(f"  {line}" for line in statements)
+        return f"""{signature}({self.prefix}_context *ctx) {{
+{"" if uses_ctx else "  (void)ctx;" + chr(10)}  int32_t status = 0;
+{body}
+  return status;
+}}
+"""
+
+
+class DefinitionOperator(LoweredOperator):
+    """A built-in operator: emits its OperatorDefinition's lower_c."""
+
+    DEFINITION: ClassVar[OperatorDefinition]
+
+    def on_resolve(self) -> None:
+        if self.DEFINITION.lower_c is None:
+            raise UnsupportedOperatorError(
+                f"no C lowering for {self.node.describe()}", hint="this operator runs only on the host backends"
+            )
+
+    def scratch_bytes(self) -> int:
+        if self.DEFINITION.scratch_bytes is None:
+            return 0
+        return self.DEFINITION.scratch_bytes(self.graph, self.node)
+
+    def lower(self, context: LoweringContext) -> NodeCode:
+        assert self.DEFINITION.lower_c is not None  # on_resolve checked
+        return self.DEFINITION.lower_c(context, self.node)
+
+
+def operator_class_for(definition: OperatorDefinition) -> type[DefinitionOperator]:
+    """The AotOperator class of a built-in, e.g. Conv2DOperator for CONV_2D."""
+    class_name = "".join(part.capitalize() for part in definition.op_type.lower().split("_")) + "Operator"
+    return type(class_name, (DefinitionOperator,), {"TYPE": definition.op_type, "DEFINITION": definition})

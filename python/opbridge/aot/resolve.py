@@ -1,0 +1,161 @@
+"""Resolution: one AotOperator per node, with its attributes from the config's rules.
+
+    operators:
+      - type: "*"                 # every operator
+        attributes: {code_placement: .itcm_text}
+      - type: CUSTOM_GAIN
+        attributes: {gain: 3}
+
+Rules apply in order (later ones win). Each rule is checked against the
+registry in use: an unknown type, or a key that the operator's ATTRIBUTES
+model does not declare, is an error naming the nearest valid one. A "*"
+rule's key must be declared by some operator of the model and is applied
+to those that declare it (or take free-form keys: `extra="allow"`). A
+required attribute (a field without a default) that no rule sets stops
+the conversion with an error naming it.
+"""
+
+import dataclasses
+import difflib
+from collections.abc import Sequence
+from typing import Any
+
+import pydantic
+
+from opbridge.errors import ConfigError, OpbridgeError, OperatorPluginError, UnsupportedOperatorError
+from opbridge.ir import Graph
+
+ANY_TYPE = "*"
+# Keys that older tools took and opbridge deliberately does not.
+REMOVED_KEYS = {
+    "scratch_placement": "scratch is planned in the arena with the activations; there is nothing to place",
+}
+
+
+class OperatorResolveError(OpbridgeError):
+    """An operator class rejected a node (its on_resolve raised), or reported bad memory needs."""
+
+
+class OperatorRule(pydantic.BaseModel):
+    """One entry of `operators:` in a conversion config."""
+
+    model_config = pydantic.ConfigDict(extra="forbid", frozen=True)
+
+    type: str
+    attributes: dict[str, Any] = pydantic.Field(default_factory=dict)
+
+
+def attribute_fields(attributes_class: type) -> list[str]:
+    if dataclasses.is_dataclass(attributes_class):
+        return [field.name for field in dataclasses.fields(attributes_class)]
+    fields = getattr(attributes_class, "model_fields", None)
+    return list(fields) if fields is not None else []
+
+
+def takes_free_form_keys(attributes_class: type) -> bool:
+    config = getattr(attributes_class, "__pydantic_config__", None) or getattr(attributes_class, "model_config", {})
+    return config.get("extra") == "allow"
+
+
+def _nearest_hint(key: str, valid: Sequence[str], what: str) -> str:
+    nearest = difflib.get_close_matches(key, list(valid), n=1)
+    if nearest:
+        return f"did you mean {nearest[0]!r}?"
+    return f"valid {what}: {', '.join(sorted(valid)) or 'none'}"
+
+
+def check_rules(rules: Sequence[OperatorRule], classes: dict[str, type], reached_types: set[str]) -> None:
+    """Rejects unknown types and keys, naming the nearest valid one."""
+    for position, rule in enumerate(rules):
+        where = f"operators[{position}]"
+        if rule.type != ANY_TYPE and rule.type not in classes:
+            raise ConfigError(
+                f"{where}: unknown operator type {rule.type!r}",
+                hint=_nearest_hint(rule.type, [*classes, ANY_TYPE], "types"),
+            )
+        targets = [classes[rule.type]] if rule.type != ANY_TYPE else [classes[t] for t in sorted(reached_types)]
+        for key in rule.attributes:
+            if key in REMOVED_KEYS:
+                raise ConfigError(f"{where}: attribute {key!r} was removed", hint=REMOVED_KEYS[key])
+            declared = any(key in attribute_fields(c.ATTRIBUTES) for c in targets)
+            free_form = any(takes_free_form_keys(c.ATTRIBUTES) for c in targets)
+            if not declared and not free_form:
+                valid = sorted({f for c in targets for f in attribute_fields(c.ATTRIBUTES)})
+                subject = f"operator type {rule.type!r}" if rule.type != ANY_TYPE else "any operator of this model"
+                raise ConfigError(
+                    f"{where}: {subject} has no attribute {key!r}", hint=_nearest_hint(key, valid, "attributes")
+                )
+
+
+def node_attributes(node_type: str, attributes_class: type, rules: Sequence[OperatorRule], node_text: str) -> Any:
+    """The node's ATTRIBUTES instance from the rules that reach it."""
+    fields = attribute_fields(attributes_class)
+    free_form = takes_free_form_keys(attributes_class)
+    merged: dict[str, Any] = {}
+    for rule in rules:
+        if rule.type == node_type:
+            merged.update(rule.attributes)
+        elif rule.type == ANY_TYPE:
+            merged.update({k: v for k, v in rule.attributes.items() if k in fields or free_form})
+    try:
+        return attributes_class(**merged)
+    except pydantic.ValidationError as error:
+        problems = []
+        for entry in error.errors():
+            location = ".".join(map(str, entry["loc"])) or "attributes"
+            if entry["type"] == "missing" or "required" in entry["msg"].lower():
+                problems.append(f"required attribute {location!r} is not set by any operators rule")
+            else:
+                problems.append(f"attribute {location!r}: {entry['msg']}")
+        raise ConfigError(
+            f"{node_text}: " + "; ".join(problems),
+            hint=f"add it under operators: [{{type: {node_type}, attributes: {{...}}}}] in the config",
+        ) from None
+    except (TypeError, ValueError) as error:
+        raise ConfigError(f"{node_text}: invalid attributes: {error}", hint="check the operators rules") from None
+
+
+@dataclasses.dataclass
+class ResolvedGraph:
+    operators: list[Any]  # AotOperator, one per node in schedule order
+    scratch_bytes: dict[int, int]
+    persistent_bytes: dict[int, int]
+
+
+def resolve_operators(graph: Graph, context: Any, prefix: str, rules: Sequence[OperatorRule] = ()) -> ResolvedGraph:
+    """Instantiates each node's operator class, runs its admission checks and collects its memory needs."""
+    classes = dict(context.aot_operator_classes.items())
+    missing = [node.describe() for node in graph.nodes if node.op_type not in classes]
+    if missing:
+        raise UnsupportedOperatorError(
+            f"no C emitter (aot_operator_classes) for: {', '.join(missing)}",
+            hint="register an AotOperator class for the key with a plugin, or run the model on the host backends",
+        )
+    check_rules(rules, classes, {node.op_type for node in graph.nodes})
+    resolved = ResolvedGraph([], {}, {})
+    for node in graph.nodes:
+        operator_class = classes[node.op_type]
+        attributes = node_attributes(node.op_type, operator_class.ATTRIBUTES, rules, node.describe())
+        operator = operator_class(node, graph, prefix, attributes)
+        try:
+            operator.on_resolve()
+            scratch, persistent = operator.scratch_bytes(), operator.persistent_bytes()
+        except OpbridgeError:
+            raise
+        except Exception as error:
+            raise OperatorResolveError(
+                f"{node.describe()}: {error}",
+                hint=f"rejected by {operator_class.__module__}.{operator_class.__qualname__}",
+            ) from error
+        for what, value in (("scratch_bytes", scratch), ("persistent_bytes", persistent)):
+            if not isinstance(value, int) or value < 0:
+                raise OperatorPluginError(
+                    f"{node.describe()}: {operator_class.__qualname__}.{what}() returned {value!r}",
+                    hint="return a byte count, an int >= 0",
+                )
+        resolved.operators.append(operator)
+        if scratch:
+            resolved.scratch_bytes[node.index] = scratch
+        if persistent:
+            resolved.persistent_bytes[node.index] = persistent
+    return resolved

@@ -1,0 +1,156 @@
+"""Everything one conversion can look up: the registry context.
+
+A RegistryContext holds one registry per extension point:
+
+    operators             OperatorDefinition (reference, docs, scratch)  by operator key
+    litert_model_hooks    rewrite of the .tflite bytes before parsing   by hook name
+    litert_parsers        LiteRT node -> typed options                   by operator key
+    air_options           the typed options class a parser returns      by operator key
+    aot_operator_classes  the AotOperator class that emits C            by operator key
+    transforms            graph rewrites                                by Transform.NAME
+
+`build_default_registry_context(customizers=[...])` registers the
+built-ins, lets each customizer (a plugin's `customize_registry`) add to
+them, and freezes the result. Replacing or removing a built-in needs
+`allow_override=True`, so a plugin cannot change a built-in by accident.
+"""
+
+import contextlib
+import dataclasses
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from opbridge.ops.registry import BUILTIN_ORIGIN, OperatorRegistry, Registry, RegistryError
+
+# A customizer adds a plugin's parsers, operator classes, ... to a context.
+Customizer = Callable[["RegistryContext"], None]
+# Rewrites .tflite bytes before they are parsed.
+ModelHook = Callable[[bytes], bytes]
+
+
+@dataclasses.dataclass
+class RegistryContext:
+    """The registries one conversion uses (see the module docstring)."""
+
+    operators: OperatorRegistry = dataclasses.field(default_factory=OperatorRegistry)
+    litert_model_hooks: Registry[ModelHook] = dataclasses.field(default_factory=lambda: Registry("litert_model_hooks"))
+    litert_parsers: Registry[Any] = dataclasses.field(default_factory=lambda: Registry("litert_parsers"))
+    air_options: Registry[type] = dataclasses.field(default_factory=lambda: Registry("air_options"))
+    aot_operator_classes: Registry[type] = dataclasses.field(default_factory=lambda: Registry("aot_operator_classes"))
+    transforms: Registry[type] = dataclasses.field(default_factory=lambda: Registry("transforms"))
+
+    def registries(self) -> list[Registry[Any]]:
+        return [getattr(self, field.name) for field in dataclasses.fields(self)]
+
+    def freeze(self) -> "RegistryContext":
+        for registry in self.registries():
+            registry.freeze()
+        return self
+
+    @property
+    def frozen(self) -> bool:
+        return all(registry.frozen for registry in self.registries())
+
+    @contextlib.contextmanager
+    def registering_as(self, origin: str) -> Iterator[None]:
+        """Records `origin` (e.g. a plugin's module) on everything registered inside."""
+        previous = [registry._origin for registry in self.registries()]
+        for registry in self.registries():
+            registry._origin = origin
+        try:
+            yield
+        finally:
+            for registry, before in zip(self.registries(), previous, strict=True):
+                registry._origin = before
+
+    def operator_keys(self) -> set[str]:
+        """Every operator key some registry knows."""
+        return set(self.operators) | set(self.litert_parsers) | set(self.aot_operator_classes)
+
+    def describe(self) -> str:
+        """What is registered, and from where (for `opbridge plugins list`)."""
+        lines = []
+        for registry in self.registries():
+            lines.append(f"{registry.name} ({len(registry)}):")
+            by_origin: dict[str, list[str]] = {}
+            for key in registry:
+                by_origin.setdefault(registry.origin(key), []).append(key)
+            for origin, keys in sorted(by_origin.items(), key=lambda item: (item[0] != BUILTIN_ORIGIN, item[0])):
+                lines.append(f"  {origin}: {', '.join(sorted(keys))}")
+        return "\n".join(lines)
+
+
+def customizer_name(customizer: Customizer) -> str:
+    module = getattr(customizer, "__module__", None) or "?"
+    name = getattr(customizer, "__qualname__", None) or type(customizer).__name__
+    return f"{module}.{name}"
+
+
+def register_builtins(context: RegistryContext) -> None:
+    """The built-in operators, with their parsers, options classes and C emitters."""
+    # Imported here: the operators import the IR and backends, which import this module's users.
+    from opbridge.aot.builtin_operators import register_builtin_operators
+
+    with context.registering_as(BUILTIN_ORIGIN):
+        register_builtin_operators(context)
+
+
+def build_default_registry_context(
+    customizers: Iterable[Customizer] = (), *, allow_override: bool = False
+) -> RegistryContext:
+    """The built-ins, then each customizer in order, frozen.
+
+    Without allow_override, a customizer that replaces or removes a built-in
+    fails here, naming the registry, the key and the customizer.
+    """
+    context = RegistryContext()
+    register_builtins(context)
+    builtins = {registry.name: {key: registry.get(key) for key in registry} for registry in context.registries()}
+    for customizer in customizers:
+        if not callable(customizer):
+            raise RegistryError(
+                f"customizer {customizer!r} is not callable",
+                hint="pass functions that take the RegistryContext, e.g. my_plugin.customize_registry",
+            )
+        name = customizer_name(customizer)
+        with context.registering_as(name):
+            customizer(context)
+        if allow_override:
+            continue
+        for registry in context.registries():
+            for key, value in builtins[registry.name].items():
+                if key not in registry:
+                    change = "removed"
+                elif registry.get(key) is not value:
+                    change = "replaced"
+                else:
+                    continue
+                raise RegistryError(
+                    f"customizer {name} {change} the built-in {key!r} in {registry.name}",
+                    hint="pass allow_override=True to build_default_registry_context to change built-ins deliberately",
+                )
+    return context.freeze()
+
+
+def as_registry_context(registry: "RegistryContext | OperatorRegistry") -> RegistryContext:
+    """A context for APIs that take either: an OperatorRegistry gets its
+    definitions' parsers and built-in emitter classes (for tests of single operators)."""
+    if isinstance(registry, RegistryContext):
+        return registry
+    from opbridge.aot.builtin_operators import register_operator_definitions
+
+    context = RegistryContext()
+    with context.registering_as(BUILTIN_ORIGIN):
+        register_operator_definitions(context, registry.definitions())
+    return context.freeze()
+
+
+_DEFAULT_CONTEXT: RegistryContext | None = None
+
+
+def default_registry_context() -> RegistryContext:
+    """The built-ins alone (built once; it is frozen, so sharing it is safe)."""
+    global _DEFAULT_CONTEXT
+    if _DEFAULT_CONTEXT is None:
+        _DEFAULT_CONTEXT = build_default_registry_context()
+    return _DEFAULT_CONTEXT

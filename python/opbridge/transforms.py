@@ -1,0 +1,92 @@
+"""Graph rewrites that plugins register and conversions select by name.
+
+    class FuseThing(Transform):
+        NAME = "fuse_thing"
+        OPTIONS = FuseThingOptions  # a pydantic model or dataclass; None: takes no options
+
+        def apply(self, graph: Graph) -> Graph: ...
+
+A config selects transforms, in order, with
+`transforms: [{name: fuse_thing, options: {...}}]`; options are validated
+against OPTIONS before the transform runs, and the rewritten graph is
+checked (schedule order, every read written first) after it.
+"""
+
+import dataclasses
+import difflib
+from typing import Any, ClassVar
+
+import pydantic
+
+from opbridge.errors import ConfigError, OpbridgeError, OperatorPluginError
+from opbridge.ir import Graph
+
+
+class TransformConfigError(ConfigError):
+    """A transform named in a config is unknown, or its options are invalid."""
+
+
+class Transform:
+    """A graph rewrite. Subclasses set NAME and OPTIONS and implement apply()."""
+
+    NAME: ClassVar[str] = ""
+    OPTIONS: ClassVar[type | None] = None
+
+    def __init__(self, options: Any = None) -> None:
+        self.options = options
+
+    def apply(self, graph: Graph) -> Graph:
+        raise NotImplementedError(f"{type(self).__name__} must implement apply()")
+
+
+def make_options(transform_class: type[Transform], raw: dict[str, Any] | None) -> Any:
+    """The transform's typed options from a config mapping; errors name the transform and the key."""
+    name = transform_class.NAME
+    options_class = transform_class.OPTIONS
+    if options_class is None:
+        if raw:
+            raise TransformConfigError(
+                f"transform {name!r} takes no options, got {sorted(raw)}", hint="remove its options"
+            )
+        return None
+    raw = dict(raw or {})
+    if dataclasses.is_dataclass(options_class) and not hasattr(options_class, "__pydantic_fields__"):
+        valid = [field.name for field in dataclasses.fields(options_class)]
+        for key in raw:
+            if key not in valid:
+                nearest = difflib.get_close_matches(key, valid, n=1)
+                raise TransformConfigError(
+                    f"transform {name!r} has no option {key!r}",
+                    hint=f"did you mean {nearest[0]!r}?" if nearest else f"its options: {', '.join(valid) or 'none'}",
+                )
+        try:
+            return options_class(**raw)
+        except TypeError as error:
+            raise TransformConfigError(f"transform {name!r}: {error}", hint="see its OPTIONS class") from None
+    try:
+        return pydantic.TypeAdapter(options_class).validate_python(raw)
+    except pydantic.ValidationError as error:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or name}: {e['msg']}" for e in error.errors())
+        raise TransformConfigError(f"transform {name!r} options: {problems}", hint="see its OPTIONS class") from None
+
+
+def apply_transform(transform: Transform, graph: Graph) -> Graph:
+    try:
+        result = transform.apply(graph)
+    except OpbridgeError:
+        raise
+    except Exception as error:
+        raise OperatorPluginError(
+            f"transform {transform.NAME!r} failed: {type(error).__name__}: {error}",
+            hint=f"fix {type(transform).__module__}.{type(transform).__qualname__}.apply",
+        ) from error
+    if not isinstance(result, Graph):
+        raise OperatorPluginError(
+            f"transform {transform.NAME!r} returned {type(result).__name__}, not a Graph",
+            hint="apply() returns the rewritten graph",
+        )
+    try:
+        result.check_schedule()
+    except ValueError as error:
+        raise OperatorPluginError(f"transform {transform.NAME!r} broke the graph: {error}") from None
+    return result
