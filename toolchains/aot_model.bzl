@@ -9,6 +9,18 @@
 makes `:kws` (a cc_library of the emitted module: `#include "kws.h"`),
 `:kws_plan` (its memory plan, JSON), and `:kws_golden_test` on every platform (toolchains/emulated_test.bzl): the
 module run on seeded inputs against the NumPy reference's outputs.
+
+A model with custom operators names its plugin modules and a converter
+binary that can import them (a host_py_binary of python/opbridge/cli.py
+with the plugin's py_library in deps):
+
+    aot_model(
+        name = "frontend",
+        model = ...,
+        prefix = "frontend",
+        plugins = ["opbridge_signal.plugin"],
+        converter = ":opbridge_with_signal",
+    )
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
@@ -27,12 +39,16 @@ def _aot_module_impl(ctx):
     # The library links //cc/kernels itself.
     arguments.add("--no-bundle-kernels")
     arguments.add("--golden-cases", str(ctx.attr.golden_cases))
+    # Only the plugins named here: a build must not depend on what is installed.
+    arguments.add("--no-entry-points")
+    for plugin in ctx.attr.plugins:
+        arguments.add("--plugin", plugin)
     inputs = [ctx.file.model]
     if ctx.file.config:
         arguments.add("--config", ctx.file.config)
         inputs.append(ctx.file.config)
     ctx.actions.run(
-        executable = ctx.executable._opbridge,
+        executable = ctx.executable.converter,
         arguments = [arguments],
         inputs = inputs,
         outputs = [module, golden, plan],
@@ -52,11 +68,21 @@ _aot_module = rule(
         "prefix": attr.string(mandatory = True),
         "config": attr.label(allow_single_file = [".yaml", ".yml"]),
         "golden_cases": attr.int(default = 20),
-        "_opbridge": attr.label(default = "//python/opbridge:opbridge_cli", executable = True, cfg = "exec"),
+        "plugins": attr.string_list(),
+        "converter": attr.label(default = "//python/opbridge:opbridge_cli", executable = True, cfg = "exec"),
     },
 )
 
-def aot_model(name, model, prefix, config = None, golden_cases = 20, visibility = None, **kwargs):
+def aot_model(
+        name,
+        model,
+        prefix,
+        config = None,
+        golden_cases = 20,
+        plugins = [],
+        converter = "//python/opbridge:opbridge_cli",
+        visibility = None,
+        **kwargs):
     """The emitted module of `model` as cc_library `name`, and `name_golden_test` on every platform."""
     module = name + "_module"
     _aot_module(
@@ -65,6 +91,8 @@ def aot_model(name, model, prefix, config = None, golden_cases = 20, visibility 
         prefix = prefix,
         config = config,
         golden_cases = golden_cases,
+        plugins = plugins,
+        converter = converter,
         visibility = ["//visibility:private"],
     )
     native.filegroup(

@@ -1,0 +1,1 @@
+"""A starter opbridge plugin: the custom no-op (a byte copy) of docs/custom_ops.md."""

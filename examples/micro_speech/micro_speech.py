@@ -1,0 +1,144 @@
+"""opbridge's main job: keyword spotting from raw audio on an emulated Cortex-M55.
+
+Bazel has compiled, with opbridge, TFLM's audio front end (nine Signal
+custom operators, through the opbridge_signal plugin) and the micro_speech
+classifier into one C program for the Cortex-M55. This feeds it 1 s of
+16 kHz audio, which it turns into 49 frames of 40 features (30 ms window,
+20 ms stride) and classifies, on an emulated Arm MPS3 AN547 board.
+
+    ./bazelw run //examples/micro_speech:m55 -- [WAV] [--platform cortex_m55|cortex_m4|aarch64_linux|x86_64_linux]
+
+With no WAV it uses yes_1000ms.wav from the shared data.
+"""
+
+import argparse
+import dataclasses
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import wave
+
+import numpy as np
+from opbridge.testing.flash import flash_breakdown
+
+# The runfiles tree (not resolved: its entries are symlinks into the source tree).
+RUNFILES_ROOT = pathlib.Path(__file__).absolute().parents[2]
+HERE = RUNFILES_ROOT / "examples" / "micro_speech"
+PROGRAMS = {
+    "cortex_m55": HERE / "micro_speech_cortex_m55",
+    "cortex_m4": HERE / "micro_speech_cortex_m4",
+    "aarch64_linux": HERE / "micro_speech_aarch64_linux",
+    "x86_64_linux": HERE / "micro_speech_program",
+}
+EMULATORS = {"cortex_m55": "mps3-an547", "cortex_m4": "mps2-an386", "aarch64_linux": "qemu-aarch64"}
+PLANS = {
+    "frontend": HERE / "frontend_module_plan.json",
+    "micro_speech": RUNFILES_ROOT / "tests" / "models" / "micro_speech_module_plan.json",
+}
+RUNNER = RUNFILES_ROOT / "toolchains" / "run_emulated.sh"
+DEFAULT_CLIP = RUNFILES_ROOT.parent / "shared_models" / "data" / "micro_speech" / "yes_1000ms.wav"
+SAMPLE_RATE = 16000
+CLIP_NAME = "micro_speech_clip.raw"  # what micro_speech_main.c reads
+TIMEOUT_SECONDS = 120
+
+
+class ClipError(ValueError):
+    """The WAV file is not 16 kHz mono 16-bit audio of at least 1 s."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Recognition:
+    features: np.ndarray  # int8 [49, 40]
+    scores: dict[str, int]
+    word: str
+    output: str
+
+
+def read_clip(path: pathlib.Path) -> np.ndarray:
+    """The first second of a 16 kHz mono 16-bit WAV file, as int16 samples."""
+    try:
+        with wave.open(str(path), "rb") as clip:
+            channels, width, rate, frames = (
+                clip.getnchannels(), clip.getsampwidth(), clip.getframerate(), clip.getnframes()
+            )  # fmt: skip
+            data = clip.readframes(min(frames, SAMPLE_RATE))
+    except (OSError, EOFError, wave.Error) as error:
+        raise ClipError(f"cannot read {path} as a WAV file: {error}") from None
+    if (channels, width, rate) != (1, 2, SAMPLE_RATE):
+        raise ClipError(
+            f"{path} is {channels}-channel, {8 * width}-bit, {rate} Hz; micro_speech needs mono 16-bit 16000 Hz "
+            f"(convert with e.g. `sox IN.wav -c 1 -b 16 -r 16000 OUT.wav`)"
+        )
+    if frames < SAMPLE_RATE:
+        raise ClipError(f"{path} holds {frames} samples ({frames / SAMPLE_RATE:.2f} s); micro_speech needs 1 s")
+    return np.frombuffer(data, dtype="<i2").astype(np.int16)
+
+
+def run_program(samples: np.ndarray, platform: str = "cortex_m55") -> Recognition:
+    """Runs the compiled program on `platform` with these 16000 samples."""
+    program = PROGRAMS[platform]
+    with tempfile.TemporaryDirectory() as directory:
+        (pathlib.Path(directory) / CLIP_NAME).write_bytes(samples.astype("<i2").tobytes())
+        if platform in EMULATORS:
+            command = [str(RUNNER), EMULATORS[platform], str(TIMEOUT_SECONDS), str(program)]
+        else:
+            command = [str(program)]
+        result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=directory)
+    if result.returncode != 0:
+        raise RuntimeError(
+            f"the micro_speech program failed on {platform} (status {result.returncode}):\n"
+            f"{result.stdout}{result.stderr}"
+        )
+    features, scores, word = [], {}, ""
+    for line in result.stdout.splitlines():
+        if line.startswith("features"):
+            features.append([int(value) for value in line.split(":", 1)[1].split()])
+        elif line.startswith("scores:"):
+            scores = {label: int(value) for label, value in (item.split("=") for item in line.split()[1:])}
+        elif line.startswith("word:"):
+            word = line.split()[1]
+    return Recognition(np.array(features, dtype=np.int8), scores, word, result.stdout)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("wav", nargs="?", type=pathlib.Path, help="16 kHz mono 16-bit WAV (default: yes_1000ms.wav)")
+    parser.add_argument("--platform", choices=sorted(PROGRAMS), default="cortex_m55")
+    arguments = parser.parse_args(argv)
+    clip = arguments.wav or DEFAULT_CLIP
+    if arguments.wav is not None and not clip.is_absolute() and "BUILD_WORKING_DIRECTORY" in os.environ:
+        clip = pathlib.Path(os.environ["BUILD_WORKING_DIRECTORY"]) / clip  # bazel run starts us elsewhere
+    print(__doc__.split("\n\n")[1].replace("\n", " ").strip(), "\n")
+    try:
+        recognition = run_program(read_clip(clip), arguments.platform)
+    except ClipError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except RuntimeError as error:
+        print(f"FAILED: {error}", file=sys.stderr)
+        return 1
+    print(f"clip: {clip.name} on {arguments.platform}")
+    print(f"word: {recognition.word}")
+    print("scores: " + ", ".join(f"{label} {score}" for label, score in recognition.scores.items()))
+    plans = {name: json.loads(path.read_text()) for name, path in PLANS.items()}
+    print(
+        f"arena: {sum(p['arena_bytes'] for p in plans.values())} bytes "
+        f"(front end {plans['frontend']['arena_bytes']}, classifier {plans['micro_speech']['arena_bytes']})"
+    )
+    if arguments.platform.startswith("cortex_m"):
+        program = PROGRAMS[arguments.platform]
+        front, classifier = flash_breakdown(program, "frontend"), flash_breakdown(program, "micro_speech")
+        # Kernels are shared: count them once (both breakdowns see every opbridge_* symbol).
+        total = front.kernels + front.module_code + front.constants + classifier.module_code + classifier.constants
+        print(
+            f"flash: {total} bytes = kernels {front.kernels} + front end {front.module_code + front.constants} "
+            f"+ classifier {classifier.module_code + classifier.constants} ({arguments.platform}, from the ELF)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

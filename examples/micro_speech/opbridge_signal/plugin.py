@@ -1,0 +1,193 @@
+"""The opbridge plugin: TFLM's nine Signal* custom operators.
+
+    opbridge convert audio_preprocessor_int8.tflite -o out --plugin opbridge_signal.plugin
+
+or, from Python, `build_default_registry_context(customizers=[customize_registry])`.
+
+Each operator folder provides its options class (decoded from the node's
+flexbuffer), a NumPy reference, memory needs and the C statements that call
+its kernel; this module registers them under the operator's key:
+
+    litert_parsers        the flexbuffer -> the options class
+    air_options           the options class
+    operators             the reference (state kept by the interpreter)
+    aot_operator_classes  SignalOperator: emits the node's C and copies the kernels
+"""
+
+import dataclasses
+import pathlib
+import shutil
+from types import ModuleType
+from typing import Any, ClassVar
+
+import numpy as np
+from opbridge.air import LiteRTOperator, custom_code_to_op_key
+from opbridge.aot.operators import LoweredOperator
+from opbridge.backends.c.lowering import LoweringContext, NodeCode
+from opbridge.ir import DType
+from opbridge.ops.definition import OperatorDefinition, ReferenceCall
+from opbridge.registry import RegistryContext
+
+from opbridge_signal import (
+    energy,
+    fft_auto_scale,
+    filter_bank,
+    filter_bank_log,
+    filter_bank_spectral_subtraction,
+    filter_bank_square_root,
+    pcan,
+    rfft,
+    window,
+)
+from opbridge_signal.c_code import CArgs
+
+KERNEL_DIRECTORY = pathlib.Path(__file__).parent / "kernels"
+
+
+@dataclasses.dataclass(frozen=True)
+class SignalOperatorSpec:
+    """One Signal operator: its folder, options class and the dtypes its kernel serves."""
+
+    module: ModuleType
+    options_class: type
+    input_dtypes: tuple[DType, ...]
+    output_dtypes: tuple[DType, ...]
+
+    @property
+    def custom_code(self) -> str:
+        return str(self.module.CUSTOM_CODE)
+
+    @property
+    def key(self) -> str:
+        return custom_code_to_op_key(self.custom_code)
+
+    def state_bytes(self, options: Any, input_shapes: list[tuple[int, ...]]) -> int:
+        return int(self.module.state_bytes(options, input_shapes))
+
+    def scratch_bytes(self, options: Any, input_shapes: list[tuple[int, ...]]) -> int:
+        return int(self.module.scratch_bytes(options, input_shapes))
+
+
+I16, I32, U32, U64, I8 = DType.INT16, DType.INT32, DType.UINT32, DType.UINT64, DType.INT8
+SIGNAL_OPERATORS: tuple[SignalOperatorSpec, ...] = (
+    SignalOperatorSpec(window, window.WindowOptions, (I16, I16), (I16,)),
+    SignalOperatorSpec(fft_auto_scale, fft_auto_scale.FftAutoScaleOptions, (I16,), (I16, I32)),
+    SignalOperatorSpec(rfft, rfft.RfftOptions, (I16,), (I16,)),
+    SignalOperatorSpec(energy, energy.EnergyOptions, (I16,), (U32,)),
+    SignalOperatorSpec(filter_bank, filter_bank.FilterBankOptions, (U32, I16, I16, I16, I16, I16), (U64,)),
+    SignalOperatorSpec(
+        filter_bank_square_root, filter_bank_square_root.FilterBankSquareRootOptions, (U64, I32), (U32,)
+    ),
+    SignalOperatorSpec(
+        filter_bank_spectral_subtraction,
+        filter_bank_spectral_subtraction.FilterBankSpectralSubtractionOptions,
+        (U32,),
+        (U32, U32),
+    ),
+    SignalOperatorSpec(pcan, pcan.PcanOptions, (U32, U32, I16), (U32,)),
+    SignalOperatorSpec(filter_bank_log, filter_bank_log.FilterBankLogOptions, (U32,), (I16,)),
+)
+
+
+def _parser(spec: SignalOperatorSpec) -> Any:
+    def parse_signal_operator(node: LiteRTOperator) -> Any:
+        return spec.options_class.from_flexbuffer(node.custom_options)
+
+    parse_signal_operator.__qualname__ = f"parse_{spec.module.__name__.rsplit('.', 1)[-1]}"
+    return parse_signal_operator
+
+
+def _reference(spec: SignalOperatorSpec) -> Any:
+    def reference(call: ReferenceCall) -> list[np.ndarray]:
+        options = call.attributes
+        inputs = [call.value(position) for position in range(len(call.inputs))]
+        shapes = [tuple(value.shape) for value in inputs]
+        state = None
+        if spec.state_bytes(options, shapes) > 0:
+            # The interpreter keeps call.state from run to run, as the module keeps the arena's state.
+            if "bytes" not in call.state:
+                call.state["bytes"] = spec.module.initial_state(options, shapes)
+            state = call.state["bytes"]
+        results = spec.module.reference(options, inputs, state)
+        return [
+            np.asarray(result, dtype=tensor.dtype.numpy).reshape(tensor.shape)
+            for result, tensor in zip(results, call.outputs, strict=True)
+        ]
+
+    return reference
+
+
+class SignalOperator(LoweredOperator):
+    """Emits one Signal node: its kernel call, with tables in flash and state in the arena."""
+
+    SPEC: ClassVar[SignalOperatorSpec]
+
+    def _input_shapes(self) -> list[tuple[int, ...]]:
+        return [() if t is None else t.shape for t in self.input_tensors]
+
+    def on_resolve(self) -> None:
+        spec = self.SPEC
+        inputs, outputs = self.input_tensors, self.output_tensors
+        found_inputs = tuple(None if t is None else t.dtype for t in inputs)
+        found_outputs = tuple(t.dtype for t in outputs)
+        if found_inputs != spec.input_dtypes or found_outputs != spec.output_dtypes:
+
+            def names(dtypes: tuple[DType | None, ...]) -> str:
+                return ", ".join("omitted" if d is None else d.value for d in dtypes)
+
+            raise ValueError(
+                f"{spec.custom_code} takes ({names(spec.input_dtypes)}) -> ({names(spec.output_dtypes)}), "
+                f"got ({names(found_inputs)}) -> ({names(found_outputs)})"
+            )
+        if self.persistent_bytes() and not self.has_init:
+            raise ValueError(f"{spec.custom_code} keeps state but its operator class has no init")
+
+    def scratch_bytes(self) -> int:
+        return self.SPEC.scratch_bytes(self.options, self._input_shapes())
+
+    def persistent_bytes(self) -> int:
+        return self.SPEC.state_bytes(self.options, self._input_shapes())
+
+    def lower(self, context: LoweringContext) -> NodeCode:
+        node, graph = self.node, self.graph
+        args = CArgs(
+            inputs=[context.pointer(i) for i in node.inputs if i is not None],
+            input_shapes=self._input_shapes(),
+            outputs=[context.pointer(i) for i in node.outputs],
+            output_shapes=[t.shape for t in self.output_tensors],
+            scratch=context.scratch_pointer(node, "uint8_t") if self.scratch_bytes() else None,
+            state=context.persistent_pointer(node, "uint8_t") if self.persistent_bytes() else None,
+            symbol=context.node_symbol(node),
+        )
+        del graph
+        code = self.SPEC.module.c_code(self.options, args)
+        return NodeCode(
+            includes=list(code.headers),
+            definitions=list(code.definitions),
+            statements=list(code.run_statements),
+            init_statements=list(code.init_statements),
+        )
+
+    def emit(self, save_path: pathlib.Path) -> None:
+        super().emit(save_path)
+        # The kernels travel with the module, so it builds on its own.
+        for kernel in sorted(KERNEL_DIRECTORY.glob("opbridge_signal_*.[ch]")):
+            shutil.copyfile(kernel, save_path / "src" / kernel.name)
+
+
+def operator_class(spec: SignalOperatorSpec) -> type[SignalOperator]:
+    stateful = spec.module.state_bytes is not None and hasattr(spec.module, "initial_state")
+    name = "".join(part.capitalize() for part in spec.module.__name__.rsplit(".", 1)[-1].split("_")) + "Operator"
+    return type(name, (SignalOperator,), {"TYPE": spec.key, "SPEC": spec, "has_init": stateful})
+
+
+def customize_registry(context: RegistryContext) -> None:
+    """Registers the nine Signal operators (see the module docstring)."""
+    for spec in SIGNAL_OPERATORS:
+        key = spec.key
+        context.litert_parsers.register(key, _parser(spec))
+        context.air_options.register(key, spec.options_class)
+        context.operators.add(
+            OperatorDefinition(op_type=key, reference=_reference(spec), doc=spec.module.__doc__ or "")
+        )
+        context.aot_operator_classes.register(key, operator_class(spec))
