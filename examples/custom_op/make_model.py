@@ -14,8 +14,13 @@ from opbridge.testing.single_op import GraphBuilder
 SHAPE = (1, 16)
 
 
-def custom_noop_model(dtype: DType = DType.INT8, shape: tuple[int, ...] = SHAPE, custom_code: str = "custom-noop",
-                      output_shape: tuple[int, ...] | None = None, output_dtype: DType | None = None) -> bytes:  # fmt: skip
+def custom_noop_model(
+    dtype: DType = DType.INT8,
+    shape: tuple[int, ...] = SHAPE,
+    custom_code: str = "custom-noop",
+    output_shape: tuple[int, ...] | None = None,
+    output_dtype: DType | None = None,
+) -> bytes:
     """A one-node model; the arguments make the rejected variants the tests need."""
     builder = GraphBuilder()
     source = builder.tensor("input", dtype, shape)
