@@ -20,13 +20,16 @@ def custom_noop_model(
     custom_code: str = "custom-noop",
     output_shape: tuple[int, ...] | None = None,
     output_dtype: DType | None = None,
+    custom_options: bytes | None = None,
 ) -> bytes:
     """A one-node model; the arguments make the rejected variants the tests need."""
     builder = GraphBuilder()
     source = builder.tensor("input", dtype, shape)
     destination = builder.tensor("output", output_dtype or dtype, output_shape or shape)
     graph = builder.single_node_graph("CUSTOM_NOOP", [source], [destination], None)
-    return single_op_model(graph, schema.BuiltinOperator.CUSTOM, 1, custom_code=custom_code)
+    return single_op_model(
+        graph, schema.BuiltinOperator.CUSTOM, 1, custom_code=custom_code, custom_options=custom_options
+    )
 
 
 def main() -> int:

@@ -151,7 +151,7 @@ def read_litert_model(data: bytes, registry: "RegistryContext | OperatorRegistry
             try:
                 key = custom_code_to_op_key(custom_code)
             except UnsupportedOperatorError as error:
-                unsupported.append(f"node {index} (custom operator {custom_code!r}): {error.message}")
+                unsupported.append(f"node {index} (custom operator {custom_code!r}): {error.message}; {error.hint}")
                 continue
             if key not in context.litert_parsers:
                 unsupported.append(f"node {index} (custom operator {custom_code!r}, key {key}): no parser registered")
