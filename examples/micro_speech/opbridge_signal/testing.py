@@ -135,3 +135,16 @@ def run_c(
     if offset != len(data):
         raise AssertionError(f"the test program wrote {len(data)} bytes, expected {offset}")
     return results
+
+
+def shared_file(relative: str) -> pathlib.Path:
+    """A file of the shared models/data: from Bazel's @shared_models in a test's
+    runfiles, else from ../shared beside the checkout (running pytest by hand)."""
+    candidates = [
+        pathlib.Path("../shared_models") / relative,
+        pathlib.Path(__file__).resolve().parents[3] / "shared" / relative,
+    ]
+    for candidate in candidates:
+        if candidate.exists():
+            return candidate
+    raise FileNotFoundError(f"{relative} is in neither {candidates[0]} nor {candidates[1]}; add @shared_models to data")

@@ -1,0 +1,178 @@
+"""SignalEnergy: reference == TFLite Micro, C kernel == reference, options, the real model's node."""
+
+import functools
+import pathlib
+import wave
+
+import numpy as np
+import pytest
+from ai_edge_litert import schema_py_generated as schema
+from flatbuffers import flexbuffers
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from opbridge.ir import DType
+from opbridge.testing.litert_models import single_op_model
+from opbridge.testing.single_op import GraphBuilder
+from tflite_micro.python.tflite_micro import runtime
+
+from opbridge_signal import energy, fft_auto_scale, rfft, window
+from opbridge_signal.testing import run_c, shared_file
+
+MODEL_PATH = shared_file("models/tflm/audio_preprocessor_int8.tflite")
+AUDIO_PATH = shared_file("data/micro_speech/yes_1000ms.wav")
+ARENA_BYTES = 64 * 1024
+
+
+def energy_model(options: energy.EnergyOptions, bins: int) -> bytes:
+    builder = GraphBuilder()
+    spectrum = builder.tensor("spectrum", DType.INT16, (2 * bins,))
+    energies = builder.tensor("energy", DType.UINT32, (bins,))
+    graph = builder.single_node_graph("SignalEnergy", [spectrum], [energies], None)
+    return single_op_model(
+        graph, schema.BuiltinOperator.CUSTOM, 1, custom_code=energy.CUSTOM_CODE, custom_options=options.to_flexbuffer()
+    )
+
+
+def run_tflm(model: bytes, frames: list[np.ndarray]) -> list[np.ndarray]:
+    interpreter = runtime.Interpreter.from_bytes(model, arena_size=ARENA_BYTES)
+    outputs = []
+    for frame in frames:
+        interpreter.set_input(frame, 0)
+        interpreter.invoke()
+        outputs.append(np.array(interpreter.get_output(0)))
+    return outputs
+
+
+def draw_spectrum(data: st.DataObject, bins: int) -> np.ndarray:
+    """int16 (re, im) pairs at a drawn loudness, or full-scale extremes ((-32768)^2 * 2 is 2^31)."""
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    if data.draw(st.booleans(), label="extremes"):
+        return rng.choice(np.array([-32768, -32767, 0, 32767], dtype=np.int16), size=2 * bins)
+    bits = data.draw(st.integers(0, 15), label="loudness bits")
+    return rng.integers(-(2**bits), 2**bits, size=2 * bins).astype(np.int16)
+
+
+def draw_case(data: st.DataObject) -> tuple[energy.EnergyOptions, int]:
+    bins = data.draw(st.integers(1, 300), label="bins")
+    start = data.draw(st.integers(0, bins), label="start_index")
+    end = data.draw(st.integers(start, bins), label="end_index")
+    return energy.EnergyOptions(start_index=start, end_index=end), bins
+
+
+def assert_equal(ours: np.ndarray, theirs: np.ndarray, what: str) -> None:
+    differing = np.flatnonzero(ours.ravel() != theirs.ravel())
+    assert ours.shape == theirs.shape and ours.dtype == theirs.dtype, (
+        f"{what}: {ours.dtype}{ours.shape} vs {theirs.dtype}{theirs.shape}"
+    )
+    assert differing.size == 0, (
+        f"{what}: {differing.size} values differ, first at {differing[:5]}: "
+        f"ours {ours.ravel()[differing[:5]]}, theirs {theirs.ravel()[differing[:5]]}"
+    )
+
+
+def assert_matches_tflm(options: energy.EnergyOptions, ours: np.ndarray, theirs: np.ndarray, what: str) -> None:
+    """TFLM writes only [start_index, end_index); the reference zeroes the rest."""
+    computed = slice(options.start_index, options.end_index)
+    assert_equal(ours[computed], theirs[computed], what)
+    assert ours.shape == theirs.shape, what
+    outside = np.ones(ours.shape, dtype=bool)
+    outside[computed] = False
+    assert not ours[outside].any(), f"{what}: bins outside the range are not 0"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_reference_matches_tflite_micro(data: st.DataObject) -> None:
+    options, bins = draw_case(data)
+    frames = [draw_spectrum(data, bins) for _ in range(3)]
+    for index, (frame, theirs) in enumerate(zip(frames, run_tflm(energy_model(options, bins), frames), strict=True)):
+        (ours,) = energy.reference(options, [frame], None)
+        assert_matches_tflm(options, ours, theirs, f"{options}, {bins} bins, frame {index}")
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.data())
+def test_c_matches_reference(data: st.DataObject) -> None:
+    options, bins = draw_case(data)
+    frames = [[draw_spectrum(data, bins)] for _ in range(3)]
+    expected = [energy.reference(options, frame, None) for frame in frames]
+    produced = run_c(functools.partial(energy.c_code, options), frames, [(np.dtype(np.uint32), (bins,))])
+    for index, (ours, theirs) in enumerate(zip(produced, expected, strict=True)):
+        assert_equal(ours[0], theirs[0], f"C vs reference, {options}, {bins} bins, frame {index}")
+
+
+@pytest.mark.parametrize(("start", "end"), [(0, 0), (5, 241), (0, 257)])
+def test_options_round_trip(start: int, end: int) -> None:
+    options = energy.EnergyOptions(start_index=start, end_index=end)
+    assert energy.EnergyOptions.from_flexbuffer(options.to_flexbuffer()) == options
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"end_index": 241}, "'start_index'"),
+        ({"start_index": 5}, "'end_index'"),
+        ({"end_index": 241.0, "start_index": 5}, "'end_index'"),
+        ({"end_index": 241, "start_index": "5"}, "'start_index'"),
+        ({"end_index": 241, "start_index": True}, "'start_index'"),
+    ],
+)
+def test_bad_options_are_rejected(options: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        energy.EnergyOptions.from_flexbuffer(bytes(flexbuffers.Dumps(options)))
+
+
+def test_not_a_map_is_rejected() -> None:
+    with pytest.raises(ValueError, match="SignalEnergy"):
+        energy.EnergyOptions.from_flexbuffer(bytes(flexbuffers.Dumps([241, 5])))
+
+
+@pytest.mark.parametrize(("start", "end"), [(-1, 4), (3, 2), (0, 9)])
+def test_ranges_outside_the_spectrum_are_rejected(start: int, end: int) -> None:
+    with pytest.raises(ValueError, match="SignalEnergy"):
+        energy.reference(energy.EnergyOptions(start_index=start, end_index=end), [np.zeros(16, np.int16)], None)
+
+
+def real_model_node(custom_code: str) -> tuple[bytes, list[np.ndarray | None]]:
+    """The custom options and constant inputs (None for activations) of the real model's node."""
+    model = schema.ModelT.InitFromPackedBuf(MODEL_PATH.read_bytes(), 0)
+    graph = model.subgraphs[0]
+    for operator in graph.operators:
+        if model.operatorCodes[operator.opcodeIndex].customCode == custom_code.encode():
+            constants: list[np.ndarray | None] = []
+            for index in operator.inputs:
+                tensor = graph.tensors[index]
+                data = model.buffers[tensor.buffer].data
+                dtype = {schema.TensorType.INT16: np.int16}.get(tensor.type)
+                constants.append(None if data is None else np.asarray(data, np.uint8).view(dtype).copy())
+            return bytes(operator.customOptions), constants
+    raise LookupError(f"{custom_code} is not in {MODEL_PATH}")
+
+
+def real_frames() -> list[np.ndarray]:
+    """30 ms frames every 20 ms of the 'yes' recording, as the model is invoked."""
+    with wave.open(str(AUDIO_PATH), "rb") as audio:
+        samples = np.frombuffer(audio.readframes(audio.getnframes()), dtype=np.int16)
+    return [samples[start : start + 480].reshape(1, 480) for start in range(0, len(samples) - 480 + 1, 320)]
+
+
+def test_real_model_node_on_speech() -> None:
+    options = energy.EnergyOptions.from_flexbuffer(real_model_node(energy.CUSTOM_CODE)[0])
+    window_options_bytes, (_, weights) = real_model_node(window.CUSTOM_CODE)
+    window_options = window.WindowOptions.from_flexbuffer(window_options_bytes)
+    rfft_options = rfft.RfftOptions.from_flexbuffer(real_model_node(rfft.CUSTOM_CODE)[0])
+    # The node's input as the model makes it: windowed, auto-scaled, transformed.
+    inputs = []
+    for frame in real_frames():
+        windowed = window.reference(window_options, [frame, weights], None)[0].reshape(-1)
+        scaled = fft_auto_scale.reference(fft_auto_scale.FftAutoScaleOptions(), [windowed], None)[0]
+        inputs.append(rfft.reference(rfft_options, [scaled], None)[0])
+    assert inputs[0].shape == (514,) and (options.start_index, options.end_index) == (5, 241)
+    expected = [energy.reference(options, [spectrum], None)[0] for spectrum in inputs]
+    for index, (ours, theirs) in enumerate(zip(expected, run_tflm(energy_model(options, 257), inputs), strict=True)):
+        assert_matches_tflm(options, ours, theirs, f"reference vs TFLM, speech frame {index}")
+    produced = run_c(
+        functools.partial(energy.c_code, options), [[spectrum] for spectrum in inputs], [(np.dtype(np.uint32), (257,))]
+    )
+    for index, (ours, theirs) in enumerate(zip(produced, expected, strict=True)):
+        assert_equal(ours[0], theirs, f"C vs reference, speech frame {index}")

@@ -1,0 +1,46 @@
+"""SignalEnergy in NumPy, bit-exact with TFLM.
+
+The input is a complex spectrum, int16 (re, im) interleaved; bin i gets
+re^2 + im^2 as uint32 for start_index <= i < end_index. TFLM leaves the
+other bins of its output untouched (whatever the arena held); here, and in
+the C kernel, they are 0. The one sum that exceeds int32 in TFLM,
+(-32768)^2 + (-32768)^2, wraps to 2^31 there, which is its uint32 value.
+"""
+
+import numpy as np
+
+from opbridge_signal.energy.options import EnergyOptions
+
+
+def bin_count(input_shape: tuple[int, ...]) -> int:
+    return input_shape[0] // 2
+
+
+def check_shapes(options: EnergyOptions, input_shape: tuple[int, ...]) -> None:
+    if len(input_shape) != 1:
+        raise ValueError(f"SignalEnergy: the input must have one dimension, got shape {input_shape}")
+    bins = bin_count(input_shape)
+    if not 0 <= options.start_index <= options.end_index <= bins:
+        raise ValueError(
+            f"SignalEnergy: need 0 <= start_index ({options.start_index}) <= end_index ({options.end_index}) "
+            f"<= {bins} bins"
+        )
+
+
+def reference(options: EnergyOptions, inputs: list[np.ndarray], state: np.ndarray | None) -> list[np.ndarray]:
+    """int16 [2 * B] (complex interleaved) -> uint32 [B]."""
+    (spectrum,) = inputs
+    check_shapes(options, spectrum.shape)
+    bins = slice(options.start_index, options.end_index)
+    values = spectrum[: 2 * bin_count(spectrum.shape)].astype(np.int64).reshape(-1, 2)
+    energy = np.zeros(bin_count(spectrum.shape), dtype=np.uint32)
+    energy[bins] = (values[bins, 0] ** 2 + values[bins, 1] ** 2).astype(np.uint32)
+    return [energy]
+
+
+def scratch_bytes(options: EnergyOptions, input_shapes: list[tuple[int, ...]]) -> int:
+    return 0
+
+
+def state_bytes(options: EnergyOptions, input_shapes: list[tuple[int, ...]]) -> int:
+    return 0

@@ -1,0 +1,9 @@
+"""TFLM's SignalFftAutoScale: scales samples up to use int16's range, reporting the shift."""
+
+from opbridge_signal.fft_auto_scale.c_code import c_code
+from opbridge_signal.fft_auto_scale.options import FftAutoScaleOptions
+from opbridge_signal.fft_auto_scale.reference import reference, scratch_bytes, state_bytes
+
+CUSTOM_CODE = "SignalFftAutoScale"
+
+__all__ = ["CUSTOM_CODE", "FftAutoScaleOptions", "c_code", "reference", "scratch_bytes", "state_bytes"]

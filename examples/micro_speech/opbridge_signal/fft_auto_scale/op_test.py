@@ -1,0 +1,190 @@
+"""SignalFftAutoScale: reference == TFLite Micro, C kernel == reference, options, the real model's node."""
+
+import functools
+import pathlib
+import wave
+
+import numpy as np
+import pytest
+from ai_edge_litert import schema_py_generated as schema
+from flatbuffers import flexbuffers
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from opbridge.ir import DType
+from opbridge.testing.litert_models import single_op_model
+from opbridge.testing.single_op import GraphBuilder
+from tflite_micro.python.tflite_micro import runtime
+
+from opbridge_signal import fft_auto_scale, window
+from opbridge_signal.testing import run_c, shared_file
+
+MODEL_PATH = shared_file("models/tflm/audio_preprocessor_int8.tflite")
+AUDIO_PATH = shared_file("data/micro_speech/yes_1000ms.wav")
+ARENA_BYTES = 64 * 1024
+OPTIONS = fft_auto_scale.FftAutoScaleOptions()
+
+
+def auto_scale_model(length: int) -> bytes:
+    builder = GraphBuilder()
+    samples = builder.tensor("samples", DType.INT16, (length,))
+    scaled = builder.tensor("scaled", DType.INT16, (length,))
+    shift = builder.tensor("shift", DType.INT32, ())
+    graph = builder.single_node_graph("SignalFftAutoScale", [samples], [scaled, shift], None)
+    return single_op_model(
+        graph,
+        schema.BuiltinOperator.CUSTOM,
+        1,
+        custom_code=fft_auto_scale.CUSTOM_CODE,
+        custom_options=OPTIONS.to_flexbuffer(),
+    )
+
+
+def run_tflm(model: bytes, frames: list[np.ndarray]) -> list[list[np.ndarray]]:
+    interpreter = runtime.Interpreter.from_bytes(model, arena_size=ARENA_BYTES)
+    outputs = []
+    for frame in frames:
+        interpreter.set_input(frame, 0)
+        interpreter.invoke()
+        outputs.append([np.array(interpreter.get_output(0)), np.array(interpreter.get_output(1))])
+    return outputs
+
+
+def draw_samples(data: st.DataObject, length: int) -> np.ndarray:
+    """int16 samples at a drawn loudness (silence included), sometimes with -32768 planted at drawn places.
+
+    -32768 exercises TFLM's int16 running maximum, which wraps when negating it.
+    """
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    bits = data.draw(st.integers(-1, 15), label="loudness bits")  # -1: silence
+    samples = np.zeros(length, dtype=np.int16)
+    if bits >= 0:
+        samples = rng.integers(-(2**bits), 2**bits, size=length).astype(np.int16)
+    minima = data.draw(st.lists(st.integers(0, length - 1), max_size=3), label="positions of -32768")
+    samples[minima] = -32768
+    return samples
+
+
+def assert_equal(ours: np.ndarray, theirs: np.ndarray, what: str) -> None:
+    differing = np.flatnonzero(ours.ravel() != theirs.ravel())
+    assert ours.shape == theirs.shape and ours.dtype == theirs.dtype, (
+        f"{what}: {ours.dtype}{ours.shape} vs {theirs.dtype}{theirs.shape}"
+    )
+    assert differing.size == 0, (
+        f"{what}: {differing.size} values differ, first at {differing[:5]}: "
+        f"ours {ours.ravel()[differing[:5]]}, theirs {theirs.ravel()[differing[:5]]}"
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_reference_matches_tflite_micro(data: st.DataObject) -> None:
+    length = data.draw(st.integers(1, 600), label="length")
+    frames = [draw_samples(data, length) for _ in range(3)]
+    for index, (frame, theirs) in enumerate(zip(frames, run_tflm(auto_scale_model(length), frames), strict=True)):
+        ours = fft_auto_scale.reference(OPTIONS, [frame], None)
+        assert_equal(ours[0], theirs[0], f"scaled samples, length {length}, frame {index}")
+        assert_equal(ours[1], theirs[1], f"shift, length {length}, frame {index}")
+
+
+@pytest.mark.parametrize(
+    "samples",
+    [
+        [0, 0, 0],  # silence: shift 0 (TFLM's GCC build counts 0 as 32 bits)
+        [-32768, 3],  # the wrapped running maximum is then overtaken by 3
+        [-32768, -5, 2],  # ... even by a negative sample: the peak ends at 2
+        [-32768, -32768],  # the peak stays -32768: shift 0
+        [1],
+        [-1, 0],
+        [16384],
+        [-16384],
+        [-16385, 32767],
+    ],
+)
+def test_peak_corner_cases_match_tflite_micro(samples: list[int]) -> None:
+    frame = np.array(samples, dtype=np.int16)
+    (theirs,) = run_tflm(auto_scale_model(frame.size), [frame])
+    ours = fft_auto_scale.reference(OPTIONS, [frame], None)
+    assert_equal(ours[0], theirs[0], f"scaled {samples}")
+    assert_equal(ours[1], theirs[1], f"shift of {samples}")
+    (produced,) = run_c(
+        functools.partial(fft_auto_scale.c_code, OPTIONS),
+        [[frame]],
+        [(np.dtype(np.int16), frame.shape), (np.dtype(np.int32), ())],
+    )
+    assert_equal(produced[0], ours[0], f"C scaled {samples}")
+    assert_equal(produced[1], ours[1], f"C shift of {samples}")
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.data())
+def test_c_matches_reference(data: st.DataObject) -> None:
+    length = data.draw(st.integers(1, 600), label="length")
+    frames = [[draw_samples(data, length)] for _ in range(3)]
+    expected = [fft_auto_scale.reference(OPTIONS, frame, None) for frame in frames]
+    produced = run_c(
+        functools.partial(fft_auto_scale.c_code, OPTIONS),
+        frames,
+        [(np.dtype(np.int16), (length,)), (np.dtype(np.int32), ())],
+    )
+    for index, (ours, theirs) in enumerate(zip(produced, expected, strict=True)):
+        assert_equal(ours[0], theirs[0], f"C vs reference scaled, length {length}, frame {index}")
+        assert_equal(ours[1], theirs[1], f"C vs reference shift, length {length}, frame {index}")
+
+
+def test_options_round_trip() -> None:
+    assert fft_auto_scale.FftAutoScaleOptions.from_flexbuffer(OPTIONS.to_flexbuffer()) == OPTIONS
+    assert fft_auto_scale.FftAutoScaleOptions.from_flexbuffer(b"") == OPTIONS
+
+
+@pytest.mark.parametrize("options", [bytes(flexbuffers.Dumps([1, 2])), bytes(flexbuffers.Dumps(3)), b"\x01"])
+def test_bad_options_are_rejected(options: bytes) -> None:
+    with pytest.raises(ValueError, match="SignalFftAutoScale"):
+        fft_auto_scale.FftAutoScaleOptions.from_flexbuffer(options)
+
+
+def test_inputs_of_more_than_one_dimension_are_rejected() -> None:
+    with pytest.raises(ValueError, match="one dimension"):
+        fft_auto_scale.reference(OPTIONS, [np.zeros((1, 4), dtype=np.int16)], None)
+
+
+def real_model_node(custom_code: str) -> tuple[bytes, list[np.ndarray | None]]:
+    """The custom options and constant inputs (None for activations) of the real model's node."""
+    model = schema.ModelT.InitFromPackedBuf(MODEL_PATH.read_bytes(), 0)
+    graph = model.subgraphs[0]
+    for operator in graph.operators:
+        if model.operatorCodes[operator.opcodeIndex].customCode == custom_code.encode():
+            constants: list[np.ndarray | None] = []
+            for index in operator.inputs:
+                tensor = graph.tensors[index]
+                data = model.buffers[tensor.buffer].data
+                dtype = {schema.TensorType.INT16: np.int16}.get(tensor.type)
+                constants.append(None if data is None else np.asarray(data, np.uint8).view(dtype).copy())
+            return bytes(operator.customOptions), constants
+    raise LookupError(f"{custom_code} is not in {MODEL_PATH}")
+
+
+def real_frames() -> list[np.ndarray]:
+    """30 ms frames every 20 ms of the 'yes' recording, as the model is invoked."""
+    with wave.open(str(AUDIO_PATH), "rb") as audio:
+        samples = np.frombuffer(audio.readframes(audio.getnframes()), dtype=np.int16)
+    return [samples[start : start + 480].reshape(1, 480) for start in range(0, len(samples) - 480 + 1, 320)]
+
+
+def test_real_model_node_on_speech() -> None:
+    options = fft_auto_scale.FftAutoScaleOptions.from_flexbuffer(real_model_node(fft_auto_scale.CUSTOM_CODE)[0])
+    window_options_bytes, (_, weights) = real_model_node(window.CUSTOM_CODE)
+    window_options = window.WindowOptions.from_flexbuffer(window_options_bytes)
+    # The node's input as the model makes it: the windowed frame, flattened.
+    inputs = [window.reference(window_options, [frame, weights], None)[0].reshape(-1) for frame in real_frames()]
+    expected = [fft_auto_scale.reference(options, [frame], None) for frame in inputs]
+    for index, (ours, theirs) in enumerate(zip(expected, run_tflm(auto_scale_model(480), inputs), strict=True)):
+        assert_equal(ours[0], theirs[0], f"reference vs TFLM scaled, speech frame {index}")
+        assert_equal(ours[1], theirs[1], f"reference vs TFLM shift, speech frame {index}")
+    produced = run_c(
+        functools.partial(fft_auto_scale.c_code, options),
+        [[frame] for frame in inputs],
+        [(np.dtype(np.int16), (480,)), (np.dtype(np.int32), ())],
+    )
+    for index, (ours, theirs) in enumerate(zip(produced, expected, strict=True)):
+        assert_equal(ours[0], theirs[0], f"C vs reference scaled, speech frame {index}")
+        assert_equal(ours[1], theirs[1], f"C vs reference shift, speech frame {index}")

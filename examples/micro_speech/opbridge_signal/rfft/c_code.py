@@ -1,0 +1,45 @@
+"""SignalRfft's C: the FFT plan as static const tables (flash), one kernel call per run."""
+
+import math
+
+import numpy as np
+
+from opbridge_signal.c_code import CArgs, CCode
+from opbridge_signal.rfft.options import RfftOptions
+from opbridge_signal.rfft.reference import check_shapes, output_shape
+
+_VALUES_PER_LINE = 16
+
+
+def _table(ctype: str, name: str, values: np.ndarray) -> str:
+    flat = [str(int(v)) for v in np.asarray(values).ravel()]
+    lines = [", ".join(flat[i : i + _VALUES_PER_LINE]) for i in range(0, len(flat), _VALUES_PER_LINE)]
+    body = ",\n  ".join(lines)
+    return f"static const {ctype} {name}[{len(flat)}] = {{\n  {body}\n}};"
+
+
+def c_code(options: RfftOptions, args: CArgs) -> CCode:
+    (input_shape,) = args.input_shapes
+    plan = check_shapes(options, input_shape)
+    expected = output_shape(options, input_shape)
+    (actual,) = args.output_shapes
+    if not actual or actual[-1] != expected[-1] or math.prod(actual) != math.prod(expected):
+        raise ValueError(f"SignalRfft: output shape {actual} should be {expected}")
+    if args.scratch is None:
+        raise ValueError("SignalRfft needs scratch memory (scratch_bytes)")
+    symbol = args.symbol
+    definitions = [
+        _table("int32_t", f"{symbol}_stages", np.array(plan.stages)),
+        _table("int16_t", f"{symbol}_twiddles", plan.twiddles),
+        _table("int16_t", f"{symbol}_split_twiddles", plan.split_twiddles),
+        _table("uint16_t", f"{symbol}_input_order", plan.input_order),
+        f"static const opbridge_signal_rfft_plan {symbol}_plan = {{\n"
+        f"  {plan.fft_length}, {len(plan.stages)}, {symbol}_stages, {symbol}_twiddles,\n"
+        f"  {symbol}_split_twiddles, {symbol}_input_order\n}};",
+    ]
+    frame_count = math.prod(input_shape[:-1])
+    run = (
+        f"status = opbridge_signal_rfft_int16(&{symbol}_plan, {args.inputs[0]}, {input_shape[-1]}, {frame_count}, "
+        f"(int16_t *){args.scratch}, {args.outputs[0]});"
+    )
+    return CCode(headers=["opbridge_signal_rfft.h"], definitions=definitions, run_statements=[run])

@@ -1,0 +1,211 @@
+"""SignalRfft (int16): reference == TFLite Micro, C kernel == reference, options, the real model's node."""
+
+import functools
+import math
+import pathlib
+import wave
+
+import numpy as np
+import pytest
+from ai_edge_litert import schema_py_generated as schema
+from flatbuffers import flexbuffers
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from opbridge.ir import DType
+from opbridge.testing.litert_models import single_op_model
+from opbridge.testing.single_op import GraphBuilder
+from tflite_micro.python.tflite_micro import runtime
+
+from opbridge_signal import fft_auto_scale, rfft, window
+from opbridge_signal.rfft.reference import output_shape, rfft_plan
+from opbridge_signal.testing import run_c, shared_file
+
+MODEL_PATH = shared_file("models/tflm/audio_preprocessor_int8.tflite")
+AUDIO_PATH = shared_file("data/micro_speech/yes_1000ms.wav")
+ARENA_BYTES = 256 * 1024
+
+# Lengths TFLM's KISS FFT can run: fft_length / 2 built from radices 2, 3, 4, 5.
+FFT_LENGTHS = sorted(
+    2 * (2**a) * (3**b) * (5**c)
+    for a in range(10)
+    for b in range(4)
+    for c in range(3)
+    if 4 <= 2 * (2**a) * (3**b) * (5**c) <= 1024
+)
+
+
+def rfft_model(options: rfft.RfftOptions, input_shape: tuple[int, ...]) -> bytes:
+    builder = GraphBuilder()
+    samples = builder.tensor("samples", DType.INT16, input_shape)
+    spectrum = builder.tensor("spectrum", DType.INT16, output_shape(options, input_shape))
+    graph = builder.single_node_graph("SignalRfft", [samples], [spectrum], None)
+    return single_op_model(
+        graph, schema.BuiltinOperator.CUSTOM, 1, custom_code=rfft.CUSTOM_CODE, custom_options=options.to_flexbuffer()
+    )
+
+
+def run_tflm(model: bytes, frames: list[np.ndarray]) -> list[np.ndarray]:
+    interpreter = runtime.Interpreter.from_bytes(model, arena_size=ARENA_BYTES)
+    outputs = []
+    for frame in frames:
+        interpreter.set_input(frame, 0)
+        interpreter.invoke()
+        outputs.append(np.array(interpreter.get_output(0)))
+    return outputs
+
+
+def draw_samples(data: st.DataObject, shape: tuple[int, ...]) -> np.ndarray:
+    """int16 samples of a drawn kind: random at a drawn loudness, or the extremes that stress the wraps."""
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    kind = data.draw(st.sampled_from(["random", "random", "full_scale", "minimum", "alternating", "zeros"]))
+    if kind == "random":
+        bits = data.draw(st.integers(0, 15), label="loudness bits")
+        return rng.integers(-(2**bits), 2**bits, size=shape, endpoint=False).astype(np.int16)
+    if kind == "full_scale":
+        return rng.choice(np.array([-32768, 32767], dtype=np.int16), size=shape)
+    if kind == "minimum":
+        return np.full(shape, -32768, dtype=np.int16)
+    if kind == "alternating":
+        samples = np.full(shape, 32767, dtype=np.int16)
+        samples[..., 1::2] = -32768
+        return samples
+    return np.zeros(shape, dtype=np.int16)
+
+
+def draw_case(data: st.DataObject) -> tuple[rfft.RfftOptions, tuple[int, ...]]:
+    fft_length = data.draw(st.sampled_from(FFT_LENGTHS), label="fft_length")
+    input_length = data.draw(st.integers(1, fft_length), label="input_length")
+    leading = data.draw(st.sampled_from([(), (1,), (2,), (3,)]), label="leading dims")
+    return rfft.RfftOptions(fft_length=fft_length), (*leading, input_length)
+
+
+def assert_equal(ours: np.ndarray, theirs: np.ndarray, what: str) -> None:
+    differing = np.flatnonzero(ours.ravel() != theirs.ravel())
+    assert ours.shape == theirs.shape and ours.dtype == theirs.dtype, (
+        f"{what}: {ours.dtype}{ours.shape} vs {theirs.dtype}{theirs.shape}"
+    )
+    assert differing.size == 0, (
+        f"{what}: {differing.size} values differ, first at {differing[:5]}: "
+        f"ours {ours.ravel()[differing[:5]]}, theirs {theirs.ravel()[differing[:5]]}"
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_reference_matches_tflite_micro(data: st.DataObject) -> None:
+    options, input_shape = draw_case(data)
+    frames = [draw_samples(data, input_shape) for _ in range(3)]
+    for index, (frame, theirs) in enumerate(
+        zip(frames, run_tflm(rfft_model(options, input_shape), frames), strict=True)
+    ):
+        (ours,) = rfft.reference(options, [frame], None)
+        assert_equal(ours, theirs, f"{options}, input {input_shape}, frame {index}")
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.data())
+def test_c_matches_reference(data: st.DataObject) -> None:
+    options, input_shape = draw_case(data)
+    frames = [[draw_samples(data, input_shape)] for _ in range(3)]
+    expected = [rfft.reference(options, frame, None) for frame in frames]
+    produced = run_c(
+        functools.partial(rfft.c_code, options),
+        frames,
+        [(np.dtype(np.int16), output_shape(options, input_shape))],
+        scratch_bytes=rfft.scratch_bytes(options, [input_shape]),
+    )
+    for index, (ours, theirs) in enumerate(zip(produced, expected, strict=True)):
+        assert_equal(ours[0], theirs[0], f"C vs reference, {options}, input {input_shape}, frame {index}")
+
+
+@pytest.mark.parametrize("fft_length", [4, 6, 10, 512, 1024])
+def test_options_round_trip(fft_length: int) -> None:
+    options = rfft.RfftOptions(fft_length=fft_length)
+    assert rfft.RfftOptions.from_flexbuffer(options.to_flexbuffer()) == options
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"T": 7}, "fft_length"),
+        ({"fft_length": 512}, "'T'"),
+        ({"T": 7, "fft_length": 512.0}, "fft_length"),
+        ({"T": 7, "fft_length": True}, "fft_length"),
+        ({"T": "int16", "fft_length": 512}, "'T'"),
+    ],
+)
+def test_bad_options_are_rejected(options: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        rfft.RfftOptions.from_flexbuffer(bytes(flexbuffers.Dumps(options)))
+
+
+def test_not_a_map_is_rejected() -> None:
+    with pytest.raises(ValueError, match="SignalRfft"):
+        rfft.RfftOptions.from_flexbuffer(bytes(flexbuffers.Dumps([7, 512])))
+
+
+@pytest.mark.parametrize("fft_length", [2, 5, 14, 22, 26])
+def test_lengths_tflm_cannot_run_are_rejected(fft_length: int) -> None:
+    # Odd lengths, fft_length 2 and half-lengths with a prime factor above 5
+    # make TFLM's patched KISS FFT dereference a NULL temporary buffer.
+    with pytest.raises(ValueError, match="SignalRfft"):
+        rfft_plan(fft_length)
+
+
+def test_other_tensor_types_are_rejected() -> None:
+    with pytest.raises(ValueError, match="int16"):
+        rfft.reference(rfft.RfftOptions(fft_length=8, tensor_type=2), [np.zeros(8, dtype=np.int32)], None)
+
+
+def real_model_node(custom_code: str) -> tuple[bytes, list[np.ndarray | None]]:
+    """The custom options and constant inputs (None for activations) of the real model's node."""
+    model = schema.ModelT.InitFromPackedBuf(MODEL_PATH.read_bytes(), 0)
+    graph = model.subgraphs[0]
+    for operator in graph.operators:
+        if model.operatorCodes[operator.opcodeIndex].customCode == custom_code.encode():
+            constants: list[np.ndarray | None] = []
+            for index in operator.inputs:
+                tensor = graph.tensors[index]
+                data = model.buffers[tensor.buffer].data
+                dtype = {schema.TensorType.INT16: np.int16}.get(tensor.type)
+                constants.append(None if data is None else np.asarray(data, np.uint8).view(dtype).copy())
+            return bytes(operator.customOptions), constants
+    raise LookupError(f"{custom_code} is not in {MODEL_PATH}")
+
+
+def real_frames() -> list[np.ndarray]:
+    """30 ms frames every 20 ms of the 'yes' recording, as the model is invoked."""
+    with wave.open(str(AUDIO_PATH), "rb") as audio:
+        samples = np.frombuffer(audio.readframes(audio.getnframes()), dtype=np.int16)
+    return [samples[start : start + 480].reshape(1, 480) for start in range(0, len(samples) - 480 + 1, 320)]
+
+
+def test_real_model_node_on_speech() -> None:
+    options = rfft.RfftOptions.from_flexbuffer(real_model_node(rfft.CUSTOM_CODE)[0])
+    window_options_bytes, (_, weights) = real_model_node(window.CUSTOM_CODE)
+    window_options = window.WindowOptions.from_flexbuffer(window_options_bytes)
+    # The node's input as the model makes it: windowed, then auto-scaled.
+    inputs = [
+        fft_auto_scale.reference(
+            fft_auto_scale.FftAutoScaleOptions(),
+            [window.reference(window_options, [frame, weights], None)[0].reshape(-1)],
+            None,
+        )[0]
+        for frame in real_frames()
+    ]
+    input_shape = inputs[0].shape
+    assert options.fft_length == 512 and input_shape == (480,)
+    expected = [rfft.reference(options, [frame], None)[0] for frame in inputs]
+    for index, (ours, theirs) in enumerate(
+        zip(expected, run_tflm(rfft_model(options, input_shape), inputs), strict=True)
+    ):
+        assert_equal(ours, theirs, f"reference vs TFLM, speech frame {index}")
+    produced = run_c(
+        functools.partial(rfft.c_code, options),
+        [[frame] for frame in inputs],
+        [(np.dtype(np.int16), output_shape(options, input_shape))],
+        scratch_bytes=rfft.scratch_bytes(options, [input_shape]),
+    )
+    for index, (ours, theirs) in enumerate(zip(produced, expected, strict=True)):
+        assert_equal(ours[0], theirs, f"C vs reference, speech frame {index}")
+    assert math.prod(output_shape(options, input_shape)) == 514

@@ -1,0 +1,339 @@
+"""SignalRfft (int16) in NumPy, bit-exact with TFLM.
+
+TFLM's int16 RFFT is KISS FFT v130 built with FIXED_POINT=16: a complex
+FFT of half the length over the input's (even, odd) sample pairs, then a
+split step that untangles the two real spectra. Everything is Q15 with
+int16 storage, so exactness depends on reproducing, for every stored value:
+
+- the twiddles, floor(0.5 + 32767 * cos/sin(phase)) from the host's double
+  cos/sin (computed here with Python's `math`, i.e. the C library);
+- the factorisation (radix 4 first, then 2, 3, 5; larger primes need KISS's
+  generic butterfly, which TFLM's patched KISS cannot run: its temporary
+  buffer allocator returns NULL);
+- the per-stage scaling C_FIXDIV(x, p): x * (32767 // p), rounded (+2^14)
+  and shifted right by 15 -- not an exact division;
+- every Q15 product rounded the same way, and every store into an int16
+  wrapping modulo 2^16 (sums are formed in int and then stored);
+- the split step's halving, which shifts the int sum before storing.
+
+The butterflies of one stage touch disjoint elements, so a stage is computed
+for all its blocks at once; the order of stages is KISS's recursion order
+(deepest first), which is all that matters for the result.
+"""
+
+import dataclasses
+import functools
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from opbridge_signal.rfft.options import TENSOR_TYPE_INT16, RfftOptions
+
+_SAMPLE_MAX = 32767
+_FRACTION_BITS = 15
+_SUPPORTED_RADICES = (2, 3, 4, 5)
+
+
+@dataclasses.dataclass(frozen=True)
+class RfftPlan:
+    """What KISS's kiss_fftr_alloc precomputes, for one fft_length."""
+
+    fft_length: int
+    # (radix, span) per stage, outermost first, as KISS's kf_factor lists them;
+    # a stage of radix p and span m combines p transforms of length m.
+    stages: tuple[tuple[int, int], ...]
+    # int16 [complex_length, 2]: exp(-2 pi i k / complex_length) in Q15.
+    twiddles: np.ndarray
+    # int16 [complex_length // 2, 2]: the split step's twiddles in Q15.
+    split_twiddles: np.ndarray
+    # int64 [complex_length]: which complex input sample lands at each position before the first butterflies.
+    input_order: np.ndarray
+
+    @property
+    def complex_length(self) -> int:
+        return self.fft_length // 2
+
+    @property
+    def output_values(self) -> int:
+        """int16 values per output frame: complex_length + 1 interleaved complex bins."""
+        return 2 * (self.complex_length + 1)
+
+
+def _q15(value: float) -> int:
+    # KISS's KISS_FFT_COS/SIN: floor(.5 + SAMP_MAX * cos(phase)), stored in int16.
+    return math.floor(0.5 + _SAMPLE_MAX * value)
+
+
+def _factor(length: int) -> tuple[tuple[int, int], ...]:
+    """KISS's kf_factor: radix 4 while it divides, then 2, 3, 5, 7, ..., up to floor(sqrt(length))."""
+    floor_sqrt = math.floor(math.sqrt(length))
+    stages = []
+    radix = 4
+    while True:
+        while length % radix:
+            radix = {4: 2, 2: 3}.get(radix, radix + 2)
+            if radix > floor_sqrt:
+                radix = length  # no factor up to the square root is left: the rest is prime
+        length //= radix
+        stages.append((radix, length))
+        if length <= 1:
+            return tuple(stages)
+
+
+@functools.cache
+def rfft_plan(fft_length: int) -> RfftPlan:
+    """The tables of an int16 RFFT of `fft_length`; ValueError if TFLM cannot run that length."""
+    if fft_length < 4 or fft_length % 2:
+        raise ValueError(f"SignalRfft: fft_length must be even and at least 4, got {fft_length}")
+    if fft_length > 65536:
+        raise ValueError(f"SignalRfft: fft_length {fft_length} is larger than 65536")
+    complex_length = fft_length // 2
+    stages = _factor(complex_length)
+    unsupported = sorted({radix for radix, _ in stages} - set(_SUPPORTED_RADICES))
+    if unsupported:
+        raise ValueError(
+            f"SignalRfft: fft_length {fft_length} needs KISS's generic radix-{unsupported[0]} butterfly, "
+            "which TFLM cannot run; fft_length / 2 must have no prime factor above 5"
+        )
+    twiddles = np.array(
+        [
+            (_q15(math.cos(phase)), _q15(math.sin(phase)))
+            for phase in (-2 * math.pi * k / complex_length for k in range(complex_length))
+        ],
+        dtype=np.int16,
+    ).reshape(complex_length, 2)
+    split_twiddles = np.array(
+        [
+            (_q15(math.cos(phase)), _q15(math.sin(phase)))
+            for phase in (-math.pi * ((k + 1) / complex_length + 0.5) for k in range(complex_length // 2))
+        ],
+        dtype=np.int16,
+    ).reshape(complex_length // 2, 2)
+    # Mixed-radix digit reversal: KISS's recursion hands position q*m + r of a
+    # stage (radix p, span m, input stride s) the sub-transform starting at input q*s.
+    input_order = np.zeros(1, dtype=np.int64)
+    stride = math.prod(radix for radix, _ in stages)
+    for radix, _ in reversed(stages):
+        stride //= radix
+        input_order = (np.arange(radix, dtype=np.int64)[:, None] * stride + input_order[None, :]).ravel()
+    return RfftPlan(fft_length, stages, twiddles, split_twiddles, input_order)
+
+
+# --- Q15 arithmetic on int32 arrays that hold int16 values -----------------
+
+# (real, imag), each an int32 array holding int16 values.
+Complex = tuple[np.ndarray, np.ndarray]
+# The twiddle a butterfly multiplies leg q by, for every position k of the stage's blocks.
+TwiddleLookup = Callable[[int], Complex]
+
+
+def _wrap(values: np.ndarray) -> np.ndarray:
+    """A store into int16: keep the low 16 bits, two's complement."""
+    return values.astype(np.int16).astype(np.int32)
+
+
+def _round_q15(product: np.ndarray) -> np.ndarray:
+    """KISS's sround: add half an LSB, shift right arithmetically by 15, store as int16."""
+    return _wrap((product + (1 << (_FRACTION_BITS - 1))) >> _FRACTION_BITS)
+
+
+def _scalar_multiply(a: np.ndarray, b: np.ndarray | int) -> np.ndarray:
+    return _round_q15(a * b)
+
+
+def _divide(value: Complex, divisor: int) -> Complex:
+    """KISS's C_FIXDIV: multiply by floor(32767 / divisor) in Q15."""
+    factor = _SAMPLE_MAX // divisor
+    return _round_q15(value[0] * factor), _round_q15(value[1] * factor)
+
+
+def _complex_multiply(a: Complex, b: Complex) -> Complex:
+    # Both products are summed in int32 before one rounding, as C_MUL does.
+    return _round_q15(a[0] * b[0] - a[1] * b[1]), _round_q15(a[0] * b[1] + a[1] * b[0])
+
+
+def _add(a: Complex, b: Complex) -> Complex:
+    return _wrap(a[0] + b[0]), _wrap(a[1] + b[1])
+
+
+def _subtract(a: Complex, b: Complex) -> Complex:
+    return _wrap(a[0] - b[0]), _wrap(a[1] - b[1])
+
+
+# --- butterflies ----------------------------------------------------------
+# `legs[q]` is (real, imag) of shape [frames, blocks, span]: element k of leg
+# q of every block. `twiddle(q)` is the twiddle KISS uses for leg q at each k.
+# Radices 3 and 5 also use fixed twiddles at `stride * span` (KISS's epi3, ya, yb).
+
+
+def _butterfly_2(legs: list[Complex], twiddle: TwiddleLookup, span: int, stride: int, plan: RfftPlan) -> list[Complex]:
+    first, second = (_divide(leg, 2) for leg in legs)
+    rotated = _complex_multiply(second, twiddle(1))
+    return [_add(first, rotated), _subtract(first, rotated)]
+
+
+def _butterfly_4(legs: list[Complex], twiddle: TwiddleLookup, span: int, stride: int, plan: RfftPlan) -> list[Complex]:
+    leg0, leg1, leg2, leg3 = (_divide(leg, 4) for leg in legs)
+    scratch0 = _complex_multiply(leg1, twiddle(1))
+    scratch1 = _complex_multiply(leg2, twiddle(2))
+    scratch2 = _complex_multiply(leg3, twiddle(3))
+    scratch5 = _subtract(leg0, scratch1)
+    leg0 = _add(leg0, scratch1)
+    scratch3 = _add(scratch0, scratch2)
+    scratch4 = _subtract(scratch0, scratch2)
+    out2 = _subtract(leg0, scratch3)
+    out0 = _add(leg0, scratch3)
+    # Forward transform: multiply scratch4 by -i.
+    out1 = (_wrap(scratch5[0] + scratch4[1]), _wrap(scratch5[1] - scratch4[0]))
+    out3 = (_wrap(scratch5[0] - scratch4[1]), _wrap(scratch5[1] + scratch4[0]))
+    return [out0, out1, out2, out3]
+
+
+def _butterfly_3(legs: list[Complex], twiddle: TwiddleLookup, span: int, stride: int, plan: RfftPlan) -> list[Complex]:
+    epi3_imag = int(plan.twiddles[stride * span, 1])
+    leg0, leg1, leg2 = (_divide(leg, 3) for leg in legs)
+    scratch1 = _complex_multiply(leg1, twiddle(1))
+    scratch2 = _complex_multiply(leg2, twiddle(2))
+    scratch3 = _add(scratch1, scratch2)
+    scratch0 = _subtract(scratch1, scratch2)
+    # HALF_OF on an int16 value: arithmetic shift.
+    out1 = (_wrap(leg0[0] - (scratch3[0] >> 1)), _wrap(leg0[1] - (scratch3[1] >> 1)))
+    scratch0 = (_scalar_multiply(scratch0[0], epi3_imag), _scalar_multiply(scratch0[1], epi3_imag))
+    out0 = _add(leg0, scratch3)
+    out2 = (_wrap(out1[0] + scratch0[1]), _wrap(out1[1] - scratch0[0]))
+    out1 = (_wrap(out1[0] - scratch0[1]), _wrap(out1[1] + scratch0[0]))
+    return [out0, out1, out2]
+
+
+def _butterfly_5(legs: list[Complex], twiddle: TwiddleLookup, span: int, stride: int, plan: RfftPlan) -> list[Complex]:
+    ya_real, ya_imag = (int(v) for v in plan.twiddles[stride * span])
+    yb_real, yb_imag = (int(v) for v in plan.twiddles[2 * stride * span])
+    leg0, leg1, leg2, leg3, leg4 = (_divide(leg, 5) for leg in legs)
+    scratch1 = _complex_multiply(leg1, twiddle(1))
+    scratch2 = _complex_multiply(leg2, twiddle(2))
+    scratch3 = _complex_multiply(leg3, twiddle(3))
+    scratch4 = _complex_multiply(leg4, twiddle(4))
+    scratch7 = _add(scratch1, scratch4)
+    scratch10 = _subtract(scratch1, scratch4)
+    scratch8 = _add(scratch2, scratch3)
+    scratch9 = _subtract(scratch2, scratch3)
+    out0 = (_wrap(leg0[0] + scratch7[0] + scratch8[0]), _wrap(leg0[1] + scratch7[1] + scratch8[1]))
+    m = _scalar_multiply  # each Q15 product is rounded and stored as int16 on its own
+    scratch5 = (
+        _wrap(leg0[0] + m(scratch7[0], ya_real) + m(scratch8[0], yb_real)),
+        _wrap(leg0[1] + m(scratch7[1], ya_real) + m(scratch8[1], yb_real)),
+    )
+    scratch6 = (
+        _wrap(m(scratch10[1], ya_imag) + m(scratch9[1], yb_imag)),
+        _wrap(-m(scratch10[0], ya_imag) - m(scratch9[0], yb_imag)),
+    )
+    out1 = _subtract(scratch5, scratch6)
+    out4 = _add(scratch5, scratch6)
+    scratch11 = (
+        _wrap(leg0[0] + m(scratch7[0], yb_real) + m(scratch8[0], ya_real)),
+        _wrap(leg0[1] + m(scratch7[1], yb_real) + m(scratch8[1], ya_real)),
+    )
+    scratch12 = (
+        _wrap(-m(scratch10[1], yb_imag) + m(scratch9[1], ya_imag)),
+        _wrap(m(scratch10[0], yb_imag) - m(scratch9[0], ya_imag)),
+    )
+    out2 = _add(scratch11, scratch12)
+    out3 = _subtract(scratch11, scratch12)
+    return [out0, out1, out2, out3, out4]
+
+
+_BUTTERFLIES = {2: _butterfly_2, 3: _butterfly_3, 4: _butterfly_4, 5: _butterfly_5}
+
+
+def _complex_fft(real: np.ndarray, imag: np.ndarray, plan: RfftPlan) -> Complex:
+    """KISS's kiss_fft over [frames, complex_length] int32 arrays holding int16 values."""
+    frames, length = real.shape
+    real, imag = real[:, plan.input_order], imag[:, plan.input_order]
+    stride = length
+    for radix, span in reversed(plan.stages):  # deepest stage first, as the recursion unwinds
+        stride //= radix
+        # Stage with input stride `stride` has `stride` blocks of radix * span elements.
+        shape = (frames, stride, radix, span)
+        real_blocks, imag_blocks = real.reshape(shape), imag.reshape(shape)
+        legs = [(real_blocks[:, :, q, :], imag_blocks[:, :, q, :]) for q in range(radix)]
+        positions = np.arange(span)
+
+        def twiddle(leg: int, positions: np.ndarray = positions, stride: int = stride) -> Complex:
+            table = plan.twiddles[leg * positions * stride].astype(np.int32)
+            return table[:, 0], table[:, 1]
+
+        outputs = _BUTTERFLIES[radix](legs, twiddle, span, stride, plan)
+        real = np.stack([out[0] for out in outputs], axis=2).reshape(frames, length)
+        imag = np.stack([out[1] for out in outputs], axis=2).reshape(frames, length)
+    return real, imag
+
+
+def _rfft_frames(frames: np.ndarray, plan: RfftPlan) -> np.ndarray:
+    """int16 [frames, fft_length] -> int16 [frames, 2 * (complex_length + 1)]."""
+    samples = frames.astype(np.int32)
+    packed_real, packed_imag = _complex_fft(samples[:, 0::2], samples[:, 1::2], plan)
+    count = plan.complex_length
+    out_real = np.zeros((len(frames), count + 1), dtype=np.int32)
+    out_imag = np.zeros((len(frames), count + 1), dtype=np.int32)
+
+    # DC and Nyquist from bin 0 (sum of even samples, sum of odd samples).
+    dc_real, dc_imag = _divide((packed_real[:, 0], packed_imag[:, 0]), 2)
+    out_real[:, 0] = _wrap(dc_real + dc_imag)
+    out_real[:, count] = _wrap(dc_real - dc_imag)
+
+    bins = np.arange(1, count // 2 + 1)
+    if bins.size:
+        forward = _divide((packed_real[:, bins], packed_imag[:, bins]), 2)
+        mirrored = _divide((packed_real[:, count - bins], _wrap(-packed_imag[:, count - bins])), 2)
+        total = _add(forward, mirrored)
+        difference = _subtract(forward, mirrored)
+        split_twiddles = plan.split_twiddles[bins - 1].astype(np.int32)
+        rotated = _complex_multiply(difference, (split_twiddles[:, 0], split_twiddles[:, 1]))
+        # HALF_OF of an int sum: shift before the int16 store. Bin count/2 is
+        # written twice when count is even; the mirrored write (second) wins.
+        out_real[:, bins] = (total[0] + rotated[0]) >> 1
+        out_imag[:, bins] = (total[1] + rotated[1]) >> 1
+        out_real[:, count - bins] = (total[0] - rotated[0]) >> 1
+        out_imag[:, count - bins] = (rotated[1] - total[1]) >> 1
+
+    output = np.empty((len(frames), 2 * (count + 1)), dtype=np.int16)
+    output[:, 0::2] = out_real.astype(np.int16)
+    output[:, 1::2] = out_imag.astype(np.int16)
+    return output
+
+
+def check_shapes(options: RfftOptions, input_shape: tuple[int, ...]) -> RfftPlan:
+    """The plan for `options`; ValueError unless TFLM can run them on `input_shape`."""
+    if options.tensor_type != TENSOR_TYPE_INT16:
+        raise ValueError(f"SignalRfft: only int16 (T={TENSOR_TYPE_INT16}) is implemented, got T={options.tensor_type}")
+    plan = rfft_plan(options.fft_length)
+    if len(input_shape) < 1 or input_shape[-1] < 1:
+        raise ValueError(f"SignalRfft: input shape {input_shape} has no samples")
+    if input_shape[-1] > options.fft_length:
+        raise ValueError(
+            f"SignalRfft: input frames of {input_shape[-1]} are longer than fft_length {options.fft_length}"
+        )
+    return plan
+
+
+def output_shape(options: RfftOptions, input_shape: tuple[int, ...]) -> tuple[int, ...]:
+    return (*input_shape[:-1], check_shapes(options, input_shape).output_values)
+
+
+def reference(options: RfftOptions, inputs: list[np.ndarray], state: np.ndarray | None) -> list[np.ndarray]:
+    """int16 [..., L] (L <= fft_length, zero-padded) -> int16 [..., fft_length + 2], complex interleaved."""
+    (samples,) = inputs
+    plan = check_shapes(options, samples.shape)
+    frames = np.zeros((int(np.prod(samples.shape[:-1], dtype=np.int64)), options.fft_length), dtype=np.int16)
+    frames[:, : samples.shape[-1]] = np.asarray(samples, dtype=np.int16).reshape(-1, samples.shape[-1])
+    return [_rfft_frames(frames, plan).reshape(output_shape(options, samples.shape))]
+
+
+def scratch_bytes(options: RfftOptions, input_shapes: list[tuple[int, ...]]) -> int:
+    # The complex FFT's output (complex_length int16 pairs) before the split step.
+    return 2 * options.fft_length
+
+
+def state_bytes(options: RfftOptions, input_shapes: list[tuple[int, ...]]) -> int:
+    return 0

@@ -1,0 +1,9 @@
+"""TFLM's SignalWindow: samples times Q`shift` window weights, saturated to int16."""
+
+from opbridge_signal.window.c_code import c_code
+from opbridge_signal.window.options import WindowOptions
+from opbridge_signal.window.reference import reference, scratch_bytes, state_bytes
+
+CUSTOM_CODE = "SignalWindow"
+
+__all__ = ["CUSTOM_CODE", "WindowOptions", "c_code", "reference", "scratch_bytes", "state_bytes"]

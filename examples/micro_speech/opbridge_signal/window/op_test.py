@@ -1,0 +1,169 @@
+"""SignalWindow: reference == TFLite Micro, C kernel == reference, options, the real model's node."""
+
+import functools
+import pathlib
+import wave
+
+import numpy as np
+import pytest
+from ai_edge_litert import schema_py_generated as schema
+from flatbuffers import flexbuffers
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from opbridge.ir import DType
+from opbridge.testing.litert_models import single_op_model
+from opbridge.testing.single_op import GraphBuilder
+from tflite_micro.python.tflite_micro import runtime
+
+from opbridge_signal import window
+from opbridge_signal.testing import run_c, shared_file
+
+MODEL_PATH = shared_file("models/tflm/audio_preprocessor_int8.tflite")
+AUDIO_PATH = shared_file("data/micro_speech/yes_1000ms.wav")
+ARENA_BYTES = 64 * 1024
+
+
+def window_model(options: window.WindowOptions, input_shape: tuple[int, ...], weights: np.ndarray) -> bytes:
+    builder = GraphBuilder()
+    samples = builder.tensor("samples", DType.INT16, input_shape)
+    constant = builder.tensor("weights", DType.INT16, weights.shape, data=weights)
+    windowed = builder.tensor("windowed", DType.INT16, input_shape)
+    graph = builder.single_node_graph("SignalWindow", [samples, constant], [windowed], None)
+    return single_op_model(
+        graph, schema.BuiltinOperator.CUSTOM, 1, custom_code=window.CUSTOM_CODE, custom_options=options.to_flexbuffer()
+    )
+
+
+def run_tflm(model: bytes, frames: list[np.ndarray]) -> list[np.ndarray]:
+    interpreter = runtime.Interpreter.from_bytes(model, arena_size=ARENA_BYTES)
+    outputs = []
+    for frame in frames:
+        interpreter.set_input(frame, 0)
+        interpreter.invoke()
+        outputs.append(np.array(interpreter.get_output(0)))
+    return outputs
+
+
+def draw_int16(data: st.DataObject, shape: tuple[int, ...], label: str) -> np.ndarray:
+    """int16 values at a drawn loudness; full-scale extremes sometimes, to saturate."""
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label=f"{label} seed"))
+    if data.draw(st.booleans(), label=f"{label} extremes"):
+        return rng.choice(np.array([-32768, -1, 0, 32767], dtype=np.int16), size=shape)
+    bits = data.draw(st.integers(0, 15), label=f"{label} loudness bits")
+    return rng.integers(-(2**bits), 2**bits, size=shape).astype(np.int16)
+
+
+def draw_case(data: st.DataObject) -> tuple[window.WindowOptions, tuple[int, ...], np.ndarray]:
+    length = data.draw(st.integers(1, 64), label="window length")
+    rows = data.draw(st.integers(1, 3), label="windows per frame")
+    input_shape = data.draw(st.sampled_from([(rows * length,), (rows, length), (1, rows * length)]), label="shape")
+    options = window.WindowOptions(shift=data.draw(st.integers(0, 31), label="shift"))
+    return options, input_shape, draw_int16(data, (length,), "weights")
+
+
+def assert_equal(ours: np.ndarray, theirs: np.ndarray, what: str) -> None:
+    differing = np.flatnonzero(ours.ravel() != theirs.ravel())
+    assert ours.shape == theirs.shape and ours.dtype == theirs.dtype, (
+        f"{what}: {ours.dtype}{ours.shape} vs {theirs.dtype}{theirs.shape}"
+    )
+    assert differing.size == 0, (
+        f"{what}: {differing.size} values differ, first at {differing[:5]}: "
+        f"ours {ours.ravel()[differing[:5]]}, theirs {theirs.ravel()[differing[:5]]}"
+    )
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.data())
+def test_reference_matches_tflite_micro(data: st.DataObject) -> None:
+    options, input_shape, weights = draw_case(data)
+    frames = [draw_int16(data, input_shape, f"frame {k}") for k in range(3)]
+    model = window_model(options, input_shape, weights)
+    for index, (frame, theirs) in enumerate(zip(frames, run_tflm(model, frames), strict=True)):
+        (ours,) = window.reference(options, [frame, weights], None)
+        assert_equal(ours, theirs, f"{options}, input {input_shape}, frame {index}")
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.data())
+def test_c_matches_reference(data: st.DataObject) -> None:
+    options, input_shape, weights = draw_case(data)
+    frames = [[draw_int16(data, input_shape, f"frame {k}"), weights] for k in range(3)]
+    expected = [window.reference(options, frame, None) for frame in frames]
+    produced = run_c(functools.partial(window.c_code, options), frames, [(np.dtype(np.int16), input_shape)])
+    for index, (ours, theirs) in enumerate(zip(produced, expected, strict=True)):
+        assert_equal(ours[0], theirs[0], f"C vs reference, {options}, input {input_shape}, frame {index}")
+
+
+@pytest.mark.parametrize("shift", [0, 12, 31])
+def test_options_round_trip(shift: int) -> None:
+    options = window.WindowOptions(shift=shift)
+    assert window.WindowOptions.from_flexbuffer(options.to_flexbuffer()) == options
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [({}, "'shift'"), ({"shift": 1.5}, "'shift'"), ({"shift": "12"}, "'shift'"), ({"shift": False}, "'shift'")],
+)
+def test_bad_options_are_rejected(options: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        window.WindowOptions.from_flexbuffer(bytes(flexbuffers.Dumps(options)))
+
+
+def test_not_a_map_is_rejected() -> None:
+    with pytest.raises(ValueError, match="SignalWindow"):
+        window.WindowOptions.from_flexbuffer(bytes(flexbuffers.Dumps(12)))
+
+
+@pytest.mark.parametrize(
+    ("shift", "input_shape", "weights_shape"), [(-1, (4,), (4,)), (32, (4,), (4,)), (0, (6,), (4,)), (0, (4,), (2, 2))]
+)
+def test_shapes_and_shifts_tflm_cannot_run_are_rejected(
+    shift: int, input_shape: tuple[int, ...], weights_shape: tuple[int, ...]
+) -> None:
+    with pytest.raises(ValueError, match="SignalWindow"):
+        window.reference(
+            window.WindowOptions(shift=shift),
+            [np.zeros(input_shape, dtype=np.int16), np.zeros(weights_shape, dtype=np.int16)],
+            None,
+        )
+
+
+def real_model_node(custom_code: str) -> tuple[bytes, list[np.ndarray | None]]:
+    """The custom options and constant inputs (None for activations) of the real model's node."""
+    model = schema.ModelT.InitFromPackedBuf(MODEL_PATH.read_bytes(), 0)
+    graph = model.subgraphs[0]
+    for operator in graph.operators:
+        if model.operatorCodes[operator.opcodeIndex].customCode == custom_code.encode():
+            constants: list[np.ndarray | None] = []
+            for index in operator.inputs:
+                tensor = graph.tensors[index]
+                data = model.buffers[tensor.buffer].data
+                dtype = {schema.TensorType.INT16: np.int16}.get(tensor.type)
+                constants.append(None if data is None else np.asarray(data, np.uint8).view(dtype).copy())
+            return bytes(operator.customOptions), constants
+    raise LookupError(f"{custom_code} is not in {MODEL_PATH}")
+
+
+def real_frames() -> list[np.ndarray]:
+    """30 ms frames every 20 ms of the 'yes' recording, as the model is invoked."""
+    with wave.open(str(AUDIO_PATH), "rb") as audio:
+        samples = np.frombuffer(audio.readframes(audio.getnframes()), dtype=np.int16)
+    return [samples[start : start + 480].reshape(1, 480) for start in range(0, len(samples) - 480 + 1, 320)]
+
+
+def test_real_model_node_on_speech() -> None:
+    options_bytes, (_, weights) = real_model_node(window.CUSTOM_CODE)
+    options = window.WindowOptions.from_flexbuffer(options_bytes)
+    assert weights is not None and weights.shape == (480,)
+    frames = real_frames()
+    expected = [window.reference(options, [frame, weights], None)[0] for frame in frames]
+    theirs_all = run_tflm(window_model(options, (1, 480), weights), frames)
+    for index, (ours, theirs) in enumerate(zip(expected, theirs_all, strict=True)):
+        assert_equal(ours, theirs, f"reference vs TFLM, speech frame {index}")
+    produced = run_c(
+        functools.partial(window.c_code, options),
+        [[frame, weights] for frame in frames],
+        [(np.dtype(np.int16), (1, 480))],
+    )
+    for index, (ours, theirs) in enumerate(zip(produced, expected, strict=True)):
+        assert_equal(ours[0], theirs, f"C vs reference, speech frame {index}")
