@@ -1,12 +1,34 @@
-"""Shared pieces of the element-wise operators (requantization and broadcasting)."""
+"""Shared pieces of the element-wise operators (requantization and broadcasting).
+
+Also the plain-integer binary operators (int32 ADD, MUL, DIV; MINIMUM and
+MAXIMUM): TFLite Micro computes them on the raw values, wrapping around on
+overflow, with 4-D broadcasting; their kernels are in
+cc/kernels/opbridge_kernels_int.h.
+"""
+
+from collections.abc import Callable
 
 import numpy as np
 
 from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode, c_int_list
 from opbridge.errors import UnsupportedTensorError
-from opbridge.ir import Node, Tensor
-from opbridge.ops.common import INT8_MAX, INT8_MIN
+from opbridge.ir import DType, Node, Tensor
+from opbridge.ops.common import INT8_MAX, INT8_MIN, Activation
+from opbridge.ops.definition import Array, ReferenceCall
 from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier
+
+INT_KERNELS_HEADER = "cc/kernels/opbridge_kernels_int.h"
+INT32_MIN = -(2**31)
+INT32_MAX = 2**31 - 1
+# Kernel name suffixes of the element types (cc/kernels/opbridge_kernels_int.h).
+KERNEL_SUFFIXES = {
+    DType.BOOL: "b8",
+    DType.INT8: "s8",
+    DType.INT16: "s16",
+    DType.INT32: "s32",
+    DType.UINT32: "u32",
+    DType.FLOAT32: "f32",
+}
 
 
 def requantize(
@@ -73,3 +95,119 @@ def broadcast_strides(node: Node, tensor: Tensor, output_shape: tuple[int, ...])
 
 def strides_initializer(node: Node, tensor: Tensor, output_shape: tuple[int, ...]) -> str:
     return "{" + c_int_list(broadcast_strides(node, tensor, output_shape)) + "}"
+
+
+def wrap_integers(values: Array, dtype: DType) -> Array:
+    """Integers reduced modulo 2^bits into `dtype` (C++ static_cast on two's complement)."""
+    bits = 8 * dtype.itemsize
+    low = np.asarray(values, dtype=np.int64) & ((1 << bits) - 1)
+    if np.issubdtype(dtype.numpy, np.signedinteger):
+        low = np.where(low >= 1 << (bits - 1), low - (1 << bits), low)
+    return low.astype(dtype.numpy)
+
+
+def int32_activation_range(activation: Activation) -> tuple[int, int]:
+    """TFLite's CalculateActivationRange for int32: the clamp of a fused activation on raw values."""
+    return {
+        Activation.NONE: (INT32_MIN, INT32_MAX),
+        Activation.RELU: (0, INT32_MAX),
+        Activation.RELU6: (0, 6),
+        Activation.RELU_N1_TO_1: (-1, 1),
+    }[activation]
+
+
+def plain_integer_operands(
+    node: Node, first: Tensor, second: Tensor, output: Tensor, allowed: tuple[DType, ...], quantized_ok: bool = True
+) -> DType:
+    """Checks that both inputs and the output share one dtype of `allowed`; returns it.
+
+    With quantized_ok=False, quantized operands are rejected (TFLite Micro's
+    int32 ADD and DIV accept only unquantized tensors).
+    """
+    dtype = output.dtype
+    for role, tensor in (("input 0", first), ("input 1", second), ("output", output)):
+        if tensor.dtype not in allowed or tensor.dtype is not dtype:
+            raise UnsupportedTensorError(
+                f"{node.describe()}: {role} {tensor.describe()} is {tensor.dtype.value}; this operator supports "
+                f"{', '.join(d.value for d in allowed)}, the same for both inputs and the output",
+                hint="TFLite Micro computes this operator only on inputs and an output of one type",
+            )
+        if not quantized_ok and tensor.quantization is not None:
+            raise UnsupportedTensorError(
+                f"{node.describe()}: {role} {tensor.describe()} is quantized",
+                hint=f"TFLite Micro's {dtype.value} {node.op_type} takes only unquantized tensors",
+            )
+    return dtype
+
+
+def broadcast_binary_reference(
+    call: ReferenceCall, operation: Callable[[Array, Array], Array], dtype: DType
+) -> list[Array]:
+    """`operation` on the two inputs as int64 (broadcast NumPy-style), reshaped to the output."""
+    output = call.outputs[0]
+    first = call.value(0).astype(np.int64)
+    second = call.value(1).astype(np.int64)
+    result = np.broadcast_to(operation(first, second), output.shape)
+    return [np.ascontiguousarray(result).astype(dtype.numpy)]
+
+
+def broadcast_4d_initializer(ctx: LoweringContext, node: Node) -> str:
+    """An opbridge_broadcast_4d initializer for a binary node (inputs 0 and 1, output 0)."""
+    graph = ctx.graph
+    first, second = graph.tensor(node.inputs[0]), graph.tensor(node.inputs[1])
+    output_shape = output_shape_4d(node, graph.tensor(node.outputs[0]))
+    return (
+        f"{{.output_shape = {{{c_int_list(output_shape)}}}, "
+        f".input1_strides = {strides_initializer(node, first, output_shape)}, "
+        f".input2_strides = {strides_initializer(node, second, output_shape)}}}"
+    )
+
+
+def lower_int_binary(ctx: LoweringContext, node: Node, kernel: str, activation: Activation | None) -> NodeCode:
+    """A binary node computed by `kernel` of opbridge_kernels_int.h.
+
+    With an activation: an opbridge_arithmetic_s32_params kernel (int32 ADD,
+    MUL, DIV); without: an opbridge_broadcast_4d kernel (MINIMUM, MAXIMUM).
+    """
+    params_symbol = ctx.local_symbol(node, "params")
+    broadcast = broadcast_4d_initializer(ctx, node)
+    if activation is None:
+        params = f"static const opbridge_broadcast_4d {params_symbol} = {broadcast};"
+    else:
+        low, high = int32_activation_range(activation)
+        params = f"""static const opbridge_arithmetic_s32_params {params_symbol} = {{
+    .broadcast = {broadcast},
+    .activation_min = {c_int32_literal(low)},
+    .activation_max = {c_int32_literal(high)},
+}};"""
+    call = (
+        f"status = {kernel}(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}, "
+        f"{ctx.pointer(node.outputs[0])});"
+    )
+    return NodeCode(includes=[INT_KERNELS_HEADER], definitions=[params], statements=[call])
+
+
+def c_int32_literal(value: int) -> str:
+    """An int32 constant as C source (INT32_MIN has no literal of its own)."""
+    return "INT32_MIN" if value == INT32_MIN else str(value)
+
+
+# MINIMUM and MAXIMUM: raw values compared, whatever the quantization (as TFLite Micro does).
+MIN_MAX_DTYPES = (DType.INT8, DType.INT16, DType.INT32)
+
+
+def min_max_reference(call: ReferenceCall, choose: Callable[[Array, Array], Array]) -> list[Array]:
+    """MINIMUM (choose=np.minimum) or MAXIMUM (np.maximum) of two broadcast inputs."""
+    dtype = plain_integer_operands(
+        call.node, call.input_tensor(0), call.input_tensor(1), call.outputs[0], MIN_MAX_DTYPES
+    )
+    return broadcast_binary_reference(call, choose, dtype)
+
+
+def lower_min_max(ctx: LoweringContext, node: Node, name: str) -> NodeCode:
+    """MINIMUM or MAXIMUM (`name` is "minimum" or "maximum") -> opbridge_<name>_<s8|s16|s32>."""
+    graph = ctx.graph
+    dtype = plain_integer_operands(
+        node, graph.tensor(node.inputs[0]), graph.tensor(node.inputs[1]), graph.tensor(node.outputs[0]), MIN_MAX_DTYPES
+    )
+    return lower_int_binary(ctx, node, f"opbridge_{name}_{KERNEL_SUFFIXES[dtype]}", None)

@@ -18,12 +18,16 @@ def seeded_inputs(tensor: Tensor, count: int, seed: int = DEFAULT_SEED) -> list[
     rng = np.random.default_rng(seed)
     if tensor.dtype is DType.FLOAT32:
         return [rng.standard_normal(tensor.shape).astype(np.float32) for _ in range(count)]
+    if tensor.dtype is DType.BOOL:
+        return [rng.integers(0, 2, size=tensor.shape).astype(np.bool_) for _ in range(count)]
+    # Drawn as int64, except uint64 (beyond int64); the other streams stay as they were.
+    draw_dtype = np.uint64 if tensor.dtype is DType.UINT64 else np.int64
     info = np.iinfo(tensor.dtype.numpy)
     zero_point = tensor.quantization.zero_point if tensor.quantization and not tensor.quantization.per_channel else 0
     arrays = []
     for index in range(count):
         if index % 2 == 0:
-            values = rng.integers(info.min, info.max, size=tensor.shape, endpoint=True)
+            values = rng.integers(info.min, info.max, size=tensor.shape, endpoint=True, dtype=draw_dtype)
         else:
             values = np.clip(
                 zero_point + rng.integers(-QUIET_NOISE, QUIET_NOISE + 1, size=tensor.shape), info.min, info.max

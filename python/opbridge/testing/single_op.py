@@ -36,8 +36,9 @@ from opbridge.testing.inputs import seeded_inputs
 from opbridge.testing.litert_models import single_op_model
 from opbridge.testing.tflm import run_tflite_micro
 
-# Workspace-relative: tests run from the runfiles root with cc/kernels as data.
-KERNEL_SOURCES = sorted(pathlib.Path("cc/kernels").glob("opbridge_*.c"))
+# Workspace-relative: tests run from the runfiles root with cc/kernels as data
+# (or from the source tree, where the kernels' own C tests must be left out).
+KERNEL_SOURCES = sorted(path for path in pathlib.Path("cc/kernels").glob("opbridge_*.c") if not path.stem.endswith("_test"))
 COMPILER = "gcc"
 
 

@@ -1,7 +1,6 @@
 """SignalEnergy: reference == TFLite Micro, C kernel == reference, options, the real model's node."""
 
 import functools
-import pathlib
 import wave
 
 import numpy as np

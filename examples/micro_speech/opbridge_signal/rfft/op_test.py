@@ -2,7 +2,6 @@
 
 import functools
 import math
-import pathlib
 import wave
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""ADD: element-wise sum of two int8 tensors with their own scales (broadcasting)."""
+"""ADD: element-wise sum of two int8 tensors with their own scales, or of two plain int32 tensors (broadcasting)."""
 
 from tflite.BuiltinOperator import BuiltinOperator
 

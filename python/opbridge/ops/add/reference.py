@@ -1,7 +1,11 @@
-"""TFLite Micro's reference ADD, int8.
+"""TFLite Micro's reference ADD, int8 and int32.
 
-Both inputs are brought to a common scale (twice the larger input scale)
-with 20 bits of headroom, added, and rescaled to the output.
+int8: both inputs are brought to a common scale (twice the larger input
+scale) with 20 bits of headroom, added, and rescaled to the output.
+
+int32 (unquantized): the plain sum, wrapping around on overflow. TFLite
+Micro ignores the fused activation of an int32 ADD (it clamps to the whole
+int32 range), and so does opbridge, to stay bit-exact.
 """
 
 import dataclasses
@@ -9,9 +13,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from opbridge.ir import Quantization
+from opbridge.ir import DType, Node, Quantization, Tensor
 from opbridge.ops.common import activation_range, require_quantization
 from opbridge.ops.definition import Array, ReferenceCall
+from opbridge.ops.elementwise import broadcast_binary_reference, plain_integer_operands, wrap_integers
 from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier, quantize_multiplier
 
 LEFT_SHIFT = 20
@@ -39,7 +44,17 @@ def add_parameters(first_q: Quantization, second_q: Quantization, output_q: Quan
     )
 
 
+def is_int32_add(node: Node, first: Tensor, second: Tensor, output: Tensor) -> bool:
+    """True for an unquantized int32 ADD (checked); False for the quantized int8 path."""
+    if output.dtype is not DType.INT32:
+        return False
+    plain_integer_operands(node, first, second, output, (DType.INT32,), quantized_ok=False)
+    return True
+
+
 def add_reference(call: ReferenceCall) -> list[Array]:
+    if is_int32_add(call.node, call.input_tensor(0), call.input_tensor(1), call.outputs[0]):
+        return broadcast_binary_reference(call, lambda a, b: wrap_integers(a + b, DType.INT32), DType.INT32)
     return add_or_sub_reference(call, add_parameters, sign=1)
 
 

@@ -1,4 +1,4 @@
-"""CONCATENATION on int8: inputs (of the output's quantization) joined along one axis."""
+"""CONCATENATION: inputs joined along one axis (int8 of the output's quantization, or int16, int32, ...)."""
 
 import dataclasses
 from typing import Any
@@ -9,9 +9,12 @@ from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.backends.c.lowering import LoweringContext, NodeCode
 from opbridge.errors import UnsupportedOperatorError, UnsupportedTensorError
-from opbridge.ir import Node
-from opbridge.ops.common import Activation, litert_activation, require_dtype, require_quantization
+from opbridge.ir import DType, Node
+from opbridge.ops.common import Activation, litert_activation, require_quantization
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
+
+# The types TFLite Micro's CONCATENATION takes (the same for every input and the output).
+CONCATENATION_DTYPES = (DType.BOOL, DType.INT8, DType.INT16, DType.INT32, DType.INT64, DType.FLOAT32)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,23 +41,32 @@ def lower_concatenation(ctx: LoweringContext, node: Node) -> NodeCode:
     output = graph.tensor(node.outputs[0])
     if node.attributes.activation is not Activation.NONE:
         raise UnsupportedOperatorError(f"{node.describe()}: a fused activation", hint="TFLite allows none here")
-    output_q = require_quantization(node, output, "output")
-    require_dtype(node, output, "output")
+    if output.dtype not in CONCATENATION_DTYPES:
+        raise UnsupportedTensorError(
+            f"{node.describe()}: output {output.describe()} is {output.dtype.value}; CONCATENATION supports "
+            f"{', '.join(d.value for d in CONCATENATION_DTYPES)}",
+            hint="these are the types TFLite Micro's CONCATENATION takes",
+        )
+    output_q = require_quantization(node, output, "output") if output.dtype is DType.INT8 else None
     axis = node.attributes.axis % len(output.shape)
     outer = int(np.prod(output.shape[:axis], dtype=np.int64))
     inner = int(np.prod(output.shape[axis + 1 :], dtype=np.int64))
-    statements = ["int8_t *target = " + ctx.pointer(node.outputs[0]) + ";"]
+    statements = [f"uint8_t *target = (uint8_t *){ctx.pointer(node.outputs[0])};"]
     statements.append(f"for (int32_t outer = 0; outer < {outer}; ++outer) {{")
     for position, index in enumerate(node.inputs):
         tensor = graph.tensor(index)
-        require_dtype(node, tensor, f"input {position}")
-        if require_quantization(node, tensor, f"input {position}") != output_q:
+        if tensor.dtype is not output.dtype:
+            raise UnsupportedTensorError(
+                f"{node.describe()}: input {position} {tensor.describe()} is not {output.dtype.value} like the output",
+                hint="TFLite Micro's CONCATENATION joins tensors of one type",
+            )
+        if output_q is not None and require_quantization(node, tensor, f"input {position}") != output_q:
             raise UnsupportedTensorError(
                 f"{node.describe()}: input {position} {tensor.describe()} is quantized unlike the output",
                 hint="TFLite Micro's int8 CONCATENATION requires equal scales and zero points",
             )
-        block = tensor.shape[axis] * inner
-        statements.append(f"  memcpy(target, {ctx.pointer(index)} + outer * {block}, {block});")
+        block = tensor.shape[axis] * inner * tensor.dtype.itemsize  # bytes per outer index
+        statements.append(f"  memcpy(target, (const uint8_t *){ctx.pointer(index)} + (size_t)outer * {block}u, {block}u);")
         statements.append(f"  target += {block};")
     statements += ["}", "status = 0;"]
     return NodeCode(includes=["string.h"], statements=statements)

@@ -1,4 +1,8 @@
-"""MUL: element-wise product of two int8 tensors (broadcasting)."""
+"""MUL: element-wise product of two int8 tensors, or of two plain int32 tensors (broadcasting).
+
+int32 is TFLite Micro's unquantized path: the product wraps around on
+overflow, then the fused activation clamps the raw value (RELU6 to [0, 6]).
+"""
 
 from typing import Any
 
@@ -7,15 +11,36 @@ import tflite
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode
-from opbridge.ir import Node
+from opbridge.ir import DType, Node, Tensor
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.common import activation_range, int8_operands, litert_activation, require_quantization
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
-from opbridge.ops.elementwise import output_shape_4d, strides_initializer
+from opbridge.ops.elementwise import (
+    broadcast_binary_reference,
+    int32_activation_range,
+    lower_int_binary,
+    output_shape_4d,
+    plain_integer_operands,
+    strides_initializer,
+    wrap_integers,
+)
 from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier, quantize_multiplier
 
 
+def is_int32_mul(node: Node, first: Tensor, second: Tensor, output: Tensor) -> bool:
+    """True for an int32 MUL (checked; TFLite Micro ignores int32 quantization here); False for int8."""
+    if output.dtype is not DType.INT32:
+        return False
+    plain_integer_operands(node, first, second, output, (DType.INT32,))
+    return True
+
+
 def mul_reference(call: ReferenceCall) -> list[Array]:
+    if is_int32_mul(call.node, call.input_tensor(0), call.input_tensor(1), call.outputs[0]):
+        low, high = int32_activation_range(call.attributes.activation)
+        return broadcast_binary_reference(
+            call, lambda a, b: np.clip(wrap_integers(a * b, DType.INT32), low, high), DType.INT32
+        )
     first_q = require_quantization(call.node, call.input_tensor(0), "input 0")
     second_q = require_quantization(call.node, call.input_tensor(1), "input 1")
     output = call.outputs[0]
@@ -33,6 +58,8 @@ def lower_mul(ctx: LoweringContext, node: Node) -> NodeCode:
     graph = ctx.graph
     first, second = graph.tensor(node.inputs[0]), graph.tensor(node.inputs[1])
     output = graph.tensor(node.outputs[0])
+    if is_int32_mul(node, first, second, output):
+        return lower_int_binary(ctx, node, "opbridge_mul_s32", node.attributes.activation)
     first_q, second_q, output_q = int8_operands(node, [("input 0", first), ("input 1", second), ("output", output)])
     output_shape = output_shape_4d(node, output)
     multiplier, shift = quantize_multiplier(first_q.scale * second_q.scale / output_q.scale)
