@@ -82,6 +82,7 @@ def aot_model(
         plugins = [],
         converter = "//python/opbridge:opbridge_cli",
         visibility = None,
+        tags = [],
         **kwargs):
     """The emitted module of `model` as cc_library `name`, and `name_golden_test` on every platform."""
     module = name + "_module"
@@ -93,18 +94,21 @@ def aot_model(
         golden_cases = golden_cases,
         plugins = plugins,
         converter = converter,
+        tags = tags,
         visibility = ["//visibility:private"],
     )
     native.filegroup(
         name = name + "_plan",
         srcs = [":" + module],
         output_group = "plan",
+        tags = tags,
         visibility = visibility,
     )
     native.filegroup(
         name = name + "_golden_test_source",
         srcs = [":" + module],
         output_group = "golden_test",
+        tags = tags,
         visibility = ["//visibility:private"],
     )
     cc_library(
@@ -118,6 +122,7 @@ def aot_model(
         deps = ["//cc/kernels:kernels_s8"],
         alwayslink = True,
         linkstatic = True,
+        tags = tags,
         visibility = visibility,
         **kwargs
     )
@@ -126,4 +131,5 @@ def aot_model(
         srcs = [":" + name + "_golden_test_source"],
         deps = [":" + name],
         size = "medium",
+        tags = tags,
     )

@@ -1,0 +1,7 @@
+"""SignalFilterBank: a power spectrum (uint32) into num_channels triangular filter bank energies (uint64)."""
+
+from opbridge_signal.filter_bank.c_code import c_code
+from opbridge_signal.filter_bank.options import CUSTOM_CODE, FilterBankOptions
+from opbridge_signal.filter_bank.reference import reference, scratch_bytes, state_bytes
+
+__all__ = ["CUSTOM_CODE", "FilterBankOptions", "c_code", "reference", "scratch_bytes", "state_bytes"]

@@ -1,0 +1,152 @@
+"""SignalFilterBank on drawn spectra and channel tables: reference == TFLite Micro, C == reference."""
+
+import numpy as np
+import pytest
+from ai_edge_litert import schema_py_generated as schema
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from opbridge.ir import DType
+from opbridge.testing.litert_models import single_op_model
+from opbridge.testing.single_op import GraphBuilder
+from tflite_micro.python.tflite_micro import runtime
+
+from opbridge_signal.filter_bank import CUSTOM_CODE, FilterBankOptions, c_code, reference, scratch_bytes, state_bytes
+from opbridge_signal.testing import run_c, shared_file
+
+REAL_MODEL = shared_file("models/tflm/audio_preprocessor_int8.tflite")
+TABLE_NAMES = ("weights", "unweights", "channel_frequency_starts", "channel_weight_starts", "channel_widths")
+
+
+def run_tflite_micro(
+    options: FilterBankOptions, spectra: list[np.ndarray], tables: list[np.ndarray]
+) -> list[np.ndarray]:
+    """Each spectrum's filter bank in one TFLM interpreter (the tables are model constants)."""
+    builder = GraphBuilder()
+    spectrum = builder.tensor("spectrum", DType.UINT32, spectra[0].shape)
+    constants = [
+        builder.tensor(name, DType.INT16, table.shape, data=table)
+        for name, table in zip(TABLE_NAMES, tables, strict=True)
+    ]
+    output = builder.tensor("channels", DType.UINT64, (options.num_channels,))
+    graph = builder.single_node_graph(CUSTOM_CODE, [spectrum, *constants], [output], None)
+    model = single_op_model(graph, schema.BuiltinOperator.CUSTOM, 1, custom_code=CUSTOM_CODE,
+                            custom_options=options.to_flexbuffer())  # fmt: skip
+    interpreter = runtime.Interpreter.from_bytes(model, arena_size=64 * 1024)
+    results = []
+    for values in spectra:
+        interpreter.set_input(values, 0)
+        interpreter.invoke()
+        results.append(np.array(interpreter.get_output(0)))
+    return results
+
+
+def check_against_tflm_and_c(options: FilterBankOptions, spectra: list[np.ndarray], tables: list[np.ndarray]) -> None:
+    expected = [reference(options, [spectrum, *tables], None)[0] for spectrum in spectra]
+    for frame, (ours, theirs) in enumerate(zip(expected, run_tflite_micro(options, spectra, tables), strict=True)):
+        assert ours.dtype == theirs.dtype and ours.shape == theirs.shape, (ours.dtype, ours.shape, theirs.shape)
+        np.testing.assert_array_equal(ours, theirs, err_msg=f"frame {frame}: reference differs from TFLite Micro")
+    from_c = run_c(lambda args: c_code(options, args), [[spectrum, *tables] for spectrum in spectra],
+                   [(np.dtype(np.uint64), (options.num_channels,))])  # fmt: skip
+    for frame, (ours, theirs) in enumerate(zip(expected, from_c, strict=True)):
+        np.testing.assert_array_equal(theirs[0], ours, err_msg=f"frame {frame}: C differs from the reference")
+
+
+@st.composite
+def filter_banks(draw: st.DrawFn) -> tuple[FilterBankOptions, int, list[np.ndarray]]:
+    """Options, spectrum length and the five tables, every band inside the spectrum and the weights."""
+    num_channels = draw(st.integers(1, 12))
+    spectrum_length = draw(st.integers(1, 64))
+    weights_length = draw(st.integers(1, 48))
+    unweights_length = draw(st.sampled_from([weights_length, draw(st.integers(1, 48))]))
+    frequency_starts, weight_starts, widths = [], [], []
+    for _ in range(num_channels + 1):
+        width = draw(st.integers(-1, min(spectrum_length, weights_length, unweights_length, 10)))
+        if width <= 0:  # an empty band may start anywhere: TFLM reads nothing
+            frequency_starts.append(draw(st.integers(-5, 300)))
+            weight_starts.append(draw(st.integers(-5, 300)))
+        else:
+            frequency_starts.append(draw(st.integers(0, spectrum_length - width)))
+            weight_starts.append(draw(st.integers(0, min(weights_length, unweights_length) - width)))
+        widths.append(width)
+    weight_values = st.one_of(st.integers(0, 4096), st.integers(-(2**15), 2**15 - 1))
+    weights = draw(hnp.arrays(np.int16, weights_length, elements=weight_values))
+    unweights = draw(hnp.arrays(np.int16, unweights_length, elements=weight_values))
+    as_int16 = [np.array(values, dtype=np.int16) for values in (frequency_starts, weight_starts, widths)]
+    return FilterBankOptions(num_channels), spectrum_length, [weights, unweights, *as_int16]
+
+
+def spectra(length: int, frames: int, maximum: int = 2**32 - 1) -> st.SearchStrategy[list[np.ndarray]]:
+    energy = st.one_of(st.integers(0, maximum), st.integers(0, 1000), st.sampled_from([0, maximum]))
+    return st.lists(hnp.arrays(np.uint32, length, elements=energy), min_size=frames, max_size=frames)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_reference_and_c_match_tflite_micro(data: st.DataObject) -> None:
+    options, spectrum_length, tables = data.draw(filter_banks())
+    check_against_tflm_and_c(options, data.draw(spectra(spectrum_length, 2)), tables)
+
+
+def real_model_node() -> tuple[bytes, list[np.ndarray | None]]:
+    """The real model's SignalFilterBank: its custom options and its inputs' constant data (None if variable)."""
+    model = schema.ModelT.InitFromPackedBuf(REAL_MODEL.read_bytes(), 0)
+    subgraph = model.subgraphs[0]
+    for operator in subgraph.operators:
+        if model.operatorCodes[operator.opcodeIndex].customCode == CUSTOM_CODE.encode():
+            constants: list[np.ndarray | None] = []
+            for index in operator.inputs:
+                tensor = subgraph.tensors[index]
+                buffer = model.buffers[tensor.buffer].data
+                dtype = {schema.TensorType.INT16: np.int16, schema.TensorType.UINT32: np.uint32}[tensor.type]
+                constants.append(None if buffer is None or len(buffer) == 0 else
+                                 np.frombuffer(bytes(buffer), dtype=dtype).reshape(tensor.shape))  # fmt: skip
+            return bytes(operator.customOptions), constants
+    raise AssertionError(f"{REAL_MODEL} has no {CUSTOM_CODE}")
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.data())
+def test_real_model_node(data: st.DataObject) -> None:
+    custom_options, constants = real_model_node()
+    options = FilterBankOptions.from_flexbuffer(custom_options)
+    assert constants[0] is None and all(table is not None for table in constants[1:])
+    tables = [table for table in constants[1:] if table is not None]
+    assert scratch_bytes(options, [(257,), *(t.shape for t in tables)]) == 0
+    assert state_bytes(options, [(257,), *(t.shape for t in tables)]) == 0
+    # Energies as SignalEnergy leaves them: up to 2 * 32768^2.
+    check_against_tflm_and_c(options, data.draw(spectra(257, 3, maximum=2 * 32768**2)), tables)
+
+
+def test_options_round_trip() -> None:
+    options = FilterBankOptions(num_channels=40)
+    assert FilterBankOptions.from_flexbuffer(options.to_flexbuffer()) == options
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({}, "'num_channels' is missing"),
+        ({"num_channels": 1.5}, "'num_channels' must be an integer"),
+        ({"num_channels": True}, "'num_channels' must be an integer"),
+        ({"num_channels": 0}, "num_channels must be positive"),
+        ({"num_channels": 40, "extra": 1}, "unexpected option key"),
+        ([40], "must be a flexbuffer map"),
+    ],
+)
+def test_bad_options_are_rejected(options: object, message: str) -> None:
+    from flatbuffers import flexbuffers
+
+    with pytest.raises(ValueError, match=message) as error:
+        FilterBankOptions.from_flexbuffer(bytes(flexbuffers.Dumps(options)))
+    assert CUSTOM_CODE in str(error.value)
+
+
+def test_band_outside_the_spectrum_is_an_error() -> None:
+    options = FilterBankOptions(1)
+    tables = [np.ones(4, np.int16), np.ones(4, np.int16), np.array([0, 3], np.int16), np.array([0, 0], np.int16),
+              np.array([2, 2], np.int16)]  # fmt: skip
+    with pytest.raises(ValueError, match="outside the spectrum"):
+        reference(options, [np.ones(4, np.uint32), *tables], None)
+    with pytest.raises(AssertionError, match="status 1"):
+        run_c(lambda args: c_code(options, args), [[np.ones(4, np.uint32), *tables]], [(np.dtype(np.uint64), (1,))])

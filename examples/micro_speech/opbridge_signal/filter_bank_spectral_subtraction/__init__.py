@@ -1,0 +1,20 @@
+"""SignalFilterBankSpectralSubtraction: filter bank channels (uint32) minus a noise estimate kept across invokes."""
+
+from opbridge_signal.filter_bank_spectral_subtraction.c_code import c_code
+from opbridge_signal.filter_bank_spectral_subtraction.options import CUSTOM_CODE, FilterBankSpectralSubtractionOptions
+from opbridge_signal.filter_bank_spectral_subtraction.reference import (
+    initial_state,
+    reference,
+    scratch_bytes,
+    state_bytes,
+)
+
+__all__ = [
+    "CUSTOM_CODE",
+    "FilterBankSpectralSubtractionOptions",
+    "c_code",
+    "initial_state",
+    "reference",
+    "scratch_bytes",
+    "state_bytes",
+]

@@ -1,0 +1,7 @@
+"""SignalFilterBankSquareRoot: filter bank energies (uint64) to rounded square roots (uint32), scaled down."""
+
+from opbridge_signal.filter_bank_square_root.c_code import c_code
+from opbridge_signal.filter_bank_square_root.options import CUSTOM_CODE, FilterBankSquareRootOptions
+from opbridge_signal.filter_bank_square_root.reference import reference, scratch_bytes, state_bytes
+
+__all__ = ["CUSTOM_CODE", "FilterBankSquareRootOptions", "c_code", "reference", "scratch_bytes", "state_bytes"]

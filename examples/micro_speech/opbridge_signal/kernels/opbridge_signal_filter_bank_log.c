@@ -1,0 +1,61 @@
+#include "opbridge_signal_filter_bank_log.h"
+
+#define Q16_BITS 16
+#define SEGMENT_BITS 7 /* the correction table splits the mantissa into 128 segments */
+#define LN2_Q16 UINT32_C(45426) /* round(ln(2) * 2^16) */
+#define HALF_Q16 (UINT32_C(1) << (Q16_BITS - 1))
+
+static uint32_t bit_length32(uint32_t value) {
+    uint32_t bits = 0;
+    while (value != 0) {
+        value >>= 1;
+        ++bits;
+    }
+    return bits;
+}
+
+/* floor(value / 2^shift) without relying on how >> treats negative numbers. */
+static int32_t floor_shift(int32_t value, int32_t shift) {
+    if (value >= 0) {
+        return value >> shift;
+    }
+    return -(int32_t)((((uint32_t)(-(value + 1))) >> shift) + 1u);
+}
+
+/* log2(value) in Q16 for value >= 2: the position of the leading one is the
+ * integer part; the bits below it, as a Q16 fraction f, approximate log2(1 + f)
+ * as f plus a linearly interpolated correction. */
+static uint32_t log2_q16(uint32_t value, const uint16_t *log2_correction) {
+    const uint32_t exponent = bit_length32(value) - 1u;
+    const uint32_t mantissa = value - (UINT32_C(1) << exponent);
+    const uint32_t fraction =
+        exponent < Q16_BITS ? mantissa << (Q16_BITS - exponent) : mantissa >> (exponent - Q16_BITS);
+    const uint32_t segment = fraction >> (Q16_BITS - SEGMENT_BITS);
+    const int32_t offset = (int32_t)(fraction - (segment << (Q16_BITS - SEGMENT_BITS)));
+    const int32_t low = log2_correction[segment];
+    const int32_t high = log2_correction[segment + 1];
+    const int32_t correction = low + floor_shift((high - low) * offset, Q16_BITS);
+    return (exponent << Q16_BITS) + fraction + (uint32_t)correction;
+}
+
+int32_t opbridge_signal_filter_bank_log(const uint32_t *input, int32_t count, uint32_t input_correction_bits,
+                                        uint32_t output_scale, const uint16_t *log2_correction, int16_t *output) {
+    int32_t i;
+    if (input_correction_bits > 31) {
+        return OPBRIDGE_SIGNAL_FILTER_BANK_LOG_BAD_SHIFT;
+    }
+    for (i = 0; i < count; ++i) {
+        const uint32_t value = input[i] << input_correction_bits;
+        uint32_t log_e;
+        uint32_t scaled;
+        if (value <= 1) {
+            output[i] = 0; /* no log of 0; log(1) is 0 anyway */
+            continue;
+        }
+        log_e = (uint32_t)(((uint64_t)LN2_Q16 * log2_q16(value, log2_correction) + HALF_Q16) >> Q16_BITS);
+        /* TFLM scales in 32 bits, so a large output_scale wraps; keep that. */
+        scaled = (uint32_t)(output_scale * log_e + HALF_Q16) >> Q16_BITS;
+        output[i] = (int16_t)(scaled < UINT32_C(32767) ? scaled : UINT32_C(32767));
+    }
+    return 0;
+}

@@ -1,0 +1,7 @@
+"""SignalPCAN: filter bank channels (uint32) normalised by their noise estimate through a gain LUT (uint32)."""
+
+from opbridge_signal.pcan.c_code import c_code
+from opbridge_signal.pcan.options import CUSTOM_CODE, PcanOptions
+from opbridge_signal.pcan.reference import reference, scratch_bytes, state_bytes
+
+__all__ = ["CUSTOM_CODE", "PcanOptions", "c_code", "reference", "scratch_bytes", "state_bytes"]

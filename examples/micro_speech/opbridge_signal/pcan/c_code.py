@@ -1,0 +1,22 @@
+"""SignalPCAN's C: one call; the gain LUT stays a model constant (an input)."""
+
+import math
+
+from opbridge_signal.c_code import CArgs, CCode
+from opbridge_signal.pcan.options import CUSTOM_CODE, PcanOptions
+
+
+def c_code(options: PcanOptions, args: CArgs) -> CCode:
+    if len(args.inputs) != 3 or len(args.outputs) != 1:
+        raise ValueError(
+            f"{CUSTOM_CODE}: expects 3 inputs and 1 output, got {len(args.inputs)} and {len(args.outputs)}"
+        )
+    channels = math.prod(args.input_shapes[0])
+    if math.prod(args.output_shapes[0]) != channels or math.prod(args.input_shapes[1]) < channels:
+        raise ValueError(f"{CUSTOM_CODE}: shapes {args.input_shapes} -> {args.output_shapes} do not fit")
+    signal, noise_estimate, gain_lut = args.inputs
+    call = (
+        f"status = opbridge_signal_pcan({signal}, {noise_estimate}, {gain_lut}, {math.prod(args.input_shapes[2])}, "
+        f"{options.snr_shift}, {channels}, {args.outputs[0]});"
+    )
+    return CCode(headers=["opbridge_signal_pcan.h"], run_statements=[call])
