@@ -31,7 +31,7 @@ PROGRAMS = {
     "cortex_m55": HERE / "micro_speech_cortex_m55",
     "cortex_m4": HERE / "micro_speech_cortex_m4",
     "aarch64_linux": HERE / "micro_speech_aarch64_linux",
-    "x86_64_linux": HERE / "micro_speech_program",
+    "x86_64_linux": HERE / "micro_speech_x86_64_linux",
 }
 EMULATORS = {"cortex_m55": "mps3-an547", "cortex_m4": "mps2-an386", "aarch64_linux": "qemu-aarch64"}
 PLANS = {
