@@ -62,10 +62,27 @@ def check_prefix(prefix: str) -> None:
         )
 
 
+# Literal suffixes that give a constant its array's type, so the widest
+# values are not "so large that it is unsigned" (a -Werror failure).
+_LITERAL_SUFFIXES = {"uint32_t": "u", "uint64_t": "ull", "int64_t": "ll"}
+
+
+def c_integer_literal(ctype: str, value: int) -> str:
+    """`value` as a C constant of `ctype`; the most negative value is written as -MAX - 1."""
+    suffix = _LITERAL_SUFFIXES.get(ctype, "")
+    bits = {"int32_t": 32, "int64_t": 64}.get(ctype)
+    if bits is not None and value == -(1 << (bits - 1)):
+        return f"({-(value + 1)}{suffix} - 1)".replace("(", "(-", 1)
+    return f"{value}{suffix}"
+
+
 def c_array(ctype: str, symbol: str, values: np.ndarray, storage: str = "const") -> str:
     """A C array definition of `values`, 16 per line."""
     flat = values.ravel()
-    items = [f"{float(v)!r}f" for v in flat] if ctype == "float" else [str(int(v)) for v in flat]
+    if ctype == "float":
+        items = [f"{float(v)!r}f" for v in flat]
+    else:
+        items = [c_integer_literal(ctype, int(v)) for v in flat]
     rows = [", ".join(items[i : i + 16]) for i in range(0, len(items), 16)]
     body = ",\n    ".join(rows)
     return f"{storage} {ctype} {symbol}[{len(flat)}] = {{\n    {body}\n}};\n"
