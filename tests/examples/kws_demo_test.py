@@ -1,4 +1,4 @@
-"""The previous main job, `bazel run //examples/kws_m55:kws_demo`, classifies on the emulated Cortex-M55 like the reference."""
+"""The previous main job, `bazel run //examples/kws_m55:kws_demo`: classifies on the M55 like the reference."""
 
 import re
 import subprocess

@@ -49,7 +49,9 @@ def test_features_scores_and_word_equal_tflite_micro(clip, platform: str) -> Non
     ours = micro_speech.run_program(samples, platform)
     assert ours.features.shape == (FRAMES, 40)
     differing = np.argwhere(ours.features != tflm_features)
-    assert differing.size == 0, f"{name} on {platform}: {len(differing)} features differ from TFLM, first {differing[:5]}"
+    assert differing.size == 0, (
+        f"{name} on {platform}: {len(differing)} features differ from TFLM, first {differing[:5]}"
+    )
     assert [ours.scores[label] for label in LABELS] == tflm_scores.tolist()
     assert ours.word == EXPECTED_WORDS[name] == LABELS[int(np.argmax(tflm_scores))]
 

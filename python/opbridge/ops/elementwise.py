@@ -189,7 +189,7 @@ def lower_int_binary(ctx: LoweringContext, node: Node, kernel: str, activation: 
 
 def c_int32_literal(value: int) -> str:
     """An int32 constant as C source (INT32_MIN has no literal of its own)."""
-    return "INT32_MIN" if value == INT32_MIN else str(value)
+    return {INT32_MIN: "INT32_MIN", INT32_MAX: "INT32_MAX"}.get(value, str(value))
 
 
 # MINIMUM and MAXIMUM: raw values compared, whatever the quantization (as TFLite Micro does).

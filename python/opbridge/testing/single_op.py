@@ -16,6 +16,7 @@ quantization parameters and call both.
 import pathlib
 import subprocess
 import tempfile
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -38,7 +39,9 @@ from opbridge.testing.tflm import run_tflite_micro
 
 # Workspace-relative: tests run from the runfiles root with cc/kernels as data
 # (or from the source tree, where the kernels' own C tests must be left out).
-KERNEL_SOURCES = sorted(path for path in pathlib.Path("cc/kernels").glob("opbridge_*.c") if not path.stem.endswith("_test"))
+KERNEL_SOURCES = sorted(
+    path for path in pathlib.Path("cc/kernels").glob("opbridge_*.c") if not path.stem.endswith("_test")
+)
 COMPILER = "gcc"
 
 
@@ -114,6 +117,40 @@ def check_reference_matches_tflite_micro(
                 f"case {case} output {position}: {differing.size} values differ from TFLite Micro, "
                 f"first at {differing[:5]}: ours {mine.ravel()[differing[:5]]}, TFLM {theirs.ravel()[differing[:5]]}"
             )
+
+
+def broadcast_binary_graph(
+    data: st.DataObject,
+    op_type: str,
+    dtype: DType,
+    attributes: Any,
+    constant: Callable[[np.random.Generator, tuple[int, ...]], np.ndarray] | None = None,
+) -> Graph:
+    """A drawn element-wise binary node on plain (unquantized) `dtype` tensors of rank 1 to 4 (hypothesis).
+
+    Each input keeps or broadcasts each dimension; input 1 is sometimes a
+    constant, often a scalar, with values from `constant(rng, shape)` (by
+    default uniform over the dtype's range).
+    """
+    shape = tuple(data.draw(st.integers(1, 4)) for _ in range(data.draw(st.integers(1, 4))))
+    first_shape = tuple(d if data.draw(st.booleans()) else 1 for d in shape)
+    second_shape = tuple(d if data.draw(st.booleans()) else 1 for d in shape)
+    builder = GraphBuilder()
+    a = builder.tensor("a", dtype, first_shape)
+    if data.draw(st.booleans()):
+        if data.draw(st.booleans()):
+            second_shape = ()
+        rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+        if constant is None:
+            info = np.iinfo(dtype.numpy)
+            values = rng.integers(info.min, info.max, size=second_shape, endpoint=True)
+        else:
+            values = constant(rng, second_shape)
+        b = builder.tensor("b", dtype, second_shape, data=np.asarray(values).astype(dtype.numpy))
+    else:
+        b = builder.tensor("b", dtype, second_shape)
+    y = builder.tensor("y", dtype, tuple(np.broadcast_shapes(first_shape, second_shape)))
+    return builder.single_node_graph(op_type, [a, b], [y], attributes)
 
 
 def pool_2d_graph(data: st.DataObject, op_type: str) -> Graph:

@@ -79,10 +79,8 @@ def c_integer_literal(ctype: str, value: int) -> str:
 def c_array(ctype: str, symbol: str, values: np.ndarray, storage: str = "const") -> str:
     """A C array definition of `values`, 16 per line."""
     flat = values.ravel()
-    if ctype == "float":
-        items = [f"{float(v)!r}f" for v in flat]
-    else:
-        items = [c_integer_literal(ctype, int(v)) for v in flat]
+    to_literal = (lambda v: f"{float(v)!r}f") if ctype == "float" else (lambda v: c_integer_literal(ctype, int(v)))
+    items = [to_literal(v) for v in flat]
     rows = [", ".join(items[i : i + 16]) for i in range(0, len(items), 16)]
     body = ",\n    ".join(rows)
     return f"{storage} {ctype} {symbol}[{len(flat)}] = {{\n    {body}\n}};\n"

@@ -1,4 +1,4 @@
-"""ADD with broadcasting on drawn quantization: reference == TFLite Micro, C kernel == reference."""
+"""ADD with broadcasting, int8 on drawn quantization and plain int32: reference == TFLite Micro, C == reference."""
 
 from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
@@ -8,7 +8,12 @@ from opbridge.ir import DType, Graph
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.builtin import build_builtin_registry
 from opbridge.testing import strategies
-from opbridge.testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
+from opbridge.testing.single_op import (
+    GraphBuilder,
+    broadcast_binary_graph,
+    check_c_matches_reference,
+    check_reference_matches_tflite_micro,
+)
 
 REGISTRY = build_builtin_registry()
 
@@ -42,3 +47,26 @@ def test_reference_matches_tflite_micro(data: st.DataObject) -> None:
 @given(st.data())
 def test_c_kernel_matches_reference(data: st.DataObject) -> None:
     check_c_matches_reference(draw_graph(data), REGISTRY)
+
+
+@settings(max_examples=25)
+@given(st.data())
+def test_int32_reference_matches_tflite_micro(data: st.DataObject) -> None:
+    # TFLite Micro ignores an int32 ADD's fused activation; drawing one checks that opbridge does too.
+    graph = broadcast_binary_graph(
+        data, "ADD", DType.INT32, AddAttributes(activation=data.draw(strategies.ACTIVATIONS))
+    )
+    options = schema.AddOptionsT()
+    options.fusedActivationFunction = graph.nodes[0].attributes.activation.value
+    check_reference_matches_tflite_micro(
+        graph, REGISTRY, schema.BuiltinOperator.ADD, 1, schema.BuiltinOptions.AddOptions, options
+    )
+
+
+@settings(max_examples=10)
+@given(st.data())
+def test_int32_c_kernel_matches_reference(data: st.DataObject) -> None:
+    graph = broadcast_binary_graph(
+        data, "ADD", DType.INT32, AddAttributes(activation=data.draw(strategies.ACTIVATIONS))
+    )
+    check_c_matches_reference(graph, REGISTRY)

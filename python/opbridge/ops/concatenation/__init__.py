@@ -66,7 +66,9 @@ def lower_concatenation(ctx: LoweringContext, node: Node) -> NodeCode:
                 hint="TFLite Micro's int8 CONCATENATION requires equal scales and zero points",
             )
         block = tensor.shape[axis] * inner * tensor.dtype.itemsize  # bytes per outer index
-        statements.append(f"  memcpy(target, (const uint8_t *){ctx.pointer(index)} + (size_t)outer * {block}u, {block}u);")
+        statements.append(
+            f"  memcpy(target, (const uint8_t *){ctx.pointer(index)} + (size_t)outer * {block}u, {block}u);"
+        )
         statements.append(f"  target += {block};")
     statements += ["}", "status = 0;"]
     return NodeCode(includes=["string.h"], statements=statements)

@@ -1,4 +1,4 @@
-"""MUL and SUB with broadcasting: reference == TFLite Micro, C kernel == reference."""
+"""MUL and SUB with broadcasting (int8; MUL also plain int32): reference == TFLite Micro, C kernel == reference."""
 
 from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
@@ -8,7 +8,12 @@ from opbridge.ir import DType, Graph
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.builtin import build_builtin_registry
 from opbridge.testing import strategies
-from opbridge.testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
+from opbridge.testing.single_op import (
+    GraphBuilder,
+    broadcast_binary_graph,
+    check_c_matches_reference,
+    check_reference_matches_tflite_micro,
+)
 
 REGISTRY = build_builtin_registry()
 CODES = {
@@ -44,3 +49,25 @@ def test_reference_matches_tflite_micro(data: st.DataObject, op_type: str) -> No
 @given(st.data(), st.sampled_from(["MUL", "SUB"]))
 def test_c_kernel_matches_reference(data: st.DataObject, op_type: str) -> None:
     check_c_matches_reference(draw_graph(data, op_type), REGISTRY)
+
+
+@settings(max_examples=25)
+@given(st.data())
+def test_int32_reference_matches_tflite_micro(data: st.DataObject) -> None:
+    graph = broadcast_binary_graph(
+        data, "MUL", DType.INT32, AddAttributes(activation=data.draw(strategies.ACTIVATIONS))
+    )
+    options = schema.MulOptionsT()
+    options.fusedActivationFunction = graph.nodes[0].attributes.activation.value
+    check_reference_matches_tflite_micro(
+        graph, REGISTRY, schema.BuiltinOperator.MUL, 1, schema.BuiltinOptions.MulOptions, options
+    )
+
+
+@settings(max_examples=10)
+@given(st.data())
+def test_int32_c_kernel_matches_reference(data: st.DataObject) -> None:
+    graph = broadcast_binary_graph(
+        data, "MUL", DType.INT32, AddAttributes(activation=data.draw(strategies.ACTIVATIONS))
+    )
+    check_c_matches_reference(graph, REGISTRY)

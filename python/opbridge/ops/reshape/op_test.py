@@ -1,4 +1,4 @@
-"""RESHAPE and SQUEEZE: reference == TFLite Micro, C module == reference."""
+"""RESHAPE and SQUEEZE on int8, int16 and int32: reference == TFLite Micro, C module == reference."""
 
 import numpy as np
 from ai_edge_litert import schema_py_generated as schema
@@ -12,23 +12,30 @@ from opbridge.testing import strategies
 from opbridge.testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 
 REGISTRY = build_builtin_registry()
+DTYPES = st.sampled_from([DType.INT8, DType.INT16, DType.INT32])
 
 
 def draw_graph(data: st.DataObject, op_type: str) -> Graph:
     # SQUEEZE may insert a 1 after each dimension: at most rank 6, the emitted API's limit.
     max_rank = 3 if op_type == "SQUEEZE" else 4
     shape = tuple(data.draw(st.integers(1, 5)) for _ in range(data.draw(st.integers(1, max_rank))))
-    quantization = data.draw(strategies.per_tensor())
+    # int8 quantized; int16 and int32 plain (the audio front end reshapes int16).
+    dtype = data.draw(DTYPES)
+    quantization = data.draw(strategies.per_tensor()) if dtype is DType.INT8 else None
     builder = GraphBuilder()
     if op_type == "SQUEEZE":
         with_ones = tuple(d for size in shape for d in ((size, 1) if data.draw(st.booleans()) else (size,)))
-        x = builder.tensor("input", DType.INT8, with_ones, quantization)
-        y = builder.tensor("output", DType.INT8, tuple(d for d in with_ones if d != 1) or (1,), quantization)
+        x = builder.tensor("input", dtype, with_ones, quantization)
+        y = builder.tensor("output", dtype, tuple(d for d in with_ones if d != 1) or (1,), quantization)
         return builder.single_node_graph("SQUEEZE", [x], [y], None)
-    x = builder.tensor("input", DType.INT8, shape, quantization)
+    x = builder.tensor("input", dtype, shape, quantization)
     new_shape = (int(np.prod(shape)),) if data.draw(st.booleans()) else tuple(reversed(shape))
-    target = builder.tensor("shape", DType.INT32, (len(new_shape),), None, np.array(new_shape, dtype=np.int32))
-    y = builder.tensor("output", DType.INT8, new_shape, quantization)
+    # The shape input as written (sometimes with its one -1 to infer), as in the audio front end.
+    written = list(new_shape)
+    if data.draw(st.booleans()):
+        written[data.draw(st.integers(0, len(written) - 1))] = -1
+    target = builder.tensor("shape", DType.INT32, (len(written),), None, np.array(written, dtype=np.int32))
+    y = builder.tensor("output", dtype, new_shape, quantization)
     return builder.single_node_graph("RESHAPE", [x, target], [y], None)
 
 

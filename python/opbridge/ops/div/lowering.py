@@ -1,0 +1,12 @@
+"""DIV -> opbridge_div_s32, with broadcasting as 4-D strides."""
+
+from opbridge.backends.c.lowering import LoweringContext, NodeCode
+from opbridge.ir import Node
+from opbridge.ops.div.reference import check_div
+from opbridge.ops.elementwise import lower_int_binary
+
+
+def lower_div(ctx: LoweringContext, node: Node) -> NodeCode:
+    graph = ctx.graph
+    check_div(node, graph.tensor(node.inputs[0]), graph.tensor(node.inputs[1]), graph.tensor(node.outputs[0]))
+    return lower_int_binary(ctx, node, "opbridge_div_s32", node.attributes.activation)

@@ -1,0 +1,103 @@
+"""DIV on plain int32 with broadcasting: reference == TFLite Micro, C kernel == reference.
+
+TFLite Micro on the host traps on a zero divisor (and on INT32_MIN / -1),
+so comparisons with it use divisors without those; the C kernel is compared
+with the reference on seeded divisors, zeros included.
+"""
+
+import numpy as np
+from ai_edge_litert import schema_py_generated as schema
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from opbridge.backends.host import ReferenceInterpreter
+from opbridge.frontends.litert import read_litert_model
+from opbridge.ir import DType, Graph
+from opbridge.ops.builtin import build_builtin_registry
+from opbridge.ops.div.attributes import DivAttributes
+from opbridge.ops.div.reference import truncating_divide
+from opbridge.testing import strategies
+from opbridge.testing.inputs import seeded_inputs
+from opbridge.testing.litert_models import single_op_model
+from opbridge.testing.single_op import (
+    GraphBuilder,
+    broadcast_binary_graph,
+    check_c_matches_reference,
+    check_reference_matches_tflite_micro,
+)
+from opbridge.testing.tflm import run_tflite_micro
+
+REGISTRY = build_builtin_registry()
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+
+
+def nonzero_divisors(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    """Small and large divisors of both signs, never 0 or -1 (-1 would trap on INT32_MIN)."""
+    magnitude = np.where(rng.random(shape) < 0.5, rng.integers(2, 1000, shape), rng.integers(2, INT32_MAX, shape))
+    divisors = np.where(rng.random(shape) < 0.5, -magnitude, magnitude)
+    return np.where(rng.random(shape) < 0.1, 1, divisors).astype(np.int32)
+
+
+def draw_graph(data: st.DataObject) -> Graph:
+    attributes = DivAttributes(activation=data.draw(strategies.ACTIVATIONS))
+    return broadcast_binary_graph(data, "DIV", DType.INT32, attributes, constant=nonzero_divisors)
+
+
+def options_of(graph: Graph) -> schema.DivOptionsT:
+    options = schema.DivOptionsT()
+    options.fusedActivationFunction = graph.nodes[0].attributes.activation.value
+    return options
+
+
+def test_truncating_divide_is_c_division() -> None:
+    numerators = np.array([7, -7, 7, -7, 1, -1, 0, INT32_MIN, INT32_MIN, INT32_MAX, 5], dtype=np.int64)
+    denominators = np.array([2, 2, -2, -2, 3, 3, 5, -1, 1, -1, 0], dtype=np.int64)
+    expected = [3, -3, -3, 3, 0, 0, 0, INT32_MIN, INT32_MIN, -INT32_MAX, 0]
+    assert truncating_divide(numerators, denominators).tolist() == expected
+
+
+@settings(max_examples=25)
+@given(st.data())
+def test_reference_matches_tflite_micro(data: st.DataObject) -> None:
+    graph = draw_graph(data)
+    if graph.tensor(graph.nodes[0].inputs[1]).is_constant:
+        check_reference_matches_tflite_micro(
+            graph, REGISTRY, schema.BuiltinOperator.DIV, 1, schema.BuiltinOptions.DivOptions, options_of(graph)
+        )
+        return
+    # Both inputs at run time: numerators over the whole range, divisors without 0 and -1.
+    model = single_op_model(graph, schema.BuiltinOperator.DIV, 1, schema.BuiltinOptions.DivOptions, options_of(graph))
+    parsed = read_litert_model(model, REGISTRY, "div.tflite")
+    interpreter = ReferenceInterpreter(parsed, REGISTRY)
+    numerator, divisor = parsed.input_tensors()
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    for _ in range(3):
+        inputs = [
+            rng.integers(INT32_MIN, INT32_MAX, size=numerator.shape, endpoint=True).astype(np.int32),
+            nonzero_divisors(rng, divisor.shape),
+        ]
+        (ours,) = interpreter.run(inputs)
+        (theirs,) = run_tflite_micro(model, inputs, 1)
+        np.testing.assert_array_equal(ours, theirs)
+
+
+@settings(max_examples=15)
+@given(st.data())
+def test_c_kernel_matches_reference(data: st.DataObject) -> None:
+    # Run-time divisors come from seeded_inputs, whose quiet cases include 0 and -1.
+    check_c_matches_reference(draw_graph(data), REGISTRY)
+
+
+def test_c_kernel_matches_reference_on_edge_quotients() -> None:
+    # Rows of constant numerators against seeded divisors, whose quiet cases put 0 and -1 in every row
+    # (checked below): x / 0 and INT32_MIN / -1.
+    row_values = [INT32_MIN, INT32_MAX, -7, 7, 0, -1, 1, INT32_MIN + 1]
+    numerators = np.repeat(np.array(row_values, dtype=np.int32)[:, None], 128, axis=1)
+    builder = GraphBuilder()
+    a = builder.tensor("a", DType.INT32, numerators.shape, data=numerators)
+    b = builder.tensor("b", DType.INT32, numerators.shape)
+    y = builder.tensor("y", DType.INT32, numerators.shape)
+    graph = builder.single_node_graph("DIV", [a, b], [y], DivAttributes())
+    divisors = seeded_inputs(graph.tensor(b), 4, seed=1)[1]
+    assert all({0, -1} <= set(row.tolist()) for row in divisors)
+    check_c_matches_reference(graph, REGISTRY, cases=4, seed=1)

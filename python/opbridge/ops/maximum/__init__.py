@@ -1,0 +1,19 @@
+"""MAXIMUM: the element-wise larger of two int8, int16 or int32 tensors (broadcasting).
+
+Raw values are compared, whatever their quantization, as TFLite Micro does.
+"""
+
+from tflite.BuiltinOperator import BuiltinOperator
+
+from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.maximum.lowering import lower_maximum
+from opbridge.ops.maximum.reference import maximum_reference
+
+MAXIMUM = OperatorDefinition(
+    op_type="MAXIMUM",
+    reference=maximum_reference,
+    litert_builtin_code=BuiltinOperator.MAXIMUM,
+    litert_versions=frozenset({1, 2, 3, 4}),
+    lower_c=lower_maximum,
+    doc=__doc__ or "",
+)

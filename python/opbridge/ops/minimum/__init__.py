@@ -1,0 +1,19 @@
+"""MINIMUM: the element-wise smaller of two int8, int16 or int32 tensors (broadcasting).
+
+Raw values are compared, whatever their quantization, as TFLite Micro does.
+"""
+
+from tflite.BuiltinOperator import BuiltinOperator
+
+from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.minimum.lowering import lower_minimum
+from opbridge.ops.minimum.reference import minimum_reference
+
+MINIMUM = OperatorDefinition(
+    op_type="MINIMUM",
+    reference=minimum_reference,
+    litert_builtin_code=BuiltinOperator.MINIMUM,
+    litert_versions=frozenset({1, 2, 3, 4}),
+    lower_c=lower_minimum,
+    doc=__doc__ or "",
+)

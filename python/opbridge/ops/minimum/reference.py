@@ -1,0 +1,10 @@
+"""TFLite Micro's reference MINIMUM: np.minimum of the raw values, broadcast."""
+
+import numpy as np
+
+from opbridge.ops.definition import Array, ReferenceCall
+from opbridge.ops.elementwise import min_max_reference
+
+
+def minimum_reference(call: ReferenceCall) -> list[Array]:
+    return min_max_reference(call, np.minimum)

@@ -1,0 +1,23 @@
+"""STRIDED_SLICE: every stride-th element between begin and end along each axis (ranks 1 to 4).
+
+begin, end and strides must be constant int32 tensors, as TFLite Micro
+requires; begin_mask, end_mask and shrink_axis_mask are supported,
+ellipsis_mask, new_axis_mask and offset are not (TFLite Micro ignores them).
+"""
+
+from tflite.BuiltinOperator import BuiltinOperator
+
+from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.strided_slice.litert import parse_litert_options
+from opbridge.ops.strided_slice.lowering import lower_strided_slice
+from opbridge.ops.strided_slice.reference import strided_slice_reference
+
+STRIDED_SLICE = OperatorDefinition(
+    op_type="STRIDED_SLICE",
+    reference=strided_slice_reference,
+    litert_builtin_code=BuiltinOperator.STRIDED_SLICE,
+    litert_versions=frozenset({1, 2, 3, 4, 5, 6, 7, 8}),
+    parse_litert_options=parse_litert_options,
+    lower_c=lower_strided_slice,
+    doc=__doc__ or "",
+)

@@ -1,0 +1,35 @@
+"""STRIDED_SLICE -> opbridge_strided_slice, the slice arithmetic done here (4-D, left-padded)."""
+
+import numpy as np
+
+from opbridge.backends.c.lowering import LoweringContext, NodeCode, c_int_list
+from opbridge.ir import Node
+from opbridge.ops.elementwise import INT_KERNELS_HEADER
+from opbridge.ops.strided_slice.reference import MAX_RANK, node_slice_plan
+
+
+def lower_strided_slice(ctx: LoweringContext, node: Node) -> NodeCode:
+    plan = node_slice_plan(ctx.graph, node)
+    input_tensor = ctx.graph.tensor(node.inputs[0])
+    shape = tuple(input_tensor.shape)
+    if 0 in plan.counts:
+        return NodeCode(statements=["/* The slice is empty: no element moves. */", "status = 0;"])
+    # Element strides of the input (row-major).
+    element_strides = [int(np.prod(shape[axis + 1 :], dtype=np.int64)) for axis in range(len(shape))]
+    start = sum(begin * stride for begin, stride in zip(plan.starts, element_strides, strict=True))
+    steps = [step * stride for step, stride in zip(plan.strides, element_strides, strict=True)]
+    pad = MAX_RANK - len(shape)
+    counts = [1] * pad + list(plan.counts)
+    steps = [0] * pad + steps
+    params_symbol = ctx.local_symbol(node, "params")
+    params = f"""static const opbridge_strided_slice_params {params_symbol} = {{
+    .element_size = {input_tensor.dtype.itemsize},
+    .output_shape = {{{c_int_list(counts)}}},
+    .input_start = {start},
+    .input_steps = {{{c_int_list(steps)}}},
+}};"""
+    call = (
+        f"status = opbridge_strided_slice(&{params_symbol}, {ctx.pointer(node.inputs[0])}, "
+        f"{ctx.pointer(node.outputs[0])});"
+    )
+    return NodeCode(includes=[INT_KERNELS_HEADER], definitions=[params], statements=[call])
