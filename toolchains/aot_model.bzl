@@ -20,6 +20,7 @@ with the plugin's py_library in deps):
         prefix = "frontend",
         plugins = ["opbridge_signal.plugin"],
         converter = ":opbridge_with_signal",
+        kernel_deps = [":signal_kernels"],  # the plugin's C kernels
     )
 """
 
@@ -83,6 +84,7 @@ def aot_model(
         converter = "//python/opbridge:opbridge_cli",
         visibility = None,
         tags = [],
+        kernel_deps = [],
         **kwargs):
     """The emitted module of `model` as cc_library `name`, and `name_golden_test` on every platform."""
     module = name + "_module"
@@ -119,7 +121,8 @@ def aot_model(
         srcs = [":" + module],
         hdrs = [":" + module],
         includes = [module + "/includes-api", module + "/src"],
-        deps = ["//cc/kernels:kernels_s8"],
+        # Plugins' kernels (kernel_deps) are linked like opbridge's own.
+        deps = ["//cc/kernels:kernels_s8"] + kernel_deps,
         alwayslink = True,
         linkstatic = True,
         tags = tags,

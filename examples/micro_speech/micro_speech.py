@@ -86,7 +86,13 @@ def run_program(samples: np.ndarray, platform: str = "cortex_m55") -> Recognitio
             command = [str(RUNNER), EMULATORS[platform], str(TIMEOUT_SECONDS), str(program)]
         else:
             command = [str(program)]
-        result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=directory)
+        try:
+            # run_emulated.sh has its own timeout; this one guards the native program.
+            result = subprocess.run(
+                command, capture_output=True, text=True, check=False, cwd=directory, timeout=TIMEOUT_SECONDS + 30
+            )
+        except (OSError, subprocess.TimeoutExpired) as error:
+            raise RuntimeError(f"cannot run {program} on {platform}: {error}") from None
     if result.returncode != 0:
         raise RuntimeError(
             f"the micro_speech program failed on {platform} (status {result.returncode}):\n"

@@ -20,7 +20,7 @@ from typing import Any
 import pydantic
 import yaml
 
-from opbridge.aot.resolve import OperatorRule, resolve_operators
+from opbridge.aot.resolve import OperatorRule, ResolvedGraph, resolve_operators
 from opbridge.backends.c.emitter import EmittedModule, check_prefix, emit_module
 from opbridge.backends.c.golden import golden_test_source
 from opbridge.backends.c.memory_plan import DEFAULT_ALIGNMENT, MemoryPlan, plan_memory
@@ -141,8 +141,19 @@ def compile_graph(
     rules: Sequence[OperatorRule] = (),
 ) -> tuple[MemoryPlan, EmittedModule]:
     """Resolves, plans and emits a graph (the converter's back half)."""
-    context = as_registry_context(registry_context)
-    resolved = resolve_operators(graph, context, prefix, rules)
+    resolved = resolve_operators(graph, as_registry_context(registry_context), prefix, rules)
+    return plan_and_emit(graph, resolved, prefix, directory, alignment=alignment, bundle_kernels=bundle_kernels)
+
+
+def plan_and_emit(
+    graph: Graph,
+    resolved: ResolvedGraph,
+    prefix: str,
+    directory: pathlib.Path,
+    *,
+    alignment: int = DEFAULT_ALIGNMENT,
+    bundle_kernels: bool = True,
+) -> tuple[MemoryPlan, EmittedModule]:
     plan = plan_memory(
         graph, alignment=alignment, scratch_bytes=resolved.scratch_bytes, persistent_bytes=resolved.persistent_bytes
     )
@@ -178,22 +189,26 @@ class AotConverter:
         config = self.config
         context = self.registry_context
         graph = self.transform(load_litert_model(config.model, context))
-        plan, module = compile_graph(
+        # Admission checks first, then the golden outputs, then files: a failing
+        # reference must not leave a new module beside an old golden test.
+        resolved = resolve_operators(graph, context, config.prefix, config.operators)
+        golden = None
+        if config.golden_test is not None:
+            golden = golden_test_source(
+                graph, context.operators, config.prefix, config.golden_cases, config.golden_seed
+            )
+        plan, module = plan_and_emit(
             graph,
-            context,
+            resolved,
             config.prefix,
             config.output_dir,
             alignment=config.arena_alignment,
             bundle_kernels=config.bundle_kernels,
-            rules=config.operators,
         )
         plan_path = config.plan_json if config.plan_json is not None else config.output_dir / "plan.json"
         plan_path.parent.mkdir(parents=True, exist_ok=True)
         plan_path.write_text(plan.to_json(graph) + "\n")
-        if config.golden_test is not None:
-            source = golden_test_source(
-                graph, context.operators, config.prefix, config.golden_cases, config.golden_seed
-            )
+        if config.golden_test is not None and golden is not None:
             config.golden_test.parent.mkdir(parents=True, exist_ok=True)
-            config.golden_test.write_text(source)
+            config.golden_test.write_text(golden)
         return ConvertResult(graph=graph, plan=plan, module=module)

@@ -20,6 +20,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from opbridge.errors import OpbridgeError, OperatorPluginError
 from opbridge.ops.registry import BUILTIN_ORIGIN, OperatorRegistry, Registry, RegistryError
 
 # A customizer adds a plugin's parsers, operator classes, ... to a context.
@@ -106,6 +107,7 @@ def build_default_registry_context(
     context = RegistryContext()
     register_builtins(context)
     builtins = {registry.name: {key: registry.get(key) for key in registry} for registry in context.registries()}
+    builtin_definitions = [d for d in context.operators.definitions() if d.litert_builtin_code is not None]
     for customizer in customizers:
         if not callable(customizer):
             raise RegistryError(
@@ -114,7 +116,15 @@ def build_default_registry_context(
             )
         name = customizer_name(customizer)
         with context.registering_as(name):
-            customizer(context)
+            try:
+                customizer(context)
+            except OpbridgeError:
+                raise
+            except Exception as error:
+                raise OperatorPluginError(
+                    f"customizer {name} failed: {type(error).__name__}: {error}",
+                    hint="fix the plugin's customize_registry, or leave the plugin out",
+                ) from error
         if allow_override:
             continue
         for registry in context.registries():
@@ -127,6 +137,15 @@ def build_default_registry_context(
                     continue
                 raise RegistryError(
                     f"customizer {name} {change} the built-in {key!r} in {registry.name}",
+                    hint="pass allow_override=True to build_default_registry_context to change built-ins deliberately",
+                )
+        for definition in builtin_definitions:
+            code = definition.litert_builtin_code
+            taker = context.operators.by_litert_code(code)
+            if taker is not definition:
+                raise RegistryError(
+                    f"customizer {name} took over the LiteRT builtin code {code} of the built-in "
+                    f"{definition.op_type!r} with {taker.op_type if taker else None!r}",
                     hint="pass allow_override=True to build_default_registry_context to change built-ins deliberately",
                 )
     return context.freeze()

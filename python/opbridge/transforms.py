@@ -50,18 +50,23 @@ def make_options(transform_class: type[Transform], raw: dict[str, Any] | None) -
             )
         return None
     raw = dict(raw or {})
-    if dataclasses.is_dataclass(options_class) and not hasattr(options_class, "__pydantic_fields__"):
+    # Unknown keys are errors for every kind of OPTIONS class (pydantic would drop them silently).
+    if dataclasses.is_dataclass(options_class):
         valid = [field.name for field in dataclasses.fields(options_class)]
-        for key in raw:
-            if key not in valid:
-                nearest = difflib.get_close_matches(key, valid, n=1)
-                raise TransformConfigError(
-                    f"transform {name!r} has no option {key!r}",
-                    hint=f"did you mean {nearest[0]!r}?" if nearest else f"its options: {', '.join(valid) or 'none'}",
-                )
+    else:
+        valid = list(getattr(options_class, "model_fields", {}))
+    for key in raw:
+        if key not in valid:
+            nearest = difflib.get_close_matches(key, valid, n=1)
+            raise TransformConfigError(
+                f"transform {name!r} has no option {key!r}",
+                hint=f"did you mean {nearest[0]!r}?" if nearest else f"its options: {', '.join(valid) or 'none'}",
+            )
+    is_pydantic = hasattr(options_class, "__pydantic_fields__") or hasattr(options_class, "model_fields")
+    if not is_pydantic:
         try:
             return options_class(**raw)
-        except TypeError as error:
+        except (TypeError, ValueError) as error:
             raise TransformConfigError(f"transform {name!r}: {error}", hint="see its OPTIONS class") from None
     try:
         return pydantic.TypeAdapter(options_class).validate_python(raw)

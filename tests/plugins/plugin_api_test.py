@@ -13,6 +13,7 @@ import sys
 import textwrap
 
 import numpy as np
+import pydantic
 import pytest
 from make_model import custom_noop_model
 from my_plugin import custom_noop
@@ -27,7 +28,7 @@ from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import DType, Graph
 from opbridge.plugins import PluginImportError, build_plugin_context, load_customizer
 from opbridge.registry import RegistryError, build_default_registry_context
-from opbridge.transforms import Transform, TransformConfigError
+from opbridge.transforms import Transform, TransformConfigError, make_options
 from pydantic import ConfigDict
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 
@@ -254,7 +255,7 @@ def test_free_form_attributes_keep_unknown_keys(tmp_path: pathlib.Path, monkeypa
     context, operator_class = with_attributes(FreeFormAttributes)
     seen = []
     monkeypatch.setattr(operator_class, "on_resolve", lambda self: seen.append(self.attributes))
-    convert(tmp_path, custom_noop_model(), context, operators=[{"type": "*", "attributes": {"tile": 4}}])
+    convert(tmp_path, custom_noop_model(), context, operators=[{"type": "CUSTOM_NOOP", "attributes": {"tile": 4}}])
     assert seen[0].tile == 4
 
 
@@ -371,6 +372,93 @@ def test_a_parser_rejecting_options_is_a_model_error_naming_the_parser() -> None
     with pytest.raises(ModelFormatError, match="custom-noop takes no options, got 3 bytes") as error:
         read_litert_model(custom_noop_model(custom_options=b"abc"), plugin_context())
     assert "my_plugin.custom_noop.parse_custom_noop" in str(error.value)
+
+
+# -- plugins that break the contract ---------------------------------------------------
+
+
+def test_a_custom_code_naming_a_builtin_is_not_compiled_as_the_builtin() -> None:
+    with pytest.raises(UnsupportedOperatorError, match="its key RELU is a builtin operator's key"):
+        read_litert_model(custom_noop_model(custom_code="relu"), plugin_context())
+
+
+def replacing_noop_class(**members):
+    operator_class = type("Broken", (custom_noop.CustomNoopOperator,), members)
+
+    def customize(context) -> None:
+        custom_noop.customize_registry(context)
+        context.aot_operator_classes.register(custom_noop.CUSTOM_OP_KEY, operator_class, overwrite=True)
+
+    return build_default_registry_context([customize])
+
+
+@pytest.mark.parametrize(
+    ("members", "message"),
+    [
+        ({"persistent_bytes": lambda self: 16}, "asks for 16 persistent bytes but has no init"),
+        ({"emit": lambda self, save_path: None}, "wrote no definition of m_node_0_custom_noop_run"),
+        ({"TYPE": "OTHER_KEY"}, "registered for CUSTOM_NOOP but its TYPE is 'OTHER_KEY'"),
+        ({"scratch_bytes": lambda self: -4}, r"scratch_bytes\(\) returned -4"),
+    ],
+)
+def test_operator_classes_breaking_the_contract_are_named(tmp_path: pathlib.Path, members, message: str) -> None:
+    with pytest.raises(OperatorPluginError, match=message):
+        convert(tmp_path, custom_noop_model(), replacing_noop_class(**members))
+
+
+def test_a_plugin_taking_over_a_builtin_code_needs_allow_override() -> None:
+    from opbridge.aot.builtin_operators import register_operator_definitions
+    from opbridge.ops.fully_connected import FULLY_CONNECTED
+
+    def take_over(context) -> None:
+        register_operator_definitions(context, [dataclasses.replace(FULLY_CONNECTED, op_type="MY_FC")])
+
+    with pytest.raises(RegistryError, match="took over the LiteRT builtin code 9 of the built-in 'FULLY_CONNECTED'"):
+        build_default_registry_context([take_over])
+    context = build_default_registry_context([take_over], allow_override=True)
+    graph = read_litert_model((MODELS / "tflm/hello_world_int8.tflite").read_bytes(), context)
+    assert {node.op_type for node in graph.nodes} == {"MY_FC"}
+
+
+def test_failing_customizers_and_references_are_named() -> None:
+    with pytest.raises(OperatorPluginError, match=r"customizer .*broken_customizer failed: KeyError"):
+
+        def broken_customizer(context) -> None:
+            raise KeyError("oops")
+
+        build_default_registry_context([broken_customizer])
+
+    def failing_reference(context) -> None:
+        custom_noop.customize_registry(context)
+        context.operators.add(
+            dataclasses.replace(context.operators["CUSTOM_NOOP"], reference=lambda call: 1 / 0), overwrite=True
+        )
+
+    context = build_default_registry_context([failing_reference])
+    graph = read_litert_model(custom_noop_model(), context)
+    with pytest.raises(OperatorPluginError, match=r"node 0 .*reference implementation failed: ZeroDivisionError"):
+        ReferenceInterpreter(graph, context).run([np.zeros((1, 16), np.int8)])
+
+
+def test_a_star_rule_typo_is_caught_even_beside_free_form_operators(tmp_path: pathlib.Path) -> None:
+    context, _ = with_attributes(FreeFormAttributes)
+    with pytest.raises(ConfigError, match="did you mean 'code_placement'"):
+        convert(tmp_path, custom_noop_model(), context, operators=[{"type": "*", "attributes": {"code_placment": "x"}}])
+
+
+class PydanticOptions(pydantic.BaseModel):
+    factor: int = 2
+
+
+class Scale(TakesNothing):
+    NAME = "scale"
+    OPTIONS = PydanticOptions
+
+
+def test_pydantic_transform_options_reject_unknown_keys() -> None:
+    with pytest.raises(TransformConfigError, match="did you mean 'factor'"):
+        make_options(Scale, {"facter": 3})
+    assert make_options(Scale, {"factor": 3}).factor == 3
 
 
 # -- plugins from the command line ----------------------------------------------------

@@ -149,7 +149,7 @@ class SignalOperator(LoweredOperator):
         return self.SPEC.state_bytes(self.options, self._input_shapes())
 
     def lower(self, context: LoweringContext) -> NodeCode:
-        node, graph = self.node, self.graph
+        node = self.node
         args = CArgs(
             inputs=[context.pointer(i) for i in node.inputs if i is not None],
             input_shapes=self._input_shapes(),
@@ -159,24 +159,30 @@ class SignalOperator(LoweredOperator):
             state=context.persistent_pointer(node, "uint8_t") if self.persistent_bytes() else None,
             symbol=context.node_symbol(node),
         )
-        del graph
         code = self.SPEC.module.c_code(self.options, args)
+        # A kernel's own failure codes (1, 2, ...) would read as the module's
+        # INVALID_ARGUMENT, UNSUPPORTED...: move them into the operators' range.
+        custom_first = f"{self.prefix.upper()}_STATUS_CUSTOM_FIRST"
+        to_custom_range = f"if (status != 0) {{ status = {custom_first} + status; }}"
         return NodeCode(
             includes=list(code.headers),
             definitions=list(code.definitions),
-            statements=list(code.run_statements),
-            init_statements=list(code.init_statements),
+            statements=[*code.run_statements, to_custom_range],
+            init_statements=[*code.init_statements, to_custom_range] if code.init_statements else [],
         )
 
     def emit(self, save_path: pathlib.Path) -> None:
         super().emit(save_path)
-        # The kernels travel with the module, so it builds on its own.
-        for kernel in sorted(KERNEL_DIRECTORY.glob("opbridge_signal_*.[ch]")):
+        if not self.bundle_kernels:
+            return  # the build links :signal_kernels (aot_model's kernel_deps)
+        # The operator's kernel travels with the module, so it builds on its own.
+        stem = f"opbridge_signal_{self.SPEC.module.__name__.rsplit('.', 1)[-1]}"
+        for kernel in (KERNEL_DIRECTORY / f"{stem}.c", KERNEL_DIRECTORY / f"{stem}.h"):
             shutil.copyfile(kernel, save_path / "src" / kernel.name)
 
 
 def operator_class(spec: SignalOperatorSpec) -> type[SignalOperator]:
-    stateful = spec.module.state_bytes is not None and hasattr(spec.module, "initial_state")
+    stateful = hasattr(spec.module, "initial_state")  # only stateful operators define it
     name = "".join(part.capitalize() for part in spec.module.__name__.rsplit(".", 1)[-1].split("_")) + "Operator"
     return type(name, (SignalOperator,), {"TYPE": spec.key, "SPEC": spec, "has_init": stateful})
 

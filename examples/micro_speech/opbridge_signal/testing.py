@@ -116,7 +116,9 @@ def run_c(
             capture_output=True, text=True, check=False,
         )  # fmt: skip
         if compiled.returncode != 0:
-            raise AssertionError(f"the test program does not compile:\n{compiled.stderr}\n--- program.c ---\n")
+            raise AssertionError(
+                f"the test program does not compile:\n{compiled.stderr}\n--- program.c ---\n{source.read_text()}"
+            )
         ran = subprocess.run([str(program)], capture_output=True, timeout=120, check=False)
         if ran.returncode != 0:
             raise AssertionError(f"the test program failed: {ran.stderr.decode(errors='replace')}")
@@ -142,7 +144,7 @@ def shared_file(relative: str) -> pathlib.Path:
     runfiles, else from ../shared beside the checkout (running pytest by hand)."""
     candidates = [
         pathlib.Path("../shared_models") / relative,
-        pathlib.Path(__file__).resolve().parents[3] / "shared" / relative,
+        pathlib.Path(__file__).resolve().parents[4] / "shared" / relative,
     ]
     for candidate in candidates:
         if candidate.exists():

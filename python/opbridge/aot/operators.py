@@ -36,6 +36,21 @@ from opbridge.errors import OpbridgeError, UnsupportedOperatorError
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor
 from opbridge.ops.definition import OperatorDefinition
 
+# Included as <...>; every other header a lowering names is the project's or a plugin's ("...").
+STANDARD_C_HEADERS = frozenset(
+    {
+        "assert.h",
+        "float.h",
+        "limits.h",
+        "math.h",
+        "stdbool.h",
+        "stddef.h",
+        "stdint.h",
+        "stdio.h",
+        "stdlib.h",
+        "string.h",
+    }
+)
 SECTION_NAME = re.compile(r"^\.?[A-Za-z_][A-Za-z0-9_.$]{0,63}$")
 
 
@@ -105,6 +120,9 @@ class AotOperator:
         self.prefix = prefix
         self.attributes = attributes
         self.plan: MemoryPlan | None = None  # set after planning, before emit()
+        # Set before emit(): False when the build links kernels itself (aot_model's
+        # kernel_deps), so an operator copies its kernel sources only when True.
+        self.bundle_kernels = True
 
     # -- what the node is --------------------------------------------------
     @property
@@ -230,8 +248,8 @@ extern "C" {{
 
 #endif /* {guard} */
 """
-        system_includes = sorted({i for i in code.includes if "/" not in i})
-        project_includes = sorted({i for i in code.includes if "/" in i})
+        system_includes = sorted({i for i in code.includes if i in STANDARD_C_HEADERS})
+        project_includes = sorted({i for i in code.includes if i not in STANDARD_C_HEADERS})
         includes = [f"#include <{i}>" for i in ["stddef.h", "stdint.h", *system_includes]]
         includes += [f'#include "{i}"' for i in project_includes]
         includes += [f'#include "{stem}.h"', f'#include "{p}_constants.h"']
@@ -284,5 +302,6 @@ class DefinitionOperator(LoweredOperator):
 
 def operator_class_for(definition: OperatorDefinition) -> type[DefinitionOperator]:
     """The AotOperator class of a built-in, e.g. Conv2DOperator for CONV_2D."""
-    class_name = "".join(part.capitalize() for part in definition.op_type.lower().split("_")) + "Operator"
+    parts = definition.op_type.split("_")
+    class_name = "".join(part.upper() if part[:1].isdigit() else part.capitalize() for part in parts) + "Operator"
     return type(class_name, (DefinitionOperator,), {"TYPE": definition.op_type, "DEFINITION": definition})

@@ -10,7 +10,8 @@ Rules apply in order (later ones win). Each rule is checked against the
 registry in use: an unknown type, or a key that the operator's ATTRIBUTES
 model does not declare, is an error naming the nearest valid one. A "*"
 rule's key must be declared by some operator of the model and is applied
-to those that declare it (or take free-form keys: `extra="allow"`). A
+to those that declare it; free-form models (`extra="allow"`) take any key
+from rules of their own type only. A
 required attribute (a field without a default) that no rule sets stops
 the conversion with an error naming it.
 """
@@ -78,7 +79,9 @@ def check_rules(rules: Sequence[OperatorRule], classes: dict[str, type], reached
             if key in REMOVED_KEYS:
                 raise ConfigError(f"{where}: attribute {key!r} was removed", hint=REMOVED_KEYS[key])
             declared = any(key in attribute_fields(c.ATTRIBUTES) for c in targets)
-            free_form = any(takes_free_form_keys(c.ATTRIBUTES) for c in targets)
+            # A "*" rule's key must be declared somewhere: a free-form model
+            # would otherwise swallow a misspelt key meant for the others.
+            free_form = rule.type != ANY_TYPE and takes_free_form_keys(targets[0].ATTRIBUTES)
             if not declared and not free_form:
                 valid = sorted({f for c in targets for f in attribute_fields(c.ATTRIBUTES)})
                 subject = f"operator type {rule.type!r}" if rule.type != ANY_TYPE else "any operator of this model"
@@ -90,13 +93,12 @@ def check_rules(rules: Sequence[OperatorRule], classes: dict[str, type], reached
 def node_attributes(node_type: str, attributes_class: type, rules: Sequence[OperatorRule], node_text: str) -> Any:
     """The node's ATTRIBUTES instance from the rules that reach it."""
     fields = attribute_fields(attributes_class)
-    free_form = takes_free_form_keys(attributes_class)
     merged: dict[str, Any] = {}
     for rule in rules:
         if rule.type == node_type:
             merged.update(rule.attributes)
         elif rule.type == ANY_TYPE:
-            merged.update({k: v for k, v in rule.attributes.items() if k in fields or free_form})
+            merged.update({k: v for k, v in rule.attributes.items() if k in fields})
     try:
         return attributes_class(**merged)
     except pydantic.ValidationError as error:
@@ -135,9 +137,16 @@ def resolve_operators(graph: Graph, context: Any, prefix: str, rules: Sequence[O
     resolved = ResolvedGraph([], {}, {})
     for node in graph.nodes:
         operator_class = classes[node.op_type]
+        declared_type = getattr(operator_class, "TYPE", "")
+        if declared_type and declared_type != node.op_type:
+            raise OperatorPluginError(
+                f"{node.describe()}: {operator_class.__qualname__} is registered for {node.op_type} "
+                f"but its TYPE is {declared_type!r}",
+                hint="register the class under its TYPE (the same key as the parser's)",
+            )
         attributes = node_attributes(node.op_type, operator_class.ATTRIBUTES, rules, node.describe())
-        operator = operator_class(node, graph, prefix, attributes)
         try:
+            operator = operator_class(node, graph, prefix, attributes)
             operator.on_resolve()
             scratch, persistent = operator.scratch_bytes(), operator.persistent_bytes()
         except OpbridgeError:
@@ -147,6 +156,12 @@ def resolve_operators(graph: Graph, context: Any, prefix: str, rules: Sequence[O
                 f"{node.describe()}: {error}",
                 hint=f"rejected by {operator_class.__module__}.{operator_class.__qualname__}",
             ) from error
+        if persistent and not operator.has_init:
+            raise OperatorPluginError(
+                f"{node.describe()}: {operator_class.__qualname__} asks for {persistent} persistent bytes "
+                "but has no init to reset them",
+                hint="set has_init = True and reset the state in <prefix>_<name>_init",
+            )
         for what, value in (("scratch_bytes", scratch), ("persistent_bytes", persistent)):
             if not isinstance(value, int) or value < 0:
                 raise OperatorPluginError(

@@ -110,8 +110,9 @@ class OperatorRegistry(Registry[OperatorDefinition]):
         return self
 
     def by_litert_code(self, code: int) -> OperatorDefinition | None:
-        """The definition a LiteRT builtin operator code maps to."""
-        for definition in self._values.values():
+        """The definition a LiteRT builtin operator code maps to (the latest
+        registered, so a deliberate override of a built-in takes effect)."""
+        for definition in reversed(self._values.values()):
             if definition.litert_builtin_code == code:
                 return definition
         return None

@@ -5,6 +5,8 @@ from typing import Self
 
 from flatbuffers import flexbuffers
 
+from opbridge_signal.flexbuffer_options import option_map
+
 CUSTOM_CODE = "SignalFilterBankSquareRoot"
 
 
@@ -15,12 +17,7 @@ class FilterBankSquareRootOptions:
         """Accepts no options or an empty map, as the converter writes; any key would be one TFLM ignores."""
         if not data:
             return cls()
-        try:
-            root = flexbuffers.Loads(bytes(data))
-        except (ValueError, KeyError, IndexError, TypeError) as error:
-            raise ValueError(f"{CUSTOM_CODE}: custom options are not a flexbuffer: {error}") from error
-        if not isinstance(root, dict):
-            raise ValueError(f"{CUSTOM_CODE}: custom options must be a flexbuffer map, got {type(root).__name__}")
+        root = option_map(CUSTOM_CODE, data)
         if root:
             raise ValueError(f"{CUSTOM_CODE}: takes no options, got key(s) {sorted(root)}")
         return cls()

@@ -3,16 +3,20 @@
  * Same arithmetic as KISS with FIXED_POINT=16, organised differently: KISS
  * recurses; here the input is gathered in digit-reversed order once and the
  * stages run innermost first over all their blocks, which yields the same
- * values because the blocks of a stage are disjoint. What must match KISS
- * exactly, value by value:
+ * values because the blocks of a stage are disjoint. Each butterfly
+ * scales and twiddles its legs, then takes their small DFT (dft2..dft5).
+ * What must match KISS exactly, value by value:
  *   - every stage first scales its inputs by floor(32767 / radix) in Q15;
- *   - every Q15 product is rounded by adding 2^14 and shifting right by 15;
+ *   - every Q15 product is rounded by adding 2^14 and shifting right by 15:
+ *     a complex product once per part, a real weight once per term;
  *   - every value stored is an int16 (sums wrap modulo 2^16);
  *   - the split step halves int sums before storing them. */
 #include "opbridge_signal_rfft.h"
 
 #define Q15_MAX 32767
 #define Q15_HALF_LSB 16384
+/* Stages of radix 2, 3, 4 and 5 only: TFLM cannot run its generic radix. */
+#define MAX_RADIX 5
 
 typedef struct {
   int16_t r;
@@ -58,7 +62,8 @@ static q15_complex add(q15_complex a, q15_complex b) { return make((int32_t)a.r 
 
 static q15_complex subtract(q15_complex a, q15_complex b) { return make((int32_t)a.r - b.r, (int32_t)a.i - b.i); }
 
-/* KISS's C_MUL: both products summed in int32, then one rounding. */
+/* Complex product in Q15: both products of each part are summed in int32
+ * and rounded once (not rounded separately, unlike multiply_real). */
 static q15_complex multiply(q15_complex a, q15_complex b) {
   q15_complex result;
   result.r = round_q15((int32_t)a.r * b.r - (int32_t)a.i * b.i);
@@ -66,101 +71,123 @@ static q15_complex multiply(q15_complex a, q15_complex b) {
   return result;
 }
 
-/* KISS's C_FIXDIV: keeps the stage from overflowing; not an exact division. */
-static q15_complex scale_down(q15_complex a, int32_t radix) {
-  const int32_t factor = Q15_MAX / radix;
+/* a * weight for a real Q15 weight: each part is its own rounded product. */
+static q15_complex multiply_real(q15_complex a, int32_t weight) {
   q15_complex result;
-  result.r = round_q15((int32_t)a.r * factor);
-  result.i = round_q15((int32_t)a.i * factor);
+  result.r = round_q15((int32_t)a.r * weight);
+  result.i = round_q15((int32_t)a.i * weight);
   return result;
 }
 
-static int16_t scalar_multiply(int16_t a, int16_t b) { return round_q15((int32_t)a * b); }
+/* Every stage multiplies its inputs by floor(32767 / radix) in Q15 first, so
+ * that the sum of `radix` values fits in int16 again. This is TFLM's overflow
+ * guard, not an exact division, and it must be rounded like any product. */
+static q15_complex scale_down(q15_complex a, int32_t radix) { return multiply_real(a, Q15_MAX / radix); }
 
-static void butterfly2(int16_t *block, int32_t span, int32_t stride, const int16_t *twiddles) {
-  int32_t k;
-  for (k = 0; k < span; ++k) {
-    const q15_complex first = scale_down(load(block, k), 2);
-    const q15_complex rotated = multiply(scale_down(load(block, k + span), 2), load(twiddles, k * stride));
-    store(block, k + span, subtract(first, rotated));
-    store(block, k, add(first, rotated));
-  }
+/* a + i * b and a - i * b: the small DFTs below rotate by +-i exactly, by
+ * swapping parts, never through a Q15 product. */
+static q15_complex plus_i_times(q15_complex a, q15_complex b) { return make((int32_t)a.r - b.i, (int32_t)a.i + b.r); }
+
+static q15_complex minus_i_times(q15_complex a, q15_complex b) { return make((int32_t)a.r + b.i, (int32_t)a.i - b.r); }
+
+/* The small DFTs of one butterfly, in place on its already twiddled legs
+ * x[0..radix-1]. Stored sums wrap modulo 2^16, so a chain of additions gives
+ * the same int16 however it is grouped; but a value that is then halved or
+ * multiplied must be the wrapped int16 TFLM has at that point, so such
+ * values (the pair sums and differences) are formed and wrapped first. */
+
+static void dft2(q15_complex *x) {
+  const q15_complex first = x[0];
+  x[0] = add(first, x[1]);
+  x[1] = subtract(first, x[1]);
 }
 
-static void butterfly3(int16_t *block, int32_t span, int32_t stride, const int16_t *twiddles) {
-  /* Imaginary part of exp(-2 pi i / 3). */
-  const int16_t epi3_imag = load(twiddles, stride * span).i;
-  int32_t k;
-  for (k = 0; k < span; ++k) {
-    const q15_complex leg0 = scale_down(load(block, k), 3);
-    const q15_complex leg1 = scale_down(load(block, k + span), 3);
-    const q15_complex leg2 = scale_down(load(block, k + 2 * span), 3);
-    const q15_complex s1 = multiply(leg1, load(twiddles, k * stride));
-    const q15_complex s2 = multiply(leg2, load(twiddles, 2 * k * stride));
-    const q15_complex sum = add(s1, s2);
-    q15_complex difference = subtract(s1, s2);
-    /* Half of an int16 value, by arithmetic shift. */
-    const q15_complex middle = make(leg0.r - shift_right(sum.r, 1), leg0.i - shift_right(sum.i, 1));
-    difference.r = scalar_multiply(difference.r, epi3_imag);
-    difference.i = scalar_multiply(difference.i, epi3_imag);
-    store(block, k, add(leg0, sum));
-    store(block, k + 2 * span, make((int32_t)middle.r + difference.i, (int32_t)middle.i - difference.r));
-    store(block, k + span, make((int32_t)middle.r - difference.i, (int32_t)middle.i + difference.r));
-  }
+/* With root1 = exp(-2 pi i / 3), bins 1 and 2 are
+ *   x0 + cos(2 pi / 3) (x1 + x2)  +-  i Im(root1) (x1 - x2).
+ * cos(2 pi / 3) is exactly -1/2, applied as an arithmetic shift of the
+ * wrapped pair sum; only Im(root1) goes through a Q15 product. */
+static void dft3(q15_complex *x, q15_complex root1) {
+  const q15_complex pair_sum = add(x[1], x[2]);
+  const q15_complex pair_difference = subtract(x[1], x[2]);
+  const q15_complex cosine_terms =
+      make((int32_t)x[0].r - shift_right(pair_sum.r, 1), (int32_t)x[0].i - shift_right(pair_sum.i, 1));
+  const q15_complex sine_terms = multiply_real(pair_difference, root1.i);
+  x[0] = add(x[0], pair_sum);
+  x[1] = plus_i_times(cosine_terms, sine_terms);
+  x[2] = minus_i_times(cosine_terms, sine_terms);
 }
 
-static void butterfly4(int16_t *block, int32_t span, int32_t stride, const int16_t *twiddles) {
-  int32_t k;
-  for (k = 0; k < span; ++k) {
-    q15_complex leg0 = scale_down(load(block, k), 4);
-    const q15_complex leg1 = scale_down(load(block, k + span), 4);
-    const q15_complex leg2 = scale_down(load(block, k + 2 * span), 4);
-    const q15_complex leg3 = scale_down(load(block, k + 3 * span), 4);
-    const q15_complex s0 = multiply(leg1, load(twiddles, k * stride));
-    const q15_complex s1 = multiply(leg2, load(twiddles, 2 * k * stride));
-    const q15_complex s2 = multiply(leg3, load(twiddles, 3 * k * stride));
-    const q15_complex s5 = subtract(leg0, s1);
-    q15_complex s3;
-    q15_complex s4;
-    leg0 = add(leg0, s1);
-    s3 = add(s0, s2);
-    s4 = subtract(s0, s2);
-    store(block, k + 2 * span, subtract(leg0, s3));
-    store(block, k, add(leg0, s3));
-    /* Forward transform: s4 rotated by -i. */
-    store(block, k + span, make((int32_t)s5.r + s4.i, (int32_t)s5.i - s4.r));
-    store(block, k + 3 * span, make((int32_t)s5.r - s4.i, (int32_t)s5.i + s4.r));
-  }
+/* The radix-4 roots are 1, -i, -1, i: combining the sums and differences of
+ * opposite legs (0 and 2, 1 and 3) needs no products at all. */
+static void dft4(q15_complex *x) {
+  const q15_complex even_sum = add(x[0], x[2]);
+  const q15_complex even_difference = subtract(x[0], x[2]);
+  const q15_complex odd_sum = add(x[1], x[3]);
+  const q15_complex odd_difference = subtract(x[1], x[3]);
+  x[0] = add(even_sum, odd_sum);
+  x[1] = minus_i_times(even_difference, odd_difference);
+  x[2] = subtract(even_sum, odd_sum);
+  x[3] = plus_i_times(even_difference, odd_difference);
 }
 
-static void butterfly5(int16_t *block, int32_t span, int32_t stride, const int16_t *twiddles) {
-  const q15_complex ya = load(twiddles, stride * span);     /* exp(-2 pi i / 5) */
-  const q15_complex yb = load(twiddles, 2 * stride * span); /* exp(-4 pi i / 5) */
-  int32_t u;
-  for (u = 0; u < span; ++u) {
-    const q15_complex leg0 = scale_down(load(block, u), 5);
-    const q15_complex s1 = multiply(scale_down(load(block, u + span), 5), load(twiddles, u * stride));
-    const q15_complex s2 = multiply(scale_down(load(block, u + 2 * span), 5), load(twiddles, 2 * u * stride));
-    const q15_complex s3 = multiply(scale_down(load(block, u + 3 * span), 5), load(twiddles, 3 * u * stride));
-    const q15_complex s4 = multiply(scale_down(load(block, u + 4 * span), 5), load(twiddles, 4 * u * stride));
-    const q15_complex s7 = add(s1, s4);
-    const q15_complex s10 = subtract(s1, s4);
-    const q15_complex s8 = add(s2, s3);
-    const q15_complex s9 = subtract(s2, s3);
-    /* Each Q15 product below is rounded to int16 on its own, as KISS's S_MUL is. */
-    const q15_complex s5 = make((int32_t)leg0.r + scalar_multiply(s7.r, ya.r) + scalar_multiply(s8.r, yb.r),
-                                (int32_t)leg0.i + scalar_multiply(s7.i, ya.r) + scalar_multiply(s8.i, yb.r));
-    const q15_complex s6 = make((int32_t)scalar_multiply(s10.i, ya.i) + scalar_multiply(s9.i, yb.i),
-                                -(int32_t)scalar_multiply(s10.r, ya.i) - scalar_multiply(s9.r, yb.i));
-    const q15_complex s11 = make((int32_t)leg0.r + scalar_multiply(s7.r, yb.r) + scalar_multiply(s8.r, ya.r),
-                                 (int32_t)leg0.i + scalar_multiply(s7.i, yb.r) + scalar_multiply(s8.i, ya.r));
-    const q15_complex s12 = make(-(int32_t)scalar_multiply(s10.i, yb.i) + scalar_multiply(s9.i, ya.i),
-                                 (int32_t)scalar_multiply(s10.r, yb.i) - scalar_multiply(s9.r, ya.i));
-    store(block, u, make((int32_t)leg0.r + s7.r + s8.r, (int32_t)leg0.i + s7.i + s8.i));
-    store(block, u + span, subtract(s5, s6));
-    store(block, u + 4 * span, add(s5, s6));
-    store(block, u + 2 * span, add(s11, s12));
-    store(block, u + 3 * span, subtract(s11, s12));
+/* Legs q and 5 - q turn by conjugate roots, so each pair enters through its
+ * sum (times the real part of its root) and its difference (times the
+ * imaginary part). With root1 = exp(-2 pi i / 5), root2 = exp(-4 pi i / 5):
+ *   bins 1, 4: outer pair (1, 4) turns by root1, inner pair (2, 3) by root2;
+ *   bins 2, 3: outer pair turns by root2, inner pair by conj(root1).
+ * Each product is rounded to int16 on its own, as TFLM does; the rounded
+ * terms are then only added, so their grouping is free. */
+static void dft5(q15_complex *x, q15_complex root1, q15_complex root2) {
+  const q15_complex outer_sum = add(x[1], x[4]);
+  const q15_complex outer_difference = subtract(x[1], x[4]);
+  const q15_complex inner_sum = add(x[2], x[3]);
+  const q15_complex inner_difference = subtract(x[2], x[3]);
+  const q15_complex cosine_terms1 =
+      add(x[0], add(multiply_real(outer_sum, root1.r), multiply_real(inner_sum, root2.r)));
+  const q15_complex sine_terms1 =
+      add(multiply_real(outer_difference, root1.i), multiply_real(inner_difference, root2.i));
+  const q15_complex cosine_terms2 =
+      add(x[0], add(multiply_real(outer_sum, root2.r), multiply_real(inner_sum, root1.r)));
+  /* conj(root1) for the inner pair: subtract the rounded product rather than
+   * negating the weight, since rounding is not symmetric about zero. */
+  const q15_complex sine_terms2 =
+      subtract(multiply_real(outer_difference, root2.i), multiply_real(inner_difference, root1.i));
+  x[0] = add(x[0], add(outer_sum, inner_sum));
+  x[1] = plus_i_times(cosine_terms1, sine_terms1);
+  x[4] = minus_i_times(cosine_terms1, sine_terms1);
+  x[2] = plus_i_times(cosine_terms2, sine_terms2);
+  x[3] = minus_i_times(cosine_terms2, sine_terms2);
+}
+
+/* One stage over all its blocks: `stride` blocks of radix * span values, each
+ * combining `radix` sub-transforms (legs) of length `span`. Position k of leg
+ * q is scaled down and turned by exp(-2 pi i q k / (radix * span)), i.e.
+ * table entry q * k * stride, before the small DFT across the legs. */
+static void run_stage(int16_t *work, int32_t radix, int32_t span, int32_t stride, const int16_t *twiddles) {
+  /* exp(-2 pi i / radix) and exp(-4 pi i / radix), for radices 3 and 5. */
+  const q15_complex root1 = load(twiddles, stride * span);
+  const q15_complex root2 = radix > 2 ? load(twiddles, 2 * stride * span) : root1;
+  q15_complex legs[MAX_RADIX];
+  int32_t block;
+  for (block = 0; block < stride; ++block) {
+    int16_t *const values = work + 2 * block * radix * span;
+    int32_t k;
+    for (k = 0; k < span; ++k) {
+      int32_t q;
+      legs[0] = scale_down(load(values, k), radix);
+      for (q = 1; q < radix; ++q) {
+        legs[q] = multiply(scale_down(load(values, k + q * span), radix), load(twiddles, q * k * stride));
+      }
+      switch (radix) {
+        case 2: dft2(legs); break;
+        case 3: dft3(legs, root1); break;
+        case 4: dft4(legs); break;
+        default: dft5(legs, root1, root2); break;
+      }
+      for (q = 0; q < radix; ++q) {
+        store(values, k + q * span, legs[q]);
+      }
+    }
   }
 }
 
@@ -181,18 +208,11 @@ static int32_t complex_fft(const opbridge_signal_rfft_plan *plan, const int16_t 
   for (stage = plan->stage_count - 1; stage >= 0; --stage) {
     const int32_t radix = plan->stages[2 * stage];
     const int32_t span = plan->stages[2 * stage + 1];
-    int32_t block;
-    stride /= radix;
-    for (block = 0; block < stride; ++block) {
-      int16_t *const values = work + 2 * block * radix * span;
-      switch (radix) {
-        case 2: butterfly2(values, span, stride, plan->twiddles); break;
-        case 3: butterfly3(values, span, stride, plan->twiddles); break;
-        case 4: butterfly4(values, span, stride, plan->twiddles); break;
-        case 5: butterfly5(values, span, stride, plan->twiddles); break;
-        default: return 1; /* TFLM's KISS cannot run a generic radix either */
-      }
+    if (radix < 2 || radix > MAX_RADIX) {
+      return 1; /* TFLM cannot run a generic-radix stage either */
     }
+    stride /= radix;
+    run_stage(work, radix, span, stride, plan->twiddles);
   }
   return 0;
 }

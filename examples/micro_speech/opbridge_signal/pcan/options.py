@@ -5,29 +5,9 @@ from typing import Self
 
 from flatbuffers import flexbuffers
 
+from opbridge_signal.flexbuffer_options import int32_option, option_map
+
 CUSTOM_CODE = "SignalPCAN"
-_INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
-
-
-def _option_map(data: bytes) -> dict[str, object]:
-    try:
-        root = flexbuffers.Loads(bytes(data))
-    except (ValueError, KeyError, IndexError, TypeError) as error:
-        raise ValueError(f"{CUSTOM_CODE}: custom options are not a flexbuffer: {error}") from error
-    if not isinstance(root, dict):
-        raise ValueError(f"{CUSTOM_CODE}: custom options must be a flexbuffer map, got {type(root).__name__}")
-    return root
-
-
-def _int32_option(options: dict[str, object], key: str) -> int:
-    if key not in options:
-        raise ValueError(f"{CUSTOM_CODE}: option '{key}' is missing")
-    value = options[key]
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{CUSTOM_CODE}: option '{key}' must be an integer, got {type(value).__name__}")
-    if not _INT32_MIN <= value <= _INT32_MAX:
-        raise ValueError(f"{CUSTOM_CODE}: option '{key}' = {value} does not fit in int32")
-    return value
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,12 +20,12 @@ class PcanOptions:
 
     @classmethod
     def from_flexbuffer(cls, data: bytes) -> Self:
-        options = _option_map(data)
+        options = option_map(CUSTOM_CODE, data)
         # TFLM reads the map's values by position (keys sorted), so an extra key would shift them.
         unexpected = sorted(set(options) - {"snr_shift"})
         if unexpected:
             raise ValueError(f"{CUSTOM_CODE}: unexpected option key(s) {unexpected}")
-        return cls(snr_shift=_int32_option(options, "snr_shift"))
+        return cls(snr_shift=int32_option(CUSTOM_CODE, options, "snr_shift"))
 
     def to_flexbuffer(self) -> bytes:
         return bytes(flexbuffers.Dumps({"snr_shift": self.snr_shift}))

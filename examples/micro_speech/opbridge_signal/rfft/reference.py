@@ -40,7 +40,7 @@ class RfftPlan:
     """What KISS's kiss_fftr_alloc precomputes, for one fft_length."""
 
     fft_length: int
-    # (radix, span) per stage, outermost first, as KISS's kf_factor lists them;
+    # (radix, span) per stage, outermost first, in KISS's order (see _factor);
     # a stage of radix p and span m combines p transforms of length m.
     stages: tuple[tuple[int, int], ...]
     # int16 [complex_length, 2]: exp(-2 pi i k / complex_length) in Q15.
@@ -66,19 +66,35 @@ def _q15(value: float) -> int:
 
 
 def _factor(length: int) -> tuple[tuple[int, int], ...]:
-    """KISS's kf_factor: radix 4 while it divides, then 2, 3, 5, 7, ..., up to floor(sqrt(length))."""
-    floor_sqrt = math.floor(math.sqrt(length))
+    """The (radix, span) stages KISS splits a `length`-point FFT into, outermost first.
+
+    The radices are the prime factors of `length` with its twos paired into
+    fours: all the 4s first, then a 2 if one is left over, then the odd primes
+    in ascending order, each repeated as often as it divides. A stage's span
+    is what is left of `length` once its radix and all earlier ones are
+    divided out, i.e. the length of the sub-transforms the stage combines.
+    """
+    rest = length
+    twos = 0
+    while rest % 2 == 0:
+        rest //= 2
+        twos += 1
+    radices = [4] * (twos // 2) + [2] * (twos % 2)
+    # Trial division by odd numbers finds only primes: smaller primes are already gone.
+    divisor = 3
+    while divisor * divisor <= rest:
+        while rest % divisor == 0:
+            radices.append(divisor)
+            rest //= divisor
+        divisor += 2
+    if rest > 1:
+        radices.append(rest)  # a single prime above the square root
     stages = []
-    radix = 4
-    while True:
-        while length % radix:
-            radix = {4: 2, 2: 3}.get(radix, radix + 2)
-            if radix > floor_sqrt:
-                radix = length  # no factor up to the square root is left: the rest is prime
-        length //= radix
-        stages.append((radix, length))
-        if length <= 1:
-            return tuple(stages)
+    span = length
+    for radix in radices:
+        span //= radix
+        stages.append((radix, span))
+    return tuple(stages)
 
 
 @functools.cache
@@ -142,14 +158,18 @@ def _scalar_multiply(a: np.ndarray, b: np.ndarray | int) -> np.ndarray:
     return _round_q15(a * b)
 
 
+def _multiply_real(value: Complex, weight: int) -> Complex:
+    """value * weight for a real Q15 weight: each part is its own rounded product."""
+    return _scalar_multiply(value[0], weight), _scalar_multiply(value[1], weight)
+
+
 def _divide(value: Complex, divisor: int) -> Complex:
-    """KISS's C_FIXDIV: multiply by floor(32767 / divisor) in Q15."""
-    factor = _SAMPLE_MAX // divisor
-    return _round_q15(value[0] * factor), _round_q15(value[1] * factor)
+    """Every stage's overflow guard: multiply by floor(32767 / divisor) in Q15, rounded like any product."""
+    return _multiply_real(value, _SAMPLE_MAX // divisor)
 
 
 def _complex_multiply(a: Complex, b: Complex) -> Complex:
-    # Both products are summed in int32 before one rounding, as C_MUL does.
+    # Both products of a part are summed in int32 and rounded once.
     return _round_q15(a[0] * b[0] - a[1] * b[1]), _round_q15(a[0] * b[1] + a[1] * b[0])
 
 
@@ -161,86 +181,98 @@ def _subtract(a: Complex, b: Complex) -> Complex:
     return _wrap(a[0] - b[0]), _wrap(a[1] - b[1])
 
 
+def _plus_i_times(a: Complex, b: Complex) -> Complex:
+    """a + i * b: a rotation by i is a swap of parts, exact, no Q15 product."""
+    return _wrap(a[0] - b[1]), _wrap(a[1] + b[0])
+
+
+def _minus_i_times(a: Complex, b: Complex) -> Complex:
+    """a - i * b."""
+    return _wrap(a[0] + b[1]), _wrap(a[1] - b[0])
+
+
 # --- butterflies ----------------------------------------------------------
 # `legs[q]` is (real, imag) of shape [frames, blocks, span]: element k of leg
-# q of every block. `twiddle(q)` is the twiddle KISS uses for leg q at each k.
-# Radices 3 and 5 also use fixed twiddles at `stride * span` (KISS's epi3, ya, yb).
+# q of every block. `twiddle(q)` is the twiddle of leg q at each k. Each
+# butterfly scales and twiddles its legs, then takes their small DFT.
+#
+# Stored sums wrap modulo 2^16, so a chain of additions gives the same int16
+# however it is grouped; but a value that is then halved or multiplied must be
+# the wrapped int16 TFLM has at that point, so the pair sums and differences
+# are formed (and wrapped) first.
+
+
+def _twiddled_legs(legs: list[Complex], twiddle: TwiddleLookup) -> list[Complex]:
+    """The legs scaled down by the radix, and leg q turned by exp(-2 pi i q k / (radix * span))."""
+    radix = len(legs)
+    scaled = [_divide(leg, radix) for leg in legs]
+    return [scaled[0]] + [_complex_multiply(leg, twiddle(q)) for q, leg in enumerate(scaled) if q]
+
+
+def _root(plan: RfftPlan, turns: int, span: int, stride: int) -> tuple[int, int]:
+    """exp(-2 pi i turns / radix) from the twiddle table (radix * span * stride is complex_length)."""
+    real, imag = plan.twiddles[turns * stride * span]
+    return int(real), int(imag)
 
 
 def _butterfly_2(legs: list[Complex], twiddle: TwiddleLookup, span: int, stride: int, plan: RfftPlan) -> list[Complex]:
-    first, second = (_divide(leg, 2) for leg in legs)
-    rotated = _complex_multiply(second, twiddle(1))
-    return [_add(first, rotated), _subtract(first, rotated)]
+    first, second = _twiddled_legs(legs, twiddle)
+    return [_add(first, second), _subtract(first, second)]
 
 
 def _butterfly_4(legs: list[Complex], twiddle: TwiddleLookup, span: int, stride: int, plan: RfftPlan) -> list[Complex]:
-    leg0, leg1, leg2, leg3 = (_divide(leg, 4) for leg in legs)
-    scratch0 = _complex_multiply(leg1, twiddle(1))
-    scratch1 = _complex_multiply(leg2, twiddle(2))
-    scratch2 = _complex_multiply(leg3, twiddle(3))
-    scratch5 = _subtract(leg0, scratch1)
-    leg0 = _add(leg0, scratch1)
-    scratch3 = _add(scratch0, scratch2)
-    scratch4 = _subtract(scratch0, scratch2)
-    out2 = _subtract(leg0, scratch3)
-    out0 = _add(leg0, scratch3)
-    # Forward transform: multiply scratch4 by -i.
-    out1 = (_wrap(scratch5[0] + scratch4[1]), _wrap(scratch5[1] - scratch4[0]))
-    out3 = (_wrap(scratch5[0] - scratch4[1]), _wrap(scratch5[1] + scratch4[0]))
-    return [out0, out1, out2, out3]
+    # The radix-4 roots are 1, -i, -1, i: only sums and differences of
+    # opposite legs (0 and 2, 1 and 3), no products.
+    x = _twiddled_legs(legs, twiddle)
+    even_sum, even_difference = _add(x[0], x[2]), _subtract(x[0], x[2])
+    odd_sum, odd_difference = _add(x[1], x[3]), _subtract(x[1], x[3])
+    return [
+        _add(even_sum, odd_sum),
+        _minus_i_times(even_difference, odd_difference),
+        _subtract(even_sum, odd_sum),
+        _plus_i_times(even_difference, odd_difference),
+    ]
 
 
 def _butterfly_3(legs: list[Complex], twiddle: TwiddleLookup, span: int, stride: int, plan: RfftPlan) -> list[Complex]:
-    epi3_imag = int(plan.twiddles[stride * span, 1])
-    leg0, leg1, leg2 = (_divide(leg, 3) for leg in legs)
-    scratch1 = _complex_multiply(leg1, twiddle(1))
-    scratch2 = _complex_multiply(leg2, twiddle(2))
-    scratch3 = _add(scratch1, scratch2)
-    scratch0 = _subtract(scratch1, scratch2)
-    # HALF_OF on an int16 value: arithmetic shift.
-    out1 = (_wrap(leg0[0] - (scratch3[0] >> 1)), _wrap(leg0[1] - (scratch3[1] >> 1)))
-    scratch0 = (_scalar_multiply(scratch0[0], epi3_imag), _scalar_multiply(scratch0[1], epi3_imag))
-    out0 = _add(leg0, scratch3)
-    out2 = (_wrap(out1[0] + scratch0[1]), _wrap(out1[1] - scratch0[0]))
-    out1 = (_wrap(out1[0] - scratch0[1]), _wrap(out1[1] + scratch0[0]))
-    return [out0, out1, out2]
+    # Bins 1 and 2 are x0 + cos(2 pi / 3) (x1 + x2) +- i Im(root1) (x1 - x2).
+    # cos(2 pi / 3) is exactly -1/2: an arithmetic shift of the wrapped pair
+    # sum; only Im(root1) goes through a Q15 product.
+    _, root1_imag = _root(plan, 1, span, stride)
+    x = _twiddled_legs(legs, twiddle)
+    pair_sum, pair_difference = _add(x[1], x[2]), _subtract(x[1], x[2])
+    cosine_terms = (_wrap(x[0][0] - (pair_sum[0] >> 1)), _wrap(x[0][1] - (pair_sum[1] >> 1)))
+    sine_terms = _multiply_real(pair_difference, root1_imag)
+    return [
+        _add(x[0], pair_sum),
+        _plus_i_times(cosine_terms, sine_terms),
+        _minus_i_times(cosine_terms, sine_terms),
+    ]
 
 
 def _butterfly_5(legs: list[Complex], twiddle: TwiddleLookup, span: int, stride: int, plan: RfftPlan) -> list[Complex]:
-    ya_real, ya_imag = (int(v) for v in plan.twiddles[stride * span])
-    yb_real, yb_imag = (int(v) for v in plan.twiddles[2 * stride * span])
-    leg0, leg1, leg2, leg3, leg4 = (_divide(leg, 5) for leg in legs)
-    scratch1 = _complex_multiply(leg1, twiddle(1))
-    scratch2 = _complex_multiply(leg2, twiddle(2))
-    scratch3 = _complex_multiply(leg3, twiddle(3))
-    scratch4 = _complex_multiply(leg4, twiddle(4))
-    scratch7 = _add(scratch1, scratch4)
-    scratch10 = _subtract(scratch1, scratch4)
-    scratch8 = _add(scratch2, scratch3)
-    scratch9 = _subtract(scratch2, scratch3)
-    out0 = (_wrap(leg0[0] + scratch7[0] + scratch8[0]), _wrap(leg0[1] + scratch7[1] + scratch8[1]))
-    m = _scalar_multiply  # each Q15 product is rounded and stored as int16 on its own
-    scratch5 = (
-        _wrap(leg0[0] + m(scratch7[0], ya_real) + m(scratch8[0], yb_real)),
-        _wrap(leg0[1] + m(scratch7[1], ya_real) + m(scratch8[1], yb_real)),
-    )
-    scratch6 = (
-        _wrap(m(scratch10[1], ya_imag) + m(scratch9[1], yb_imag)),
-        _wrap(-m(scratch10[0], ya_imag) - m(scratch9[0], yb_imag)),
-    )
-    out1 = _subtract(scratch5, scratch6)
-    out4 = _add(scratch5, scratch6)
-    scratch11 = (
-        _wrap(leg0[0] + m(scratch7[0], yb_real) + m(scratch8[0], ya_real)),
-        _wrap(leg0[1] + m(scratch7[1], yb_real) + m(scratch8[1], ya_real)),
-    )
-    scratch12 = (
-        _wrap(-m(scratch10[1], yb_imag) + m(scratch9[1], ya_imag)),
-        _wrap(m(scratch10[0], yb_imag) - m(scratch9[0], ya_imag)),
-    )
-    out2 = _add(scratch11, scratch12)
-    out3 = _subtract(scratch11, scratch12)
-    return [out0, out1, out2, out3, out4]
+    # Legs q and 5 - q turn by conjugate roots, so each pair enters through its
+    # sum (times the real part of its root) and its difference (times the
+    # imaginary part). Bins 1 and 4 turn the outer pair (1, 4) by root1 and the
+    # inner pair (2, 3) by root2; bins 2 and 3 turn the outer pair by root2 and
+    # the inner pair by conj(root1). Each product is rounded on its own.
+    root1_real, root1_imag = _root(plan, 1, span, stride)
+    root2_real, root2_imag = _root(plan, 2, span, stride)
+    x = _twiddled_legs(legs, twiddle)
+    outer_sum, outer_difference = _add(x[1], x[4]), _subtract(x[1], x[4])
+    inner_sum, inner_difference = _add(x[2], x[3]), _subtract(x[2], x[3])
+    cosine_terms1 = _add(x[0], _add(_multiply_real(outer_sum, root1_real), _multiply_real(inner_sum, root2_real)))
+    sine_terms1 = _add(_multiply_real(outer_difference, root1_imag), _multiply_real(inner_difference, root2_imag))
+    cosine_terms2 = _add(x[0], _add(_multiply_real(outer_sum, root2_real), _multiply_real(inner_sum, root1_real)))
+    # conj(root1): subtract the rounded product; negating the weight would round differently.
+    sine_terms2 = _subtract(_multiply_real(outer_difference, root2_imag), _multiply_real(inner_difference, root1_imag))
+    return [
+        _add(x[0], _add(outer_sum, inner_sum)),
+        _plus_i_times(cosine_terms1, sine_terms1),
+        _plus_i_times(cosine_terms2, sine_terms2),
+        _minus_i_times(cosine_terms2, sine_terms2),
+        _minus_i_times(cosine_terms1, sine_terms1),
+    ]
 
 
 _BUTTERFLIES = {2: _butterfly_2, 3: _butterfly_3, 4: _butterfly_4, 5: _butterfly_5}

@@ -72,7 +72,8 @@ def c_integer_literal(ctype: str, value: int) -> str:
     suffix = _LITERAL_SUFFIXES.get(ctype, "")
     bits = {"int32_t": 32, "int64_t": 64}.get(ctype)
     if bits is not None and value == -(1 << (bits - 1)):
-        return f"({-(value + 1)}{suffix} - 1)".replace("(", "(-", 1)
+        largest = (1 << (bits - 1)) - 1
+        return f"(-{largest}{suffix} - 1)"
     return f"{value}{suffix}"
 
 
@@ -398,6 +399,7 @@ def emit_module(
             path.write_text(text)
         for operator in operators:
             operator.plan = plan
+            operator.bundle_kernels = bundle_kernels
             _emit_operator(operator, staging)
         written = tuple(sorted(str(path.relative_to(staging)) for path in staging.rglob("*") if path.is_file()))
         if directory.exists():
@@ -417,6 +419,7 @@ def emit_module(
 
 def _emit_operator(operator: Any, staging: pathlib.Path) -> None:
     """Runs one operator class's emit(); a plugin's failure names the node and the class."""
+    before = {path: path.read_bytes() for path in staging.rglob("*.c")}
     try:
         operator.emit(staging)
     except OpbridgeError:
@@ -426,9 +429,12 @@ def _emit_operator(operator: Any, staging: pathlib.Path) -> None:
             f"{operator.node.describe()}: {type(operator).__name__}.emit() failed: {type(error).__name__}: {error}",
             hint=f"fix the operator class {type(operator).__module__}.{type(operator).__qualname__}",
         ) from error
+    # Only what this emit() wrote counts: the module source already names every symbol.
+    written = [path for path in staging.rglob("*.c") if before.get(path) != path.read_bytes()]
     for required in [operator.run_symbol] + ([operator.init_symbol] if operator.has_init else []):
-        if not any(required in path.read_text(errors="replace") for path in staging.rglob("*.c")):
+        definition = re.compile(rf"\b{re.escape(required)}\s*\([^;{{}}]*\)\s*\{{")
+        if not any(definition.search(path.read_text(errors="replace")) for path in written):
             raise OperatorPluginError(
                 f"{operator.node.describe()}: {type(operator).__name__}.emit() wrote no definition of {required}",
-                hint="emit() must write a .c file defining <prefix>_<name>_run (and _init when has_init)",
+                hint="emit() must write a .c file under src/ defining <prefix>_<name>_run (and _init when has_init)",
             )

@@ -190,8 +190,12 @@ def plan_memory(
     # Largest first; ties by earliest start, then tensor index, so plans are deterministic.
     for candidate in sorted(unplaced, key=lambda b: (-b.size, b.first_step, b.tensors)):
         size = candidate.size
-        # Scratch and state may hold 64-bit words: at least 8-byte aligned.
-        step = alignment if candidate.tensors else max(alignment, STATE_ALIGNMENT)
+        # Every buffer is aligned for its element type (uint64 energies need 8);
+        # scratch and state may hold 64-bit words, so they get at least 8.
+        if candidate.tensors:
+            step = max(alignment, *(graph.tensor(i).dtype.itemsize for i in candidate.tensors))
+        else:
+            step = max(alignment, STATE_ALIGNMENT)
         conflicts = sorted((b for b in placed if b.overlaps_in_time(candidate)), key=lambda b: b.offset)
         offset = 0
         for other in conflicts:

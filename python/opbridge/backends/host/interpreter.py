@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from opbridge.errors import InvalidInputError, UnsupportedOperatorError
+from opbridge.errors import InvalidInputError, OpbridgeError, OperatorPluginError, UnsupportedOperatorError
 from opbridge.ir import Graph, Node
 from opbridge.ops.definition import ReferenceCall
 from opbridge.ops.registry import OperatorRegistry
@@ -40,7 +40,17 @@ def run_reference(
         values=[None if i is None else values[i] for i in node.inputs],
         state=state if state is not None else {},
     )
-    return definition.reference(call)
+    try:
+        return definition.reference(call)
+    except OpbridgeError:
+        raise
+    except Exception as error:
+        # A plugin's reference failing is a plugin bug, reported with the node it ran.
+        raise OperatorPluginError(
+            f"{node.describe()}: the reference implementation failed: {type(error).__name__}: {error}",
+            hint=f"fix {getattr(definition.reference, '__module__', '?')}."
+            f"{getattr(definition.reference, '__qualname__', definition.reference)}",
+        ) from error
 
 
 class ReferenceInterpreter:

@@ -105,9 +105,7 @@ def read_litert_model(data: bytes, registry: "RegistryContext | OperatorRegistry
 
     context = as_registry_context(registry)
     data = _apply_model_hooks(context, data, source)
-    definitions_by_code = {
-        d.litert_builtin_code: d for d in context.operators.definitions() if d.litert_builtin_code is not None
-    }
+
     if len(data) < 8:
         raise ModelFormatError(
             f"{source}: {len(data)} bytes is too short for a LiteRT model", hint="check that the file is complete"
@@ -153,6 +151,14 @@ def read_litert_model(data: bytes, registry: "RegistryContext | OperatorRegistry
             except UnsupportedOperatorError as error:
                 unsupported.append(f"node {index} (custom operator {custom_code!r}): {error.message}; {error.hint}")
                 continue
+            builtin = context.operators.get(key)
+            if builtin is not None and builtin.litert_builtin_code is not None:
+                # A customCode such as "relu" must not be compiled as the builtin RELU.
+                unsupported.append(
+                    f"node {index} (custom operator {custom_code!r}): its key {key} is a builtin operator's key; "
+                    "rename the custom operator when exporting the model"
+                )
+                continue
             if key not in context.litert_parsers:
                 unsupported.append(f"node {index} (custom operator {custom_code!r}, key {key}): no parser registered")
                 continue
@@ -166,7 +172,7 @@ def read_litert_model(data: bytes, registry: "RegistryContext | OperatorRegistry
             operators.append((view, custom_code))
             continue
         op_name = BUILTIN_OPERATOR_NAMES.get(builtin_code, f"builtin operator {builtin_code}")
-        definition = definitions_by_code.get(builtin_code)
+        definition = context.operators.by_litert_code(builtin_code)
         if definition is None or definition.op_type not in context.litert_parsers:
             unsupported.append(f"node {index} ({op_name})")
         elif version not in definition.litert_versions:
