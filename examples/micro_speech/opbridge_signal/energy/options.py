@@ -5,6 +5,8 @@ from typing import Any
 
 from flatbuffers import flexbuffers
 
+from opbridge_signal.flexbuffer_options import reject_unexpected_keys
+
 
 def _int_option(values: dict[str, Any], key: str) -> int:
     if key not in values:
@@ -30,17 +32,9 @@ class EnergyOptions:
             raise ValueError(f"SignalEnergy options are not a flexbuffer: {error}") from error
         if not isinstance(values, dict):
             raise ValueError("SignalEnergy options must be a flexbuffer map")
-        _reject_unexpected_keys(values, {"start_index", "end_index"})
+        reject_unexpected_keys("SignalEnergy", values, {"start_index", "end_index"})
         return cls(start_index=_int_option(values, "start_index"), end_index=_int_option(values, "end_index"))
 
     def to_flexbuffer(self) -> bytes:
         # TFLM reads both by position in the key-sorted map: 'end_index' is 0, 'start_index' is 1.
         return bytes(flexbuffers.Dumps({"end_index": self.end_index, "start_index": self.start_index}))
-
-
-def _reject_unexpected_keys(values: dict[str, object], expected: set[str]) -> None:
-    # TFLM reads these options by position in the key-sorted map, so an extra
-    # key would shift what TFLM sees while opbridge reads by name.
-    unexpected = sorted(set(values) - expected)
-    if unexpected:
-        raise ValueError(f"SignalEnergy options have unexpected key(s) {unexpected}; expected {sorted(expected)}")

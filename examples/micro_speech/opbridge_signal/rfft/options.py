@@ -5,6 +5,8 @@ from typing import Any
 
 from flatbuffers import flexbuffers
 
+from opbridge_signal.flexbuffer_options import reject_unexpected_keys
+
 # TFLite's TensorType code for int16 (schema TensorType.INT16), TFLM's 'T'.
 TENSOR_TYPE_INT16 = 7
 
@@ -35,17 +37,9 @@ class RfftOptions:
             raise ValueError(f"SignalRfft options are not a flexbuffer: {error}") from error
         if not isinstance(values, dict):
             raise ValueError("SignalRfft options must be a flexbuffer map")
-        _reject_unexpected_keys(values, {"fft_length", "T"})
+        reject_unexpected_keys("SignalRfft", values, {"fft_length", "T"})
         return cls(fft_length=_int_option(values, "fft_length"), tensor_type=_int_option(values, "T"))
 
     def to_flexbuffer(self) -> bytes:
         # TFLM reads 'fft_length' by position (index 1 of the key-sorted map), 'T' by key.
         return bytes(flexbuffers.Dumps({"T": self.tensor_type, "fft_length": self.fft_length}))
-
-
-def _reject_unexpected_keys(values: dict[str, object], expected: set[str]) -> None:
-    # TFLM reads these options by position in the key-sorted map, so an extra
-    # key would shift what TFLM sees while opbridge reads by name.
-    unexpected = sorted(set(values) - expected)
-    if unexpected:
-        raise ValueError(f"SignalRfft options have unexpected key(s) {unexpected}; expected {sorted(expected)}")

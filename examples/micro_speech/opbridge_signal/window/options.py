@@ -4,6 +4,8 @@ import dataclasses
 
 from flatbuffers import flexbuffers
 
+from opbridge_signal.flexbuffer_options import reject_unexpected_keys
+
 
 @dataclasses.dataclass(frozen=True)
 class WindowOptions:
@@ -20,7 +22,7 @@ class WindowOptions:
             raise ValueError(f"SignalWindow options are not a flexbuffer: {error}") from error
         if not isinstance(values, dict):
             raise ValueError("SignalWindow options must be a flexbuffer map")
-        _reject_unexpected_keys(values, {"shift"})
+        reject_unexpected_keys("SignalWindow", values, {"shift"})
         if "shift" not in values:
             raise ValueError("SignalWindow options lack the key 'shift'")
         shift = values["shift"]
@@ -31,11 +33,3 @@ class WindowOptions:
     def to_flexbuffer(self) -> bytes:
         # TFLM reads 'shift' by position: index 0 of the key-sorted map.
         return bytes(flexbuffers.Dumps({"shift": self.shift}))
-
-
-def _reject_unexpected_keys(values: dict[str, object], expected: set[str]) -> None:
-    # TFLM reads these options by position in the key-sorted map, so an extra
-    # key would shift what TFLM sees while opbridge reads by name.
-    unexpected = sorted(set(values) - expected)
-    if unexpected:
-        raise ValueError(f"SignalWindow options have unexpected key(s) {unexpected}; expected {sorted(expected)}")
