@@ -3,12 +3,15 @@
     cache_hits.py ratio LOG --name NAME [--minimum 0.95]
         Prints how many of the logged actions were remote cache hits and
         fails below the minimum ratio.
-    cache_hits.py poison LOG --expected-tests FILE --changed-source PATH
-        After one source file changed: checks that the tests that missed the
-        cache are exactly those in FILE (one label a line, e.g. from
-        `bazel query 'tests(rdeps(//..., //pkg:file.c))'`) that ran, that
-        every other test hit, and that every compile that missed compiled
-        PATH.
+    cache_hits.py poison LOG --baseline LOG0 --expected-tests FILE --changed-source PATH
+        After one source file changed (LOG0: the same clone's run before the
+        change): checks that every test whose inputs changed missed the
+        cache and ran, that every test whose inputs are byte-identical to
+        LOG0's hit it, that only tests in FILE (one label a line, e.g. from
+        `bazel query 'tests(rdeps(//..., //pkg:file.c))'`) changed, and that
+        every compile that missed compiled PATH. (A dependent test may keep
+        identical inputs: a program that does not call the changed function
+        links to the same bytes when unused code is dropped.)
 
 LOG is what `bazel ... --execution_log_json_file=LOG` writes: one JSON
 object per executed or cache-served action ("spawn"), concatenated.
@@ -28,6 +31,8 @@ class Spawn:
     progress_message: str
     remote_cache_hit: bool
     listed_outputs: tuple[str, ...]
+    # (path, digest) of every input; kept for test runs only (the poison check compares them).
+    inputs: frozenset[tuple[str, str]] = frozenset()
 
     @property
     def test_label(self) -> str | None:
@@ -54,12 +59,19 @@ def read_spawns(log: pathlib.Path) -> list[Spawn]:
         if position == len(text):
             return spawns
         entry, position = decoder.raw_decode(text, position)
+        mnemonic = entry.get("mnemonic", "")
+        inputs = frozenset()
+        if mnemonic == "TestRunner":
+            inputs = frozenset(
+                (item.get("path", ""), item.get("digest", {}).get("hash", "")) for item in entry.get("inputs", [])
+            )
         spawns.append(
             Spawn(
-                mnemonic=entry.get("mnemonic", ""),
+                mnemonic=mnemonic,
                 progress_message=entry.get("progressMessage", ""),
                 remote_cache_hit=bool(entry.get("remoteCacheHit", False)),
                 listed_outputs=tuple(entry.get("listedOutputs", [])),
+                inputs=inputs,
             )
         )
 
@@ -77,24 +89,28 @@ def check_ratio(spawns: list[Spawn], name: str, minimum: float) -> bool:
     return ratio >= minimum
 
 
-def check_poison(spawns: list[Spawn], expected_tests: set[str], changed_source: str) -> bool:
+def check_poison(spawns: list[Spawn], baseline: list[Spawn], expected_tests: set[str], changed_source: str) -> bool:
     tests_run = {spawn.test_label: spawn for spawn in spawns if spawn.test_label}
+    before = {spawn.test_label: spawn.inputs for spawn in baseline if spawn.test_label}
+    changed = {label for label, spawn in tests_run.items() if before.get(label) != spawn.inputs}
     missed_tests = {label for label, spawn in tests_run.items() if not spawn.remote_cache_hit}
-    should_miss = expected_tests & tests_run.keys()
     misses_by_mnemonic = collections.Counter(spawn.mnemonic for spawn in spawns if not spawn.remote_cache_hit)
     print(
-        f"after changing {changed_source}: {len(missed_tests)} of {len(tests_run)} tests missed the cache; "
-        f"misses by action: {dict(sorted(misses_by_mnemonic.items()))}"
+        f"after changing {changed_source}: {len(missed_tests)} of {len(tests_run)} tests missed the cache, "
+        f"{len(changed)} had changed inputs; misses by action: {dict(sorted(misses_by_mnemonic.items()))}"
     )
     ok = True
-    if not should_miss:
-        print("  FAIL: no test that depends on the changed source ran")
+    if not changed & expected_tests:
+        print("  FAIL: no test that depends on the changed source ran with changed inputs")
         ok = False
-    for label in sorted(should_miss - missed_tests):
-        print(f"  FAIL: {label} depends on {changed_source} but was served from the cache")
+    for label in sorted(changed - missed_tests):
+        print(f"  FAIL: {label}'s inputs changed but it was served from the cache")
         ok = False
-    for label in sorted(missed_tests - should_miss):
-        print(f"  FAIL: {label} does not depend on {changed_source} but missed the cache")
+    for label in sorted(missed_tests - changed):
+        print(f"  FAIL: {label}'s inputs are unchanged but it missed the cache")
+        ok = False
+    for label in sorted(changed - expected_tests):
+        print(f"  FAIL: {label} does not depend on {changed_source} but its inputs changed")
         ok = False
     for spawn in spawns:
         if (
@@ -105,7 +121,9 @@ def check_poison(spawns: list[Spawn], expected_tests: set[str], changed_source: 
             print(f"  FAIL: an unrelated compile missed the cache: {spawn.progress_message}")
             ok = False
     if ok:
-        print(f"  rerun (dependent): {', '.join(sorted(missed_tests))}")
+        unchanged_dependents = sorted((expected_tests & tests_run.keys()) - changed)
+        print(f"  rerun (inputs changed): {', '.join(sorted(missed_tests))}")
+        print(f"  dependents with byte-identical inputs, still cached: {len(unchanged_dependents)}")
         print(f"  still cached: {len(tests_run) - len(missed_tests)} tests")
     return ok
 
@@ -119,6 +137,7 @@ def main(argv: list[str]) -> int:
     ratio.add_argument("--minimum", type=float, default=0.95)
     poison = commands.add_parser("poison")
     poison.add_argument("log", type=pathlib.Path)
+    poison.add_argument("--baseline", type=pathlib.Path, required=True)
     poison.add_argument("--expected-tests", type=pathlib.Path, required=True)
     poison.add_argument("--changed-source", required=True)
     options = parser.parse_args(argv)
@@ -127,7 +146,8 @@ def main(argv: list[str]) -> int:
     if options.command == "ratio":
         return 0 if check_ratio(spawns, options.name, options.minimum) else 1
     expected = {line.strip() for line in options.expected_tests.read_text().splitlines() if line.strip()}
-    return 0 if check_poison(spawns, expected, options.changed_source) else 1
+    baseline = read_spawns(options.baseline)
+    return 0 if check_poison(spawns, baseline, expected, options.changed_source) else 1
 
 
 if __name__ == "__main__":

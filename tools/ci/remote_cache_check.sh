@@ -80,6 +80,6 @@ PYTHON
   bazel_in "$second" "$work_dir/output_base_poisoned" test --config=ci "${cache_flags[@]}" \
     --execution_log_json_file="$work_dir/poisoned.log" //...
   bazel --output_base="$work_dir/output_base_poisoned" shutdown
-  python3 "$here/cache_hits.py" poison "$work_dir/poisoned.log" \
+  python3 "$here/cache_hits.py" poison "$work_dir/poisoned.log" --baseline "$work_dir/second.log" \
     --expected-tests "$work_dir/dependent_tests.txt" --changed-source "$changed"
 fi
