@@ -56,6 +56,20 @@ def test_features_scores_and_word_equal_tflite_micro(clip, platform: str) -> Non
     assert ours.word == EXPECTED_WORDS[name] == LABELS[int(np.argmax(tflm_scores))]
 
 
+def test_the_reference_interpreter_equals_tflite_micro(clip) -> None:
+    from opbridge.backends.host import ReferenceInterpreter
+    from opbridge.frontends.litert import load_litert_model
+    from opbridge.registry import build_default_registry_context
+    from opbridge_signal.plugin import customize_registry
+
+    name, samples, tflm_features, _ = clip
+    context = build_default_registry_context([customize_registry])
+    interpreter = ReferenceInterpreter(load_litert_model(MODELS / "audio_preprocessor_int8.tflite", context), context)
+    for frame in range(FRAMES):
+        (features,) = interpreter.run([samples[frame * STRIDE : frame * STRIDE + WINDOW].reshape(1, WINDOW)])
+        assert np.array_equal(features.reshape(-1), tflm_features[frame]), f"{name}: frame {frame} differs"
+
+
 def test_the_main_job_prints_word_scores_arena_and_flash(capsys: pytest.CaptureFixture[str]) -> None:
     assert micro_speech.main([]) == 0
     printed = capsys.readouterr().out
