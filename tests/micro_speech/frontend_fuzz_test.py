@@ -10,6 +10,7 @@ from opbridge.errors import OpbridgeError
 from opbridge.frontends.litert import read_litert_model
 from opbridge.registry import build_default_registry_context
 from opbridge_signal.plugin import SIGNAL_OPERATORS, customize_registry
+from opbridge_signal.testing import real_model_node
 
 MODEL = pathlib.Path("../shared_models/models/tflm/audio_preprocessor_int8.tflite").read_bytes()
 CONTEXT = build_default_registry_context([customize_registry])
@@ -39,25 +40,11 @@ def test_mutated() -> None:
         read_or_typed_error(bytes(data))
 
 
-def real_custom_options() -> dict[str, bytes]:
-    """Each Signal operator's custom options as the real model stores them."""
-    from ai_edge_litert import schema_py_generated as schema
-
-    model = schema.ModelT.InitFromPackedBuf(MODEL, 0)
-    options = {}
-    for operator in model.subgraphs[0].operators:
-        code = model.operatorCodes[operator.opcodeIndex].customCode
-        if code:
-            raw = operator.customOptions if operator.customOptions is not None else []
-            options[code.decode()] = bytes(bytearray(raw))
-    return options
-
-
 @pytest.mark.parametrize("spec", SIGNAL_OPERATORS, ids=lambda spec: spec.custom_code)
 def test_option_parsers_raise_only_value_error(spec) -> None:
     # The reader turns any parser exception into a ModelFormatError, so test the
     # parsers directly: damaged options must give their own clear ValueError.
-    original = real_custom_options()[spec.custom_code]
+    original = real_model_node(spec.custom_code)[0]
     spec.options_class.from_flexbuffer(original)
     rng = np.random.default_rng(len(original))
     damaged = [original[:length] for length in range(len(original))]

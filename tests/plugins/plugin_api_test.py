@@ -28,6 +28,7 @@ from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import DType, Graph
 from opbridge.plugins import PluginImportError, build_plugin_context, load_customizer
 from opbridge.registry import RegistryError, build_default_registry_context
+from opbridge.testing.single_op import run_golden_program
 from opbridge.transforms import Transform, TransformConfigError, make_options
 from pydantic import ConfigDict
 from pydantic.dataclasses import dataclass as pydantic_dataclass
@@ -52,21 +53,6 @@ def convert(tmp_path: pathlib.Path, model: bytes | pathlib.Path, context=None, *
     config = ConvertArgs(model=path, output_dir=tmp_path / "out", prefix="m", golden_test=tmp_path / "golden.c",
                          golden_cases=3, **settings)  # fmt: skip
     return AotConverter(config, registry_context=context).convert()
-
-
-def compile_and_run_golden(tmp_path: pathlib.Path, extra_flags: tuple[str, ...] = ()) -> str:
-    """Builds the emitted module with its golden test and runs it; returns its output."""
-    module = tmp_path / "out"
-    sources = [*sorted((module / "src").glob("*.c")), *sorted((module / "kernels").rglob("*.c"))]
-    program = tmp_path / "golden"
-    command = ["gcc", "-std=c99", "-Wall", "-Wextra", "-Werror", *extra_flags, f"-I{module / 'includes-api'}",
-               f"-I{module / 'src'}", f"-I{module / 'kernels'}", *map(str, sources), str(tmp_path / "golden.c"),
-               "-lm", "-o", str(program)]  # fmt: skip
-    compiled = subprocess.run(command, capture_output=True, text=True, check=False)
-    assert compiled.returncode == 0, compiled.stderr
-    ran = subprocess.run([str(program)], capture_output=True, text=True, check=False, timeout=120)
-    assert ran.returncode == 0, ran.stdout + ran.stderr
-    return ran.stdout
 
 
 # -- keys --------------------------------------------------------------------
@@ -107,7 +93,7 @@ def test_the_starter_parses_resolves_emits_compiles_and_runs(tmp_path: pathlib.P
     result = convert(tmp_path, custom_noop_model(), plugin_context())
     assert [node.op_type for node in result.graph.nodes] == ["CUSTOM_NOOP"]
     assert "includes-api/m_node_0_custom_noop.h" in result.module.files
-    assert "0 failures" in compile_and_run_golden(tmp_path)
+    assert "0 failures" in run_golden_program(tmp_path / "out", tmp_path / "golden.c")
 
 
 @pytest.mark.parametrize(
@@ -193,7 +179,7 @@ def test_replacing_conv_2d_emission_keeps_the_model_bit_exact(tmp_path: pathlib.
     conv_sources = [path for path in result.module.files if re.search(r"_node_\d+_conv_2d\.c$", path)]
     assert conv_sources
     assert all("MarkedConv2D" in (tmp_path / "out" / path).read_text() for path in conv_sources)
-    assert "0 failures" in compile_and_run_golden(tmp_path)
+    assert "0 failures" in run_golden_program(tmp_path / "out", tmp_path / "golden.c")
 
 
 # -- attributes and rules -----------------------------------------------------------

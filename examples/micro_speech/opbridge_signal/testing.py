@@ -10,9 +10,11 @@ raw bytes, which come back as NumPy arrays.
 import pathlib
 import subprocess
 import tempfile
+import wave
 from collections.abc import Callable
 
 import numpy as np
+from ai_edge_litert import schema_py_generated as schema
 
 from opbridge_signal.c_code import CArgs, CCode
 
@@ -150,3 +152,46 @@ def shared_file(relative: str) -> pathlib.Path:
         if candidate.exists():
             return candidate
     raise FileNotFoundError(f"{relative} is in neither {candidates[0]} nor {candidates[1]}; add @shared_models to data")
+
+
+# TFLite tensor types of the front end's constant inputs.
+_CONSTANT_DTYPES = {
+    schema.TensorType.INT16: np.int16,
+    schema.TensorType.INT32: np.int32,
+    schema.TensorType.UINT32: np.uint32,
+    schema.TensorType.UINT64: np.uint64,
+}
+FRONTEND_MODEL = "models/tflm/audio_preprocessor_int8.tflite"
+WINDOW_SAMPLES, STRIDE_SAMPLES = 480, 320  # 30 ms every 20 ms at 16 kHz
+
+
+def real_model_node(custom_code: str) -> tuple[bytes, list[np.ndarray | None]]:
+    """The real front end's node `custom_code`: its custom options, and each
+    input's constant data in the tensor's dtype and shape (None for activations)."""
+    model = schema.ModelT.InitFromPackedBuf(shared_file(FRONTEND_MODEL).read_bytes(), 0)
+    graph = model.subgraphs[0]
+    for operator in graph.operators:
+        if model.operatorCodes[operator.opcodeIndex].customCode == custom_code.encode():
+            constants: list[np.ndarray | None] = []
+            for index in operator.inputs:
+                tensor = graph.tensors[index]
+                data = model.buffers[tensor.buffer].data
+                if data is None or len(data) == 0:
+                    constants.append(None)
+                    continue
+                values = np.frombuffer(bytes(bytearray(data)), dtype=_CONSTANT_DTYPES[tensor.type])
+                constants.append(values.reshape(tensor.shape).copy())
+            options = operator.customOptions if operator.customOptions is not None else []
+            return bytes(bytearray(options)), constants
+    raise LookupError(f"{custom_code} is not in {FRONTEND_MODEL}")
+
+
+def real_frames() -> list[np.ndarray]:
+    """30 ms frames every 20 ms of the 'yes' recording, as the model is invoked."""
+    with wave.open(str(shared_file("data/micro_speech/yes_1000ms.wav")), "rb") as audio:
+        samples = np.frombuffer(audio.readframes(audio.getnframes()), dtype=np.int16)
+    last_start = len(samples) - WINDOW_SAMPLES
+    return [
+        samples[start : start + WINDOW_SAMPLES].reshape(1, WINDOW_SAMPLES)
+        for start in range(0, last_start + 1, STRIDE_SAMPLES)
+    ]

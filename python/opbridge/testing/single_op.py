@@ -16,7 +16,7 @@ quantization parameters and call both.
 import pathlib
 import subprocess
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -69,6 +69,29 @@ class GraphBuilder:
         return Graph("single_op", self.tensors, [node], graph_inputs, outputs)
 
 
+def run_golden_program(
+    module: pathlib.Path,
+    golden: pathlib.Path,
+    extra_sources: Sequence[pathlib.Path] = (),
+    include_dirs: Sequence[pathlib.Path] = (),
+) -> str:
+    """Compiles an emitted module (with its bundled kernels, if any) and its
+    golden test program with the host gcc, runs it, and returns its output;
+    AssertionError (with the compiler's or the program's output) if either fails."""
+    sources = [*sorted((module / "src").glob("*.c")), *sorted((module / "kernels").rglob("*.c")), *extra_sources]
+    program = golden.with_suffix("")
+    includes = [*include_dirs, module / "includes-api", module / "src", module / "kernels"]
+    compile_command = [
+        COMPILER, "-std=c99", "-O1", "-Wall", "-Wextra", "-Werror", *(f"-I{d}" for d in includes),
+        *map(str, sources), str(golden), "-lm", "-o", str(program),
+    ]  # fmt: skip
+    compiled = subprocess.run(compile_command, capture_output=True, text=True, check=False)
+    assert compiled.returncode == 0, f"the emitted module does not compile:\n{compiled.stderr}"
+    result = subprocess.run([str(program)], capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 0, f"C differs from the reference:\n{result.stdout}{result.stderr}"
+    return result.stdout
+
+
 def check_c_matches_reference(graph: Graph, registry: OperatorRegistry, cases: int = 3, seed: int = 1) -> None:
     """Raises AssertionError (with the program's output) unless C equals the reference."""
     if not KERNEL_SOURCES:
@@ -78,17 +101,7 @@ def check_c_matches_reference(graph: Graph, registry: OperatorRegistry, cases: i
         compile_graph(graph, registry, "single_op", directory / "module", bundle_kernels=False)
         golden = directory / "golden.c"
         golden.write_text(golden_test_source(graph, registry, "single_op", cases, seed))
-        program = directory / "golden"
-        compile_command = [
-            COMPILER, "-std=c99", "-O1", "-Wall", "-Wextra", "-Werror", "-I.",
-            f"-I{directory / 'module' / 'includes-api'}", f"-I{directory / 'module' / 'src'}",
-            *map(str, sorted((directory / "module" / "src").glob("*.c"))), str(golden),
-            *map(str, KERNEL_SOURCES), "-lm", "-o", str(program),
-        ]  # fmt: skip
-        compiled = subprocess.run(compile_command, capture_output=True, text=True, check=False)
-        assert compiled.returncode == 0, f"the emitted module does not compile:\n{compiled.stderr}"
-        result = subprocess.run([str(program)], capture_output=True, text=True, timeout=60, check=False)
-        assert result.returncode == 0, f"C differs from the reference:\n{result.stdout}{result.stderr}"
+        run_golden_program(directory / "module", golden, extra_sources=KERNEL_SOURCES, include_dirs=[pathlib.Path(".")])
 
 
 def check_reference_matches_tflite_micro(

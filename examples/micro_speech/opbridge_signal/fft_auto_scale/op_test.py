@@ -1,7 +1,6 @@
 """SignalFftAutoScale: reference == TFLite Micro, C kernel == reference, options, the real model's node."""
 
 import functools
-import wave
 
 import numpy as np
 import pytest
@@ -15,10 +14,8 @@ from opbridge.testing.single_op import GraphBuilder
 from tflite_micro.python.tflite_micro import runtime
 
 from opbridge_signal import fft_auto_scale, window
-from opbridge_signal.testing import run_c, shared_file
+from opbridge_signal.testing import real_frames, real_model_node, run_c
 
-MODEL_PATH = shared_file("models/tflm/audio_preprocessor_int8.tflite")
-AUDIO_PATH = shared_file("data/micro_speech/yes_1000ms.wav")
 ARENA_BYTES = 64 * 1024
 OPTIONS = fft_auto_scale.FftAutoScaleOptions()
 
@@ -144,29 +141,6 @@ def test_bad_options_are_rejected(options: bytes) -> None:
 def test_inputs_of_more_than_one_dimension_are_rejected() -> None:
     with pytest.raises(ValueError, match="one dimension"):
         fft_auto_scale.reference(OPTIONS, [np.zeros((1, 4), dtype=np.int16)], None)
-
-
-def real_model_node(custom_code: str) -> tuple[bytes, list[np.ndarray | None]]:
-    """The custom options and constant inputs (None for activations) of the real model's node."""
-    model = schema.ModelT.InitFromPackedBuf(MODEL_PATH.read_bytes(), 0)
-    graph = model.subgraphs[0]
-    for operator in graph.operators:
-        if model.operatorCodes[operator.opcodeIndex].customCode == custom_code.encode():
-            constants: list[np.ndarray | None] = []
-            for index in operator.inputs:
-                tensor = graph.tensors[index]
-                data = model.buffers[tensor.buffer].data
-                dtype = {schema.TensorType.INT16: np.int16}.get(tensor.type)
-                constants.append(None if data is None else np.asarray(data, np.uint8).view(dtype).copy())
-            return bytes(operator.customOptions), constants
-    raise LookupError(f"{custom_code} is not in {MODEL_PATH}")
-
-
-def real_frames() -> list[np.ndarray]:
-    """30 ms frames every 20 ms of the 'yes' recording, as the model is invoked."""
-    with wave.open(str(AUDIO_PATH), "rb") as audio:
-        samples = np.frombuffer(audio.readframes(audio.getnframes()), dtype=np.int16)
-    return [samples[start : start + 480].reshape(1, 480) for start in range(0, len(samples) - 480 + 1, 320)]
 
 
 def test_real_model_node_on_speech() -> None:

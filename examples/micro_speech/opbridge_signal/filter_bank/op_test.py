@@ -12,9 +12,8 @@ from opbridge.testing.single_op import GraphBuilder
 from tflite_micro.python.tflite_micro import runtime
 
 from opbridge_signal.filter_bank import CUSTOM_CODE, FilterBankOptions, c_code, reference, scratch_bytes, state_bytes
-from opbridge_signal.testing import run_c, shared_file
+from opbridge_signal.testing import real_model_node, run_c
 
-REAL_MODEL = shared_file("models/tflm/audio_preprocessor_int8.tflite")
 TABLE_NAMES = ("weights", "unweights", "channel_frequency_starts", "channel_weight_starts", "channel_widths")
 
 
@@ -88,27 +87,10 @@ def test_reference_and_c_match_tflite_micro(data: st.DataObject) -> None:
     check_against_tflm_and_c(options, data.draw(spectra(spectrum_length, 2)), tables)
 
 
-def real_model_node() -> tuple[bytes, list[np.ndarray | None]]:
-    """The real model's SignalFilterBank: its custom options and its inputs' constant data (None if variable)."""
-    model = schema.ModelT.InitFromPackedBuf(REAL_MODEL.read_bytes(), 0)
-    subgraph = model.subgraphs[0]
-    for operator in subgraph.operators:
-        if model.operatorCodes[operator.opcodeIndex].customCode == CUSTOM_CODE.encode():
-            constants: list[np.ndarray | None] = []
-            for index in operator.inputs:
-                tensor = subgraph.tensors[index]
-                buffer = model.buffers[tensor.buffer].data
-                dtype = {schema.TensorType.INT16: np.int16, schema.TensorType.UINT32: np.uint32}[tensor.type]
-                constants.append(None if buffer is None or len(buffer) == 0 else
-                                 np.frombuffer(bytes(buffer), dtype=dtype).reshape(tensor.shape))  # fmt: skip
-            return bytes(operator.customOptions), constants
-    raise AssertionError(f"{REAL_MODEL} has no {CUSTOM_CODE}")
-
-
 @settings(max_examples=5, deadline=None)
 @given(st.data())
 def test_real_model_node(data: st.DataObject) -> None:
-    custom_options, constants = real_model_node()
+    custom_options, constants = real_model_node(CUSTOM_CODE)
     options = FilterBankOptions.from_flexbuffer(custom_options)
     assert constants[0] is None and all(table is not None for table in constants[1:])
     tables = [table for table in constants[1:] if table is not None]

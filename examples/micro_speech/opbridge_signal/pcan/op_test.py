@@ -13,9 +13,8 @@ from opbridge.testing.single_op import GraphBuilder
 from tflite_micro.python.tflite_micro import runtime
 
 from opbridge_signal.pcan import CUSTOM_CODE, PcanOptions, c_code, reference, scratch_bytes, state_bytes
-from opbridge_signal.testing import run_c, shared_file
+from opbridge_signal.testing import real_model_node, run_c
 
-REAL_MODEL = shared_file("models/tflm/audio_preprocessor_int8.tflite")
 FULL_LUT_LENGTH = 125  # 3 coefficients for each of the 31 octaves above 2, at 4 * bits - 6
 
 
@@ -72,22 +71,12 @@ def test_reference_and_c_match_tflite_micro(data: st.DataObject) -> None:
     check_against_tflm_and_c(options, data.draw(frames_of(2, data.draw(st.integers(1, 48)))), gain_lut)
 
 
-def real_model_node() -> tuple[bytes, np.ndarray]:
-    """The real model's SignalPCAN: its custom options and its gain LUT (its third input, a constant)."""
-    model = schema.ModelT.InitFromPackedBuf(REAL_MODEL.read_bytes(), 0)
-    subgraph = model.subgraphs[0]
-    for operator in subgraph.operators:
-        if model.operatorCodes[operator.opcodeIndex].customCode == CUSTOM_CODE.encode():
-            lut = subgraph.tensors[operator.inputs[2]]
-            assert lut.type == schema.TensorType.INT16
-            return bytes(operator.customOptions), np.frombuffer(bytes(model.buffers[lut.buffer].data), np.int16)
-    raise AssertionError(f"{REAL_MODEL} has no {CUSTOM_CODE}")
-
-
 @settings(max_examples=5, deadline=None)
 @given(st.data())
 def test_real_model_node(data: st.DataObject) -> None:
-    custom_options, gain_lut = real_model_node()
+    custom_options, constants = real_model_node(CUSTOM_CODE)
+    gain_lut = constants[2]  # the third input, a constant int16 table
+    assert gain_lut is not None and gain_lut.dtype == np.int16
     options = PcanOptions.from_flexbuffer(custom_options)
     assert gain_lut.shape == (FULL_LUT_LENGTH,)
     assert scratch_bytes(options, [(40,), (40,), (125,)]) == 0 and state_bytes(options, [(40,), (40,), (125,)]) == 0
