@@ -4,6 +4,8 @@ import dataclasses
 
 from flatbuffers import flexbuffers
 
+from opbridge_signal.flexbuffer_options import option_map
+
 
 @dataclasses.dataclass(frozen=True)
 class FftAutoScaleOptions:
@@ -13,12 +15,7 @@ class FftAutoScaleOptions:
     def from_flexbuffer(cls, data: bytes) -> "FftAutoScaleOptions":
         if not data:
             return cls()
-        try:
-            values = flexbuffers.Loads(bytes(data))
-        except Exception as error:  # flexbuffers raises assorted errors on malformed bytes
-            raise ValueError(f"SignalFftAutoScale options are not a flexbuffer: {error}") from error
-        if not isinstance(values, dict):
-            raise ValueError("SignalFftAutoScale options must be a flexbuffer map")
+        option_map("SignalFftAutoScale", data)  # must still be a map; TFLM reads no key of it
         return cls()
 
     def to_flexbuffer(self) -> bytes:

@@ -1,23 +1,13 @@
 """SignalRfft's custom options: the flexbuffer map TFLM's RfftInit reads."""
 
 import dataclasses
-from typing import Any
 
 from flatbuffers import flexbuffers
 
-from opbridge_signal.flexbuffer_options import reject_unexpected_keys
+from opbridge_signal.flexbuffer_options import int32_option, option_map, reject_unexpected_keys
 
 # TFLite's TensorType code for int16 (schema TensorType.INT16), TFLM's 'T'.
 TENSOR_TYPE_INT16 = 7
-
-
-def _int_option(values: dict[str, Any], key: str) -> int:
-    if key not in values:
-        raise ValueError(f"SignalRfft options lack the key {key!r}")
-    value = values[key]
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"SignalRfft option {key!r} must be an integer, got {type(value).__name__}")
-    return value
 
 
 @dataclasses.dataclass(frozen=True)
@@ -31,14 +21,12 @@ class RfftOptions:
 
     @classmethod
     def from_flexbuffer(cls, data: bytes) -> "RfftOptions":
-        try:
-            values = flexbuffers.Loads(bytes(data))
-        except Exception as error:  # flexbuffers raises assorted errors on malformed bytes
-            raise ValueError(f"SignalRfft options are not a flexbuffer: {error}") from error
-        if not isinstance(values, dict):
-            raise ValueError("SignalRfft options must be a flexbuffer map")
+        values = option_map("SignalRfft", data)
         reject_unexpected_keys("SignalRfft", values, {"fft_length", "T"})
-        return cls(fft_length=_int_option(values, "fft_length"), tensor_type=_int_option(values, "T"))
+        return cls(
+            fft_length=int32_option("SignalRfft", values, "fft_length"),
+            tensor_type=int32_option("SignalRfft", values, "T"),
+        )
 
     def to_flexbuffer(self) -> bytes:
         # TFLM reads 'fft_length' by position (index 1 of the key-sorted map), 'T' by key.

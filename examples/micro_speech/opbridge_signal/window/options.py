@@ -4,7 +4,7 @@ import dataclasses
 
 from flatbuffers import flexbuffers
 
-from opbridge_signal.flexbuffer_options import reject_unexpected_keys
+from opbridge_signal.flexbuffer_options import int32_option, option_map, reject_unexpected_keys
 
 
 @dataclasses.dataclass(frozen=True)
@@ -16,19 +16,9 @@ class WindowOptions:
 
     @classmethod
     def from_flexbuffer(cls, data: bytes) -> "WindowOptions":
-        try:
-            values = flexbuffers.Loads(bytes(data))
-        except Exception as error:  # flexbuffers raises assorted errors on malformed bytes
-            raise ValueError(f"SignalWindow options are not a flexbuffer: {error}") from error
-        if not isinstance(values, dict):
-            raise ValueError("SignalWindow options must be a flexbuffer map")
+        values = option_map("SignalWindow", data)
         reject_unexpected_keys("SignalWindow", values, {"shift"})
-        if "shift" not in values:
-            raise ValueError("SignalWindow options lack the key 'shift'")
-        shift = values["shift"]
-        if not isinstance(shift, int) or isinstance(shift, bool):
-            raise ValueError(f"SignalWindow option 'shift' must be an integer, got {type(shift).__name__}")
-        return cls(shift=shift)
+        return cls(shift=int32_option("SignalWindow", values, "shift"))
 
     def to_flexbuffer(self) -> bytes:
         # TFLM reads 'shift' by position: index 0 of the key-sorted map.
