@@ -42,6 +42,7 @@ from opbridge_signal import (
 from opbridge_signal.c_code import CArgs
 
 KERNEL_DIRECTORY = pathlib.Path(__file__).parent / "kernels"
+SHARED_KERNEL_HEADER = "opbridge_signal_integer.h"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -175,10 +176,11 @@ class SignalOperator(LoweredOperator):
         super().emit(save_path)
         if not self.bundle_kernels:
             return  # the build links :signal_kernels (aot_model's kernel_deps)
-        # The operator's kernel travels with the module, so it builds on its own.
+        # The operator's kernel (and the helpers all kernels share) travel
+        # with the module, so it builds on its own.
         stem = f"opbridge_signal_{self.SPEC.module.__name__.rsplit('.', 1)[-1]}"
-        for kernel in (KERNEL_DIRECTORY / f"{stem}.c", KERNEL_DIRECTORY / f"{stem}.h"):
-            shutil.copyfile(kernel, save_path / "src" / kernel.name)
+        for name in (f"{stem}.c", f"{stem}.h", SHARED_KERNEL_HEADER):
+            shutil.copyfile(KERNEL_DIRECTORY / name, save_path / "src" / name)
 
 
 def operator_class(spec: SignalOperatorSpec) -> type[SignalOperator]:

@@ -1,12 +1,6 @@
 /* SignalFftAutoScale, bit-exact with TFLM's FftAutoScale. */
 #include "opbridge_signal_fft_auto_scale.h"
-
-/* Keeps the low 16 bits as two's complement, as an int16 store does on
- * TFLM's compilers; written out because C99 leaves it implementation-defined. */
-static int16_t wrap16(int32_t value) {
-  int32_t low = (int32_t)((uint32_t)value & 0xFFFFu);
-  return (int16_t)(low >= 0x8000 ? low - 0x10000 : low);
-}
+#include "opbridge_signal_integer.h"
 
 /* TFLM's MaxAbs16, quirk included: the running peak is an int16, so
  * negating -32768 stores -32768, and from then on any larger sample (even a
@@ -19,7 +13,7 @@ static int16_t peak_magnitude(const int16_t *input, int32_t count) {
     if (value > peak) {
       peak = value;
     } else if (-(int32_t)value > peak) {
-      peak = wrap16(-(int32_t)value);
+      peak = opbridge_signal_wrap16(-(int32_t)value);
     }
   }
   return peak;
@@ -46,7 +40,7 @@ int32_t opbridge_signal_fft_auto_scale(const int16_t *input, int32_t count, int1
   }
   for (i = 0; i < count; ++i) {
     /* |input| << bits fits int32 (bits <= 14 when peak > 0); the store wraps as TFLM's does. */
-    output[i] = wrap16((int32_t)input[i] * ((int32_t)1 << bits));
+    output[i] = opbridge_signal_wrap16((int32_t)input[i] * ((int32_t)1 << bits));
   }
   *scale_bits = bits;
   return 0;

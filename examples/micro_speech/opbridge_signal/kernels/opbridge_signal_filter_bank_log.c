@@ -1,32 +1,16 @@
 #include "opbridge_signal_filter_bank_log.h"
+#include "opbridge_signal_integer.h"
 
 #define Q16_BITS 16
 #define SEGMENT_BITS 7 /* the correction table splits the mantissa into 128 segments */
 #define LN2_Q16 UINT32_C(45426) /* round(ln(2) * 2^16) */
 #define HALF_Q16 (UINT32_C(1) << (Q16_BITS - 1))
 
-static uint32_t bit_length32(uint32_t value) {
-    uint32_t bits = 0;
-    while (value != 0) {
-        value >>= 1;
-        ++bits;
-    }
-    return bits;
-}
-
-/* floor(value / 2^shift) without relying on how >> treats negative numbers. */
-static int32_t floor_shift(int32_t value, int32_t shift) {
-    if (value >= 0) {
-        return value >> shift;
-    }
-    return -(int32_t)((((uint32_t)(-(value + 1))) >> shift) + 1u);
-}
-
 /* log2(value) in Q16 for value >= 2: the position of the leading one is the
  * integer part; the bits below it, as a Q16 fraction f, approximate log2(1 + f)
  * as f plus a linearly interpolated correction. */
 static uint32_t log2_q16(uint32_t value, const uint16_t *log2_correction) {
-    const uint32_t exponent = bit_length32(value) - 1u;
+    const uint32_t exponent = opbridge_signal_bit_length32(value) - 1u;
     const uint32_t mantissa = value - (UINT32_C(1) << exponent);
     const uint32_t fraction =
         exponent < Q16_BITS ? mantissa << (Q16_BITS - exponent) : mantissa >> (exponent - Q16_BITS);
@@ -34,7 +18,7 @@ static uint32_t log2_q16(uint32_t value, const uint16_t *log2_correction) {
     const int32_t offset = (int32_t)(fraction - (segment << (Q16_BITS - SEGMENT_BITS)));
     const int32_t low = log2_correction[segment];
     const int32_t high = log2_correction[segment + 1];
-    const int32_t correction = low + floor_shift((high - low) * offset, Q16_BITS);
+    const int32_t correction = low + opbridge_signal_shift_right((high - low) * offset, Q16_BITS);
     return (exponent << Q16_BITS) + fraction + (uint32_t)correction;
 }
 

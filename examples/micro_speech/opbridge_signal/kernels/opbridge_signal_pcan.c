@@ -1,24 +1,8 @@
 #include "opbridge_signal_pcan.h"
+#include "opbridge_signal_integer.h"
 
 #define SNR_FRACTION_BITS 12
 #define OUTPUT_FRACTION_BITS 6
-
-static int32_t bit_length32(uint32_t value) {
-    int32_t bits = 0;
-    while (value != 0) {
-        value >>= 1;
-        ++bits;
-    }
-    return bits;
-}
-
-/* floor(value / 2^shift) without relying on how >> treats negative numbers. */
-static int32_t floor_shift(int32_t value, int32_t shift) {
-    if (value >= 0) {
-        return value >> shift;
-    }
-    return -(int32_t)((((uint32_t)(-(value + 1))) >> shift) + 1u);
-}
 
 /* The gain for one noise level, widened to uint32 the way TFLM widens its
  * int16 gain (sign extension, so a negative gain becomes a huge one). The
@@ -32,7 +16,7 @@ static int gain_for_noise(uint32_t noise, const int16_t *lut, int32_t lut_length
         }
         value = lut[noise];
     } else {
-        const int32_t bits = bit_length32(noise);
+        const int32_t bits = opbridge_signal_bit_length32(noise);
         const int32_t first = 4 * bits - 6;
         int32_t position;
         int32_t slope;
@@ -40,8 +24,8 @@ static int gain_for_noise(uint32_t noise, const int16_t *lut, int32_t lut_length
             return 0;
         }
         position = (int32_t)((bits < 11 ? noise << (11 - bits) : noise >> (bits - 11)) & 0x3FFu);
-        slope = floor_shift(lut[first + 2] * position, 5) + lut[first + 1] * 32;
-        value = floor_shift(slope * position + (1 << 14), 15) + lut[first];
+        slope = opbridge_signal_shift_right(lut[first + 2] * position, 5) + lut[first + 1] * 32;
+        value = opbridge_signal_shift_right(slope * position + (1 << 14), 15) + lut[first];
     }
     /* Keep the low 16 bits as a signed value, then sign-extend modulo 2^32. */
     *gain = (((uint32_t)value & 0xFFFFu) ^ 0x8000u) - 0x8000u;

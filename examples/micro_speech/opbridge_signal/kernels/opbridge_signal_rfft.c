@@ -12,6 +12,7 @@
  *   - every value stored is an int16 (sums wrap modulo 2^16);
  *   - the split step halves int sums before storing them. */
 #include "opbridge_signal_rfft.h"
+#include "opbridge_signal_integer.h"
 
 #define Q15_MAX 32767
 #define Q15_HALF_LSB 16384
@@ -23,26 +24,12 @@ typedef struct {
   int16_t i;
 } q15_complex;
 
-/* Keeps the low 16 bits as two's complement: what storing an int into an
- * int16 does in KISS (gcc and clang wrap); written out because C99 leaves
- * the narrowing conversion implementation-defined. */
-static int16_t wrap16(int32_t value) {
-  int32_t low = (int32_t)((uint32_t)value & 0xFFFFu);
-  return (int16_t)(low >= 0x8000 ? low - 0x10000 : low);
-}
-
-/* Arithmetic (flooring) right shift, written out because C99 leaves >> of
- * negative values implementation-defined. Compiles to one ASR. */
-static int32_t shift_right(int32_t value, int32_t bits) {
-  return value >= 0 ? value >> bits : ~(~value >> bits);
-}
-
-static int16_t round_q15(int32_t product) { return wrap16(shift_right(product + Q15_HALF_LSB, 15)); }
+static int16_t round_q15(int32_t product) { return opbridge_signal_wrap16(opbridge_signal_shift_right(product + Q15_HALF_LSB, 15)); }
 
 static q15_complex make(int32_t r, int32_t i) {
   q15_complex result;
-  result.r = wrap16(r);
-  result.i = wrap16(i);
+  result.r = opbridge_signal_wrap16(r);
+  result.i = opbridge_signal_wrap16(i);
   return result;
 }
 
@@ -110,7 +97,7 @@ static void dft3(q15_complex *x, q15_complex root1) {
   const q15_complex pair_sum = add(x[1], x[2]);
   const q15_complex pair_difference = subtract(x[1], x[2]);
   const q15_complex cosine_terms =
-      make((int32_t)x[0].r - shift_right(pair_sum.r, 1), (int32_t)x[0].i - shift_right(pair_sum.i, 1));
+      make((int32_t)x[0].r - opbridge_signal_shift_right(pair_sum.r, 1), (int32_t)x[0].i - opbridge_signal_shift_right(pair_sum.i, 1));
   const q15_complex sine_terms = multiply_real(pair_difference, root1.i);
   x[0] = add(x[0], pair_sum);
   x[1] = plus_i_times(cosine_terms, sine_terms);
@@ -233,9 +220,9 @@ static void split_spectrum(const opbridge_signal_rfft_plan *plan, const int16_t 
     const q15_complex rotated = multiply(subtract(forward, mirrored), load(plan->split_twiddles, k - 1));
     /* Halve the int sums before storing (KISS's HALF_OF). When k == points / 2
      * both stores hit the same bin and the second wins, as in KISS. */
-    store(output, k, make(shift_right((int32_t)sum.r + rotated.r, 1), shift_right((int32_t)sum.i + rotated.i, 1)));
+    store(output, k, make(opbridge_signal_shift_right((int32_t)sum.r + rotated.r, 1), opbridge_signal_shift_right((int32_t)sum.i + rotated.i, 1)));
     store(output, points - k,
-          make(shift_right((int32_t)sum.r - rotated.r, 1), shift_right((int32_t)rotated.i - sum.i, 1)));
+          make(opbridge_signal_shift_right((int32_t)sum.r - rotated.r, 1), opbridge_signal_shift_right((int32_t)rotated.i - sum.i, 1)));
   }
 }
 

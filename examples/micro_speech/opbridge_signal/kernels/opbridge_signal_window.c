@@ -1,12 +1,6 @@
 /* SignalWindow, bit-exact with TFLM's ApplyWindow. */
 #include "opbridge_signal_window.h"
-
-/* Arithmetic (flooring) right shift, written out because C99 leaves >> of
- * negative values implementation-defined; TFLM relies on the arithmetic
- * shift its compilers do. Compiles to one ASR. */
-static int32_t shift_right(int32_t value, int32_t bits) {
-  return value >= 0 ? value >> bits : ~(~value >> bits);
-}
+#include "opbridge_signal_integer.h"
 
 int32_t opbridge_signal_window(const int16_t *input, const int16_t *weights, int32_t weight_count,
                                int32_t sample_count, int32_t shift, int16_t *output) {
@@ -19,7 +13,7 @@ int32_t opbridge_signal_window(const int16_t *input, const int16_t *weights, int
     int32_t i;
     for (i = 0; i < weight_count; ++i) {
       /* int16 * int16 always fits int32. */
-      const int32_t scaled = shift_right((int32_t)input[start + i] * weights[i], shift);
+      const int32_t scaled = opbridge_signal_shift_right((int32_t)input[start + i] * weights[i], shift);
       output[start + i] = (int16_t)(scaled < INT16_MIN ? INT16_MIN : scaled > INT16_MAX ? INT16_MAX : scaled);
     }
   }
