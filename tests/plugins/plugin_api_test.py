@@ -385,6 +385,7 @@ def replacing_noop_class(**members):
         ({"emit": lambda self, save_path: None}, "wrote no definition of m_node_0_custom_noop_run"),
         ({"TYPE": "OTHER_KEY"}, "registered for CUSTOM_NOOP but its TYPE is 'OTHER_KEY'"),
         ({"scratch_bytes": lambda self: -4}, r"scratch_bytes\(\) returned -4"),
+        ({"kernel_sources": lambda self: [pathlib.Path("no/such/kernel.c")]}, "names no/such/kernel.c, which is not"),
     ],
 )
 def test_operator_classes_breaking_the_contract_are_named(tmp_path: pathlib.Path, members, message: str) -> None:

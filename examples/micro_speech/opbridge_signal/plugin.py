@@ -11,12 +11,11 @@ its kernel; this module registers them under the operator's key:
     litert_parsers        the flexbuffer -> the options class
     air_options           the options class
     operators             the reference (state kept by the interpreter)
-    aot_operator_classes  SignalOperator: emits the node's C and copies the kernels
+    aot_operator_classes  SignalOperator: emits the node's C and names its kernels
 """
 
 import dataclasses
 import pathlib
-import shutil
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -172,15 +171,10 @@ class SignalOperator(LoweredOperator):
             init_statements=[*code.init_statements, to_custom_range] if code.init_statements else [],
         )
 
-    def emit(self, save_path: pathlib.Path) -> None:
-        super().emit(save_path)
-        if not self.bundle_kernels:
-            return  # the build links :signal_kernels (aot_model's kernel_deps)
-        # The operator's kernel (and the helpers all kernels share) travel
-        # with the module, so it builds on its own.
+    def kernel_sources(self) -> list[pathlib.Path]:
+        """The node's kernel and the helpers all Signal kernels share."""
         stem = f"opbridge_signal_{self.SPEC.module.__name__.rsplit('.', 1)[-1]}"
-        for name in (f"{stem}.c", f"{stem}.h", SHARED_KERNEL_HEADER):
-            shutil.copyfile(KERNEL_DIRECTORY / name, save_path / "src" / name)
+        return [KERNEL_DIRECTORY / name for name in (f"{stem}.c", f"{stem}.h", SHARED_KERNEL_HEADER)]
 
 
 def operator_class(spec: SignalOperatorSpec) -> type[SignalOperator]:

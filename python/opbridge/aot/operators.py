@@ -120,9 +120,6 @@ class AotOperator:
         self.prefix = prefix
         self.attributes = attributes
         self.plan: MemoryPlan | None = None  # set after planning, before emit()
-        # Set before emit(): False when the build links kernels itself (aot_model's
-        # kernel_deps), so an operator copies its kernel sources only when True.
-        self.bundle_kernels = True
 
     # -- what the node is --------------------------------------------------
     @property
@@ -160,6 +157,12 @@ class AotOperator:
     def emit(self, save_path: pathlib.Path) -> None:
         """Writes the operator's files under save_path (includes-api/, src/)."""
         raise NotImplementedError(f"{type(self).__name__} must implement emit()")
+
+    def kernel_sources(self) -> list[pathlib.Path]:
+        """C files of the operator's own kernels. A self-contained module gets
+        a copy of each in src/; when the build links kernels itself
+        (aot_model's kernel_deps, --no-bundle-kernels) they are left out."""
+        return []
 
     @property
     def run_symbol(self) -> str:

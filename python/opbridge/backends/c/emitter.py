@@ -399,8 +399,18 @@ def emit_module(
             path.write_text(text)
         for operator in operators:
             operator.plan = plan
-            operator.bundle_kernels = bundle_kernels
             _emit_operator(operator, staging)
+        if bundle_kernels:
+            # Plugins' kernels (a kernel several nodes use is copied over itself).
+            for operator in operators:
+                for source in operator.kernel_sources():
+                    if not pathlib.Path(source).is_file():
+                        raise OperatorPluginError(
+                            f"{operator.node.describe()}: {type(operator).__name__}.kernel_sources() names {source}, "
+                            "which is not a file",
+                            hint="return the paths of the operator's kernel files (e.g. beside its module)",
+                        )
+                    shutil.copyfile(source, staging / "src" / pathlib.Path(source).name)
         written = tuple(sorted(str(path.relative_to(staging)) for path in staging.rglob("*") if path.is_file()))
         if directory.exists():
             for relative in ("includes-api", "src", "kernels"):
