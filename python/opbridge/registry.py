@@ -8,6 +8,10 @@ A RegistryContext holds one registry per extension point:
     air_options           the typed options class a parser returns      by operator key
     aot_operator_classes  the AotOperator class that emits C            by operator key
     transforms            graph rewrites                                by Transform.NAME
+    opset_domains         OpsetDomain (a schema domain's versions)      by domain name
+
+Operator schemas live on the definitions (`OperatorDefinition.schema`);
+`context.schemas()` checks them against the domains and indexes them.
 
 `build_default_registry_context(customizers=[...])` registers the
 built-ins, lets each customizer (a plugin's `customize_registry`) add to
@@ -22,6 +26,7 @@ from typing import Any
 
 from opbridge.errors import OpbridgeError, OperatorPluginError
 from opbridge.ops.registry import BUILTIN_ORIGIN, OperatorRegistry, Registry, RegistryError
+from opbridge.schemas.opsets import BUILTIN_DOMAIN, OpsetDomain, SchemaSet
 
 # A customizer adds a plugin's parsers, operator classes, ... to a context.
 Customizer = Callable[["RegistryContext"], None]
@@ -39,6 +44,11 @@ class RegistryContext:
     air_options: Registry[type] = dataclasses.field(default_factory=lambda: Registry("air_options"))
     aot_operator_classes: Registry[type] = dataclasses.field(default_factory=lambda: Registry("aot_operator_classes"))
     transforms: Registry[type] = dataclasses.field(default_factory=lambda: Registry("transforms"))
+    opset_domains: Registry[OpsetDomain] = dataclasses.field(default_factory=lambda: Registry("opset_domains"))
+
+    def schemas(self) -> SchemaSet:
+        """The operators' schemas, checked against the opset domains (SchemaError if inconsistent)."""
+        return SchemaSet(self.opset_domains, self.operators.definitions())
 
     def registries(self) -> list[Registry[Any]]:
         return [getattr(self, field.name) for field in dataclasses.fields(self)]
@@ -148,6 +158,7 @@ def build_default_registry_context(
                     f"{definition.op_type!r} with {taker.op_type if taker else None!r}",
                     hint="pass allow_override=True to build_default_registry_context to change built-ins deliberately",
                 )
+    context.schemas()  # unknown or reserved domains, versions out of range, duplicate schemas
     return context.freeze()
 
 
@@ -160,6 +171,7 @@ def as_registry_context(registry: "RegistryContext | OperatorRegistry") -> Regis
 
     context = RegistryContext()
     with context.registering_as(BUILTIN_ORIGIN):
+        context.opset_domains.register(BUILTIN_DOMAIN, OpsetDomain(BUILTIN_DOMAIN, 1, 1))
         register_operator_definitions(context, registry.definitions())
     return context.freeze()
 

@@ -9,6 +9,7 @@ import numpy.typing as npt
 
 from opbridge.errors import ModelFormatError
 from opbridge.ir import Graph, Node, Tensor
+from opbridge.schemas.schema import OpSchema
 
 Array = npt.NDArray[Any]
 
@@ -71,6 +72,11 @@ class OperatorDefinition:
     # Bytes of arena scratch a node needs while it runs (planned ahead of time).
     scratch_bytes: Callable[[Graph, Node], int] | None = None
     doc: str = ""
+    # Domain, name, version, inputs, outputs, type constraints, attributes and
+    # the shape-and-dtype rule (opbridge.schemas); the op's attribute class is its attributes_class.
+    schema: OpSchema | None = None
+    # Keeps state between runs (ReferenceCall.state): never constant-folded.
+    stateful: bool = False
 
 
 def empty_like_output(tensor: Tensor) -> Array:

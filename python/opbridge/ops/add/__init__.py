@@ -5,6 +5,7 @@ from tflite.BuiltinOperator import BuiltinOperator
 from opbridge.ops.add.litert import parse_litert_options
 from opbridge.ops.add.lowering import lower_add
 from opbridge.ops.add.reference import add_reference
+from opbridge.ops.add.schema import ADD_SCHEMA
 from opbridge.ops.definition import OperatorDefinition
 
 ADD = OperatorDefinition(
@@ -15,4 +16,5 @@ ADD = OperatorDefinition(
     parse_litert_options=parse_litert_options,
     lower_c=lower_add,
     doc=__doc__ or "",
+    schema=ADD_SCHEMA,
 )

@@ -1,0 +1,1 @@
+"""Operator schemas, opset domains and schema selection (see docs/schemas.md)."""

@@ -1,0 +1,134 @@
+"""Opset domains and schema selection.
+
+A domain (e.g. "com.example.audio") declares the versions it covers, 1..3
+say. Each operator definition with a schema belongs to one domain and names
+the version it appeared in (since_version). A model that imports the domain
+at version v gets, for each op name, the schema with the highest
+since_version not above v; no such schema is an error, never a fallback.
+
+Domain names are unique; the built-in names (RESERVED_DOMAINS) belong to
+opbridge and ONNX and cannot be registered by plugins.
+"""
+
+import dataclasses
+import difflib
+
+from opbridge.errors import UnsupportedOperatorError
+from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.registry import BUILTIN_ORIGIN, Registry
+from opbridge.schemas.schema import OpSchema, SchemaError
+
+BUILTIN_DOMAIN = "opbridge"
+# ONNX's own domains ("" is ai.onnx) and opbridge's: only built-ins may use them.
+RESERVED_DOMAINS = frozenset({"", "ai.onnx", "ai.onnx.ml", "ai.onnx.preview.training", BUILTIN_DOMAIN})
+
+
+@dataclasses.dataclass(frozen=True)
+class OpsetDomain:
+    """A named set of operators and the versions of it that exist (inclusive)."""
+
+    name: str
+    min_version: int = 1
+    max_version: int = 1
+    doc: str = ""
+
+    def __post_init__(self) -> None:
+        for label, version in (("min_version", self.min_version), ("max_version", self.max_version)):
+            if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+                raise SchemaError(f"opset domain {self.name!r}: {label} must be an int >= 1, got {version!r}")
+        if self.min_version > self.max_version:
+            raise SchemaError(
+                f"opset domain {self.name!r}: min_version {self.min_version} > max_version {self.max_version}"
+            )
+        if self.name and not all(part.isidentifier() for part in self.name.split(".")):
+            raise SchemaError(f"opset domain name {self.name!r} is not a dotted identifier", hint="e.g. com.example")
+
+
+class UnknownSchemaError(UnsupportedOperatorError):
+    """A node names a domain, version or operator no registered schema covers."""
+
+
+class SchemaSet:
+    """The schemas of a registry context, checked and indexed by (domain, name)."""
+
+    def __init__(self, domains: Registry[OpsetDomain], definitions: list[OperatorDefinition]) -> None:
+        self.domains = {key: domains[key] for key in domains}
+        self._origins = {key: domains.origin(key) for key in domains}
+        self._by_name: dict[tuple[str, str], list[tuple[OpSchema, str]]] = {}
+        self._by_key: dict[str, OpSchema] = {}
+        for key, domain in self.domains.items():
+            if key != domain.name:
+                raise SchemaError(f"opset domain {domain.name!r} is registered under another name, {key!r}")
+            if key in RESERVED_DOMAINS and self._origins[key] != BUILTIN_ORIGIN:
+                raise SchemaError(
+                    f"opset domain {key!r} is reserved (registered by {self._origins[key]})",
+                    hint=f"choose a domain of your own, e.g. com.yourcompany; reserved: {sorted(RESERVED_DOMAINS)}",
+                )
+        for definition in definitions:
+            schema = definition.schema
+            if schema is None:
+                continue
+            where = f"operator {definition.op_type!r}: schema {schema.describe()}"
+            domain = self.domains.get(schema.domain)
+            if domain is None:
+                raise SchemaError(
+                    f"{where} is in domain {schema.domain!r}, which is not registered",
+                    hint=f"register it: context.opset_domains.register({schema.domain!r}, OpsetDomain({schema.domain!r}, 1, N))",
+                )
+            if not domain.min_version <= schema.since_version <= domain.max_version:
+                raise SchemaError(
+                    f"{where}: since_version {schema.since_version} is outside domain {domain.name!r} "
+                    f"versions {domain.min_version}..{domain.max_version}",
+                    hint="raise the domain's max_version or fix since_version",
+                )
+            versions = self._by_name.setdefault((schema.domain, schema.name), [])
+            for other, other_key in versions:
+                if other.since_version == schema.since_version:
+                    raise SchemaError(
+                        f"{where} is defined twice (also by operator {other_key!r})",
+                        hint="give the new version a higher since_version, or register it with overwrite=True under the same key",
+                    )
+            versions.append((schema, definition.op_type))
+            versions.sort(key=lambda pair: pair[0].since_version)
+            self._by_key[definition.op_type] = schema
+
+    def schema_of(self, op_key: str) -> OpSchema | None:
+        return self._by_key.get(op_key)
+
+    def select(self, domain: str, name: str, version: int, where: str = "") -> tuple[OpSchema, str]:
+        """(schema, operator key) for `domain`.`name` in a model importing `domain` at `version`."""
+        prefix = f"{where}: " if where else ""
+        shown = domain or "ai.onnx"
+        known = self.domains.get(domain)
+        if known is None:
+            nearest = difflib.get_close_matches(domain, list(self.domains), n=1)
+            raise UnknownSchemaError(
+                f"{prefix}domain {shown!r} is not registered",
+                hint=(f"did you mean {nearest[0]!r}? " if nearest else "")
+                + "register its schemas (a plugin's customize_registry, or load_schema_library) before converting",
+            )
+        if not known.min_version <= version <= known.max_version:
+            raise UnknownSchemaError(
+                f"{prefix}the model imports domain {shown!r} at version {version}; "
+                f"the registered domain covers versions {known.min_version}..{known.max_version}",
+                hint="register schemas for that version, or export the model at a covered opset version",
+            )
+        versions = self._by_name.get((domain, name))
+        if not versions:
+            names = sorted(n for d, n in self._by_name if d == domain)
+            nearest = difflib.get_close_matches(name, names, n=1)
+            raise UnknownSchemaError(
+                f"{prefix}domain {shown!r} has no operator {name!r}",
+                hint=f"did you mean {nearest[0]!r}?" if nearest else f"its operators: {', '.join(names) or 'none'}",
+            )
+        chosen = [pair for pair in versions if pair[0].since_version <= version]
+        if not chosen:
+            raise UnknownSchemaError(
+                f"{prefix}{shown}.{name} has no schema at version {version} "
+                f"(its schemas start at version {versions[0][0].since_version})",
+                hint="import the domain at a version the operator exists in",
+            )
+        return chosen[-1]
+
+    def schemas(self) -> list[tuple[OpSchema, str]]:
+        return [pair for versions in self._by_name.values() for pair in versions]
