@@ -27,6 +27,7 @@ from opbridge.backends.c.memory_plan import DEFAULT_ALIGNMENT, MemoryPlan, plan_
 from opbridge.errors import ConfigError
 from opbridge.frontends.litert import load_litert_model
 from opbridge.ir import Graph
+from opbridge.ops.operation import validate_graph
 from opbridge.ops.registry import OperatorRegistry
 from opbridge.registry import RegistryContext, as_registry_context, default_registry_context
 from opbridge.testing.inputs import DEFAULT_SEED
@@ -182,13 +183,17 @@ class AotConverter:
                     if nearest
                     else f"registered transforms: {', '.join(transforms.keys()) or 'none'}",
                 )
-            graph = apply_transform(transform_class(make_options(transform_class, rule.options)), graph)
+            graph = apply_transform(
+                transform_class(make_options(transform_class, rule.options)), graph, self.registry_context
+            )
         return graph
 
     def convert(self) -> ConvertResult:
         config = self.config
         context = self.registry_context
-        graph = self.transform(load_litert_model(config.model, context))
+        graph = load_litert_model(config.model, context)
+        validate_graph(graph, context.operators)  # every node against its schema, before any rewrite
+        graph = self.transform(graph)
         # Admission checks first, then the golden outputs, then files: a failing
         # reference must not leave a new module beside an old golden test.
         resolved = resolve_operators(graph, context, config.prefix, config.operators)

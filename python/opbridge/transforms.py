@@ -34,6 +34,8 @@ class Transform:
 
     def __init__(self, options: Any = None) -> None:
         self.options = options
+        # The conversion's RegistryContext, set by apply_transform (for passes that evaluate ops).
+        self.context: Any = None
 
     def apply(self, graph: Graph) -> Graph:
         raise NotImplementedError(f"{type(self).__name__} must implement apply()")
@@ -75,7 +77,10 @@ def make_options(transform_class: type[Transform], raw: dict[str, Any] | None) -
         raise TransformConfigError(f"transform {name!r} options: {problems}", hint="see its OPTIONS class") from None
 
 
-def apply_transform(transform: Transform, graph: Graph) -> Graph:
+def apply_transform(transform: Transform, graph: Graph, context: Any = None) -> Graph:
+    """Runs `transform`; with a context, every node with a schema is validated again afterwards."""
+    if context is not None:
+        transform.context = context
     try:
         result = transform.apply(graph)
     except OpbridgeError:
@@ -94,4 +99,13 @@ def apply_transform(transform: Transform, graph: Graph) -> Graph:
         result.check_schedule()
     except ValueError as error:
         raise OperatorPluginError(f"transform {transform.NAME!r} broke the graph: {error}") from None
+    if context is not None:
+        from opbridge.ops.operation import validate_graph  # the ops import the IR and this module's users
+
+        try:
+            validate_graph(result, context.operators)
+        except OpbridgeError as error:
+            raise OperatorPluginError(
+                f"transform {transform.NAME!r} left a node that breaks its schema: {error.message}", hint=error.hint
+            ) from None
     return result

@@ -8,6 +8,7 @@ from opbridge.air import LiteRTOperator
 from opbridge.aot.operators import operator_class_for
 from opbridge.ops.builtin import BUILTIN_OPERATORS
 from opbridge.ops.definition import OperatorDefinition
+from opbridge.passes.constant_folding import FoldConstants
 from opbridge.schemas.opsets import BUILTIN_DOMAIN, OpsetDomain
 
 
@@ -50,3 +51,4 @@ def register_operator_definitions(context: Any, definitions: Iterable[OperatorDe
 def register_builtin_operators(context: Any) -> None:
     context.opset_domains.register(BUILTIN_DOMAIN, OpsetDomain(BUILTIN_DOMAIN, 1, 1, "opbridge's built-in operators"))
     register_operator_definitions(context, BUILTIN_OPERATORS)
+    context.transforms.register(FoldConstants.NAME, FoldConstants)

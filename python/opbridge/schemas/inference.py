@@ -28,10 +28,17 @@ def _check_arity(node: Node, schema: OpSchema, count: int, role: str, present: l
     variadic = bool(parameters) and parameters[-1].option is ParameterOption.VARIADIC
     required = sum(1 for p in parameters if p.option is not ParameterOption.OPTIONAL)
     if count < required or (not variadic and count > len(parameters)):
-        expected = f"at least {required}" if variadic else (
-            f"{required}" if required == len(parameters) else f"{required} to {len(parameters)}"
+        expected = (
+            f"at least {required}"
+            if variadic
+            else (f"{required}" if required == len(parameters) else f"{required} to {len(parameters)}")
         )
-        names = ", ".join(p.name + ("?" if p.option is ParameterOption.OPTIONAL else "...") if p.option is not ParameterOption.SINGLE else p.name for p in parameters)
+        names = ", ".join(
+            p.name + ("?" if p.option is ParameterOption.OPTIONAL else "...")
+            if p.option is not ParameterOption.SINGLE
+            else p.name
+            for p in parameters
+        )
         raise ShapeInferenceError(
             f"{node.describe()}: {schema.describe()} takes {expected} {role}s ({names}), got {count}",
             hint="the model does not match the operator's schema",
@@ -85,7 +92,11 @@ def _value_matches(kind: AttributeType, value: Any, enum_class: type[enum.Enum] 
         return enum_class is not None and isinstance(value, enum_class)
     if not isinstance(value, tuple):
         return False
-    element = {AttributeType.INTS: is_int, AttributeType.FLOATS: is_float, AttributeType.STRINGS: lambda v: isinstance(v, str)}[kind]
+    element = {
+        AttributeType.INTS: is_int,
+        AttributeType.FLOATS: is_float,
+        AttributeType.STRINGS: lambda v: isinstance(v, str),
+    }[kind]
     return all(element(v) for v in value)
 
 
@@ -103,7 +114,8 @@ def infer_node(graph: Graph, node: Node, schema: OpSchema) -> list[TensorType]:
         if tensor.dtype not in constraint.allowed:
             raise ShapeInferenceError(
                 f"{node.describe()}: input {position} ({parameter.name}) {tensor.describe()} is {tensor.dtype.value}; "
-                f"{schema.describe()} allows {parameter.type_var} in {{{', '.join(d.value for d in constraint.allowed)}}}",
+                f"{schema.describe()} allows {parameter.type_var} in "
+                f"{{{', '.join(d.value for d in constraint.allowed)}}}",
                 hint="convert the tensor to a supported dtype, or use an operator that takes it",
             )
         previous = bound.setdefault(parameter.type_var, (tensor.dtype, parameter.name))
@@ -125,7 +137,11 @@ def infer_node(graph: Graph, node: Node, schema: OpSchema) -> list[TensorType]:
             f"{node.describe()}: the inference function of {schema.describe()} failed: {type(error).__name__}: {error}",
             hint=f"fix {getattr(schema.infer, '__module__', '?')}.{getattr(schema.infer, '__qualname__', '?')}",
         ) from error
-    if not isinstance(result, list) or len(result) != len(node.outputs) or not all(isinstance(t, TensorType) for t in result):
+    if (
+        not isinstance(result, list)
+        or len(result) != len(node.outputs)
+        or not all(isinstance(t, TensorType) for t in result)
+    ):
         raise ShapeInferenceError(
             f"{node.describe()}: the inference function of {schema.describe()} returned {result!r}; "
             f"expected a list of {len(node.outputs)} TensorType"
@@ -143,7 +159,9 @@ def infer_node(graph: Graph, node: Node, schema: OpSchema) -> list[TensorType]:
 
 def shapes_agree(inferred: tuple[int, ...], actual: tuple[int, ...]) -> bool:
     """Equal, where -1 (known at run time only) on either side matches any size."""
-    return len(inferred) == len(actual) and all(a == b or a == -1 or b == -1 for a, b in zip(inferred, actual, strict=True))
+    return len(inferred) == len(actual) and all(
+        a == b or a == -1 or b == -1 for a, b in zip(inferred, actual, strict=True)
+    )
 
 
 def check_outputs(graph: Graph, node: Node, inferred: list[TensorType], *, update: bool = False) -> None:
@@ -157,4 +175,3 @@ def check_outputs(graph: Graph, node: Node, inferred: list[TensorType], *, updat
             )
         if update and -1 in tensor.shape:
             tensor.shape = tuple(e if a == -1 else a for e, a in zip(expected.shape, tensor.shape, strict=True))
-

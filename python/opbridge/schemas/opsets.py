@@ -12,6 +12,7 @@ opbridge and ONNX and cannot be registered by plugins.
 
 import dataclasses
 import difflib
+import re
 
 from opbridge.errors import UnsupportedOperatorError
 from opbridge.ops.definition import OperatorDefinition
@@ -73,7 +74,8 @@ class SchemaSet:
             if domain is None:
                 raise SchemaError(
                     f"{where} is in domain {schema.domain!r}, which is not registered",
-                    hint=f"register it: context.opset_domains.register({schema.domain!r}, OpsetDomain({schema.domain!r}, 1, N))",
+                    hint=f"register it in the customizer: context.opset_domains.register({schema.domain!r}, "
+                    f"OpsetDomain({schema.domain!r}, 1, N))",
                 )
             if not domain.min_version <= schema.since_version <= domain.max_version:
                 raise SchemaError(
@@ -86,7 +88,8 @@ class SchemaSet:
                 if other.since_version == schema.since_version:
                     raise SchemaError(
                         f"{where} is defined twice (also by operator {other_key!r})",
-                        hint="give the new version a higher since_version, or register it with overwrite=True under the same key",
+                        hint="give the new version a higher since_version, "
+                        "or replace the old one with overwrite=True under its key",
                     )
             versions.append((schema, definition.op_type))
             versions.sort(key=lambda pair: pair[0].since_version)
@@ -132,3 +135,10 @@ class SchemaSet:
 
     def schemas(self) -> list[tuple[OpSchema, str]]:
         return [pair for versions in self._by_name.values() for pair in versions]
+
+
+def schema_op_key(domain: str, name: str, since_version: int = 1) -> str:
+    """The operator key of a schema registered without one of its own (e.g. from a shared library):
+    com.example.copy + CopyInput -> COM_EXAMPLE_COPY_COPYINPUT (then _V2, _V3 for later versions)."""
+    key = re.sub(r"\W", "_", f"{domain}_{name}").upper()
+    return key if since_version == 1 else f"{key}_V{since_version}"

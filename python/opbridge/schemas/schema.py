@@ -92,7 +92,12 @@ def _attribute_type(annotation: Any, owner: str, name: str) -> tuple[AttributeTy
     elif isinstance(annotation, type):
         if issubclass(annotation, enum.Enum):
             return AttributeType.ENUM, annotation
-        by_type = {bool: AttributeType.BOOL, int: AttributeType.INT, float: AttributeType.FLOAT, str: AttributeType.STRING}
+        by_type = {
+            bool: AttributeType.BOOL,
+            int: AttributeType.INT,
+            float: AttributeType.FLOAT,
+            str: AttributeType.STRING,
+        }
         if annotation in by_type:
             return by_type[annotation], None
     raise SchemaError(
@@ -249,11 +254,14 @@ def check_schema(schema: OpSchema) -> None:
         names = set()
         for position, parameter in enumerate(parameters):
             if parameter.name in names or not parameter.name.isidentifier():
-                raise SchemaError(f"{where}: {role} {position} name {parameter.name!r} is repeated or not an identifier")
+                raise SchemaError(
+                    f"{where}: {role} {position} name {parameter.name!r} is repeated or not an identifier"
+                )
             names.add(parameter.name)
             if parameter.type_var not in constraints:
                 raise SchemaError(
-                    f"{where}: {role} {parameter.name!r} uses type variable {parameter.type_var!r}, which has no constraint",
+                    f"{where}: {role} {parameter.name!r} uses type variable {parameter.type_var!r}, "
+                    "which has no constraint",
                     hint=f"add TypeConstraint({parameter.type_var!r}, (DType...,))",
                 )
             if parameter.option is ParameterOption.VARIADIC and position != len(parameters) - 1:
@@ -276,7 +284,16 @@ def check_schema(schema: OpSchema) -> None:
 
 
 # Shorthands for schemas written by hand.
-ALL_INTEGERS = (DType.INT8, DType.UINT8, DType.INT16, DType.UINT16, DType.INT32, DType.UINT32, DType.INT64, DType.UINT64)
+ALL_INTEGERS = (
+    DType.INT8,
+    DType.UINT8,
+    DType.INT16,
+    DType.UINT16,
+    DType.INT32,
+    DType.UINT32,
+    DType.INT64,
+    DType.UINT64,
+)
 NUMERIC = (*ALL_INTEGERS, DType.FLOAT16, DType.BFLOAT16, DType.FLOAT32, DType.FLOAT64)
 ANY_TYPE = (DType.BOOL, *NUMERIC)
 
@@ -289,5 +306,3 @@ def same_as_input(position: int = 0) -> InferenceFunction:
         return [TensorType(info.dtype, info.shape)]
 
     return infer
-
-

@@ -1,0 +1,1 @@
+"""Graph passes: rewrites registered as transforms (see opbridge.transforms)."""

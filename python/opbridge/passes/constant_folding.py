@@ -1,0 +1,94 @@
+"""Constant folding: a node whose inputs are all constants is replaced by its outputs' values.
+
+Values come from the op's reference implementation (Operation.evaluate), so
+a folded graph computes exactly what the unfolded one does. Not folded:
+stateful ops (their outputs change from run to run), nodes without inputs,
+and nodes that write a graph output (a model's outputs stay computed).
+Constants no longer read by any node are dropped afterwards.
+"""
+
+import copy
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from opbridge.errors import OpbridgeError, OperatorPluginError
+from opbridge.ir import Graph, Tensor
+from opbridge.ops.operation import Operation
+from opbridge.transforms import Transform
+
+
+def fold_constants(graph: Graph, operators: Any) -> Graph:
+    """The graph with every foldable node evaluated into constants (see the module docstring)."""
+    tensors = list(graph.tensors)
+    # What the references read (graph.tensor(i)): the tensors as folded so far.
+    # copy.copy skips Graph's schedule check, which a half-rewritten graph would fail.
+    current = copy.copy(graph)
+    current.tensors = tensors
+    kept = []
+    outputs = set(graph.outputs)
+    for node in graph.nodes:
+        definition = operators.get(node.op_type)
+        inputs = [None if i is None else tensors[i] for i in node.inputs]
+        foldable = (
+            definition is not None
+            and not definition.stateful
+            and any(t is not None for t in inputs)
+            and all(t is None or t.is_constant for t in inputs)
+            and not outputs.intersection(node.outputs)
+        )
+        if not foldable:
+            kept.append(node)
+            continue
+        try:
+            values = Operation(current, node, definition).evaluate([None if t is None else t.data for t in inputs])
+        except OpbridgeError:
+            raise
+        except Exception as error:
+            raise OperatorPluginError(
+                f"{node.describe()}: constant folding failed in its reference implementation: "
+                f"{type(error).__name__}: {error}"
+            ) from error
+        for index, value in zip(node.outputs, values, strict=True):
+            tensor = tensors[index]
+            data = np.asarray(value, dtype=tensor.dtype.numpy)
+            shape = tuple(tensor.shape) if -1 not in tensor.shape else data.shape
+            tensors[index] = dataclasses.replace(tensor, data=data.reshape(shape), shape=shape)
+    return remove_unused_tensors(Graph(graph.name, tensors, renumber(kept), graph.inputs, graph.outputs))
+
+
+def renumber(nodes: list[Any]) -> list[Any]:
+    return [dataclasses.replace(node, index=position) for position, node in enumerate(nodes)]
+
+
+def remove_unused_tensors(graph: Graph) -> Graph:
+    """Drops tensors no node and no graph input or output refers to, and renumbers the rest in order."""
+    used = set(graph.inputs) | set(graph.outputs)
+    for node in graph.nodes:
+        used.update(i for i in node.inputs if i is not None)
+        used.update(node.outputs)
+    order = [t.index for t in graph.tensors if t.index in used]
+    new_index = {old: new for new, old in enumerate(order)}
+    tensors: list[Tensor] = [dataclasses.replace(graph.tensors[old], index=new_index[old]) for old in order]
+    nodes = [
+        dataclasses.replace(
+            node,
+            inputs=[None if i is None else new_index[i] for i in node.inputs],
+            outputs=[new_index[i] for i in node.outputs],
+        )
+        for node in graph.nodes
+    ]
+    return Graph(
+        graph.name, tensors, nodes, [new_index[i] for i in graph.inputs], [new_index[i] for i in graph.outputs]
+    )
+
+
+class FoldConstants(Transform):
+    """`transforms: [{name: fold_constants}]`: constant folding through the ops' reference implementations."""
+
+    NAME = "fold_constants"
+    OPTIONS = None
+
+    def apply(self, graph: Graph) -> Graph:
+        return fold_constants(graph, self.context.operators)
