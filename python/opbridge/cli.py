@@ -18,7 +18,7 @@ import numpy as np
 from opbridge.backends.host import ReferenceInterpreter
 from opbridge.converter import AotConverter, load_convert_args
 from opbridge.errors import OpbridgeError
-from opbridge.frontends.litert import load_litert_model
+from opbridge.frontends.models import load_model
 from opbridge.plugins import build_plugin_context
 from opbridge.registry import RegistryContext
 
@@ -58,7 +58,7 @@ def _convert(arguments: argparse.Namespace) -> int:
 
 def _run(arguments: argparse.Namespace) -> int:
     registry = _context(arguments)
-    graph = load_litert_model(arguments.model, registry)
+    graph = load_model(arguments.model, registry)
     inputs = []
     for path in arguments.input:
         try:
@@ -99,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="opbridge", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    convert = commands.add_parser("convert", help="compile a .tflite model into a C module")
+    convert = commands.add_parser("convert", help="compile a .tflite or .onnx model into a C module")
     convert.add_argument("model", type=_user_path)
     convert.add_argument("-o", "--output-dir", type=_user_path, dest="output_dir")
     convert.add_argument("--prefix")

@@ -25,7 +25,7 @@ from opbridge.backends.c.emitter import EmittedModule, check_prefix, emit_module
 from opbridge.backends.c.golden import golden_test_source
 from opbridge.backends.c.memory_plan import DEFAULT_ALIGNMENT, MemoryPlan, plan_memory
 from opbridge.errors import ConfigError
-from opbridge.frontends.litert import load_litert_model
+from opbridge.frontends.models import load_model
 from opbridge.ir import Graph
 from opbridge.ops.operation import validate_graph
 from opbridge.ops.registry import OperatorRegistry
@@ -191,7 +191,7 @@ class AotConverter:
     def convert(self) -> ConvertResult:
         config = self.config
         context = self.registry_context
-        graph = load_litert_model(config.model, context)
+        graph = load_model(config.model, context)
         validate_graph(graph, context.operators)  # every node against its schema, before any rewrite
         graph = self.transform(graph)
         # Admission checks first, then the golden outputs, then files: a failing

@@ -9,6 +9,7 @@ A RegistryContext holds one registry per extension point:
     aot_operator_classes  the AotOperator class that emits C            by operator key
     transforms            graph rewrites                                by Transform.NAME
     opset_domains         OpsetDomain (a schema domain's versions)      by domain name
+    onnx_converters       standard ONNX op -> opbridge nodes             by ONNX op type
 
 Operator schemas live on the definitions (`OperatorDefinition.schema`);
 `context.schemas()` checks them against the domains and indexes them.
@@ -45,6 +46,7 @@ class RegistryContext:
     aot_operator_classes: Registry[type] = dataclasses.field(default_factory=lambda: Registry("aot_operator_classes"))
     transforms: Registry[type] = dataclasses.field(default_factory=lambda: Registry("transforms"))
     opset_domains: Registry[OpsetDomain] = dataclasses.field(default_factory=lambda: Registry("opset_domains"))
+    onnx_converters: Registry[Any] = dataclasses.field(default_factory=lambda: Registry("onnx_converters"))
 
     def schemas(self) -> SchemaSet:
         """The operators' schemas, checked against the opset domains (SchemaError if inconsistent)."""

@@ -17,6 +17,7 @@ from opbridge.schemas.function_body import function_body_reference
 from opbridge.schemas.onnx_export import inline_custom_ops, register_onnx_schemas
 from opbridge.schemas.opsets import OpsetDomain, UnknownSchemaError, schema_op_key
 from opbridge.schemas.schema import (
+    AttributeRef,
     FormalParameter,
     FunctionBody,
     FunctionNode,
@@ -47,16 +48,16 @@ def scale_schema(since_version: int = 1) -> OpSchema:
         domain=DOMAIN,
         name="Scale",
         since_version=since_version,
-        doc="y = x * 2 (the body); the factor attribute is checked by inference",
+        doc="y = x * factor",
         inputs=(FormalParameter("X", "T", "input"),),
-        outputs=(FormalParameter("Y", "T", "X times two"),),
+        outputs=(FormalParameter("Y", "T", "X times factor"),),
         type_constraints=(TypeConstraint("T", (DType.FLOAT32,), "float"),),
         attributes_class=ScaleAttributes,
         infer=infer_scale,
         function_body=FunctionBody(
             nodes=(
-                FunctionNode("Constant", (), ("two",), attributes=(("value_float", 2.0),)),
-                FunctionNode("Mul", ("X", "two"), ("Y",)),
+                FunctionNode("Constant", (), ("factor",), attributes=(("value_float", AttributeRef("factor")),)),
+                FunctionNode("Mul", ("X", "factor"), ("Y",)),
             ),
             opset_imports=(("", 13),),
         ),
@@ -122,7 +123,7 @@ def test_exported_schema_passes_the_checker_and_inlined_model_matches_onnxruntim
     import onnxruntime
 
     context = build_default_registry_context(customizers=[register_scale])
-    model = scale_model(factor=2.0)
+    model = scale_model(factor=-1.25)
     register_onnx_schemas(context)
     onnx.checker.check_model(model, full_check=True)
     inferred = onnx.shape_inference.infer_shapes(model, strict_mode=True)
@@ -135,6 +136,7 @@ def test_exported_schema_passes_the_checker_and_inlined_model_matches_onnxruntim
 
     inlined = inline_custom_ops(model, context)
     assert [n.op_type for n in inlined.graph.node] == ["Constant", "Mul"]
+    assert inlined.graph.node[0].attribute[0].f == -1.25
     onnx.checker.check_model(inlined, full_check=True)
     x = np.arange(6, dtype=np.float32).reshape(2, 3) - 2.5
     session = onnxruntime.InferenceSession(inlined.SerializeToString(), providers=["CPUExecutionProvider"])

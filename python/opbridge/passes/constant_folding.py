@@ -14,8 +14,9 @@ from typing import Any
 import numpy as np
 
 from opbridge.errors import OpbridgeError, OperatorPluginError
-from opbridge.ir import Graph, Tensor
+from opbridge.ir import Graph
 from opbridge.ops.operation import Operation
+from opbridge.passes.rewrite import remove_unused_tensors, renumber
 from opbridge.transforms import Transform
 
 
@@ -56,32 +57,6 @@ def fold_constants(graph: Graph, operators: Any) -> Graph:
             shape = tuple(tensor.shape) if -1 not in tensor.shape else data.shape
             tensors[index] = dataclasses.replace(tensor, data=data.reshape(shape), shape=shape)
     return remove_unused_tensors(Graph(graph.name, tensors, renumber(kept), graph.inputs, graph.outputs))
-
-
-def renumber(nodes: list[Any]) -> list[Any]:
-    return [dataclasses.replace(node, index=position) for position, node in enumerate(nodes)]
-
-
-def remove_unused_tensors(graph: Graph) -> Graph:
-    """Drops tensors no node and no graph input or output refers to, and renumbers the rest in order."""
-    used = set(graph.inputs) | set(graph.outputs)
-    for node in graph.nodes:
-        used.update(i for i in node.inputs if i is not None)
-        used.update(node.outputs)
-    order = [t.index for t in graph.tensors if t.index in used]
-    new_index = {old: new for new, old in enumerate(order)}
-    tensors: list[Tensor] = [dataclasses.replace(graph.tensors[old], index=new_index[old]) for old in order]
-    nodes = [
-        dataclasses.replace(
-            node,
-            inputs=[None if i is None else new_index[i] for i in node.inputs],
-            outputs=[new_index[i] for i in node.outputs],
-        )
-        for node in graph.nodes
-    ]
-    return Graph(
-        graph.name, tensors, nodes, [new_index[i] for i in graph.inputs], [new_index[i] for i in graph.outputs]
-    )
 
 
 class FoldConstants(Transform):

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from opbridge.errors import OperatorPluginError
-from opbridge.schemas.schema import OpSchema, SchemaError
+from opbridge.schemas.schema import AttributeRef, OpSchema, SchemaError
 
 
 def _onnx() -> Any:
@@ -28,14 +28,29 @@ def to_onnx_function(schema: OpSchema) -> Any:
     """The schema's body as an onnx.FunctionProto named (domain, name)."""
     if schema.function_body is None:
         raise SchemaError(f"schema {schema.describe()} has no function body")
+    from opbridge.schemas.onnx_export import onnx_attribute_type, onnx_attribute_value
+
     onnx = _onnx()
-    nodes = [
-        onnx.helper.make_node(
-            node.op_type, list(node.inputs), list(node.outputs), domain=node.domain, **dict(node.attributes)
+    specs = {spec.name: spec for spec in schema.attributes}
+    nodes = []
+    for node in schema.function_body.nodes:
+        literals = {k: v for k, v in node.attributes if not isinstance(v, AttributeRef)}
+        made = onnx.helper.make_node(
+            node.op_type, list(node.inputs), list(node.outputs), domain=node.domain, **literals
         )
-        for node in schema.function_body.nodes
-    ]
+        for key, value in node.attributes:
+            if isinstance(value, AttributeRef):
+                reference = onnx.AttributeProto(name=key, ref_attr_name=value.name)
+                reference.type = onnx_attribute_type(specs[value.name])
+                made.attribute.append(reference)
+        nodes.append(made)
     imports = [onnx.helper.make_opsetid(domain, version) for domain, version in schema.function_body.opset_imports]
+    required = [spec.name for spec in schema.attributes if spec.required]
+    defaults = [
+        onnx.helper.make_attribute(spec.name, onnx_attribute_value(spec, spec.default))
+        for spec in schema.attributes
+        if not spec.required
+    ]
     return onnx.helper.make_function(
         schema.domain,
         schema.name,
@@ -43,11 +58,15 @@ def to_onnx_function(schema: OpSchema) -> Any:
         [p.name for p in schema.outputs],
         nodes,
         imports,
+        attributes=required,
+        attribute_protos=defaults,
         doc_string=schema.doc,
     )
 
 
-def single_node_model(schema: OpSchema, input_arrays: list[np.ndarray | None], output_count: int) -> Any:
+def single_node_model(
+    schema: OpSchema, input_arrays: list[np.ndarray | None], output_count: int, attributes: Any = None
+) -> Any:
     """A model of one node of `schema` (inputs typed like the arrays), carrying the body as a local function."""
     onnx = _onnx()
     graph_inputs, node_inputs = [], []
@@ -60,7 +79,14 @@ def single_node_model(schema: OpSchema, input_arrays: list[np.ndarray | None], o
         graph_inputs.append(onnx.helper.make_tensor_value_info(name, element, list(array.shape)))
         node_inputs.append(name)
     outputs = [f"output_{i}" for i in range(output_count)]
-    node = onnx.helper.make_node(schema.name, node_inputs, outputs, domain=schema.domain)
+    from opbridge.schemas.onnx_export import onnx_attribute_value
+
+    values = {
+        spec.name: onnx_attribute_value(spec, getattr(attributes, spec.name))
+        for spec in schema.attributes
+        if attributes is not None
+    }
+    node = onnx.helper.make_node(schema.name, node_inputs, outputs, domain=schema.domain, **values)
     graph = onnx.helper.make_graph(
         [node], schema.name, graph_inputs, [onnx.helper.make_empty_tensor_value_info(n) for n in outputs]
     )
@@ -82,7 +108,7 @@ def function_body_reference(schema: OpSchema) -> Callable[[Any], list[np.ndarray
         from onnx.reference import ReferenceEvaluator
 
         arrays = [None if v is None else np.asarray(v) for v in call.values]
-        model = single_node_model(schema, arrays, len(call.outputs))
+        model = single_node_model(schema, arrays, len(call.outputs), call.attributes)
         feeds = {f"input_{i}": a for i, a in enumerate(arrays) if a is not None}
         try:
             results = ReferenceEvaluator(model).run(None, feeds)

@@ -44,6 +44,23 @@ _TYPE_STRINGS = {
 }
 
 
+def onnx_attribute_type(spec: AttributeSpec) -> int:
+    """The AttributeProto.AttributeType of an attribute."""
+    import onnx
+
+    kinds = onnx.AttributeProto
+    return {
+        AttributeType.INT: kinds.INT,
+        AttributeType.BOOL: kinds.INT,
+        AttributeType.FLOAT: kinds.FLOAT,
+        AttributeType.STRING: kinds.STRING,
+        AttributeType.ENUM: kinds.STRING,
+        AttributeType.INTS: kinds.INTS,
+        AttributeType.FLOATS: kinds.FLOATS,
+        AttributeType.STRINGS: kinds.STRINGS,
+    }[spec.type]
+
+
 def _onnx_attribute(spec: AttributeSpec) -> Any:
     import onnx
 

@@ -175,10 +175,17 @@ InferenceFunction = Callable[[InferenceContext], list[TensorType]]
 
 
 @dataclasses.dataclass(frozen=True)
+class AttributeRef:
+    """In a function body: the value of the op's own attribute `name` (ONNX's ref_attr_name)."""
+
+    name: str
+
+
+@dataclasses.dataclass(frozen=True)
 class FunctionNode:
     """One node of a function body. Inputs and outputs name the schema's formal
     parameters or the body's own intermediate values ("" for an omitted input);
-    attribute values are literals."""
+    attribute values are literals, or AttributeRef to the op's own attributes."""
 
     op_type: str
     inputs: tuple[str, ...]
@@ -273,7 +280,14 @@ def check_schema(schema: OpSchema) -> None:
         if not schema.function_body.nodes:
             raise SchemaError(f"{where}: a function body needs at least one node")
         known = {p.name for p in schema.inputs} | {""}
+        declared = {spec.name for spec in schema.attributes}
         for node in schema.function_body.nodes:
+            for key, value in node.attributes:
+                if isinstance(value, AttributeRef) and value.name not in declared:
+                    raise SchemaError(
+                        f"{where}: function body node {node.op_type} attribute {key!r} refers to "
+                        f"{value.name!r}, which the schema does not declare"
+                    )
             for name in node.inputs:
                 if name not in known:
                     raise SchemaError(f"{where}: function body node {node.op_type} reads {name!r} before it is written")

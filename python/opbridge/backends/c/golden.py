@@ -11,9 +11,13 @@ import numpy as np
 from opbridge.backends.c.emitter import c_array
 from opbridge.backends.c.lowering import C_TYPES
 from opbridge.backends.host import ReferenceInterpreter
-from opbridge.ir import Graph
+from opbridge.ir import DType, Graph
 from opbridge.ops.registry import OperatorRegistry
 from opbridge.testing.inputs import provenance, seeded_inputs
+
+# How far (in units in the last place) a float32 output of the C module may be
+# from the NumPy reference's (docs/onnx.md states the float tolerances).
+FLOAT_ULP_TOLERANCE = 64
 
 
 def golden_test_source(graph: Graph, registry: OperatorRegistry, prefix: str, count: int, seed: int) -> str:
@@ -38,7 +42,13 @@ def golden_test_source(graph: Graph, registry: OperatorRegistry, prefix: str, co
         for i, t in enumerate(graph.input_tensors())
     )
     compare_outputs = "\n".join(
-        f"""    if (memcmp(ctx.outputs[{i}].data, golden_output_{i} + (size_t)c * {t.element_count}, {t.bytes}) != 0) {{
+        f"""    if (!floats_close(ctx.outputs[{i}].data, golden_output_{i} + (size_t)c * {t.element_count},
+                      {t.element_count}, c, {i})) {{
+      ++failures;
+    }}"""
+        if t.dtype is DType.FLOAT32
+        else f"""    if (memcmp(ctx.outputs[{i}].data, golden_output_{i} + (size_t)c * {t.element_count},
+               {t.bytes}) != 0) {{
       report_mismatch(c, {i}, (const uint8_t *)ctx.outputs[{i}].data,
                       (const uint8_t *)(golden_output_{i} + (size_t)c * {t.element_count}), {t.bytes});
       ++failures;
@@ -67,6 +77,33 @@ static void report_mismatch(int c, int output, const uint8_t *found, const uint8
   }}
   printf("FAIL case %d output %d: byte %lu is %u, expected %u\\n", c, output, (unsigned long)first,
          (unsigned)found[first], (unsigned)expected[first]);
+}}
+
+/* float32 outputs: the C kernels and NumPy may round differently (libm's
+ * expf, summation order), so they may differ by FLOAT_ULP_TOLERANCE units in
+ * the last place; integer outputs are compared byte for byte. */
+#define FLOAT_ULP_TOLERANCE {FLOAT_ULP_TOLERANCE}
+
+static int64_t float_order(float value) {{
+  int32_t bits;
+  memcpy(&bits, &value, sizeof bits);
+  return bits < 0 ? (int64_t)INT32_MIN - (int64_t)bits : (int64_t)bits;
+}}
+
+static int floats_close(const void *found_data, const float *expected, size_t count, int c, int output) {{
+  const float *found = (const float *)found_data;
+  for (size_t i = 0; i < count; ++i) {{
+    int64_t apart = float_order(found[i]) - float_order(expected[i]);
+    if (apart < 0) {{
+      apart = -apart;
+    }}
+    if (apart > FLOAT_ULP_TOLERANCE) {{
+      printf("FAIL case %d output %d: element %lu is %.9g, expected %.9g (%lld ulps)\\n", c, output,
+             (unsigned long)i, (double)found[i], (double)expected[i], (long long)apart);
+      return 0;
+    }}
+  }}
+  return 1;
 }}
 
 static int run_cases({p}_context *ctx_pointer) {{

@@ -6,21 +6,24 @@ the op gets the schema with the highest since_version not above it (see
 opbridge.schemas.opsets). Attributes are read into the op's attribute class,
 output dtypes and shapes come from the schema's inference function.
 
-Standard ONNX operators (domain "" / ai.onnx) are converted by the ONNX
-operator converters; until those exist for an op, a model using it is
-refused with the list of every such node at once.
+Standard ONNX operators (domain "" / ai.onnx, opsets 13..21) are converted
+by the registry's `onnx_converters` (frontends/onnx/converters.py); a model
+using ops without one is refused with the list of every such node at once.
+Converted graphs go through the same passes, planner and C emitter as
+LiteRT ones.
 """
 
-import copy
 import pathlib
 from typing import Any
 
 import numpy as np
 
 from opbridge.errors import ModelFormatError, UnsupportedOperatorError, UnsupportedTensorError
+from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
+from opbridge.frontends.onnx.converters import MAX_OPSET, MIN_OPSET
 from opbridge.frontends.onnx.dtypes import ONNX_DTYPES
-from opbridge.ir import Graph, Node, Tensor
-from opbridge.schemas.inference import infer_node
+from opbridge.ir import Graph, Tensor
+from opbridge.passes.transposes import cancel_transposes
 from opbridge.schemas.onnx_export import attribute_from_onnx
 
 ONNX_DOMAINS = frozenset({"", "ai.onnx"})
@@ -79,20 +82,62 @@ def load_onnx_model(path: pathlib.Path | str, context: Any) -> Graph:
     return read_onnx_model(data, context, source=str(path))
 
 
+def _onnx_node(onnx_node: Any, position: int) -> OnnxNode:
+    import onnx
+
+    attributes = {}
+    for attribute in onnx_node.attribute:
+        value = onnx.helper.get_attribute_value(attribute)
+        if isinstance(value, bytes):
+            value = value.decode("utf-8", errors="replace")
+        attributes[attribute.name] = value
+    return OnnxNode(
+        op_type=onnx_node.op_type,
+        domain="" if onnx_node.domain == "ai.onnx" else onnx_node.domain,
+        name=onnx_node.name or f"{onnx_node.op_type}_{position}",
+        inputs=tuple(onnx_node.input),
+        outputs=tuple(onnx_node.output),
+        attributes=attributes,
+        position=position,
+    )
+
+
+def _convert_custom(conversion: OnnxConversion, onnx_node: Any, node: OnnxNode, imports: dict[str, int]) -> None:
+    """A node of a custom domain, through the schema its imported version selects."""
+    import onnx
+
+    where = f"{conversion.source}: {node.describe()}"
+    if node.domain not in imports:
+        raise ModelFormatError(
+            f"{where} uses domain {node.domain!r}, which the model does not import",
+            hint="add the domain to the model's opset_import",
+        )
+    schema, op_key = conversion.context.schemas().select(node.domain, node.op_type, imports[node.domain], where)
+    specs = {spec.name: spec for spec in schema.attributes}
+    values = {}
+    for attribute in onnx_node.attribute:
+        spec = specs.get(attribute.name)
+        if spec is None:
+            raise ModelFormatError(
+                f"{where} has attribute {attribute.name!r}, which {schema.describe()} does not declare",
+                hint=f"declared: {', '.join(specs) or 'none'}",
+            )
+        values[spec.name] = attribute_from_onnx(spec, onnx.helper.get_attribute_value(attribute), where)
+    missing = [s.name for s in schema.attributes if s.required and s.name not in values]
+    if missing:
+        raise ModelFormatError(f"{where} lacks required attributes {missing}")
+    attributes = None if schema.attributes_class is None else schema.attributes_class(**values)
+    inputs: list[int | None] = [conversion.value(name, node) if name else None for name in node.inputs]
+    conversion.emit(op_key, inputs, attributes, name=node.name, outputs=node.outputs)
+
+
 def _convert_graph(onnx_graph: Any, imports: dict[str, int], context: Any, source: str) -> Graph:
     import onnx
 
-    schemas = context.schemas()
-    tensors: list[Tensor] = []
-    by_name: dict[str, int] = {}
-
-    def add(tensor: Tensor) -> int:
-        if tensor.name in by_name:
-            raise ModelFormatError(f'{source}: value "{tensor.name}" is defined twice', hint="the graph is not SSA")
-        tensors.append(tensor)
-        by_name[tensor.name] = tensor.index
-        return tensor.index
-
+    onnx_version = imports.get("")
+    if onnx_version is None:
+        raise ModelFormatError(f"{source}: the model does not import the default ONNX domain")
+    conversion = OnnxConversion(onnx_graph.name or "main", context, source)
     for initializer in onnx_graph.initializer:
         where = f'initializer "{initializer.name}"'
         dtype = _dtype(initializer.data_type, where)
@@ -100,68 +145,40 @@ def _convert_graph(onnx_graph: Any, imports: dict[str, int], context: Any, sourc
             array = onnx.numpy_helper.to_array(initializer)
         except Exception as error:  # the onnx package raises assorted errors on damaged tensors
             raise ModelFormatError(f"{source}: {where} is damaged: {error}") from None
-        add(Tensor(len(tensors), initializer.name, dtype, tuple(array.shape), data=np.asarray(array, dtype.numpy)))
-    inputs = [add(_value_info_tensor(len(tensors), info)) for info in onnx_graph.input if info.name not in by_name]
-    # A probe graph for the schemas' inference: the tensors so far, no nodes.
-    probe = Graph(onnx_graph.name or "main", [], [], [], [])
-    nodes: list[Node] = []
-    unsupported: list[str] = []
-    for position, onnx_node in enumerate(onnx_graph.node):
-        name = onnx_node.name or f"{onnx_node.op_type}_{position}"
-        where = f'node {position} ({onnx_node.domain or "ai.onnx"}.{onnx_node.op_type} "{name}")'
-        domain = "" if onnx_node.domain == "ai.onnx" else onnx_node.domain
-        if domain in ONNX_DOMAINS:
-            unsupported.append(f"{onnx_node.op_type} ({where})")
-            continue
-        if domain not in imports:
-            raise ModelFormatError(
-                f"{source}: {where} uses domain {domain!r}, which the model does not import",
-                hint="add the domain to the model's opset_import",
-            )
-        schema, op_key = schemas.select(domain, onnx_node.op_type, imports[domain], f"{source}: {where}")
-        specs = {spec.name: spec for spec in schema.attributes}
-        values = {}
-        for attribute in onnx_node.attribute:
-            spec = specs.get(attribute.name)
-            if spec is None:
-                raise ModelFormatError(
-                    f"{source}: {where} has attribute {attribute.name!r}, which {schema.describe()} does not declare",
-                    hint=f"declared: {', '.join(specs) or 'none'}",
-                )
-            values[spec.name] = attribute_from_onnx(spec, onnx.helper.get_attribute_value(attribute), where)
-        missing = [s.name for s in schema.attributes if s.required and s.name not in values]
-        if missing:
-            raise ModelFormatError(f"{source}: {where} lacks required attributes {missing}")
-        attributes = None if schema.attributes_class is None else schema.attributes_class(**values)
-        node_inputs: list[int | None] = []
-        for input_name in onnx_node.input:
-            if not input_name:
-                node_inputs.append(None)
-            elif input_name not in by_name:
-                raise ModelFormatError(f'{source}: {where} reads "{input_name}" before any node writes it')
-            else:
-                node_inputs.append(by_name[input_name])
-        node = Node(len(nodes), name, op_key, node_inputs, [], attributes)
-        current = copy.copy(probe)
-        current.tensors = tensors
-        node.outputs = [-1] * len(onnx_node.output)  # counted by the schema's arity check
-        inferred = infer_node(current, node, schema)
-        node.outputs = [
-            add(Tensor(len(tensors), output_name, result.dtype, result.shape))
-            for output_name, result in zip(onnx_node.output, inferred, strict=True)
-        ]
-        nodes.append(node)
+        conversion.add_tensor(initializer.name, dtype, array.shape, np.asarray(array, dtype.numpy))
+    inputs = []
+    for info in onnx_graph.input:
+        if info.name in conversion.by_name:
+            continue  # an initializer listed as an input too (older exporters)
+        tensor = _value_info_tensor(len(conversion.tensors), info)
+        inputs.append(conversion.add_tensor(tensor.name, tensor.dtype, tensor.shape))
+    converters = context.onnx_converters
+    nodes = [_onnx_node(onnx_node, position) for position, onnx_node in enumerate(onnx_graph.node)]
+    unsupported = [
+        f"{node.op_type} ({node.describe()})"
+        for node in nodes
+        if node.domain in ONNX_DOMAINS and node.op_type not in converters
+    ]
     if unsupported:
         raise UnsupportedOperatorError(
-            f"{source}: standard ONNX operators are not converted yet: {'; '.join(unsupported)}",
-            hint="opbridge imports ONNX nodes of registered custom domains; convert the rest with the LiteRT path",
+            f"{source}: no converter for these ONNX operators: {'; '.join(unsupported)}",
+            hint=f"supported: {', '.join(sorted(converters.keys()))}; see docs/onnx.md to add one",
         )
-    outputs = []
-    for info in onnx_graph.output:
-        if info.name not in by_name:
-            raise ModelFormatError(f'{source}: graph output "{info.name}" is never written')
-        outputs.append(by_name[info.name])
-    try:
-        return Graph(onnx_graph.name or "main", tensors, nodes, inputs, outputs)
-    except ValueError as error:
-        raise ModelFormatError(f"{source}: {error}") from None
+    if not MIN_OPSET <= onnx_version <= MAX_OPSET:
+        raise UnsupportedOperatorError(
+            f"{source}: the model imports ONNX opset {onnx_version}; opbridge converts opsets {MIN_OPSET}..{MAX_OPSET}",
+            hint="convert the model with onnx.version_converter.convert_version(model, 17)",
+        )
+    for onnx_node, node in zip(onnx_graph.node, nodes, strict=True):
+        if node.domain not in ONNX_DOMAINS:
+            _convert_custom(conversion, onnx_node, node, imports)
+            continue
+        converter = converters[node.op_type]
+        if not converter.min_opset <= onnx_version <= converter.max_opset:
+            raise UnsupportedOperatorError(
+                f"{source}: {node.describe()}: the converter covers opsets "
+                f"{converter.min_opset}..{converter.max_opset}, the model imports {onnx_version}"
+            )
+        converter.convert(conversion, node)
+    graph = conversion.graph(inputs, [info.name for info in onnx_graph.output])
+    return cancel_transposes(graph)
