@@ -225,16 +225,36 @@ def inline_custom_ops(model: Any, context: Any) -> Any:
     with_functions = onnx.ModelProto()
     with_functions.CopyFrom(model)
     del with_functions.functions[:]
-    with_functions.functions.extend(f for _, f in functions.values())
-    for schema, _ in functions.values():
-        for domain, version in schema.function_body.opset_imports:  # type: ignore[union-attr]
-            present = {entry.domain: entry for entry in with_functions.opset_import}
-            if domain not in present:
-                with_functions.opset_import.append(onnx.helper.make_opsetid(domain, version))
-            elif present[domain].version != version:
-                raise UnsupportedOperatorError(
-                    f"{schema.describe()}'s body imports {domain or 'ai.onnx'} version {version}, "
-                    f"the model version {present[domain].version}",
-                    hint="write the body for the model's opset version",
-                )
+    for schema, function in functions.values():
+        for entry in function.opset_import:
+            present = {e.domain: e for e in with_functions.opset_import}
+            if entry.domain not in present:
+                with_functions.opset_import.append(onnx.helper.make_opsetid(entry.domain, entry.version))
+            elif present[entry.domain].version != entry.version:
+                # The inliner needs one version per domain: move the body to the model's
+                # version when none of its ops changed in between.
+                _check_body_ops_unchanged(schema, function, entry.domain, entry.version, present[entry.domain].version)
+                entry.version = present[entry.domain].version
+        with_functions.functions.append(function)
     return onnx.inliner.inline_local_functions(with_functions)
+
+
+def _check_body_ops_unchanged(schema: OpSchema, function: Any, domain: str, body: int, model: int) -> None:
+    import onnx
+
+    for node in function.node:
+        if node.domain != domain:
+            continue
+        try:
+            same = (
+                onnx.defs.get_schema(node.op_type, body, domain).since_version
+                == onnx.defs.get_schema(node.op_type, model, domain).since_version
+            )
+        except onnx.defs.SchemaError:
+            same = False
+        if not same:
+            raise UnsupportedOperatorError(
+                f"{schema.describe()}'s body uses {domain or 'ai.onnx'}.{node.op_type} at version {body}, "
+                f"which changed by version {model}, the model's",
+                hint="export the model at the body's opset version, or give the schema a body for the newer opset",
+            )

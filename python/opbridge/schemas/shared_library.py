@@ -34,8 +34,8 @@ from typing import Any
 import _opbridge_schemas as _host
 import numpy as np
 
-from opbridge.frontends.onnx.dtypes import ONNX_DTYPES, ONNX_NUMBERS
 from opbridge.errors import PluginLoadError, UnsupportedOperatorError
+from opbridge.frontends.onnx.dtypes import ONNX_DTYPES, ONNX_NUMBERS
 from opbridge.ir import DType
 from opbridge.ops.definition import OperatorDefinition, ReferenceCall, ReferenceImplementation
 from opbridge.registry import Customizer, RegistryContext
