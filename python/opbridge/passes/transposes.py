@@ -1,40 +1,104 @@
-"""Removes pairs of TRANSPOSE nodes that undo each other.
+"""Removes TRANSPOSE nodes that undo each other, also across element-wise ops.
 
 The ONNX frontend wraps each NHWC convolution or pool in transposes
-(NCHW -> NHWC before, NHWC -> NCHW after), so two such ops in a row meet as
-TRANSPOSE(to NCHW) then TRANSPOSE(to NHWC): readers of the second are
-rewired to the first one's input, and transposes nobody reads any more are
-dropped. A transpose that writes a graph output stays.
+(NCHW -> NHWC before, NHWC -> NCHW after). Two rewrites, repeated until
+nothing changes, take most of them out again:
+
+- TRANSPOSE(p) then TRANSPOSE(inverse of p): readers of the second read the
+  first one's input;
+- TRANSPOSE(p) -> an element-wise op -> TRANSPOSE(inverse of p), where the
+  element-wise op (RELU, ADD of two such transposes of equal shape, ...) is
+  read only by that last transpose: the op reads the untransposed inputs and
+  writes the last transpose's output itself.
+
+Transposes nobody reads any more are dropped. A transpose that writes a
+graph output stays.
 """
 
+import copy
+import dataclasses
 from typing import Any
 
 from opbridge.ir import Graph, Node
 from opbridge.passes.rewrite import remove_dead_nodes
 
+# Ops whose result does not depend on the layout of their (same-shaped) inputs.
+ELEMENTWISE_UNARY = frozenset({"RELU", "RELU6", "LOGISTIC", "TANH"})
+ELEMENTWISE_BINARY = frozenset({"ADD", "SUB", "MUL", "DIV", "MINIMUM", "MAXIMUM"})
+
 
 def _permutation(graph: Graph, node: Node) -> tuple[int, ...] | None:
-    if len(node.inputs) < 2 or node.inputs[1] is None:
+    if node.op_type != "TRANSPOSE" or len(node.inputs) < 2 or node.inputs[1] is None:
         return None
     perm = graph.tensor(node.inputs[1]).data
     return None if perm is None else tuple(int(p) for p in perm.ravel())
 
 
-def cancel_transposes(graph: Graph, operators: Any = None) -> Graph:
+def _undo(first: tuple[int, ...], second: tuple[int, ...]) -> bool:
+    return len(first) == len(second) and all(first[second[i]] == i for i in range(len(second)))
+
+
+def _rewrite_once(graph: Graph) -> bool:
     producer = {output: node for node in graph.nodes for output in node.outputs}
-    replacement: dict[int, int] = {}
+    readers: dict[int, list[Node]] = {}
     for node in graph.nodes:
-        node.inputs = [replacement.get(i, i) if i is not None else None for i in node.inputs]
-        if node.op_type != "TRANSPOSE" or node.outputs[0] in graph.outputs:
+        for i in node.inputs:
+            if i is not None:
+                readers.setdefault(i, []).append(node)
+    for node in graph.nodes:
+        second = _permutation(graph, node)
+        if second is None or node.outputs[0] in graph.outputs or node.inputs[0] is None:
             continue
-        before = producer.get(node.inputs[0]) if node.inputs[0] is not None else None
-        if before is None or before.op_type != "TRANSPOSE":
+        before = producer.get(node.inputs[0])
+        if before is None:
             continue
-        first, second = _permutation(graph, before), _permutation(graph, node)
-        if first is None or second is None or len(first) != len(second):
+        first = _permutation(graph, before)
+        if first is not None and _undo(first, second):
+            for reader in readers.get(node.outputs[0], []):
+                reader.inputs = [before.inputs[0] if i == node.outputs[0] else i for i in reader.inputs]
+            return True
+        if before.op_type not in ELEMENTWISE_UNARY | ELEMENTWISE_BINARY:
             continue
-        if all(first[second[i]] == i for i in range(len(second))):
-            replacement[node.outputs[0]] = before.inputs[0]  # type: ignore[assignment]
-    if not replacement:
+        middle = before.outputs[0]
+        if middle in graph.outputs or len(readers.get(middle, [])) != 1:
+            continue
+        operands = [producer.get(i) if i is not None else None for i in before.inputs]
+        perms = [None if p is None else _permutation(graph, p) for p in operands]
+        shapes = {graph.tensor(i).shape for i in before.inputs if i is not None}
+        if len(shapes) == 1 and all(p is not None and _undo(p, second) for p in perms):
+            before.inputs = [p.inputs[0] for p in operands]  # type: ignore[union-attr]
+            before.outputs = [node.outputs[0]]  # the op now writes what the transpose wrote
+            graph.nodes.remove(node)
+            return True
+    return False
+
+
+def cancel_transposes(graph: Graph, operators: Any = None) -> Graph:
+    """The graph with undone transposes removed (see the module docstring); `graph` is edited in place."""
+    changed = False
+    while _rewrite_once(graph):
+        changed = True
+    if not changed:
         return graph
-    return remove_dead_nodes(graph, operators)
+    # An element-wise op now writes what a later transpose wrote: order the nodes by what they read.
+    return remove_dead_nodes(_reschedule(graph), operators)
+
+
+def _reschedule(graph: Graph) -> Graph:
+    """Nodes in an order where each reads only what was written before (stable otherwise)."""
+    available = set(graph.inputs) | {t.index for t in graph.tensors if t.is_constant}
+    pending = list(graph.nodes)
+    ordered: list[Node] = []
+    while pending:
+        for position, node in enumerate(pending):
+            if all(i is None or i in available for i in node.inputs):
+                ordered.append(pending.pop(position))
+                available.update(node.outputs)
+                break
+        else:
+            ordered.extend(pending)  # a cycle would be a bug; check_schedule reports it
+            break
+    # Not checked here; remove_dead_nodes builds (and so checks) the final graph.
+    result = copy.copy(graph)
+    result.nodes = [dataclasses.replace(node, index=position) for position, node in enumerate(ordered)]
+    return result
