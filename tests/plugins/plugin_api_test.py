@@ -28,6 +28,7 @@ from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import DType, Graph
 from opbridge.plugins import PluginImportError, build_plugin_context, load_customizer
 from opbridge.registry import RegistryError, build_default_registry_context
+from opbridge.schemas.schema import ShapeInferenceError
 from opbridge.testing.single_op import run_golden_program
 from opbridge.transforms import Transform, TransformConfigError, make_options
 from pydantic import ConfigDict
@@ -106,8 +107,19 @@ def test_the_starter_parses_resolves_emits_compiles_and_runs(tmp_path: pathlib.P
 def test_rejected_shapes_and_dtypes_give_the_plugins_own_error(
     tmp_path: pathlib.Path, model: bytes, message: str
 ) -> None:
-    with pytest.raises(OperatorResolveError, match=f"node 0 .*CUSTOM_NOOP expects input and output of the {message}"):
+    # The op's schema catches the mismatch first, naming the node and what it infers ...
+    with pytest.raises(ShapeInferenceError, match=r"node 0 \(CUSTOM_NOOP .*differs from what its schema infers"):
         convert(tmp_path, model, plugin_context())
+    assert not (tmp_path / "out").exists(), "a rejected conversion left files behind"
+
+    # ... and without a schema, the operator class's own on_resolve check does.
+    def without_schema(context) -> None:
+        definition = context.operators[custom_noop.CUSTOM_OP_KEY]
+        context.operators.add(dataclasses.replace(definition, schema=None), overwrite=True)
+
+    context = build_default_registry_context([custom_noop.customize_registry, without_schema])
+    with pytest.raises(OperatorResolveError, match=f"node 0 .*CUSTOM_NOOP expects input and output of the {message}"):
+        convert(tmp_path, model, context)
     assert not (tmp_path / "out").exists(), "a rejected conversion left files behind"
 
 
@@ -148,7 +160,9 @@ def test_registering_an_existing_key_needs_overwrite() -> None:
         custom_noop.customize_registry(context)
         custom_noop.customize_registry(context)
 
-    with pytest.raises(RegistryError, match=r"(?s)'CUSTOM_NOOP' is already registered.*overwrite=True"):
+    with pytest.raises(
+        RegistryError, match=r"(?s)'(CUSTOM_NOOP|com.example.custom_op)' is already registered.*overwrite=True"
+    ):
         build_default_registry_context([twice])
 
 
@@ -398,7 +412,8 @@ def test_a_plugin_taking_over_a_builtin_code_needs_allow_override() -> None:
     from opbridge.ops.fully_connected import FULLY_CONNECTED
 
     def take_over(context) -> None:
-        register_operator_definitions(context, [dataclasses.replace(FULLY_CONNECTED, op_type="MY_FC")])
+        # Without a schema: the built-in's schema (opbridge.FULLY_CONNECTED) is the built-in's alone.
+        register_operator_definitions(context, [dataclasses.replace(FULLY_CONNECTED, op_type="MY_FC", schema=None)])
 
     with pytest.raises(RegistryError, match="took over the LiteRT builtin code 9 of the built-in 'FULLY_CONNECTED'"):
         build_default_registry_context([take_over])

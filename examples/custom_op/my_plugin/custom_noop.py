@@ -10,9 +10,24 @@ from opbridge.air import LiteRTOperator, custom_code_to_op_key
 from opbridge.aot.operators import AotOperator
 from opbridge.ops.definition import OperatorDefinition, ReferenceCall
 from opbridge.registry import RegistryContext
+from opbridge.schemas.opsets import OpsetDomain
+from opbridge.schemas.schema import ANY_TYPE, FormalParameter, OpSchema, TypeConstraint, same_as_input
 
 CUSTOM_CODE = "custom-noop"
 CUSTOM_OP_KEY = custom_code_to_op_key(CUSTOM_CODE)  # "CUSTOM_NOOP"
+DOMAIN = "com.example.custom_op"
+
+# What the operator takes and gives: one tensor of any type, copied unchanged.
+CUSTOM_NOOP_SCHEMA = OpSchema(
+    domain=DOMAIN,
+    name="CustomNoop",
+    since_version=1,
+    doc="Copies its input to its output.",
+    inputs=(FormalParameter("input", "T", "any tensor"),),
+    outputs=(FormalParameter("output", "T", "the input's values, its dtype and shape"),),
+    type_constraints=(TypeConstraint("T", ANY_TYPE, "any type"),),
+    infer=same_as_input(0),
+)
 
 
 def parse_custom_noop(node: LiteRTOperator) -> None:
@@ -72,7 +87,10 @@ class CustomNoopOperator(AotOperator):
 
 
 def customize_registry(context: RegistryContext) -> None:
-    """Hooks the parser, the reference and the operator class into a conversion."""
+    """Hooks the parser, the reference (with the schema) and the operator class into a conversion."""
+    context.opset_domains.register(DOMAIN, OpsetDomain(DOMAIN, 1, 1, "the starter plugin's operators"))
     context.litert_parsers.register(CUSTOM_OP_KEY, parse_custom_noop)
-    context.operators.add(OperatorDefinition(op_type=CUSTOM_OP_KEY, reference=custom_noop_reference))
+    context.operators.add(
+        OperatorDefinition(op_type=CUSTOM_OP_KEY, reference=custom_noop_reference, schema=CUSTOM_NOOP_SCHEMA)
+    )
     context.aot_operator_classes.register(CUSTOM_OP_KEY, CustomNoopOperator)

@@ -10,8 +10,9 @@ its kernel; this module registers them under the operator's key:
 
     litert_parsers        the flexbuffer -> the options class
     air_options           the options class
-    operators             the reference (state kept by the interpreter)
+    operators             the reference (state kept by the interpreter) and the schema
     aot_operator_classes  SignalOperator: emits the node's C and names its kernels
+    opset_domains         tflm.signal, the schemas' domain (version 1)
 """
 
 import dataclasses
@@ -39,6 +40,7 @@ from opbridge_signal import (
     window,
 )
 from opbridge_signal.c_code import CArgs
+from opbridge_signal.domain import SIGNAL_DOMAIN, SIGNAL_OPSET
 
 KERNEL_DIRECTORY = pathlib.Path(__file__).parent / "kernels"
 SHARED_KERNEL_HEADER = "opbridge_signal_integer.h"
@@ -66,6 +68,11 @@ class SignalOperatorSpec:
 
     def scratch_bytes(self, options: Any, input_shapes: list[tuple[int, ...]]) -> int:
         return int(self.module.scratch_bytes(options, input_shapes))
+
+    @property
+    def stateful(self) -> bool:
+        """Keeps state from run to run: only stateful operators define initial_state."""
+        return hasattr(self.module, "initial_state")
 
 
 I16, I32, U32, U64, I8 = DType.INT16, DType.INT32, DType.UINT32, DType.UINT64, DType.INT8
@@ -178,18 +185,24 @@ class SignalOperator(LoweredOperator):
 
 
 def operator_class(spec: SignalOperatorSpec) -> type[SignalOperator]:
-    stateful = hasattr(spec.module, "initial_state")  # only stateful operators define it
     name = "".join(part.capitalize() for part in spec.module.__name__.rsplit(".", 1)[-1].split("_")) + "Operator"
-    return type(name, (SignalOperator,), {"TYPE": spec.key, "SPEC": spec, "has_init": stateful})
+    return type(name, (SignalOperator,), {"TYPE": spec.key, "SPEC": spec, "has_init": spec.stateful})
 
 
 def customize_registry(context: RegistryContext) -> None:
     """Registers the nine Signal operators (see the module docstring)."""
+    context.opset_domains.register(SIGNAL_DOMAIN, SIGNAL_OPSET)
     for spec in SIGNAL_OPERATORS:
         key = spec.key
         context.litert_parsers.register(key, _parser(spec))
         context.air_options.register(key, spec.options_class)
         context.operators.add(
-            OperatorDefinition(op_type=key, reference=_reference(spec), doc=spec.module.__doc__ or "")
+            OperatorDefinition(
+                op_type=key,
+                reference=_reference(spec),
+                doc=spec.module.__doc__ or "",
+                schema=spec.module.SCHEMA,
+                stateful=spec.stateful,
+            )
         )
         context.aot_operator_classes.register(key, operator_class(spec))

@@ -27,6 +27,7 @@ from opbridge.ops.squeeze import SQUEEZE
 from opbridge.ops.strided_slice import STRIDED_SLICE
 from opbridge.ops.sub import SUB
 from opbridge.ops.tanh import TANH
+from opbridge.ops.transpose import TRANSPOSE
 
 BUILTIN_OPERATORS: tuple[OperatorDefinition, ...] = (
     ADD,
@@ -55,6 +56,7 @@ BUILTIN_OPERATORS: tuple[OperatorDefinition, ...] = (
     STRIDED_SLICE,
     SUB,
     TANH,
+    TRANSPOSE,
 )
 
 

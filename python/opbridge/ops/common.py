@@ -74,6 +74,26 @@ def activation_range(activation: Activation, output: Quantization, dtype: DType 
     return max(type_min, quantize(-1.0)), min(type_max, quantize(1.0))
 
 
+# std::numeric_limits<float>::lowest() and max(): the float32 clamp without a fused activation.
+FLOAT32_LOWEST = float(np.finfo(np.float32).min)
+FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def float_activation_range(activation: Activation) -> tuple[float, float]:
+    """TFLite's CalculateActivationRange for float32: the clamp of a fused activation.
+
+    Without one the bounds are -FLT_MAX and FLT_MAX (not infinities), so an
+    infinite float32 ADD, SUB, MUL, DIV or pooling result becomes +-FLT_MAX,
+    as in TFLite Micro.
+    """
+    return {
+        Activation.NONE: (FLOAT32_LOWEST, FLOAT32_MAX),
+        Activation.RELU: (0.0, FLOAT32_MAX),
+        Activation.RELU6: (0.0, 6.0),
+        Activation.RELU_N1_TO_1: (-1.0, 1.0),
+    }[activation]
+
+
 @dataclasses.dataclass(frozen=True)
 class Window:
     """Output size and leading padding of one spatial dimension."""

@@ -4,6 +4,13 @@ Also the plain-integer binary operators (int32 ADD, MUL, DIV; MINIMUM and
 MAXIMUM): TFLite Micro computes them on the raw values, wrapping around on
 overflow, with 4-D broadcasting; their kernels are in
 cc/kernels/opbridge_kernels_int.h.
+
+And the float32 paths (cc/kernels/opbridge_kernels_f32.h): every result is
+one float32 operation on float32 arrays, rounded as the C kernels round it
+(IEEE-754 round to nearest, no fused multiply-add); sums are explicit loops
+in the kernels' order, never np.sum (pairwise). Transcendental functions are
+computed in float64 and rounded once to float32 (libm's expf and tanhf may
+differ by an ulp or so).
 """
 
 from collections.abc import Callable
@@ -13,11 +20,12 @@ import numpy as np
 from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode, c_int_list
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node, Tensor
-from opbridge.ops.common import INT8_MAX, INT8_MIN, Activation
+from opbridge.ops.common import INT8_MAX, INT8_MIN, Activation, float_activation_range
 from opbridge.ops.definition import Array, ReferenceCall
 from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier
 
 INT_KERNELS_HEADER = "cc/kernels/opbridge_kernels_int.h"
+F32_KERNELS_HEADER = "cc/kernels/opbridge_kernels_f32.h"
 INT32_MIN = -(2**31)
 INT32_MAX = 2**31 - 1
 # Kernel name suffixes of the element types (cc/kernels/opbridge_kernels_int.h).
@@ -193,11 +201,24 @@ def c_int32_literal(value: int) -> str:
 
 
 # MINIMUM and MAXIMUM: raw values compared, whatever the quantization (as TFLite Micro does).
-MIN_MAX_DTYPES = (DType.INT8, DType.INT16, DType.INT32)
+MIN_MAX_DTYPES = (DType.INT8, DType.INT16, DType.INT32, DType.FLOAT32)
+
+
+def float32_minimum(first: Array, second: Array) -> Array:
+    """TFLite Micro's MinimumOp, a < b ? a : b (a NaN in either gives b; np.minimum would give the NaN)."""
+    return np.where(first < second, first, second)
+
+
+def float32_maximum(first: Array, second: Array) -> Array:
+    """TFLite Micro's MaximumOp, a > b ? a : b."""
+    return np.where(first > second, first, second)
 
 
 def min_max_reference(call: ReferenceCall, choose: Callable[[Array, Array], Array]) -> list[Array]:
     """MINIMUM (choose=np.minimum) or MAXIMUM (np.maximum) of two broadcast inputs."""
+    if call.outputs[0].dtype is DType.FLOAT32:
+        float_choose = float32_minimum if choose is np.minimum else float32_maximum
+        return float32_binary_reference(call, float_choose, None)
     dtype = plain_integer_operands(
         call.node, call.input_tensor(0), call.input_tensor(1), call.outputs[0], MIN_MAX_DTYPES
     )
@@ -205,9 +226,115 @@ def min_max_reference(call: ReferenceCall, choose: Callable[[Array, Array], Arra
 
 
 def lower_min_max(ctx: LoweringContext, node: Node, name: str) -> NodeCode:
-    """MINIMUM or MAXIMUM (`name` is "minimum" or "maximum") -> opbridge_<name>_<s8|s16|s32>."""
+    """MINIMUM or MAXIMUM (`name` is "minimum" or "maximum") -> opbridge_<name>_<s8|s16|s32|f32>."""
     graph = ctx.graph
+    if graph.tensor(node.outputs[0]).dtype is DType.FLOAT32:
+        return lower_float32_binary(ctx, node, f"opbridge_{name}_f32", None)
     dtype = plain_integer_operands(
         node, graph.tensor(node.inputs[0]), graph.tensor(node.inputs[1]), graph.tensor(node.outputs[0]), MIN_MAX_DTYPES
     )
     return lower_int_binary(ctx, node, f"opbridge_{name}_{KERNEL_SUFFIXES[dtype]}", None)
+
+
+# float32 ----------------------------------------------------------------------
+
+
+def require_float32(node: Node, operands: list[tuple[str, Tensor]]) -> None:
+    """Checks that each (role, tensor) is float32 (TFLite Micro's float kernels take one type throughout)."""
+    for role, tensor in operands:
+        if tensor.dtype is not DType.FLOAT32:
+            raise UnsupportedTensorError(
+                f"{node.describe()}: {role} {tensor.describe()} is {tensor.dtype.value}; the float32 "
+                f"{node.op_type} needs float32 inputs and outputs",
+                hint="give every input and output of the node one type (quantize the whole node, or none of it)",
+            )
+
+
+def clamp_float32(values: Array, low: float, high: float) -> Array:
+    """TFLite's ActivationFunctionWithMinMax, std::min(std::max(x, low), high), on float32 (NaN passes)."""
+    low_value, high_value = np.float32(low), np.float32(high)
+    raised = np.where(values < low_value, low_value, values)
+    return np.where(high_value < raised, high_value, raised).astype(np.float32)
+
+
+def float32_exp(values: Array) -> Array:
+    """exp in float64, rounded once to float32: expf correctly rounded, but for rare ties (libm is within an ulp)."""
+    with np.errstate(over="ignore"):
+        return np.exp(np.asarray(values, dtype=np.float64)).astype(np.float32)
+
+
+def float32_tanh(values: Array) -> Array:
+    """tanh in float64, rounded once to float32 (libm's tanhf is within an ulp or two)."""
+    return np.tanh(np.asarray(values, dtype=np.float64)).astype(np.float32)
+
+
+def float32_binary_reference(
+    call: ReferenceCall, operation: Callable[[Array, Array], Array], activation: Activation | None
+) -> list[Array]:
+    """`operation` on two float32 inputs (broadcast NumPy-style), then the fused activation's clamp if any."""
+    output = call.outputs[0]
+    require_float32(
+        call.node, [("input 0", call.input_tensor(0)), ("input 1", call.input_tensor(1)), ("output", output)]
+    )
+    first = np.asarray(call.value(0), dtype=np.float32)
+    second = np.asarray(call.value(1), dtype=np.float32)
+    with np.errstate(all="ignore"):  # x / 0 and overflow give inf or NaN, as in C
+        result = np.asarray(operation(first, second), dtype=np.float32)
+    if activation is not None:
+        result = clamp_float32(result, *float_activation_range(activation))
+    return [np.ascontiguousarray(np.broadcast_to(result, output.shape), dtype=np.float32)]
+
+
+def float32_unary_reference(call: ReferenceCall, operation: Callable[[Array], Array]) -> list[Array]:
+    """`operation` on one float32 input, element by element, as float32."""
+    output = call.outputs[0]
+    require_float32(call.node, [("input", call.input_tensor(0)), ("output", output)])
+    with np.errstate(all="ignore"):
+        result = operation(np.asarray(call.value(0), dtype=np.float32))
+    return [np.asarray(result, dtype=np.float32).reshape(output.shape)]
+
+
+def c_float_literal(value: float) -> str:
+    """A float32 value as a C float constant that reads back to the same bits."""
+    single = np.float32(value)
+    if not np.isfinite(single):
+        raise ValueError(f"{value} is not a finite float32")
+    return f"{float(single)!r}f"
+
+
+def lower_float32_binary(ctx: LoweringContext, node: Node, kernel: str, activation: Activation | None) -> NodeCode:
+    """A binary float32 node computed by `kernel` of opbridge_kernels_f32.h.
+
+    With an activation: an opbridge_arithmetic_f32_params kernel (ADD, SUB,
+    MUL, DIV); without: an opbridge_broadcast_f32_params kernel (MINIMUM, MAXIMUM).
+    """
+    graph = ctx.graph
+    operands = [("input 0", node.inputs[0]), ("input 1", node.inputs[1]), ("output", node.outputs[0])]
+    require_float32(node, [(role, graph.tensor(index)) for role, index in operands])
+    params_symbol = ctx.local_symbol(node, "params")
+    broadcast = broadcast_4d_initializer(ctx, node)
+    if activation is None:
+        params = f"static const opbridge_broadcast_f32_params {params_symbol} = {broadcast};"
+    else:
+        low, high = float_activation_range(activation)
+        params = f"""static const opbridge_arithmetic_f32_params {params_symbol} = {{
+    .broadcast = {broadcast},
+    .activation_min = {c_float_literal(low)},
+    .activation_max = {c_float_literal(high)},
+}};"""
+    call = (
+        f"status = {kernel}(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}, "
+        f"{ctx.pointer(node.outputs[0])});"
+    )
+    return NodeCode(includes=[F32_KERNELS_HEADER], definitions=[params], statements=[call])
+
+
+def lower_float32_unary(ctx: LoweringContext, node: Node, kernel: str) -> NodeCode:
+    """A unary float32 node computed by `kernel(size, input, output)` of opbridge_kernels_f32.h."""
+    input_tensor, output = ctx.graph.tensor(node.inputs[0]), ctx.graph.tensor(node.outputs[0])
+    require_float32(node, [("input", input_tensor), ("output", output)])
+    call = (
+        f"status = {kernel}({input_tensor.element_count}, {ctx.pointer(node.inputs[0])}, "
+        f"{ctx.pointer(node.outputs[0])});"
+    )
+    return NodeCode(includes=[F32_KERNELS_HEADER], statements=[call])

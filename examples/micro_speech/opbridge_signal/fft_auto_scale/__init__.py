@@ -3,7 +3,8 @@
 from opbridge_signal.fft_auto_scale.c_code import c_code
 from opbridge_signal.fft_auto_scale.options import FftAutoScaleOptions
 from opbridge_signal.fft_auto_scale.reference import reference, scratch_bytes, state_bytes
+from opbridge_signal.fft_auto_scale.schema import FFT_AUTO_SCALE_SCHEMA as SCHEMA
 
 CUSTOM_CODE = "SignalFftAutoScale"
 
-__all__ = ["CUSTOM_CODE", "FftAutoScaleOptions", "c_code", "reference", "scratch_bytes", "state_bytes"]
+__all__ = ["CUSTOM_CODE", "SCHEMA", "FftAutoScaleOptions", "c_code", "reference", "scratch_bytes", "state_bytes"]

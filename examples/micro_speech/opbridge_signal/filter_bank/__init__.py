@@ -3,5 +3,6 @@
 from opbridge_signal.filter_bank.c_code import c_code
 from opbridge_signal.filter_bank.options import CUSTOM_CODE, FilterBankOptions
 from opbridge_signal.filter_bank.reference import reference, scratch_bytes, state_bytes
+from opbridge_signal.filter_bank.schema import FILTER_BANK_SCHEMA as SCHEMA
 
-__all__ = ["CUSTOM_CODE", "FilterBankOptions", "c_code", "reference", "scratch_bytes", "state_bytes"]
+__all__ = ["CUSTOM_CODE", "SCHEMA", "FilterBankOptions", "c_code", "reference", "scratch_bytes", "state_bytes"]

@@ -8,9 +8,11 @@ from opbridge_signal.filter_bank_spectral_subtraction.reference import (
     scratch_bytes,
     state_bytes,
 )
+from opbridge_signal.filter_bank_spectral_subtraction.schema import FILTER_BANK_SPECTRAL_SUBTRACTION_SCHEMA as SCHEMA
 
 __all__ = [
     "CUSTOM_CODE",
+    "SCHEMA",
     "FilterBankSpectralSubtractionOptions",
     "c_code",
     "initial_state",

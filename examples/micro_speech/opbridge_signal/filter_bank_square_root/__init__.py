@@ -3,5 +3,14 @@
 from opbridge_signal.filter_bank_square_root.c_code import c_code
 from opbridge_signal.filter_bank_square_root.options import CUSTOM_CODE, FilterBankSquareRootOptions
 from opbridge_signal.filter_bank_square_root.reference import reference, scratch_bytes, state_bytes
+from opbridge_signal.filter_bank_square_root.schema import FILTER_BANK_SQUARE_ROOT_SCHEMA as SCHEMA
 
-__all__ = ["CUSTOM_CODE", "FilterBankSquareRootOptions", "c_code", "reference", "scratch_bytes", "state_bytes"]
+__all__ = [
+    "CUSTOM_CODE",
+    "SCHEMA",
+    "FilterBankSquareRootOptions",
+    "c_code",
+    "reference",
+    "scratch_bytes",
+    "state_bytes",
+]

@@ -3,5 +3,6 @@
 from opbridge_signal.pcan.c_code import c_code
 from opbridge_signal.pcan.options import CUSTOM_CODE, PcanOptions
 from opbridge_signal.pcan.reference import reference, scratch_bytes, state_bytes
+from opbridge_signal.pcan.schema import PCAN_SCHEMA as SCHEMA
 
-__all__ = ["CUSTOM_CODE", "PcanOptions", "c_code", "reference", "scratch_bytes", "state_bytes"]
+__all__ = ["CUSTOM_CODE", "SCHEMA", "PcanOptions", "c_code", "reference", "scratch_bytes", "state_bytes"]

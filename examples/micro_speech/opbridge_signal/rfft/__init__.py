@@ -3,7 +3,8 @@
 from opbridge_signal.rfft.c_code import c_code
 from opbridge_signal.rfft.options import RfftOptions
 from opbridge_signal.rfft.reference import reference, scratch_bytes, state_bytes
+from opbridge_signal.rfft.schema import RFFT_SCHEMA as SCHEMA
 
 CUSTOM_CODE = "SignalRfft"
 
-__all__ = ["CUSTOM_CODE", "RfftOptions", "c_code", "reference", "scratch_bytes", "state_bytes"]
+__all__ = ["CUSTOM_CODE", "SCHEMA", "RfftOptions", "c_code", "reference", "scratch_bytes", "state_bytes"]

@@ -1,4 +1,5 @@
-"""ADD: element-wise sum of two int8 tensors with their own scales, or of two plain int32 tensors (broadcasting)."""
+"""ADD: element-wise sum of two int8 tensors with their own scales, two plain int32 or two float32 tensors
+(broadcasting)."""
 
 from tflite.BuiltinOperator import BuiltinOperator
 

@@ -1,17 +1,20 @@
-"""ADD -> opbridge_add_s8 or opbridge_add_s32 (and SUB -> opbridge_sub_s8), with broadcasting as 4-D strides."""
+"""ADD -> opbridge_add_s8, opbridge_add_s32 or opbridge_add_f32 (and SUB -> opbridge_sub_s8), with broadcasting
+as 4-D strides."""
 
 from collections.abc import Callable
 
 from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode, c_int_list
-from opbridge.ir import Node, Quantization
+from opbridge.ir import DType, Node, Quantization
 from opbridge.ops.add.reference import LEFT_SHIFT, AddParameters, add_parameters, is_int32_add
 from opbridge.ops.common import Activation, activation_range, int8_operands
-from opbridge.ops.elementwise import lower_int_binary, output_shape_4d, strides_initializer
+from opbridge.ops.elementwise import lower_float32_binary, lower_int_binary, output_shape_4d, strides_initializer
 
 
 def lower_add(ctx: LoweringContext, node: Node) -> NodeCode:
     graph = ctx.graph
     first, second = graph.tensor(node.inputs[0]), graph.tensor(node.inputs[1])
+    if graph.tensor(node.outputs[0]).dtype is DType.FLOAT32:
+        return lower_float32_binary(ctx, node, "opbridge_add_f32", node.attributes.activation)
     if is_int32_add(node, first, second, graph.tensor(node.outputs[0])):
         # TFLite Micro ignores an int32 ADD's fused activation (see reference.py).
         return lower_int_binary(ctx, node, "opbridge_add_s32", Activation.NONE)

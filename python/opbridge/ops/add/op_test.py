@@ -1,5 +1,8 @@
-"""ADD with broadcasting, int8 on drawn quantization and plain int32: reference == TFLite Micro, C == reference."""
+"""ADD with broadcasting, int8 on drawn quantization, plain int32 and float32: reference == TFLite Micro,
+C == reference (float32: bit for bit)."""
 
+import numpy as np
+import pytest
 from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -7,12 +10,15 @@ from hypothesis import strategies as st
 from opbridge.ir import DType, Graph
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.builtin import build_builtin_registry
+from opbridge.ops.common import Activation
 from opbridge.testing import strategies
 from opbridge.testing.single_op import (
+    FLOAT32_EDGE_VALUES,
     GraphBuilder,
     broadcast_binary_graph,
     check_c_matches_reference,
     check_reference_matches_tflite_micro,
+    float32_edge_graph,
 )
 
 REGISTRY = build_builtin_registry()
@@ -70,3 +76,59 @@ def test_int32_c_kernel_matches_reference(data: st.DataObject) -> None:
         data, "ADD", DType.INT32, AddAttributes(activation=data.draw(strategies.ACTIVATIONS))
     )
     check_c_matches_reference(graph, REGISTRY)
+
+
+# float32 -----------------------------------------------------------------------
+# Sums need no libm, so the reference equals TFLite Micro and the C kernel bit for bit.
+
+
+def float32_graph(data: st.DataObject) -> Graph:
+    attributes = AddAttributes(activation=data.draw(strategies.ACTIVATIONS))
+    return broadcast_binary_graph(data, "ADD", DType.FLOAT32, attributes)
+
+
+@settings(max_examples=15)
+@given(st.data())
+def test_float32_reference_matches_tflite_micro(data: st.DataObject) -> None:
+    graph = float32_graph(data)
+    options = schema.AddOptionsT()
+    options.fusedActivationFunction = graph.nodes[0].attributes.activation.value
+    check_reference_matches_tflite_micro(
+        graph, REGISTRY, schema.BuiltinOperator.ADD, 1, schema.BuiltinOptions.AddOptions, options
+    )
+
+
+@settings(max_examples=8)
+@given(st.data())
+def test_float32_c_kernel_matches_reference_exactly(data: st.DataObject) -> None:
+    check_c_matches_reference(float32_graph(data), REGISTRY, float_ulp_tolerance=0)
+
+
+@pytest.mark.parametrize("activation", list(Activation))
+def test_float32_edge_values_match_tflite_micro(activation: Activation) -> None:
+    # Every pair of edge values: overflow to inf (FLT_MAX without an activation), inf - inf, NaN, -0.0 + -0.0, ...
+    graph = float32_edge_graph("ADD", AddAttributes(activation=activation))
+    options = schema.AddOptionsT()
+    options.fusedActivationFunction = activation.value
+    edges = FLOAT32_EDGE_VALUES
+    check_reference_matches_tflite_micro(
+        graph,
+        REGISTRY,
+        schema.BuiltinOperator.ADD,
+        1,
+        schema.BuiltinOptions.AddOptions,
+        options,
+        inputs=[[edges.reshape(-1, 1), edges.reshape(1, -1)]],
+    )
+
+
+def test_float32_c_kernel_on_edge_values() -> None:
+    # Finite edge values (C has no literal for inf or NaN constants) against seeded values.
+    finite = FLOAT32_EDGE_VALUES[np.isfinite(FLOAT32_EDGE_VALUES)]
+    for activation in (Activation.NONE, Activation.RELU6):
+        builder = GraphBuilder()
+        a = builder.tensor("a", DType.FLOAT32, (finite.size, 1), data=finite.reshape(-1, 1))
+        b = builder.tensor("b", DType.FLOAT32, (1, 8))
+        y = builder.tensor("sum", DType.FLOAT32, (finite.size, 8))
+        graph = builder.single_node_graph("ADD", [a, b], [y], AddAttributes(activation=activation))
+        check_c_matches_reference(graph, REGISTRY, float_ulp_tolerance=0)

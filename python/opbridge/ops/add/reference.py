@@ -1,4 +1,4 @@
-"""TFLite Micro's reference ADD, int8 and int32.
+"""TFLite Micro's reference ADD, int8, int32 and float32.
 
 int8: both inputs are brought to a common scale (twice the larger input
 scale) with 20 bits of headroom, added, and rescaled to the output.
@@ -6,6 +6,9 @@ scale) with 20 bits of headroom, added, and rescaled to the output.
 int32 (unquantized): the plain sum, wrapping around on overflow. TFLite
 Micro ignores the fused activation of an int32 ADD (it clamps to the whole
 int32 range), and so does opbridge, to stay bit-exact.
+
+float32: the float32 sum, then the fused activation's clamp (without one,
+an infinite sum becomes +-FLT_MAX, as TFLite's clamp makes it).
 """
 
 import dataclasses
@@ -16,7 +19,12 @@ import numpy as np
 from opbridge.ir import DType, Node, Quantization, Tensor
 from opbridge.ops.common import activation_range, require_quantization
 from opbridge.ops.definition import Array, ReferenceCall
-from opbridge.ops.elementwise import broadcast_binary_reference, plain_integer_operands, wrap_integers
+from opbridge.ops.elementwise import (
+    broadcast_binary_reference,
+    float32_binary_reference,
+    plain_integer_operands,
+    wrap_integers,
+)
 from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier, quantize_multiplier
 
 LEFT_SHIFT = 20
@@ -53,6 +61,8 @@ def is_int32_add(node: Node, first: Tensor, second: Tensor, output: Tensor) -> b
 
 
 def add_reference(call: ReferenceCall) -> list[Array]:
+    if call.outputs[0].dtype is DType.FLOAT32:
+        return float32_binary_reference(call, np.add, call.attributes.activation)
     if is_int32_add(call.node, call.input_tensor(0), call.input_tensor(1), call.outputs[0]):
         return broadcast_binary_reference(call, lambda a, b: wrap_integers(a + b, DType.INT32), DType.INT32)
     return add_or_sub_reference(call, add_parameters, sign=1)
@@ -61,7 +71,7 @@ def add_reference(call: ReferenceCall) -> list[Array]:
 def add_or_sub_reference(
     call: ReferenceCall, parameters: Callable[[Quantization, Quantization, Quantization], AddParameters], sign: int
 ) -> list[Array]:
-    """ADD (sign 1) or SUB (sign -1): rescale both inputs, combine, rescale to the output."""
+    """int8 ADD (sign 1) or SUB (sign -1): rescale both inputs, combine, rescale to the output."""
     first_q = require_quantization(call.node, call.input_tensor(0), "input 0")
     second_q = require_quantization(call.node, call.input_tensor(1), "input 1")
     output = call.outputs[0]

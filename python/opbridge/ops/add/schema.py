@@ -1,4 +1,4 @@
-"""ADD's schema: two tensors of one dtype, NumPy broadcasting, output of that dtype."""
+"""ADD's schema: two tensors of one dtype (int8, int32, float32), NumPy broadcasting, output of that dtype."""
 
 from opbridge.ir import DType
 from opbridge.ops.add.attributes import AddAttributes
@@ -19,7 +19,9 @@ ADD_SCHEMA = OpSchema(
     doc="Element-wise sum with NumPy broadcasting; int8 inputs carry their own scales.",
     inputs=(FormalParameter("a", "T", "first addend"), FormalParameter("b", "T", "second addend")),
     outputs=(FormalParameter("sum", "T", "a + b, rescaled to the output's quantization for int8"),),
-    type_constraints=(TypeConstraint("T", (DType.INT8, DType.INT32), "quantized int8, or plain int32"),),
+    type_constraints=(
+        TypeConstraint("T", (DType.INT8, DType.INT32, DType.FLOAT32), "quantized int8, plain int32, or float32"),
+    ),
     attributes_class=AddAttributes,
     infer=infer_add,
 )

@@ -1,10 +1,11 @@
-"""AVERAGE_POOL_2D: mean over windows that are clipped to the input, int8."""
+"""AVERAGE_POOL_2D: mean over windows that are clipped to the input, int8 or float32."""
 
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.average_pool_2d.litert import parse_litert_options
 from opbridge.ops.average_pool_2d.lowering import lower_average_pool_2d
 from opbridge.ops.average_pool_2d.reference import average_pool_2d_reference
+from opbridge.ops.average_pool_2d.schema import AVERAGE_POOL_2D_SCHEMA
 from opbridge.ops.definition import OperatorDefinition
 
 AVERAGE_POOL_2D = OperatorDefinition(
@@ -15,4 +16,5 @@ AVERAGE_POOL_2D = OperatorDefinition(
     parse_litert_options=parse_litert_options,
     lower_c=lower_average_pool_2d,
     doc=__doc__ or "",
+    schema=AVERAGE_POOL_2D_SCHEMA,
 )

@@ -1,21 +1,26 @@
-"""AVERAGE_POOL_2D -> opbridge_average_pool_2d_s8."""
+"""AVERAGE_POOL_2D -> opbridge_average_pool_2d_s8 or opbridge_average_pool_2d_f32."""
 
-from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode, nhwc_dims
+from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode, c_int_list, nhwc_dims
 from opbridge.errors import UnsupportedTensorError
-from opbridge.ir import Node
-from opbridge.ops.common import activation_range, require_dtype, require_quantization, window
+from opbridge.ir import DType, Node
+from opbridge.ops.common import activation_range, float_activation_range, require_dtype, require_quantization, window
+from opbridge.ops.elementwise import F32_KERNELS_HEADER, c_float_literal, require_float32
 
 
 def lower_average_pool_2d(ctx: LoweringContext, node: Node) -> NodeCode:
-    return lower_pool_2d(ctx, node, "opbridge_average_pool_2d_s8")
+    return lower_pool_2d(ctx, node, "opbridge_average_pool_2d")
 
 
 def lower_pool_2d(ctx: LoweringContext, node: Node, kernel: str) -> NodeCode:
-    """A pooling node: TFLite requires equal input and output quantization."""
+    """A pooling node, `kernel` without its dtype suffix: int8 (TFLite requires equal input and output
+    quantization) or float32."""
     graph = ctx.graph
     attributes = node.attributes
     input_tensor = graph.tensor(node.inputs[0])
     output = graph.tensor(node.outputs[0])
+    if input_tensor.dtype is DType.FLOAT32:
+        return lower_float32_pool_2d(ctx, node, f"{kernel}_f32")
+    kernel = f"{kernel}_s8"
     require_dtype(node, input_tensor, "input")
     require_dtype(node, output, "output")
     input_q = require_quantization(node, input_tensor, "input")
@@ -45,3 +50,37 @@ def lower_pool_2d(ctx: LoweringContext, node: Node, kernel: str) -> NodeCode:
     source, target = ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])
     call = f"status = {kernel}(&{params_symbol}, {source}, {target});"
     return NodeCode(includes=[KERNELS_HEADER], definitions=[params], statements=[call])
+
+
+def lower_float32_pool_2d(ctx: LoweringContext, node: Node, kernel: str) -> NodeCode:
+    graph = ctx.graph
+    attributes = node.attributes
+    input_tensor = graph.tensor(node.inputs[0])
+    output = graph.tensor(node.outputs[0])
+    require_float32(node, [("input", input_tensor), ("output", output)])
+    for role, tensor in (("input", input_tensor), ("output", output)):
+        if len(tensor.shape) != 4:
+            raise UnsupportedTensorError(
+                f"{node.describe()}: {role} {tensor.describe()} has rank {len(tensor.shape)}; pooling needs NHWC",
+                hint="reshape to [batch, height, width, channels]",
+            )
+    _, height, width, _ = input_tensor.shape
+    rows = window(attributes.padding, height, attributes.filter_height, attributes.stride_height)
+    cols = window(attributes.padding, width, attributes.filter_width, attributes.stride_width)
+    low, high = float_activation_range(attributes.activation)
+    params_symbol = ctx.local_symbol(node, "params")
+    params = f"""static const opbridge_pool_f32_params {params_symbol} = {{
+    .activation_min = {c_float_literal(low)},
+    .activation_max = {c_float_literal(high)},
+    .stride_height = {attributes.stride_height},
+    .stride_width = {attributes.stride_width},
+    .filter_height = {attributes.filter_height},
+    .filter_width = {attributes.filter_width},
+    .padding_height = {rows.padding_before},
+    .padding_width = {cols.padding_before},
+    .input_shape = {{{c_int_list(input_tensor.shape)}}},
+    .output_shape = {{{c_int_list(output.shape)}}},
+}};"""
+    source, target = ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])
+    call = f"status = {kernel}(&{params_symbol}, {source}, {target});"
+    return NodeCode(includes=[F32_KERNELS_HEADER], definitions=[params], statements=[call])

@@ -1,15 +1,20 @@
-"""TFLite Micro's reference AVERAGE_POOL_2D, int8.
+"""TFLite Micro's reference AVERAGE_POOL_2D, int8 and float32.
 
 Each output averages only the input positions its window covers (padding is
-not counted), rounding half away from zero.
+not counted): int8 rounding half away from zero; float32 as TFLite Micro's
+float kernel, 0 plus the covered values in window order (rows, then
+columns), one float32 rounding per addition, divided by their count, then
+the fused activation's clamp.
 """
 
 from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from opbridge.ops.common import activation_range, require_quantization, window
+from opbridge.ir import DType
+from opbridge.ops.common import FLOAT32_LOWEST, activation_range, float_activation_range, require_quantization, window
 from opbridge.ops.definition import Array, ReferenceCall
+from opbridge.ops.elementwise import clamp_float32, require_float32
 
 Reduce = Callable[[np.ndarray], np.ndarray]
 
@@ -47,4 +52,42 @@ def rounded_average(windows: np.ndarray) -> np.ndarray:
 
 
 def average_pool_2d_reference(call: ReferenceCall) -> list[Array]:
+    if call.input_tensor(0).dtype is DType.FLOAT32:
+        return float32_pool_reference(call, average=True)
     return pool_reference(call, rounded_average)
+
+
+def float32_pool_reference(call: ReferenceCall, average: bool) -> list[Array]:
+    """float32 AVERAGE_POOL_2D (average=True) or MAX_POOL_2D, in the C kernel's order.
+
+    One pass per filter position (row-major), each over every output at once:
+    an output takes the position only if it falls inside the input, so each
+    output sees its covered values in the kernel's order.
+    """
+    output = call.outputs[0]
+    require_float32(call.node, [("input", call.input_tensor(0)), ("output", output)])
+    a = call.attributes
+    values = np.asarray(call.value(0), dtype=np.float32)
+    _, height, width, _ = values.shape
+    rows = window(a.padding, height, a.filter_height, a.stride_height)
+    cols = window(a.padding, width, a.filter_width, a.stride_width)
+    y_origins = np.arange(rows.output_size) * a.stride_height - rows.padding_before
+    x_origins = np.arange(cols.output_size) * a.stride_width - cols.padding_before
+    shape = (values.shape[0], rows.output_size, cols.output_size, values.shape[3])
+    total = np.zeros(shape, dtype=np.float32)
+    maximum = np.full(shape, FLOAT32_LOWEST, dtype=np.float32)
+    count = np.zeros((1, rows.output_size, cols.output_size, 1), dtype=np.int64)
+    with np.errstate(all="ignore"):
+        for filter_y in range(a.filter_height):
+            y = y_origins + filter_y
+            y_inside = (y >= 0) & (y < height)
+            for filter_x in range(a.filter_width):
+                x = x_origins + filter_x
+                inside = (y_inside[:, None] & ((x >= 0) & (x < width))[None, :])[None, :, :, None]
+                taken = values[:, np.clip(y, 0, height - 1)][:, :, np.clip(x, 0, width - 1)]
+                total = np.where(inside, total + taken, total)
+                maximum = np.where(inside & (maximum < taken), taken, maximum)
+                count = count + inside
+        result = total / count.astype(np.float32) if average else maximum
+    low, high = float_activation_range(a.activation)
+    return [clamp_float32(result, low, high)]

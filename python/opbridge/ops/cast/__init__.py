@@ -5,16 +5,21 @@ From bool, int8, int16, int32 or uint32 to int8, int16, int32, uint32 or float32
 
 from tflite.BuiltinOperator import BuiltinOperator
 
+from opbridge.ops.cast.litert import parse_litert_options
 from opbridge.ops.cast.lowering import lower_cast
 from opbridge.ops.cast.reference import cast_reference
+from opbridge.ops.cast.schema import CAST_SCHEMA
 from opbridge.ops.definition import OperatorDefinition
 
-# TFLite Micro reads no CastOptions: the tensors' types say what to convert.
+# TFLite Micro reads no CastOptions: the tensors' types say what to convert. The
+# parser copies the output tensor's type into CastAttributes, for the schema.
 CAST = OperatorDefinition(
     op_type="CAST",
     reference=cast_reference,
     litert_builtin_code=BuiltinOperator.CAST,
     litert_versions=frozenset({1, 2, 3, 4, 5, 6}),
+    parse_litert_options=parse_litert_options,
     lower_c=lower_cast,
     doc=__doc__ or "",
+    schema=CAST_SCHEMA,
 )

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Graph
 from opbridge.ops.builtin import build_builtin_registry
+from opbridge.ops.cast.attributes import CastAttributes
 from opbridge.ops.cast.reference import CAST_INPUT_DTYPES, CAST_OUTPUT_DTYPES, cast_values
 from opbridge.testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 
@@ -32,7 +33,7 @@ def cast_graph(shape: tuple[int, ...], source: DType, target: DType) -> Graph:
     builder = GraphBuilder()
     x = builder.tensor("x", source, shape)
     y = builder.tensor("y", target, shape)
-    return builder.single_node_graph("CAST", [x], [y], None)
+    return builder.single_node_graph("CAST", [x], [y], CastAttributes(out_data_type=target))
 
 
 def draw_graph(data: st.DataObject, pair: tuple[DType, DType]) -> Graph:

@@ -1,6 +1,5 @@
 """CONCATENATION: inputs joined along one axis (int8 of the output's quantization, or int16, int32, ...)."""
 
-import dataclasses
 from typing import Any
 
 import numpy as np
@@ -11,16 +10,9 @@ from opbridge.backends.c.lowering import LoweringContext, NodeCode
 from opbridge.errors import UnsupportedOperatorError, UnsupportedTensorError
 from opbridge.ir import DType, Node
 from opbridge.ops.common import Activation, litert_activation, require_quantization
+from opbridge.ops.concatenation.attributes import CONCATENATION_DTYPES, ConcatenationAttributes
+from opbridge.ops.concatenation.schema import CONCATENATION_SCHEMA
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
-
-# The types TFLite Micro's CONCATENATION takes (the same for every input and the output).
-CONCATENATION_DTYPES = (DType.BOOL, DType.INT8, DType.INT16, DType.INT32, DType.INT64, DType.FLOAT32)
-
-
-@dataclasses.dataclass(frozen=True)
-class ConcatenationAttributes:
-    axis: int = 0
-    activation: Activation = Activation.NONE
 
 
 def parse_litert_options(operator: Any) -> ConcatenationAttributes:
@@ -82,4 +74,5 @@ CONCATENATION = OperatorDefinition(
     parse_litert_options=parse_litert_options,
     lower_c=lower_concatenation,
     doc=__doc__ or "",
+    schema=CONCATENATION_SCHEMA,
 )

@@ -5,6 +5,7 @@ from tflite.BuiltinOperator import BuiltinOperator
 from opbridge.ops.conv_2d.litert import parse_litert_options
 from opbridge.ops.conv_2d.lowering import lower_conv_2d
 from opbridge.ops.conv_2d.reference import conv_2d_reference
+from opbridge.ops.conv_2d.schema import CONV_2D_SCHEMA
 from opbridge.ops.definition import OperatorDefinition
 
 CONV_2D = OperatorDefinition(
@@ -15,4 +16,5 @@ CONV_2D = OperatorDefinition(
     parse_litert_options=parse_litert_options,
     lower_c=lower_conv_2d,
     doc=__doc__ or "",
+    schema=CONV_2D_SCHEMA,
 )

@@ -1,13 +1,69 @@
-"""CONV_2D and DEPTHWISE_CONV_2D -> opbridge_conv_2d_s8 / opbridge_depthwise_conv_2d_s8."""
+"""CONV_2D and DEPTHWISE_CONV_2D -> opbridge_conv_2d_s8 / opbridge_depthwise_conv_2d_s8 (int8),
+opbridge_conv_f32 / opbridge_depthwise_conv_f32 (float32)."""
 
 from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode, nhwc_dims
 from opbridge.errors import UnsupportedOperatorError
 from opbridge.ir import DType, Node
-from opbridge.ops.common import activation_range, int8_operands, per_channel_multipliers, require_dtype, window
+from opbridge.ops.common import (
+    activation_range,
+    float_activation_range,
+    int8_operands,
+    per_channel_multipliers,
+    require_dtype,
+    window,
+)
+from opbridge.ops.elementwise import F32_KERNELS_HEADER, c_float_literal, require_float32
+
+
+def lower_convolution_float32(ctx: LoweringContext, node: Node, depthwise: bool) -> NodeCode:
+    graph = ctx.graph
+    attributes = node.attributes
+    input_tensor = graph.tensor(node.inputs[0])
+    filter_tensor = graph.tensor(node.inputs[1])
+    bias_index = node.inputs[2] if len(node.inputs) > 2 else None
+    output = graph.tensor(node.outputs[0])
+    operands = [("input", input_tensor), ("filter", filter_tensor), ("output", output)]
+    if bias_index is not None:
+        operands.append(("bias", graph.tensor(bias_index)))
+    require_float32(node, operands)
+    _, height, width, in_channels = input_tensor.shape
+    _, filter_height, filter_width, filter_channels = filter_tensor.shape
+    out_channels = output.shape[3]
+    if not depthwise and filter_channels != in_channels:
+        raise UnsupportedOperatorError(
+            f"{node.describe()}: grouped convolution ({in_channels} input channels, filter depth {filter_channels})",
+            hint="grouped CONV_2D is not supported yet",
+        )
+    low, high = float_activation_range(attributes.activation)
+    rows = window(attributes.padding, height, filter_height, attributes.stride_height, attributes.dilation_height)
+    cols = window(attributes.padding, width, filter_width, attributes.stride_width, attributes.dilation_width)
+    params_symbol = ctx.local_symbol(node, "params")
+    params = f"""static const opbridge_conv_f32_params {params_symbol} = {{
+    .activation_min = {c_float_literal(low)},
+    .activation_max = {c_float_literal(high)},
+    .stride_height = {attributes.stride_height},
+    .stride_width = {attributes.stride_width},
+    .dilation_height = {attributes.dilation_height},
+    .dilation_width = {attributes.dilation_width},
+    .padding_height = {rows.padding_before},
+    .padding_width = {cols.padding_before},
+    .depth_multiplier = {out_channels // in_channels if depthwise else 1},
+    .input_shape = {nhwc_dims(input_tensor)},
+    .filter_shape = {nhwc_dims(filter_tensor)},
+    .output_shape = {nhwc_dims(output)},
+}};"""
+    kernel = "opbridge_depthwise_conv_f32" if depthwise else "opbridge_conv_f32"
+    call = (
+        f"status = {kernel}(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}, "
+        f"{ctx.optional_pointer(bias_index)}, {ctx.pointer(node.outputs[0])});"
+    )
+    return NodeCode(includes=[F32_KERNELS_HEADER], definitions=[params], statements=[call])
 
 
 def lower_convolution(ctx: LoweringContext, node: Node, depthwise: bool) -> NodeCode:
     graph = ctx.graph
+    if graph.tensor(node.inputs[0]).dtype is DType.FLOAT32:
+        return lower_convolution_float32(ctx, node, depthwise)
     attributes = node.attributes
     input_tensor = graph.tensor(node.inputs[0])
     filter_tensor = graph.tensor(node.inputs[1])

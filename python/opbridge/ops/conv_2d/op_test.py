@@ -1,5 +1,9 @@
-"""CONV_2D and DEPTHWISE_CONV_2D on drawn parameters: reference == TFLite Micro, C kernels == reference."""
+"""CONV_2D and DEPTHWISE_CONV_2D on drawn parameters: reference == TFLite Micro, C kernels == reference.
 
+int8 and float32; float32 outputs equal TFLite Micro's and the C kernels' bit for bit.
+"""
+
+import numpy as np
 from ai_edge_litert import schema_py_generated as schema
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -10,12 +14,17 @@ from opbridge.ops.common import window
 from opbridge.ops.conv_2d.attributes import Conv2DAttributes
 from opbridge.ops.depthwise_conv_2d.attributes import DepthwiseConv2DAttributes
 from opbridge.testing import strategies
-from opbridge.testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
+from opbridge.testing.single_op import (
+    FLOAT32_EDGE_VALUES,
+    GraphBuilder,
+    check_c_matches_reference,
+    check_reference_matches_tflite_micro,
+)
 
 REGISTRY = build_builtin_registry()
 
 
-def draw_graph(data: st.DataObject, depthwise: bool) -> Graph:
+def draw_graph(data: st.DataObject, depthwise: bool, dtype: DType = DType.INT8, may_omit_bias: bool = True) -> Graph:
     height, width = data.draw(st.integers(1, 9)), data.draw(st.integers(1, 9))
     in_channels = data.draw(st.integers(1, 5))
     multiplier = data.draw(st.integers(1, 3)) if depthwise else 1
@@ -36,6 +45,12 @@ def draw_graph(data: st.DataObject, depthwise: bool) -> Graph:
         filter_shape = (1, filter_height, filter_width, out_channels)
     else:
         filter_shape = (out_channels, filter_height, filter_width, in_channels)
+    output_shape = (1, rows.output_size, cols.output_size, out_channels)
+    if dtype is DType.FLOAT32:
+        input_shape = (1, height, width, in_channels)
+        return float32_graph(
+            data, depthwise, multiplier, input_shape, filter_shape, output_shape, fields, may_omit_bias
+        )
     input_q = data.draw(strategies.per_tensor())
     filter_q = data.draw(strategies.symmetric_filter(out_channels, axis=3 if depthwise else 0))
     bias_scales = tuple(input_q.scale * s for s in filter_q.scales)
@@ -44,8 +59,35 @@ def draw_graph(data: st.DataObject, depthwise: bool) -> Graph:
     x = builder.tensor("input", DType.INT8, (1, height, width, in_channels), input_q)
     w = builder.tensor("filter", DType.INT8, filter_shape, filter_q, strategies.int8_array(data.draw, filter_shape))
     b = builder.tensor("bias", DType.INT32, (out_channels,), bias_q, strategies.bias_array(data.draw, out_channels))
-    output_shape = (1, rows.output_size, cols.output_size, out_channels)
     y = builder.tensor("output", DType.INT8, output_shape, data.draw(strategies.per_tensor(0.01, 2.0)))
+    if depthwise:
+        attributes = DepthwiseConv2DAttributes(depth_multiplier=multiplier, **fields)
+        return builder.single_node_graph("DEPTHWISE_CONV_2D", [x, w, b], [y], attributes)
+    return builder.single_node_graph("CONV_2D", [x, w, b], [y], Conv2DAttributes(**fields))
+
+
+def float32_graph(
+    data: st.DataObject,
+    depthwise: bool,
+    multiplier: int,
+    input_shape: tuple[int, ...],
+    filter_shape: tuple[int, ...],
+    output_shape: tuple[int, ...],
+    fields: dict,
+    may_omit_bias: bool,
+) -> Graph:
+    """A float32 convolution: standard normal filter and bias (sometimes omitted, if it may be)."""
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    out_channels = output_shape[3]
+    builder = GraphBuilder()
+    x = builder.tensor("input", DType.FLOAT32, input_shape)
+    w = builder.tensor("filter", DType.FLOAT32, filter_shape, data=rng.standard_normal(filter_shape).astype(np.float32))
+    b = None
+    if not may_omit_bias or data.draw(st.booleans()):
+        b = builder.tensor(
+            "bias", DType.FLOAT32, (out_channels,), data=rng.standard_normal(out_channels).astype(np.float32)
+        )
+    y = builder.tensor("output", DType.FLOAT32, output_shape)
     if depthwise:
         attributes = DepthwiseConv2DAttributes(depth_multiplier=multiplier, **fields)
         return builder.single_node_graph("DEPTHWISE_CONV_2D", [x, w, b], [y], attributes)
@@ -65,12 +107,15 @@ def litert_options(graph: Graph) -> object:
     return options
 
 
-def check_against_tflite_micro(graph: Graph) -> None:
+def check_against_tflite_micro(graph: Graph, inputs: list[list[np.ndarray]] | None = None) -> None:
+    float32 = graph.tensors[graph.inputs[0]].dtype is DType.FLOAT32
     if graph.nodes[0].op_type == "DEPTHWISE_CONV_2D":
         code, options_type = schema.BuiltinOperator.DEPTHWISE_CONV_2D, schema.BuiltinOptions.DepthwiseConv2DOptions
     else:
         code, options_type = schema.BuiltinOperator.CONV_2D, schema.BuiltinOptions.Conv2DOptions
-    check_reference_matches_tflite_micro(graph, REGISTRY, code, 3, options_type, litert_options(graph))
+    version = 1 if float32 else 3
+    options = litert_options(graph)
+    check_reference_matches_tflite_micro(graph, REGISTRY, code, version, options_type, options, inputs=inputs)
 
 
 @settings(max_examples=25)
@@ -89,3 +134,34 @@ def test_conv_2d_c_kernel_matches_reference(data: st.DataObject) -> None:
 @given(st.data())
 def test_depthwise_conv_2d_c_kernel_matches_reference(data: st.DataObject) -> None:
     check_c_matches_reference(draw_graph(data, depthwise=True), REGISTRY)
+
+
+@settings(max_examples=40)
+@given(st.data(), st.booleans())
+def test_float32_reference_matches_tflite_micro(data: st.DataObject, depthwise: bool) -> None:
+    # TFLite Micro's float DEPTHWISE_CONV_2D crashes without a bias; the C kernels take NULL.
+    check_against_tflite_micro(draw_graph(data, depthwise, DType.FLOAT32, may_omit_bias=not depthwise))
+
+
+@settings(max_examples=20)
+@given(st.data(), st.booleans())
+def test_float32_reference_matches_tflite_micro_at_the_edges(data: st.DataObject, depthwise: bool) -> None:
+    """Inputs with infinities, NaN, signed zeros, subnormals and overflowing values."""
+    graph = draw_graph(data, depthwise, DType.FLOAT32, may_omit_bias=not depthwise)
+    shape = graph.tensors[graph.inputs[0]].shape
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    edges = rng.choice(FLOAT32_EDGE_VALUES, size=shape)
+    normal = rng.standard_normal(shape).astype(np.float32)
+    check_against_tflite_micro(graph, [[np.where(rng.random(shape) < 0.3, edges, normal).astype(np.float32)]])
+
+
+@settings(max_examples=10)
+@given(st.data())
+def test_float32_conv_2d_c_kernel_equals_reference(data: st.DataObject) -> None:
+    check_c_matches_reference(draw_graph(data, False, DType.FLOAT32), REGISTRY, float_ulp_tolerance=0)
+
+
+@settings(max_examples=10)
+@given(st.data())
+def test_float32_depthwise_conv_2d_c_kernel_equals_reference(data: st.DataObject) -> None:
+    check_c_matches_reference(draw_graph(data, True, DType.FLOAT32), REGISTRY, float_ulp_tolerance=0)

@@ -1,9 +1,17 @@
-"""TFLite Micro's reference CONV_2D, int8 per-channel (ConvPerChannel)."""
+"""TFLite Micro's reference CONV_2D: int8 per-channel (ConvPerChannel) and float32 (Conv)."""
 
 import numpy as np
 
-from opbridge.ops.common import activation_range, per_channel_multipliers, require_quantization, window
+from opbridge.ir import DType
+from opbridge.ops.common import (
+    activation_range,
+    float_activation_range,
+    per_channel_multipliers,
+    require_quantization,
+    window,
+)
 from opbridge.ops.definition import Array, ReferenceCall
+from opbridge.ops.elementwise import clamp_float32, require_float32
 from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier
 
 
@@ -44,7 +52,63 @@ def extract_patches(
     return patches, rows.output_size, cols.output_size
 
 
+@np.errstate(all="ignore")  # overflow to inf and inf - inf = NaN, silently, as in C
+def convolution_float32(call: ReferenceCall, depthwise: bool) -> list[Array]:
+    """TFLite Micro's float Conv / DepthwiseConv, in the C kernels' order (cc/kernels/opbridge_conv_f32.c).
+
+    Each output is the sum over filter_y, filter_x, then input channel of
+    input * filter, taps outside the input skipped, then + bias, then the
+    fused activation, each step rounded to float32. The loops run over the
+    taps; each step is vectorized across the output positions and channels.
+    """
+    bias_tensor = call.optional_input_tensor(2)
+    operands = [("input", call.input_tensor(0)), ("filter", call.input_tensor(1)), ("output", call.outputs[0])]
+    require_float32(call.node, operands + ([("bias", bias_tensor)] if bias_tensor is not None else []))
+    values = call.value(0)
+    weights = call.value(1)
+    bias = call.value(2) if bias_tensor is not None else None
+    attributes = call.attributes
+    batch, height, width, in_channels = values.shape
+    if depthwise:
+        _, filter_height, filter_width, out_channels = weights.shape
+        multiplier = out_channels // in_channels  # the shapes decide, as in TFLite Micro
+    else:
+        out_channels, filter_height, filter_width, _ = weights.shape
+        multiplier = 1
+    rows = window(attributes.padding, height, filter_height, attributes.stride_height, attributes.dilation_height)
+    cols = window(attributes.padding, width, filter_width, attributes.stride_width, attributes.dilation_width)
+    y_origins = np.arange(rows.output_size) * attributes.stride_height - rows.padding_before
+    x_origins = np.arange(cols.output_size) * attributes.stride_width - cols.padding_before
+    totals = np.zeros((batch, rows.output_size, cols.output_size, out_channels), np.float32)
+    for filter_y in range(filter_height):
+        in_y = y_origins + filter_y * attributes.dilation_height
+        inside_y = (in_y >= 0) & (in_y < height)
+        if not inside_y.any():
+            continue
+        for filter_x in range(filter_width):
+            in_x = x_origins + filter_x * attributes.dilation_width
+            inside_x = (in_x >= 0) & (in_x < width)
+            if not inside_x.any():
+                continue
+            inside = (inside_y[:, None] & inside_x[None, :])[None, :, :, None]
+            # [batch, out_h, out_w, in_channels]; taps outside the input read a clipped index and are masked out.
+            taps = values[:, np.clip(in_y, 0, height - 1)][:, :, np.clip(in_x, 0, width - 1)]
+            if depthwise:
+                products = np.repeat(taps, multiplier, axis=-1) * weights[0, filter_y, filter_x]
+                totals = np.where(inside, totals + products, totals)
+                continue
+            for channel in range(in_channels):
+                products = taps[..., channel : channel + 1] * weights[:, filter_y, filter_x, channel]
+                totals = np.where(inside, totals + products, totals)
+    if bias is not None:
+        totals = totals + bias
+    clamped = clamp_float32(totals, *float_activation_range(attributes.activation))
+    return [clamped.reshape(call.outputs[0].shape)]
+
+
 def conv_2d_reference(call: ReferenceCall) -> list[Array]:
+    if call.input_tensor(0).dtype is DType.FLOAT32:
+        return convolution_float32(call, depthwise=False)
     input_tensor = call.input_tensor(0)
     filter_tensor = call.input_tensor(1)
     bias_tensor = call.optional_input_tensor(2)

@@ -6,6 +6,7 @@ from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.depthwise_conv_2d.litert import parse_litert_options
 from opbridge.ops.depthwise_conv_2d.lowering import lower_depthwise_conv_2d
 from opbridge.ops.depthwise_conv_2d.reference import depthwise_conv_2d_reference
+from opbridge.ops.depthwise_conv_2d.schema import DEPTHWISE_CONV_2D_SCHEMA
 
 DEPTHWISE_CONV_2D = OperatorDefinition(
     op_type="DEPTHWISE_CONV_2D",
@@ -15,4 +16,5 @@ DEPTHWISE_CONV_2D = OperatorDefinition(
     parse_litert_options=parse_litert_options,
     lower_c=lower_depthwise_conv_2d,
     doc=__doc__ or "",
+    schema=DEPTHWISE_CONV_2D_SCHEMA,
 )

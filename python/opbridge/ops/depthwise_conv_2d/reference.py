@@ -1,14 +1,17 @@
-"""TFLite Micro's reference DEPTHWISE_CONV_2D, int8 per-channel (DepthwiseConvPerChannel)."""
+"""TFLite Micro's reference DEPTHWISE_CONV_2D: int8 per-channel (DepthwiseConvPerChannel) and float32."""
 
 import numpy as np
 
+from opbridge.ir import DType
 from opbridge.ops.common import activation_range, per_channel_multipliers, require_quantization
-from opbridge.ops.conv_2d.reference import extract_patches
+from opbridge.ops.conv_2d.reference import convolution_float32, extract_patches
 from opbridge.ops.definition import Array, ReferenceCall
 from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier
 
 
 def depthwise_conv_2d_reference(call: ReferenceCall) -> list[Array]:
+    if call.input_tensor(0).dtype is DType.FLOAT32:
+        return convolution_float32(call, depthwise=True)
     input_tensor = call.input_tensor(0)
     filter_tensor = call.input_tensor(1)
     bias_tensor = call.optional_input_tensor(2)

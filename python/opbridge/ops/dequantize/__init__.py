@@ -7,6 +7,7 @@ from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCo
 from opbridge.ir import DType, Node
 from opbridge.ops.common import require_dtype, require_quantization
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
+from opbridge.ops.dequantize.schema import DEQUANTIZE_SCHEMA
 
 
 def dequantize_reference(call: ReferenceCall) -> list[Array]:
@@ -35,4 +36,5 @@ DEQUANTIZE = OperatorDefinition(
     litert_versions=frozenset({1, 2, 3, 4, 5}),
     lower_c=lower_dequantize,
     doc=__doc__ or "",
+    schema=DEQUANTIZE_SCHEMA,
 )

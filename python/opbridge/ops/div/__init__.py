@@ -1,4 +1,5 @@
-"""DIV: element-wise quotient of two plain int32 tensors (broadcasting), truncated toward zero."""
+"""DIV: element-wise quotient of two plain int32 tensors (truncated toward zero) or of two float32 tensors
+(broadcasting)."""
 
 from tflite.BuiltinOperator import BuiltinOperator
 
@@ -6,6 +7,7 @@ from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.div.litert import parse_litert_options
 from opbridge.ops.div.lowering import lower_div
 from opbridge.ops.div.reference import div_reference
+from opbridge.ops.div.schema import DIV_SCHEMA
 
 DIV = OperatorDefinition(
     op_type="DIV",
@@ -15,4 +17,5 @@ DIV = OperatorDefinition(
     parse_litert_options=parse_litert_options,
     lower_c=lower_div,
     doc=__doc__ or "",
+    schema=DIV_SCHEMA,
 )

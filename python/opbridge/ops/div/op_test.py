@@ -1,4 +1,5 @@
-"""DIV on plain int32 with broadcasting: reference == TFLite Micro, C kernel == reference.
+"""DIV on plain int32 and float32 with broadcasting: reference == TFLite Micro, C kernel == reference
+(float32: bit for bit).
 
 TFLite Micro on the host traps on a zero divisor (and on INT32_MIN / -1),
 so comparisons with it use divisors without those; the C kernel is compared
@@ -6,6 +7,7 @@ with the reference on seeded divisors, zeros included.
 """
 
 import numpy as np
+import pytest
 from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,16 +16,19 @@ from opbridge.backends.host import ReferenceInterpreter
 from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import DType, Graph
 from opbridge.ops.builtin import build_builtin_registry
+from opbridge.ops.common import Activation
 from opbridge.ops.div.attributes import DivAttributes
 from opbridge.ops.div.reference import truncating_divide
 from opbridge.testing import strategies
 from opbridge.testing.inputs import seeded_inputs
 from opbridge.testing.litert_models import single_op_model
 from opbridge.testing.single_op import (
+    FLOAT32_EDGE_VALUES,
     GraphBuilder,
     broadcast_binary_graph,
     check_c_matches_reference,
     check_reference_matches_tflite_micro,
+    float32_edge_graph,
 )
 from opbridge.testing.tflm import run_tflite_micro
 
@@ -101,3 +106,53 @@ def test_c_kernel_matches_reference_on_edge_quotients() -> None:
     divisors = seeded_inputs(graph.tensor(b), 4, seed=1)[1]
     assert all({0, -1} <= set(row.tolist()) for row in divisors)
     check_c_matches_reference(graph, REGISTRY, cases=4, seed=1)
+
+
+# float32: quotients need no libm, so C and TFLite Micro match the reference bit for bit (x / 0 is +-inf or NaN).
+
+
+def float32_graph(data: st.DataObject) -> Graph:
+    attributes = DivAttributes(activation=data.draw(strategies.ACTIVATIONS))
+    return broadcast_binary_graph(data, "DIV", DType.FLOAT32, attributes)
+
+
+@settings(max_examples=15)
+@given(st.data())
+def test_float32_reference_matches_tflite_micro(data: st.DataObject) -> None:
+    graph = float32_graph(data)
+    check_reference_matches_tflite_micro(
+        graph, REGISTRY, schema.BuiltinOperator.DIV, 1, schema.BuiltinOptions.DivOptions, options_of(graph)
+    )
+
+
+@settings(max_examples=8)
+@given(st.data())
+def test_float32_c_kernel_matches_reference_exactly(data: st.DataObject) -> None:
+    check_c_matches_reference(float32_graph(data), REGISTRY, float_ulp_tolerance=0)
+
+
+@pytest.mark.parametrize("activation", list(Activation))
+def test_float32_edge_values_match_tflite_micro(activation: Activation) -> None:
+    # Every pair of edge values: x / 0, x / -0.0, 0 / 0, inf / inf, overflow, subnormal quotients.
+    graph = float32_edge_graph("DIV", DivAttributes(activation=activation))
+    edges = FLOAT32_EDGE_VALUES
+    check_reference_matches_tflite_micro(
+        graph,
+        REGISTRY,
+        schema.BuiltinOperator.DIV,
+        1,
+        schema.BuiltinOptions.DivOptions,
+        options_of(graph),
+        inputs=[[edges.reshape(-1, 1), edges.reshape(1, -1)]],
+    )
+
+
+def test_float32_c_kernel_on_edge_values() -> None:
+    # Seeded numerators over finite edge divisors (constants): x / 0, x / 1e-45 (overflow), signed zeros.
+    finite = FLOAT32_EDGE_VALUES[np.isfinite(FLOAT32_EDGE_VALUES)]
+    builder = GraphBuilder()
+    a = builder.tensor("a", DType.FLOAT32, (1, 8))
+    b = builder.tensor("b", DType.FLOAT32, (finite.size, 1), data=finite.reshape(-1, 1))
+    y = builder.tensor("y", DType.FLOAT32, (finite.size, 8))
+    graph = builder.single_node_graph("DIV", [a, b], [y], DivAttributes(activation=Activation.RELU_N1_TO_1))
+    check_c_matches_reference(graph, REGISTRY, float_ulp_tolerance=0)

@@ -1,4 +1,4 @@
-"""TFLite Micro's reference DIV on int32 (unquantized tensors).
+"""TFLite Micro's reference DIV on int32 (unquantized tensors) and on float32.
 
 TFLite Micro divides with C++'s `/`: the quotient is truncated toward zero
 (-7 / 2 is -3, not NumPy's floor -4), then the fused activation clamps the
@@ -6,6 +6,9 @@ raw value (RELU6 to [0, 6]). Division by zero, and INT32_MIN / -1, are
 undefined in C++ (the host TFLite Micro traps); opbridge defines them as
 Cortex-M's SDIV computes them with divide-by-zero trapping off: x / 0 is 0
 and INT32_MIN / -1 is INT32_MIN.
+
+float32: the float32 quotient (x / 0 is +-inf or NaN), then the fused
+activation's clamp (without one, +-inf becomes +-FLT_MAX).
 """
 
 import numpy as np
@@ -15,6 +18,7 @@ from opbridge.ir import DType, Node, Tensor
 from opbridge.ops.definition import Array, ReferenceCall
 from opbridge.ops.elementwise import (
     broadcast_binary_reference,
+    float32_binary_reference,
     int32_activation_range,
     plain_integer_operands,
     wrap_integers,
@@ -22,10 +26,12 @@ from opbridge.ops.elementwise import (
 
 
 def check_div(node: Node, first: Tensor, second: Tensor, output: Tensor) -> None:
+    """Checks an int32 DIV (float32 DIV is checked by elementwise.require_float32)."""
     if output.dtype is not DType.INT32:
         raise UnsupportedTensorError(
-            f"{node.describe()}: output {output.describe()} is {output.dtype.value}; opbridge's DIV supports int32",
-            hint="TFLite Micro's DIV also has float32 and quantized int8 paths, which opbridge does not implement",
+            f"{node.describe()}: output {output.describe()} is {output.dtype.value}; opbridge's DIV supports int32 "
+            "and float32",
+            hint="TFLite Micro's DIV also has a quantized int8 path, which opbridge does not implement",
         )
     plain_integer_operands(node, first, second, output, (DType.INT32,), quantized_ok=False)
 
@@ -39,6 +45,8 @@ def truncating_divide(numerator: Array, denominator: Array) -> Array:
 
 
 def div_reference(call: ReferenceCall) -> list[Array]:
+    if call.outputs[0].dtype is DType.FLOAT32:
+        return float32_binary_reference(call, np.divide, call.attributes.activation)
     check_div(call.node, call.input_tensor(0), call.input_tensor(1), call.outputs[0])
     low, high = int32_activation_range(call.attributes.activation)
     return broadcast_binary_reference(call, lambda a, b: np.clip(truncating_divide(a, b), low, high), DType.INT32)

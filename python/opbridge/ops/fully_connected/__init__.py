@@ -6,6 +6,7 @@ from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.fully_connected.litert import parse_litert_options
 from opbridge.ops.fully_connected.lowering import lower_fully_connected
 from opbridge.ops.fully_connected.reference import fully_connected_reference
+from opbridge.ops.fully_connected.schema import FULLY_CONNECTED_SCHEMA
 
 FULLY_CONNECTED = OperatorDefinition(
     op_type="FULLY_CONNECTED",
@@ -15,4 +16,5 @@ FULLY_CONNECTED = OperatorDefinition(
     parse_litert_options=parse_litert_options,
     lower_c=lower_fully_connected,
     doc=__doc__ or "",
+    schema=FULLY_CONNECTED_SCHEMA,
 )

@@ -1,13 +1,51 @@
-"""FULLY_CONNECTED -> opbridge_fully_connected_s8."""
+"""FULLY_CONNECTED -> opbridge_fully_connected_s8 (int8) or opbridge_fully_connected_f32 (float32)."""
 
 from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode
+from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node
-from opbridge.ops.common import activation_range, int8_operands, require_dtype
+from opbridge.ops.common import activation_range, float_activation_range, int8_operands, require_dtype
+from opbridge.ops.elementwise import F32_KERNELS_HEADER, c_float_literal, require_float32
 from opbridge.ops.fully_connected.reference import fully_connected_multipliers
+
+
+def lower_fully_connected_float32(ctx: LoweringContext, node: Node) -> NodeCode:
+    graph = ctx.graph
+    input_tensor = graph.tensor(node.inputs[0])
+    filter_tensor = graph.tensor(node.inputs[1])
+    bias_index = node.inputs[2] if len(node.inputs) > 2 else None
+    output = graph.tensor(node.outputs[0])
+    operands = [("input", input_tensor), ("filter", filter_tensor), ("output", output)]
+    if bias_index is not None:
+        operands.append(("bias", graph.tensor(bias_index)))
+    require_float32(node, operands)
+    units, depth = filter_tensor.shape
+    batches = input_tensor.element_count // depth
+    if batches * depth != input_tensor.element_count or output.element_count != batches * units:
+        raise UnsupportedTensorError(
+            f"{node.describe()}: input {input_tensor.describe()} and output {output.describe()} are not "
+            f"rows of depth {depth} and of {units} units",
+            hint="the model is inconsistent; re-export it",
+        )
+    low, high = float_activation_range(node.attributes.activation)
+    params_symbol = ctx.local_symbol(node, "params")
+    params = f"""static const opbridge_fully_connected_f32_params {params_symbol} = {{
+    .activation_min = {c_float_literal(low)},
+    .activation_max = {c_float_literal(high)},
+    .batches = {batches},
+    .input_depth = {depth},
+    .output_depth = {units},
+}};"""
+    call = (
+        f"status = opbridge_fully_connected_f32(&{params_symbol}, {ctx.pointer(node.inputs[0])}, "
+        f"{ctx.pointer(node.inputs[1])}, {ctx.optional_pointer(bias_index)}, {ctx.pointer(node.outputs[0])});"
+    )
+    return NodeCode(includes=[F32_KERNELS_HEADER], definitions=[params], statements=[call])
 
 
 def lower_fully_connected(ctx: LoweringContext, node: Node) -> NodeCode:
     graph = ctx.graph
+    if graph.tensor(node.inputs[0]).dtype is DType.FLOAT32:
+        return lower_fully_connected_float32(ctx, node)
     input_tensor = graph.tensor(node.inputs[0])
     filter_tensor = graph.tensor(node.inputs[1])
     bias_index = node.inputs[2] if len(node.inputs) > 2 else None

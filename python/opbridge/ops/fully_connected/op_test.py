@@ -1,5 +1,10 @@
-"""FULLY_CONNECTED on drawn shapes and quantization: reference == TFLite Micro, C kernel == reference."""
+"""FULLY_CONNECTED on drawn shapes and quantization: reference == TFLite Micro, C kernel == reference.
 
+int8 and float32 (inputs of rank 1 to 4, keep_num_dims or not); float32
+outputs equal TFLite Micro's and the C kernel's bit for bit.
+"""
+
+import numpy as np
 from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -8,7 +13,12 @@ from opbridge.ir import DType, Graph, Quantization
 from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.fully_connected.attributes import FullyConnectedAttributes
 from opbridge.testing import strategies
-from opbridge.testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
+from opbridge.testing.single_op import (
+    FLOAT32_EDGE_VALUES,
+    GraphBuilder,
+    check_c_matches_reference,
+    check_reference_matches_tflite_micro,
+)
 
 REGISTRY = build_builtin_registry()
 
@@ -32,23 +42,75 @@ def draw_graph(data: st.DataObject) -> Graph:
     return builder.single_node_graph("FULLY_CONNECTED", [x, w, b], [y], attributes)
 
 
+def draw_float32_graph(data: st.DataObject) -> Graph:
+    """float32 rows of `depth` values: [..., depth] (any leading dimensions), or flat."""
+    depth, units = data.draw(st.integers(1, 40)), data.draw(st.integers(1, 12))
+    leading = tuple(data.draw(st.integers(1, 3)) for _ in range(data.draw(st.integers(0, 3))))
+    input_shape = (*leading, depth)
+    rows = int(np.prod(leading, dtype=np.int64))
+    keep_num_dims = data.draw(st.booleans())
+    if not keep_num_dims and data.draw(st.booleans()):
+        input_shape = (rows * depth,)  # TFLite reads any input as rows of depth values
+    output_shape = (*leading, units) if keep_num_dims else (rows, units)
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    builder = GraphBuilder()
+    x = builder.tensor("input", DType.FLOAT32, input_shape)
+    w = builder.tensor(
+        "filter", DType.FLOAT32, (units, depth), data=rng.standard_normal((units, depth)).astype(np.float32)
+    )
+    b = None
+    if data.draw(st.booleans()):
+        b = builder.tensor("bias", DType.FLOAT32, (units,), data=rng.standard_normal(units).astype(np.float32))
+    y = builder.tensor("output", DType.FLOAT32, output_shape)
+    attributes = FullyConnectedAttributes(activation=data.draw(strategies.ACTIVATIONS), keep_num_dims=keep_num_dims)
+    return builder.single_node_graph("FULLY_CONNECTED", [x, w, b], [y], attributes)
+
+
 def litert_options(graph: Graph) -> schema.FullyConnectedOptionsT:
     options = schema.FullyConnectedOptionsT()
     options.fusedActivationFunction = graph.nodes[0].attributes.activation.value
+    options.keepNumDims = graph.nodes[0].attributes.keep_num_dims
     return options
+
+
+def check_against_tflite_micro(graph: Graph, version: int, inputs: list[list[np.ndarray]] | None = None) -> None:
+    check_reference_matches_tflite_micro(
+        graph, REGISTRY, schema.BuiltinOperator.FULLY_CONNECTED, version,
+        schema.BuiltinOptions.FullyConnectedOptions, litert_options(graph), inputs=inputs,
+    )  # fmt: skip
 
 
 @settings(max_examples=25)
 @given(st.data())
 def test_reference_matches_tflite_micro(data: st.DataObject) -> None:
-    graph = draw_graph(data)
-    check_reference_matches_tflite_micro(
-        graph, REGISTRY, schema.BuiltinOperator.FULLY_CONNECTED, 4,
-        schema.BuiltinOptions.FullyConnectedOptions, litert_options(graph),
-    )  # fmt: skip
+    check_against_tflite_micro(draw_graph(data), 4)
 
 
 @settings(max_examples=15)
 @given(st.data())
 def test_c_kernel_matches_reference(data: st.DataObject) -> None:
     check_c_matches_reference(draw_graph(data), REGISTRY)
+
+
+@settings(max_examples=40)
+@given(st.data())
+def test_float32_reference_matches_tflite_micro(data: st.DataObject) -> None:
+    check_against_tflite_micro(draw_float32_graph(data), 1)
+
+
+@settings(max_examples=20)
+@given(st.data())
+def test_float32_reference_matches_tflite_micro_at_the_edges(data: st.DataObject) -> None:
+    """Inputs with infinities, NaN, signed zeros, subnormals and overflowing values."""
+    graph = draw_float32_graph(data)
+    shape = graph.tensors[graph.inputs[0]].shape
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    edges = rng.choice(FLOAT32_EDGE_VALUES, size=shape)
+    normal = rng.standard_normal(shape).astype(np.float32)
+    check_against_tflite_micro(graph, 1, [[np.where(rng.random(shape) < 0.3, edges, normal).astype(np.float32)]])
+
+
+@settings(max_examples=12)
+@given(st.data())
+def test_float32_c_kernel_equals_reference(data: st.DataObject) -> None:
+    check_c_matches_reference(draw_float32_graph(data), REGISTRY, float_ulp_tolerance=0)

@@ -1,10 +1,11 @@
-"""TFLite Micro's reference FULLY_CONNECTED, int8 (per-tensor or per-channel filter)."""
+"""TFLite Micro's reference FULLY_CONNECTED: int8 (per-tensor or per-channel filter) and float32."""
 
 import numpy as np
 
-from opbridge.ir import Quantization
-from opbridge.ops.common import activation_range, float32, require_quantization
+from opbridge.ir import DType, Quantization
+from opbridge.ops.common import activation_range, float32, float_activation_range, require_quantization
 from opbridge.ops.definition import Array, ReferenceCall
+from opbridge.ops.elementwise import clamp_float32, require_float32
 from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier, quantize_multiplier
 
 
@@ -24,7 +25,33 @@ def fully_connected_multipliers(
     return np.array([m for m, _ in pairs], dtype=np.int64), np.array([s for _, s in pairs], dtype=np.int64)
 
 
+@np.errstate(all="ignore")  # overflow to inf and inf - inf = NaN, silently, as in C
+def fully_connected_float32(call: ReferenceCall) -> list[Array]:
+    """TFLite Micro's float FullyConnected, in the C kernel's order (cc/kernels/opbridge_fully_connected_f32.c).
+
+    Each output is the sum over d = 0, 1, ... of input[d] * filter[unit][d],
+    then + bias, then the fused activation, each step rounded to float32
+    (a loop over the depth, vectorized across rows and units; not a matmul,
+    whose summation order differs).
+    """
+    bias_tensor = call.optional_input_tensor(2)
+    operands = [("input", call.input_tensor(0)), ("filter", call.input_tensor(1)), ("output", call.outputs[0])]
+    require_float32(call.node, operands + ([("bias", bias_tensor)] if bias_tensor is not None else []))
+    weights = call.value(1)
+    depth = weights.shape[1]
+    rows = call.value(0).reshape(-1, depth)
+    totals = np.zeros((rows.shape[0], weights.shape[0]), np.float32)
+    for d in range(depth):
+        totals = totals + rows[:, d : d + 1] * weights[:, d]
+    if bias_tensor is not None:
+        totals = totals + call.value(2)
+    clamped = clamp_float32(totals, *float_activation_range(call.attributes.activation))
+    return [clamped.reshape(call.outputs[0].shape)]
+
+
 def fully_connected_reference(call: ReferenceCall) -> list[Array]:
+    if call.input_tensor(0).dtype is DType.FLOAT32:
+        return fully_connected_float32(call)
     input_tensor = call.input_tensor(0)
     filter_tensor = call.input_tensor(1)
     bias_tensor = call.optional_input_tensor(2)

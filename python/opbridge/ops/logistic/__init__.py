@@ -1,4 +1,9 @@
-"""LOGISTIC on int8: gemmlowp's fixed-point sigmoid; output scale 1/256, zero point -128."""
+"""LOGISTIC on int8: gemmlowp's fixed-point sigmoid; output scale 1/256, zero point -128.
+
+On float32, TFLite's reference Logistic: 1 / (1 + exp(-x)) in float32, with
+its cut-offs (x > 16.619047 gives 1, x < -9 gives exp(x)). The C kernel calls
+expf; the reference rounds a float64 exp once (they may differ by an ulp).
+"""
 
 import dataclasses
 import math
@@ -8,9 +13,11 @@ from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode
 from opbridge.errors import UnsupportedTensorError
-from opbridge.ir import Node, Tensor
+from opbridge.ir import DType, Node, Tensor
 from opbridge.ops.common import require_dtype, require_quantization
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
+from opbridge.ops.elementwise import float32_exp, float32_unary_reference, lower_float32_unary
+from opbridge.ops.logistic.schema import LOGISTIC_SCHEMA
 from opbridge.quantization import gemmlowp
 from opbridge.quantization.fixed_point import (
     multiply_by_quantized_multiplier,
@@ -57,7 +64,22 @@ def saturating_activation(call: ReferenceCall, function: str) -> np.ndarray:
     return value.astype(np.int8)
 
 
+# TFLite's reference Logistic switches to 1 and to exp(x) beyond these.
+LOGISTIC_CUTOFF_UPPER = np.float32(16.619047164916992188)
+LOGISTIC_CUTOFF_LOWER = np.float32(-9.0)
+
+
+def float32_logistic(values: Array) -> Array:
+    one = np.float32(1.0)
+    middle = one / (one + float32_exp(-values))
+    return np.where(
+        values > LOGISTIC_CUTOFF_UPPER, one, np.where(values < LOGISTIC_CUTOFF_LOWER, float32_exp(values), middle)
+    )
+
+
 def logistic_reference(call: ReferenceCall) -> list[Array]:
+    if call.input_tensor(0).dtype is DType.FLOAT32:
+        return float32_unary_reference(call, float32_logistic)
     return [saturating_activation(call, "logistic")]
 
 
@@ -79,6 +101,8 @@ def lower_activation(ctx: LoweringContext, node: Node, kernel: str) -> NodeCode:
 
 
 def lower_logistic(ctx: LoweringContext, node: Node) -> NodeCode:
+    if ctx.graph.tensor(node.inputs[0]).dtype is DType.FLOAT32:
+        return lower_float32_unary(ctx, node, "opbridge_logistic_f32")
     output_q = require_quantization(node, ctx.graph.tensor(node.outputs[0]), "output")
     if output_q.zero_point != -128:
         raise UnsupportedTensorError(
@@ -95,4 +119,5 @@ LOGISTIC = OperatorDefinition(
     litert_versions=frozenset({1, 2, 3}),
     lower_c=lower_logistic,
     doc=__doc__ or "",
+    schema=LOGISTIC_SCHEMA,
 )

@@ -1,4 +1,4 @@
-"""MAX_POOL_2D: maximum over windows that are clipped to the input, int8."""
+"""MAX_POOL_2D: maximum over windows that are clipped to the input, int8 or float32."""
 
 from tflite.BuiltinOperator import BuiltinOperator
 
@@ -6,6 +6,7 @@ from opbridge.ops.average_pool_2d.litert import parse_litert_options
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.max_pool_2d.lowering import lower_max_pool_2d
 from opbridge.ops.max_pool_2d.reference import max_pool_2d_reference
+from opbridge.ops.max_pool_2d.schema import MAX_POOL_2D_SCHEMA
 
 MAX_POOL_2D = OperatorDefinition(
     op_type="MAX_POOL_2D",
@@ -15,4 +16,5 @@ MAX_POOL_2D = OperatorDefinition(
     parse_litert_options=parse_litert_options,
     lower_c=lower_max_pool_2d,
     doc=__doc__ or "",
+    schema=MAX_POOL_2D_SCHEMA,
 )

@@ -1,4 +1,4 @@
-"""MAXIMUM: the element-wise larger of two int8, int16 or int32 tensors (broadcasting).
+"""MAXIMUM: the element-wise larger of two int8, int16, int32 or float32 tensors (broadcasting).
 
 Raw values are compared, whatever their quantization, as TFLite Micro does.
 """
@@ -8,6 +8,7 @@ from tflite.BuiltinOperator import BuiltinOperator
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.maximum.lowering import lower_maximum
 from opbridge.ops.maximum.reference import maximum_reference
+from opbridge.ops.maximum.schema import MAXIMUM_SCHEMA
 
 MAXIMUM = OperatorDefinition(
     op_type="MAXIMUM",
@@ -16,4 +17,5 @@ MAXIMUM = OperatorDefinition(
     litert_versions=frozenset({1, 2, 3, 4}),
     lower_c=lower_maximum,
     doc=__doc__ or "",
+    schema=MAXIMUM_SCHEMA,
 )

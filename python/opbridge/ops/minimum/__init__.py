@@ -1,4 +1,4 @@
-"""MINIMUM: the element-wise smaller of two int8, int16 or int32 tensors (broadcasting).
+"""MINIMUM: the element-wise smaller of two int8, int16, int32 or float32 tensors (broadcasting).
 
 Raw values are compared, whatever their quantization, as TFLite Micro does.
 """
@@ -8,6 +8,7 @@ from tflite.BuiltinOperator import BuiltinOperator
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.minimum.lowering import lower_minimum
 from opbridge.ops.minimum.reference import minimum_reference
+from opbridge.ops.minimum.schema import MINIMUM_SCHEMA
 
 MINIMUM = OperatorDefinition(
     op_type="MINIMUM",
@@ -16,4 +17,5 @@ MINIMUM = OperatorDefinition(
     litert_versions=frozenset({1, 2, 3, 4}),
     lower_c=lower_minimum,
     doc=__doc__ or "",
+    schema=MINIMUM_SCHEMA,
 )

@@ -1,4 +1,4 @@
-"""MINIMUM -> opbridge_minimum_<s8|s16|s32>, with broadcasting as 4-D strides."""
+"""MINIMUM -> opbridge_minimum_<s8|s16|s32|f32>, with broadcasting as 4-D strides."""
 
 from opbridge.backends.c.lowering import LoweringContext, NodeCode
 from opbridge.ir import Node

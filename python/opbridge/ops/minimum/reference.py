@@ -1,4 +1,4 @@
-"""TFLite Micro's reference MINIMUM: np.minimum of the raw values, broadcast."""
+"""TFLite Micro's reference MINIMUM: np.minimum of the raw values, broadcast (float32: a < b ? a : b)."""
 
 import numpy as np
 

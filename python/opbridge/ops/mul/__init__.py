@@ -1,7 +1,8 @@
-"""MUL: element-wise product of two int8 tensors, or of two plain int32 tensors (broadcasting).
+"""MUL: element-wise product of two int8 tensors, two plain int32 or two float32 tensors (broadcasting).
 
 int32 is TFLite Micro's unquantized path: the product wraps around on
 overflow, then the fused activation clamps the raw value (RELU6 to [0, 6]).
+float32: the float32 product, then the fused activation's clamp.
 """
 
 from typing import Any
@@ -17,13 +18,16 @@ from opbridge.ops.common import activation_range, int8_operands, litert_activati
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
 from opbridge.ops.elementwise import (
     broadcast_binary_reference,
+    float32_binary_reference,
     int32_activation_range,
+    lower_float32_binary,
     lower_int_binary,
     output_shape_4d,
     plain_integer_operands,
     strides_initializer,
     wrap_integers,
 )
+from opbridge.ops.mul.schema import MUL_SCHEMA
 from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier, quantize_multiplier
 
 
@@ -36,6 +40,8 @@ def is_int32_mul(node: Node, first: Tensor, second: Tensor, output: Tensor) -> b
 
 
 def mul_reference(call: ReferenceCall) -> list[Array]:
+    if call.outputs[0].dtype is DType.FLOAT32:
+        return float32_binary_reference(call, np.multiply, call.attributes.activation)
     if is_int32_mul(call.node, call.input_tensor(0), call.input_tensor(1), call.outputs[0]):
         low, high = int32_activation_range(call.attributes.activation)
         return broadcast_binary_reference(
@@ -58,6 +64,8 @@ def lower_mul(ctx: LoweringContext, node: Node) -> NodeCode:
     graph = ctx.graph
     first, second = graph.tensor(node.inputs[0]), graph.tensor(node.inputs[1])
     output = graph.tensor(node.outputs[0])
+    if output.dtype is DType.FLOAT32:
+        return lower_float32_binary(ctx, node, "opbridge_mul_f32", node.attributes.activation)
     if is_int32_mul(node, first, second, output):
         return lower_int_binary(ctx, node, "opbridge_mul_s32", node.attributes.activation)
     first_q, second_q, output_q = int8_operands(node, [("input 0", first), ("input 1", second), ("output", output)])
@@ -101,4 +109,5 @@ MUL = OperatorDefinition(
     parse_litert_options=parse_litert_options,
     lower_c=lower_mul,
     doc=__doc__ or "",
+    schema=MUL_SCHEMA,
 )

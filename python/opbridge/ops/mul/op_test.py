@@ -1,5 +1,10 @@
-"""MUL and SUB with broadcasting (int8; MUL also plain int32): reference == TFLite Micro, C kernel == reference."""
+"""MUL and SUB with broadcasting (int8, float32; MUL also plain int32): reference == TFLite Micro, C kernel ==
+reference (float32: bit for bit)."""
 
+from typing import Any
+
+import numpy as np
+import pytest
 from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -7,12 +12,15 @@ from hypothesis import strategies as st
 from opbridge.ir import DType, Graph
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.builtin import build_builtin_registry
+from opbridge.ops.common import Activation
 from opbridge.testing import strategies
 from opbridge.testing.single_op import (
+    FLOAT32_EDGE_VALUES,
     GraphBuilder,
     broadcast_binary_graph,
     check_c_matches_reference,
     check_reference_matches_tflite_micro,
+    float32_edge_graph,
 )
 
 REGISTRY = build_builtin_registry()
@@ -71,3 +79,61 @@ def test_int32_c_kernel_matches_reference(data: st.DataObject) -> None:
         data, "MUL", DType.INT32, AddAttributes(activation=data.draw(strategies.ACTIVATIONS))
     )
     check_c_matches_reference(graph, REGISTRY)
+
+
+# float32: products and differences need no libm, so C and TFLite Micro match the reference bit for bit.
+
+
+def float32_graph(data: st.DataObject, op_type: str) -> Graph:
+    attributes = AddAttributes(activation=data.draw(strategies.ACTIVATIONS))
+    return broadcast_binary_graph(data, op_type, DType.FLOAT32, attributes)
+
+
+def float32_options(graph: Graph) -> Any:
+    options = CODES[graph.nodes[0].op_type][2]()
+    options.fusedActivationFunction = graph.nodes[0].attributes.activation.value
+    return options
+
+
+@settings(max_examples=15)
+@given(st.data(), st.sampled_from(["MUL", "SUB"]))
+def test_float32_reference_matches_tflite_micro(data: st.DataObject, op_type: str) -> None:
+    graph = float32_graph(data, op_type)
+    code, options_type, _ = CODES[op_type]
+    check_reference_matches_tflite_micro(graph, REGISTRY, code, 1, options_type, float32_options(graph))
+
+
+@settings(max_examples=8)
+@given(st.data(), st.sampled_from(["MUL", "SUB"]))
+def test_float32_c_kernel_matches_reference_exactly(data: st.DataObject, op_type: str) -> None:
+    check_c_matches_reference(float32_graph(data, op_type), REGISTRY, float_ulp_tolerance=0)
+
+
+@pytest.mark.parametrize("op_type", ["MUL", "SUB"])
+@pytest.mark.parametrize("activation", list(Activation))
+def test_float32_edge_values_match_tflite_micro(op_type: str, activation: Activation) -> None:
+    # Every pair of edge values: overflow, inf * 0 and inf - inf (NaN), signed zeros, subnormals.
+    graph = float32_edge_graph(op_type, AddAttributes(activation=activation))
+    code, options_type, _ = CODES[op_type]
+    edges = FLOAT32_EDGE_VALUES
+    check_reference_matches_tflite_micro(
+        graph,
+        REGISTRY,
+        code,
+        1,
+        options_type,
+        float32_options(graph),
+        inputs=[[edges.reshape(-1, 1), edges.reshape(1, -1)]],
+    )
+
+
+@pytest.mark.parametrize("op_type", ["MUL", "SUB"])
+def test_float32_c_kernel_on_edge_values(op_type: str) -> None:
+    # Finite edge values (constants; C has no literal for inf or NaN) against seeded values: 3e38 * 2 overflows.
+    finite = FLOAT32_EDGE_VALUES[np.isfinite(FLOAT32_EDGE_VALUES)]
+    builder = GraphBuilder()
+    a = builder.tensor("a", DType.FLOAT32, (finite.size, 1), data=finite.reshape(-1, 1))
+    b = builder.tensor("b", DType.FLOAT32, (1, 8))
+    y = builder.tensor("y", DType.FLOAT32, (finite.size, 8))
+    graph = builder.single_node_graph(op_type, [a, b], [y], AddAttributes())
+    check_c_matches_reference(graph, REGISTRY, float_ulp_tolerance=0)

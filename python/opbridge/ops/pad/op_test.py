@@ -95,3 +95,43 @@ def test_reference_matches_tflite_micro(data: st.DataObject, op_type: str) -> No
 @given(st.data(), st.sampled_from(sorted(DRAWS)))
 def test_c_matches_reference(data: st.DataObject, op_type: str) -> None:
     check_c_matches_reference(DRAWS[op_type](data), REGISTRY)
+
+
+# float32 PAD and PADV2 ----------------------------------------------------------
+
+# PADV2 values that C constants can hold (finite), and the ones only TFLite Micro is checked with.
+FINITE_PAD_VALUES = (0.0, -0.0, 1.5, -3.25, 1e-45, 3.4028235e38, -3.4028235e38)
+NON_FINITE_PAD_VALUES = (np.inf, -np.inf, np.nan)
+
+
+def draw_float32_pad(data: st.DataObject, max_rank: int, pad_values: tuple[float, ...]) -> Graph:
+    """PAD (0.0), or PADV2 with a constant value from `pad_values` or a run-time one, on float32."""
+    shape = draw_shape(data, data.draw(st.integers(1, max_rank)))
+    paddings = np.array([[data.draw(st.integers(0, 2)), data.draw(st.integers(0, 2))] for _ in shape], np.int32)
+    output_shape = tuple(int(d + before + after) for d, (before, after) in zip(shape, paddings, strict=True))
+    builder = GraphBuilder()
+    x = builder.tensor("x", DType.FLOAT32, shape)
+    p = builder.tensor("paddings", DType.INT32, (len(shape), 2), None, paddings)
+    inputs = [x, p]
+    op_type = data.draw(st.sampled_from(["PAD", "PADV2", "PADV2 at run time"]))
+    if op_type == "PADV2":
+        value = np.array([data.draw(st.sampled_from(pad_values))], np.float32)
+        inputs.append(builder.tensor("constant_values", DType.FLOAT32, (1,), None, value))
+    elif op_type == "PADV2 at run time":
+        inputs.append(builder.tensor("constant_values", DType.FLOAT32, (1,)))
+    y = builder.tensor("y", DType.FLOAT32, output_shape)
+    return builder.single_node_graph(op_type.split()[0], inputs, [y], None)
+
+
+@settings(max_examples=30)
+@given(st.data())
+def test_float32_pad_reference_matches_tflite_micro(data: st.DataObject) -> None:
+    graph = draw_float32_pad(data, 4, FINITE_PAD_VALUES + NON_FINITE_PAD_VALUES)
+    code = schema.BuiltinOperator.PAD if graph.nodes[0].op_type == "PAD" else schema.BuiltinOperator.PADV2
+    check_reference_matches_tflite_micro(graph, REGISTRY, code, 1)
+
+
+@settings(max_examples=12)
+@given(st.data())
+def test_float32_pad_c_kernel_equals_reference(data: st.DataObject) -> None:
+    check_c_matches_reference(draw_float32_pad(data, 6, FINITE_PAD_VALUES), REGISTRY, float_ulp_tolerance=0)

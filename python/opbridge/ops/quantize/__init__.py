@@ -9,6 +9,7 @@ from opbridge.ir import DType, Node, Quantization, Tensor
 from opbridge.ops.common import INT8_MAX, INT8_MIN, require_dtype, require_quantization
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
 from opbridge.ops.elementwise import lower_requantize, requantize
+from opbridge.ops.quantize.schema import QUANTIZE_SCHEMA
 from opbridge.quantization.fixed_point import quantize_multiplier
 
 
@@ -59,4 +60,5 @@ QUANTIZE = OperatorDefinition(
     litert_versions=frozenset({1, 2, 3}),
     lower_c=lower_quantize,
     doc=__doc__ or "",
+    schema=QUANTIZE_SCHEMA,
 )

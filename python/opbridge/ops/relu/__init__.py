@@ -1,12 +1,15 @@
-"""RELU on int8: rescale to the output's quantization, then clamp below at its zero point."""
+"""RELU on int8: rescale to the output's quantization, then clamp below at its zero point; on float32:
+x < 0 ? 0 : x (TFLite Micro's ReluFloat; NaN and -0.0 pass through)."""
 
+import numpy as np
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.backends.c.lowering import LoweringContext, NodeCode
-from opbridge.ir import Node, Tensor
+from opbridge.ir import DType, Node, Tensor
 from opbridge.ops.common import INT8_MAX, INT8_MIN, float32_divide, require_dtype, require_quantization
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
-from opbridge.ops.elementwise import lower_requantize, requantize
+from opbridge.ops.elementwise import float32_unary_reference, lower_float32_unary, lower_requantize, requantize
+from opbridge.ops.relu.schema import RELU_SCHEMA
 from opbridge.quantization.fixed_point import quantize_multiplier
 
 
@@ -19,7 +22,13 @@ def relu_parameters(node: Node, input_tensor: Tensor, output: Tensor) -> tuple[i
     return input_q.zero_point, multiplier, shift, output_q.zero_point, max(INT8_MIN, output_q.zero_point)
 
 
+def float32_relu(values: Array) -> Array:
+    return np.where(values < np.float32(0.0), np.float32(0.0), values)
+
+
 def relu_reference(call: ReferenceCall) -> list[Array]:
+    if call.input_tensor(0).dtype is DType.FLOAT32:
+        return float32_unary_reference(call, float32_relu)
     zero_point, multiplier, shift, output_zero_point, low = relu_parameters(
         call.node, call.input_tensor(0), call.outputs[0]
     )
@@ -28,6 +37,8 @@ def relu_reference(call: ReferenceCall) -> list[Array]:
 
 def lower_relu(ctx: LoweringContext, node: Node) -> NodeCode:
     input_tensor, output = ctx.graph.tensor(node.inputs[0]), ctx.graph.tensor(node.outputs[0])
+    if input_tensor.dtype is DType.FLOAT32:
+        return lower_float32_unary(ctx, node, "opbridge_relu_f32")
     require_dtype(node, input_tensor, "input")
     require_dtype(node, output, "output")
     zero_point, multiplier, shift, output_zero_point, low = relu_parameters(node, input_tensor, output)
@@ -41,4 +52,5 @@ RELU = OperatorDefinition(
     litert_versions=frozenset({1, 2, 3}),
     lower_c=lower_relu,
     doc=__doc__ or "",
+    schema=RELU_SCHEMA,
 )

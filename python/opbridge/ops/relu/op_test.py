@@ -1,5 +1,7 @@
-"""RELU, RELU6 and QUANTIZE/DEQUANTIZE (element-wise): reference == TFLite Micro, C == reference."""
+"""RELU, RELU6 (int8 and float32) and QUANTIZE/DEQUANTIZE (element-wise): reference == TFLite Micro,
+C == reference (float32 RELU and RELU6: bit for bit)."""
 
+import pytest
 from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -7,7 +9,12 @@ from hypothesis import strategies as st
 from opbridge.ir import DType, Graph
 from opbridge.ops.builtin import build_builtin_registry
 from opbridge.testing import strategies
-from opbridge.testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
+from opbridge.testing.single_op import (
+    FLOAT32_EDGE_VALUES,
+    GraphBuilder,
+    check_c_matches_reference,
+    check_reference_matches_tflite_micro,
+)
 
 REGISTRY = build_builtin_registry()
 OP_TYPES = ["RELU", "RELU6", "QUANTIZE_INT8", "QUANTIZE_FLOAT", "DEQUANTIZE"]
@@ -45,3 +52,39 @@ def test_reference_matches_tflite_micro(data: st.DataObject, kind: str) -> None:
 @given(st.data(), st.sampled_from(OP_TYPES))
 def test_c_kernel_matches_reference(data: st.DataObject, kind: str) -> None:
     check_c_matches_reference(draw_graph(data, kind), REGISTRY)
+
+
+# float32 RELU and RELU6: comparisons only, so C and TFLite Micro match the reference bit for bit.
+FLOAT_CODES = {"RELU": schema.BuiltinOperator.RELU, "RELU6": schema.BuiltinOperator.RELU6}
+
+
+def float32_graph(data: st.DataObject, op_type: str) -> Graph:
+    shape = tuple(data.draw(st.integers(1, 6)) for _ in range(data.draw(st.integers(1, 4))))
+    builder = GraphBuilder()
+    x = builder.tensor("x", DType.FLOAT32, shape)
+    y = builder.tensor("y", DType.FLOAT32, shape)
+    return builder.single_node_graph(op_type, [x], [y], None)
+
+
+@settings(max_examples=10)
+@given(st.data(), st.sampled_from(sorted(FLOAT_CODES)))
+def test_float32_reference_matches_tflite_micro(data: st.DataObject, op_type: str) -> None:
+    check_reference_matches_tflite_micro(float32_graph(data, op_type), REGISTRY, FLOAT_CODES[op_type], 1)
+
+
+@settings(max_examples=5)
+@given(st.data(), st.sampled_from(sorted(FLOAT_CODES)))
+def test_float32_c_kernel_matches_reference_exactly(data: st.DataObject, op_type: str) -> None:
+    check_c_matches_reference(float32_graph(data, op_type), REGISTRY, float_ulp_tolerance=0)
+
+
+@pytest.mark.parametrize("op_type", sorted(FLOAT_CODES))
+def test_float32_edge_values_match_tflite_micro(op_type: str) -> None:
+    # NaN and -0.0 pass through (x < 0 is false for both), infinities clamp.
+    builder = GraphBuilder()
+    x = builder.tensor("x", DType.FLOAT32, FLOAT32_EDGE_VALUES.shape)
+    y = builder.tensor("y", DType.FLOAT32, FLOAT32_EDGE_VALUES.shape)
+    graph = builder.single_node_graph(op_type, [x], [y], None)
+    check_reference_matches_tflite_micro(
+        graph, REGISTRY, FLOAT_CODES[op_type], 1, inputs=[[FLOAT32_EDGE_VALUES], [-FLOAT32_EDGE_VALUES]]
+    )

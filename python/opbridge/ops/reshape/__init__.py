@@ -4,6 +4,7 @@ from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
 from opbridge.ops.reshape.lowering import lower_reshape
+from opbridge.ops.reshape.schema import RESHAPE_SCHEMA
 
 
 def reshape_reference(call: ReferenceCall) -> list[Array]:
@@ -17,4 +18,5 @@ RESHAPE = OperatorDefinition(
     litert_versions=frozenset({1, 2}),
     lower_c=lower_reshape,
     doc=__doc__ or "",
+    schema=RESHAPE_SCHEMA,
 )

@@ -1,4 +1,5 @@
-"""RESHAPE and SQUEEZE on int8, int16 and int32: reference == TFLite Micro, C module == reference."""
+"""RESHAPE and SQUEEZE on int8, int16, int32 and float32: reference == TFLite Micro, C module == reference
+(bit for bit: the bytes are copied)."""
 
 import numpy as np
 from ai_edge_litert import schema_py_generated as schema
@@ -12,15 +13,16 @@ from opbridge.testing import strategies
 from opbridge.testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 
 REGISTRY = build_builtin_registry()
-DTYPES = st.sampled_from([DType.INT8, DType.INT16, DType.INT32])
+DTYPES = st.sampled_from([DType.INT8, DType.INT16, DType.INT32, DType.FLOAT32])
+INT_DTYPES = st.sampled_from([DType.INT8, DType.INT16, DType.INT32])
 
 
-def draw_graph(data: st.DataObject, op_type: str) -> Graph:
+def draw_graph(data: st.DataObject, op_type: str, dtypes: st.SearchStrategy[DType] = DTYPES) -> Graph:
     # SQUEEZE may insert a 1 after each dimension: at most rank 6, the emitted API's limit.
     max_rank = 3 if op_type == "SQUEEZE" else 4
     shape = tuple(data.draw(st.integers(1, 5)) for _ in range(data.draw(st.integers(1, max_rank))))
-    # int8 quantized; int16 and int32 plain (the audio front end reshapes int16).
-    dtype = data.draw(DTYPES)
+    # int8 quantized; int16, int32 and float32 plain (the audio front end reshapes int16).
+    dtype = data.draw(dtypes)
     quantization = data.draw(strategies.per_tensor()) if dtype is DType.INT8 else None
     builder = GraphBuilder()
     if op_type == "SQUEEZE":
@@ -50,9 +52,18 @@ def test_reference_matches_tflite_micro(data: st.DataObject, op_type: str) -> No
 @settings(max_examples=5)
 @given(st.data(), st.sampled_from(["RESHAPE", "SQUEEZE"]))
 def test_c_module_copies_and_matches_reference(data: st.DataObject, op_type: str) -> None:
-    graph = draw_graph(data, op_type)
+    check_c_module_copies(draw_graph(data, op_type, INT_DTYPES))
+
+
+@settings(max_examples=4)
+@given(st.data(), st.sampled_from(["RESHAPE", "SQUEEZE"]))
+def test_float32_c_module_copies_and_matches_reference_exactly(data: st.DataObject, op_type: str) -> None:
+    check_c_module_copies(draw_graph(data, op_type, st.just(DType.FLOAT32)), float_ulp_tolerance=0)
+
+
+def check_c_module_copies(graph: Graph, float_ulp_tolerance: int | None = None) -> None:
     # A graph input is never aliased to a graph output (the caller owns both
     # views), so this is the copy path; memory_plan_test covers aliasing.
     plan = plan_memory(graph)
     assert plan.offset_of(graph.inputs[0]) != plan.offset_of(graph.outputs[0])
-    check_c_matches_reference(graph, REGISTRY)
+    check_c_matches_reference(graph, REGISTRY, float_ulp_tolerance=float_ulp_tolerance)

@@ -1,4 +1,4 @@
-"""SOFTMAX: exp(beta * (x - max)) / sum over the last axis, int8 in and out."""
+"""SOFTMAX: exp(beta * (x - max)) / sum over the last axis, int8 in and out, or float32."""
 
 from tflite.BuiltinOperator import BuiltinOperator
 
@@ -6,6 +6,7 @@ from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.softmax.litert import parse_litert_options
 from opbridge.ops.softmax.lowering import lower_softmax
 from opbridge.ops.softmax.reference import softmax_reference
+from opbridge.ops.softmax.schema import SOFTMAX_SCHEMA
 
 SOFTMAX = OperatorDefinition(
     op_type="SOFTMAX",
@@ -15,4 +16,5 @@ SOFTMAX = OperatorDefinition(
     parse_litert_options=parse_litert_options,
     lower_c=lower_softmax,
     doc=__doc__ or "",
+    schema=SOFTMAX_SCHEMA,
 )

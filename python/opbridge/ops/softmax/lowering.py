@@ -1,16 +1,40 @@
-"""SOFTMAX -> opbridge_softmax_s8."""
+"""SOFTMAX -> opbridge_softmax_s8 or opbridge_softmax_f32."""
 
 from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode
 from opbridge.errors import UnsupportedTensorError
-from opbridge.ir import Node
+from opbridge.ir import DType, Node
 from opbridge.ops.common import require_dtype, require_quantization
+from opbridge.ops.elementwise import F32_KERNELS_HEADER, c_float_literal, require_float32
 from opbridge.ops.softmax.reference import softmax_parameters
+
+
+def lower_float32_softmax(ctx: LoweringContext, node: Node) -> NodeCode:
+    graph = ctx.graph
+    input_tensor, output = graph.tensor(node.inputs[0]), graph.tensor(node.outputs[0])
+    require_float32(node, [("input", input_tensor), ("output", output)])
+    if not input_tensor.shape or input_tensor.shape[-1] < 1:
+        raise UnsupportedTensorError(
+            f"{node.describe()}: input {input_tensor.describe()} has no last axis to normalise over",
+            hint="reshape it to at least [1]",
+        )
+    depth = input_tensor.shape[-1]
+    params_symbol = ctx.local_symbol(node, "params")
+    params = f"""static const opbridge_softmax_f32_params {params_symbol} = {{
+    .rows = {input_tensor.element_count // depth},
+    .depth = {depth},
+    .beta = {c_float_literal(node.attributes.beta)},
+}};"""
+    source, target = ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])
+    call = f"status = opbridge_softmax_f32(&{params_symbol}, {source}, {target});"
+    return NodeCode(includes=[F32_KERNELS_HEADER], definitions=[params], statements=[call])
 
 
 def lower_softmax(ctx: LoweringContext, node: Node) -> NodeCode:
     graph = ctx.graph
     input_tensor = graph.tensor(node.inputs[0])
     output = graph.tensor(node.outputs[0])
+    if input_tensor.dtype is DType.FLOAT32:
+        return lower_float32_softmax(ctx, node)
     require_dtype(node, input_tensor, "input")
     require_dtype(node, output, "output")
     input_q = require_quantization(node, input_tensor, "input")

@@ -1,17 +1,24 @@
-"""TFLite Micro's reference SOFTMAX, int8 input and int8 output.
+"""TFLite Micro's reference SOFTMAX, int8 input and int8 output, and float32.
 
-The input differences from the row maximum are scaled to fixed point with 5
-integer bits, exponentiated with gemmlowp's fixed-point exp, summed with 12
-integer bits, and divided through gemmlowp's fixed-point reciprocal;
+int8: the input differences from the row maximum are scaled to fixed point
+with 5 integer bits, exponentiated with gemmlowp's fixed-point exp, summed
+with 12 integer bits, and divided through gemmlowp's fixed-point reciprocal;
 differences below `diff_min` give the output minimum.
+
+float32 (TFLite's float reference): per row, the maximum (from -FLT_MAX),
+e_c = exp((x_c - max) * beta) with float32 beta, sum = 0 + e_0 + e_1 + ... in
+order, output e_c / sum; each step one float32 rounding. exp is float64
+rounded once to float32 (the C kernel's expf may differ by an ulp).
 """
 
 import math
 
 import numpy as np
 
-from opbridge.ops.common import require_quantization
+from opbridge.ir import DType
+from opbridge.ops.common import FLOAT32_LOWEST, require_quantization
 from opbridge.ops.definition import Array, ReferenceCall
+from opbridge.ops.elementwise import float32_exp, require_float32
 from opbridge.quantization import gemmlowp
 from opbridge.quantization.fixed_point import (
     quantize_multiplier,
@@ -33,7 +40,27 @@ def softmax_parameters(beta: float, input_scale: float) -> tuple[int, int, int]:
     return multiplier, left_shift, -math.floor(max_input_rescaled)
 
 
+def float32_softmax_reference(call: ReferenceCall) -> list[Array]:
+    output = call.outputs[0]
+    require_float32(call.node, [("input", call.input_tensor(0)), ("output", output)])
+    values = np.asarray(call.value(0), dtype=np.float32)
+    rows = values.reshape(-1, values.shape[-1])
+    beta = np.float32(call.attributes.beta)
+    with np.errstate(all="ignore"):
+        maximum = np.full(rows.shape[0], FLOAT32_LOWEST, dtype=np.float32)
+        for column in rows.T:
+            maximum = np.where(maximum < column, column, maximum)  # std::max(maximum, x)
+        exps = np.empty_like(rows)
+        total = np.zeros(rows.shape[0], dtype=np.float32)
+        for c in range(rows.shape[1]):
+            exps[:, c] = float32_exp((rows[:, c] - maximum) * beta)
+            total = total + exps[:, c]
+        return [(exps / total[:, None]).astype(np.float32).reshape(output.shape)]
+
+
 def softmax_reference(call: ReferenceCall) -> list[Array]:
+    if call.input_tensor(0).dtype is DType.FLOAT32:
+        return float32_softmax_reference(call)
     input_q = require_quantization(call.node, call.input_tensor(0), "input")
     output = call.outputs[0]
     multiplier, left_shift, diff_min = softmax_parameters(call.attributes.beta, input_q.scale)

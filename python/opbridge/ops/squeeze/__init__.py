@@ -5,6 +5,7 @@ from tflite.BuiltinOperator import BuiltinOperator
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.reshape import reshape_reference
 from opbridge.ops.reshape.lowering import lower_reshape
+from opbridge.ops.squeeze.schema import SQUEEZE_SCHEMA
 
 # The memory planner aliases SQUEEZE like RESHAPE (backends/c/memory_plan.py).
 SQUEEZE = OperatorDefinition(
@@ -14,4 +15,5 @@ SQUEEZE = OperatorDefinition(
     litert_versions=frozenset({1, 2}),
     lower_c=lower_reshape,
     doc=__doc__ or "",
+    schema=SQUEEZE_SCHEMA,
 )

@@ -11,6 +11,7 @@ from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.strided_slice.litert import parse_litert_options
 from opbridge.ops.strided_slice.lowering import lower_strided_slice
 from opbridge.ops.strided_slice.reference import strided_slice_reference
+from opbridge.ops.strided_slice.schema import STRIDED_SLICE_SCHEMA
 
 STRIDED_SLICE = OperatorDefinition(
     op_type="STRIDED_SLICE",
@@ -20,4 +21,5 @@ STRIDED_SLICE = OperatorDefinition(
     parse_litert_options=parse_litert_options,
     lower_c=lower_strided_slice,
     doc=__doc__ or "",
+    schema=STRIDED_SLICE_SCHEMA,
 )

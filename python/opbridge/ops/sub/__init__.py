@@ -1,17 +1,20 @@
-"""SUB: element-wise difference of two int8 tensors with their own scales (broadcasting)."""
+"""SUB: element-wise difference of two int8 tensors with their own scales, or of two float32 tensors (broadcasting)."""
 
 from typing import Any
 
+import numpy as np
 import tflite
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.backends.c.lowering import LoweringContext, NodeCode
-from opbridge.ir import Node, Quantization
+from opbridge.ir import DType, Node, Quantization
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.add.lowering import lower_add_or_sub
 from opbridge.ops.add.reference import LEFT_SHIFT, AddParameters, add_or_sub_reference
 from opbridge.ops.common import float32, float32_divide, litert_activation
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
+from opbridge.ops.elementwise import float32_binary_reference, lower_float32_binary
+from opbridge.ops.sub.schema import SUB_SCHEMA
 from opbridge.quantization.fixed_point import quantize_multiplier
 
 
@@ -25,10 +28,14 @@ def sub_parameters(first_q: Quantization, second_q: Quantization, output_q: Quan
 
 
 def sub_reference(call: ReferenceCall) -> list[Array]:
+    if call.outputs[0].dtype is DType.FLOAT32:
+        return float32_binary_reference(call, np.subtract, call.attributes.activation)
     return add_or_sub_reference(call, sub_parameters, sign=-1)
 
 
 def lower_sub(ctx: LoweringContext, node: Node) -> NodeCode:
+    if ctx.graph.tensor(node.outputs[0]).dtype is DType.FLOAT32:
+        return lower_float32_binary(ctx, node, "opbridge_sub_f32", node.attributes.activation)
     return lower_add_or_sub(ctx, node, sub_parameters, "opbridge_sub_s8")
 
 
@@ -49,4 +56,5 @@ SUB = OperatorDefinition(
     parse_litert_options=parse_litert_options,
     lower_c=lower_sub,
     doc=__doc__ or "",
+    schema=SUB_SCHEMA,
 )

@@ -1,18 +1,25 @@
-"""TANH on int8: gemmlowp's fixed-point tanh; output scale 1/128, zero point 0."""
+"""TANH on int8: gemmlowp's fixed-point tanh; output scale 1/128, zero point 0. On float32: tanh (C: tanhf;
+the reference rounds a float64 tanh once, so they may differ by an ulp or two)."""
 
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.backends.c.lowering import LoweringContext, NodeCode
-from opbridge.ir import Node
+from opbridge.ir import DType, Node
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
+from opbridge.ops.elementwise import float32_tanh, float32_unary_reference, lower_float32_unary
 from opbridge.ops.logistic import lower_activation, saturating_activation
+from opbridge.ops.tanh.schema import TANH_SCHEMA
 
 
 def tanh_reference(call: ReferenceCall) -> list[Array]:
+    if call.input_tensor(0).dtype is DType.FLOAT32:
+        return float32_unary_reference(call, float32_tanh)
     return [saturating_activation(call, "tanh")]
 
 
 def lower_tanh(ctx: LoweringContext, node: Node) -> NodeCode:
+    if ctx.graph.tensor(node.inputs[0]).dtype is DType.FLOAT32:
+        return lower_float32_unary(ctx, node, "opbridge_tanh_f32")
     return lower_activation(ctx, node, "opbridge_tanh_s8")
 
 
@@ -23,4 +30,5 @@ TANH = OperatorDefinition(
     litert_versions=frozenset({1, 2, 3}),
     lower_c=lower_tanh,
     doc=__doc__ or "",
+    schema=TANH_SCHEMA,
 )

@@ -1,0 +1,20 @@
+"""MAXIMUM's schema: two int8, int16, int32 or float32 tensors of one dtype, NumPy broadcasting, that dtype out."""
+
+from opbridge.ops.elementwise import MIN_MAX_DTYPES
+from opbridge.schemas.opsets import BUILTIN_DOMAIN
+from opbridge.schemas.schema import FormalParameter, OpSchema, TypeConstraint
+from opbridge.schemas.shapes import infer_broadcast_binary
+
+MAXIMUM_SCHEMA = OpSchema(
+    domain=BUILTIN_DOMAIN,
+    name="MAXIMUM",
+    since_version=1,
+    doc="The element-wise larger of two tensors, NumPy broadcasting; raw values are compared "
+    "(whatever the quantization).",
+    inputs=(FormalParameter("a", "T", "first operand"), FormalParameter("b", "T", "second operand")),
+    outputs=(FormalParameter("maximum", "T", "the larger of a and b at each position"),),
+    type_constraints=(
+        TypeConstraint("T", MIN_MAX_DTYPES, "int8, int16, int32 or float32, the same for inputs and output"),
+    ),
+    infer=infer_broadcast_binary,
+)

@@ -1,0 +1,6 @@
+import dataclasses
+
+
+@dataclasses.dataclass(frozen=True)
+class MeanAttributes:
+    keep_dims: bool = False  # reduced axes stay, with size 1

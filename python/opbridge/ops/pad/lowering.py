@@ -1,0 +1,79 @@
+"""PAD / PADV2 -> opbridge_pad_s8 (int8, up to 5-D) or opbridge_pad (float32, any element size, up to 6-D)."""
+
+from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode, c_int_list
+from opbridge.errors import UnsupportedTensorError
+from opbridge.ir import DType, Node
+from opbridge.ops.common import require_dtype
+from opbridge.ops.elementwise import F32_KERNELS_HEADER, require_float32
+from opbridge.ops.pad.reference import constant_paddings, pad_value_index, padding_and_value
+
+MAX_RANK = 5
+# OPBRIDGE_PAD_MAX_RANK in cc/kernels/opbridge_kernels_f32.h.
+ELEMENT_PAD_MAX_RANK = 6
+
+
+def lower_pad_float32(ctx: LoweringContext, node: Node) -> NodeCode:
+    graph = ctx.graph
+    input_tensor, output = graph.tensor(node.inputs[0]), graph.tensor(node.outputs[0])
+    value_index = pad_value_index(node)
+    operands = [("input", input_tensor), ("output", output)]
+    if value_index is not None:
+        operands.append(("pad value", graph.tensor(value_index)))
+    require_float32(node, operands)
+    rank = len(input_tensor.shape)
+    if rank > ELEMENT_PAD_MAX_RANK:
+        raise UnsupportedTensorError(
+            f"{node.describe()}: input {input_tensor.describe()} has rank {rank} > {ELEMENT_PAD_MAX_RANK}",
+            hint="reshape to fewer dimensions around the PAD",
+        )
+    paddings = constant_paddings(graph, node)
+    fits = paddings.shape == (rank, 2) and not (paddings < 0).any()
+    if not fits or tuple(output.shape) != tuple(
+        int(d + p[0] + p[1]) for d, p in zip(input_tensor.shape, paddings, strict=True)
+    ):
+        raise UnsupportedTensorError(
+            f"{node.describe()}: paddings {paddings.tolist()} do not take input {input_tensor.describe()} "
+            f"to output {output.describe()}",
+            hint="the paddings must be [rank, 2] non-negative [before, after] pairs; re-export the model",
+        )
+    lead = ELEMENT_PAD_MAX_RANK - rank
+    definitions = []
+    if value_index is None:
+        value_pointer = ctx.local_symbol(node, "pad_value")
+        definitions.append(f"static const float {value_pointer}[1] = {{0.0f}};")
+    else:
+        value_pointer = ctx.pointer(value_index)
+    params_symbol = ctx.local_symbol(node, "params")
+    definitions.append(f"""static const opbridge_pad_params {params_symbol} = {{
+    .element_size = {input_tensor.dtype.itemsize},
+    .input_shape = {{{c_int_list((1,) * lead + tuple(input_tensor.shape))}}},
+    .output_shape = {{{c_int_list((1,) * lead + tuple(output.shape))}}},
+    .padding_before = {{{c_int_list([0] * lead + [int(p[0]) for p in paddings])}}},
+}};""")
+    call = (
+        f"status = opbridge_pad(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {value_pointer}, "
+        f"{ctx.pointer(node.outputs[0])});"
+    )
+    return NodeCode(includes=[F32_KERNELS_HEADER], definitions=definitions, statements=[call])
+
+
+def lower_pad(ctx: LoweringContext, node: Node) -> NodeCode:
+    graph = ctx.graph
+    input_tensor, output = graph.tensor(node.inputs[0]), graph.tensor(node.outputs[0])
+    if input_tensor.dtype is DType.FLOAT32:
+        return lower_pad_float32(ctx, node)
+    require_dtype(node, input_tensor, "input")
+    require_dtype(node, output, "output")
+    if len(input_tensor.shape) > MAX_RANK:
+        raise UnsupportedTensorError(f"{node.describe()}: rank {len(input_tensor.shape)} > {MAX_RANK}")
+    paddings, value = padding_and_value(graph, node)
+    lead = MAX_RANK - len(input_tensor.shape)
+    params_symbol = ctx.local_symbol(node, "params")
+    params = f"""static const opbridge_pad_s8_params {params_symbol} = {{
+    .input_shape = {{{c_int_list((1,) * lead + input_tensor.shape)}}},
+    .output_shape = {{{c_int_list((1,) * lead + output.shape)}}},
+    .padding_before = {{{c_int_list([0] * lead + [int(p[0]) for p in paddings])}}},
+    .pad_value = {value},
+}};"""
+    call = f"status = opbridge_pad_s8(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.outputs[0])});"
+    return NodeCode(includes=[KERNELS_HEADER], definitions=[params], statements=[call])

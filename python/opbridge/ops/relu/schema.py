@@ -1,0 +1,16 @@
+"""RELU's schema: an int8 or float32 tensor to a tensor of its dtype and shape."""
+
+from opbridge.ir import DType
+from opbridge.schemas.opsets import BUILTIN_DOMAIN
+from opbridge.schemas.schema import FormalParameter, OpSchema, TypeConstraint, same_as_input
+
+RELU_SCHEMA = OpSchema(
+    domain=BUILTIN_DOMAIN,
+    name="RELU",
+    since_version=1,
+    doc="max(input, 0), rescaled to the output's quantization for int8.",
+    inputs=(FormalParameter("input", "T", "int8 or float32 values"),),
+    outputs=(FormalParameter("output", "T", "max(input, 0), of the input's dtype and shape"),),
+    type_constraints=(TypeConstraint("T", (DType.INT8, DType.FLOAT32), "quantized int8, or float32"),),
+    infer=same_as_input(0),
+)
