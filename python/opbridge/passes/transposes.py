@@ -54,7 +54,9 @@ def _rewrite_once(graph: Graph) -> bool:
             continue
         first = _permutation(graph, before)
         if first is not None and _undo(first, second):
-            for reader in readers.get(node.outputs[0], []):
+            if not readers.get(node.outputs[0]):
+                continue  # already bypassed; removed as dead below
+            for reader in readers[node.outputs[0]]:
                 reader.inputs = [before.inputs[0] if i == node.outputs[0] else i for i in reader.inputs]
             return True
         if before.op_type not in ELEMENTWISE_UNARY | ELEMENTWISE_BINARY:

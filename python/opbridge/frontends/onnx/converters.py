@@ -223,7 +223,11 @@ def convert_gemm(conversion: OnnxConversion, node: OnnxNode) -> None:
     inputs: list[int | None] = [a, conversion.constant(weights, dtype, f"{node.name}/weights")]
     if len(node.inputs) > 2 and node.inputs[2]:
         c = conversion.constant_value(node.inputs[2], node, "C")
-        inputs.append(conversion.constant(np.broadcast_to(c, (weights.shape[0],)), dtype, f"{node.name}/bias"))
+        units = weights.shape[0]
+        if c.size not in (1, units):
+            raise node.unsupported(f"C of shape {list(c.shape)}: only one bias per output unit ({units}) or a scalar")
+        bias = np.broadcast_to(c.reshape(-1), (units,))
+        inputs.append(conversion.constant(bias, dtype, f"{node.name}/bias"))
     conversion.emit("FULLY_CONNECTED", inputs, FullyConnectedAttributes(), name=node.name, outputs=node.outputs)
 
 
