@@ -1,4 +1,4 @@
-"""aot_model: a LiteRT model compiled by opbridge into a cc_library, plus its golden test.
+"""aot_model: a LiteRT (.tflite) or ONNX (.onnx) model compiled by opbridge into a cc_library, plus its golden test.
 
     aot_model(
         name = "kws",
@@ -65,7 +65,7 @@ def _aot_module_impl(ctx):
 _aot_module = rule(
     implementation = _aot_module_impl,
     attrs = {
-        "model": attr.label(mandatory = True, allow_single_file = [".tflite"]),
+        "model": attr.label(mandatory = True, allow_single_file = [".tflite", ".onnx"]),
         "prefix": attr.string(mandatory = True),
         "config": attr.label(allow_single_file = [".yaml", ".yml"]),
         "golden_cases": attr.int(default = 20),

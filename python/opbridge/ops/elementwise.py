@@ -258,7 +258,10 @@ def clamp_float32(values: Array, low: float, high: float) -> Array:
 
 
 def float32_exp(values: Array) -> Array:
-    """exp in float64, rounded once to float32: expf correctly rounded, but for rare ties (libm is within an ulp)."""
+    """exp in float64, rounded once to float32: a correctly rounded expf but for rare double roundings.
+
+    libm's expf (glibc, newlib) is within an ulp of it; the golden C tests allow for that.
+    """
     with np.errstate(over="ignore"):
         return np.exp(np.asarray(values, dtype=np.float64)).astype(np.float32)
 
@@ -333,6 +336,11 @@ def lower_float32_unary(ctx: LoweringContext, node: Node, kernel: str) -> NodeCo
     """A unary float32 node computed by `kernel(size, input, output)` of opbridge_kernels_f32.h."""
     input_tensor, output = ctx.graph.tensor(node.inputs[0]), ctx.graph.tensor(node.outputs[0])
     require_float32(node, [("input", input_tensor), ("output", output)])
+    if input_tensor.element_count != output.element_count:
+        raise UnsupportedTensorError(
+            f"{node.describe()}: input {input_tensor.describe()} and output {output.describe()} differ in size",
+            hint="an element-wise operator's output has its input's shape; the model is inconsistent",
+        )
     call = (
         f"status = {kernel}({input_tensor.element_count}, {ctx.pointer(node.inputs[0])}, "
         f"{ctx.pointer(node.outputs[0])});"

@@ -7,13 +7,18 @@
 - `check_c_matches_reference(graph)` emits the graph as a C module with a
   golden test (seeded inputs, reference outputs), compiles it with the host
   gcc together with cc/kernels, runs it, and fails unless the module's
-  outputs equal the reference's byte for byte.
+  outputs equal the reference's byte for byte (float32 outputs: within the
+  golden program's ULP tolerance, or `float_ulp_tolerance`; 0 is exact).
+
+Float32 outputs are compared with TFLite Micro exactly, or, for kernels that
+call libm (exp, tanh), with `float_rtol` (relative tolerance).
 
 Property tests of operators (`ops/<op>/op_test.py`) draw shapes and
 quantization parameters and call both.
 """
 
 import pathlib
+import re
 import subprocess
 import tempfile
 from collections.abc import Callable, Sequence
@@ -43,6 +48,16 @@ KERNEL_SOURCES = sorted(
     path for path in pathlib.Path("cc/kernels").glob("opbridge_*.c") if not path.stem.endswith("_test")
 )
 COMPILER = "gcc"
+# float32 inputs at the edges (for TFLite Micro comparisons on chosen inputs):
+# infinities, NaN, signed zeros, subnormals, values whose sums and products
+# overflow, the activation bounds, and values near the LOGISTIC cut-offs.
+FLOAT32_EDGE_VALUES = np.array(
+    [
+        *(np.inf, -np.inf, np.nan, -0.0, 0.0, 1e-45, -1e-45, 1e-38, 3.4028235e38, -3.4028235e38, 2e38, -2e38),
+        *(6.0, 6.000001, -1.0, 1.0, 0.5, -9.0, -9.000001, 16.619047, 16.61905, -100.0, 100.0, 1e-8),
+    ],
+    dtype=np.float32,
+)
 
 
 class GraphBuilder:
@@ -92,15 +107,36 @@ def run_golden_program(
     return result.stdout
 
 
-def check_c_matches_reference(graph: Graph, registry: OperatorRegistry, cases: int = 3, seed: int = 1) -> None:
-    """Raises AssertionError (with the program's output) unless C equals the reference."""
+def with_float_ulp_tolerance(source: str, ulps: int) -> str:
+    """A golden test program that allows `ulps` units in the last place on float32 outputs (0: bit-exact)."""
+    replaced, count = re.subn(r"#define FLOAT_ULP_TOLERANCE \d+", f"#define FLOAT_ULP_TOLERANCE {ulps}", source)
+    if count != 1:
+        raise ValueError("the golden program has no FLOAT_ULP_TOLERANCE to set (no float32 output?)")
+    return replaced
+
+
+def check_c_matches_reference(
+    graph: Graph,
+    registry: OperatorRegistry,
+    cases: int = 3,
+    seed: int = 1,
+    float_ulp_tolerance: int | None = None,
+) -> None:
+    """Raises AssertionError (with the program's output) unless C equals the reference.
+
+    float_ulp_tolerance overrides the golden program's tolerance on float32
+    outputs (opbridge.backends.c.golden.FLOAT_ULP_TOLERANCE); 0 demands equal bits.
+    """
     if not KERNEL_SOURCES:
         raise FileNotFoundError("cc/kernels sources not found; add //cc/kernels:sources to the test's data")
     with tempfile.TemporaryDirectory() as scratch:
         directory = pathlib.Path(scratch)
         compile_graph(graph, registry, "single_op", directory / "module", bundle_kernels=False)
         golden = directory / "golden.c"
-        golden.write_text(golden_test_source(graph, registry, "single_op", cases, seed))
+        source = golden_test_source(graph, registry, "single_op", cases, seed)
+        if float_ulp_tolerance is not None:
+            source = with_float_ulp_tolerance(source, float_ulp_tolerance)
+        golden.write_text(source)
         run_golden_program(directory / "module", golden, extra_sources=KERNEL_SOURCES, include_dirs=[pathlib.Path(".")])
 
 
@@ -113,18 +149,37 @@ def check_reference_matches_tflite_micro(
     options: Any = None,
     cases: int = 3,
     seed: int = 1,
+    float_rtol: float | None = None,
+    inputs: Sequence[Sequence[np.ndarray]] | None = None,
 ) -> None:
+    """Raises AssertionError unless the reference's outputs equal TFLite Micro's.
+
+    Equal means equal bits (NaN equal to NaN), except for float32 outputs when
+    float_rtol is given: then within that relative tolerance (for kernels
+    whose libm calls, expf or tanhf, may round differently from NumPy). The
+    inputs are `cases` seeded sets, or the given `inputs` (one list per case).
+    """
     model = single_op_model(graph, builtin_code, version, options_type, options)
     parsed = read_litert_model(model, registry, "single_op.tflite")
     (node,) = parsed.nodes
     assert node.attributes == graph.nodes[0].attributes, "LiteRT options did not round-trip"
     interpreter = ReferenceInterpreter(parsed, registry)
-    input_sets = [seeded_inputs(t, cases, seed=seed + i) for i, t in enumerate(parsed.input_tensors())]
-    for case in range(cases):
-        inputs = [values[case] for values in input_sets]
-        ours = interpreter.run(inputs)
-        golden = run_tflite_micro(model, inputs, len(ours))
+    if inputs is None:
+        input_sets = [seeded_inputs(t, cases, seed=seed + i) for i, t in enumerate(parsed.input_tensors())]
+        inputs = [[values[case] for values in input_sets] for case in range(cases)]
+    for case, case_inputs in enumerate(inputs):
+        ours = interpreter.run(list(case_inputs))
+        golden = run_tflite_micro(model, list(case_inputs), len(ours))
         for position, (mine, theirs) in enumerate(zip(ours, golden, strict=True)):
+            if float_rtol is not None and mine.dtype == np.float32:
+                np.testing.assert_allclose(
+                    mine, theirs, rtol=float_rtol, atol=0, err_msg=f"case {case} output {position} vs TFLite Micro"
+                )  # NaN equal to NaN
+                continue
+            if mine.dtype == np.float32:
+                # Bits, so that -0.0 differs from 0.0 and NaN equals NaN.
+                mine = np.ascontiguousarray(mine).view(np.uint32)
+                theirs = np.ascontiguousarray(theirs, dtype=np.float32).view(np.uint32)
             differing = np.flatnonzero(mine.ravel() != theirs.ravel())
             assert mine.shape == theirs.shape and differing.size == 0, (
                 f"case {case} output {position}: {differing.size} values differ from TFLite Micro, "
@@ -143,7 +198,7 @@ def broadcast_binary_graph(
 
     Each input keeps or broadcasts each dimension; input 1 is sometimes a
     constant, often a scalar, with values from `constant(rng, shape)` (by
-    default uniform over the dtype's range).
+    default uniform over the dtype's range; float32: standard normal).
     """
     shape = tuple(data.draw(st.integers(1, 4)) for _ in range(data.draw(st.integers(1, 4))))
     first_shape = tuple(d if data.draw(st.booleans()) else 1 for d in shape)
@@ -154,7 +209,9 @@ def broadcast_binary_graph(
         if data.draw(st.booleans()):
             second_shape = ()
         rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
-        if constant is None:
+        if constant is None and dtype is DType.FLOAT32:
+            values = rng.standard_normal(second_shape)
+        elif constant is None:
             info = np.iinfo(dtype.numpy)
             values = rng.integers(info.min, info.max, size=second_shape, endpoint=True)
         else:
@@ -166,8 +223,18 @@ def broadcast_binary_graph(
     return builder.single_node_graph(op_type, [a, b], [y], attributes)
 
 
-def pool_2d_graph(data: st.DataObject, op_type: str) -> Graph:
-    """A drawn AVERAGE_POOL_2D or MAX_POOL_2D node (hypothesis)."""
+def float32_edge_graph(op_type: str, attributes: Any) -> Graph:
+    """A binary float32 node on a run-time column and row of FLOAT32_EDGE_VALUES' size (every pair of edges)."""
+    size = FLOAT32_EDGE_VALUES.size
+    builder = GraphBuilder()
+    a = builder.tensor("a", DType.FLOAT32, (size, 1))
+    b = builder.tensor("b", DType.FLOAT32, (1, size))
+    y = builder.tensor("y", DType.FLOAT32, (size, size))
+    return builder.single_node_graph(op_type, [a, b], [y], attributes)
+
+
+def pool_2d_graph(data: st.DataObject, op_type: str, dtype: DType = DType.INT8) -> Graph:
+    """A drawn AVERAGE_POOL_2D or MAX_POOL_2D node (hypothesis), int8 or float32."""
     height, width, channels = data.draw(st.integers(1, 9)), data.draw(st.integers(1, 9)), data.draw(st.integers(1, 4))
     attributes = Pool2DAttributes(
         padding=data.draw(strategies.PADDINGS),
@@ -180,10 +247,11 @@ def pool_2d_graph(data: st.DataObject, op_type: str) -> Graph:
     rows = window(attributes.padding, height, attributes.filter_height, attributes.stride_height)
     cols = window(attributes.padding, width, attributes.filter_width, attributes.stride_width)
     assume(rows.output_size > 0 and cols.output_size > 0)
-    quantization = data.draw(strategies.per_tensor())  # TFLite requires equal input and output quantization
+    # TFLite requires equal input and output quantization.
+    quantization = data.draw(strategies.per_tensor()) if dtype is DType.INT8 else None
     builder = GraphBuilder()
-    x = builder.tensor("input", DType.INT8, (1, height, width, channels), quantization)
-    y = builder.tensor("output", DType.INT8, (1, rows.output_size, cols.output_size, channels), quantization)
+    x = builder.tensor("input", dtype, (1, height, width, channels), quantization)
+    y = builder.tensor("output", dtype, (1, rows.output_size, cols.output_size, channels), quantization)
     return builder.single_node_graph(op_type, [x], [y], attributes)
 
 

@@ -117,8 +117,7 @@ def golden_test_source(graph: Graph, registry: OperatorRegistry, prefix: str, co
 static uint8_t caller_arena[{m}_ARENA_BYTES + {m}_ARENA_ALIGNMENT]
     __attribute__((aligned({m}_ARENA_ALIGNMENT)));
 
-/* Unused when every output is float32. */
-__attribute__((unused)) {byte_compare}{float_compare}static int run_cases({p}_context *ctx_pointer) {{
+{byte_compare}{float_compare}static int run_cases({p}_context *ctx_pointer) {{
   {p}_context ctx = *ctx_pointer;
   int failures = 0;
   for (int c = 0; c < CASES; ++c) {{

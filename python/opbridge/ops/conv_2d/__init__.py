@@ -1,4 +1,4 @@
-"""CONV_2D: 2-D convolution, NHWC input, OHWI filter, int8 with int32 bias."""
+"""CONV_2D: 2-D convolution, NHWC input, OHWI filter: int8 with int32 bias, or float32."""
 
 from tflite.BuiltinOperator import BuiltinOperator
 

@@ -155,13 +155,13 @@ def test_float32_reference_matches_tflite_micro_at_the_edges(data: st.DataObject
     check_against_tflite_micro(graph, [[np.where(rng.random(shape) < 0.3, edges, normal).astype(np.float32)]])
 
 
-@settings(max_examples=10)
+@settings(max_examples=6)
 @given(st.data())
 def test_float32_conv_2d_c_kernel_equals_reference(data: st.DataObject) -> None:
     check_c_matches_reference(draw_graph(data, False, DType.FLOAT32), REGISTRY, float_ulp_tolerance=0)
 
 
-@settings(max_examples=10)
+@settings(max_examples=6)
 @given(st.data())
 def test_float32_depthwise_conv_2d_c_kernel_equals_reference(data: st.DataObject) -> None:
     check_c_matches_reference(draw_graph(data, True, DType.FLOAT32), REGISTRY, float_ulp_tolerance=0)

@@ -1,4 +1,4 @@
-"""DEPTHWISE_CONV_2D: per-channel 2-D convolution with a depth multiplier, int8."""
+"""DEPTHWISE_CONV_2D: per-channel 2-D convolution with a depth multiplier: int8 with int32 bias, or float32."""
 
 from tflite.BuiltinOperator import BuiltinOperator
 

@@ -1,4 +1,4 @@
-"""FULLY_CONNECTED: output = input x filter^T + bias, int8 with int32 bias."""
+"""FULLY_CONNECTED: output = input x filter^T + bias: int8 with int32 bias, or float32."""
 
 from tflite.BuiltinOperator import BuiltinOperator
 
