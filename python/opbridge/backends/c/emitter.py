@@ -17,6 +17,7 @@ leaves nothing half-written behind.
 """
 
 import dataclasses
+import math
 import os
 import pathlib
 import re
@@ -77,10 +78,21 @@ def c_integer_literal(ctype: str, value: int) -> str:
     return f"{value}{suffix}"
 
 
+def c_float_literal(value: float) -> str:
+    """A float constant; infinities and NaN through GCC/Clang builtins (C99 has no literal for them,
+    and INFINITY would need <math.h> in every file that holds a constant)."""
+    value = float(value)
+    if math.isnan(value):
+        return '__builtin_nanf("")'
+    if math.isinf(value):
+        return "__builtin_inff()" if value > 0 else "(-__builtin_inff())"
+    return f"{value!r}f"
+
+
 def c_array(ctype: str, symbol: str, values: np.ndarray, storage: str = "const") -> str:
     """A C array definition of `values`, 16 per line."""
     flat = values.ravel()
-    to_literal = (lambda v: f"{float(v)!r}f") if ctype == "float" else (lambda v: c_integer_literal(ctype, int(v)))
+    to_literal = c_float_literal if ctype == "float" else (lambda v: c_integer_literal(ctype, int(v)))
     items = [to_literal(v) for v in flat]
     rows = [", ".join(items[i : i + 16]) for i in range(0, len(items), 16)]
     body = ",\n    ".join(rows)

@@ -277,12 +277,18 @@ def convert_clip(conversion: OnnxConversion, node: OnnxNode) -> None:
         conversion.emit("RELU6", [x], None, name=node.name, outputs=node.outputs)
     elif (low, high) == (0.0, float("inf")):
         conversion.emit("RELU", [x], None, name=node.name, outputs=node.outputs)
+    elif high == float("inf") and low == float("-inf"):
+        convert_identity(conversion, node)
     else:
+        # An unbounded side needs no node (and no infinite constant).
         dtype = conversion.tensor(x).dtype
-        upper = conversion.constant(np.array(high), dtype, f"{node.name}/max")
-        lower = conversion.constant(np.array(low), dtype, f"{node.name}/min")
-        (clipped,) = conversion.emit("MINIMUM", [x, upper], None, name=f"{node.name}/minimum")
-        conversion.emit("MAXIMUM", [clipped, lower], None, name=node.name, outputs=node.outputs)
+        if high != float("inf"):
+            upper = conversion.constant(np.array(high), dtype, f"{node.name}/max")
+            outputs = node.outputs if low == float("-inf") else 1
+            (x,) = conversion.emit("MINIMUM", [x, upper], None, name=f"{node.name}/minimum", outputs=outputs)
+        if low != float("-inf"):
+            lower = conversion.constant(np.array(low), dtype, f"{node.name}/min")
+            conversion.emit("MAXIMUM", [x, lower], None, name=node.name, outputs=node.outputs)
 
 
 def reshape_to(conversion: OnnxConversion, node: OnnxNode, x: int, shape: tuple[int, ...]) -> None:

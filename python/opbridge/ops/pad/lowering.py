@@ -27,10 +27,10 @@ def lower_pad_float32(ctx: LoweringContext, node: Node) -> NodeCode:
             hint="reshape to fewer dimensions around the PAD",
         )
     paddings = constant_paddings(graph, node)
-    fits = paddings.shape == (rank, 2) and not (paddings < 0).any()
-    if not fits or tuple(output.shape) != tuple(
-        int(d + p[0] + p[1]) for d, p in zip(input_tensor.shape, paddings, strict=True)
-    ):
+    padded_shape = None
+    if paddings.shape == (rank, 2) and not (paddings < 0).any():
+        padded_shape = tuple(int(size + sum(pair)) for size, pair in zip(input_tensor.shape, paddings, strict=True))
+    if padded_shape != tuple(output.shape):
         raise UnsupportedTensorError(
             f"{node.describe()}: paddings {paddings.tolist()} do not take input {input_tensor.describe()} "
             f"to output {output.describe()}",
