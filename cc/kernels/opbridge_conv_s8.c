@@ -8,7 +8,7 @@ static int32_t opbridge_check_conv_params(const opbridge_conv_s8_params *params,
       params->dilation_height <= 0 || params->dilation_width <= 0 || params->padding_height < 0 ||
       params->padding_width < 0 || params->output.batches != params->input.batches ||
       params->output.channels != output_channels ||
-      (params->requantization.count != 1 && params->requantization.count != output_channels)) {
+      !opbridge_requantization_valid(&params->requantization, output_channels)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
   return OPBRIDGE_STATUS_OK;

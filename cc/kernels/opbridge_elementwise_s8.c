@@ -43,9 +43,21 @@ int32_t opbridge_requantize_s8(const opbridge_requantize_s8_params *params, cons
   return OPBRIDGE_STATUS_OK;
 }
 
-int32_t opbridge_quantize_f32_s8(int32_t size, float scale, int32_t zero_point, const float *input, int8_t *output) {
+int32_t opbridge_quantize_f32_s8(int32_t size, float scale, int32_t zero_point, int32_t half_to_even,
+                                 const float *input, int8_t *output) {
   if (input == NULL || output == NULL || size < 0 || !(scale > 0.0f)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  if (half_to_even) {
+    const float low = (float)(-128 - zero_point);
+    const float high = (float)(127 - zero_point);
+    for (int32_t i = 0; i < size; ++i) {
+      const float quotient = input[i] / scale;
+      /* Saturate before rounding (infinities included); NaN fails both tests and becomes 0. */
+      const float saturated = quotient < low ? low : (quotient > high ? high : (quotient == quotient ? quotient : 0.0f));
+      output[i] = (int8_t)(opbridge_round_half_to_even(saturated) + zero_point);
+    }
+    return OPBRIDGE_STATUS_OK;
   }
   for (int32_t i = 0; i < size; ++i) {
     const float scaled = roundf(input[i] / scale);

@@ -13,7 +13,7 @@ int32_t opbridge_fully_connected_s8(const opbridge_fully_connected_s8_params *pa
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
   if (params->batches <= 0 || params->input_depth <= 0 || params->output_depth <= 0 ||
-      (params->requantization.count != 1 && params->requantization.count != params->output_depth)) {
+      !opbridge_requantization_valid(&params->requantization, params->output_depth)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
   for (int32_t batch = 0; batch < params->batches; ++batch) {

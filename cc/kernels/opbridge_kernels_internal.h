@@ -17,11 +17,41 @@ static inline int8_t opbridge_clamp_s8(int32_t value, int32_t minimum, int32_t m
   return (int8_t)value;
 }
 
-/* acc rescaled by channel `channel`'s multiplier, plus the output offset, clamped. */
+/* The nearest whole number to `value`, halves to even; |value| < 2^23 (callers saturate first).
+ * Written out rather than rintf() so that it neither depends on the FPU's rounding mode nor needs libm. */
+static inline int32_t opbridge_round_half_to_even(float value) {
+  int32_t whole = (int32_t)value; /* toward zero */
+  const float fraction = value - (float)whole; /* exact: value and whole share the exponent range */
+  const int32_t odd = whole % 2 != 0;
+  if (fraction > 0.5f || (fraction == 0.5f && odd)) {
+    whole += 1;
+  } else if (fraction < -0.5f || (fraction == -0.5f && odd)) {
+    whole -= 1;
+  }
+  return whole;
+}
+
+/* 1 if `requantization` has one parameter set, per tensor or one per channel. */
+static inline int32_t opbridge_requantization_valid(const opbridge_requantization *requantization,
+                                                    int32_t channels) {
+  const int32_t fixed_point = requantization->multipliers != NULL && requantization->shifts != NULL;
+  return (requantization->count == 1 || requantization->count == channels) &&
+         (fixed_point || requantization->scales != NULL);
+}
+
+/* acc rescaled by channel `channel`'s multiplier (or float scale), plus the output offset, clamped. */
 static inline int8_t opbridge_requantize_channel_s8(int32_t acc, const opbridge_requantization *requantization,
                                             int32_t channel, int32_t output_offset, int32_t activation_min,
                                             int32_t activation_max) {
   const int32_t index = requantization->count == 1 ? 0 : channel;
+  if (requantization->scales != NULL) {
+    /* ONNX: saturate the float product to the int8 range around the zero point, then round. */
+    const float low = (float)(-128 - output_offset);
+    const float high = (float)(127 - output_offset);
+    float scaled = (float)acc * requantization->scales[index];
+    scaled = scaled < low ? low : (scaled > high ? high : scaled);
+    return opbridge_clamp_s8(opbridge_round_half_to_even(scaled) + output_offset, activation_min, activation_max);
+  }
   const int32_t scaled = opbridge_multiply_by_quantized_multiplier(acc, requantization->multipliers[index],
                                                                    requantization->shifts[index]);
   return opbridge_clamp_s8(scaled + output_offset, activation_min, activation_max);

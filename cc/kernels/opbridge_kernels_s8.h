@@ -17,6 +17,7 @@
 #ifndef OPBRIDGE_KERNELS_S8_H_
 #define OPBRIDGE_KERNELS_S8_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cc/kernels/opbridge_status.h"
@@ -33,11 +34,15 @@ typedef struct {
   int32_t channels;
 } opbridge_dims;
 
-/* Requantization per output channel: `count` is 1 (per tensor) or the channel count. */
+/* Requantization per output channel: `count` is 1 (per tensor) or the channel count.
+ * TFLite models set multipliers and shifts (fixed point, bit-exact with TFLite Micro);
+ * ONNX models set scales instead (float32 accumulator * scale, saturated, halves
+ * rounded to even, as ONNX's QLinearConv and QLinearMatMul in onnxruntime). */
 typedef struct {
   const int32_t *multipliers;
   const int32_t *shifts;
   int32_t count;
+  const float *scales; /* NULL unless the model is ONNX's */
 } opbridge_requantization;
 
 typedef struct {
@@ -163,8 +168,10 @@ typedef struct {
  * and QUANTIZE from int8 to int8. */
 int32_t opbridge_requantize_s8(const opbridge_requantize_s8_params *params, const int8_t *input, int8_t *output);
 
-/* QUANTIZE float32 -> int8: round(x / scale) (float, halves away from zero) + zero_point, saturated. */
-int32_t opbridge_quantize_f32_s8(int32_t size, float scale, int32_t zero_point, const float *input, int8_t *output);
+/* QUANTIZE float32 -> int8: round(x / scale) + zero_point, saturated; NaN -> zero_point. round()
+ * takes halves away from zero (TFLite), or to even when half_to_even is 1 (ONNX QuantizeLinear). */
+int32_t opbridge_quantize_f32_s8(int32_t size, float scale, int32_t zero_point, int32_t half_to_even,
+                                 const float *input, int8_t *output);
 
 /* DEQUANTIZE int8 -> float32: scale * (q - zero_point). */
 int32_t opbridge_dequantize_s8_f32(int32_t size, float scale, int32_t zero_point, const int8_t *input,

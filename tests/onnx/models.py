@@ -47,7 +47,7 @@ class _Builder:
 
 
 def mlp_model(opset: int = OPSET, seed: int = 1) -> onnx.ModelProto:
-    """input[1, 20] -> Gemm(32) -> Relu -> MatMul(16) + bias -> Clip(0, 6) -> Gemm(5) -> Softmax."""
+    """input[1, 20] -> Gemm(32) -> Relu -> MatMul(16) + bias -> Clip(0, 6) -> Gemm(5) (logits)."""
     b = _Builder(seed)
     h = b.node(
         "Gemm",
@@ -109,6 +109,54 @@ def cnn_model(opset: int = OPSET, seed: int = 2) -> onnx.ModelProto:
     )
     b.node("Softmax", [h], "probabilities", axis=1)
     return b.model("cnn", [1, 3, 12, 12], "probabilities", [1, 4], opset)
+
+
+def mlp_layers_model(opset: int = OPSET, seed: int = 3) -> onnx.ModelProto:
+    """The float32 MLP that qdq_models.py quantizes: input[1, 20] -> Gemm(32, transB) -> Relu -> MatMul(16)
+    -> Gemm(5) (logits)."""
+    b = _Builder(seed)
+    h = b.node(
+        "Gemm",
+        ["input", b.constant("w1", _weights(b.rng, (32, 20))), b.constant("b1", _weights(b.rng, (32,)))],
+        "fc1",
+        transB=1,
+    )
+    h = b.node("Relu", [h], "relu1")
+    h = b.node("MatMul", [h, b.constant("w2", _weights(b.rng, (32, 16)))], "fc2")
+    b.node("Gemm", [h, b.constant("w3", _weights(b.rng, (16, 5))), b.constant("b3", _weights(b.rng, (5,)))], "fc3")
+    return b.model("mlp_layers", [1, 20], "fc3", [1, 5], opset)
+
+
+def cnn_layers_model(opset: int = OPSET, seed: int = 4) -> onnx.ModelProto:
+    """The float32 CNN that qdq_models.py quantizes: input[1, 3, 12, 12] -> Conv 3x3 (pads 1) -> Relu ->
+    MaxPool 2x2 -> depthwise Conv 3x3 stride 2 -> Relu -> Conv 1x1 -> Flatten -> Gemm(4) (logits)."""
+    b = _Builder(seed)
+    h = b.node(
+        "Conv",
+        ["input", b.constant("c1_w", _weights(b.rng, (8, 3, 3, 3))), b.constant("c1_b", _weights(b.rng, (8,)))],
+        "conv1",
+        pads=[1, 1, 1, 1],
+    )
+    h = b.node("Relu", [h], "relu1")
+    h = b.node("MaxPool", [h], "pool1", kernel_shape=[2, 2], strides=[2, 2])
+    h = b.node(
+        "Conv",
+        [h, b.constant("dw_w", _weights(b.rng, (8, 1, 3, 3))), b.constant("dw_b", _weights(b.rng, (8,)))],
+        "depthwise",
+        group=8,
+        strides=[2, 2],
+        pads=[0, 0, 1, 1],
+    )
+    h = b.node("Relu", [h], "relu2")
+    h = b.node("Conv", [h, b.constant("c2_w", _weights(b.rng, (16, 8, 1, 1)))], "conv2")
+    h = b.node("Flatten", [h], "flat")
+    b.node(
+        "Gemm",
+        [h, b.constant("fc_w", _weights(b.rng, (4, 16 * 3 * 3), 0.1)), b.constant("fc_b", _weights(b.rng, (4,)))],
+        "fc",
+        transB=1,
+    )
+    return b.model("cnn_layers", [1, 3, 12, 12], "fc", [1, 4], opset)
 
 
 MODELS = {"mlp": mlp_model, "cnn": cnn_model}

@@ -7,6 +7,7 @@ from typing import Any
 from opbridge.air import LiteRTOperator
 from opbridge.aot.operators import operator_class_for
 from opbridge.frontends.onnx.converters import STANDARD_CONVERTERS
+from opbridge.frontends.onnx.quantized import QUANTIZED_CONVERTERS
 from opbridge.ops.builtin import BUILTIN_OPERATORS
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.passes.constant_folding import FoldConstants
@@ -53,5 +54,5 @@ def register_builtin_operators(context: Any) -> None:
     context.opset_domains.register(BUILTIN_DOMAIN, OpsetDomain(BUILTIN_DOMAIN, 1, 1, "opbridge's built-in operators"))
     register_operator_definitions(context, BUILTIN_OPERATORS)
     context.transforms.register(FoldConstants.NAME, FoldConstants)
-    for converter in STANDARD_CONVERTERS:
-        context.onnx_converters.register(converter.op_type, converter)
+    for converter in (*STANDARD_CONVERTERS, *QUANTIZED_CONVERTERS):
+        context.onnx_converters.register(converter.key, converter)

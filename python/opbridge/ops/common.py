@@ -38,6 +38,43 @@ class Padding(enum.Enum):
     VALID = 1
 
 
+class Requantization(enum.Enum):
+    """How an int8 kernel scales its int32 accumulator to the int8 output.
+
+    TFLITE: TFLite's fixed-point multiplier and shift (a doubling high
+    multiply, then a rounding shift; halves away from zero), bit-exact with
+    TFLite Micro. ONNX: one float32 scale per output channel,
+    input_scale * filter_scale / output_scale in float32, a float32
+    multiply, saturation, then rounding halves to even, as ONNX's QLinearConv
+    and QLinearMatMul define it and onnxruntime computes it. Models imported
+    from LiteRT use TFLITE, models imported from ONNX use ONNX.
+    """
+
+    TFLITE = "tflite"
+    ONNX = "onnx"
+
+
+def onnx_output_scales(
+    input_scale: float, filter_scales: tuple[float, ...], output_scale: float, channels: int
+) -> np.ndarray:
+    """float32 input_scale * filter_scale / output_scale per output channel, in onnxruntime's order."""
+    scales = filter_scales if len(filter_scales) > 1 else filter_scales * channels
+    products = np.float32(input_scale) * np.array(scales, np.float32)
+    return (products / np.float32(output_scale)).astype(np.float32)
+
+
+def requantize_float_scale(accumulators: np.ndarray, scales: np.ndarray, zero_point: int) -> np.ndarray:
+    """Requantization.ONNX: float32(accumulator) * scale, saturated to int8, halves to even, + zero point.
+
+    `scales` broadcasts over the last axis (one per output channel). The
+    saturation happens before rounding, on the float, as in onnxruntime
+    (its bounds are whole numbers, so the order does not change the result).
+    """
+    scaled = accumulators.astype(np.float32) * scales.astype(np.float32)
+    saturated = np.clip(scaled, np.float32(INT8_MIN - zero_point), np.float32(INT8_MAX - zero_point))
+    return np.rint(saturated).astype(np.int64) + zero_point
+
+
 def float32(value: float) -> float:
     """Rounds a Python float (a double) to float32, as C float arithmetic does."""
     return float(np.float32(value))

@@ -28,6 +28,7 @@ from opbridge.errors import (
 )
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor
 from opbridge.ops.builtin import build_builtin_registry
+from opbridge.ops.quantize.attributes import QuantizeAttributes
 from opbridge.testing.onnx_models import (
     LEAKY_RELU_OPBRIDGE,
     LEAKY_RELU_ORT,
@@ -290,7 +291,7 @@ def test_chained_nodes_and_mixed_execution_with_the_reference() -> None:
     ]
     nodes = [
         Node(0, "leaky", "com.example::LeakyRelu", [0], [1], {"alpha": 0.5}),
-        Node(1, "quantize", "QUANTIZE", [1], [2]),
+        Node(1, "quantize", "QUANTIZE", [1], [2], QuantizeAttributes()),
     ]
     graph = Graph("mixed", tensors, nodes, [0], [2])
     kernel = plugin.kernel("com.example", "LeakyRelu", 1, {"alpha": 0.5}, "leaky")

@@ -18,6 +18,12 @@ from opbridge.ir import DType, Graph, Node, Quantization, Tensor
 from opbridge.schemas.inference import infer_node
 
 
+# Ops whose int8 output has the int8 input's scale and zero point (they move or
+# select values, never compute new ones): the transposes and reshapes around the
+# ops of QDQ models, and the max pools and pads between them.
+KEEPS_QUANTIZATION = frozenset({"TRANSPOSE", "RESHAPE", "MAX_POOL_2D", "PAD"})
+
+
 @dataclasses.dataclass(frozen=True)
 class OnnxNode:
     """One ONNX node: op, name, value names ("" for an omitted input) and decoded attributes."""
@@ -93,11 +99,11 @@ class OnnxConversion:
             )
         return tensor.data
 
-    def constant(self, array: np.ndarray, dtype: DType, name: str) -> int:
+    def constant(self, array: np.ndarray, dtype: DType, name: str, quantization: Quantization | None = None) -> int:
         """A new constant tensor (not an ONNX value)."""
         self._unique += 1
         data = np.ascontiguousarray(array, dtype=dtype.numpy)
-        return self.add_tensor(f"{name}:{self._unique}", dtype, data.shape, data, bind=False)
+        return self.add_tensor(f"{name}:{self._unique}", dtype, data.shape, data, quantization, bind=False)
 
     def alias(self, name: str, index: int) -> None:
         """ONNX value `name` is tensor `index` (Identity-like nodes)."""
@@ -128,13 +134,20 @@ class OnnxConversion:
         probe = copy.copy(self._probe)
         probe.tensors = self.tensors
         inferred = infer_node(probe, node, definition.schema)
-        quantization = quantization or [None] * len(names)
+        if quantization is None:
+            quantization = [self._inherited_quantization(op_key, inputs, t.dtype) for t in inferred]
         node.outputs = [
             self.add_tensor(n, t.dtype, t.shape, quantization=q, bind=bind)
             for n, t, q in zip(names, inferred, quantization, strict=True)
         ]
         self.nodes.append(node)
         return node.outputs
+
+    def _inherited_quantization(self, op_key: str, inputs: list[int | None], dtype: DType) -> Quantization | None:
+        """An int8 output of an op that only moves values keeps its input's quantization."""
+        if dtype is not DType.INT8 or op_key not in KEEPS_QUANTIZATION or not inputs or inputs[0] is None:
+            return None
+        return self.tensors[inputs[0]].quantization
 
     def graph(self, inputs: list[int], outputs: list[str]) -> Graph:
         output_indices = []

@@ -19,10 +19,10 @@ from collections.abc import Callable
 import numpy as np
 
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
-from opbridge.ir import DType
+from opbridge.ir import DType, Quantization
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.average_pool_2d.attributes import Pool2DAttributes
-from opbridge.ops.common import Padding, window
+from opbridge.ops.common import Activation, Padding, Requantization, window
 from opbridge.ops.concatenation import ConcatenationAttributes
 from opbridge.ops.conv_2d.attributes import Conv2DAttributes
 from opbridge.ops.depthwise_conv_2d.attributes import DepthwiseConv2DAttributes
@@ -40,12 +40,26 @@ Converter = Callable[[OnnxConversion, OnnxNode], None]
 
 @dataclasses.dataclass(frozen=True)
 class OnnxConverter:
-    """Converts one standard ONNX op, for models importing ai.onnx at min_opset..max_opset."""
+    """Converts one standard ONNX op, for models importing ai.onnx at min_opset..max_opset.
+
+    `domain` is "" for ONNX's own ops; a converter of another domain (onnxruntime's
+    com.microsoft) is registered under "domain.op_type" and takes precedence over schemas.
+    """
 
     op_type: str
     convert: Converter
     min_opset: int = MIN_OPSET
     max_opset: int = MAX_OPSET
+    domain: str = ""
+
+    @property
+    def key(self) -> str:
+        return converter_key(self.domain, self.op_type)
+
+
+def converter_key(domain: str, op_type: str) -> str:
+    """The onnx_converters key of an op: its type for ONNX's domain, else "domain.op_type"."""
+    return op_type if domain in ("", "ai.onnx") else f"{domain}.{op_type}"
 
 
 # Helpers ----------------------------------------------------------------------
@@ -130,11 +144,39 @@ def bind_nchw(conversion: OnnxConversion, node: OnnxNode, nhwc: int) -> None:
 # Converters -------------------------------------------------------------------
 
 
+@dataclasses.dataclass(frozen=True)
+class Int8Operands:
+    """What a QLinear op (or a fused QDQ group) adds to its float form: the int8
+    filter's quantization, the output's, and an activation fused by QDQ."""
+
+    filter_scales: tuple[float, ...]  # one, or one per output channel
+    filter_zero_points: tuple[int, ...]
+    output: Quantization
+    activation: Activation = Activation.NONE
+
+    def filter_quantization(self, axis: int) -> Quantization:
+        per_channel = len(self.filter_scales) > 1
+        return Quantization(self.filter_scales, self.filter_zero_points, axis if per_channel else None)
+
+
 def convert_conv(conversion: OnnxConversion, node: OnnxNode) -> None:
-    x = conversion.value(node.inputs[0], node)
-    require_rank(conversion, node, x, 4)
     weights = conversion.constant_value(node.inputs[1], node, "the weights")
     bias = node.inputs[2] if len(node.inputs) > 2 and node.inputs[2] else None
+    convolution(conversion, node, conversion.value(node.inputs[0], node), weights, bias, None)
+
+
+def convolution(
+    conversion: OnnxConversion,
+    node: OnnxNode,
+    x: int,
+    weights: np.ndarray,
+    bias: str | None,
+    int8: Int8Operands | None,
+) -> None:
+    """Conv (float32) or QLinearConv (int8: `int8` set): OIHW weights, an NCHW input."""
+    require_rank(conversion, node, x, 4)
+    if weights.ndim != 4:
+        raise node.unsupported(f"weights of shape {list(weights.shape)}: only 2-D convolutions (OIHW)")
     out_channels, in_per_group, kernel_h, kernel_w = weights.shape
     in_channels = conversion.tensor(x).shape[1]
     group = int(node.attribute("group", 1))
@@ -147,18 +189,26 @@ def convert_conv(conversion: OnnxConversion, node: OnnxNode) -> None:
         nhwc = pad_nhwc(conversion, node, nhwc, padding.explicit)
     dtype = conversion.tensor(x).dtype
     bias_index = None if bias is None else conversion.value(bias, node)
+    activation = Activation.NONE if int8 is None else int8.activation
+    requantization = Requantization.TFLITE if int8 is None else Requantization.ONNX
+    output_quantization = None if int8 is None else [int8.output]
     if group == 1:
-        filter_index = conversion.constant(weights.transpose(0, 2, 3, 1), dtype, f"{node.name}/filter_ohwi")
+        filter_q = None if int8 is None else int8.filter_quantization(axis=0)
+        filter_index = conversion.constant(weights.transpose(0, 2, 3, 1), dtype, f"{node.name}/filter_ohwi", filter_q)
         attributes = Conv2DAttributes(
             padding=padding.padding,
             stride_height=strides[0],
             stride_width=strides[1],
             dilation_height=dilations[0],
             dilation_width=dilations[1],
+            activation=activation,
+            requantization=requantization,
         )
-        result = conversion.emit("CONV_2D", [nhwc, filter_index, bias_index], attributes, name=node.name)[0]
+        inputs = [nhwc, filter_index, bias_index]
+        result = conversion.emit("CONV_2D", inputs, attributes, name=node.name, quantization=output_quantization)[0]
     elif group == in_channels and in_per_group == 1 and out_channels % in_channels == 0:
-        filter_index = conversion.constant(weights.transpose(1, 2, 3, 0), dtype, f"{node.name}/filter_1hwc")
+        filter_q = None if int8 is None else int8.filter_quantization(axis=3)
+        filter_index = conversion.constant(weights.transpose(1, 2, 3, 0), dtype, f"{node.name}/filter_1hwc", filter_q)
         attributes_dw = DepthwiseConv2DAttributes(
             padding=padding.padding,
             stride_height=strides[0],
@@ -166,10 +216,13 @@ def convert_conv(conversion: OnnxConversion, node: OnnxNode) -> None:
             dilation_height=dilations[0],
             dilation_width=dilations[1],
             depth_multiplier=out_channels // in_channels,
+            activation=activation,
+            requantization=requantization,
         )
-        result = conversion.emit("DEPTHWISE_CONV_2D", [nhwc, filter_index, bias_index], attributes_dw, name=node.name)[
-            0
-        ]
+        inputs = [nhwc, filter_index, bias_index]
+        result = conversion.emit(
+            "DEPTHWISE_CONV_2D", inputs, attributes_dw, name=node.name, quantization=output_quantization
+        )[0]
     else:
         raise node.unsupported(f"group={group} (only 1, or depthwise with group = input channels {in_channels})")
     bind_nchw(conversion, node, result)
@@ -213,22 +266,30 @@ def convert_global_average_pool(conversion: OnnxConversion, node: OnnxNode) -> N
 
 
 def convert_gemm(conversion: OnnxConversion, node: OnnxNode) -> None:
-    require_attribute(node, "transA", 0, 0)
-    require_attribute(node, "alpha", 1.0, 1.0)
-    require_attribute(node, "beta", 1.0, 1.0)
     a = conversion.value(node.inputs[0], node)
     b = conversion.constant_value(node.inputs[1], node, "B")
+    c = conversion.constant_value(node.inputs[2], node, "C") if len(node.inputs) > 2 and node.inputs[2] else None
+    gemm(conversion, node, a, b, c, None)
+
+
+def gemm(
+    conversion: OnnxConversion, node: OnnxNode, a: int, b: np.ndarray, c: np.ndarray | None, int8: Int8Operands | None
+) -> None:
+    """Gemm (float32) or QGemm (int8: `int8` set, C int32) as a FULLY_CONNECTED."""
+    require_attribute(node, "transA", 0, 0)
+    require_attribute(node, "alpha", 1.0, 1.0)
+    if int8 is None:
+        require_attribute(node, "beta", 1.0, 1.0)
+    if b.ndim != 2:
+        raise node.unsupported(f"B has rank {b.ndim}; only a 2-D constant B is supported")
     weights = b if node.attribute("transB", 0) else b.T  # FULLY_CONNECTED takes [units, depth]
-    dtype = conversion.tensor(a).dtype
-    inputs: list[int | None] = [a, conversion.constant(weights, dtype, f"{node.name}/weights")]
-    if len(node.inputs) > 2 and node.inputs[2]:
-        c = conversion.constant_value(node.inputs[2], node, "C")
+    bias = None
+    if c is not None:
         units = weights.shape[0]
         if c.size not in (1, units):
             raise node.unsupported(f"C of shape {list(c.shape)}: only one bias per output unit ({units}) or a scalar")
         bias = np.broadcast_to(c.reshape(-1), (units,))
-        inputs.append(conversion.constant(bias, dtype, f"{node.name}/bias"))
-    conversion.emit("FULLY_CONNECTED", inputs, FullyConnectedAttributes(), name=node.name, outputs=node.outputs)
+    fully_connected(conversion, node, a, weights, bias, int8, keep_num_dims=False)
 
 
 def convert_matmul(conversion: OnnxConversion, node: OnnxNode) -> None:
@@ -236,14 +297,34 @@ def convert_matmul(conversion: OnnxConversion, node: OnnxNode) -> None:
     b = conversion.constant_value(node.inputs[1], node, "B (the second operand)")
     if b.ndim != 2:
         raise node.unsupported(f"B has rank {b.ndim}; only a 2-D constant B is supported")
-    keep = len(conversion.tensor(a).shape) > 2
-    weights = conversion.constant(b.T, conversion.tensor(a).dtype, f"{node.name}/weights")
+    fully_connected(conversion, node, a, b.T, None, None, keep_num_dims=len(conversion.tensor(a).shape) > 2)
+
+
+def fully_connected(
+    conversion: OnnxConversion,
+    node: OnnxNode,
+    a: int,
+    weights: np.ndarray,
+    bias: np.ndarray | None,
+    int8: Int8Operands | None,
+    *,
+    keep_num_dims: bool,
+) -> None:
+    """A FULLY_CONNECTED of [units, depth] weights; int8 (ONNX requantization) when `int8` is set."""
+    dtype = conversion.tensor(a).dtype
+    filter_q = None if int8 is None else int8.filter_quantization(axis=0)
+    inputs: list[int | None] = [a, conversion.constant(weights, dtype, f"{node.name}/weights", filter_q)]
+    if bias is not None:
+        bias_dtype = DType.INT32 if int8 is not None else dtype
+        inputs.append(conversion.constant(bias, bias_dtype, f"{node.name}/bias"))
+    attributes = FullyConnectedAttributes(
+        activation=Activation.NONE if int8 is None else int8.activation,
+        keep_num_dims=keep_num_dims,
+        requantization=Requantization.TFLITE if int8 is None else Requantization.ONNX,
+    )
+    quantization = None if int8 is None else [int8.output]
     conversion.emit(
-        "FULLY_CONNECTED",
-        [a, weights],
-        FullyConnectedAttributes(keep_num_dims=keep),
-        name=node.name,
-        outputs=node.outputs,
+        "FULLY_CONNECTED", inputs, attributes, name=node.name, outputs=node.outputs, quantization=quantization
     )
 
 

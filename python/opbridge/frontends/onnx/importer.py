@@ -7,8 +7,11 @@ opbridge.schemas.opsets). Attributes are read into the op's attribute class,
 output dtypes and shapes come from the schema's inference function.
 
 Standard ONNX operators (domain "" / ai.onnx, opsets 13..21) are converted
-by the registry's `onnx_converters` (frontends/onnx/converters.py); a model
-using ops without one is refused with the list of every such node at once.
+by the registry's `onnx_converters` (frontends/onnx/converters.py, and
+frontends/onnx/quantized.py for QuantizeLinear, DequantizeLinear, the
+QLinear ops and onnxruntime's com.microsoft QGemm); a model using ops
+without one is refused with the list of every such node at once. QDQ
+groups are fused into QLinear ops first (quantized.fuse_qdq).
 Converted graphs go through the same passes, planner and C emitter as
 LiteRT ones.
 """
@@ -20,7 +23,8 @@ import numpy as np
 
 from opbridge.errors import ModelFormatError, UnsupportedOperatorError, UnsupportedTensorError
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
-from opbridge.frontends.onnx.converters import MAX_OPSET, MIN_OPSET
+from opbridge.frontends.onnx.converters import MAX_OPSET, MIN_OPSET, converter_key
+from opbridge.frontends.onnx.quantized import fuse_qdq
 from opbridge.frontends.onnx.dtypes import ONNX_DTYPES
 from opbridge.ir import Graph, Tensor
 from opbridge.passes.transposes import cancel_transposes
@@ -154,6 +158,8 @@ def _convert_graph(onnx_graph: Any, imports: dict[str, int], context: Any, sourc
         inputs.append(conversion.add_tensor(tensor.name, tensor.dtype, tensor.shape))
     converters = context.onnx_converters
     nodes = [_onnx_node(onnx_node, position) for position, onnx_node in enumerate(onnx_graph.node)]
+    onnx_nodes = {id(node): onnx_node for node, onnx_node in zip(nodes, onnx_graph.node, strict=True)}
+    nodes = fuse_qdq(nodes, [info.name for info in onnx_graph.output], conversion)
     unsupported = [
         f"{node.op_type} ({node.describe()})"
         for node in nodes
@@ -169,11 +175,12 @@ def _convert_graph(onnx_graph: Any, imports: dict[str, int], context: Any, sourc
             f"{source}: the model imports ONNX opset {onnx_version}; opbridge converts opsets {MIN_OPSET}..{MAX_OPSET}",
             hint="convert the model with onnx.version_converter.convert_version(model, 17)",
         )
-    for onnx_node, node in zip(onnx_graph.node, nodes, strict=True):
-        if node.domain not in ONNX_DOMAINS:
-            _convert_custom(conversion, onnx_node, node, imports)
+    for node in nodes:
+        key = converter_key(node.domain, node.op_type)
+        if key not in converters:
+            _convert_custom(conversion, onnx_nodes[id(node)], node, imports)
             continue
-        converter = converters[node.op_type]
+        converter = converters[key]
         if not converter.min_opset <= onnx_version <= converter.max_opset:
             raise UnsupportedOperatorError(
                 f"{source}: {node.describe()}: the converter covers opsets "

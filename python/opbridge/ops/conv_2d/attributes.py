@@ -1,6 +1,6 @@
 import dataclasses
 
-from opbridge.ops.common import Activation, Padding
+from opbridge.ops.common import Activation, Padding, Requantization
 
 
 @dataclasses.dataclass(frozen=True)
@@ -11,3 +11,5 @@ class Conv2DAttributes:
     dilation_height: int = 1
     dilation_width: int = 1
     activation: Activation = Activation.NONE
+    # int8 only: TFLite's fixed-point requantization, or ONNX's float32 scale (see Requantization).
+    requantization: Requantization = Requantization.TFLITE

@@ -1,13 +1,17 @@
 """CONV_2D and DEPTHWISE_CONV_2D -> opbridge_conv_2d_s8 / opbridge_depthwise_conv_2d_s8 (int8),
 opbridge_conv_f32 / opbridge_depthwise_conv_f32 (float32)."""
 
+import numpy as np
+
 from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode, nhwc_dims
 from opbridge.errors import UnsupportedOperatorError
 from opbridge.ir import DType, Node
 from opbridge.ops.common import (
+    Requantization,
     activation_range,
     float_activation_range,
     int8_operands,
+    onnx_output_scales,
     per_channel_multipliers,
     require_dtype,
     window,
@@ -82,12 +86,15 @@ def lower_convolution(ctx: LoweringContext, node: Node, depthwise: bool) -> Node
             f"{node.describe()}: grouped convolution ({in_channels} input channels, filter depth {filter_channels})",
             hint="grouped CONV_2D is not supported yet",
         )
-    multipliers, shifts = per_channel_multipliers(input_q.scale, filter_q.scales, output_q.scale, out_channels)
+    if attributes.requantization is Requantization.ONNX:
+        scales = onnx_output_scales(input_q.scale, filter_q.scales, output_q.scale, out_channels)
+        requantization_definitions, requantization = float_requantization(ctx, node, scales)
+    else:
+        multipliers, shifts = per_channel_multipliers(input_q.scale, filter_q.scales, output_q.scale, out_channels)
+        requantization_definitions, requantization = fixed_point_requantization(ctx, node, multipliers, shifts)
     low, high = activation_range(attributes.activation, output_q)
     rows = window(attributes.padding, height, filter_height, attributes.stride_height, attributes.dilation_height)
     cols = window(attributes.padding, width, filter_width, attributes.stride_width, attributes.dilation_width)
-    multipliers_definition, multipliers_symbol = ctx.int32_array(node, "multipliers", multipliers)
-    shifts_definition, shifts_symbol = ctx.int32_array(node, "shifts", shifts)
     params_symbol = ctx.local_symbol(node, "params")
     params = f"""static const opbridge_conv_s8_params {params_symbol} = {{
     .input_offset = {-input_q.zero_point},
@@ -104,16 +111,30 @@ def lower_convolution(ctx: LoweringContext, node: Node, depthwise: bool) -> Node
     .input = {nhwc_dims(input_tensor)},
     .filter = {nhwc_dims(filter_tensor)},
     .output = {nhwc_dims(output)},
-    .requantization = {{{multipliers_symbol}, {shifts_symbol}, {len(multipliers)}}},
+    .requantization = {requantization},
 }};"""
     kernel = "opbridge_depthwise_conv_2d_s8" if depthwise else "opbridge_conv_2d_s8"
     call = (
         f"status = {kernel}(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}, "
         f"{ctx.optional_pointer(bias_index)}, {ctx.pointer(node.outputs[0])});"
     )
-    return NodeCode(
-        includes=[KERNELS_HEADER], definitions=[multipliers_definition, shifts_definition, params], statements=[call]
-    )
+    return NodeCode(includes=[KERNELS_HEADER], definitions=[*requantization_definitions, params], statements=[call])
+
+
+def fixed_point_requantization(
+    ctx: LoweringContext, node: Node, multipliers: np.ndarray, shifts: np.ndarray
+) -> tuple[list[str], str]:
+    """Definitions and the opbridge_requantization initializer of TFLite's multipliers and shifts."""
+    multipliers_definition, multipliers_symbol = ctx.int32_array(node, "multipliers", multipliers)
+    shifts_definition, shifts_symbol = ctx.int32_array(node, "shifts", shifts)
+    initializer = f"{{{multipliers_symbol}, {shifts_symbol}, {len(multipliers)}, NULL}}"
+    return [multipliers_definition, shifts_definition], initializer
+
+
+def float_requantization(ctx: LoweringContext, node: Node, scales: np.ndarray) -> tuple[list[str], str]:
+    """Definitions and the opbridge_requantization initializer of ONNX's float32 scales."""
+    scales_definition, scales_symbol = ctx.float32_array(node, "scales", scales)
+    return [scales_definition], f"{{NULL, NULL, {len(scales)}, {scales_symbol}}}"
 
 
 def lower_conv_2d(ctx: LoweringContext, node: Node) -> NodeCode:

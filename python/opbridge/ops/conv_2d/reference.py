@@ -2,12 +2,15 @@
 
 import numpy as np
 
-from opbridge.ir import DType
+from opbridge.ir import DType, Quantization
 from opbridge.ops.common import (
+    Requantization,
     activation_range,
     float_activation_range,
+    onnx_output_scales,
     per_channel_multipliers,
     require_quantization,
+    requantize_float_scale,
     window,
 )
 from opbridge.ops.definition import Array, ReferenceCall
@@ -128,7 +131,22 @@ def conv_2d_reference(call: ReferenceCall) -> list[Array]:
     accumulators = columns @ weights.T
     if bias_tensor is not None:
         accumulators = accumulators + call.value(2).astype(np.int64)
-    multipliers, shifts = per_channel_multipliers(input_q.scale, filter_q.scales, output_q.scale, out_channels)
-    scaled = multiply_by_quantized_multiplier(accumulators, multipliers, shifts) + output_q.zero_point
+    scaled = requantize_convolution(accumulators, call.attributes, input_q, filter_q, output_q, out_channels)
     low, high = activation_range(call.attributes.activation, output_q)
     return [np.clip(scaled, low, high).astype(np.int8).reshape(output.shape)]
+
+
+def requantize_convolution(
+    accumulators: np.ndarray,
+    attributes: object,
+    input_q: Quantization,
+    filter_q: Quantization,
+    output_q: Quantization,
+    out_channels: int,
+) -> np.ndarray:
+    """[..., out_channels] int32 accumulators -> output values (+ zero point, before the activation clamp)."""
+    if attributes.requantization is Requantization.ONNX:  # type: ignore[attr-defined]
+        scales = onnx_output_scales(input_q.scale, filter_q.scales, output_q.scale, out_channels)
+        return requantize_float_scale(accumulators, scales, output_q.zero_point)
+    multipliers, shifts = per_channel_multipliers(input_q.scale, filter_q.scales, output_q.scale, out_channels)
+    return multiply_by_quantized_multiplier(accumulators, multipliers, shifts) + output_q.zero_point

@@ -1,6 +1,6 @@
 import dataclasses
 
-from opbridge.ops.common import Activation, Padding
+from opbridge.ops.common import Activation, Padding, Requantization
 
 
 @dataclasses.dataclass(frozen=True)
@@ -12,3 +12,5 @@ class DepthwiseConv2DAttributes:
     dilation_width: int = 1
     depth_multiplier: int = 1
     activation: Activation = Activation.NONE
+    # int8 only: TFLite's fixed-point requantization, or ONNX's float32 scale (see Requantization).
+    requantization: Requantization = Requantization.TFLITE

@@ -3,10 +3,9 @@
 import numpy as np
 
 from opbridge.ir import DType
-from opbridge.ops.common import activation_range, per_channel_multipliers, require_quantization
-from opbridge.ops.conv_2d.reference import convolution_float32, extract_patches
+from opbridge.ops.common import activation_range, require_quantization
+from opbridge.ops.conv_2d.reference import convolution_float32, extract_patches, requantize_convolution
 from opbridge.ops.definition import Array, ReferenceCall
-from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier
 
 
 def depthwise_conv_2d_reference(call: ReferenceCall) -> list[Array]:
@@ -32,7 +31,6 @@ def depthwise_conv_2d_reference(call: ReferenceCall) -> list[Array]:
     accumulators = np.einsum("byxhwc,hwc->byxc", patches, weights)
     if bias_tensor is not None:
         accumulators = accumulators + call.value(2).astype(np.int64)
-    multipliers, shifts = per_channel_multipliers(input_q.scale, filter_q.scales, output_q.scale, out_channels)
-    scaled = multiply_by_quantized_multiplier(accumulators, multipliers, shifts) + output_q.zero_point
+    scaled = requantize_convolution(accumulators, call.attributes, input_q, filter_q, output_q, out_channels)
     low, high = activation_range(call.attributes.activation, output_q)
     return [np.clip(scaled, low, high).astype(np.int8).reshape(output.shape)]

@@ -1,9 +1,11 @@
 import dataclasses
 
-from opbridge.ops.common import Activation
+from opbridge.ops.common import Activation, Requantization
 
 
 @dataclasses.dataclass(frozen=True)
 class FullyConnectedAttributes:
     activation: Activation = Activation.NONE
     keep_num_dims: bool = False
+    # int8 only: TFLite's fixed-point requantization, or ONNX's float32 scale (see Requantization).
+    requantization: Requantization = Requantization.TFLITE

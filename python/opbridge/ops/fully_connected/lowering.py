@@ -3,7 +3,15 @@
 from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node
-from opbridge.ops.common import activation_range, float_activation_range, int8_operands, require_dtype
+from opbridge.ops.common import (
+    Requantization,
+    activation_range,
+    float_activation_range,
+    int8_operands,
+    onnx_output_scales,
+    require_dtype,
+)
+from opbridge.ops.conv_2d.lowering import fixed_point_requantization, float_requantization
 from opbridge.ops.elementwise import F32_KERNELS_HEADER, c_float_literal, require_float32
 from opbridge.ops.fully_connected.reference import fully_connected_multipliers
 
@@ -55,11 +63,14 @@ def lower_fully_connected(ctx: LoweringContext, node: Node) -> NodeCode:
     )
     if bias_index is not None:
         require_dtype(node, graph.tensor(bias_index), "bias", (DType.INT32,))
-    multipliers, shifts = fully_connected_multipliers(input_q, filter_q, output_q)
     low, high = activation_range(node.attributes.activation, output_q)
     units, depth = filter_tensor.shape
-    multipliers_definition, multipliers_symbol = ctx.int32_array(node, "multipliers", multipliers)
-    shifts_definition, shifts_symbol = ctx.int32_array(node, "shifts", shifts)
+    if node.attributes.requantization is Requantization.ONNX:
+        scales = onnx_output_scales(input_q.scale, filter_q.scales, output_q.scale, units)
+        requantization_definitions, requantization = float_requantization(ctx, node, scales)
+    else:
+        multipliers, shifts = fully_connected_multipliers(input_q, filter_q, output_q)
+        requantization_definitions, requantization = fixed_point_requantization(ctx, node, multipliers, shifts)
     filter_offset = 0 if filter_q.per_channel else -filter_q.zero_point
     params_symbol = ctx.local_symbol(node, "params")
     params = f"""static const opbridge_fully_connected_s8_params {params_symbol} = {{
@@ -71,12 +82,10 @@ def lower_fully_connected(ctx: LoweringContext, node: Node) -> NodeCode:
     .batches = {input_tensor.element_count // depth},
     .input_depth = {depth},
     .output_depth = {units},
-    .requantization = {{{multipliers_symbol}, {shifts_symbol}, {len(multipliers)}}},
+    .requantization = {requantization},
 }};"""
     call = (
         f"status = opbridge_fully_connected_s8(&{params_symbol}, {ctx.pointer(node.inputs[0])}, "
         f"{ctx.pointer(node.inputs[1])}, {ctx.optional_pointer(bias_index)}, {ctx.pointer(node.outputs[0])});"
     )
-    return NodeCode(
-        includes=[KERNELS_HEADER], definitions=[multipliers_definition, shifts_definition, params], statements=[call]
-    )
+    return NodeCode(includes=[KERNELS_HEADER], definitions=[*requantization_definitions, params], statements=[call])

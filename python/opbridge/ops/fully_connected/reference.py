@@ -3,7 +3,15 @@
 import numpy as np
 
 from opbridge.ir import DType, Quantization
-from opbridge.ops.common import activation_range, float32, float_activation_range, require_quantization
+from opbridge.ops.common import (
+    Requantization,
+    activation_range,
+    float32,
+    float_activation_range,
+    onnx_output_scales,
+    require_quantization,
+    requantize_float_scale,
+)
 from opbridge.ops.definition import Array, ReferenceCall
 from opbridge.ops.elementwise import clamp_float32, require_float32
 from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier, quantize_multiplier
@@ -67,7 +75,11 @@ def fully_connected_reference(call: ReferenceCall) -> list[Array]:
     if bias_tensor is not None:
         accumulators = accumulators + call.value(2).astype(np.int64)
 
-    multipliers, shifts = fully_connected_multipliers(input_q, filter_q, output_q)
-    scaled = multiply_by_quantized_multiplier(accumulators, multipliers, shifts) + output_q.zero_point
+    if call.attributes.requantization is Requantization.ONNX:
+        scales = onnx_output_scales(input_q.scale, filter_q.scales, output_q.scale, filter_tensor.shape[0])
+        scaled = requantize_float_scale(accumulators, scales, output_q.zero_point)
+    else:
+        multipliers, shifts = fully_connected_multipliers(input_q, filter_q, output_q)
+        scaled = multiply_by_quantized_multiplier(accumulators, multipliers, shifts) + output_q.zero_point
     low, high = activation_range(call.attributes.activation, output_q)
     return [np.clip(scaled, low, high).astype(np.int8).reshape(output.shape)]

@@ -1,4 +1,6 @@
-"""QUANTIZE: float32 -> int8 (round half away from zero), or int8 -> int8 (requantize)."""
+"""QUANTIZE: float32 -> int8 (halves away from zero, or to even for ONNX models), or int8 -> int8 (requantize)."""
+
+from typing import Any
 
 import numpy as np
 from tflite.BuiltinOperator import BuiltinOperator
@@ -6,9 +8,10 @@ from tflite.BuiltinOperator import BuiltinOperator
 from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node, Quantization, Tensor
-from opbridge.ops.common import INT8_MAX, INT8_MIN, require_dtype, require_quantization
+from opbridge.ops.common import INT8_MAX, INT8_MIN, Requantization, require_dtype, require_quantization
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
 from opbridge.ops.elementwise import lower_requantize, requantize
+from opbridge.ops.quantize.attributes import QuantizeAttributes
 from opbridge.ops.quantize.schema import QUANTIZE_SCHEMA
 from opbridge.quantization.fixed_point import quantize_multiplier
 
@@ -27,8 +30,13 @@ def quantize_reference(call: ReferenceCall) -> list[Array]:
     output_q = _output_quantization(call.node, output)
     values = call.value(0)
     if input_tensor.dtype is DType.FLOAT32:
-        # float32 division, then std::round (halves away from zero).
         scaled = (values.astype(np.float32) / np.float32(output_q.scale)).astype(np.float32)
+        if call.attributes.requantization is Requantization.ONNX:
+            # QuantizeLinear: saturate the quotient, round halves to even; NaN -> the zero point.
+            low, high = np.float32(INT8_MIN - output_q.zero_point), np.float32(INT8_MAX - output_q.zero_point)
+            saturated = np.clip(np.nan_to_num(scaled, nan=0.0, posinf=high, neginf=low), low, high)
+            return [(np.rint(saturated).astype(np.int64) + output_q.zero_point).astype(np.int8)]
+        # TFLite: std::round (halves away from zero).
         rounded = np.sign(scaled) * np.floor(np.abs(scaled).astype(np.float64) + 0.5)
         rounded = np.clip(np.nan_to_num(rounded), -512, 512).astype(np.int64)
         return [np.clip(rounded + output_q.zero_point, INT8_MIN, INT8_MAX).astype(np.int8)]
@@ -37,15 +45,21 @@ def quantize_reference(call: ReferenceCall) -> list[Array]:
     return [requantize(values, input_q.zero_point, multiplier, shift, output_q.zero_point)]
 
 
+def parse_litert_options(operator: Any) -> QuantizeAttributes:
+    """TFLite's QuantizeOptions has no fields; LiteRT models use TFLite's rounding."""
+    return QuantizeAttributes()
+
+
 def lower_quantize(ctx: LoweringContext, node: Node) -> NodeCode:
     input_tensor, output = ctx.graph.tensor(node.inputs[0]), ctx.graph.tensor(node.outputs[0])
     require_dtype(node, input_tensor, "input", (DType.FLOAT32, DType.INT8))
     require_dtype(node, output, "output")
     output_q = _output_quantization(node, output)
     if input_tensor.dtype is DType.FLOAT32:
+        half_to_even = int(node.attributes.requantization is Requantization.ONNX)
         call = (
             f"status = opbridge_quantize_f32_s8({input_tensor.element_count}, {float(output_q.scale)!r}f, "
-            f"{output_q.zero_point}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.outputs[0])});"
+            f"{output_q.zero_point}, {half_to_even}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.outputs[0])});"
         )
         return NodeCode(includes=[KERNELS_HEADER], statements=[call])
     input_q = require_quantization(node, input_tensor, "input")
@@ -58,6 +72,7 @@ QUANTIZE = OperatorDefinition(
     reference=quantize_reference,
     litert_builtin_code=BuiltinOperator.QUANTIZE,
     litert_versions=frozenset({1, 2, 3}),
+    parse_litert_options=parse_litert_options,
     lower_c=lower_quantize,
     doc=__doc__ or "",
     schema=QUANTIZE_SCHEMA,

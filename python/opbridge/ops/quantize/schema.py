@@ -1,6 +1,7 @@
 """QUANTIZE's schema: a float32 or int8 tensor to an int8 tensor of its shape."""
 
 from opbridge.ir import DType
+from opbridge.ops.quantize.attributes import QuantizeAttributes
 from opbridge.schemas.opsets import BUILTIN_DOMAIN
 from opbridge.schemas.schema import FormalParameter, InferenceContext, OpSchema, TensorType, TypeConstraint
 
@@ -16,7 +17,8 @@ QUANTIZE_SCHEMA = OpSchema(
     domain=BUILTIN_DOMAIN,
     name="QUANTIZE",
     since_version=1,
-    doc="float32 -> int8 (divide by the output scale, round half away from zero, add the zero point), "
+    doc="float32 -> int8 (divide by the output scale, round half away from zero, or to even with "
+    "requantization=onnx, add the zero point), "
     "or int8 -> int8 (requantize to the output's scale and zero point).",
     inputs=(FormalParameter("input", "T1", "float32 values, or int8 values with their own quantization"),),
     outputs=(FormalParameter("output", "T2", "int8 values of the input's shape, in the output's quantization"),),
@@ -25,4 +27,5 @@ QUANTIZE_SCHEMA = OpSchema(
         TypeConstraint("T2", (DType.INT8,), "int8 (opbridge does not quantize to int16 or uint8)"),
     ),
     infer=infer_quantize,
+    attributes_class=QuantizeAttributes,
 )
