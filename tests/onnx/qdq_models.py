@@ -44,8 +44,8 @@ def activation_ranges(model: onnx.ModelProto, calibration: np.ndarray) -> dict[s
                 probe.graph.output.append(helper.make_tensor_value_info(name, TensorProto.FLOAT, None))
     session = onnxruntime.InferenceSession(probe.SerializeToString(), providers=["CPUExecutionProvider"])
     names = [output.name for output in session.get_outputs()]
-    low = {name: np.inf for name in names + ["input"]}
-    high = {name: -np.inf for name in names + ["input"]}
+    low = {name: np.inf for name in [*names, "input"]}
+    high = {name: -np.inf for name in [*names, "input"]}
     for sample in calibration:
         values = dict(zip(names, session.run(None, {"input": sample[None]}), strict=True))
         values["input"] = sample

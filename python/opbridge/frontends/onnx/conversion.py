@@ -17,7 +17,6 @@ from opbridge.errors import ModelFormatError, UnsupportedOperatorError
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor
 from opbridge.schemas.inference import infer_node
 
-
 # Ops whose int8 output has the int8 input's scale and zero point (they move or
 # select values, never compute new ones): the transposes and reshapes around the
 # ops of QDQ models, and the max pools and pads between them.

@@ -24,8 +24,8 @@ import numpy as np
 from opbridge.errors import ModelFormatError, UnsupportedOperatorError, UnsupportedTensorError
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
 from opbridge.frontends.onnx.converters import MAX_OPSET, MIN_OPSET, converter_key
-from opbridge.frontends.onnx.quantized import fuse_qdq
 from opbridge.frontends.onnx.dtypes import ONNX_DTYPES
+from opbridge.frontends.onnx.quantized import fuse_qdq
 from opbridge.ir import Graph, Tensor
 from opbridge.passes.transposes import cancel_transposes
 from opbridge.schemas.onnx_export import attribute_from_onnx

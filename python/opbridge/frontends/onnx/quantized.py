@@ -148,9 +148,8 @@ def convert_quantize_linear(conversion: OnnxConversion, node: OnnxNode) -> None:
     output_dtype = int(node.attribute("output_dtype", 0))
     if output_dtype not in (0, 3):  # 3: TensorProto.INT8
         raise node.unsupported(f"output_dtype={output_dtype}; opbridge quantizes to int8", hint=UINT8_HINT)
-    if len(node.inputs) < 3 or not node.inputs[2]:
-        if output_dtype != 3:
-            raise node.unsupported("no zero point: ONNX then quantizes to uint8", hint=UINT8_HINT)
+    if (len(node.inputs) < 3 or not node.inputs[2]) and output_dtype != 3:
+        raise node.unsupported("no zero point: ONNX then quantizes to uint8", hint=UINT8_HINT)
     x = conversion.value(node.inputs[0], node)
     if conversion.tensor(x).dtype is not DType.FLOAT32:
         raise node.unsupported(f"input {conversion.tensor(x).describe()} is not float32")

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from opbridge.ir import DType, Graph, Quantization
 from opbridge.ops.builtin import build_builtin_registry
-from opbridge.ops.common import window
+from opbridge.ops.common import Requantization, window
 from opbridge.ops.conv_2d.attributes import Conv2DAttributes
 from opbridge.ops.depthwise_conv_2d.attributes import DepthwiseConv2DAttributes
 from opbridge.testing import strategies
@@ -24,7 +24,13 @@ from opbridge.testing.single_op import (
 REGISTRY = build_builtin_registry()
 
 
-def draw_graph(data: st.DataObject, depthwise: bool, dtype: DType = DType.INT8, may_omit_bias: bool = True) -> Graph:
+def draw_graph(
+    data: st.DataObject,
+    depthwise: bool,
+    dtype: DType = DType.INT8,
+    may_omit_bias: bool = True,
+    requantization: Requantization = Requantization.TFLITE,
+) -> Graph:
     height, width = data.draw(st.integers(1, 9)), data.draw(st.integers(1, 9))
     in_channels = data.draw(st.integers(1, 5))
     multiplier = data.draw(st.integers(1, 3)) if depthwise else 1
@@ -60,6 +66,7 @@ def draw_graph(data: st.DataObject, depthwise: bool, dtype: DType = DType.INT8, 
     w = builder.tensor("filter", DType.INT8, filter_shape, filter_q, strategies.int8_array(data.draw, filter_shape))
     b = builder.tensor("bias", DType.INT32, (out_channels,), bias_q, strategies.bias_array(data.draw, out_channels))
     y = builder.tensor("output", DType.INT8, output_shape, data.draw(strategies.per_tensor(0.01, 2.0)))
+    fields["requantization"] = requantization
     if depthwise:
         attributes = DepthwiseConv2DAttributes(depth_multiplier=multiplier, **fields)
         return builder.single_node_graph("DEPTHWISE_CONV_2D", [x, w, b], [y], attributes)
@@ -134,6 +141,15 @@ def test_conv_2d_c_kernel_matches_reference(data: st.DataObject) -> None:
 @given(st.data())
 def test_depthwise_conv_2d_c_kernel_matches_reference(data: st.DataObject) -> None:
     check_c_matches_reference(draw_graph(data, depthwise=True), REGISTRY)
+
+
+@settings(max_examples=20)
+@given(st.data(), st.booleans())
+def test_onnx_requantization_c_kernels_match_reference(data: st.DataObject, depthwise: bool) -> None:
+    # Requantization.ONNX (float32 scales, halves to even); the reference's is checked
+    # against onnxruntime's QLinearConv in tests/onnx/qlinear_ops_test.py.
+    graph = draw_graph(data, depthwise, requantization=Requantization.ONNX)
+    check_c_matches_reference(graph, REGISTRY)
 
 
 @settings(max_examples=40)

@@ -9,8 +9,8 @@ from opbridge.ops.common import (
     float_activation_range,
     onnx_output_scales,
     per_channel_multipliers,
-    require_quantization,
     requantize_float_scale,
+    require_quantization,
     window,
 )
 from opbridge.ops.definition import Array, ReferenceCall

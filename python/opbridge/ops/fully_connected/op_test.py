@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from opbridge.ir import DType, Graph, Quantization
 from opbridge.ops.builtin import build_builtin_registry
+from opbridge.ops.common import Requantization
 from opbridge.ops.fully_connected.attributes import FullyConnectedAttributes
 from opbridge.testing import strategies
 from opbridge.testing.single_op import (
@@ -23,7 +24,7 @@ from opbridge.testing.single_op import (
 REGISTRY = build_builtin_registry()
 
 
-def draw_graph(data: st.DataObject) -> Graph:
+def draw_graph(data: st.DataObject, requantization: Requantization = Requantization.TFLITE) -> Graph:
     batches, depth, units = data.draw(st.integers(1, 3)), data.draw(st.integers(1, 40)), data.draw(st.integers(1, 20))
     input_q = data.draw(strategies.per_tensor())
     filter_q = data.draw(strategies.symmetric_filter(units, axis=0))
@@ -38,7 +39,7 @@ def draw_graph(data: st.DataObject) -> Graph:
         )
         b = builder.tensor("bias", DType.INT32, (units,), bias_q, strategies.bias_array(data.draw, units))
     y = builder.tensor("output", DType.INT8, (batches, units), output_q)
-    attributes = FullyConnectedAttributes(activation=data.draw(strategies.ACTIVATIONS))
+    attributes = FullyConnectedAttributes(activation=data.draw(strategies.ACTIVATIONS), requantization=requantization)
     return builder.single_node_graph("FULLY_CONNECTED", [x, w, b], [y], attributes)
 
 
@@ -90,6 +91,14 @@ def test_reference_matches_tflite_micro(data: st.DataObject) -> None:
 @given(st.data())
 def test_c_kernel_matches_reference(data: st.DataObject) -> None:
     check_c_matches_reference(draw_graph(data), REGISTRY)
+
+
+@settings(max_examples=15)
+@given(st.data())
+def test_onnx_requantization_c_kernel_matches_reference(data: st.DataObject) -> None:
+    # Requantization.ONNX; the reference's is checked against onnxruntime's QLinearMatMul
+    # and QGemm in tests/onnx/qlinear_ops_test.py.
+    check_c_matches_reference(draw_graph(data, Requantization.ONNX), REGISTRY)
 
 
 @settings(max_examples=40)

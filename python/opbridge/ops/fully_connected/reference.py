@@ -9,8 +9,8 @@ from opbridge.ops.common import (
     float32,
     float_activation_range,
     onnx_output_scales,
-    require_quantization,
     requantize_float_scale,
+    require_quantization,
 )
 from opbridge.ops.definition import Array, ReferenceCall
 from opbridge.ops.elementwise import clamp_float32, require_float32

@@ -25,6 +25,7 @@ def _output_quantization(node: Node, output: Tensor) -> Quantization:
     return output_q
 
 
+@np.errstate(over="ignore", invalid="ignore")  # huge inputs overflow to inf and saturate, as in C
 def quantize_reference(call: ReferenceCall) -> list[Array]:
     input_tensor, output = call.input_tensor(0), call.outputs[0]
     output_q = _output_quantization(call.node, output)

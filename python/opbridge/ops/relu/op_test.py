@@ -8,6 +8,8 @@ from hypothesis import strategies as st
 
 from opbridge.ir import DType, Graph
 from opbridge.ops.builtin import build_builtin_registry
+from opbridge.ops.common import Requantization
+from opbridge.ops.quantize.attributes import QuantizeAttributes
 from opbridge.testing import strategies
 from opbridge.testing.single_op import (
     FLOAT32_EDGE_VALUES,
@@ -18,6 +20,9 @@ from opbridge.testing.single_op import (
 
 REGISTRY = build_builtin_registry()
 OP_TYPES = ["RELU", "RELU6", "QUANTIZE_INT8", "QUANTIZE_FLOAT", "DEQUANTIZE"]
+# QUANTIZE float32 -> int8 rounding halves to even (ONNX's QuantizeLinear; its reference is
+# checked against onnxruntime in tests/onnx/qlinear_ops_test.py): C == reference only.
+C_ONLY_OP_TYPES = ["QUANTIZE_ONNX"]
 CODES = {
     "RELU": schema.BuiltinOperator.RELU,
     "RELU6": schema.BuiltinOperator.RELU6,
@@ -29,7 +34,7 @@ CODES = {
 def draw_graph(data: st.DataObject, kind: str) -> Graph:
     shape = tuple(data.draw(st.integers(1, 6)) for _ in range(data.draw(st.integers(1, 3))))
     builder = GraphBuilder()
-    input_dtype = DType.FLOAT32 if kind == "QUANTIZE_FLOAT" else DType.INT8
+    input_dtype = DType.FLOAT32 if kind in ("QUANTIZE_FLOAT", "QUANTIZE_ONNX") else DType.INT8
     input_q = None if input_dtype is DType.FLOAT32 else data.draw(strategies.per_tensor(0.005, 0.5))
     x = builder.tensor("x", input_dtype, shape, input_q)
     if kind == "DEQUANTIZE":
@@ -38,7 +43,12 @@ def draw_graph(data: st.DataObject, kind: str) -> Graph:
         y = builder.tensor("y", DType.INT8, shape, input_q)  # TFLite's RELU6 keeps the input's parameters
     else:
         y = builder.tensor("y", DType.INT8, shape, data.draw(strategies.per_tensor(0.005, 0.5)))
-    return builder.single_node_graph(kind.split("_")[0], [x], [y], None)
+    op_type = kind.split("_")[0]
+    attributes = None
+    if op_type == "QUANTIZE":
+        onnx = kind == "QUANTIZE_ONNX"
+        attributes = QuantizeAttributes(Requantization.ONNX if onnx else Requantization.TFLITE)
+    return builder.single_node_graph(op_type, [x], [y], attributes)
 
 
 @settings(max_examples=25)
@@ -48,8 +58,8 @@ def test_reference_matches_tflite_micro(data: st.DataObject, kind: str) -> None:
     check_reference_matches_tflite_micro(graph, REGISTRY, CODES[graph.nodes[0].op_type], 2)
 
 
-@settings(max_examples=10)
-@given(st.data(), st.sampled_from(OP_TYPES))
+@settings(max_examples=12)
+@given(st.data(), st.sampled_from(OP_TYPES + C_ONLY_OP_TYPES))
 def test_c_kernel_matches_reference(data: st.DataObject, kind: str) -> None:
     check_c_matches_reference(draw_graph(data, kind), REGISTRY)
 

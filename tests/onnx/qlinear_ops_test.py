@@ -1,0 +1,289 @@
+"""Quantized ONNX ops one at a time, on drawn parameters: opbridge's reference equals
+onnxruntime bit for bit.
+
+QuantizeLinear (halves to even, saturation), QLinearConv (per-tensor and
+per-channel weights, depthwise, padding, strides, bias), QLinearMatMul and the
+QDQ Gemm that onnxruntime fuses into its QGemm. Every model is converted by
+opbridge's frontend (frontends/onnx/quantized.py) and run by the reference
+interpreter; the C kernels are checked against the reference in the ops'
+op tests and, for whole models, by the aot_model golden tests.
+"""
+
+import numpy as np
+import onnx
+import onnxruntime
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from onnx import TensorProto, helper, numpy_helper
+from opbridge.backends.host.interpreter import ReferenceInterpreter
+from opbridge.errors import UnsupportedOperatorError
+from opbridge.frontends.onnx.importer import read_onnx_model
+from opbridge.registry import default_registry_context
+
+CONTEXT = default_registry_context()
+OPSET = 17
+
+
+def run_both(model: onnx.ModelProto, inputs: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """(opbridge's reference, onnxruntime) outputs of a one-output model."""
+    onnx.checker.check_model(model, full_check=True)
+    graph = read_onnx_model(model.SerializeToString(), CONTEXT)
+    (ours,) = ReferenceInterpreter(graph, CONTEXT).run(list(inputs.values()))
+    session = onnxruntime.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    (theirs,) = session.run(None, inputs)
+    return ours, theirs
+
+
+def make_model(nodes: list, inputs: list, output: onnx.ValueInfoProto, initializers: list) -> onnx.ModelProto:
+    graph = helper.make_graph(nodes, "single_op", inputs, [output], initializers)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
+
+
+def scales(draw: st.DrawFn, count: int, low: float = 1e-3, high: float = 0.5) -> np.ndarray:
+    bounds = {"min_value": float(np.float32(low)), "max_value": float(np.float32(high)), "width": 32}
+    return np.array([draw(st.floats(**bounds)) for _ in range(count)], np.float32)
+
+
+def int8_values(draw: st.DrawFn, shape: tuple[int, ...]) -> np.ndarray:
+    seed = draw(st.integers(0, 2**32 - 1))
+    return np.random.default_rng(seed).integers(-128, 128, size=shape).astype(np.int8)
+
+
+def constant(name: str, array: np.ndarray) -> onnx.TensorProto:
+    return numpy_helper.from_array(array, name)
+
+
+# QuantizeLinear -----------------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_quantize_linear_rounds_halves_to_even_and_saturates(data: st.DataObject) -> None:
+    # A power-of-two scale makes (k + 0.5) * scale exact: every such input is a tie.
+    exponent = data.draw(st.integers(-8, 2))
+    scale = np.float32(2.0**exponent) if data.draw(st.booleans()) else scales(data.draw, 1)[0]
+    zero_point = np.int8(data.draw(st.integers(-128, 127)))
+    halves = (np.arange(-140, 140) + np.float32(0.5)) * scale
+    drawn = data.draw(st.lists(st.floats(-1e4, 1e4, width=32), min_size=1, max_size=40))
+    edges = [0.0, -0.0, np.inf, -np.inf, 3.0e38, -3.0e38]
+    x = np.concatenate([halves, np.array(drawn + edges, np.float32)]).astype(np.float32).reshape(1, -1)
+    model = make_model(
+        [helper.make_node("QuantizeLinear", ["x", "scale", "zero_point"], ["y"])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x.shape))],
+        helper.make_tensor_value_info("y", TensorProto.INT8, list(x.shape)),
+        [constant("scale", np.array(scale, np.float32)), constant("zero_point", np.array(zero_point, np.int8))],
+    )
+    ours, theirs = run_both(model, {"x": x})
+    np.testing.assert_array_equal(ours, theirs)
+
+
+# QLinearConv --------------------------------------------------------------------
+
+
+@st.composite
+def qlinear_conv_models(draw: st.DrawFn) -> tuple[onnx.ModelProto, np.ndarray]:
+    in_channels = draw(st.integers(1, 4))
+    depthwise = draw(st.booleans())
+    out_channels = in_channels * draw(st.integers(1, 2)) if depthwise else draw(st.integers(1, 5))
+    kernel = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
+    height, width = draw(st.integers(kernel[0], 8)), draw(st.integers(kernel[1], 8))
+    strides = [draw(st.integers(1, 2)), draw(st.integers(1, 2))]
+    pads = [draw(st.integers(0, k - 1)) for k in kernel] * 2 if draw(st.booleans()) else [0, 0, 0, 0]
+    per_channel = draw(st.booleans())
+    x_scale, y_scale = scales(draw, 1, 0.005, 0.1)[0], scales(draw, 1, 0.01, 1.0)[0]
+    w_scales = scales(draw, out_channels if per_channel else 1, 0.001, 0.05)
+    x_zero, y_zero = np.int8(draw(st.integers(-128, 127))), np.int8(draw(st.integers(-128, 127)))
+    group = in_channels if depthwise else 1
+    weights = int8_values(draw, (out_channels, in_channels // group, *kernel))
+    weights[weights == -128] = -127  # symmetric int8 weights, as quantizers write them
+    bias = np.random.default_rng(draw(st.integers(0, 2**32 - 1))).integers(-3000, 3000, out_channels).astype(np.int32)
+    with_bias = draw(st.booleans())
+    out_h = (height + pads[0] + pads[2] - kernel[0]) // strides[0] + 1
+    out_w = (width + pads[1] + pads[3] - kernel[1]) // strides[1] + 1
+    names = ["x", "x_scale", "x_zero", "w", "w_scale", "w_zero", "y_scale", "y_zero"] + (["b"] if with_bias else [])
+    initializers = [
+        constant("x_scale", np.array(x_scale)),
+        constant("x_zero", np.array(x_zero)),
+        constant("w", weights),
+        constant("w_scale", w_scales if per_channel else np.array(w_scales[0])),
+        constant("w_zero", np.zeros(out_channels, np.int8) if per_channel else np.array(0, np.int8)),
+        constant("y_scale", np.array(y_scale)),
+        constant("y_zero", np.array(y_zero)),
+        constant("b", bias),
+    ]
+    node = helper.make_node("QLinearConv", names, ["y"], group=group, strides=strides, pads=pads)
+    model = make_model(
+        [node],
+        [helper.make_tensor_value_info("x", TensorProto.INT8, [1, in_channels, height, width])],
+        helper.make_tensor_value_info("y", TensorProto.INT8, [1, out_channels, out_h, out_w]),
+        initializers,
+    )
+    return model, int8_values(draw, (1, in_channels, height, width))
+
+
+@settings(max_examples=60, deadline=None)
+@given(qlinear_conv_models())
+def test_qlinear_conv_matches_onnxruntime(case: tuple[onnx.ModelProto, np.ndarray]) -> None:
+    model, x = case
+    ours, theirs = run_both(model, {"x": x})
+    np.testing.assert_array_equal(ours, theirs)
+
+
+# QLinearMatMul and the QDQ Gemm (onnxruntime's QGemm) ---------------------------
+
+
+@settings(max_examples=50, deadline=None)
+@given(data=st.data())
+def test_qlinear_matmul_matches_onnxruntime(data: st.DataObject) -> None:
+    rows, depth, units = data.draw(st.integers(1, 3)), data.draw(st.integers(1, 40)), data.draw(st.integers(1, 12))
+    per_column = data.draw(st.booleans())
+    b_scales = scales(data.draw, units if per_column else 1, 0.001, 0.05)
+    b = int8_values(data.draw, (depth, units))
+    b_zero = 0 if per_column else data.draw(st.integers(-10, 10))
+    initializers = [
+        constant("a_scale", scales(data.draw, 1, 0.005, 0.1).reshape(())),
+        constant("a_zero", np.array(data.draw(st.integers(-128, 127)), np.int8)),
+        constant("b", b),
+        constant("b_scale", b_scales if per_column else b_scales.reshape(())),
+        constant("b_zero", np.zeros(units, np.int8) if per_column else np.array(b_zero, np.int8)),
+        constant("y_scale", scales(data.draw, 1, 0.01, 1.0).reshape(())),
+        constant("y_zero", np.array(data.draw(st.integers(-128, 127)), np.int8)),
+    ]
+    node = helper.make_node(
+        "QLinearMatMul", ["a", "a_scale", "a_zero", "b", "b_scale", "b_zero", "y_scale", "y_zero"], ["y"]
+    )
+    model = make_model(
+        [node],
+        [helper.make_tensor_value_info("a", TensorProto.INT8, [rows, depth])],
+        helper.make_tensor_value_info("y", TensorProto.INT8, [rows, units]),
+        initializers,
+    )
+    ours, theirs = run_both(model, {"a": int8_values(data.draw, (rows, depth))})
+    np.testing.assert_array_equal(ours, theirs)
+
+
+def test_requantization_scale_is_computed_in_float32_like_onnxruntime() -> None:
+    # For these scales float32(float32(x * w) / y) is one ulp away from the correctly rounded
+    # x * w / y (in double), and the two round accumulator 1460 differently. Every product of
+    # two int8 values (a: all 256 values, b: -127..127) pins the scale onnxruntime uses.
+    x_scale, w_scale, y_scale = 0.012796646915376186, 0.02976517379283905, 0.01407863013446331
+    in_float32 = np.float32(np.float32(x_scale) * np.float32(w_scale)) / np.float32(y_scale)
+    in_double = np.float32(float(np.float32(x_scale)) * float(np.float32(w_scale)) / float(np.float32(y_scale)))
+    assert in_float32 != in_double and np.rint(1460 * in_float32) != np.rint(1460 * in_double)
+    initializers = [
+        constant("a_scale", np.array(x_scale, np.float32)),
+        constant("zero", np.array(0, np.int8)),
+        constant("b", np.arange(-127, 128, dtype=np.int8).reshape(1, -1)),
+        constant("b_scale", np.array(w_scale, np.float32)),
+        constant("y_scale", np.array(y_scale, np.float32)),
+    ]
+    node = helper.make_node("QLinearMatMul", ["a", "a_scale", "zero", "b", "b_scale", "zero", "y_scale", "zero"], ["y"])
+    model = make_model(
+        [node],
+        [helper.make_tensor_value_info("a", TensorProto.INT8, [256, 1])],
+        helper.make_tensor_value_info("y", TensorProto.INT8, [256, 255]),
+        initializers,
+    )
+    ours, theirs = run_both(model, {"a": np.arange(-128, 128, dtype=np.int8).reshape(-1, 1)})
+    np.testing.assert_array_equal(ours, theirs)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_qdq_gemm_matches_onnxruntime_qgemm(data: st.DataObject) -> None:
+    # x int8 -> DequantizeLinear -> Gemm(DQ(weights), DQ(bias)) [-> Relu] -> QuantizeLinear ->
+    # DequantizeLinear: onnxruntime runs QGemm, opbridge an int8 FULLY_CONNECTED.
+    depth, units = data.draw(st.integers(1, 40)), data.draw(st.integers(1, 12))
+    trans_b, relu = data.draw(st.booleans()), data.draw(st.booleans())
+    x_scale = scales(data.draw, 1, 0.005, 0.1)[0]
+    w_scales = scales(data.draw, units, 0.001, 0.05)
+    y_scale = scales(data.draw, 1, 0.01, 1.0)[0]
+    y_zero = -128 if relu else data.draw(st.integers(-128, 127))
+    weights = int8_values(data.draw, (units, depth) if trans_b else (depth, units))
+    weights[weights == -128] = -127
+    bias = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1))).integers(-3000, 3000, units).astype(np.int32)
+    initializers = [
+        constant("x_scale", np.array(x_scale)),
+        constant("x_zero", np.array(data.draw(st.integers(-128, 127)), np.int8)),
+        constant("w", weights),
+        constant("w_scale", w_scales),
+        constant("w_zero", np.zeros(units, np.int8)),
+        constant("b", bias),
+        constant("b_scale", (np.float32(x_scale) * w_scales).astype(np.float32)),
+        constant("b_zero", np.zeros(units, np.int32)),
+        constant("y_scale", np.array(y_scale)),
+        constant("y_zero", np.array(y_zero, np.int8)),
+    ]
+    nodes = [
+        helper.make_node("DequantizeLinear", ["x", "x_scale", "x_zero"], ["x_dq"]),
+        helper.make_node("DequantizeLinear", ["w", "w_scale", "w_zero"], ["w_dq"], axis=0 if trans_b else 1),
+        helper.make_node("DequantizeLinear", ["b", "b_scale", "b_zero"], ["b_dq"], axis=0),
+        helper.make_node("Gemm", ["x_dq", "w_dq", "b_dq"], ["gemm"], transB=int(trans_b)),
+    ]
+    if relu:
+        nodes.append(helper.make_node("Relu", ["gemm"], ["relu"]))
+    nodes += [
+        helper.make_node("QuantizeLinear", ["relu" if relu else "gemm", "y_scale", "y_zero"], ["y_q"]),
+        helper.make_node("DequantizeLinear", ["y_q", "y_scale", "y_zero"], ["y"]),
+    ]
+    model = make_model(
+        nodes,
+        [helper.make_tensor_value_info("x", TensorProto.INT8, [1, depth])],
+        helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, units]),
+        initializers,
+    )
+    graph = read_onnx_model(model.SerializeToString(), CONTEXT)
+    assert [node.op_type for node in graph.nodes] == ["FULLY_CONNECTED", "DEQUANTIZE"]
+    ours, theirs = run_both(model, {"x": int8_values(data.draw, (1, depth))})
+    np.testing.assert_array_equal(ours, theirs)
+
+
+# Refusals -----------------------------------------------------------------------
+
+
+def quantize_model(zero_point: np.ndarray | None, scale: np.ndarray) -> onnx.ModelProto:
+    inputs = ["x", "scale"] + (["zero_point"] if zero_point is not None else [])
+    initializers = [constant("scale", scale)] + ([constant("zero_point", zero_point)] if zero_point is not None else [])
+    y_type = TensorProto.INT8 if zero_point is not None and zero_point.dtype == np.int8 else TensorProto.UINT8
+    return make_model(
+        [helper.make_node("QuantizeLinear", inputs, ["y"], axis=1)],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2])],
+        helper.make_tensor_value_info("y", y_type, [1, 2]),
+        initializers,
+    )
+
+
+def test_uint8_quantization_is_refused_with_a_hint() -> None:
+    for model in (
+        quantize_model(np.array(3, np.uint8), np.array(0.1, np.float32)),
+        quantize_model(None, np.array(0.1, np.float32)),
+    ):
+        with pytest.raises(UnsupportedOperatorError, match=r"QuantizeLinear.*uint8|zero point is uint8") as error:
+            read_onnx_model(model.SerializeToString(), CONTEXT)
+        assert "activation_type=QInt8" in str(error.value.hint)
+
+
+def test_per_axis_activation_quantization_is_refused() -> None:
+    model = quantize_model(np.zeros(2, np.int8), np.array([0.1, 0.2], np.float32))
+    with pytest.raises(UnsupportedOperatorError, match=r"per axis \(2 scales\)"):
+        read_onnx_model(model.SerializeToString(), CONTEXT)
+
+
+def test_asymmetric_conv_weights_are_refused() -> None:
+    initializers = [
+        constant("s", np.array(0.1, np.float32)),
+        constant("z", np.array(0, np.int8)),
+        constant("w", np.ones((1, 1, 1, 1), np.int8)),
+        constant("wz", np.array(5, np.int8)),
+    ]
+    node = helper.make_node("QLinearConv", ["x", "s", "z", "w", "s", "wz", "s", "z"], ["y"], name="conv")
+    model = make_model(
+        [node],
+        [helper.make_tensor_value_info("x", TensorProto.INT8, [1, 1, 2, 2])],
+        helper.make_tensor_value_info("y", TensorProto.INT8, [1, 1, 2, 2]),
+        initializers,
+    )
+    with pytest.raises(UnsupportedOperatorError, match=r'QLinearConv "conv"\): weight zero points \[5\]') as error:
+        read_onnx_model(model.SerializeToString(), CONTEXT)
+    assert "symmetrically" in str(error.value.hint)
