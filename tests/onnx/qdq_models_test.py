@@ -1,7 +1,8 @@
 """QDQ int8 ONNX models (qdq_models.py: an MLP and a CNN) through opbridge's ONNX
 frontend: they convert to int8 built-ins only, and the reference interpreter's
 outputs equal onnxruntime's bit for bit, on drawn inputs (saturating ones
-included) and at every opset 13..21. The emitted C is checked against the
+included) and at every opset 13..21; so do the same float models quantized
+by onnxruntime's own static quantizer. The emitted C is checked against the
 reference on all four platforms by the aot_model golden tests in this package.
 """
 
@@ -12,6 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from models import cnn_layers_model, mlp_layers_model
+from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
 from opbridge.backends.host.interpreter import ReferenceInterpreter
 from opbridge.frontends.onnx.converters import MAX_OPSET, MIN_OPSET
 from opbridge.frontends.onnx.importer import read_onnx_model
@@ -95,3 +98,36 @@ def test_unfused_float_semantics_are_within_one_step(name: str) -> None:
         (theirs,) = unfused.run(None, {"input": sample[None]})
         steps = np.abs(ours.astype(np.float64) - theirs.astype(np.float64)) / output_scale
         assert steps.max() <= 1.0 + 1e-6, steps
+
+
+class _Calibration(CalibrationDataReader):
+    def __init__(self, samples: np.ndarray) -> None:
+        self._feeds = iter([{"input": sample[None]} for sample in samples])
+
+    def get_next(self) -> dict[str, np.ndarray] | None:
+        return next(self._feeds, None)
+
+
+@pytest.mark.parametrize("build", [mlp_layers_model, cnn_layers_model], ids=["mlp", "cnn"])
+def test_models_quantized_by_onnxruntime_match_bit_for_bit(build, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # What users bring: the float model quantized by onnxruntime's own static quantizer
+    # (QDQ, int8 activations and weights, per-channel weights; it folds each Relu away).
+    model = build()
+    onnx.save(model, tmp_path / "float.onnx")
+    quantize_static(
+        str(tmp_path / "float.onnx"),
+        str(tmp_path / "qdq.onnx"),
+        _Calibration(calibration_inputs(model)),
+        quant_format=QuantFormat.QDQ,
+        activation_type=QuantType.QInt8,
+        weight_type=QuantType.QInt8,
+        per_channel=True,
+    )
+    quantized = onnx.load(tmp_path / "qdq.onnx")
+    graph = convert(quantized)
+    assert not any(node.op_type == "DEQUANTIZE" for node in graph.nodes[:-1]), [n.op_type for n in graph.nodes]
+    ort_session = session(quantized)
+    for sample in calibration_inputs(model, count=50, seed=3):
+        (ours,) = ReferenceInterpreter(graph, CONTEXT).run([sample[None]])
+        (theirs,) = ort_session.run(None, {"input": sample[None]})
+        np.testing.assert_array_equal(ours, theirs)
