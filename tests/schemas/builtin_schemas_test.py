@@ -34,6 +34,7 @@ from opbridge.ops.depthwise_conv_2d.attributes import DepthwiseConv2DAttributes
 from opbridge.ops.fully_connected.attributes import FullyConnectedAttributes
 from opbridge.ops.mean.attributes import MeanAttributes
 from opbridge.ops.operation import Operation
+from opbridge.ops.squeeze.attributes import SqueezeAttributes
 from opbridge.ops.strided_slice.attributes import StridedSliceAttributes
 from opbridge.ops.strided_slice.reference import compute_plan
 from opbridge.registry import build_default_registry_context, default_registry_context
@@ -386,6 +387,27 @@ def rejects(graph: Graph, match: str, context: Any = BUILTINS) -> None:
     with pytest.raises(ShapeInferenceError, match=match) as error:
         infer_node(graph, node, context.operators[node.op_type].schema)
     assert str(error.value).startswith(f'node 0 ({node.op_type} "'), str(error.value)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_squeeze_drops_the_named_size_1_dimensions_like_numpy(data: st.DataObject) -> None:
+    shape = tuple(data.draw(st.lists(st.integers(1, 3), min_size=1, max_size=5)))
+    ones = [axis for axis, size in enumerate(shape) if size == 1]
+    chosen = data.draw(st.lists(st.sampled_from(ones), unique=True)) if ones else []
+    dims = tuple(axis - len(shape) if data.draw(st.booleans()) else axis for axis in chosen)
+    graph = unknown_output_graph("SQUEEZE", [("x", DType.INT8, shape, None)], SqueezeAttributes(dims), DType.INT8)
+    expected = np.squeeze(np.zeros(shape), axis=dims if dims else None).shape
+    assert infer("SQUEEZE", graph) == TensorType(DType.INT8, expected)
+
+
+def test_squeeze_dims_of_other_sizes_or_outside_the_rank_are_rejected() -> None:
+    for dims, problem in (((1,), r"dimension 1 has size 3, not 1"), ((-4,), r"-4 is outside rank 3")):
+        graph = unknown_output_graph(
+            "SQUEEZE", [("x", DType.INT8, (1, 3, 1), None)], SqueezeAttributes(dims), DType.INT8
+        )
+        with pytest.raises(ShapeInferenceError, match=problem):
+            infer("SQUEEZE", graph)
 
 
 def test_a_dtype_outside_the_type_constraint_is_rejected() -> None:

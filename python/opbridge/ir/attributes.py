@@ -76,7 +76,7 @@ def from_plain(spec: AttributeSpec, plain: Any, where: str) -> Any:
     element = {AttributeType.INTS: AttributeType.INT, AttributeType.FLOATS: AttributeType.FLOAT}.get(
         kind, AttributeType.STRING
     )
-    item_spec = AttributeSpec(spec.name, element)
+    item_spec = AttributeSpec(spec.name, element, default=None)
     return tuple(from_plain(item_spec, item, where) for item in plain)
 
 

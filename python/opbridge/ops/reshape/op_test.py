@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from opbridge.backends.c.memory_plan import plan_memory
 from opbridge.ir import DType, Graph
 from opbridge.ops.builtin import build_builtin_registry
+from opbridge.ops.squeeze.attributes import SqueezeAttributes
 from opbridge.testing import strategies
 from opbridge.testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 
@@ -28,8 +29,14 @@ def draw_graph(data: st.DataObject, op_type: str, dtypes: st.SearchStrategy[DTyp
     if op_type == "SQUEEZE":
         with_ones = tuple(d for size in shape for d in ((size, 1) if data.draw(st.booleans()) else (size,)))
         x = builder.tensor("input", dtype, with_ones, quantization)
-        y = builder.tensor("output", dtype, tuple(d for d in with_ones if d != 1) or (1,), quantization)
-        return builder.single_node_graph("SQUEEZE", [x], [y], None)
+        ones = [axis for axis, size in enumerate(with_ones) if size == 1]
+        # Some of the size-1 dimensions by index (negative or not), or none named: all of them.
+        chosen = data.draw(st.lists(st.sampled_from(ones), unique=True)) if ones else []
+        rank = len(with_ones)
+        squeeze_dims = tuple(axis - rank if data.draw(st.booleans()) else axis for axis in chosen)
+        kept = [size for axis, size in enumerate(with_ones) if (axis not in chosen if chosen else size != 1)]
+        y = builder.tensor("output", dtype, tuple(kept) or (1,), quantization)
+        return builder.single_node_graph("SQUEEZE", [x], [y], SqueezeAttributes(squeeze_dims))
     x = builder.tensor("input", dtype, shape, quantization)
     new_shape = (int(np.prod(shape)),) if data.draw(st.booleans()) else tuple(reversed(shape))
     # The shape input as written (sometimes with its one -1 to infer), as in the audio front end.
@@ -45,8 +52,15 @@ def draw_graph(data: st.DataObject, op_type: str, dtypes: st.SearchStrategy[DTyp
 @given(st.data(), st.sampled_from(["RESHAPE", "SQUEEZE"]))
 def test_reference_matches_tflite_micro(data: st.DataObject, op_type: str) -> None:
     graph = draw_graph(data, op_type)
-    code = schema.BuiltinOperator.SQUEEZE if op_type == "SQUEEZE" else schema.BuiltinOperator.RESHAPE
-    check_reference_matches_tflite_micro(graph, REGISTRY, code, 1)
+    if op_type == "SQUEEZE":
+        options = schema.SqueezeOptionsT()
+        options.squeezeDims = list(graph.nodes[0].attributes.squeeze_dims)
+        squeeze_options = schema.BuiltinOptions.SqueezeOptions
+        check_reference_matches_tflite_micro(
+            graph, REGISTRY, schema.BuiltinOperator.SQUEEZE, 1, squeeze_options, options
+        )
+        return
+    check_reference_matches_tflite_micro(graph, REGISTRY, schema.BuiltinOperator.RESHAPE, 1)
 
 
 @settings(max_examples=5)

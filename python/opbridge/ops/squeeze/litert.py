@@ -1,0 +1,16 @@
+from typing import Any
+
+import tflite
+
+from opbridge.ops.squeeze.attributes import SqueezeAttributes
+
+
+def parse_litert_options(operator: Any) -> SqueezeAttributes:
+    table = operator.BuiltinOptions()
+    if table is None:
+        return SqueezeAttributes()
+    options = tflite.SqueezeOptions()
+    options.Init(table.Bytes, table.Pos)
+    return SqueezeAttributes(
+        squeeze_dims=tuple(int(options.SqueezeDims(i)) for i in range(options.SqueezeDimsLength()))
+    )
