@@ -67,7 +67,8 @@ def _gcc_toolchain_config_impl(ctx):
         _flags_feature("opbridge_target_compile_flags", _ALL_COMPILE, ctx.attr.target_flags + _REPRODUCIBLE),
         _flags_feature("opbridge_section_flags", _ALL_COMPILE, ["-ffunction-sections", "-fdata-sections"]),
         _flags_feature("opbridge_warnings", _C_COMPILE + _CXX_COMPILE, _WARNINGS),
-        _flags_feature("opbridge_c_standard", _C_COMPILE, ["-std=c99"]),
+        # No fused multiply-adds: float32 kernels must round like the reference (docs/emitted_c_api.md).
+        _flags_feature("opbridge_c_standard", _C_COMPILE, ["-std=c99", "-ffp-contract=off"]),
         _flags_feature("opbridge_cxx_standard", _CXX_COMPILE, ["-std=c++17"]),
         _flags_feature("opbridge_target_link_flags", _ALL_LINK, ctx.attr.target_flags + ["-no-canonical-prefixes", "-Wl,--gc-sections"]),
         feature(

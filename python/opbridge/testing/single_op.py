@@ -97,7 +97,7 @@ def run_golden_program(
     program = golden.with_suffix("")
     includes = [*include_dirs, module / "includes-api", module / "src", module / "kernels"]
     compile_command = [
-        COMPILER, "-std=c99", "-O1", "-Wall", "-Wextra", "-Werror", *(f"-I{d}" for d in includes),
+        COMPILER, "-std=c99", "-ffp-contract=off", "-O1", "-Wall", "-Wextra", "-Werror", *(f"-I{d}" for d in includes),
         *map(str, sources), str(golden), "-lm", "-o", str(program),
     ]  # fmt: skip
     compiled = subprocess.run(compile_command, capture_output=True, text=True, check=False)
