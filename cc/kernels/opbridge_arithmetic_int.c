@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "cc/kernels/opbridge_kernels_int.h"
+#include "cc/kernels/opbridge_kernels_internal.h"
 
 /* uint32 bits as the int32 of the same two's-complement representation. */
 static inline int32_t opbridge_bits_to_s32(uint32_t value) {
@@ -32,49 +33,19 @@ static inline int32_t opbridge_div_trunc_s32(int32_t a, int32_t b) {
   return a / b; /* C99 truncates toward zero */
 }
 
-static inline int32_t opbridge_broadcast_valid(const opbridge_broadcast_4d *b) {
-  for (int32_t axis = 0; axis < 4; ++axis) {
-    if (b->output_shape[axis] < 0) {
-      return 0;
-    }
-  }
-  return 1;
-}
-
-/* Visits the 4-D output in order; `a` and `b` are the input elements. */
-#define OPBRIDGE_BROADCAST_LOOP(BROADCAST, INPUT1, INPUT2, OUTPUT, EXPRESSION)                          \
-  do {                                                                                               \
-    const int32_t *shape_ = (BROADCAST)->output_shape;                                               \
-    const int32_t *s1_ = (BROADCAST)->input1_strides;                                                \
-    const int32_t *s2_ = (BROADCAST)->input2_strides;                                                \
-    int32_t out_ = 0;                                                                                \
-    for (int32_t i0 = 0; i0 < shape_[0]; ++i0) {                                                     \
-      for (int32_t i1 = 0; i1 < shape_[1]; ++i1) {                                                   \
-        for (int32_t i2 = 0; i2 < shape_[2]; ++i2) {                                                 \
-          int32_t x1_ = i0 * s1_[0] + i1 * s1_[1] + i2 * s1_[2];                                     \
-          int32_t x2_ = i0 * s2_[0] + i1 * s2_[1] + i2 * s2_[2];                                     \
-          for (int32_t i3 = 0; i3 < shape_[3]; ++i3, x1_ += s1_[3], x2_ += s2_[3]) {                 \
-            const int32_t a = (INPUT1)[x1_];                                                         \
-            const int32_t b = (INPUT2)[x2_];                                                         \
-            (OUTPUT)[out_++] = (EXPRESSION);                                                         \
-          }                                                                                          \
-        }                                                                                            \
-      }                                                                                              \
+#define OPBRIDGE_DEFINE_ARITHMETIC_S32(NAME, OPERATION)                                              \
+  int32_t opbridge_##NAME##_s32(const opbridge_arithmetic_s32_params *params, const int32_t *input1, \
+                                const int32_t *input2, int32_t *output) {                            \
+    if (params == NULL || input1 == NULL || input2 == NULL || output == NULL ||                      \
+        !opbridge_shape_4d_valid(params->broadcast.output_shape) ||                                  \
+        params->activation_min > params->activation_max) {                                           \
+      return OPBRIDGE_STATUS_INVALID_ARGUMENT;                                                       \
     }                                                                                                \
-  } while (0)
-
-#define OPBRIDGE_DEFINE_ARITHMETIC_S32(NAME, OPERATION)                                                          \
-  int32_t opbridge_##NAME##_s32(const opbridge_arithmetic_s32_params *params, const int32_t *input1,             \
-                                const int32_t *input2, int32_t *output) {                                        \
-    if (params == NULL || input1 == NULL || input2 == NULL || output == NULL ||                                  \
-        !opbridge_broadcast_valid(&params->broadcast) || params->activation_min > params->activation_max) {      \
-      return OPBRIDGE_STATUS_INVALID_ARGUMENT;                                                                   \
-    }                                                                                                            \
-    const int32_t low = params->activation_min;                                                                  \
-    const int32_t high = params->activation_max;                                                                 \
-    OPBRIDGE_BROADCAST_LOOP(&params->broadcast, input1, input2, output,                                          \
-                            opbridge_clamp_s32(OPERATION(a, b), low, high));                                     \
-    return OPBRIDGE_STATUS_OK;                                                                                   \
+    const int32_t low = params->activation_min;                                                      \
+    const int32_t high = params->activation_max;                                                     \
+    OPBRIDGE_BROADCAST_LOOP(int32_t, &params->broadcast, input1, input2, output,                     \
+                            opbridge_clamp_s32(OPERATION(a, b), low, high));                         \
+    return OPBRIDGE_STATUS_OK;                                                                       \
   }
 
 OPBRIDGE_DEFINE_ARITHMETIC_S32(add, opbridge_add_wrap_s32)
@@ -85,15 +56,15 @@ OPBRIDGE_DEFINE_ARITHMETIC_S32(div, opbridge_div_trunc_s32)
 #define OPBRIDGE_MAX(a, b) ((a) > (b) ? (a) : (b))
 
 /* The result is one of the inputs, so it converts back to T exactly. */
-#define OPBRIDGE_DEFINE_MIN_MAX(NAME, SUFFIX, T, CHOOSE)                                                   \
+#define OPBRIDGE_DEFINE_MIN_MAX(NAME, SUFFIX, T, CHOOSE)                                                    \
   int32_t opbridge_##NAME##_##SUFFIX(const opbridge_broadcast_4d *params, const T *input1, const T *input2, \
-                                     T *output) {                                                          \
-    if (params == NULL || input1 == NULL || input2 == NULL || output == NULL ||                            \
-        !opbridge_broadcast_valid(params)) {                                                               \
-      return OPBRIDGE_STATUS_INVALID_ARGUMENT;                                                             \
-    }                                                                                                      \
-    OPBRIDGE_BROADCAST_LOOP(params, input1, input2, output, (T)CHOOSE(a, b));                              \
-    return OPBRIDGE_STATUS_OK;                                                                             \
+                                     T *output) {                                                           \
+    if (params == NULL || input1 == NULL || input2 == NULL || output == NULL ||                             \
+        !opbridge_shape_4d_valid(params->output_shape)) {                                                   \
+      return OPBRIDGE_STATUS_INVALID_ARGUMENT;                                                              \
+    }                                                                                                       \
+    OPBRIDGE_BROADCAST_LOOP(int32_t, params, input1, input2, output, (T)CHOOSE(a, b));                      \
+    return OPBRIDGE_STATUS_OK;                                                                              \
   }
 
 OPBRIDGE_DEFINE_MIN_MAX(minimum, s8, int8_t, OPBRIDGE_MIN)

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "cc/kernels/opbridge_kernels_f32.h"
+#include "cc/kernels/opbridge_kernels_internal.h"
 
 /* TFLite's ActivationFunctionWithMinMax: std::min(std::max(x, low), high). */
 static inline float opbridge_clamp_f32(float value, float low, float high) {
@@ -22,51 +23,20 @@ static inline float opbridge_div_op_f32(float a, float b) { return a / b; }
 static inline float opbridge_minimum_op_f32(float a, float b) { return a < b ? a : b; }
 static inline float opbridge_maximum_op_f32(float a, float b) { return a > b ? a : b; }
 
-static inline int32_t opbridge_broadcast_f32_valid(const opbridge_broadcast_f32_params *b) {
-  for (int32_t axis = 0; axis < 4; ++axis) {
-    if (b->output_shape[axis] < 0) {
-      return 0;
-    }
-  }
-  return 1;
-}
-
-/* Visits the 4-D output in order; `a` and `b` are the input elements. */
-#define OPBRIDGE_BROADCAST_LOOP_F32(BROADCAST, INPUT1, INPUT2, OUTPUT, EXPRESSION)                      \
-  do {                                                                                               \
-    const int32_t *shape_ = (BROADCAST)->output_shape;                                               \
-    const int32_t *s1_ = (BROADCAST)->input1_strides;                                                \
-    const int32_t *s2_ = (BROADCAST)->input2_strides;                                                \
-    int32_t out_ = 0;                                                                                \
-    for (int32_t i0 = 0; i0 < shape_[0]; ++i0) {                                                     \
-      for (int32_t i1 = 0; i1 < shape_[1]; ++i1) {                                                   \
-        for (int32_t i2 = 0; i2 < shape_[2]; ++i2) {                                                 \
-          int32_t x1_ = i0 * s1_[0] + i1 * s1_[1] + i2 * s1_[2];                                     \
-          int32_t x2_ = i0 * s2_[0] + i1 * s2_[1] + i2 * s2_[2];                                     \
-          for (int32_t i3 = 0; i3 < shape_[3]; ++i3, x1_ += s1_[3], x2_ += s2_[3]) {                 \
-            const float a = (INPUT1)[x1_];                                                           \
-            const float b = (INPUT2)[x2_];                                                           \
-            (OUTPUT)[out_++] = (EXPRESSION);                                                         \
-          }                                                                                          \
-        }                                                                                            \
-      }                                                                                              \
-    }                                                                                                \
-  } while (0)
-
 /* The bounds are compared with `!(low <= high)` so that a NaN bound is refused too. */
-#define OPBRIDGE_DEFINE_ARITHMETIC_F32(NAME)                                                                     \
-  int32_t opbridge_##NAME##_f32(const opbridge_arithmetic_f32_params *params, const float *input1,               \
-                                const float *input2, float *output) {                                            \
-    if (params == NULL || input1 == NULL || input2 == NULL || output == NULL ||                                  \
-        !opbridge_broadcast_f32_valid(&params->broadcast) ||                                                     \
-        !(params->activation_min <= params->activation_max)) {                                                   \
-      return OPBRIDGE_STATUS_INVALID_ARGUMENT;                                                                   \
-    }                                                                                                            \
-    const float low = params->activation_min;                                                                    \
-    const float high = params->activation_max;                                                                   \
-    OPBRIDGE_BROADCAST_LOOP_F32(&params->broadcast, input1, input2, output,                                      \
-                                opbridge_clamp_f32(opbridge_##NAME##_op_f32(a, b), low, high));                  \
-    return OPBRIDGE_STATUS_OK;                                                                                   \
+#define OPBRIDGE_DEFINE_ARITHMETIC_F32(NAME)                                                       \
+  int32_t opbridge_##NAME##_f32(const opbridge_arithmetic_f32_params *params, const float *input1, \
+                                const float *input2, float *output) {                              \
+    if (params == NULL || input1 == NULL || input2 == NULL || output == NULL ||                    \
+        !opbridge_shape_4d_valid(params->broadcast.output_shape) ||                                \
+        !(params->activation_min <= params->activation_max)) {                                     \
+      return OPBRIDGE_STATUS_INVALID_ARGUMENT;                                                     \
+    }                                                                                              \
+    const float low = params->activation_min;                                                      \
+    const float high = params->activation_max;                                                     \
+    OPBRIDGE_BROADCAST_LOOP(float, &params->broadcast, input1, input2, output,                     \
+                            opbridge_clamp_f32(opbridge_##NAME##_op_f32(a, b), low, high));        \
+    return OPBRIDGE_STATUS_OK;                                                                     \
   }
 
 OPBRIDGE_DEFINE_ARITHMETIC_F32(add)
@@ -74,15 +44,15 @@ OPBRIDGE_DEFINE_ARITHMETIC_F32(sub)
 OPBRIDGE_DEFINE_ARITHMETIC_F32(mul)
 OPBRIDGE_DEFINE_ARITHMETIC_F32(div)
 
-#define OPBRIDGE_DEFINE_MIN_MAX_F32(NAME)                                                                  \
-  int32_t opbridge_##NAME##_f32(const opbridge_broadcast_f32_params *params, const float *input1,         \
-                                const float *input2, float *output) {                                     \
-    if (params == NULL || input1 == NULL || input2 == NULL || output == NULL ||                            \
-        !opbridge_broadcast_f32_valid(params)) {                                                           \
-      return OPBRIDGE_STATUS_INVALID_ARGUMENT;                                                             \
-    }                                                                                                      \
-    OPBRIDGE_BROADCAST_LOOP_F32(params, input1, input2, output, opbridge_##NAME##_op_f32(a, b));           \
-    return OPBRIDGE_STATUS_OK;                                                                             \
+#define OPBRIDGE_DEFINE_MIN_MAX_F32(NAME)                                                           \
+  int32_t opbridge_##NAME##_f32(const opbridge_broadcast_f32_params *params, const float *input1,   \
+                                const float *input2, float *output) {                               \
+    if (params == NULL || input1 == NULL || input2 == NULL || output == NULL ||                     \
+        !opbridge_shape_4d_valid(params->output_shape)) {                                           \
+      return OPBRIDGE_STATUS_INVALID_ARGUMENT;                                                      \
+    }                                                                                               \
+    OPBRIDGE_BROADCAST_LOOP(float, params, input1, input2, output, opbridge_##NAME##_op_f32(a, b)); \
+    return OPBRIDGE_STATUS_OK;                                                                      \
   }
 
 OPBRIDGE_DEFINE_MIN_MAX_F32(minimum)
@@ -104,15 +74,15 @@ static inline float opbridge_logistic_op_f32(float x) {
 
 static inline float opbridge_tanh_op_f32(float x) { return tanhf(x); }
 
-#define OPBRIDGE_DEFINE_UNARY_F32(NAME)                                                \
-  int32_t opbridge_##NAME##_f32(int32_t size, const float *input, float *output) {     \
-    if (input == NULL || output == NULL || size < 0) {                                 \
-      return OPBRIDGE_STATUS_INVALID_ARGUMENT;                                         \
-    }                                                                                  \
-    for (int32_t i = 0; i < size; ++i) {                                               \
-      output[i] = opbridge_##NAME##_op_f32(input[i]);                                  \
-    }                                                                                  \
-    return OPBRIDGE_STATUS_OK;                                                         \
+#define OPBRIDGE_DEFINE_UNARY_F32(NAME)                                            \
+  int32_t opbridge_##NAME##_f32(int32_t size, const float *input, float *output) { \
+    if (input == NULL || output == NULL || size < 0) {                             \
+      return OPBRIDGE_STATUS_INVALID_ARGUMENT;                                     \
+    }                                                                              \
+    for (int32_t i = 0; i < size; ++i) {                                           \
+      output[i] = opbridge_##NAME##_op_f32(input[i]);                              \
+    }                                                                              \
+    return OPBRIDGE_STATUS_OK;                                                     \
   }
 
 OPBRIDGE_DEFINE_UNARY_F32(relu)

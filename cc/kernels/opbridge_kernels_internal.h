@@ -61,4 +61,38 @@ static inline int32_t opbridge_dims_valid(const opbridge_dims *dims) {
   return dims->batches > 0 && dims->height > 0 && dims->width > 0 && dims->channels > 0;
 }
 
+/* 1 if every size of a 4-D output shape is >= 0. */
+static inline int32_t opbridge_shape_4d_valid(const int32_t output_shape[4]) {
+  for (int32_t axis = 0; axis < 4; ++axis) {
+    if (output_shape[axis] < 0) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Visits the 4-D output of a broadcasting binary operator in order (BROADCAST has
+ * output_shape, input1_strides and input2_strides); `a` and `b` are the input elements,
+ * read as ELEMENT (int32_t for the integer kernels, float for the float32 ones). */
+#define OPBRIDGE_BROADCAST_LOOP(ELEMENT, BROADCAST, INPUT1, INPUT2, OUTPUT, EXPRESSION) \
+  do {                                                                                  \
+    const int32_t *shape_ = (BROADCAST)->output_shape;                                  \
+    const int32_t *s1_ = (BROADCAST)->input1_strides;                                   \
+    const int32_t *s2_ = (BROADCAST)->input2_strides;                                   \
+    int32_t out_ = 0;                                                                   \
+    for (int32_t i0 = 0; i0 < shape_[0]; ++i0) {                                        \
+      for (int32_t i1 = 0; i1 < shape_[1]; ++i1) {                                      \
+        for (int32_t i2 = 0; i2 < shape_[2]; ++i2) {                                    \
+          int32_t x1_ = i0 * s1_[0] + i1 * s1_[1] + i2 * s1_[2];                        \
+          int32_t x2_ = i0 * s2_[0] + i1 * s2_[1] + i2 * s2_[2];                        \
+          for (int32_t i3 = 0; i3 < shape_[3]; ++i3, x1_ += s1_[3], x2_ += s2_[3]) {    \
+            const ELEMENT a = (INPUT1)[x1_];                                            \
+            const ELEMENT b = (INPUT2)[x2_];                                            \
+            (OUTPUT)[out_++] = (EXPRESSION);                                            \
+          }                                                                             \
+        }                                                                               \
+      }                                                                                 \
+    }                                                                                   \
+  } while (0)
+
 #endif /* OPBRIDGE_KERNELS_INTERNAL_H_ */
