@@ -26,6 +26,7 @@ with a hint); weights int8 with zero points 0 when per channel.
 """
 
 import dataclasses
+from collections.abc import Callable
 
 import numpy as np
 
@@ -192,34 +193,45 @@ def dequantized_constant(conversion: OnnxConversion, node: OnnxNode) -> np.ndarr
     return dequantize_values(values, scales, zero_points, axis)
 
 
-def convert_qlinear_conv(conversion: OnnxConversion, node: OnnxNode) -> None:
-    """QLinearConv(x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp, B) -> int8 CONV_2D / DEPTHWISE_CONV_2D."""
+def qlinear_operands(
+    conversion: OnnxConversion,
+    node: OnnxNode,
+    *,
+    weights_rank: int,
+    channels: Callable[[np.ndarray], int],
+    output_at: int,
+    symmetric: bool,
+) -> tuple[int, np.ndarray, Int8Operands]:
+    """A QLinear op's int8 input (its scale and zero point at 1 and 2), constant int8 weights (at 3;
+    scales and zero points at 4 and 5, per tensor or per output channel) and output parameters
+    (at output_at and output_at + 1). Weight zero points must be 0 if `symmetric` or per channel."""
     x = int8_input(conversion, node, per_tensor(conversion, node, 1, 2, "input"))
     weights = int8_weights(conversion, node, 3)
-    if weights.ndim != 4:
-        raise node.unsupported(f"weights of shape {list(weights.shape)}: only 2-D convolutions (OIHW)")
-    scales, zero_points = filter_operands(conversion, node, 4, 5, weights.shape[0])
-    if any(zero_points):
-        raise node.unsupported(f"weight zero points {list(zero_points)}", hint="quantize weights symmetrically")
-    output = per_tensor(conversion, node, 6, 7, "output")
-    int8 = Int8Operands(scales, zero_points, output, fused_activation(node))
-    bias = int32_bias(conversion, node, 8)
-    bias_name = None
-    if bias is not None:
-        bias_name = node.inputs[8]
-    convolution(conversion, node, x, weights, bias_name, int8)
+    if weights.ndim != weights_rank:
+        raise node.unsupported(f"weights of shape {list(weights.shape)}: expected rank {weights_rank}")
+    scales, zero_points = filter_operands(conversion, node, 4, 5, channels(weights))
+    if any(zero_points) and (symmetric or len(scales) > 1):
+        raise node.unsupported(
+            f"weight zero points {list(zero_points)}", hint="quantize the weights symmetrically (zero points 0)"
+        )
+    output = per_tensor(conversion, node, output_at, output_at + 1, "output")
+    return x, weights, Int8Operands(scales, zero_points, output, fused_activation(node))
+
+
+def convert_qlinear_conv(conversion: OnnxConversion, node: OnnxNode) -> None:
+    """QLinearConv(x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp, B) -> int8 CONV_2D / DEPTHWISE_CONV_2D."""
+    x, weights, int8 = qlinear_operands(
+        conversion, node, weights_rank=4, channels=lambda w: w.shape[0], output_at=6, symmetric=True
+    )
+    has_bias = int32_bias(conversion, node, 8) is not None
+    convolution(conversion, node, x, weights, node.inputs[8] if has_bias else None, int8)
 
 
 def convert_qlinear_matmul(conversion: OnnxConversion, node: OnnxNode) -> None:
     """QLinearMatMul(a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp), b a 2-D constant -> int8 FULLY_CONNECTED."""
-    a = int8_input(conversion, node, per_tensor(conversion, node, 1, 2, "input"))
-    b = int8_weights(conversion, node, 3)
-    if b.ndim != 2:
-        raise node.unsupported(f"B has rank {b.ndim}; only a 2-D constant B is supported")
-    scales, zero_points = filter_operands(conversion, node, 4, 5, b.shape[1])
-    if len(scales) > 1 and any(zero_points):
-        raise node.unsupported("per-column weight zero points that are not 0", hint="quantize B symmetrically")
-    int8 = Int8Operands(scales, zero_points, per_tensor(conversion, node, 6, 7, "output"), fused_activation(node))
+    a, b, int8 = qlinear_operands(
+        conversion, node, weights_rank=2, channels=lambda w: w.shape[1], output_at=6, symmetric=False
+    )
     keep = len(conversion.tensor(a).shape) > 2
     fully_connected(conversion, node, a, b.T, None, int8, keep_num_dims=keep)
 
@@ -228,23 +240,11 @@ def convert_qgemm(conversion: OnnxConversion, node: OnnxNode) -> None:
     """onnxruntime's QGemm(A, a_scale, a_zp, B, b_scale, b_zp, C, y_scale, y_zp) -> int8 FULLY_CONNECTED."""
     if len(node.inputs) < 8 or not node.inputs[7]:
         raise node.unsupported("no y_scale: QGemm then outputs float32", hint="quantize the output")
-    a = int8_input(conversion, node, per_tensor(conversion, node, 1, 2, "input"))
-    b = int8_weights(conversion, node, 3)
-    if b.ndim != 2:
-        raise node.unsupported(f"B has rank {b.ndim}; only a 2-D constant B is supported")
-    units = b.shape[0] if node.attribute("transB", 0) else b.shape[1]
-    scales, zero_points = filter_operands(conversion, node, 4, 5, units)
-    if len(scales) > 1 and any(zero_points):
-        raise node.unsupported("per-channel weight zero points that are not 0", hint="quantize B symmetrically")
-    output = per_tensor(conversion, node, 7, 8, "output")
-    gemm(
-        conversion,
-        node,
-        a,
-        b,
-        int32_bias(conversion, node, 6),
-        Int8Operands(scales, zero_points, output, fused_activation(node)),
+    units_axis = 0 if node.attribute("transB", 0) else 1
+    a, b, int8 = qlinear_operands(
+        conversion, node, weights_rank=2, channels=lambda w: w.shape[units_axis], output_at=7, symmetric=False
     )
+    gemm(conversion, node, a, b, int32_bias(conversion, node, 6), int8)
 
 
 QUANTIZED_CONVERTERS: tuple[OnnxConverter, ...] = (
