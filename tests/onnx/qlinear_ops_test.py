@@ -15,6 +15,7 @@ import onnxruntime
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 from onnx import TensorProto, helper, numpy_helper
 from opbridge.backends.host.interpreter import ReferenceInterpreter
 from opbridge.errors import UnsupportedOperatorError
@@ -287,3 +288,42 @@ def test_asymmetric_conv_weights_are_refused() -> None:
     with pytest.raises(UnsupportedOperatorError, match=r'QLinearConv "conv"\): weight zero points \[5\]') as error:
         read_onnx_model(model.SerializeToString(), CONTEXT)
     assert "symmetrically" in str(error.value.hint)
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_float_ops_between_qdq_pairs_compute_what_onnx_defines(data: st.DataObject) -> None:
+    # Add and Concat are not fused: opbridge runs DEQUANTIZE, the float32 op and QUANTIZE,
+    # which is the QDQ model's definition; onnxruntime without graph optimizations runs
+    # the same, and float32 addition rounds the same everywhere.
+    params = {name: (scales(data.draw, 1, 0.005, 0.2)[0], np.int8(data.draw(st.integers(-128, 127)))) for name in "abc"}
+    initializers = [c for n, (s, z) in params.items() for c in (constant(f"s{n}", s), constant(f"z{n}", z))]
+
+    def qdq(value: str, params_of: str, output: str) -> list:
+        return [
+            helper.make_node("QuantizeLinear", [value, f"s{params_of}", f"z{params_of}"], [f"{output}_q"]),
+            helper.make_node("DequantizeLinear", [f"{output}_q", f"s{params_of}", f"z{params_of}"], [output]),
+        ]
+
+    nodes = [
+        *qdq("a", "a", "a_dq"),
+        *qdq("b", "b", "b_dq"),
+        helper.make_node("Add", ["a_dq", "b_dq"], ["sum"]),
+        *qdq("sum", "c", "sum_dq"),
+        helper.make_node("Concat", ["sum_dq", "a_dq"], ["joined"], axis=1),
+        *qdq("joined", "c", "y"),
+    ]
+    model = make_model(
+        nodes,
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, [1, 32]) for n in "ab"],
+        helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 64]),
+        initializers,
+    )
+    graph = read_onnx_model(model.SerializeToString(), CONTEXT)
+    assert [node.op_type for node in graph.nodes].count("ADD") == 1
+    inputs = {n: data.draw(hnp.arrays(np.float32, (1, 32), elements=st.floats(-20, 20, width=32))) for n in "ab"}
+    (ours,) = ReferenceInterpreter(graph, CONTEXT).run(list(inputs.values()))
+    options = onnxruntime.SessionOptions()
+    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL
+    session = onnxruntime.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+    np.testing.assert_array_equal(ours, session.run(None, inputs)[0])
