@@ -16,6 +16,12 @@ from opbridge.ops.quantize.schema import QUANTIZE_SCHEMA
 from opbridge.quantization.fixed_point import quantize_multiplier
 
 
+def requantization_of(node: Node) -> Requantization:
+    """The node's rounding; a node built without attributes gets the defaults (TFLite's)."""
+    attributes = node.attributes if node.attributes is not None else QuantizeAttributes()
+    return attributes.requantization
+
+
 def _output_quantization(node: Node, output: Tensor) -> Quantization:
     output_q = require_quantization(node, output, "output")
     if output_q.per_channel:
@@ -32,7 +38,7 @@ def quantize_reference(call: ReferenceCall) -> list[Array]:
     values = call.value(0)
     if input_tensor.dtype is DType.FLOAT32:
         scaled = (values.astype(np.float32) / np.float32(output_q.scale)).astype(np.float32)
-        if call.attributes.requantization is Requantization.ONNX:
+        if requantization_of(call.node) is Requantization.ONNX:
             # QuantizeLinear: saturate the quotient, round halves to even; NaN -> the zero point.
             low, high = np.float32(INT8_MIN - output_q.zero_point), np.float32(INT8_MAX - output_q.zero_point)
             saturated = np.clip(np.nan_to_num(scaled, nan=0.0, posinf=high, neginf=low), low, high)
@@ -57,7 +63,7 @@ def lower_quantize(ctx: LoweringContext, node: Node) -> NodeCode:
     require_dtype(node, output, "output")
     output_q = _output_quantization(node, output)
     if input_tensor.dtype is DType.FLOAT32:
-        half_to_even = int(node.attributes.requantization is Requantization.ONNX)
+        half_to_even = int(requantization_of(node) is Requantization.ONNX)
         call = (
             f"status = opbridge_quantize_f32_s8({input_tensor.element_count}, {float(output_q.scale)!r}f, "
             f"{output_q.zero_point}, {half_to_even}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.outputs[0])});"
