@@ -73,3 +73,65 @@ def test_opsets_outside_the_range_and_unknown_ops_are_refused() -> None:
     model.graph.node[1].op_type = "Selu"
     with pytest.raises(UnsupportedOperatorError, match=r"no converter for these ONNX operators: Selu"):
         read_onnx_model(model.SerializeToString(), CONTEXT)
+
+
+def batch_norm_model(opset: int = 17) -> onnx.ModelProto:
+    """Conv -> BatchNormalization (folded) -> Relu -> GlobalAveragePool -> Squeeze -> BatchNormalization
+    (MUL and ADD) -> Unsqueeze."""
+    rng = np.random.default_rng(5)
+
+    def constant(name: str, shape: tuple[int, ...], low: float = -1.0, high: float = 1.0) -> onnx.TensorProto:
+        return onnx.numpy_helper.from_array(rng.uniform(low, high, shape).astype(np.float32), name)
+
+    def batch_norm(prefix: str, channels: int) -> list[onnx.TensorProto]:
+        return [
+            constant(f"{prefix}_scale", (channels,), 0.5, 2.0),
+            constant(f"{prefix}_bias", (channels,)),
+            constant(f"{prefix}_mean", (channels,)),
+            constant(f"{prefix}_var", (channels,), 0.1, 3.0),
+        ]
+
+    def batch_norm_node(prefix: str, x: str, y: str) -> onnx.NodeProto:
+        names = [x] + [f"{prefix}_{n}" for n in ("scale", "bias", "mean", "var")]
+        return onnx.helper.make_node("BatchNormalization", names, [y], epsilon=1e-3)
+
+    axes = [onnx.numpy_helper.from_array(np.array(a, np.int64), n) for n, a in (("hw", [2, 3]), ("last", [-1]))]
+    graph = onnx.helper.make_graph(
+        [
+            onnx.helper.make_node("Conv", ["input", "w", "b"], ["conv"], pads=[1, 1, 1, 1]),
+            batch_norm_node("bn1", "conv", "normalized"),
+            onnx.helper.make_node("Relu", ["normalized"], ["relu"]),
+            onnx.helper.make_node("GlobalAveragePool", ["relu"], ["pooled"]),
+            onnx.helper.make_node("Squeeze", ["pooled", "hw"], ["features"]),
+            batch_norm_node("bn2", "features", "scaled"),
+            onnx.helper.make_node("Unsqueeze", ["scaled", "last"], ["output"]),
+        ],
+        "batch_norm",
+        [onnx.helper.make_tensor_value_info("input", onnx.TensorProto.FLOAT, [1, 3, 8, 8])],
+        [onnx.helper.make_tensor_value_info("output", onnx.TensorProto.FLOAT, [1, 4, 1])],
+        [constant("w", (4, 3, 3, 3)), constant("b", (4,)), *batch_norm("bn1", 4), *batch_norm("bn2", 4), *axes],
+    )
+    model = onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", opset)])
+    onnx.checker.check_model(model, full_check=True)
+    return model
+
+
+@settings(max_examples=10, deadline=None)
+@given(x=hnp.arrays(np.float32, (1, 3, 8, 8), elements=st.floats(-4, 4, width=32)))
+def test_batch_normalization_squeeze_and_unsqueeze_match_onnxruntime(x: np.ndarray) -> None:
+    model = batch_norm_model()
+    graph = convert(model)
+    ops = [node.op_type for node in graph.nodes]
+    # The first BatchNormalization is folded into the Conv's weights and bias; the second,
+    # after the pool, is a MUL and an ADD; Squeeze and Unsqueeze are RESHAPEs.
+    assert ops.count("MUL") == 1 and ops.count("ADD") == 1 and ops.count("RESHAPE") == 2, ops
+    (actual,) = ReferenceInterpreter(graph, CONTEXT).run([x])
+    np.testing.assert_allclose(actual, onnxruntime_outputs(model, x), **FLOAT_TOLERANCE)
+
+
+def test_batch_normalization_in_training_mode_is_refused() -> None:
+    model = batch_norm_model(opset=15)
+    model.graph.node[5].attribute.append(onnx.helper.make_attribute("training_mode", 1))
+    with pytest.raises(UnsupportedOperatorError, match=r"training_mode=1") as error:
+        read_onnx_model(model.SerializeToString(), CONTEXT)
+    assert "inference" in str(error.value.hint)

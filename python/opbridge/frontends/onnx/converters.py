@@ -400,6 +400,40 @@ def convert_reshape(conversion: OnnxConversion, node: OnnxNode) -> None:
     reshape_to(conversion, node, x, tuple(target))
 
 
+def _axes(conversion: OnnxConversion, node: OnnxNode, rank: int) -> list[int] | None:
+    """Squeeze's / Unsqueeze's axes (opset 13+: the constant input 1), normalized; None if omitted."""
+    if len(node.inputs) < 2 or not node.inputs[1]:
+        return None
+    axes = [int(a) for a in conversion.constant_value(node.inputs[1], node, "the axes").ravel()]
+    normalized = [a + rank if a < 0 else a for a in axes]
+    if len(set(normalized)) != len(axes) or any(not 0 <= a < rank for a in normalized):
+        raise node.unsupported(f"axes {axes} for rank {rank}")
+    return normalized
+
+
+def convert_squeeze(conversion: OnnxConversion, node: OnnxNode) -> None:
+    x = conversion.value(node.inputs[0], node)
+    shape = conversion.tensor(x).shape
+    axes = _axes(conversion, node, len(shape))
+    if axes is None:
+        axes = [axis for axis, size in enumerate(shape) if size == 1]
+    if any(shape[a] != 1 for a in axes):
+        raise node.unsupported(f"axes {axes} of shape {list(shape)} are not all of size 1")
+    reshape_to(conversion, node, x, tuple(size for axis, size in enumerate(shape) if axis not in axes))
+
+
+def convert_unsqueeze(conversion: OnnxConversion, node: OnnxNode) -> None:
+    x = conversion.value(node.inputs[0], node)
+    shape = list(conversion.tensor(x).shape)
+    if len(node.inputs) < 2 or not node.inputs[1]:
+        raise node.unsupported("no axes input", hint="Unsqueeze takes its axes as input 1 from opset 13")
+    added = conversion.constant_value(node.inputs[1], node, "the axes").size
+    axes = _axes(conversion, node, len(shape) + added) or []
+    for axis in sorted(axes):
+        shape.insert(axis, 1)
+    reshape_to(conversion, node, x, tuple(shape))
+
+
 def convert_transpose(conversion: OnnxConversion, node: OnnxNode) -> None:
     x = conversion.value(node.inputs[0], node)
     rank = len(conversion.tensor(x).shape)
@@ -425,6 +459,78 @@ def convert_identity(conversion: OnnxConversion, node: OnnxNode) -> None:
     conversion.alias(node.outputs[0], conversion.value(node.inputs[0], node))
 
 
+def batch_norm_factors(conversion: OnnxConversion, node: OnnxNode) -> tuple[np.ndarray, np.ndarray]:
+    """Inference-mode BatchNormalization as y = x * factor + shift per channel (float32)."""
+    if int(node.attribute("training_mode", 0)) != 0:
+        raise node.unsupported("training_mode=1", hint="export the model in inference (eval) mode")
+    scale, bias, mean, variance = (
+        conversion.constant_value(name, node, role).astype(np.float32)
+        for name, role in zip(node.inputs[1:5], ("the scale", "the bias", "the mean", "the variance"), strict=True)
+    )
+    epsilon = np.float32(node.attribute("epsilon", 1e-5))
+    factor = (scale / np.sqrt(variance + epsilon)).astype(np.float32)
+    return factor, (bias - mean * factor).astype(np.float32)
+
+
+def convert_batch_normalization(conversion: OnnxConversion, node: OnnxNode) -> None:
+    """A BatchNormalization that fold_batch_norms could not fold into a Conv: MUL then ADD per channel."""
+    x = conversion.value(node.inputs[0], node)
+    rank = len(conversion.tensor(x).shape)
+    if rank < 2 or conversion.tensor(x).dtype is not DType.FLOAT32:
+        raise node.unsupported(f"input {conversion.tensor(x).describe()}: expected float32 of rank 2 or more")
+    factor, shift = batch_norm_factors(conversion, node)
+    per_channel = (1, -1) + (1,) * (rank - 2)
+    scale_input = conversion.constant(factor.reshape(per_channel), DType.FLOAT32, f"{node.name}/factor")
+    shift_input = conversion.constant(shift.reshape(per_channel), DType.FLOAT32, f"{node.name}/shift")
+    (scaled,) = conversion.emit("MUL", [x, scale_input], AddAttributes(), name=f"{node.name}/scale")
+    conversion.emit("ADD", [scaled, shift_input], AddAttributes(), name=node.name, outputs=node.outputs)
+
+
+def fold_batch_norms(nodes: list[OnnxNode], outputs: list[str], conversion: OnnxConversion) -> list[OnnxNode]:
+    """Conv -> BatchNormalization, the Conv's output read by nothing else: one Conv with scaled
+    weights and a shifted bias (onnxruntime's ConvBNFusion does the same)."""
+    readers: dict[str, list[OnnxNode]] = {}
+    for node in nodes:
+        for name in node.inputs:
+            readers.setdefault(name, []).append(node)
+    writer = {name: node for node in nodes for name in node.outputs}
+    replaced: dict[int, OnnxNode | None] = {}
+    for node in nodes:
+        if node.domain not in ("", "ai.onnx") or node.op_type != "BatchNormalization":
+            continue
+        conv = writer.get(node.inputs[0])
+        if (
+            conv is None
+            or conv.op_type != "Conv"
+            or conv.domain not in ("", "ai.onnx")
+            or len(readers.get(conv.outputs[0], [])) != 1
+            or conv.outputs[0] in outputs
+            or any(not _is_constant(conversion, name) for name in (*conv.inputs[1:], *node.inputs[1:5]) if name)
+            or int(node.attribute("training_mode", 0)) != 0
+        ):
+            continue
+        factor, shift = batch_norm_factors(conversion, node)
+        weights = conversion.constant_value(conv.inputs[1], conv, "the weights").astype(np.float32)
+        bias = np.zeros(weights.shape[0], np.float32)
+        if len(conv.inputs) > 2 and conv.inputs[2]:
+            bias = conversion.constant_value(conv.inputs[2], conv, "the bias").astype(np.float32)
+        folded_weights = (weights * factor.reshape(-1, *([1] * (weights.ndim - 1)))).astype(np.float32)
+        folded_bias = (bias * factor + shift).astype(np.float32)
+        w_name, b_name = f"{node.name}/folded_weights", f"{node.name}/folded_bias"
+        conversion.add_tensor(w_name, DType.FLOAT32, folded_weights.shape, folded_weights)
+        conversion.add_tensor(b_name, DType.FLOAT32, folded_bias.shape, folded_bias)
+        inputs = (conv.inputs[0], w_name, b_name)
+        replaced[id(conv)] = dataclasses.replace(conv, inputs=inputs, outputs=node.outputs)
+        replaced[id(node)] = None
+    rewritten = [replaced.get(id(node), node) for node in nodes]
+    return [node for node in rewritten if node is not None]
+
+
+def _is_constant(conversion: OnnxConversion, name: str) -> bool:
+    index = conversion.by_name.get(name)
+    return index is not None and conversion.tensor(index).data is not None
+
+
 STANDARD_CONVERTERS: tuple[OnnxConverter, ...] = (
     OnnxConverter("Add", convert_binary("ADD")),
     OnnxConverter("AveragePool", convert_pool("AVERAGE_POOL_2D")),
@@ -448,4 +554,7 @@ STANDARD_CONVERTERS: tuple[OnnxConverter, ...] = (
     OnnxConverter("Sub", convert_binary("SUB")),
     OnnxConverter("Tanh", convert_unary("TANH")),
     OnnxConverter("Transpose", convert_transpose),
+    OnnxConverter("Squeeze", convert_squeeze),
+    OnnxConverter("Unsqueeze", convert_unsqueeze),
+    OnnxConverter("BatchNormalization", convert_batch_normalization),
 )

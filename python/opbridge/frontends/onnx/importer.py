@@ -23,7 +23,7 @@ import numpy as np
 
 from opbridge.errors import ModelFormatError, UnsupportedOperatorError, UnsupportedTensorError
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
-from opbridge.frontends.onnx.converters import MAX_OPSET, MIN_OPSET, converter_key
+from opbridge.frontends.onnx.converters import MAX_OPSET, MIN_OPSET, converter_key, fold_batch_norms
 from opbridge.frontends.onnx.dtypes import ONNX_DTYPES
 from opbridge.frontends.onnx.quantized import fuse_qdq
 from opbridge.ir import Graph, Tensor
@@ -159,7 +159,8 @@ def _convert_graph(onnx_graph: Any, imports: dict[str, int], context: Any, sourc
     converters = context.onnx_converters
     nodes = [_onnx_node(onnx_node, position) for position, onnx_node in enumerate(onnx_graph.node)]
     onnx_nodes = {id(node): onnx_node for node, onnx_node in zip(nodes, onnx_graph.node, strict=True)}
-    nodes = fuse_qdq(nodes, [info.name for info in onnx_graph.output], conversion)
+    graph_outputs = [info.name for info in onnx_graph.output]
+    nodes = fold_batch_norms(fuse_qdq(nodes, graph_outputs, conversion), graph_outputs, conversion)
     unsupported = [
         f"{node.op_type} ({node.describe()})"
         for node in nodes
