@@ -11,7 +11,8 @@ by the registry's `onnx_converters` (frontends/onnx/converters.py, and
 frontends/onnx/quantized.py for QuantizeLinear, DequantizeLinear, the
 QLinear ops and onnxruntime's com.microsoft QGemm); a model using ops
 without one is refused with the list of every such node at once. QDQ
-groups are fused into QLinear ops first (quantized.fuse_qdq).
+groups are fused into QLinear ops first (quantized.fuse_qdq), and each
+BatchNormalization into the Conv before it (converters.fold_batch_norms).
 Converted graphs go through the same passes, planner and C emitter as
 LiteRT ones.
 """
