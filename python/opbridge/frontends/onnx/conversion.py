@@ -23,6 +23,25 @@ from opbridge.schemas.inference import infer_node
 KEEPS_QUANTIZATION = frozenset({"TRANSPOSE", "RESHAPE", "MAX_POOL_2D", "PAD"})
 
 
+def _same_kind(value: Any, default: Any) -> bool:
+    if isinstance(default, bool | int):
+        return isinstance(value, int)
+    if isinstance(default, float):
+        return isinstance(value, int | float)
+    if isinstance(default, str):
+        return isinstance(value, str)
+    if isinstance(default, tuple | list):
+        element = default[0] if default else 0
+        return isinstance(value, tuple | list) and all(_same_kind(v, element) for v in value)
+    return True
+
+
+def _kind_name(default: Any) -> str:
+    if isinstance(default, tuple | list):
+        return f"a list of {_kind_name(default[0] if default else 0)}s"
+    return {bool: "an integer", int: "an integer", float: "a number", str: "a string"}.get(type(default), "valid")
+
+
 @dataclasses.dataclass(frozen=True)
 class OnnxNode:
     """One ONNX node: op, name, value names ("" for an omitted input) and decoded attributes."""
@@ -39,7 +58,17 @@ class OnnxNode:
         return f'node {self.position} ({self.domain or "ai.onnx"}.{self.op_type} "{self.name}")'
 
     def attribute(self, name: str, default: Any = None) -> Any:
-        return self.attributes.get(name, default)
+        """The attribute's value, or `default`; a value of another kind than the default's
+        (an int for an int, ints for a tuple of ints, ...) is a ModelFormatError."""
+        if name not in self.attributes:
+            return default
+        value = self.attributes[name]
+        if default is not None and not _same_kind(value, default):
+            raise ModelFormatError(
+                f"{self.describe()}: attribute {name}={value!r} is not {_kind_name(default)}",
+                hint="the model is damaged or was written for another operator version; re-export it",
+            )
+        return value
 
     def unsupported(self, problem: str, hint: str = "") -> UnsupportedOperatorError:
         return UnsupportedOperatorError(f"{self.describe()}: {problem}", hint=hint)

@@ -443,7 +443,9 @@ def convert_transpose(conversion: OnnxConversion, node: OnnxNode) -> None:
 
 def convert_concat(conversion: OnnxConversion, node: OnnxNode) -> None:
     inputs: list[int | None] = [conversion.value(name, node) for name in node.inputs]
-    attributes = ConcatenationAttributes(axis=int(node.attribute("axis")))
+    if "axis" not in node.attributes:
+        raise node.unsupported("no axis attribute (Concat requires one)", hint="the model is damaged; re-export it")
+    attributes = ConcatenationAttributes(axis=int(node.attribute("axis", 0)))
     conversion.emit("CONCATENATION", inputs, attributes, name=node.name, outputs=node.outputs)
 
 

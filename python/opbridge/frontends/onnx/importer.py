@@ -35,6 +35,11 @@ ONNX_DOMAINS = frozenset({"", "ai.onnx"})
 MAX_MODEL_BYTES = 256 * 1024 * 1024
 
 
+def text(value: str | bytes) -> str:
+    """A name from the model: protobuf hands back bytes for a string that is not valid UTF-8."""
+    return value.decode("utf-8", errors="replace") if isinstance(value, bytes) else value
+
+
 def _dtype(element_type: int, where: str) -> Any:
     dtype = ONNX_DTYPES.get(element_type)
     if dtype is None:
@@ -46,14 +51,14 @@ def _dtype(element_type: int, where: str) -> Any:
 
 
 def _value_info_tensor(index: int, info: Any) -> Tensor:
-    where = f'graph input "{info.name}"'
+    where = f'graph input "{text(info.name)}"'
     if not info.type.HasField("tensor_type"):
         raise UnsupportedTensorError(f"{where} is not a tensor", hint="opbridge takes tensor inputs only")
     tensor_type = info.type.tensor_type
     if not tensor_type.HasField("shape"):
         raise UnsupportedTensorError(f"{where} has no shape", hint="export the model with input shapes")
     shape = tuple(d.dim_value if d.HasField("dim_value") else -1 for d in tensor_type.shape.dim)
-    return Tensor(index, info.name, _dtype(tensor_type.elem_type, where), shape)
+    return Tensor(index, text(info.name), _dtype(tensor_type.elem_type, where), shape)
 
 
 def read_onnx_model(data: bytes, context: Any, *, source: str = "<bytes>") -> Graph:
@@ -97,14 +102,36 @@ def _onnx_node(onnx_node: Any, position: int) -> OnnxNode:
             value = value.decode("utf-8", errors="replace")
         attributes[attribute.name] = value
     return OnnxNode(
-        op_type=onnx_node.op_type,
-        domain="" if onnx_node.domain == "ai.onnx" else onnx_node.domain,
-        name=onnx_node.name or f"{onnx_node.op_type}_{position}",
-        inputs=tuple(onnx_node.input),
-        outputs=tuple(onnx_node.output),
+        op_type=text(onnx_node.op_type),
+        domain="" if text(onnx_node.domain) == "ai.onnx" else text(onnx_node.domain),
+        name=text(onnx_node.name) or f"{text(onnx_node.op_type)}_{position}",
+        inputs=tuple(text(name) for name in onnx_node.input),
+        outputs=tuple(text(name) for name in onnx_node.output),
         attributes=attributes,
         position=position,
     )
+
+
+def _check_arity(node: OnnxNode, onnx_version: int | None, source: str) -> None:
+    """A standard op's input and output counts are within its ONNX schema's (before any converter
+    or fusion indexes them); custom-domain nodes are checked against their own schemas later."""
+    import onnx
+
+    if node.domain not in ONNX_DOMAINS or onnx_version is None:
+        return
+    try:
+        schema = onnx.defs.get_schema(node.op_type, onnx_version, "")
+    except onnx.defs.SchemaError:
+        return  # not an ONNX op: refused as unsupported below
+    for kind, count, low, high in (
+        ("inputs", len(node.inputs), schema.min_input, schema.max_input),
+        ("outputs", len(node.outputs), schema.min_output, schema.max_output),
+    ):
+        if not low <= count <= high:
+            raise ModelFormatError(
+                f"{source}: {node.describe()} has {count} {kind}; {node.op_type} takes {low} to {high}",
+                hint="the model is damaged; re-export it",
+            )
 
 
 def _convert_custom(conversion: OnnxConversion, onnx_node: Any, node: OnnxNode, imports: dict[str, int]) -> None:
@@ -144,23 +171,25 @@ def _convert_graph(onnx_graph: Any, imports: dict[str, int], context: Any, sourc
         raise ModelFormatError(f"{source}: the model does not import the default ONNX domain")
     conversion = OnnxConversion(onnx_graph.name or "main", context, source)
     for initializer in onnx_graph.initializer:
-        where = f'initializer "{initializer.name}"'
+        where = f'{source}: initializer "{text(initializer.name)}"'
         dtype = _dtype(initializer.data_type, where)
         try:
             array = onnx.numpy_helper.to_array(initializer)
         except Exception as error:  # the onnx package raises assorted errors on damaged tensors
-            raise ModelFormatError(f"{source}: {where} is damaged: {error}") from None
-        conversion.add_tensor(initializer.name, dtype, array.shape, np.asarray(array, dtype.numpy))
+            raise ModelFormatError(f"{where} is damaged: {error}") from None
+        conversion.add_tensor(text(initializer.name), dtype, array.shape, np.asarray(array, dtype.numpy))
     inputs = []
     for info in onnx_graph.input:
-        if info.name in conversion.by_name:
+        if text(info.name) in conversion.by_name:
             continue  # an initializer listed as an input too (older exporters)
         tensor = _value_info_tensor(len(conversion.tensors), info)
         inputs.append(conversion.add_tensor(tensor.name, tensor.dtype, tensor.shape))
     converters = context.onnx_converters
     nodes = [_onnx_node(onnx_node, position) for position, onnx_node in enumerate(onnx_graph.node)]
     onnx_nodes = {id(node): onnx_node for node, onnx_node in zip(nodes, onnx_graph.node, strict=True)}
-    graph_outputs = [info.name for info in onnx_graph.output]
+    for node in nodes:
+        _check_arity(node, onnx_version, source)
+    graph_outputs = [text(info.name) for info in onnx_graph.output]
     nodes = fold_batch_norms(fuse_qdq(nodes, graph_outputs, conversion), graph_outputs, conversion)
     unsupported = [
         f"{node.op_type} ({node.describe()})"
@@ -188,6 +217,13 @@ def _convert_graph(onnx_graph: Any, imports: dict[str, int], context: Any, sourc
                 f"{source}: {node.describe()}: the converter covers opsets "
                 f"{converter.min_opset}..{converter.max_opset}, the model imports {onnx_version}"
             )
-        converter.convert(conversion, node)
-    graph = conversion.graph(inputs, [info.name for info in onnx_graph.output])
+        try:
+            converter.convert(conversion, node)
+        except (ArithmeticError, IndexError, KeyError, TypeError, ValueError) as error:
+            # A converter met inputs or attributes that ONNX does not allow (a damaged model).
+            raise ModelFormatError(
+                f"{source}: {node.describe()} cannot be converted: {type(error).__name__}: {error}",
+                hint="the node's inputs or attributes are not what its ONNX operator allows; re-export the model",
+            ) from error
+    graph = conversion.graph(inputs, graph_outputs)
     return cancel_transposes(graph)
