@@ -3,19 +3,21 @@
 int8 activations and filter with an int32 bias, or float32 throughout.
 """
 
-from opbridge.ir import DType
-from opbridge.ops.conv_2d.schema import check_bias
+from opbridge.ops.conv_2d.schema import (
+    CONVOLUTION_BIAS,
+    CONVOLUTION_OUTPUT,
+    CONVOLUTION_TYPE_CONSTRAINTS,
+    convolution_output,
+)
 from opbridge.ops.depthwise_conv_2d.attributes import DepthwiseConv2DAttributes
 from opbridge.schemas.opsets import BUILTIN_DOMAIN
 from opbridge.schemas.schema import (
     FormalParameter,
     InferenceContext,
     OpSchema,
-    ParameterOption,
     TensorType,
-    TypeConstraint,
 )
-from opbridge.schemas.shapes import require_rank, window_2d
+from opbridge.schemas.shapes import require_rank
 
 
 def infer_depthwise_conv_2d(ctx: InferenceContext) -> list[TensorType]:
@@ -28,7 +30,7 @@ def infer_depthwise_conv_2d(ctx: InferenceContext) -> list[TensorType]:
     require_rank(ctx, info.shape, 4, "the input (NHWC)")
     require_rank(ctx, weights.shape, 4, "the filter ([1, height, width, out_channels])")
     a: DepthwiseConv2DAttributes = ctx.attributes
-    batch, height, width, channels = info.shape
+    channels = info.shape[3]
     leading, filter_height, filter_width, out_channels = weights.shape
     if leading not in (1, -1):
         raise ctx.fail(f"the filter has shape {list(weights.shape)}; its first dimension must be 1")
@@ -37,16 +39,7 @@ def infer_depthwise_conv_2d(ctx: InferenceContext) -> list[TensorType]:
             f"the filter has {out_channels} output channels, not a multiple of the input's {channels}",
             hint="output channel c reads input channel c // (out_channels / in_channels)",
         )
-    check_bias(ctx, out_channels)
-    out_height, out_width = window_2d(
-        ctx,
-        a.padding,
-        (height, width),
-        (filter_height, filter_width),
-        (a.stride_height, a.stride_width),
-        (a.dilation_height, a.dilation_width),
-    )
-    return [TensorType(info.dtype, (batch, out_height, out_width, out_channels))]
+    return convolution_output(ctx, a, (filter_height, filter_width), out_channels)
 
 
 DEPTHWISE_CONV_2D_SCHEMA = OpSchema(
@@ -57,17 +50,10 @@ DEPTHWISE_CONV_2D_SCHEMA = OpSchema(
     inputs=(
         FormalParameter("input", "T", "[batch, height, width, channels]"),
         FormalParameter("filter", "T", "[1, filter_height, filter_width, out_channels]"),
-        FormalParameter(
-            "bias", "TBias", "[out_channels]: int32 for int8, float32 for float32", ParameterOption.OPTIONAL
-        ),
+        CONVOLUTION_BIAS,
     ),
-    outputs=(FormalParameter("output", "T", "[batch, out_height, out_width, out_channels]"),),
-    type_constraints=(
-        TypeConstraint("T", (DType.INT8, DType.FLOAT32), "quantized int8, or float32, activations and filter"),
-        TypeConstraint(
-            "TBias", (DType.INT32, DType.FLOAT32), "int32 bias (scale input_scale * filter_scale) or float32 bias"
-        ),
-    ),
+    outputs=(CONVOLUTION_OUTPUT,),
+    type_constraints=CONVOLUTION_TYPE_CONSTRAINTS,
     attributes_class=DepthwiseConv2DAttributes,
     infer=infer_depthwise_conv_2d,
 )
