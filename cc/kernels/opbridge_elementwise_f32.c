@@ -45,7 +45,7 @@ OPBRIDGE_DEFINE_ARITHMETIC_F32(mul)
 OPBRIDGE_DEFINE_ARITHMETIC_F32(div)
 
 #define OPBRIDGE_DEFINE_MIN_MAX_F32(NAME)                                                           \
-  int32_t opbridge_##NAME##_f32(const opbridge_broadcast_f32_params *params, const float *input1,   \
+  int32_t opbridge_##NAME##_f32(const opbridge_broadcast_4d *params, const float *input1,           \
                                 const float *input2, float *output) {                               \
     if (params == NULL || input1 == NULL || input2 == NULL || output == NULL ||                     \
         !opbridge_shape_4d_valid(params->output_shape)) {                                           \

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cc/kernels/opbridge_kernels_int.h"
 #include "cc/kernels/opbridge_status.h"
 
 #ifdef __cplusplus
@@ -96,17 +97,9 @@ int32_t opbridge_pad(const opbridge_pad_params *params, const void *input, const
  * Fused-activation bounds: RELU [0, FLT_MAX], RELU6 [0, 6], RELU_N1_TO_1
  * [-1, 1]; activation_min <= activation_max. */
 
-/* Output index space of an element-wise binary operator, 4-D (left-padded
- * with 1s), and the element strides of each input in it (0 along dimensions
- * an input broadcasts). Sizes are >= 0. */
+/* Binary operators broadcast through an opbridge_broadcast_4d (opbridge_kernels_int.h). */
 typedef struct {
-  int32_t output_shape[4];
-  int32_t input1_strides[4];
-  int32_t input2_strides[4];
-} opbridge_broadcast_f32_params;
-
-typedef struct {
-  opbridge_broadcast_f32_params broadcast;
+  opbridge_broadcast_4d broadcast;
   float activation_min; /* the fused activation's clamp (see above) */
   float activation_max;
 } opbridge_arithmetic_f32_params;
@@ -124,9 +117,9 @@ int32_t opbridge_div_f32(const opbridge_arithmetic_f32_params *params, const flo
 
 /* MINIMUM: input1 < input2 ? input1 : input2; MAXIMUM: input1 > input2 ?
  * input1 : input2 (TFLite Micro's comparisons: a NaN in either gives input2). */
-int32_t opbridge_minimum_f32(const opbridge_broadcast_f32_params *params, const float *input1, const float *input2,
+int32_t opbridge_minimum_f32(const opbridge_broadcast_4d *params, const float *input1, const float *input2,
                              float *output);
-int32_t opbridge_maximum_f32(const opbridge_broadcast_f32_params *params, const float *input1, const float *input2,
+int32_t opbridge_maximum_f32(const opbridge_broadcast_4d *params, const float *input1, const float *input2,
                              float *output);
 
 /* Unary operators on `size` (>= 0) elements; input and output may be the same array.

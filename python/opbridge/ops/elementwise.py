@@ -177,22 +177,38 @@ def lower_int_binary(ctx: LoweringContext, node: Node, kernel: str, activation: 
     With an activation: an opbridge_arithmetic_s32_params kernel (int32 ADD,
     MUL, DIV); without: an opbridge_broadcast_4d kernel (MINIMUM, MAXIMUM).
     """
+    bounds = None
+    if activation is not None:
+        low, high = int32_activation_range(activation)
+        bounds = (c_int32_literal(low), c_int32_literal(high))
+    return lower_broadcast_binary(ctx, node, kernel, INT_KERNELS_HEADER, "opbridge_arithmetic_s32_params", bounds)
+
+
+def lower_broadcast_binary(
+    ctx: LoweringContext,
+    node: Node,
+    kernel: str,
+    header: str,
+    arithmetic_type: str,
+    bounds: tuple[str, str] | None,
+) -> NodeCode:
+    """A broadcasting binary node computed by `kernel(&params, input1, input2, output)`: with
+    clamp bounds (C literals) the params are an `arithmetic_type`, without an opbridge_broadcast_4d."""
     params_symbol = ctx.local_symbol(node, "params")
     broadcast = broadcast_4d_initializer(ctx, node)
-    if activation is None:
+    if bounds is None:
         params = f"static const opbridge_broadcast_4d {params_symbol} = {broadcast};"
     else:
-        low, high = int32_activation_range(activation)
-        params = f"""static const opbridge_arithmetic_s32_params {params_symbol} = {{
+        params = f"""static const {arithmetic_type} {params_symbol} = {{
     .broadcast = {broadcast},
-    .activation_min = {c_int32_literal(low)},
-    .activation_max = {c_int32_literal(high)},
+    .activation_min = {bounds[0]},
+    .activation_max = {bounds[1]},
 }};"""
     call = (
         f"status = {kernel}(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}, "
         f"{ctx.pointer(node.outputs[0])});"
     )
-    return NodeCode(includes=[INT_KERNELS_HEADER], definitions=[params], statements=[call])
+    return NodeCode(includes=[header], definitions=[params], statements=[call])
 
 
 def c_int32_literal(value: int) -> str:
@@ -309,27 +325,16 @@ def lower_float32_binary(ctx: LoweringContext, node: Node, kernel: str, activati
     """A binary float32 node computed by `kernel` of opbridge_kernels_f32.h.
 
     With an activation: an opbridge_arithmetic_f32_params kernel (ADD, SUB,
-    MUL, DIV); without: an opbridge_broadcast_f32_params kernel (MINIMUM, MAXIMUM).
+    MUL, DIV); without: an opbridge_broadcast_4d kernel (MINIMUM, MAXIMUM).
     """
     graph = ctx.graph
     operands = [("input 0", node.inputs[0]), ("input 1", node.inputs[1]), ("output", node.outputs[0])]
     require_float32(node, [(role, graph.tensor(index)) for role, index in operands])
-    params_symbol = ctx.local_symbol(node, "params")
-    broadcast = broadcast_4d_initializer(ctx, node)
-    if activation is None:
-        params = f"static const opbridge_broadcast_f32_params {params_symbol} = {broadcast};"
-    else:
+    bounds = None
+    if activation is not None:
         low, high = float_activation_range(activation)
-        params = f"""static const opbridge_arithmetic_f32_params {params_symbol} = {{
-    .broadcast = {broadcast},
-    .activation_min = {c_float_literal(low)},
-    .activation_max = {c_float_literal(high)},
-}};"""
-    call = (
-        f"status = {kernel}(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}, "
-        f"{ctx.pointer(node.outputs[0])});"
-    )
-    return NodeCode(includes=[F32_KERNELS_HEADER], definitions=[params], statements=[call])
+        bounds = (c_float_literal(low), c_float_literal(high))
+    return lower_broadcast_binary(ctx, node, kernel, F32_KERNELS_HEADER, "opbridge_arithmetic_f32_params", bounds)
 
 
 def lower_float32_unary(ctx: LoweringContext, node: Node, kernel: str) -> NodeCode:
