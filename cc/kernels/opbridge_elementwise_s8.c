@@ -118,27 +118,10 @@ int32_t opbridge_mean_s8(const opbridge_mean_s8_params *params, const int8_t *in
   if (params == NULL || input == NULL || sum == NULL || output == NULL || params->count <= 0) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
-  const int32_t *shape = params->input_shape;
-  const int32_t *reduce = params->reduce;
   for (int32_t o = 0; o < params->output_size; ++o) {
     sum[o] = 0;
   }
-  int32_t in_index = 0;
-  for (int32_t i0 = 0; i0 < shape[0]; ++i0) {
-    for (int32_t i1 = 0; i1 < shape[1]; ++i1) {
-      for (int32_t i2 = 0; i2 < shape[2]; ++i2) {
-        for (int32_t i3 = 0; i3 < shape[3]; ++i3) {
-          /* Row-major index over the dimensions that are kept. */
-          int32_t o = 0;
-          o = reduce[0] ? o : o * shape[0] + i0;
-          o = reduce[1] ? o : o * shape[1] + i1;
-          o = reduce[2] ? o : o * shape[2] + i2;
-          o = reduce[3] ? o : o * shape[3] + i3;
-          sum[o] += input[in_index++];
-        }
-      }
-    }
-  }
+  OPBRIDGE_REDUCE_SUM_4D(params->input_shape, params->reduce, input, sum);
   for (int32_t o = 0; o < params->output_size; ++o) {
     const int32_t centred = (int32_t)((int64_t)sum[o] - (int64_t)params->input_zero_point * params->count);
     const int32_t scaled = opbridge_multiply_by_quantized_multiplier(centred, params->multiplier, params->shift);

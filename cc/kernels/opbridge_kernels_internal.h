@@ -95,4 +95,28 @@ static inline int32_t opbridge_shape_4d_valid(const int32_t output_shape[4]) {
     }                                                                                   \
   } while (0)
 
+/* Adds each element of the row-major 4-D INPUT of shape SHAPE to ACCUMULATORS[o], where o is
+ * the row-major index over the axes that are kept (REDUCE[axis] != 0 reduces an axis), in
+ * input order: MEAN's sums (int8 and float32 add in the same order as their references). */
+#define OPBRIDGE_REDUCE_SUM_4D(SHAPE, REDUCE, INPUT, ACCUMULATORS) \
+  do {                                                             \
+    const int32_t *shape_ = (SHAPE);                               \
+    const int32_t *reduce_ = (REDUCE);                             \
+    int32_t in_ = 0;                                               \
+    for (int32_t i0 = 0; i0 < shape_[0]; ++i0) {                   \
+      for (int32_t i1 = 0; i1 < shape_[1]; ++i1) {                 \
+        for (int32_t i2 = 0; i2 < shape_[2]; ++i2) {               \
+          for (int32_t i3 = 0; i3 < shape_[3]; ++i3) {             \
+            int32_t o_ = 0;                                        \
+            o_ = reduce_[0] ? o_ : o_ * shape_[0] + i0;            \
+            o_ = reduce_[1] ? o_ : o_ * shape_[1] + i1;            \
+            o_ = reduce_[2] ? o_ : o_ * shape_[2] + i2;            \
+            o_ = reduce_[3] ? o_ : o_ * shape_[3] + i3;            \
+            (ACCUMULATORS)[o_] += (INPUT)[in_++];                  \
+          }                                                        \
+        }                                                          \
+      }                                                            \
+    }                                                              \
+  } while (0)
+
 #endif /* OPBRIDGE_KERNELS_INTERNAL_H_ */

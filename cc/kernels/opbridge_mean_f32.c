@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "cc/kernels/opbridge_kernels_f32.h"
+#include "cc/kernels/opbridge_kernels_internal.h"
 
 static int32_t opbridge_mean_f32_valid(const opbridge_mean_f32_params *params) {
   int64_t kept = 1;
@@ -25,27 +26,10 @@ int32_t opbridge_mean_f32(const opbridge_mean_f32_params *params, const float *i
   if (params == NULL || input == NULL || output == NULL || !opbridge_mean_f32_valid(params)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
-  const int32_t *shape = params->input_shape;
-  const int32_t *reduce = params->reduce;
   for (int32_t o = 0; o < params->output_size; ++o) {
     output[o] = 0.0f;
   }
-  int32_t in_index = 0;
-  for (int32_t i0 = 0; i0 < shape[0]; ++i0) {
-    for (int32_t i1 = 0; i1 < shape[1]; ++i1) {
-      for (int32_t i2 = 0; i2 < shape[2]; ++i2) {
-        for (int32_t i3 = 0; i3 < shape[3]; ++i3) {
-          /* Row-major index over the dimensions that are kept. */
-          int32_t o = 0;
-          o = reduce[0] ? o : o * shape[0] + i0;
-          o = reduce[1] ? o : o * shape[1] + i1;
-          o = reduce[2] ? o : o * shape[2] + i2;
-          o = reduce[3] ? o : o * shape[3] + i3;
-          output[o] += input[in_index++];
-        }
-      }
-    }
-  }
+  OPBRIDGE_REDUCE_SUM_4D(params->input_shape, params->reduce, input, output);
   const float count = (float)params->count;
   for (int32_t o = 0; o < params->output_size; ++o) {
     output[o] = output[o] / count;
