@@ -3,7 +3,7 @@
     from opbridge.converter import AotConverter, ConvertArgs
 
 Packages: `ir` (tensors, nodes, graphs), `frontends.litert` (the .tflite
-reader), `ops` (one folder per operator: reference, importer, C lowering),
+reader), `ops` (one folder per operator: reference, importers, C emitter),
 `backends.host` (the NumPy reference interpreter), `backends.c` (memory
 planner and C emitter), `cli` (the `opbridge` command).
 """

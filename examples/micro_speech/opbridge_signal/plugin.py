@@ -22,8 +22,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 from opbridge.air import LiteRTOperator, custom_code_to_op_key
-from opbridge.aot.operators import LoweredOperator
-from opbridge.backends.c.lowering import LoweringContext, NodeCode
+from opbridge.aot.operators import NodeCodeOperator
+from opbridge.backends.c.emit_context import EmitContext, NodeCode
 from opbridge.ir import DType
 from opbridge.ops.definition import OperatorDefinition, ReferenceCall
 from opbridge.registry import RegistryContext
@@ -124,7 +124,7 @@ def _reference(spec: SignalOperatorSpec) -> Any:
     return reference
 
 
-class SignalOperator(LoweredOperator):
+class SignalOperator(NodeCodeOperator):
     """Emits one Signal node: its kernel call, with tables in flash and state in the arena."""
 
     SPEC: ClassVar[SignalOperatorSpec]
@@ -155,7 +155,7 @@ class SignalOperator(LoweredOperator):
     def persistent_bytes(self) -> int:
         return self.SPEC.state_bytes(self.options, self._input_shapes())
 
-    def lower(self, context: LoweringContext) -> NodeCode:
+    def emit_node_code(self, context: EmitContext) -> NodeCode:
         node = self.node
         args = CArgs(
             inputs=[context.pointer(i) for i in node.inputs if i is not None],

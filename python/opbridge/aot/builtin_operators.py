@@ -21,7 +21,7 @@ def builtin_litert_parser(definition: OperatorDefinition) -> Any:
     def parse_builtin(node: LiteRTOperator) -> Any:
         return None if parse is None else parse(node.operator)
 
-    parse_builtin.__qualname__ = f"parse_{definition.op_type.lower()}"
+    parse_builtin.__qualname__ = f"parse_{definition.op_type.emit_node_code()}"
     return parse_builtin
 
 
@@ -46,7 +46,7 @@ def register_operator_definitions(context: Any, definitions: Iterable[OperatorDe
         options_class = options_class_of(definition)
         if options_class is not None:
             context.air_options.register(key, options_class)
-        if definition.lower_c is not None:
+        if definition.emit_c is not None:
             context.aot_operator_classes.register(key, operator_class_for(definition))
 
 

@@ -18,7 +18,7 @@ Emitted code reaches tensors through `ctx->tensor_ptrs[<prefix>_<tensor
 name>]` (see AotTensor.name), never through symbols of its own, so the
 planner decides where every buffer lives; state is never a C static.
 
-Built-in operators are LoweredOperator classes made from their
+Built-in operators are NodeCodeOperator classes made from their
 OperatorDefinition (`operator_class_for`): subclass one to change how a
 built-in is emitted while keeping its checks and scratch sizing.
 """
@@ -30,13 +30,13 @@ from typing import Any, ClassVar
 
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 
-from opbridge.backends.c.lowering import C_TYPES, LoweringContext, NodeCode
+from opbridge.backends.c.emit_context import C_TYPES, EmitContext, NodeCode
 from opbridge.backends.c.memory_plan import MemoryPlan
 from opbridge.errors import OpbridgeError, UnsupportedOperatorError
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor
 from opbridge.ops.definition import OperatorDefinition
 
-# Included as <...>; every other header a lowering names is the project's or a plugin's ("...").
+# Included as <...>; every other header an emitter names is the project's or a plugin's ("...").
 STANDARD_C_HEADERS = frozenset(
     {
         "assert.h",
@@ -125,7 +125,7 @@ class AotOperator:
     @property
     def name(self) -> str:
         """`node_<index>_<type>`: unique in the module, so `<prefix>_<name>_run` is too."""
-        return f"node_{self.node.index}_{re.sub(r'[^0-9A-Za-z_]', '_', self.node.op_type).lower()}"
+        return f"node_{self.node.index}_{re.sub(r'[^0-9A-Za-z_]', '_', self.node.op_type).emit_node_code()}"
 
     @property
     def options(self) -> Any:
@@ -196,21 +196,21 @@ class AotOperator:
         return self.plan
 
 
-class LoweredOperator(AotOperator):
+class NodeCodeOperator(AotOperator):
     """An operator whose C is one NodeCode (includes, definitions, statements).
 
-    emit() writes src/<prefix>_<name>.{h,c} around lower()'s NodeCode; the
-    statements set `status`. Set has_init when lower() returns init_statements.
+    emit() writes src/<prefix>_<name>.{h,c} around emit_node_code()'s NodeCode; the
+    statements set `status`. Set has_init when emit_node_code() returns init_statements.
     """
 
-    def lower(self, context: LoweringContext) -> NodeCode:
-        raise NotImplementedError(f"{type(self).__name__} must implement lower()")
+    def emit_node_code(self, context: EmitContext) -> NodeCode:
+        raise NotImplementedError(f"{type(self).__name__} must implement emit_node_code()")
 
-    def lowering_context(self) -> LoweringContext:
-        return LoweringContext(self.prefix, self.graph, self._plan())
+    def emit_context(self) -> EmitContext:
+        return EmitContext(self.prefix, self.graph, self._plan())
 
     def emit(self, save_path: pathlib.Path) -> None:
-        code = self.lower(self.lowering_context())
+        code = self.emit_node_code(self.emit_context())
         if code.init_statements and not self.has_init:
             raise OpbridgeError(f"{type(self).__name__} returned init statements but has_init is False")
         header, source = self.node_files(code)
@@ -282,15 +282,15 @@ extern "C" {{
 """
 
 
-class DefinitionOperator(LoweredOperator):
-    """A built-in operator: emits its OperatorDefinition's lower_c."""
+class BuiltinAotOperator(NodeCodeOperator):
+    """A built-in operator: emits its OperatorDefinition's emit_c."""
 
     DEFINITION: ClassVar[OperatorDefinition]
 
     def on_resolve(self) -> None:
-        if self.DEFINITION.lower_c is None:
+        if self.DEFINITION.emit_c is None:
             raise UnsupportedOperatorError(
-                f"no C lowering for {self.node.describe()}", hint="this operator runs only on the host backends"
+                f"no C emitter for {self.node.describe()}", hint="this operator runs only on the host backends"
             )
 
     def scratch_bytes(self) -> int:
@@ -298,13 +298,13 @@ class DefinitionOperator(LoweredOperator):
             return 0
         return self.DEFINITION.scratch_bytes(self.graph, self.node)
 
-    def lower(self, context: LoweringContext) -> NodeCode:
-        assert self.DEFINITION.lower_c is not None  # on_resolve checked
-        return self.DEFINITION.lower_c(context, self.node)
+    def emit_node_code(self, context: EmitContext) -> NodeCode:
+        assert self.DEFINITION.emit_c is not None  # on_resolve checked
+        return self.DEFINITION.emit_c(context, self.node)
 
 
-def operator_class_for(definition: OperatorDefinition) -> type[DefinitionOperator]:
+def operator_class_for(definition: OperatorDefinition) -> type[BuiltinAotOperator]:
     """The AotOperator class of a built-in, e.g. Conv2DOperator for CONV_2D."""
     parts = definition.op_type.split("_")
     class_name = "".join(part.upper() if part[:1].isdigit() else part.capitalize() for part in parts) + "Operator"
-    return type(class_name, (DefinitionOperator,), {"TYPE": definition.op_type, "DEFINITION": definition})
+    return type(class_name, (BuiltinAotOperator,), {"TYPE": definition.op_type, "DEFINITION": definition})

@@ -55,8 +55,8 @@ class ReferenceCall:
 LiteRTParser = Callable[[Any], Any]
 # One node's input values -> its output values (NumPy arrays of the output dtypes).
 ReferenceImplementation = Callable[[ReferenceCall], list[Array]]
-# (backends.c.lowering.LoweringContext, Node) -> backends.c.lowering.NodeCode.
-CLowering = Callable[[Any, Node], Any]
+# (backends.c.emit_context.EmitContext, Node) -> backends.c.emit_context.NodeCode.
+CEmitter = Callable[[Any, Node], Any]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,7 +68,7 @@ class OperatorDefinition:
     litert_builtin_code: int | None = None
     litert_versions: frozenset[int] = frozenset({1})
     parse_litert_options: LiteRTParser | None = None
-    lower_c: CLowering | None = None
+    emit_c: CEmitter | None = None
     # Bytes of arena scratch a node needs while it runs (planned ahead of time).
     scratch_bytes: Callable[[Graph, Node], int] | None = None
     doc: str = ""

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode, c_int_list
+from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, c_int_list
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node, Tensor
 from opbridge.ops.common import INT8_MAX, INT8_MIN, Activation, float_activation_range
@@ -53,8 +53,8 @@ def requantize(
     return np.clip(scaled + output_zero_point, low, high).astype(np.int8)
 
 
-def lower_requantize(
-    ctx: LoweringContext,
+def emit_requantize(
+    ctx: EmitContext,
     node: Node,
     input_zero_point: int,
     multiplier: int,
@@ -159,7 +159,7 @@ def broadcast_binary_reference(
     return [np.ascontiguousarray(result).astype(dtype.numpy)]
 
 
-def broadcast_4d_initializer(ctx: LoweringContext, node: Node) -> str:
+def broadcast_4d_initializer(ctx: EmitContext, node: Node) -> str:
     """An opbridge_broadcast_4d initializer for a binary node (inputs 0 and 1, output 0)."""
     graph = ctx.graph
     first, second = graph.tensor(node.inputs[0]), graph.tensor(node.inputs[1])
@@ -171,7 +171,7 @@ def broadcast_4d_initializer(ctx: LoweringContext, node: Node) -> str:
     )
 
 
-def lower_int_binary(ctx: LoweringContext, node: Node, kernel: str, activation: Activation | None) -> NodeCode:
+def emit_int_binary(ctx: EmitContext, node: Node, kernel: str, activation: Activation | None) -> NodeCode:
     """A binary node computed by `kernel` of opbridge_kernels_int.h.
 
     With an activation: an opbridge_arithmetic_s32_params kernel (int32 ADD,
@@ -181,11 +181,11 @@ def lower_int_binary(ctx: LoweringContext, node: Node, kernel: str, activation: 
     if activation is not None:
         low, high = int32_activation_range(activation)
         bounds = (c_int32_literal(low), c_int32_literal(high))
-    return lower_broadcast_binary(ctx, node, kernel, INT_KERNELS_HEADER, "opbridge_arithmetic_s32_params", bounds)
+    return emit_broadcast_binary(ctx, node, kernel, INT_KERNELS_HEADER, "opbridge_arithmetic_s32_params", bounds)
 
 
-def lower_broadcast_binary(
-    ctx: LoweringContext,
+def emit_broadcast_binary(
+    ctx: EmitContext,
     node: Node,
     kernel: str,
     header: str,
@@ -241,15 +241,15 @@ def min_max_reference(call: ReferenceCall, choose: Callable[[Array, Array], Arra
     return broadcast_binary_reference(call, choose, dtype)
 
 
-def lower_min_max(ctx: LoweringContext, node: Node, name: str) -> NodeCode:
+def emit_min_max(ctx: EmitContext, node: Node, name: str) -> NodeCode:
     """MINIMUM or MAXIMUM (`name` is "minimum" or "maximum") -> opbridge_<name>_<s8|s16|s32|f32>."""
     graph = ctx.graph
     if graph.tensor(node.outputs[0]).dtype is DType.FLOAT32:
-        return lower_float32_binary(ctx, node, f"opbridge_{name}_f32", None)
+        return emit_float32_binary(ctx, node, f"opbridge_{name}_f32", None)
     dtype = plain_integer_operands(
         node, graph.tensor(node.inputs[0]), graph.tensor(node.inputs[1]), graph.tensor(node.outputs[0]), MIN_MAX_DTYPES
     )
-    return lower_int_binary(ctx, node, f"opbridge_{name}_{KERNEL_SUFFIXES[dtype]}", None)
+    return emit_int_binary(ctx, node, f"opbridge_{name}_{KERNEL_SUFFIXES[dtype]}", None)
 
 
 # float32 ----------------------------------------------------------------------
@@ -321,7 +321,7 @@ def c_float_literal(value: float) -> str:
     return f"{float(single)!r}f"
 
 
-def lower_float32_binary(ctx: LoweringContext, node: Node, kernel: str, activation: Activation | None) -> NodeCode:
+def emit_float32_binary(ctx: EmitContext, node: Node, kernel: str, activation: Activation | None) -> NodeCode:
     """A binary float32 node computed by `kernel` of opbridge_kernels_f32.h.
 
     With an activation: an opbridge_arithmetic_f32_params kernel (ADD, SUB,
@@ -334,10 +334,10 @@ def lower_float32_binary(ctx: LoweringContext, node: Node, kernel: str, activati
     if activation is not None:
         low, high = float_activation_range(activation)
         bounds = (c_float_literal(low), c_float_literal(high))
-    return lower_broadcast_binary(ctx, node, kernel, F32_KERNELS_HEADER, "opbridge_arithmetic_f32_params", bounds)
+    return emit_broadcast_binary(ctx, node, kernel, F32_KERNELS_HEADER, "opbridge_arithmetic_f32_params", bounds)
 
 
-def lower_float32_unary(ctx: LoweringContext, node: Node, kernel: str) -> NodeCode:
+def emit_float32_unary(ctx: EmitContext, node: Node, kernel: str) -> NodeCode:
     """A unary float32 node computed by `kernel(size, input, output)` of opbridge_kernels_f32.h."""
     input_tensor, output = ctx.graph.tensor(node.inputs[0]), ctx.graph.tensor(node.outputs[0])
     require_float32(node, [("input", input_tensor), ("output", output)])

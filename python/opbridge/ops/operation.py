@@ -2,7 +2,7 @@
 
 OpenVINO's op classes (seed 002) each implement validate_and_infer_types,
 clone_with_new_inputs, visit_attributes and evaluate. In opbridge an op is
-one OperatorDefinition (schema + reference implementation + lowering), so
+one OperatorDefinition (schema + reference implementation + C emitter), so
 the contract is implemented once, here, on a node and its definition:
 
 - validate_and_infer_types: the schema's checks (input count, dtypes per

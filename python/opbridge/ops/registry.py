@@ -94,7 +94,7 @@ class Registry(Generic[T]):
 
 
 class OperatorRegistry(Registry[OperatorDefinition]):
-    """Operator definitions (reference, LiteRT code, C lowering) by operator key."""
+    """Operator definitions (reference, LiteRT code, C emitter) by operator key."""
 
     def __init__(self, definitions: Iterable[OperatorDefinition] = ()) -> None:
         super().__init__("operators")

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from opbridge.backends.c.lowering import C_TYPES, LoweringContext, c_comment, c_int_list
+from opbridge.backends.c.emit_context import C_TYPES, EmitContext, c_comment, c_int_list
 from opbridge.backends.c.memory_plan import MemoryPlan
 from opbridge.errors import OpbridgeError, OperatorPluginError
 from opbridge.ir import Graph, Tensor
@@ -111,7 +111,7 @@ class _ModuleWriter:
         self.operators = list(operators)
         self.plan = plan
         self.prefix = prefix
-        self.context = LoweringContext(prefix, graph, plan)
+        self.context = EmitContext(prefix, graph, plan)
         self.files: dict[str, str] = {}
 
     def write(self) -> dict[str, str]:

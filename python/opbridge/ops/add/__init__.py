@@ -4,7 +4,7 @@
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.add.litert import parse_litert_options
-from opbridge.ops.add.lowering import lower_add
+from opbridge.ops.add.emit_c import emit_add
 from opbridge.ops.add.reference import add_reference
 from opbridge.ops.add.schema import ADD_SCHEMA
 from opbridge.ops.definition import OperatorDefinition
@@ -15,7 +15,7 @@ ADD = OperatorDefinition(
     litert_builtin_code=BuiltinOperator.ADD,
     litert_versions=frozenset({1, 2, 3, 4, 5}),
     parse_litert_options=parse_litert_options,
-    lower_c=lower_add,
+    emit_c=emit_add,
     doc=__doc__ or "",
     schema=ADD_SCHEMA,
 )

@@ -3,7 +3,7 @@
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.average_pool_2d.litert import parse_litert_options
-from opbridge.ops.average_pool_2d.lowering import lower_average_pool_2d
+from opbridge.ops.average_pool_2d.emit_c import emit_average_pool_2d
 from opbridge.ops.average_pool_2d.reference import average_pool_2d_reference
 from opbridge.ops.average_pool_2d.schema import AVERAGE_POOL_2D_SCHEMA
 from opbridge.ops.definition import OperatorDefinition
@@ -14,7 +14,7 @@ AVERAGE_POOL_2D = OperatorDefinition(
     litert_builtin_code=BuiltinOperator.AVERAGE_POOL_2D,
     litert_versions=frozenset({1, 2, 3}),
     parse_litert_options=parse_litert_options,
-    lower_c=lower_average_pool_2d,
+    emit_c=emit_average_pool_2d,
     doc=__doc__ or "",
     schema=AVERAGE_POOL_2D_SCHEMA,
 )

@@ -6,7 +6,7 @@ From bool, int8, int16, int32 or uint32 to int8, int16, int32, uint32 or float32
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.cast.litert import parse_litert_options
-from opbridge.ops.cast.lowering import lower_cast
+from opbridge.ops.cast.emit_c import emit_cast
 from opbridge.ops.cast.reference import cast_reference
 from opbridge.ops.cast.schema import CAST_SCHEMA
 from opbridge.ops.definition import OperatorDefinition
@@ -19,7 +19,7 @@ CAST = OperatorDefinition(
     litert_builtin_code=BuiltinOperator.CAST,
     litert_versions=frozenset({1, 2, 3, 4, 5, 6}),
     parse_litert_options=parse_litert_options,
-    lower_c=lower_cast,
+    emit_c=emit_cast,
     doc=__doc__ or "",
     schema=CAST_SCHEMA,
 )

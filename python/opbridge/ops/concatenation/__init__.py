@@ -6,7 +6,7 @@ import numpy as np
 import tflite
 from tflite.BuiltinOperator import BuiltinOperator
 
-from opbridge.backends.c.lowering import LoweringContext, NodeCode
+from opbridge.backends.c.emit_context import EmitContext, NodeCode
 from opbridge.errors import UnsupportedOperatorError, UnsupportedTensorError
 from opbridge.ir import DType, Node
 from opbridge.ops.common import Activation, litert_activation, require_quantization
@@ -28,7 +28,7 @@ def concatenation_reference(call: ReferenceCall) -> list[Array]:
     return [np.concatenate([call.value(i) for i in range(len(call.inputs))], axis=axis).astype(output.dtype.numpy)]
 
 
-def lower_concatenation(ctx: LoweringContext, node: Node) -> NodeCode:
+def emit_concatenation(ctx: EmitContext, node: Node) -> NodeCode:
     graph = ctx.graph
     output = graph.tensor(node.outputs[0])
     if node.attributes.activation is not Activation.NONE:
@@ -72,7 +72,7 @@ CONCATENATION = OperatorDefinition(
     litert_builtin_code=BuiltinOperator.CONCATENATION,
     litert_versions=frozenset({1, 2, 3, 4}),
     parse_litert_options=parse_litert_options,
-    lower_c=lower_concatenation,
+    emit_c=emit_concatenation,
     doc=__doc__ or "",
     schema=CONCATENATION_SCHEMA,
 )

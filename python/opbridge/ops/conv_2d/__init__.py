@@ -3,7 +3,7 @@
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.conv_2d.litert import parse_litert_options
-from opbridge.ops.conv_2d.lowering import lower_conv_2d
+from opbridge.ops.conv_2d.emit_c import emit_conv_2d
 from opbridge.ops.conv_2d.reference import conv_2d_reference
 from opbridge.ops.conv_2d.schema import CONV_2D_SCHEMA
 from opbridge.ops.definition import OperatorDefinition
@@ -14,7 +14,7 @@ CONV_2D = OperatorDefinition(
     litert_builtin_code=BuiltinOperator.CONV_2D,
     litert_versions=frozenset({1, 2, 3, 4, 5, 6}),
     parse_litert_options=parse_litert_options,
-    lower_c=lower_conv_2d,
+    emit_c=emit_conv_2d,
     doc=__doc__ or "",
     schema=CONV_2D_SCHEMA,
 )

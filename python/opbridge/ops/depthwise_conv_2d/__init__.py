@@ -4,7 +4,7 @@ from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.depthwise_conv_2d.litert import parse_litert_options
-from opbridge.ops.depthwise_conv_2d.lowering import lower_depthwise_conv_2d
+from opbridge.ops.depthwise_conv_2d.emit_c import emit_depthwise_conv_2d
 from opbridge.ops.depthwise_conv_2d.reference import depthwise_conv_2d_reference
 from opbridge.ops.depthwise_conv_2d.schema import DEPTHWISE_CONV_2D_SCHEMA
 
@@ -14,7 +14,7 @@ DEPTHWISE_CONV_2D = OperatorDefinition(
     litert_builtin_code=BuiltinOperator.DEPTHWISE_CONV_2D,
     litert_versions=frozenset({1, 2, 3, 4, 5, 6, 7}),
     parse_litert_options=parse_litert_options,
-    lower_c=lower_depthwise_conv_2d,
+    emit_c=emit_depthwise_conv_2d,
     doc=__doc__ or "",
     schema=DEPTHWISE_CONV_2D_SCHEMA,
 )

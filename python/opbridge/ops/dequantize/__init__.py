@@ -3,7 +3,7 @@
 import numpy as np
 from tflite.BuiltinOperator import BuiltinOperator
 
-from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode
+from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
 from opbridge.ir import DType, Node
 from opbridge.ops.common import require_dtype, require_quantization
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
@@ -17,7 +17,7 @@ def dequantize_reference(call: ReferenceCall) -> list[Array]:
     return [(np.float32(input_q.scale) * centred).astype(np.float32)]
 
 
-def lower_dequantize(ctx: LoweringContext, node: Node) -> NodeCode:
+def emit_dequantize(ctx: EmitContext, node: Node) -> NodeCode:
     input_tensor = ctx.graph.tensor(node.inputs[0])
     require_dtype(node, input_tensor, "input")
     require_dtype(node, ctx.graph.tensor(node.outputs[0]), "output", (DType.FLOAT32,))
@@ -34,7 +34,7 @@ DEQUANTIZE = OperatorDefinition(
     reference=dequantize_reference,
     litert_builtin_code=BuiltinOperator.DEQUANTIZE,
     litert_versions=frozenset({1, 2, 3, 4, 5}),
-    lower_c=lower_dequantize,
+    emit_c=emit_dequantize,
     doc=__doc__ or "",
     schema=DEQUANTIZE_SCHEMA,
 )

@@ -5,7 +5,7 @@ from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.div.litert import parse_litert_options
-from opbridge.ops.div.lowering import lower_div
+from opbridge.ops.div.emit_c import emit_div
 from opbridge.ops.div.reference import div_reference
 from opbridge.ops.div.schema import DIV_SCHEMA
 
@@ -15,7 +15,7 @@ DIV = OperatorDefinition(
     litert_builtin_code=BuiltinOperator.DIV,
     litert_versions=frozenset({1, 2}),
     parse_litert_options=parse_litert_options,
-    lower_c=lower_div,
+    emit_c=emit_div,
     doc=__doc__ or "",
     schema=DIV_SCHEMA,
 )

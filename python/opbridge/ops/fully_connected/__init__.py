@@ -4,7 +4,7 @@ from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.fully_connected.litert import parse_litert_options
-from opbridge.ops.fully_connected.lowering import lower_fully_connected
+from opbridge.ops.fully_connected.emit_c import emit_fully_connected
 from opbridge.ops.fully_connected.reference import fully_connected_reference
 from opbridge.ops.fully_connected.schema import FULLY_CONNECTED_SCHEMA
 
@@ -14,7 +14,7 @@ FULLY_CONNECTED = OperatorDefinition(
     litert_builtin_code=BuiltinOperator.FULLY_CONNECTED,
     litert_versions=frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9}),
     parse_litert_options=parse_litert_options,
-    lower_c=lower_fully_connected,
+    emit_c=emit_fully_connected,
     doc=__doc__ or "",
     schema=FULLY_CONNECTED_SCHEMA,
 )

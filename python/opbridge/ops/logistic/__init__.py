@@ -11,12 +11,12 @@ import math
 import numpy as np
 from tflite.BuiltinOperator import BuiltinOperator
 
-from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode
+from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node, Tensor
 from opbridge.ops.common import require_dtype, require_quantization
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
-from opbridge.ops.elementwise import float32_exp, float32_unary_reference, lower_float32_unary
+from opbridge.ops.elementwise import float32_exp, float32_unary_reference, emit_float32_unary
 from opbridge.ops.logistic.schema import LOGISTIC_SCHEMA
 from opbridge.quantization import gemmlowp
 from opbridge.quantization.fixed_point import (
@@ -83,7 +83,7 @@ def logistic_reference(call: ReferenceCall) -> list[Array]:
     return [saturating_activation(call, "logistic")]
 
 
-def lower_activation(ctx: LoweringContext, node: Node, kernel: str) -> NodeCode:
+def emit_activation(ctx: EmitContext, node: Node, kernel: str) -> NodeCode:
     input_tensor = ctx.graph.tensor(node.inputs[0])
     require_dtype(node, input_tensor, "input")
     require_dtype(node, ctx.graph.tensor(node.outputs[0]), "output")
@@ -100,16 +100,16 @@ def lower_activation(ctx: LoweringContext, node: Node, kernel: str) -> NodeCode:
     return NodeCode(includes=[KERNELS_HEADER], definitions=[params], statements=[call])
 
 
-def lower_logistic(ctx: LoweringContext, node: Node) -> NodeCode:
+def emit_logistic(ctx: EmitContext, node: Node) -> NodeCode:
     if ctx.graph.tensor(node.inputs[0]).dtype is DType.FLOAT32:
-        return lower_float32_unary(ctx, node, "opbridge_logistic_f32")
+        return emit_float32_unary(ctx, node, "opbridge_logistic_f32")
     output_q = require_quantization(node, ctx.graph.tensor(node.outputs[0]), "output")
     if output_q.zero_point != -128:
         raise UnsupportedTensorError(
             f"{node.describe()}: int8 LOGISTIC needs output zero point -128, got {output_q.zero_point}",
             hint="re-quantize the model with output scale 1/256 and zero point -128",
         )
-    return lower_activation(ctx, node, "opbridge_logistic_s8")
+    return emit_activation(ctx, node, "opbridge_logistic_s8")
 
 
 LOGISTIC = OperatorDefinition(
@@ -117,7 +117,7 @@ LOGISTIC = OperatorDefinition(
     reference=logistic_reference,
     litert_builtin_code=BuiltinOperator.LOGISTIC,
     litert_versions=frozenset({1, 2, 3}),
-    lower_c=lower_logistic,
+    emit_c=emit_logistic,
     doc=__doc__ or "",
     schema=LOGISTIC_SCHEMA,
 )

@@ -4,7 +4,7 @@ from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.average_pool_2d.litert import parse_litert_options
 from opbridge.ops.definition import OperatorDefinition
-from opbridge.ops.max_pool_2d.lowering import lower_max_pool_2d
+from opbridge.ops.max_pool_2d.emit_c import emit_max_pool_2d
 from opbridge.ops.max_pool_2d.reference import max_pool_2d_reference
 from opbridge.ops.max_pool_2d.schema import MAX_POOL_2D_SCHEMA
 
@@ -14,7 +14,7 @@ MAX_POOL_2D = OperatorDefinition(
     litert_builtin_code=BuiltinOperator.MAX_POOL_2D,
     litert_versions=frozenset({1, 2, 3}),
     parse_litert_options=parse_litert_options,
-    lower_c=lower_max_pool_2d,
+    emit_c=emit_max_pool_2d,
     doc=__doc__ or "",
     schema=MAX_POOL_2D_SCHEMA,
 )

@@ -6,7 +6,7 @@ Raw values are compared, whatever their quantization, as TFLite Micro does.
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.definition import OperatorDefinition
-from opbridge.ops.maximum.lowering import lower_maximum
+from opbridge.ops.maximum.emit_c import emit_maximum
 from opbridge.ops.maximum.reference import maximum_reference
 from opbridge.ops.maximum.schema import MAXIMUM_SCHEMA
 
@@ -15,7 +15,7 @@ MAXIMUM = OperatorDefinition(
     reference=maximum_reference,
     litert_builtin_code=BuiltinOperator.MAXIMUM,
     litert_versions=frozenset({1, 2, 3, 4}),
-    lower_c=lower_maximum,
+    emit_c=emit_maximum,
     doc=__doc__ or "",
     schema=MAXIMUM_SCHEMA,
 )

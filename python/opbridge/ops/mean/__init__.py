@@ -12,7 +12,7 @@ import numpy as np
 import tflite
 from tflite.BuiltinOperator import BuiltinOperator
 
-from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode, c_int_list
+from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, c_int_list
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Graph, Node
 from opbridge.ops.common import INT8_MAX, INT8_MIN, require_dtype, require_quantization
@@ -90,7 +90,7 @@ def mean_reference(call: ReferenceCall) -> list[Array]:
     return [np.clip(scaled, INT8_MIN, INT8_MAX).astype(np.int8).reshape(output.shape)]
 
 
-def lower_float32_mean(ctx: LoweringContext, node: Node) -> NodeCode:
+def emit_float32_mean(ctx: EmitContext, node: Node) -> NodeCode:
     graph = ctx.graph
     input_tensor, output = graph.tensor(node.inputs[0]), graph.tensor(node.outputs[0])
     require_float32(node, [("input", input_tensor), ("output", output)])
@@ -112,11 +112,11 @@ def lower_float32_mean(ctx: LoweringContext, node: Node) -> NodeCode:
     return NodeCode(includes=[F32_KERNELS_HEADER], definitions=[params], statements=[call])
 
 
-def lower_mean(ctx: LoweringContext, node: Node) -> NodeCode:
+def emit_mean(ctx: EmitContext, node: Node) -> NodeCode:
     graph = ctx.graph
     input_tensor, output = graph.tensor(node.inputs[0]), graph.tensor(node.outputs[0])
     if input_tensor.dtype is DType.FLOAT32:
-        return lower_float32_mean(ctx, node)
+        return emit_float32_mean(ctx, node)
     require_dtype(node, input_tensor, "input")
     require_dtype(node, output, "output")
     if len(input_tensor.shape) > 4:
@@ -157,7 +157,7 @@ MEAN = OperatorDefinition(
     litert_builtin_code=BuiltinOperator.MEAN,
     litert_versions=frozenset({1, 2, 3}),
     parse_litert_options=parse_litert_options,
-    lower_c=lower_mean,
+    emit_c=emit_mean,
     scratch_bytes=mean_scratch_bytes,
     doc=__doc__ or "",
     schema=MEAN_SCHEMA,

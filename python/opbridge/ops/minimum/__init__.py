@@ -6,7 +6,7 @@ Raw values are compared, whatever their quantization, as TFLite Micro does.
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.definition import OperatorDefinition
-from opbridge.ops.minimum.lowering import lower_minimum
+from opbridge.ops.minimum.emit_c import emit_minimum
 from opbridge.ops.minimum.reference import minimum_reference
 from opbridge.ops.minimum.schema import MINIMUM_SCHEMA
 
@@ -15,7 +15,7 @@ MINIMUM = OperatorDefinition(
     reference=minimum_reference,
     litert_builtin_code=BuiltinOperator.MINIMUM,
     litert_versions=frozenset({1, 2, 3, 4}),
-    lower_c=lower_minimum,
+    emit_c=emit_minimum,
     doc=__doc__ or "",
     schema=MINIMUM_SCHEMA,
 )

@@ -11,7 +11,7 @@ import numpy as np
 import tflite
 from tflite.BuiltinOperator import BuiltinOperator
 
-from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode
+from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
 from opbridge.ir import DType, Node, Tensor
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.common import activation_range, int8_operands, litert_activation, require_quantization
@@ -20,8 +20,8 @@ from opbridge.ops.elementwise import (
     broadcast_binary_reference,
     float32_binary_reference,
     int32_activation_range,
-    lower_float32_binary,
-    lower_int_binary,
+    emit_float32_binary,
+    emit_int_binary,
     output_shape_4d,
     plain_integer_operands,
     strides_initializer,
@@ -60,14 +60,14 @@ def mul_reference(call: ReferenceCall) -> list[Array]:
     return [np.clip(result, low, high).astype(np.int8).reshape(output.shape)]
 
 
-def lower_mul(ctx: LoweringContext, node: Node) -> NodeCode:
+def emit_mul(ctx: EmitContext, node: Node) -> NodeCode:
     graph = ctx.graph
     first, second = graph.tensor(node.inputs[0]), graph.tensor(node.inputs[1])
     output = graph.tensor(node.outputs[0])
     if output.dtype is DType.FLOAT32:
-        return lower_float32_binary(ctx, node, "opbridge_mul_f32", node.attributes.activation)
+        return emit_float32_binary(ctx, node, "opbridge_mul_f32", node.attributes.activation)
     if is_int32_mul(node, first, second, output):
-        return lower_int_binary(ctx, node, "opbridge_mul_s32", node.attributes.activation)
+        return emit_int_binary(ctx, node, "opbridge_mul_s32", node.attributes.activation)
     first_q, second_q, output_q = int8_operands(node, [("input 0", first), ("input 1", second), ("output", output)])
     output_shape = output_shape_4d(node, output)
     multiplier, shift = quantize_multiplier(first_q.scale * second_q.scale / output_q.scale)
@@ -107,7 +107,7 @@ MUL = OperatorDefinition(
     litert_builtin_code=BuiltinOperator.MUL,
     litert_versions=frozenset({1, 2, 3, 4}),
     parse_litert_options=parse_litert_options,
-    lower_c=lower_mul,
+    emit_c=emit_mul,
     doc=__doc__ or "",
     schema=MUL_SCHEMA,
 )

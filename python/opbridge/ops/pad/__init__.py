@@ -4,7 +4,7 @@ and of float32 tensors (with 0.0 or the given value)."""
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.definition import OperatorDefinition
-from opbridge.ops.pad.lowering import lower_pad
+from opbridge.ops.pad.emit_c import emit_pad
 from opbridge.ops.pad.reference import pad_reference
 from opbridge.ops.pad.schema import PAD_SCHEMA, PADV2_SCHEMA
 
@@ -13,7 +13,7 @@ PAD = OperatorDefinition(
     reference=pad_reference,
     litert_builtin_code=BuiltinOperator.PAD,
     litert_versions=frozenset({1, 2, 3, 4}),
-    lower_c=lower_pad,
+    emit_c=emit_pad,
     doc=__doc__ or "",
     schema=PAD_SCHEMA,
 )
@@ -23,7 +23,7 @@ PADV2 = OperatorDefinition(
     reference=pad_reference,
     litert_builtin_code=BuiltinOperator.PADV2,
     litert_versions=frozenset({1, 2, 3, 4}),
-    lower_c=lower_pad,
+    emit_c=emit_pad,
     doc=__doc__ or "",
     schema=PADV2_SCHEMA,
 )

@@ -5,12 +5,12 @@ from typing import Any
 import numpy as np
 from tflite.BuiltinOperator import BuiltinOperator
 
-from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode
+from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node, Quantization, Tensor
 from opbridge.ops.common import INT8_MAX, INT8_MIN, Requantization, require_dtype, require_quantization
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
-from opbridge.ops.elementwise import lower_requantize, requantize
+from opbridge.ops.elementwise import emit_requantize, requantize
 from opbridge.ops.quantize.attributes import QuantizeAttributes
 from opbridge.ops.quantize.schema import QUANTIZE_SCHEMA
 from opbridge.quantization.fixed_point import quantize_multiplier
@@ -57,7 +57,7 @@ def parse_litert_options(operator: Any) -> QuantizeAttributes:
     return QuantizeAttributes()
 
 
-def lower_quantize(ctx: LoweringContext, node: Node) -> NodeCode:
+def emit_quantize(ctx: EmitContext, node: Node) -> NodeCode:
     input_tensor, output = ctx.graph.tensor(node.inputs[0]), ctx.graph.tensor(node.outputs[0])
     require_dtype(node, input_tensor, "input", (DType.FLOAT32, DType.INT8))
     require_dtype(node, output, "output")
@@ -71,7 +71,7 @@ def lower_quantize(ctx: LoweringContext, node: Node) -> NodeCode:
         return NodeCode(includes=[KERNELS_HEADER], statements=[call])
     input_q = require_quantization(node, input_tensor, "input")
     multiplier, shift = quantize_multiplier(input_q.scale / output_q.scale)
-    return lower_requantize(ctx, node, input_q.zero_point, multiplier, shift, output_q.zero_point, INT8_MIN, INT8_MAX)
+    return emit_requantize(ctx, node, input_q.zero_point, multiplier, shift, output_q.zero_point, INT8_MIN, INT8_MAX)
 
 
 QUANTIZE = OperatorDefinition(
@@ -80,7 +80,7 @@ QUANTIZE = OperatorDefinition(
     litert_builtin_code=BuiltinOperator.QUANTIZE,
     litert_versions=frozenset({1, 2, 3}),
     parse_litert_options=parse_litert_options,
-    lower_c=lower_quantize,
+    emit_c=emit_quantize,
     doc=__doc__ or "",
     schema=QUANTIZE_SCHEMA,
 )

@@ -4,11 +4,11 @@ x < 0 ? 0 : x (TFLite Micro's ReluFloat; NaN and -0.0 pass through)."""
 import numpy as np
 from tflite.BuiltinOperator import BuiltinOperator
 
-from opbridge.backends.c.lowering import LoweringContext, NodeCode
+from opbridge.backends.c.emit_context import EmitContext, NodeCode
 from opbridge.ir import DType, Node, Tensor
 from opbridge.ops.common import INT8_MAX, INT8_MIN, float32_divide, require_dtype, require_quantization
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
-from opbridge.ops.elementwise import float32_unary_reference, lower_float32_unary, lower_requantize, requantize
+from opbridge.ops.elementwise import float32_unary_reference, emit_float32_unary, emit_requantize, requantize
 from opbridge.ops.relu.schema import RELU_SCHEMA
 from opbridge.quantization.fixed_point import quantize_multiplier
 
@@ -35,14 +35,14 @@ def relu_reference(call: ReferenceCall) -> list[Array]:
     return [requantize(call.value(0), zero_point, multiplier, shift, output_zero_point, low, INT8_MAX)]
 
 
-def lower_relu(ctx: LoweringContext, node: Node) -> NodeCode:
+def emit_relu(ctx: EmitContext, node: Node) -> NodeCode:
     input_tensor, output = ctx.graph.tensor(node.inputs[0]), ctx.graph.tensor(node.outputs[0])
     if input_tensor.dtype is DType.FLOAT32:
-        return lower_float32_unary(ctx, node, "opbridge_relu_f32")
+        return emit_float32_unary(ctx, node, "opbridge_relu_f32")
     require_dtype(node, input_tensor, "input")
     require_dtype(node, output, "output")
     zero_point, multiplier, shift, output_zero_point, low = relu_parameters(node, input_tensor, output)
-    return lower_requantize(ctx, node, zero_point, multiplier, shift, output_zero_point, low, INT8_MAX)
+    return emit_requantize(ctx, node, zero_point, multiplier, shift, output_zero_point, low, INT8_MAX)
 
 
 RELU = OperatorDefinition(
@@ -50,7 +50,7 @@ RELU = OperatorDefinition(
     reference=relu_reference,
     litert_builtin_code=BuiltinOperator.RELU,
     litert_versions=frozenset({1, 2, 3}),
-    lower_c=lower_relu,
+    emit_c=emit_relu,
     doc=__doc__ or "",
     schema=RELU_SCHEMA,
 )

@@ -4,11 +4,11 @@ x > 6 ? 6 : (x < 0 ? 0 : x) (TFLite Micro's Relu6Float; NaN passes through)."""
 import numpy as np
 from tflite.BuiltinOperator import BuiltinOperator
 
-from opbridge.backends.c.lowering import LoweringContext, NodeCode
+from opbridge.backends.c.emit_context import EmitContext, NodeCode
 from opbridge.ir import DType, Node, Tensor
 from opbridge.ops.common import INT8_MAX, INT8_MIN, float32_divide, require_dtype, require_quantization
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
-from opbridge.ops.elementwise import float32_unary_reference, lower_float32_unary, lower_requantize, requantize
+from opbridge.ops.elementwise import float32_unary_reference, emit_float32_unary, emit_requantize, requantize
 from opbridge.ops.relu6.schema import RELU6_SCHEMA
 from opbridge.quantization.fixed_point import round_half_away_from_zero
 
@@ -35,14 +35,14 @@ def relu6_reference(call: ReferenceCall) -> list[Array]:
     return [requantize(call.value(0), zero_point, IDENTITY_MULTIPLIER, IDENTITY_SHIFT, zero_point, low, high)]
 
 
-def lower_relu6(ctx: LoweringContext, node: Node) -> NodeCode:
+def emit_relu6(ctx: EmitContext, node: Node) -> NodeCode:
     input_tensor = ctx.graph.tensor(node.inputs[0])
     if input_tensor.dtype is DType.FLOAT32:
-        return lower_float32_unary(ctx, node, "opbridge_relu6_f32")
+        return emit_float32_unary(ctx, node, "opbridge_relu6_f32")
     require_dtype(node, input_tensor, "input")
     require_dtype(node, ctx.graph.tensor(node.outputs[0]), "output")
     zero_point, low, high = relu6_bounds(node, input_tensor)
-    return lower_requantize(ctx, node, zero_point, IDENTITY_MULTIPLIER, IDENTITY_SHIFT, zero_point, low, high)
+    return emit_requantize(ctx, node, zero_point, IDENTITY_MULTIPLIER, IDENTITY_SHIFT, zero_point, low, high)
 
 
 RELU6 = OperatorDefinition(
@@ -50,7 +50,7 @@ RELU6 = OperatorDefinition(
     reference=relu6_reference,
     litert_builtin_code=BuiltinOperator.RELU6,
     litert_versions=frozenset({1, 2, 3}),
-    lower_c=lower_relu6,
+    emit_c=emit_relu6,
     doc=__doc__ or "",
     schema=RELU6_SCHEMA,
 )

@@ -3,7 +3,7 @@
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
-from opbridge.ops.reshape.lowering import lower_reshape
+from opbridge.ops.reshape.emit_c import emit_reshape
 from opbridge.ops.reshape.schema import RESHAPE_SCHEMA
 
 
@@ -16,7 +16,7 @@ RESHAPE = OperatorDefinition(
     reference=reshape_reference,
     litert_builtin_code=BuiltinOperator.RESHAPE,
     litert_versions=frozenset({1, 2}),
-    lower_c=lower_reshape,
+    emit_c=emit_reshape,
     doc=__doc__ or "",
     schema=RESHAPE_SCHEMA,
 )

@@ -4,7 +4,7 @@ from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.softmax.litert import parse_litert_options
-from opbridge.ops.softmax.lowering import lower_softmax
+from opbridge.ops.softmax.emit_c import emit_softmax
 from opbridge.ops.softmax.reference import softmax_reference
 from opbridge.ops.softmax.schema import SOFTMAX_SCHEMA
 
@@ -14,7 +14,7 @@ SOFTMAX = OperatorDefinition(
     litert_builtin_code=BuiltinOperator.SOFTMAX,
     litert_versions=frozenset({1, 2, 3}),
     parse_litert_options=parse_litert_options,
-    lower_c=lower_softmax,
+    emit_c=emit_softmax,
     doc=__doc__ or "",
     schema=SOFTMAX_SCHEMA,
 )

@@ -4,7 +4,7 @@ from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.reshape import reshape_reference
-from opbridge.ops.reshape.lowering import lower_reshape
+from opbridge.ops.reshape.emit_c import emit_reshape
 from opbridge.ops.squeeze.litert import parse_litert_options
 from opbridge.ops.squeeze.schema import SQUEEZE_SCHEMA
 
@@ -15,7 +15,7 @@ SQUEEZE = OperatorDefinition(
     litert_builtin_code=BuiltinOperator.SQUEEZE,
     litert_versions=frozenset({1, 2}),
     parse_litert_options=parse_litert_options,
-    lower_c=lower_reshape,
+    emit_c=emit_reshape,
     doc=__doc__ or "",
     schema=SQUEEZE_SCHEMA,
 )

@@ -9,7 +9,7 @@ from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.strided_slice.litert import parse_litert_options
-from opbridge.ops.strided_slice.lowering import lower_strided_slice
+from opbridge.ops.strided_slice.emit_c import emit_strided_slice
 from opbridge.ops.strided_slice.reference import strided_slice_reference
 from opbridge.ops.strided_slice.schema import STRIDED_SLICE_SCHEMA
 
@@ -19,7 +19,7 @@ STRIDED_SLICE = OperatorDefinition(
     litert_builtin_code=BuiltinOperator.STRIDED_SLICE,
     litert_versions=frozenset({1, 2, 3, 4, 5, 6, 7, 8}),
     parse_litert_options=parse_litert_options,
-    lower_c=lower_strided_slice,
+    emit_c=emit_strided_slice,
     doc=__doc__ or "",
     schema=STRIDED_SLICE_SCHEMA,
 )

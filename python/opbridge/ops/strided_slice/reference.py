@@ -137,7 +137,7 @@ def plan_slice(
 
 
 def node_slice_plan(graph: Graph, node: Node) -> SlicePlan:
-    """The slice of a node of `graph` (for the lowering)."""
+    """The slice of a node of `graph` (for the emitter)."""
     first, begin, end, strides = (graph.node_inputs(node) + [None] * 4)[:4]
     if first is None:
         raise UnsupportedOperatorError(f"{node.describe()}: the input is missing", hint="the model is damaged")

@@ -6,14 +6,14 @@ import numpy as np
 import tflite
 from tflite.BuiltinOperator import BuiltinOperator
 
-from opbridge.backends.c.lowering import LoweringContext, NodeCode
+from opbridge.backends.c.emit_context import EmitContext, NodeCode
 from opbridge.ir import DType, Node, Quantization
 from opbridge.ops.add.attributes import AddAttributes
-from opbridge.ops.add.lowering import lower_add_or_sub
+from opbridge.ops.add.emit_c import emit_add_or_sub
 from opbridge.ops.add.reference import LEFT_SHIFT, AddParameters, add_or_sub_reference
 from opbridge.ops.common import float32, float32_divide, litert_activation
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
-from opbridge.ops.elementwise import float32_binary_reference, lower_float32_binary
+from opbridge.ops.elementwise import float32_binary_reference, emit_float32_binary
 from opbridge.ops.sub.schema import SUB_SCHEMA
 from opbridge.quantization.fixed_point import quantize_multiplier
 
@@ -33,10 +33,10 @@ def sub_reference(call: ReferenceCall) -> list[Array]:
     return add_or_sub_reference(call, sub_parameters, sign=-1)
 
 
-def lower_sub(ctx: LoweringContext, node: Node) -> NodeCode:
+def emit_sub(ctx: EmitContext, node: Node) -> NodeCode:
     if ctx.graph.tensor(node.outputs[0]).dtype is DType.FLOAT32:
-        return lower_float32_binary(ctx, node, "opbridge_sub_f32", node.attributes.activation)
-    return lower_add_or_sub(ctx, node, sub_parameters, "opbridge_sub_s8")
+        return emit_float32_binary(ctx, node, "opbridge_sub_f32", node.attributes.activation)
+    return emit_add_or_sub(ctx, node, sub_parameters, "opbridge_sub_s8")
 
 
 def parse_litert_options(operator: Any) -> AddAttributes:
@@ -54,7 +54,7 @@ SUB = OperatorDefinition(
     litert_builtin_code=BuiltinOperator.SUB,
     litert_versions=frozenset({1, 2, 3}),
     parse_litert_options=parse_litert_options,
-    lower_c=lower_sub,
+    emit_c=emit_sub,
     doc=__doc__ or "",
     schema=SUB_SCHEMA,
 )

@@ -3,11 +3,11 @@ the reference rounds a float64 tanh once, so they may differ by an ulp or two)."
 
 from tflite.BuiltinOperator import BuiltinOperator
 
-from opbridge.backends.c.lowering import LoweringContext, NodeCode
+from opbridge.backends.c.emit_context import EmitContext, NodeCode
 from opbridge.ir import DType, Node
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
-from opbridge.ops.elementwise import float32_tanh, float32_unary_reference, lower_float32_unary
-from opbridge.ops.logistic import lower_activation, saturating_activation
+from opbridge.ops.elementwise import float32_tanh, float32_unary_reference, emit_float32_unary
+from opbridge.ops.logistic import emit_activation, saturating_activation
 from opbridge.ops.tanh.schema import TANH_SCHEMA
 
 
@@ -17,10 +17,10 @@ def tanh_reference(call: ReferenceCall) -> list[Array]:
     return [saturating_activation(call, "tanh")]
 
 
-def lower_tanh(ctx: LoweringContext, node: Node) -> NodeCode:
+def emit_tanh(ctx: EmitContext, node: Node) -> NodeCode:
     if ctx.graph.tensor(node.inputs[0]).dtype is DType.FLOAT32:
-        return lower_float32_unary(ctx, node, "opbridge_tanh_f32")
-    return lower_activation(ctx, node, "opbridge_tanh_s8")
+        return emit_float32_unary(ctx, node, "opbridge_tanh_f32")
+    return emit_activation(ctx, node, "opbridge_tanh_s8")
 
 
 TANH = OperatorDefinition(
@@ -28,7 +28,7 @@ TANH = OperatorDefinition(
     reference=tanh_reference,
     litert_builtin_code=BuiltinOperator.TANH,
     litert_versions=frozenset({1, 2, 3}),
-    lower_c=lower_tanh,
+    emit_c=emit_tanh,
     doc=__doc__ or "",
     schema=TANH_SCHEMA,
 )

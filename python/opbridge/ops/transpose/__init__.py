@@ -3,7 +3,7 @@
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.definition import OperatorDefinition
-from opbridge.ops.transpose.lowering import lower_transpose
+from opbridge.ops.transpose.emit_c import emit_transpose
 from opbridge.ops.transpose.reference import transpose_reference
 from opbridge.ops.transpose.schema import TRANSPOSE_SCHEMA
 
@@ -13,7 +13,7 @@ TRANSPOSE = OperatorDefinition(
     litert_builtin_code=BuiltinOperator.TRANSPOSE,
     # TFLite's versions: 1 float32 and others, 2 int8, 3 bool, 4 five dimensions, 5 int16, 6 six dimensions.
     litert_versions=frozenset({1, 2, 3, 4, 5, 6}),
-    lower_c=lower_transpose,
+    emit_c=emit_transpose,
     doc=__doc__ or "",
     schema=TRANSPOSE_SCHEMA,
 )

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from opbridge.ir import DType, Graph
 from opbridge.ops.builtin import build_builtin_registry
-from opbridge.ops.transpose.lowering import transpose_lattice
+from opbridge.ops.transpose.emit_c import transpose_lattice
 from opbridge.ops.transpose.reference import TRANSPOSE_DTYPES
 from opbridge.testing import strategies
 from opbridge.testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro

@@ -1,6 +1,6 @@
 """FULLY_CONNECTED -> opbridge_fully_connected_s8 (int8) or opbridge_fully_connected_f32 (float32)."""
 
-from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode
+from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node
 from opbridge.ops.common import (
@@ -11,12 +11,12 @@ from opbridge.ops.common import (
     onnx_output_scales,
     require_dtype,
 )
-from opbridge.ops.conv_2d.lowering import fixed_point_requantization, float_requantization
+from opbridge.ops.conv_2d.emit_c import fixed_point_requantization, float_requantization
 from opbridge.ops.elementwise import F32_KERNELS_HEADER, c_float_literal, require_float32
 from opbridge.ops.fully_connected.reference import fully_connected_multipliers
 
 
-def lower_fully_connected_float32(ctx: LoweringContext, node: Node) -> NodeCode:
+def emit_fully_connected_float32(ctx: EmitContext, node: Node) -> NodeCode:
     graph = ctx.graph
     input_tensor = graph.tensor(node.inputs[0])
     filter_tensor = graph.tensor(node.inputs[1])
@@ -50,10 +50,10 @@ def lower_fully_connected_float32(ctx: LoweringContext, node: Node) -> NodeCode:
     return NodeCode(includes=[F32_KERNELS_HEADER], definitions=[params], statements=[call])
 
 
-def lower_fully_connected(ctx: LoweringContext, node: Node) -> NodeCode:
+def emit_fully_connected(ctx: EmitContext, node: Node) -> NodeCode:
     graph = ctx.graph
     if graph.tensor(node.inputs[0]).dtype is DType.FLOAT32:
-        return lower_fully_connected_float32(ctx, node)
+        return emit_fully_connected_float32(ctx, node)
     input_tensor = graph.tensor(node.inputs[0])
     filter_tensor = graph.tensor(node.inputs[1])
     bias_index = node.inputs[2] if len(node.inputs) > 2 else None

@@ -1,17 +1,17 @@
 """AVERAGE_POOL_2D -> opbridge_average_pool_2d_s8 or opbridge_average_pool_2d_f32."""
 
-from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode, c_int_list, nhwc_dims
+from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, c_int_list, nhwc_dims
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node
 from opbridge.ops.common import activation_range, float_activation_range, require_dtype, require_quantization, window
 from opbridge.ops.elementwise import F32_KERNELS_HEADER, c_float_literal, require_float32
 
 
-def lower_average_pool_2d(ctx: LoweringContext, node: Node) -> NodeCode:
-    return lower_pool_2d(ctx, node, "opbridge_average_pool_2d")
+def emit_average_pool_2d(ctx: EmitContext, node: Node) -> NodeCode:
+    return emit_pool_2d(ctx, node, "opbridge_average_pool_2d")
 
 
-def lower_pool_2d(ctx: LoweringContext, node: Node, kernel: str) -> NodeCode:
+def emit_pool_2d(ctx: EmitContext, node: Node, kernel: str) -> NodeCode:
     """A pooling node, `kernel` without its dtype suffix: int8 (TFLite requires equal input and output
     quantization) or float32."""
     graph = ctx.graph
@@ -19,7 +19,7 @@ def lower_pool_2d(ctx: LoweringContext, node: Node, kernel: str) -> NodeCode:
     input_tensor = graph.tensor(node.inputs[0])
     output = graph.tensor(node.outputs[0])
     if input_tensor.dtype is DType.FLOAT32:
-        return lower_float32_pool_2d(ctx, node, f"{kernel}_f32")
+        return emit_float32_pool_2d(ctx, node, f"{kernel}_f32")
     kernel = f"{kernel}_s8"
     require_dtype(node, input_tensor, "input")
     require_dtype(node, output, "output")
@@ -52,7 +52,7 @@ def lower_pool_2d(ctx: LoweringContext, node: Node, kernel: str) -> NodeCode:
     return NodeCode(includes=[KERNELS_HEADER], definitions=[params], statements=[call])
 
 
-def lower_float32_pool_2d(ctx: LoweringContext, node: Node, kernel: str) -> NodeCode:
+def emit_float32_pool_2d(ctx: EmitContext, node: Node, kernel: str) -> NodeCode:
     graph = ctx.graph
     attributes = node.attributes
     input_tensor = graph.tensor(node.inputs[0])

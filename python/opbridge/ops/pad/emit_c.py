@@ -1,6 +1,6 @@
 """PAD / PADV2 -> opbridge_pad_s8 (int8, up to 5-D) or opbridge_pad (float32, any element size, up to 6-D)."""
 
-from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode, c_int_list
+from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, c_int_list
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node
 from opbridge.ops.common import require_dtype
@@ -12,7 +12,7 @@ MAX_RANK = 5
 ELEMENT_PAD_MAX_RANK = 6
 
 
-def lower_pad_float32(ctx: LoweringContext, node: Node) -> NodeCode:
+def emit_pad_float32(ctx: EmitContext, node: Node) -> NodeCode:
     graph = ctx.graph
     input_tensor, output = graph.tensor(node.inputs[0]), graph.tensor(node.outputs[0])
     value_index = pad_value_index(node)
@@ -57,11 +57,11 @@ def lower_pad_float32(ctx: LoweringContext, node: Node) -> NodeCode:
     return NodeCode(includes=[F32_KERNELS_HEADER], definitions=definitions, statements=[call])
 
 
-def lower_pad(ctx: LoweringContext, node: Node) -> NodeCode:
+def emit_pad(ctx: EmitContext, node: Node) -> NodeCode:
     graph = ctx.graph
     input_tensor, output = graph.tensor(node.inputs[0]), graph.tensor(node.outputs[0])
     if input_tensor.dtype is DType.FLOAT32:
-        return lower_pad_float32(ctx, node)
+        return emit_pad_float32(ctx, node)
     require_dtype(node, input_tensor, "input")
     require_dtype(node, output, "output")
     if len(input_tensor.shape) > MAX_RANK:

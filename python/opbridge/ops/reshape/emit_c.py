@@ -1,10 +1,10 @@
 """RESHAPE: nothing to do when the planner aliased output to input; else a copy."""
 
-from opbridge.backends.c.lowering import LoweringContext, NodeCode
+from opbridge.backends.c.emit_context import EmitContext, NodeCode
 from opbridge.ir import Node
 
 
-def lower_reshape(ctx: LoweringContext, node: Node) -> NodeCode:
+def emit_reshape(ctx: EmitContext, node: Node) -> NodeCode:
     source, target = node.inputs[0], node.outputs[0]
     source_tensor = ctx.graph.tensor(source)
     if not source_tensor.is_constant and ctx.plan.offset_of(source) == ctx.plan.offset_of(target):

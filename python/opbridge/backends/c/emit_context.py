@@ -1,10 +1,10 @@
-"""What an operator's C lowering returns, and the names it can use.
+"""What an operator's C emitter returns, and the names it can use.
 
-An operator folder's `lowering.py` turns one node into a NodeCode: the
+An operator folder's `emit_c.py` turns one node into a NodeCode: the
 headers it needs, file-scope definitions (a const parameter struct, const
 multiplier arrays) and the statements of the node's function, which set
 `status` from one kernel call. It refers to tensors only through
-LoweringContext, which knows the module's names and memory plan.
+EmitContext, which knows the module's names and memory plan.
 """
 
 import dataclasses
@@ -54,7 +54,7 @@ def c_int_list(values: Iterable[int]) -> str:
     return ", ".join(str(int(v)) for v in values)
 
 
-class LoweringContext:
+class EmitContext:
     """Names in the emitted module: tensors, constants and per-node definitions."""
 
     def __init__(self, prefix: str, graph: Graph, plan: MemoryPlan) -> None:
@@ -88,7 +88,7 @@ class LoweringContext:
         return f"(({ctype} *)(ctx->arena + {self.plan.persistent_offset(node.index)}))"
 
     def node_symbol(self, node: Node) -> str:
-        return f"{self.prefix}_node_{node.index}_{node.op_type.lower()}"
+        return f"{self.prefix}_node_{node.index}_{node.op_type.emit_node_code()}"
 
     def local_symbol(self, node: Node, name: str) -> str:
         """A name for one of `node`'s file-scope definitions, prefixed so that

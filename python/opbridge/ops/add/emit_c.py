@@ -3,26 +3,26 @@ as 4-D strides."""
 
 from collections.abc import Callable
 
-from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode, c_int_list
+from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, c_int_list
 from opbridge.ir import DType, Node, Quantization
 from opbridge.ops.add.reference import LEFT_SHIFT, AddParameters, add_parameters, is_int32_add
 from opbridge.ops.common import Activation, activation_range, int8_operands
-from opbridge.ops.elementwise import lower_float32_binary, lower_int_binary, output_shape_4d, strides_initializer
+from opbridge.ops.elementwise import emit_float32_binary, emit_int_binary, output_shape_4d, strides_initializer
 
 
-def lower_add(ctx: LoweringContext, node: Node) -> NodeCode:
+def emit_add(ctx: EmitContext, node: Node) -> NodeCode:
     graph = ctx.graph
     first, second = graph.tensor(node.inputs[0]), graph.tensor(node.inputs[1])
     if graph.tensor(node.outputs[0]).dtype is DType.FLOAT32:
-        return lower_float32_binary(ctx, node, "opbridge_add_f32", node.attributes.activation)
+        return emit_float32_binary(ctx, node, "opbridge_add_f32", node.attributes.activation)
     if is_int32_add(node, first, second, graph.tensor(node.outputs[0])):
         # TFLite Micro ignores an int32 ADD's fused activation (see reference.py).
-        return lower_int_binary(ctx, node, "opbridge_add_s32", Activation.NONE)
-    return lower_add_or_sub(ctx, node, add_parameters, "opbridge_add_s8")
+        return emit_int_binary(ctx, node, "opbridge_add_s32", Activation.NONE)
+    return emit_add_or_sub(ctx, node, add_parameters, "opbridge_add_s8")
 
 
-def lower_add_or_sub(
-    ctx: LoweringContext,
+def emit_add_or_sub(
+    ctx: EmitContext,
     node: Node,
     parameters: Callable[[Quantization, Quantization, Quantization], AddParameters],
     kernel: str,

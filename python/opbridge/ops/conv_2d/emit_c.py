@@ -3,7 +3,7 @@ opbridge_conv_f32 / opbridge_depthwise_conv_f32 (float32)."""
 
 import numpy as np
 
-from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode, nhwc_dims
+from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, nhwc_dims
 from opbridge.errors import UnsupportedOperatorError
 from opbridge.ir import DType, Node
 from opbridge.ops.common import (
@@ -19,7 +19,7 @@ from opbridge.ops.common import (
 from opbridge.ops.elementwise import F32_KERNELS_HEADER, c_float_literal, require_float32
 
 
-def lower_convolution_float32(ctx: LoweringContext, node: Node, depthwise: bool) -> NodeCode:
+def emit_convolution_float32(ctx: EmitContext, node: Node, depthwise: bool) -> NodeCode:
     graph = ctx.graph
     attributes = node.attributes
     input_tensor = graph.tensor(node.inputs[0])
@@ -64,10 +64,10 @@ def lower_convolution_float32(ctx: LoweringContext, node: Node, depthwise: bool)
     return NodeCode(includes=[F32_KERNELS_HEADER], definitions=[params], statements=[call])
 
 
-def lower_convolution(ctx: LoweringContext, node: Node, depthwise: bool) -> NodeCode:
+def emit_convolution(ctx: EmitContext, node: Node, depthwise: bool) -> NodeCode:
     graph = ctx.graph
     if graph.tensor(node.inputs[0]).dtype is DType.FLOAT32:
-        return lower_convolution_float32(ctx, node, depthwise)
+        return emit_convolution_float32(ctx, node, depthwise)
     attributes = node.attributes
     input_tensor = graph.tensor(node.inputs[0])
     filter_tensor = graph.tensor(node.inputs[1])
@@ -122,7 +122,7 @@ def lower_convolution(ctx: LoweringContext, node: Node, depthwise: bool) -> Node
 
 
 def fixed_point_requantization(
-    ctx: LoweringContext, node: Node, multipliers: np.ndarray, shifts: np.ndarray
+    ctx: EmitContext, node: Node, multipliers: np.ndarray, shifts: np.ndarray
 ) -> tuple[list[str], str]:
     """Definitions and the opbridge_requantization initializer of TFLite's multipliers and shifts."""
     multipliers_definition, multipliers_symbol = ctx.int32_array(node, "multipliers", multipliers)
@@ -131,11 +131,11 @@ def fixed_point_requantization(
     return [multipliers_definition, shifts_definition], initializer
 
 
-def float_requantization(ctx: LoweringContext, node: Node, scales: np.ndarray) -> tuple[list[str], str]:
+def float_requantization(ctx: EmitContext, node: Node, scales: np.ndarray) -> tuple[list[str], str]:
     """Definitions and the opbridge_requantization initializer of ONNX's float32 scales."""
     scales_definition, scales_symbol = ctx.float32_array(node, "scales", scales)
     return [scales_definition], f"{{NULL, NULL, {len(scales)}, {scales_symbol}}}"
 
 
-def lower_conv_2d(ctx: LoweringContext, node: Node) -> NodeCode:
-    return lower_convolution(ctx, node, depthwise=False)
+def emit_conv_2d(ctx: EmitContext, node: Node) -> NodeCode:
+    return emit_convolution(ctx, node, depthwise=False)

@@ -1,6 +1,6 @@
 """SOFTMAX -> opbridge_softmax_s8 or opbridge_softmax_f32."""
 
-from opbridge.backends.c.lowering import KERNELS_HEADER, LoweringContext, NodeCode
+from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node
 from opbridge.ops.common import require_dtype, require_quantization
@@ -8,7 +8,7 @@ from opbridge.ops.elementwise import F32_KERNELS_HEADER, c_float_literal, requir
 from opbridge.ops.softmax.reference import softmax_parameters
 
 
-def lower_float32_softmax(ctx: LoweringContext, node: Node) -> NodeCode:
+def emit_float32_softmax(ctx: EmitContext, node: Node) -> NodeCode:
     graph = ctx.graph
     input_tensor, output = graph.tensor(node.inputs[0]), graph.tensor(node.outputs[0])
     require_float32(node, [("input", input_tensor), ("output", output)])
@@ -29,12 +29,12 @@ def lower_float32_softmax(ctx: LoweringContext, node: Node) -> NodeCode:
     return NodeCode(includes=[F32_KERNELS_HEADER], definitions=[params], statements=[call])
 
 
-def lower_softmax(ctx: LoweringContext, node: Node) -> NodeCode:
+def emit_softmax(ctx: EmitContext, node: Node) -> NodeCode:
     graph = ctx.graph
     input_tensor = graph.tensor(node.inputs[0])
     output = graph.tensor(node.outputs[0])
     if input_tensor.dtype is DType.FLOAT32:
-        return lower_float32_softmax(ctx, node)
+        return emit_float32_softmax(ctx, node)
     require_dtype(node, input_tensor, "input")
     require_dtype(node, output, "output")
     input_q = require_quantization(node, input_tensor, "input")

@@ -7,7 +7,7 @@ merged (so NHWC <-> NCHW becomes a 3-D gather), then left-padded to 6.
 
 import numpy as np
 
-from opbridge.backends.c.lowering import LoweringContext, NodeCode, c_int_list
+from opbridge.backends.c.emit_context import EmitContext, NodeCode, c_int_list
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import Node
 from opbridge.ops.elementwise import F32_KERNELS_HEADER
@@ -32,7 +32,7 @@ def transpose_lattice(shape: tuple[int, ...], perm: tuple[int, ...]) -> list[tup
     return merged
 
 
-def lower_transpose(ctx: LoweringContext, node: Node) -> NodeCode:
+def emit_transpose(ctx: EmitContext, node: Node) -> NodeCode:
     graph = ctx.graph
     check_transpose_dtypes(graph, node)
     perm = constant_permutation(graph, node)

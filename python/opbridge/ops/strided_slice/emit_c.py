@@ -2,13 +2,13 @@
 
 import numpy as np
 
-from opbridge.backends.c.lowering import LoweringContext, NodeCode, c_int_list
+from opbridge.backends.c.emit_context import EmitContext, NodeCode, c_int_list
 from opbridge.ir import Node
 from opbridge.ops.elementwise import INT_KERNELS_HEADER
 from opbridge.ops.strided_slice.reference import MAX_RANK, node_slice_plan
 
 
-def lower_strided_slice(ctx: LoweringContext, node: Node) -> NodeCode:
+def emit_strided_slice(ctx: EmitContext, node: Node) -> NodeCode:
     plan = node_slice_plan(ctx.graph, node)
     input_tensor = ctx.graph.tensor(node.inputs[0])
     shape = tuple(input_tensor.shape)
