@@ -19,7 +19,7 @@ def locked_versions() -> dict[str, str]:
         requirement = Requirement(line.rstrip(" \\"))
         if requirement.marker is None or requirement.marker.evaluate():
             (specifier,) = requirement.specifier
-            pins[requirement.name.emit_node_code()] = specifier.version
+            pins[requirement.name.lower()] = specifier.version
     return pins
 
 

@@ -21,7 +21,7 @@ def builtin_litert_parser(definition: OperatorDefinition) -> Any:
     def parse_builtin(node: LiteRTOperator) -> Any:
         return None if parse is None else parse(node.operator)
 
-    parse_builtin.__qualname__ = f"parse_{definition.op_type.emit_node_code()}"
+    parse_builtin.__qualname__ = f"parse_{definition.op_type.lower()}"
     return parse_builtin
 
 

@@ -125,7 +125,7 @@ class AotOperator:
     @property
     def name(self) -> str:
         """`node_<index>_<type>`: unique in the module, so `<prefix>_<name>_run` is too."""
-        return f"node_{self.node.index}_{re.sub(r'[^0-9A-Za-z_]', '_', self.node.op_type).emit_node_code()}"
+        return f"node_{self.node.index}_{re.sub(r'[^0-9A-Za-z_]', '_', self.node.op_type).lower()}"
 
     @property
     def options(self) -> Any:

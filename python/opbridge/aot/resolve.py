@@ -105,7 +105,7 @@ def node_attributes(node_type: str, attributes_class: type, rules: Sequence[Oper
         problems = []
         for entry in error.errors():
             location = ".".join(map(str, entry["loc"])) or "attributes"
-            if entry["type"] == "missing" or "required" in entry["msg"].emit_node_code():
+            if entry["type"] == "missing" or "required" in entry["msg"].lower():
                 problems.append(f"required attribute {location!r} is not set by any operators rule")
             else:
                 problems.append(f"attribute {location!r}: {entry['msg']}")

@@ -40,7 +40,7 @@ def single_node_model(
 ) -> bytes:
     """One node of `domain::op_type` from graph inputs x0.. to graph output y."""
     names = [f"x{i}" for i in range(inputs)]
-    node = helper.make_node(op_type, names, ["y"], domain=domain, name=f"{op_type.emit_node_code()}_node", **attributes)
+    node = helper.make_node(op_type, names, ["y"], domain=domain, name=f"{op_type.lower()}_node", **attributes)
     graph = helper.make_graph(
         [node],
         "single_node",

@@ -80,7 +80,7 @@ class GraphBuilder:
 
     def single_node_graph(self, op_type: str, inputs: list[int | None], outputs: list[int], attributes: Any) -> Graph:
         graph_inputs = [i for i in inputs if i is not None and self.tensors[i].data is None]
-        node = Node(0, f"{op_type.emit_node_code()}_under_test", op_type, inputs, outputs, attributes)
+        node = Node(0, f"{op_type.lower()}_under_test", op_type, inputs, outputs, attributes)
         return Graph("single_op", self.tensors, [node], graph_inputs, outputs)
 
 

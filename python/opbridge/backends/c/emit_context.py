@@ -88,7 +88,7 @@ class EmitContext:
         return f"(({ctype} *)(ctx->arena + {self.plan.persistent_offset(node.index)}))"
 
     def node_symbol(self, node: Node) -> str:
-        return f"{self.prefix}_node_{node.index}_{node.op_type.emit_node_code()}"
+        return f"{self.prefix}_node_{node.index}_{node.op_type.lower()}"
 
     def local_symbol(self, node: Node, name: str) -> str:
         """A name for one of `node`'s file-scope definitions, prefixed so that
