@@ -8,8 +8,8 @@ so one source serves every platform (toolchains/emulated_test.bzl).
 
 import numpy as np
 
-from opbridge.backends.c.emitter import c_array
 from opbridge.backends.c.emit_context import C_TYPES
+from opbridge.backends.c.emitter import c_array
 from opbridge.backends.host import ReferenceInterpreter
 from opbridge.ir import DType, Graph
 from opbridge.ops.registry import OperatorRegistry

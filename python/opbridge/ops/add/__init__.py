@@ -3,8 +3,8 @@
 
 from tflite.BuiltinOperator import BuiltinOperator
 
-from opbridge.ops.add.litert import parse_litert_options
 from opbridge.ops.add.emit_c import emit_add
+from opbridge.ops.add.litert import parse_litert_options
 from opbridge.ops.add.reference import add_reference
 from opbridge.ops.add.schema import ADD_SCHEMA
 from opbridge.ops.definition import OperatorDefinition

@@ -2,8 +2,8 @@
 
 from tflite.BuiltinOperator import BuiltinOperator
 
-from opbridge.ops.average_pool_2d.litert import parse_litert_options
 from opbridge.ops.average_pool_2d.emit_c import emit_average_pool_2d
+from opbridge.ops.average_pool_2d.litert import parse_litert_options
 from opbridge.ops.average_pool_2d.reference import average_pool_2d_reference
 from opbridge.ops.average_pool_2d.schema import AVERAGE_POOL_2D_SCHEMA
 from opbridge.ops.definition import OperatorDefinition

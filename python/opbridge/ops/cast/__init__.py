@@ -5,8 +5,8 @@ From bool, int8, int16, int32 or uint32 to int8, int16, int32, uint32 or float32
 
 from tflite.BuiltinOperator import BuiltinOperator
 
-from opbridge.ops.cast.litert import parse_litert_options
 from opbridge.ops.cast.emit_c import emit_cast
+from opbridge.ops.cast.litert import parse_litert_options
 from opbridge.ops.cast.reference import cast_reference
 from opbridge.ops.cast.schema import CAST_SCHEMA
 from opbridge.ops.definition import OperatorDefinition

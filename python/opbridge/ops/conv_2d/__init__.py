@@ -2,8 +2,8 @@
 
 from tflite.BuiltinOperator import BuiltinOperator
 
-from opbridge.ops.conv_2d.litert import parse_litert_options
 from opbridge.ops.conv_2d.emit_c import emit_conv_2d
+from opbridge.ops.conv_2d.litert import parse_litert_options
 from opbridge.ops.conv_2d.reference import conv_2d_reference
 from opbridge.ops.conv_2d.schema import CONV_2D_SCHEMA
 from opbridge.ops.definition import OperatorDefinition

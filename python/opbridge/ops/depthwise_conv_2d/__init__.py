@@ -3,8 +3,8 @@
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.definition import OperatorDefinition
-from opbridge.ops.depthwise_conv_2d.litert import parse_litert_options
 from opbridge.ops.depthwise_conv_2d.emit_c import emit_depthwise_conv_2d
+from opbridge.ops.depthwise_conv_2d.litert import parse_litert_options
 from opbridge.ops.depthwise_conv_2d.reference import depthwise_conv_2d_reference
 from opbridge.ops.depthwise_conv_2d.schema import DEPTHWISE_CONV_2D_SCHEMA
 

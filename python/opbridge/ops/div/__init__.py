@@ -4,8 +4,8 @@
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.definition import OperatorDefinition
-from opbridge.ops.div.litert import parse_litert_options
 from opbridge.ops.div.emit_c import emit_div
+from opbridge.ops.div.litert import parse_litert_options
 from opbridge.ops.div.reference import div_reference
 from opbridge.ops.div.schema import DIV_SCHEMA
 

@@ -3,8 +3,8 @@
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.definition import OperatorDefinition
-from opbridge.ops.fully_connected.litert import parse_litert_options
 from opbridge.ops.fully_connected.emit_c import emit_fully_connected
+from opbridge.ops.fully_connected.litert import parse_litert_options
 from opbridge.ops.fully_connected.reference import fully_connected_reference
 from opbridge.ops.fully_connected.schema import FULLY_CONNECTED_SCHEMA
 

@@ -16,7 +16,7 @@ from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node, Tensor
 from opbridge.ops.common import require_dtype, require_quantization
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
-from opbridge.ops.elementwise import float32_exp, float32_unary_reference, emit_float32_unary
+from opbridge.ops.elementwise import emit_float32_unary, float32_exp, float32_unary_reference
 from opbridge.ops.logistic.schema import LOGISTIC_SCHEMA
 from opbridge.quantization import gemmlowp
 from opbridge.quantization.fixed_point import (

@@ -18,10 +18,10 @@ from opbridge.ops.common import activation_range, int8_operands, litert_activati
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
 from opbridge.ops.elementwise import (
     broadcast_binary_reference,
-    float32_binary_reference,
-    int32_activation_range,
     emit_float32_binary,
     emit_int_binary,
+    float32_binary_reference,
+    int32_activation_range,
     output_shape_4d,
     plain_integer_operands,
     strides_initializer,

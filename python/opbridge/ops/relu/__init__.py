@@ -8,7 +8,7 @@ from opbridge.backends.c.emit_context import EmitContext, NodeCode
 from opbridge.ir import DType, Node, Tensor
 from opbridge.ops.common import INT8_MAX, INT8_MIN, float32_divide, require_dtype, require_quantization
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
-from opbridge.ops.elementwise import float32_unary_reference, emit_float32_unary, emit_requantize, requantize
+from opbridge.ops.elementwise import emit_float32_unary, emit_requantize, float32_unary_reference, requantize
 from opbridge.ops.relu.schema import RELU_SCHEMA
 from opbridge.quantization.fixed_point import quantize_multiplier
 

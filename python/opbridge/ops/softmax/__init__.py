@@ -3,8 +3,8 @@
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.definition import OperatorDefinition
-from opbridge.ops.softmax.litert import parse_litert_options
 from opbridge.ops.softmax.emit_c import emit_softmax
+from opbridge.ops.softmax.litert import parse_litert_options
 from opbridge.ops.softmax.reference import softmax_reference
 from opbridge.ops.softmax.schema import SOFTMAX_SCHEMA
 

@@ -8,8 +8,8 @@ ellipsis_mask, new_axis_mask and offset are not (TFLite Micro ignores them).
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.definition import OperatorDefinition
-from opbridge.ops.strided_slice.litert import parse_litert_options
 from opbridge.ops.strided_slice.emit_c import emit_strided_slice
+from opbridge.ops.strided_slice.litert import parse_litert_options
 from opbridge.ops.strided_slice.reference import strided_slice_reference
 from opbridge.ops.strided_slice.schema import STRIDED_SLICE_SCHEMA
 

@@ -13,7 +13,7 @@ from opbridge.ops.add.emit_c import emit_add_or_sub
 from opbridge.ops.add.reference import LEFT_SHIFT, AddParameters, add_or_sub_reference
 from opbridge.ops.common import float32, float32_divide, litert_activation
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
-from opbridge.ops.elementwise import float32_binary_reference, emit_float32_binary
+from opbridge.ops.elementwise import emit_float32_binary, float32_binary_reference
 from opbridge.ops.sub.schema import SUB_SCHEMA
 from opbridge.quantization.fixed_point import quantize_multiplier
 

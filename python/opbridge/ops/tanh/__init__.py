@@ -6,7 +6,7 @@ from tflite.BuiltinOperator import BuiltinOperator
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
 from opbridge.ir import DType, Node
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
-from opbridge.ops.elementwise import float32_tanh, float32_unary_reference, emit_float32_unary
+from opbridge.ops.elementwise import emit_float32_unary, float32_tanh, float32_unary_reference
 from opbridge.ops.logistic import emit_activation, saturating_activation
 from opbridge.ops.tanh.schema import TANH_SCHEMA
 
