@@ -23,12 +23,12 @@ from opbridge.ir import DType, Quantization
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.average_pool_2d.attributes import Pool2DAttributes
 from opbridge.ops.common import Activation, Padding, Requantization, window
-from opbridge.ops.concatenation import ConcatenationAttributes
+from opbridge.ops.concatenation.attributes import ConcatenationAttributes
 from opbridge.ops.conv_2d.attributes import Conv2DAttributes
 from opbridge.ops.depthwise_conv_2d.attributes import DepthwiseConv2DAttributes
 from opbridge.ops.div.attributes import DivAttributes
 from opbridge.ops.fully_connected.attributes import FullyConnectedAttributes
-from opbridge.ops.mean import MeanAttributes
+from opbridge.ops.mean.attributes import MeanAttributes
 from opbridge.ops.softmax.attributes import SoftmaxAttributes
 
 # ONNX opsets of the default domain this frontend converts.

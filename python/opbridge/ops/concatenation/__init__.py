@@ -1,70 +1,12 @@
 """CONCATENATION: inputs joined along one axis (int8 of the output's quantization, or int16, int32, ...)."""
 
-from typing import Any
-
-import numpy as np
-import tflite
 from tflite.BuiltinOperator import BuiltinOperator
 
-from opbridge.backends.c.emit_context import EmitContext, NodeCode
-from opbridge.errors import UnsupportedOperatorError, UnsupportedTensorError
-from opbridge.ir import DType, Node
-from opbridge.ops.common import Activation, litert_activation, require_quantization
-from opbridge.ops.concatenation.attributes import CONCATENATION_DTYPES, ConcatenationAttributes
+from opbridge.ops.concatenation.emit_c import emit_concatenation
+from opbridge.ops.concatenation.litert import parse_litert_options
+from opbridge.ops.concatenation.reference import concatenation_reference
 from opbridge.ops.concatenation.schema import CONCATENATION_SCHEMA
-from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
-
-
-def parse_litert_options(operator: Any) -> ConcatenationAttributes:
-    table = operator.BuiltinOptions()
-    options = tflite.ConcatenationOptions()
-    options.Init(table.Bytes, table.Pos)
-    return ConcatenationAttributes(axis=options.Axis(), activation=litert_activation(options.FusedActivationFunction()))
-
-
-def concatenation_reference(call: ReferenceCall) -> list[Array]:
-    output = call.outputs[0]
-    axis = call.attributes.axis % len(output.shape)
-    return [np.concatenate([call.value(i) for i in range(len(call.inputs))], axis=axis).astype(output.dtype.numpy)]
-
-
-def emit_concatenation(ctx: EmitContext, node: Node) -> NodeCode:
-    graph = ctx.graph
-    output = graph.tensor(node.outputs[0])
-    if node.attributes.activation is not Activation.NONE:
-        raise UnsupportedOperatorError(f"{node.describe()}: a fused activation", hint="TFLite allows none here")
-    if output.dtype not in CONCATENATION_DTYPES:
-        raise UnsupportedTensorError(
-            f"{node.describe()}: output {output.describe()} is {output.dtype.value}; CONCATENATION supports "
-            f"{', '.join(d.value for d in CONCATENATION_DTYPES)}",
-            hint="these are the types TFLite Micro's CONCATENATION takes",
-        )
-    output_q = require_quantization(node, output, "output") if output.dtype is DType.INT8 else None
-    axis = node.attributes.axis % len(output.shape)
-    outer = int(np.prod(output.shape[:axis], dtype=np.int64))
-    inner = int(np.prod(output.shape[axis + 1 :], dtype=np.int64))
-    statements = [f"uint8_t *target = (uint8_t *){ctx.pointer(node.outputs[0])};"]
-    statements.append(f"for (int32_t outer = 0; outer < {outer}; ++outer) {{")
-    for position, index in enumerate(node.inputs):
-        tensor = graph.tensor(index)
-        if tensor.dtype is not output.dtype:
-            raise UnsupportedTensorError(
-                f"{node.describe()}: input {position} {tensor.describe()} is not {output.dtype.value} like the output",
-                hint="TFLite Micro's CONCATENATION joins tensors of one type",
-            )
-        if output_q is not None and require_quantization(node, tensor, f"input {position}") != output_q:
-            raise UnsupportedTensorError(
-                f"{node.describe()}: input {position} {tensor.describe()} is quantized unlike the output",
-                hint="TFLite Micro's int8 CONCATENATION requires equal scales and zero points",
-            )
-        block = tensor.shape[axis] * inner * tensor.dtype.itemsize  # bytes per outer index
-        statements.append(
-            f"  memcpy(target, (const uint8_t *){ctx.pointer(index)} + (size_t)outer * {block}u, {block}u);"
-        )
-        statements.append(f"  target += {block};")
-    statements += ["}", "status = 0;"]
-    return NodeCode(includes=["string.h"], statements=statements)
-
+from opbridge.ops.definition import OperatorDefinition
 
 CONCATENATION = OperatorDefinition(
     op_type="CONCATENATION",

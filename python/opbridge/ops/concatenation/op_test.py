@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Graph, Quantization
 from opbridge.ops.builtin import build_builtin_registry
-from opbridge.ops.concatenation import ConcatenationAttributes
+from opbridge.ops.concatenation.attributes import ConcatenationAttributes
 from opbridge.testing import strategies
 from opbridge.testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 

@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 
 from opbridge.ir import DType, Graph
 from opbridge.ops.builtin import build_builtin_registry
-from opbridge.ops.concatenation import ConcatenationAttributes
-from opbridge.ops.mean import MeanAttributes
+from opbridge.ops.concatenation.attributes import ConcatenationAttributes
+from opbridge.ops.mean.attributes import MeanAttributes
 from opbridge.testing import strategies
 from opbridge.testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 

@@ -3,25 +3,10 @@ the reference rounds a float64 tanh once, so they may differ by an ulp or two)."
 
 from tflite.BuiltinOperator import BuiltinOperator
 
-from opbridge.backends.c.emit_context import EmitContext, NodeCode
-from opbridge.ir import DType, Node
-from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
-from opbridge.ops.elementwise import emit_float32_unary, float32_tanh, float32_unary_reference
-from opbridge.ops.logistic import emit_activation, saturating_activation
+from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.tanh.emit_c import emit_tanh
+from opbridge.ops.tanh.reference import tanh_reference
 from opbridge.ops.tanh.schema import TANH_SCHEMA
-
-
-def tanh_reference(call: ReferenceCall) -> list[Array]:
-    if call.input_tensor(0).dtype is DType.FLOAT32:
-        return float32_unary_reference(call, float32_tanh)
-    return [saturating_activation(call, "tanh")]
-
-
-def emit_tanh(ctx: EmitContext, node: Node) -> NodeCode:
-    if ctx.graph.tensor(node.inputs[0]).dtype is DType.FLOAT32:
-        return emit_float32_unary(ctx, node, "opbridge_tanh_f32")
-    return emit_activation(ctx, node, "opbridge_tanh_s8")
-
 
 TANH = OperatorDefinition(
     op_type="TANH",

@@ -1,0 +1,15 @@
+"""CONCATENATION: LiteRT importer."""
+
+from typing import Any
+
+import tflite
+
+from opbridge.ops.common import litert_activation
+from opbridge.ops.concatenation.attributes import ConcatenationAttributes
+
+
+def parse_litert_options(operator: Any) -> ConcatenationAttributes:
+    table = operator.BuiltinOptions()
+    options = tflite.ConcatenationOptions()
+    options.Init(table.Bytes, table.Pos)
+    return ConcatenationAttributes(axis=options.Axis(), activation=litert_activation(options.FusedActivationFunction()))

@@ -1,0 +1,17 @@
+"""DEQUANTIZE: C emitter."""
+
+from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
+from opbridge.ir import DType, Node
+from opbridge.ops.common import require_dtype, require_quantization
+
+
+def emit_dequantize(ctx: EmitContext, node: Node) -> NodeCode:
+    input_tensor = ctx.graph.tensor(node.inputs[0])
+    require_dtype(node, input_tensor, "input")
+    require_dtype(node, ctx.graph.tensor(node.outputs[0]), "output", (DType.FLOAT32,))
+    input_q = require_quantization(node, input_tensor, "input")
+    call = (
+        f"status = opbridge_dequantize_s8_f32({input_tensor.element_count}, {float(input_q.scale)!r}f, "
+        f"{input_q.zero_point}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.outputs[0])});"
+    )
+    return NodeCode(includes=[KERNELS_HEADER], statements=[call])

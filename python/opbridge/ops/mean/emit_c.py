@@ -1,0 +1,69 @@
+"""MEAN: C emitter."""
+
+from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, c_int_list
+from opbridge.errors import UnsupportedTensorError
+from opbridge.ir import DType, Graph, Node
+from opbridge.ops.common import require_dtype, require_quantization
+from opbridge.ops.elementwise import F32_KERNELS_HEADER, require_float32
+from opbridge.ops.mean.reference import mean_axes, mean_parameters
+
+
+def emit_float32_mean(ctx: EmitContext, node: Node) -> NodeCode:
+    graph = ctx.graph
+    input_tensor, output = graph.tensor(node.inputs[0]), graph.tensor(node.outputs[0])
+    require_float32(node, [("input", input_tensor), ("output", output)])
+    if len(input_tensor.shape) > 4:
+        raise UnsupportedTensorError(f"{node.describe()}: rank {len(input_tensor.shape)} > 4", hint="reshape to 4-D")
+    axes, count = mean_axes(graph, node)
+    lead = 4 - len(input_tensor.shape)
+    reduce = [0] * lead + [1 if axis in axes else 0 for axis in range(len(input_tensor.shape))]
+    params_symbol = ctx.local_symbol(node, "params")
+    params = f"""static const opbridge_mean_f32_params {params_symbol} = {{
+    .input_shape = {{{c_int_list((1,) * lead + input_tensor.shape)}}},
+    .reduce = {{{c_int_list(reduce)}}},
+    .output_size = {output.element_count},
+    .count = {count},
+}};"""
+    call = (
+        f"status = opbridge_mean_f32(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.outputs[0])});"
+    )
+    return NodeCode(includes=[F32_KERNELS_HEADER], definitions=[params], statements=[call])
+
+
+def emit_mean(ctx: EmitContext, node: Node) -> NodeCode:
+    graph = ctx.graph
+    input_tensor, output = graph.tensor(node.inputs[0]), graph.tensor(node.outputs[0])
+    if input_tensor.dtype is DType.FLOAT32:
+        return emit_float32_mean(ctx, node)
+    require_dtype(node, input_tensor, "input")
+    require_dtype(node, output, "output")
+    if len(input_tensor.shape) > 4:
+        raise UnsupportedTensorError(f"{node.describe()}: rank {len(input_tensor.shape)} > 4", hint="reshape to 4-D")
+    p = mean_parameters(graph, node)
+    lead = 4 - len(input_tensor.shape)
+    reduce = [0] * lead + [1 if axis in p.axes else 0 for axis in range(len(input_tensor.shape))]
+    input_q = require_quantization(node, input_tensor, "input")
+    output_q = require_quantization(node, output, "output")
+    params_symbol = ctx.local_symbol(node, "params")
+    params = f"""static const opbridge_mean_s8_params {params_symbol} = {{
+    .input_shape = {{{c_int_list((1,) * lead + input_tensor.shape)}}},
+    .reduce = {{{c_int_list(reduce)}}},
+    .output_size = {output.element_count},
+    .count = {p.count},
+    .input_zero_point = {input_q.zero_point},
+    .output_zero_point = {output_q.zero_point},
+    .multiplier = {p.multiplier},
+    .shift = {p.shift},
+}};"""
+    call = (
+        f"status = opbridge_mean_s8(&{params_symbol}, {ctx.pointer(node.inputs[0])}, "
+        f"{ctx.scratch_pointer(node, 'int32_t')}, {ctx.pointer(node.outputs[0])});"
+    )
+    return NodeCode(includes=[KERNELS_HEADER], definitions=[params], statements=[call])
+
+
+def mean_scratch_bytes(graph: Graph, node: Node) -> int:
+    """int8: one int32 sum per output element (opbridge_mean_s8_get_buffer_size); float32 sums in the output."""
+    if graph.tensor(node.inputs[0]).dtype is DType.FLOAT32:
+        return 0
+    return 4 * graph.tensor(node.outputs[0]).element_count

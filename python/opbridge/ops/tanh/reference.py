@@ -1,0 +1,12 @@
+"""TANH: reference implementation."""
+
+from opbridge.ir import DType
+from opbridge.ops.definition import Array, ReferenceCall
+from opbridge.ops.elementwise import float32_tanh, float32_unary_reference
+from opbridge.ops.logistic.reference import saturating_activation
+
+
+def tanh_reference(call: ReferenceCall) -> list[Array]:
+    if call.input_tensor(0).dtype is DType.FLOAT32:
+        return float32_unary_reference(call, float32_tanh)
+    return [saturating_activation(call, "tanh")]
