@@ -10,7 +10,8 @@ def py_pytest_test(name, srcs, deps = [], data = [], args = [], **kwargs):
         srcs = srcs + ["//toolchains:pytest_main.py"],
         main = "//toolchains:pytest_main.py",
         args = args + ["$(rootpath %s)" % src for src in srcs],
-        deps = deps,
+        # The test helpers (python/opbridge_testing) are every test's to use.
+        deps = deps + ["//python/opbridge_testing"],
         data = data,
         python_version = "PY3",
         srcs_version = "PY3",

@@ -8,8 +8,8 @@ import sys
 
 from ai_edge_litert import schema_py_generated as schema
 from opbridge.ir import DType
-from opbridge.testing.litert_models import single_op_model
-from opbridge.testing.single_op import GraphBuilder
+from opbridge_testing.litert_models import single_op_model
+from opbridge_testing.single_op import GraphBuilder
 
 SHAPE = (1, 16)
 

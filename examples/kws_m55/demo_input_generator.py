@@ -12,10 +12,10 @@ import pathlib
 import sys
 
 import numpy as np
+from opbridge.backends.c.golden_inputs import DEFAULT_SEED, provenance, seeded_inputs
 from opbridge.backends.host import ReferenceInterpreter
 from opbridge.frontends.litert import load_litert_model
 from opbridge.ops.builtin import build_builtin_registry
-from opbridge.testing.inputs import DEFAULT_SEED, provenance, seeded_inputs
 
 # MLPerf Tiny keyword spotting classes, in the model's output order
 # (mlcommons/tiny, benchmark/training/keyword_spotting).

@@ -14,7 +14,7 @@ import pathlib
 import subprocess
 import sys
 
-from opbridge.testing.flash import flash_breakdown
+from opbridge.backends.c.flash import flash_breakdown
 
 # The runfiles tree (not resolved: its entries are symlinks into the source tree).
 RUNFILES_ROOT = pathlib.Path(__file__).absolute().parents[2]

@@ -22,7 +22,7 @@ import tempfile
 import wave
 
 import numpy as np
-from opbridge.testing.flash import flash_breakdown
+from opbridge.backends.c.flash import flash_breakdown
 
 # The runfiles tree (not resolved: its entries are symlinks into the source tree).
 RUNFILES_ROOT = pathlib.Path(__file__).absolute().parents[2]

@@ -23,6 +23,7 @@ import yaml
 from opbridge.aot.resolve import OperatorRule, ResolvedGraph, resolve_operators
 from opbridge.backends.c.emitter import EmittedModule, check_prefix, emit_module
 from opbridge.backends.c.golden import golden_test_source
+from opbridge.backends.c.golden_inputs import DEFAULT_SEED
 from opbridge.backends.c.memory_plan import DEFAULT_ALIGNMENT, MemoryPlan, plan_memory
 from opbridge.errors import ConfigError
 from opbridge.frontends.models import load_model
@@ -30,7 +31,6 @@ from opbridge.ir import Graph
 from opbridge.ops.operation import validate_graph
 from opbridge.ops.registry import OperatorRegistry
 from opbridge.registry import RegistryContext, as_registry_context, default_registry_context
-from opbridge.testing.inputs import DEFAULT_SEED
 from opbridge.transforms import apply_transform, make_options
 
 __all__ = ["AotConverter", "ConfigError", "ConvertArgs", "ConvertResult", "TransformRule", "load_convert_args"]

@@ -16,7 +16,7 @@ import re
 import subprocess
 import sys
 
-from opbridge.testing.flash import flash_breakdown
+from opbridge.backends.c.flash import flash_breakdown
 
 RUNFILES_ROOT = pathlib.Path(__file__).absolute().parents[2]
 TIMEOUT_SECONDS = 600

@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 import numpy as np
-from opbridge.testing.flash import flash_breakdown
+from opbridge.backends.c.flash import flash_breakdown
 
 RUNFILES_ROOT = pathlib.Path(__file__).absolute().parents[2]
 MODELS = RUNFILES_ROOT.parent / "shared_models" / "models"

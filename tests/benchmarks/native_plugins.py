@@ -20,7 +20,7 @@ from collections.abc import Callable
 import numpy as np
 import onnxruntime as ort
 from opbridge.backends.native import CustomOpSession
-from opbridge.testing.onnx_models import leaky_relu_model
+from opbridge_testing.onnx_models import leaky_relu_model
 
 RUNFILES_ROOT = pathlib.Path(__file__).absolute().parents[2]
 ORT_LIBRARY = str(RUNFILES_ROOT / "examples/native_plugins/libort_leaky_relu.so")

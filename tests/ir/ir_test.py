@@ -25,9 +25,9 @@ from opbridge.ops.operation import Operation, validate_graph
 from opbridge.passes.constant_folding import fold_constants
 from opbridge.registry import RegistryContext, build_default_registry_context
 from opbridge.schemas.schema import AttributeSpec, AttributeType, attribute_specs
-from opbridge.testing.single_op import GraphBuilder
 from opbridge.transforms import Transform, apply_transform
 from opbridge_signal.plugin import customize_registry as signal_plugin
+from opbridge_testing.single_op import GraphBuilder
 
 MODELS = pathlib.Path("../shared_models/models")
 REAL_MODELS = [

@@ -5,8 +5,8 @@ import pathlib
 
 from opbridge.converter import AotConverter, ConvertArgs
 from opbridge.registry import build_default_registry_context
-from opbridge.testing.single_op import run_golden_program
 from opbridge_signal.plugin import customize_registry
+from opbridge_testing.single_op import run_golden_program
 
 MODEL = pathlib.Path("../shared_models/models/tflm/audio_preprocessor_int8.tflite")
 

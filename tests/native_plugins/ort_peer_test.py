@@ -25,7 +25,7 @@ from hypothesis.extra import numpy as hnp
 from onnx import TensorProto, helper
 from opbridge.backends.native import CustomOpSession, OrtCustomOpLibrary
 from opbridge.errors import PluginKernelError, PluginLoadError, UnsupportedOperatorError
-from opbridge.testing.onnx_models import LEAKY_RELU_ORT, leaky_relu_model, plugin_path
+from opbridge_testing.onnx_models import LEAKY_RELU_ORT, leaky_relu_model, plugin_path
 
 NUMPY_TYPES: dict[str, Any] = {
     "float32": np.float32,

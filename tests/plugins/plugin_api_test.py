@@ -29,8 +29,8 @@ from opbridge.ir import DType, Graph
 from opbridge.plugins import PluginImportError, build_plugin_context, load_customizer
 from opbridge.registry import RegistryError, build_default_registry_context
 from opbridge.schemas.schema import ShapeInferenceError
-from opbridge.testing.single_op import run_golden_program
 from opbridge.transforms import Transform, TransformConfigError, make_options
+from opbridge_testing.single_op import run_golden_program
 from pydantic import ConfigDict
 from pydantic.dataclasses import dataclass as pydantic_dataclass
 

@@ -1,6 +1,6 @@
 """The reference interpreter equals TFLite Micro bit for bit on every shared model.
 
-Inputs come from opbridge's one seeded generator (opbridge.testing.inputs):
+Inputs come from opbridge's one seeded generator (opbridge.backends.c.golden_inputs):
 20 per model, half uniform int8, half the input zero point plus small noise,
 which keeps softmax outputs away from saturation. LiteRT's reference kernels are compared too and the
 agreement reported, not gated on: they round differently from TFLite Micro
@@ -12,10 +12,10 @@ import pathlib
 import numpy as np
 import pytest
 from ai_edge_litert.interpreter import Interpreter, OpResolverType
+from opbridge.backends.c.golden_inputs import seeded_inputs
 from opbridge.backends.host import ReferenceInterpreter
 from opbridge.frontends.litert import load_litert_model
 from opbridge.ops.builtin import build_builtin_registry
-from opbridge.testing.inputs import seeded_inputs
 from tflite_micro.python.tflite_micro import runtime
 
 MODELS = pathlib.Path("../shared_models/models")

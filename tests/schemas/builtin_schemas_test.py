@@ -42,12 +42,12 @@ from opbridge.schemas.inference import check_outputs, infer_node
 from opbridge.schemas.opsets import BUILTIN_DOMAIN
 from opbridge.schemas.schema import InferenceContext, ShapeInferenceError, TensorType
 from opbridge.schemas.shapes import broadcast
-from opbridge.testing import strategies
-from opbridge.testing.single_op import GraphBuilder
 from opbridge_signal.domain import SIGNAL_DOMAIN
 from opbridge_signal.energy.options import EnergyOptions
 from opbridge_signal.plugin import SIGNAL_OPERATORS
 from opbridge_signal.plugin import customize_registry as signal_plugin
+from opbridge_testing import strategies
+from opbridge_testing.single_op import GraphBuilder
 
 BUILTINS = default_registry_context()
 PLUGINS = build_default_registry_context([signal_plugin, custom_noop_plugin])

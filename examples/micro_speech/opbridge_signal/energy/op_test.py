@@ -9,8 +9,8 @@ from flatbuffers import flexbuffers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from opbridge.ir import DType
-from opbridge.testing.litert_models import single_op_model
-from opbridge.testing.single_op import GraphBuilder
+from opbridge_testing.litert_models import single_op_model
+from opbridge_testing.single_op import GraphBuilder
 from tflite_micro.python.tflite_micro import runtime
 
 from opbridge_signal import energy, fft_auto_scale, rfft, window

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from opbridge.ir import DType
-from opbridge.testing.litert_models import single_op_model
-from opbridge.testing.single_op import GraphBuilder
+from opbridge_testing.litert_models import single_op_model
+from opbridge_testing.single_op import GraphBuilder
 from tflite_micro.python.tflite_micro import runtime
 
 from opbridge_signal.filter_bank import CUSTOM_CODE, FilterBankOptions, c_code, reference, scratch_bytes, state_bytes

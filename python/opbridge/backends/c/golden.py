@@ -10,10 +10,10 @@ import numpy as np
 
 from opbridge.backends.c.emit_context import C_TYPES
 from opbridge.backends.c.emitter import c_array
+from opbridge.backends.c.golden_inputs import provenance, seeded_inputs
 from opbridge.backends.host import ReferenceInterpreter
 from opbridge.ir import DType, Graph
 from opbridge.ops.registry import OperatorRegistry
-from opbridge.testing.inputs import provenance, seeded_inputs
 
 # How far (in units in the last place) a float32 output of the C module may be
 # from the NumPy reference's (docs/onnx.md states the float tolerances).

@@ -16,6 +16,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from onnx import TensorProto, helper
+from opbridge_testing.onnx_models import (
+    LEAKY_RELU_OPBRIDGE,
+    LEAKY_RELU_ORT,
+    TEST_PLUGIN,
+    leaky_relu_model,
+    plugin_path,
+    single_node_model,
+)
 
 from opbridge.backends.native import CustomOpSession, NativeExecutor, NativePlugin, OrtCustomOpLibrary
 from opbridge.errors import (
@@ -29,14 +37,6 @@ from opbridge.errors import (
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor
 from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.quantize.attributes import QuantizeAttributes
-from opbridge.testing.onnx_models import (
-    LEAKY_RELU_OPBRIDGE,
-    LEAKY_RELU_ORT,
-    TEST_PLUGIN,
-    leaky_relu_model,
-    plugin_path,
-    single_node_model,
-)
 
 NUMPY_TYPES = {
     "float32": np.float32,

@@ -6,12 +6,7 @@ import pytest
 from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from opbridge.ir import DType
-from opbridge.ops.average_pool_2d.attributes import Pool2DAttributes
-from opbridge.ops.builtin import build_builtin_registry
-from opbridge.ops.common import Padding
-from opbridge.testing.single_op import (
+from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     GraphBuilder,
     check_c_matches_reference,
@@ -19,6 +14,11 @@ from opbridge.testing.single_op import (
     pool_2d_graph,
     pool_2d_options,
 )
+
+from opbridge.ir import DType
+from opbridge.ops.average_pool_2d.attributes import Pool2DAttributes
+from opbridge.ops.builtin import build_builtin_registry
+from opbridge.ops.common import Padding
 
 REGISTRY = build_builtin_registry()
 CODES = {"AVERAGE_POOL_2D": schema.BuiltinOperator.AVERAGE_POOL_2D, "MAX_POOL_2D": schema.BuiltinOperator.MAX_POOL_2D}

@@ -11,18 +11,9 @@ import pytest
 from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from opbridge.backends.host import ReferenceInterpreter
-from opbridge.frontends.litert import read_litert_model
-from opbridge.ir import DType, Graph
-from opbridge.ops.builtin import build_builtin_registry
-from opbridge.ops.common import Activation
-from opbridge.ops.div.attributes import DivAttributes
-from opbridge.ops.div.reference import truncating_divide
-from opbridge.testing import strategies
-from opbridge.testing.inputs import seeded_inputs
-from opbridge.testing.litert_models import single_op_model
-from opbridge.testing.single_op import (
+from opbridge_testing import strategies
+from opbridge_testing.litert_models import single_op_model
+from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     GraphBuilder,
     broadcast_binary_graph,
@@ -30,7 +21,16 @@ from opbridge.testing.single_op import (
     check_reference_matches_tflite_micro,
     float32_edge_graph,
 )
-from opbridge.testing.tflm import run_tflite_micro
+from opbridge_testing.tflm import run_tflite_micro
+
+from opbridge.backends.c.golden_inputs import seeded_inputs
+from opbridge.backends.host import ReferenceInterpreter
+from opbridge.frontends.litert import read_litert_model
+from opbridge.ir import DType, Graph
+from opbridge.ops.builtin import build_builtin_registry
+from opbridge.ops.common import Activation
+from opbridge.ops.div.attributes import DivAttributes
+from opbridge.ops.div.reference import truncating_divide
 
 REGISTRY = build_builtin_registry()
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1

@@ -5,16 +5,16 @@ import pytest
 from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from opbridge.ir import DType, Graph, Quantization
-from opbridge.ops.builtin import build_builtin_registry
-from opbridge.testing import strategies
-from opbridge.testing.single_op import (
+from opbridge_testing import strategies
+from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     GraphBuilder,
     check_c_matches_reference,
     check_reference_matches_tflite_micro,
 )
+
+from opbridge.ir import DType, Graph, Quantization
+from opbridge.ops.builtin import build_builtin_registry
 
 REGISTRY = build_builtin_registry()
 OUTPUTS = {"LOGISTIC": Quantization((1.0 / 256.0,), (-128,)), "TANH": Quantization((1.0 / 128.0,), (0,))}

@@ -1,10 +1,9 @@
 """MAXIMUM on int8, int16, int32 and float32 with broadcasting: reference == TFLite Micro, C kernel == reference
 (float32: bit for bit; a NaN in either input gives input 1, as TFLite Micro's comparison does).
-The tests are MINIMUM's and MAXIMUM's alike: opbridge/testing/min_max_tests.py."""
+The tests are MINIMUM's and MAXIMUM's alike: opbridge_testing/min_max_tests.py."""
 
 from ai_edge_litert import schema_py_generated as schema
-
-from opbridge.testing.min_max_tests import min_max_tests
+from opbridge_testing.min_max_tests import min_max_tests
 
 (
     test_reference_matches_tflite_micro,

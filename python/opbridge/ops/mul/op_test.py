@@ -8,13 +8,8 @@ import pytest
 from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from opbridge.ir import DType, Graph
-from opbridge.ops.add.attributes import AddAttributes
-from opbridge.ops.builtin import build_builtin_registry
-from opbridge.ops.common import Activation
-from opbridge.testing import strategies
-from opbridge.testing.single_op import (
+from opbridge_testing import strategies
+from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     GraphBuilder,
     broadcast_binary_graph,
@@ -22,6 +17,11 @@ from opbridge.testing.single_op import (
     check_reference_matches_tflite_micro,
     float32_edge_graph,
 )
+
+from opbridge.ir import DType, Graph
+from opbridge.ops.add.attributes import AddAttributes
+from opbridge.ops.builtin import build_builtin_registry
+from opbridge.ops.common import Activation
 
 REGISTRY = build_builtin_registry()
 CODES = {

@@ -4,13 +4,13 @@ import numpy as np
 from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from opbridge_testing import strategies
+from opbridge_testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 
 from opbridge.ir import DType, Graph
 from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.concatenation.attributes import ConcatenationAttributes
 from opbridge.ops.mean.attributes import MeanAttributes
-from opbridge.testing import strategies
-from opbridge.testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 
 REGISTRY = build_builtin_registry()
 

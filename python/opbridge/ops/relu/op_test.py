@@ -5,18 +5,18 @@ import pytest
 from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from opbridge.ir import DType, Graph
-from opbridge.ops.builtin import build_builtin_registry
-from opbridge.ops.common import Requantization
-from opbridge.ops.quantize.attributes import QuantizeAttributes
-from opbridge.testing import strategies
-from opbridge.testing.single_op import (
+from opbridge_testing import strategies
+from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     GraphBuilder,
     check_c_matches_reference,
     check_reference_matches_tflite_micro,
 )
+
+from opbridge.ir import DType, Graph
+from opbridge.ops.builtin import build_builtin_registry
+from opbridge.ops.common import Requantization
+from opbridge.ops.quantize.attributes import QuantizeAttributes
 
 REGISTRY = build_builtin_registry()
 OP_TYPES = ["RELU", "RELU6", "QUANTIZE_INT8", "QUANTIZE_FLOAT", "DEQUANTIZE"]

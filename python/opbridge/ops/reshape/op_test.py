@@ -5,13 +5,13 @@ import numpy as np
 from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from opbridge_testing import strategies
+from opbridge_testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 
 from opbridge.backends.c.memory_plan import plan_memory
 from opbridge.ir import DType, Graph
 from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.squeeze.attributes import SqueezeAttributes
-from opbridge.testing import strategies
-from opbridge.testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 
 REGISTRY = build_builtin_registry()
 DTYPES = st.sampled_from([DType.INT8, DType.INT16, DType.INT32, DType.FLOAT32])

@@ -2,7 +2,6 @@
 
 import numpy as np
 from hypothesis import strategies as st
-
 from opbridge.ir import Quantization
 from opbridge.ops.common import Activation, Padding
 

@@ -28,8 +28,8 @@ import numpy as np
 from ai_edge_litert import schema_py_generated as schema
 from hypothesis import assume
 from hypothesis import strategies as st
-
 from opbridge.backends.c.golden import golden_test_source
+from opbridge.backends.c.golden_inputs import seeded_inputs
 from opbridge.backends.host import ReferenceInterpreter
 from opbridge.converter import compile_graph
 from opbridge.frontends.litert import read_litert_model
@@ -37,10 +37,10 @@ from opbridge.ir import DType, Graph, Node, Quantization, Tensor
 from opbridge.ops.average_pool_2d.attributes import Pool2DAttributes
 from opbridge.ops.common import window
 from opbridge.ops.registry import OperatorRegistry
-from opbridge.testing import strategies
-from opbridge.testing.inputs import seeded_inputs
-from opbridge.testing.litert_models import single_op_model
-from opbridge.testing.tflm import run_tflite_micro
+
+from opbridge_testing import strategies
+from opbridge_testing.litert_models import single_op_model
+from opbridge_testing.tflm import run_tflite_micro
 
 # Workspace-relative: tests run from the runfiles root with cc/kernels as data
 # (or from the source tree, where the kernels' own C tests must be left out).

@@ -38,6 +38,6 @@ def seeded_inputs(tensor: Tensor, count: int, seed: int = DEFAULT_SEED) -> list[
 
 def provenance(seed: int, count: int) -> str:
     return (
-        f"inputs: opbridge.testing.inputs.seeded_inputs(count={count}, seed={seed}) "
+        f"inputs: opbridge.backends.c.golden_inputs.seeded_inputs(count={count}, seed={seed}) "
         f"(numpy {np.__version__} default_rng; even cases uniform, odd cases zero point +/- {QUIET_NOISE})"
     )

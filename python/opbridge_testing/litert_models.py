@@ -10,7 +10,6 @@ from typing import Any
 import flatbuffers
 import numpy as np
 from ai_edge_litert import schema_py_generated as schema
-
 from opbridge.ir import DType, Graph
 
 _TENSOR_TYPES = {

@@ -8,10 +8,10 @@ from collections.abc import Callable
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from opbridge.ir import DType
 from opbridge.ops.builtin import build_builtin_registry
-from opbridge.testing.single_op import (
+
+from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     GraphBuilder,
     broadcast_binary_graph,
