@@ -2,7 +2,7 @@
  * ADD, SUB, MUL and DIV with 4-D broadcasting and the fused activation's
  * clamp, MINIMUM and MAXIMUM, and RELU, RELU6, LOGISTIC and TANH. Each
  * result is one float32 operation (C99: no contraction into fused
- * multiply-adds), so python/opbridge/ops/elementwise.py computes the same
+ * multiply-adds), so python/opbridge/ops/shared/float32.py computes the same
  * bits; LOGISTIC and TANH call libm's expf and tanhf. */
 #include <math.h>
 #include <stddef.h>

@@ -34,8 +34,8 @@ from opbridge.backends.host import ReferenceInterpreter
 from opbridge.converter import compile_graph
 from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor
+from opbridge.ir.attribute_types import window
 from opbridge.ops.average_pool_2d.attributes import Pool2DAttributes
-from opbridge.ops.common import window
 from opbridge.ops.registry import OperatorRegistry
 
 from opbridge_testing import strategies

@@ -3,7 +3,7 @@
 import numpy as np
 from hypothesis import strategies as st
 from opbridge.ir import Quantization
-from opbridge.ops.common import Activation, Padding
+from opbridge.ir.attribute_types import Activation, Padding
 
 ACTIVATIONS = st.sampled_from([Activation.NONE, Activation.RELU, Activation.RELU6, Activation.RELU_N1_TO_1])
 PADDINGS = st.sampled_from([Padding.SAME, Padding.VALID])

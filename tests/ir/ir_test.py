@@ -15,10 +15,10 @@ from opbridge.backends.host.interpreter import ReferenceInterpreter
 from opbridge.errors import ModelFormatError, OperatorPluginError
 from opbridge.frontends.litert import load_litert_model
 from opbridge.ir import DType, Graph, Node
+from opbridge.ir.attribute_types import Activation
 from opbridge.ir.attributes import AttributeReader, AttributeWriter
 from opbridge.ir.serialize import graph_differences, graph_from_json, graph_to_json
 from opbridge.ops.add.attributes import AddAttributes
-from opbridge.ops.common import Activation
 from opbridge.ops.conv_2d.attributes import Conv2DAttributes
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.operation import Operation, validate_graph

@@ -21,12 +21,12 @@ from hypothesis import strategies as st
 from my_plugin.custom_noop import customize_registry as custom_noop_plugin
 from opbridge.frontends.litert import load_litert_model
 from opbridge.ir import DType, Graph, Quantization
+from opbridge.ir.attribute_types import Padding
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.average_pool_2d.attributes import Pool2DAttributes
 from opbridge.ops.average_pool_2d.reference import pool_windows
 from opbridge.ops.builtin import BUILTIN_OPERATORS
 from opbridge.ops.cast.attributes import CastAttributes
-from opbridge.ops.common import Padding
 from opbridge.ops.concatenation.attributes import ConcatenationAttributes
 from opbridge.ops.conv_2d.attributes import Conv2DAttributes
 from opbridge.ops.conv_2d.reference import extract_patches

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from opbridge.ops.common import Padding, window
+from opbridge.ir.attribute_types import Padding, window
 from opbridge.schemas.schema import InferenceContext, TensorType
 
 

@@ -20,9 +20,9 @@ import numpy as np
 
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
 from opbridge.ir import DType, Quantization
+from opbridge.ir.attribute_types import Activation, Padding, Requantization, window
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.average_pool_2d.attributes import Pool2DAttributes
-from opbridge.ops.common import Activation, Padding, Requantization, window
 from opbridge.ops.concatenation.attributes import ConcatenationAttributes
 from opbridge.ops.conv_2d.attributes import Conv2DAttributes
 from opbridge.ops.depthwise_conv_2d.attributes import DepthwiseConv2DAttributes

@@ -39,7 +39,7 @@ from opbridge.frontends.onnx.converters import (
     gemm,
 )
 from opbridge.ir import DType, Quantization
-from opbridge.ops.common import Activation, Requantization
+from opbridge.ir.attribute_types import Activation, Requantization
 from opbridge.ops.quantize.attributes import QuantizeAttributes
 
 ONNX_DOMAINS = ("", "ai.onnx")

@@ -5,9 +5,15 @@ from collections.abc import Callable
 
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, c_int_list
 from opbridge.ir import DType, Node, Quantization
+from opbridge.ir.attribute_types import Activation
 from opbridge.ops.add.reference import LEFT_SHIFT, AddParameters, add_parameters, is_int32_add
-from opbridge.ops.common import Activation, activation_range, int8_operands
-from opbridge.ops.elementwise import emit_float32_binary, emit_int_binary, output_shape_4d, strides_initializer
+from opbridge.ops.shared.emit_elementwise import (
+    emit_float32_binary,
+    emit_int_binary,
+    output_shape_4d,
+    strides_initializer,
+)
+from opbridge.ops.shared.quantized import activation_range, int8_operands
 
 
 def emit_add(ctx: EmitContext, node: Node) -> NodeCode:

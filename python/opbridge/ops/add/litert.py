@@ -3,7 +3,7 @@ from typing import Any
 import tflite
 
 from opbridge.ops.add.attributes import AddAttributes
-from opbridge.ops.common import litert_activation
+from opbridge.ops.shared.litert import litert_activation
 
 
 def parse_litert_options(operator: Any) -> AddAttributes:

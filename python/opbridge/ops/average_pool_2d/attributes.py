@@ -1,6 +1,6 @@
 import dataclasses
 
-from opbridge.ops.common import Activation, Padding
+from opbridge.ir.attribute_types import Activation, Padding
 
 
 @dataclasses.dataclass(frozen=True)

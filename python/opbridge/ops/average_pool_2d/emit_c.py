@@ -3,8 +3,10 @@
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, c_int_list, nhwc_dims
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node
-from opbridge.ops.common import activation_range, float_activation_range, require_dtype, require_quantization, window
-from opbridge.ops.elementwise import F32_KERNELS_HEADER, c_float_literal, require_float32
+from opbridge.ir.attribute_types import window
+from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER, c_float_literal
+from opbridge.ops.shared.float32 import float_activation_range, require_float32
+from opbridge.ops.shared.quantized import activation_range, require_dtype, require_quantization
 
 
 def emit_average_pool_2d(ctx: EmitContext, node: Node) -> NodeCode:

@@ -2,8 +2,9 @@ from typing import Any
 
 import tflite
 
+from opbridge.ir.attribute_types import Padding
 from opbridge.ops.average_pool_2d.attributes import Pool2DAttributes
-from opbridge.ops.common import Padding, litert_activation
+from opbridge.ops.shared.litert import litert_activation
 
 
 def parse_litert_options(operator: Any) -> Pool2DAttributes:

@@ -16,9 +16,9 @@ from opbridge_testing.single_op import (
 )
 
 from opbridge.ir import DType
+from opbridge.ir.attribute_types import Padding
 from opbridge.ops.average_pool_2d.attributes import Pool2DAttributes
 from opbridge.ops.builtin import build_builtin_registry
-from opbridge.ops.common import Padding
 
 REGISTRY = build_builtin_registry()
 CODES = {"AVERAGE_POOL_2D": schema.BuiltinOperator.AVERAGE_POOL_2D, "MAX_POOL_2D": schema.BuiltinOperator.MAX_POOL_2D}

@@ -12,9 +12,10 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from opbridge.ir import DType
-from opbridge.ops.common import FLOAT32_LOWEST, activation_range, float_activation_range, require_quantization, window
+from opbridge.ir.attribute_types import window
 from opbridge.ops.definition import Array, ReferenceCall
-from opbridge.ops.elementwise import clamp_float32, require_float32
+from opbridge.ops.shared.float32 import FLOAT32_LOWEST, clamp_float32, float_activation_range, require_float32
+from opbridge.ops.shared.quantized import activation_range, require_quantization
 
 Reduce = Callable[[np.ndarray], np.ndarray]
 

@@ -3,7 +3,7 @@
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
 from opbridge.ir import Node
 from opbridge.ops.cast.reference import check_cast
-from opbridge.ops.elementwise import INT_KERNELS_HEADER, KERNEL_SUFFIXES
+from opbridge.ops.shared.emit_elementwise import INT_KERNELS_HEADER, KERNEL_SUFFIXES
 
 
 def emit_cast(ctx: EmitContext, node: Node) -> NodeCode:

@@ -12,7 +12,7 @@ import numpy as np
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node, Tensor
 from opbridge.ops.definition import Array, ReferenceCall
-from opbridge.ops.elementwise import wrap_integers
+from opbridge.ops.shared.integer import wrap_integers
 
 CAST_INPUT_DTYPES = (DType.BOOL, DType.INT8, DType.INT16, DType.INT32, DType.UINT32)
 CAST_OUTPUT_DTYPES = (DType.INT8, DType.INT16, DType.INT32, DType.UINT32, DType.FLOAT32)

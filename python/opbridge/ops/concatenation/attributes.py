@@ -1,7 +1,7 @@
 import dataclasses
 
 from opbridge.ir import DType
-from opbridge.ops.common import Activation
+from opbridge.ir.attribute_types import Activation
 
 # The types TFLite Micro's CONCATENATION takes (the same for every input and the output).
 CONCATENATION_DTYPES = (DType.BOOL, DType.INT8, DType.INT16, DType.INT32, DType.INT64, DType.FLOAT32)

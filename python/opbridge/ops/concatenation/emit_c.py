@@ -5,8 +5,9 @@ import numpy as np
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
 from opbridge.errors import UnsupportedOperatorError, UnsupportedTensorError
 from opbridge.ir import DType, Node
-from opbridge.ops.common import Activation, require_quantization
+from opbridge.ir.attribute_types import Activation
 from opbridge.ops.concatenation.attributes import CONCATENATION_DTYPES
+from opbridge.ops.shared.quantized import require_quantization
 
 
 def emit_concatenation(ctx: EmitContext, node: Node) -> NodeCode:

@@ -4,8 +4,8 @@ from typing import Any
 
 import tflite
 
-from opbridge.ops.common import litert_activation
 from opbridge.ops.concatenation.attributes import ConcatenationAttributes
+from opbridge.ops.shared.litert import litert_activation
 
 
 def parse_litert_options(operator: Any) -> ConcatenationAttributes:

@@ -6,17 +6,16 @@ import numpy as np
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, nhwc_dims
 from opbridge.errors import UnsupportedOperatorError
 from opbridge.ir import DType, Node
-from opbridge.ops.common import (
-    Requantization,
+from opbridge.ir.attribute_types import Requantization, window
+from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER, c_float_literal
+from opbridge.ops.shared.float32 import float_activation_range, require_float32
+from opbridge.ops.shared.quantized import (
     activation_range,
-    float_activation_range,
     int8_operands,
     onnx_output_scales,
     per_channel_multipliers,
     require_dtype,
-    window,
 )
-from opbridge.ops.elementwise import F32_KERNELS_HEADER, c_float_literal, require_float32
 
 
 def emit_convolution_float32(ctx: EmitContext, node: Node, depthwise: bool) -> NodeCode:

@@ -2,8 +2,9 @@ from typing import Any
 
 import tflite
 
-from opbridge.ops.common import Padding, litert_activation
+from opbridge.ir.attribute_types import Padding
 from opbridge.ops.conv_2d.attributes import Conv2DAttributes
+from opbridge.ops.shared.litert import litert_activation
 
 
 def parse_litert_options(operator: Any) -> Conv2DAttributes:

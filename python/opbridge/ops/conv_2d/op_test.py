@@ -16,8 +16,8 @@ from opbridge_testing.single_op import (
 )
 
 from opbridge.ir import DType, Graph, Quantization
+from opbridge.ir.attribute_types import Requantization, window
 from opbridge.ops.builtin import build_builtin_registry
-from opbridge.ops.common import Requantization, window
 from opbridge.ops.conv_2d.attributes import Conv2DAttributes
 from opbridge.ops.depthwise_conv_2d.attributes import DepthwiseConv2DAttributes
 

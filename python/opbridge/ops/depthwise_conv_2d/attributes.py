@@ -1,6 +1,6 @@
 import dataclasses
 
-from opbridge.ops.common import Activation, Padding, Requantization
+from opbridge.ir.attribute_types import Activation, Padding, Requantization
 
 
 @dataclasses.dataclass(frozen=True)

@@ -2,8 +2,9 @@ from typing import Any
 
 import tflite
 
-from opbridge.ops.common import Padding, litert_activation
+from opbridge.ir.attribute_types import Padding
 from opbridge.ops.depthwise_conv_2d.attributes import DepthwiseConv2DAttributes
+from opbridge.ops.shared.litert import litert_activation
 
 
 def parse_litert_options(operator: Any) -> DepthwiseConv2DAttributes:

@@ -3,9 +3,9 @@
 import numpy as np
 
 from opbridge.ir import DType
-from opbridge.ops.common import activation_range, require_quantization
 from opbridge.ops.conv_2d.reference import convolution_float32, extract_patches, requantize_convolution
 from opbridge.ops.definition import Array, ReferenceCall
+from opbridge.ops.shared.quantized import activation_range, require_quantization
 
 
 def depthwise_conv_2d_reference(call: ReferenceCall) -> list[Array]:

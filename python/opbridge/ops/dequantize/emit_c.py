@@ -2,7 +2,7 @@
 
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
 from opbridge.ir import DType, Node
-from opbridge.ops.common import require_dtype, require_quantization
+from opbridge.ops.shared.quantized import require_dtype, require_quantization
 
 
 def emit_dequantize(ctx: EmitContext, node: Node) -> NodeCode:

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from opbridge.ops.common import require_quantization
 from opbridge.ops.definition import Array, ReferenceCall
+from opbridge.ops.shared.quantized import require_quantization
 
 
 def dequantize_reference(call: ReferenceCall) -> list[Array]:

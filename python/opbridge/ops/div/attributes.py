@@ -1,6 +1,6 @@
 import dataclasses
 
-from opbridge.ops.common import Activation
+from opbridge.ir.attribute_types import Activation
 
 
 @dataclasses.dataclass(frozen=True)

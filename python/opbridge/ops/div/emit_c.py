@@ -3,7 +3,7 @@
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
 from opbridge.ir import DType, Node
 from opbridge.ops.div.reference import check_div
-from opbridge.ops.elementwise import emit_float32_binary, emit_int_binary
+from opbridge.ops.shared.emit_elementwise import emit_float32_binary, emit_int_binary
 
 
 def emit_div(ctx: EmitContext, node: Node) -> NodeCode:

@@ -2,8 +2,8 @@ from typing import Any
 
 import tflite
 
-from opbridge.ops.common import litert_activation
 from opbridge.ops.div.attributes import DivAttributes
+from opbridge.ops.shared.litert import litert_activation
 
 
 def parse_litert_options(operator: Any) -> DivAttributes:

@@ -27,8 +27,8 @@ from opbridge.backends.c.golden_inputs import seeded_inputs
 from opbridge.backends.host import ReferenceInterpreter
 from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import DType, Graph
+from opbridge.ir.attribute_types import Activation
 from opbridge.ops.builtin import build_builtin_registry
-from opbridge.ops.common import Activation
 from opbridge.ops.div.attributes import DivAttributes
 from opbridge.ops.div.reference import truncating_divide
 

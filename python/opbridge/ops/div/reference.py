@@ -16,9 +16,9 @@ import numpy as np
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node, Tensor
 from opbridge.ops.definition import Array, ReferenceCall
-from opbridge.ops.elementwise import (
+from opbridge.ops.shared.float32 import float32_binary_reference
+from opbridge.ops.shared.integer import (
     broadcast_binary_reference,
-    float32_binary_reference,
     int32_activation_range,
     plain_integer_operands,
     wrap_integers,

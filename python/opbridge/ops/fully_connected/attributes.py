@@ -1,6 +1,6 @@
 import dataclasses
 
-from opbridge.ops.common import Activation, Requantization
+from opbridge.ir.attribute_types import Activation, Requantization
 
 
 @dataclasses.dataclass(frozen=True)

@@ -3,17 +3,12 @@
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node
-from opbridge.ops.common import (
-    Requantization,
-    activation_range,
-    float_activation_range,
-    int8_operands,
-    onnx_output_scales,
-    require_dtype,
-)
+from opbridge.ir.attribute_types import Requantization
 from opbridge.ops.conv_2d.emit_c import fixed_point_requantization, float_requantization
-from opbridge.ops.elementwise import F32_KERNELS_HEADER, c_float_literal, require_float32
 from opbridge.ops.fully_connected.reference import fully_connected_multipliers
+from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER, c_float_literal
+from opbridge.ops.shared.float32 import float_activation_range, require_float32
+from opbridge.ops.shared.quantized import activation_range, int8_operands, onnx_output_scales, require_dtype
 
 
 def emit_fully_connected_float32(ctx: EmitContext, node: Node) -> NodeCode:

@@ -3,8 +3,8 @@ from typing import Any
 import tflite
 
 from opbridge.errors import UnsupportedOperatorError
-from opbridge.ops.common import litert_activation
 from opbridge.ops.fully_connected.attributes import FullyConnectedAttributes
+from opbridge.ops.shared.litert import litert_activation
 
 
 def parse_litert_options(operator: Any) -> FullyConnectedAttributes:

@@ -17,8 +17,8 @@ from opbridge_testing.single_op import (
 )
 
 from opbridge.ir import DType, Graph, Quantization
+from opbridge.ir.attribute_types import Requantization
 from opbridge.ops.builtin import build_builtin_registry
-from opbridge.ops.common import Requantization
 from opbridge.ops.fully_connected.attributes import FullyConnectedAttributes
 
 REGISTRY = build_builtin_registry()

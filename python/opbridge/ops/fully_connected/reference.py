@@ -3,17 +3,16 @@
 import numpy as np
 
 from opbridge.ir import DType, Quantization
-from opbridge.ops.common import (
-    Requantization,
+from opbridge.ir.attribute_types import Requantization
+from opbridge.ops.definition import Array, ReferenceCall
+from opbridge.ops.shared.float32 import clamp_float32, float_activation_range, require_float32
+from opbridge.ops.shared.quantized import (
     activation_range,
     float32,
-    float_activation_range,
     onnx_output_scales,
     requantize_float_scale,
     require_quantization,
 )
-from opbridge.ops.definition import Array, ReferenceCall
-from opbridge.ops.elementwise import clamp_float32, require_float32
 from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier, quantize_multiplier
 
 

@@ -3,9 +3,9 @@
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node
-from opbridge.ops.common import require_dtype, require_quantization
-from opbridge.ops.elementwise import emit_float32_unary
 from opbridge.ops.logistic.reference import activation_parameters
+from opbridge.ops.shared.emit_elementwise import emit_float32_unary
+from opbridge.ops.shared.quantized import require_dtype, require_quantization
 
 
 def emit_activation(ctx: EmitContext, node: Node, kernel: str) -> NodeCode:

@@ -7,9 +7,9 @@ import numpy as np
 
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node, Tensor
-from opbridge.ops.common import require_quantization
 from opbridge.ops.definition import Array, ReferenceCall
-from opbridge.ops.elementwise import float32_exp, float32_unary_reference
+from opbridge.ops.shared.float32 import float32_exp, float32_unary_reference
+from opbridge.ops.shared.quantized import require_quantization
 from opbridge.quantization import gemmlowp
 from opbridge.quantization.fixed_point import (
     multiply_by_quantized_multiplier,

@@ -2,7 +2,7 @@
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
 from opbridge.ir import Node
-from opbridge.ops.elementwise import emit_min_max
+from opbridge.ops.shared.min_max import emit_min_max
 
 
 def emit_maximum(ctx: EmitContext, node: Node) -> NodeCode:

@@ -3,9 +3,10 @@
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, c_int_list
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Graph, Node
-from opbridge.ops.common import require_dtype, require_quantization
-from opbridge.ops.elementwise import F32_KERNELS_HEADER, require_float32
 from opbridge.ops.mean.reference import mean_axes, mean_parameters
+from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER
+from opbridge.ops.shared.float32 import require_float32
+from opbridge.ops.shared.quantized import require_dtype, require_quantization
 
 
 def emit_float32_mean(ctx: EmitContext, node: Node) -> NodeCode:

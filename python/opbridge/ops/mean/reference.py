@@ -6,9 +6,9 @@ import numpy as np
 
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Graph, Node
-from opbridge.ops.common import INT8_MAX, INT8_MIN, require_quantization
 from opbridge.ops.definition import Array, ReferenceCall
-from opbridge.ops.elementwise import require_float32
+from opbridge.ops.shared.float32 import require_float32
+from opbridge.ops.shared.quantized import INT8_MAX, INT8_MIN, require_quantization
 from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier, quantize_multiplier
 
 

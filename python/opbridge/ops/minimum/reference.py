@@ -3,7 +3,7 @@
 import numpy as np
 
 from opbridge.ops.definition import Array, ReferenceCall
-from opbridge.ops.elementwise import min_max_reference
+from opbridge.ops.shared.min_max import min_max_reference
 
 
 def minimum_reference(call: ReferenceCall) -> list[Array]:

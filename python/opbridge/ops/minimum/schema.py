@@ -1,6 +1,6 @@
 """MINIMUM's schema: two int8, int16, int32 or float32 tensors of one dtype, NumPy broadcasting, that dtype out."""
 
-from opbridge.ops.elementwise import MIN_MAX_DTYPES
+from opbridge.ops.shared.min_max import MIN_MAX_DTYPES
 from opbridge.schemas.opsets import BUILTIN_DOMAIN
 from opbridge.schemas.schema import FormalParameter, OpSchema, TypeConstraint
 from opbridge.schemas.shapes import infer_broadcast_binary

@@ -2,14 +2,14 @@
 
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
 from opbridge.ir import DType, Node
-from opbridge.ops.common import activation_range, int8_operands
-from opbridge.ops.elementwise import (
+from opbridge.ops.mul.reference import is_int32_mul
+from opbridge.ops.shared.emit_elementwise import (
     emit_float32_binary,
     emit_int_binary,
     output_shape_4d,
     strides_initializer,
 )
-from opbridge.ops.mul.reference import is_int32_mul
+from opbridge.ops.shared.quantized import activation_range, int8_operands
 from opbridge.quantization.fixed_point import quantize_multiplier
 
 

@@ -19,9 +19,9 @@ from opbridge_testing.single_op import (
 )
 
 from opbridge.ir import DType, Graph
+from opbridge.ir.attribute_types import Activation
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.builtin import build_builtin_registry
-from opbridge.ops.common import Activation
 
 REGISTRY = build_builtin_registry()
 CODES = {

@@ -3,15 +3,15 @@
 import numpy as np
 
 from opbridge.ir import DType, Node, Tensor
-from opbridge.ops.common import activation_range, require_quantization
 from opbridge.ops.definition import Array, ReferenceCall
-from opbridge.ops.elementwise import (
+from opbridge.ops.shared.float32 import float32_binary_reference
+from opbridge.ops.shared.integer import (
     broadcast_binary_reference,
-    float32_binary_reference,
     int32_activation_range,
     plain_integer_operands,
     wrap_integers,
 )
+from opbridge.ops.shared.quantized import activation_range, require_quantization
 from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier, quantize_multiplier
 
 

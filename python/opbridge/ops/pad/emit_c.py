@@ -3,9 +3,10 @@
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, c_int_list
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node
-from opbridge.ops.common import require_dtype
-from opbridge.ops.elementwise import F32_KERNELS_HEADER, require_float32
 from opbridge.ops.pad.reference import constant_paddings, pad_value_index, padding_and_value
+from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER
+from opbridge.ops.shared.float32 import require_float32
+from opbridge.ops.shared.quantized import require_dtype
 
 MAX_RANK = 5
 # OPBRIDGE_PAD_MAX_RANK in cc/kernels/opbridge_kernels_f32.h.

@@ -9,9 +9,9 @@ import numpy as np
 
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Graph, Node
-from opbridge.ops.common import require_quantization
 from opbridge.ops.definition import Array, ReferenceCall
-from opbridge.ops.elementwise import require_float32
+from opbridge.ops.shared.float32 import require_float32
+from opbridge.ops.shared.quantized import require_quantization
 
 
 def constant_paddings(graph: Graph, node: Node) -> np.ndarray:

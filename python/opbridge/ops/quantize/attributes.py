@@ -1,6 +1,6 @@
 import dataclasses
 
-from opbridge.ops.common import Requantization
+from opbridge.ir.attribute_types import Requantization
 
 
 @dataclasses.dataclass(frozen=True)

@@ -2,9 +2,10 @@
 
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
 from opbridge.ir import DType, Node
-from opbridge.ops.common import INT8_MAX, INT8_MIN, Requantization, require_dtype, require_quantization
-from opbridge.ops.elementwise import emit_requantize
+from opbridge.ir.attribute_types import Requantization
 from opbridge.ops.quantize.reference import output_quantization, requantization_of
+from opbridge.ops.shared.emit_elementwise import emit_requantize
+from opbridge.ops.shared.quantized import INT8_MAX, INT8_MIN, require_dtype, require_quantization
 from opbridge.quantization.fixed_point import quantize_multiplier
 
 

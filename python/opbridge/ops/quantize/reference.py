@@ -4,10 +4,10 @@ import numpy as np
 
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node, Quantization, Tensor
-from opbridge.ops.common import INT8_MAX, INT8_MIN, Requantization, require_quantization
+from opbridge.ir.attribute_types import Requantization
 from opbridge.ops.definition import Array, ReferenceCall
-from opbridge.ops.elementwise import requantize
 from opbridge.ops.quantize.attributes import QuantizeAttributes
+from opbridge.ops.shared.quantized import INT8_MAX, INT8_MIN, requantize, require_quantization
 from opbridge.quantization.fixed_point import quantize_multiplier
 
 

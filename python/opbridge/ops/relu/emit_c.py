@@ -2,9 +2,9 @@
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
 from opbridge.ir import DType, Node
-from opbridge.ops.common import INT8_MAX, require_dtype
-from opbridge.ops.elementwise import emit_float32_unary, emit_requantize
 from opbridge.ops.relu.reference import relu_parameters
+from opbridge.ops.shared.emit_elementwise import emit_float32_unary, emit_requantize
+from opbridge.ops.shared.quantized import INT8_MAX, require_dtype
 
 
 def emit_relu(ctx: EmitContext, node: Node) -> NodeCode:

@@ -14,8 +14,8 @@ from opbridge_testing.single_op import (
 )
 
 from opbridge.ir import DType, Graph
+from opbridge.ir.attribute_types import Requantization
 from opbridge.ops.builtin import build_builtin_registry
-from opbridge.ops.common import Requantization
 from opbridge.ops.quantize.attributes import QuantizeAttributes
 
 REGISTRY = build_builtin_registry()

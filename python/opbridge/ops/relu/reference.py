@@ -3,9 +3,9 @@
 import numpy as np
 
 from opbridge.ir import DType, Node, Tensor
-from opbridge.ops.common import INT8_MAX, INT8_MIN, float32_divide, require_quantization
 from opbridge.ops.definition import Array, ReferenceCall
-from opbridge.ops.elementwise import float32_unary_reference, requantize
+from opbridge.ops.shared.float32 import float32_unary_reference
+from opbridge.ops.shared.quantized import INT8_MAX, INT8_MIN, float32_divide, requantize, require_quantization
 from opbridge.quantization.fixed_point import quantize_multiplier
 
 

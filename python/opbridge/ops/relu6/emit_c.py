@@ -2,9 +2,9 @@
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
 from opbridge.ir import DType, Node
-from opbridge.ops.common import require_dtype
-from opbridge.ops.elementwise import emit_float32_unary, emit_requantize
 from opbridge.ops.relu6.reference import IDENTITY_MULTIPLIER, IDENTITY_SHIFT, relu6_bounds
+from opbridge.ops.shared.emit_elementwise import emit_float32_unary, emit_requantize
+from opbridge.ops.shared.quantized import require_dtype
 
 
 def emit_relu6(ctx: EmitContext, node: Node) -> NodeCode:

@@ -3,8 +3,9 @@
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node
-from opbridge.ops.common import require_dtype, require_quantization
-from opbridge.ops.elementwise import F32_KERNELS_HEADER, c_float_literal, require_float32
+from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER, c_float_literal
+from opbridge.ops.shared.float32 import require_float32
+from opbridge.ops.shared.quantized import require_dtype, require_quantization
 from opbridge.ops.softmax.reference import softmax_parameters
 
 

@@ -16,9 +16,9 @@ import math
 import numpy as np
 
 from opbridge.ir import DType
-from opbridge.ops.common import FLOAT32_LOWEST, require_quantization
 from opbridge.ops.definition import Array, ReferenceCall
-from opbridge.ops.elementwise import float32_exp, require_float32
+from opbridge.ops.shared.float32 import FLOAT32_LOWEST, float32_exp, require_float32
+from opbridge.ops.shared.quantized import require_quantization
 from opbridge.quantization import gemmlowp
 from opbridge.quantization.fixed_point import (
     quantize_multiplier,

@@ -4,7 +4,7 @@ import numpy as np
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode, c_int_list
 from opbridge.ir import Node
-from opbridge.ops.elementwise import INT_KERNELS_HEADER
+from opbridge.ops.shared.emit_elementwise import INT_KERNELS_HEADER
 from opbridge.ops.strided_slice.reference import MAX_RANK, node_slice_plan
 
 

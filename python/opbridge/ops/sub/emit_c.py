@@ -3,7 +3,7 @@
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
 from opbridge.ir import DType, Node
 from opbridge.ops.add.emit_c import emit_add_or_sub
-from opbridge.ops.elementwise import emit_float32_binary
+from opbridge.ops.shared.emit_elementwise import emit_float32_binary
 from opbridge.ops.sub.reference import sub_parameters
 
 

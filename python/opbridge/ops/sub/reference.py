@@ -4,9 +4,9 @@ import numpy as np
 
 from opbridge.ir import DType, Quantization
 from opbridge.ops.add.reference import LEFT_SHIFT, AddParameters, add_or_sub_reference
-from opbridge.ops.common import float32, float32_divide
 from opbridge.ops.definition import Array, ReferenceCall
-from opbridge.ops.elementwise import float32_binary_reference
+from opbridge.ops.shared.float32 import float32_binary_reference
+from opbridge.ops.shared.quantized import float32, float32_divide
 from opbridge.quantization.fixed_point import quantize_multiplier
 
 

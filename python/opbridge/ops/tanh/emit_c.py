@@ -2,8 +2,8 @@
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
 from opbridge.ir import DType, Node
-from opbridge.ops.elementwise import emit_float32_unary
 from opbridge.ops.logistic.emit_c import emit_activation
+from opbridge.ops.shared.emit_elementwise import emit_float32_unary
 
 
 def emit_tanh(ctx: EmitContext, node: Node) -> NodeCode:

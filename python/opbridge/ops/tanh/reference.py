@@ -2,8 +2,8 @@
 
 from opbridge.ir import DType
 from opbridge.ops.definition import Array, ReferenceCall
-from opbridge.ops.elementwise import float32_tanh, float32_unary_reference
 from opbridge.ops.logistic.reference import saturating_activation
+from opbridge.ops.shared.float32 import float32_tanh, float32_unary_reference
 
 
 def tanh_reference(call: ReferenceCall) -> list[Array]:

@@ -10,7 +10,7 @@ import numpy as np
 from opbridge.backends.c.emit_context import EmitContext, NodeCode, c_int_list
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import Node
-from opbridge.ops.elementwise import F32_KERNELS_HEADER
+from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER
 from opbridge.ops.transpose.reference import check_transpose_dtypes, constant_permutation
 
 # OPBRIDGE_TRANSPOSE_MAX_RANK in cc/kernels/opbridge_kernels_f32.h.

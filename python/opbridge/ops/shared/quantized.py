@@ -1,57 +1,21 @@
-"""Helpers shared by the int8 operators: activation ranges, padding, multipliers."""
-
-import dataclasses
-import enum
+"""int8 helpers the operators share: operand checks, activation ranges in the quantized domain,
+multipliers, and requantization (TFLite's fixed point; ONNX's float32 scale)."""
 
 import numpy as np
 
-from opbridge.errors import UnsupportedOperatorError, UnsupportedTensorError
+from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node, Quantization, Tensor
-from opbridge.quantization.fixed_point import quantize_multiplier, round_half_away_from_zero
+from opbridge.ir.attribute_types import Activation
+from opbridge.quantization.fixed_point import (
+    multiply_by_quantized_multiplier,
+    quantize_multiplier,
+    round_half_away_from_zero,
+)
 
 INT8_MIN = -128
+
+
 INT8_MAX = 127
-
-
-class Activation(enum.Enum):
-    """Fused activations (TFLite's ActivationFunctionType)."""
-
-    NONE = 0
-    RELU = 1
-    RELU_N1_TO_1 = 2
-    RELU6 = 3
-
-
-def litert_activation(code: int) -> Activation:
-    """A LiteRT fused-activation code; TANH and SIGN_BIT fused into an op are not supported."""
-    try:
-        return Activation(code)
-    except ValueError:
-        raise UnsupportedOperatorError(
-            f"fused activation {code} is not supported (supported: NONE, RELU, RELU_N1_TO_1, RELU6)",
-            hint="export the model with the activation as a separate operator",
-        ) from None
-
-
-class Padding(enum.Enum):
-    SAME = 0
-    VALID = 1
-
-
-class Requantization(enum.Enum):
-    """How an int8 kernel scales its int32 accumulator to the int8 output.
-
-    TFLITE: TFLite's fixed-point multiplier and shift (a doubling high
-    multiply, then a rounding shift; halves away from zero), bit-exact with
-    TFLite Micro. ONNX: one float32 scale per output channel,
-    input_scale * filter_scale / output_scale in float32, a float32
-    multiply, saturation, then rounding halves to even, as ONNX's QLinearConv
-    and QLinearMatMul define it and onnxruntime computes it. Models imported
-    from LiteRT use TFLITE, models imported from ONNX use ONNX.
-    """
-
-    TFLITE = "tflite"
-    ONNX = "onnx"
 
 
 def onnx_output_scales(
@@ -111,45 +75,6 @@ def activation_range(activation: Activation, output: Quantization, dtype: DType 
     return max(type_min, quantize(-1.0)), min(type_max, quantize(1.0))
 
 
-# std::numeric_limits<float>::lowest() and max(): the float32 clamp without a fused activation.
-FLOAT32_LOWEST = float(np.finfo(np.float32).min)
-FLOAT32_MAX = float(np.finfo(np.float32).max)
-
-
-def float_activation_range(activation: Activation) -> tuple[float, float]:
-    """TFLite's CalculateActivationRange for float32: the clamp of a fused activation.
-
-    Without one the bounds are -FLT_MAX and FLT_MAX (not infinities), so an
-    infinite float32 ADD, SUB, MUL, DIV or pooling result becomes +-FLT_MAX,
-    as in TFLite Micro.
-    """
-    return {
-        Activation.NONE: (FLOAT32_LOWEST, FLOAT32_MAX),
-        Activation.RELU: (0.0, FLOAT32_MAX),
-        Activation.RELU6: (0.0, 6.0),
-        Activation.RELU_N1_TO_1: (-1.0, 1.0),
-    }[activation]
-
-
-@dataclasses.dataclass(frozen=True)
-class Window:
-    """Output size and leading padding of one spatial dimension."""
-
-    output_size: int
-    padding_before: int
-
-
-def window(padding: Padding, input_size: int, filter_size: int, stride: int, dilation: int = 1) -> Window:
-    """TFLite's ComputePaddingHeightWidth for one dimension."""
-    effective_filter = (filter_size - 1) * dilation + 1
-    if padding is Padding.SAME:
-        output_size = (input_size + stride - 1) // stride
-    else:
-        output_size = (input_size - effective_filter + stride) // stride
-    total_padding = max(0, (output_size - 1) * stride + effective_filter - input_size)
-    return Window(output_size=output_size, padding_before=total_padding // 2)
-
-
 def per_channel_multipliers(
     input_scale: float, filter_scales: tuple[float, ...], output_scale: float, channels: int
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -177,3 +102,17 @@ def int8_operands(node: Node, operands: list[tuple[str, Tensor]]) -> list[Quanti
     for role, tensor in operands:
         require_dtype(node, tensor, role)
     return [require_quantization(node, tensor, role) for role, tensor in operands]
+
+
+def requantize(
+    values: np.ndarray,
+    input_zero_point: int,
+    multiplier: int,
+    shift: int,
+    output_zero_point: int,
+    low: int = INT8_MIN,
+    high: int = INT8_MAX,
+) -> np.ndarray:
+    """clamp(rescale(q - input_zero_point) + output_zero_point), as int8."""
+    scaled = multiply_by_quantized_multiplier(values.astype(np.int64) - input_zero_point, multiplier, shift)
+    return np.clip(scaled + output_zero_point, low, high).astype(np.int8)

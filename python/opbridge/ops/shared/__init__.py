@@ -1,0 +1,1 @@
+"""Pieces several operators share (numerics, operand checks, C emission); no operator of its own."""
