@@ -1,10 +1,8 @@
 """ADD: element-wise sum of two int8 tensors with their own scales, two plain int32 or two float32 tensors
 (broadcasting)."""
 
-from tflite.BuiltinOperator import BuiltinOperator
-
 from opbridge.ops.add.emit_c import emit_add
-from opbridge.ops.add.litert import parse_litert_options
+from opbridge.ops.add.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.add.reference import add_reference
 from opbridge.ops.add.schema import ADD_SCHEMA
 from opbridge.ops.definition import OperatorDefinition
@@ -12,8 +10,8 @@ from opbridge.ops.definition import OperatorDefinition
 ADD = OperatorDefinition(
     op_type="ADD",
     reference=add_reference,
-    litert_builtin_code=BuiltinOperator.ADD,
-    litert_versions=frozenset({1, 2, 3, 4, 5}),
+    litert_builtin_code=LITERT_CODE,
+    litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_add,
     doc=__doc__ or "",

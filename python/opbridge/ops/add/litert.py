@@ -1,6 +1,9 @@
+"""ADD: the LiteRT importer (builtin code, versions, options parser)."""
+
 from typing import Any
 
 import tflite
+from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.shared.litert import litert_activation
@@ -13,3 +16,7 @@ def parse_litert_options(operator: Any) -> AddAttributes:
     options = tflite.AddOptions()
     options.Init(table.Bytes, table.Pos)
     return AddAttributes(activation=litert_activation(options.FusedActivationFunction()))
+
+
+LITERT_CODE = BuiltinOperator.ADD
+LITERT_VERSIONS = frozenset({1, 2, 3, 4, 5})

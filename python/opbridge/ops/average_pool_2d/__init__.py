@@ -1,9 +1,7 @@
 """AVERAGE_POOL_2D: mean over windows that are clipped to the input, int8 or float32."""
 
-from tflite.BuiltinOperator import BuiltinOperator
-
 from opbridge.ops.average_pool_2d.emit_c import emit_average_pool_2d
-from opbridge.ops.average_pool_2d.litert import parse_litert_options
+from opbridge.ops.average_pool_2d.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.average_pool_2d.reference import average_pool_2d_reference
 from opbridge.ops.average_pool_2d.schema import AVERAGE_POOL_2D_SCHEMA
 from opbridge.ops.definition import OperatorDefinition
@@ -11,8 +9,8 @@ from opbridge.ops.definition import OperatorDefinition
 AVERAGE_POOL_2D = OperatorDefinition(
     op_type="AVERAGE_POOL_2D",
     reference=average_pool_2d_reference,
-    litert_builtin_code=BuiltinOperator.AVERAGE_POOL_2D,
-    litert_versions=frozenset({1, 2, 3}),
+    litert_builtin_code=LITERT_CODE,
+    litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_average_pool_2d,
     doc=__doc__ or "",

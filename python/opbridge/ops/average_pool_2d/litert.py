@@ -1,6 +1,9 @@
+"""AVERAGE_POOL_2D: the LiteRT importer (builtin code, versions, options parser)."""
+
 from typing import Any
 
 import tflite
+from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ir.attribute_types import Padding
 from opbridge.ops.average_pool_2d.attributes import Pool2DAttributes
@@ -19,3 +22,7 @@ def parse_litert_options(operator: Any) -> Pool2DAttributes:
         filter_width=options.FilterWidth(),
         activation=litert_activation(options.FusedActivationFunction()),
     )
+
+
+LITERT_CODE = BuiltinOperator.AVERAGE_POOL_2D
+LITERT_VERSIONS = frozenset({1, 2, 3})

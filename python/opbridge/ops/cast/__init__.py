@@ -3,10 +3,8 @@
 From bool, int8, int16, int32 or uint32 to int8, int16, int32, uint32 or float32.
 """
 
-from tflite.BuiltinOperator import BuiltinOperator
-
 from opbridge.ops.cast.emit_c import emit_cast
-from opbridge.ops.cast.litert import parse_litert_options
+from opbridge.ops.cast.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.cast.reference import cast_reference
 from opbridge.ops.cast.schema import CAST_SCHEMA
 from opbridge.ops.definition import OperatorDefinition
@@ -16,8 +14,8 @@ from opbridge.ops.definition import OperatorDefinition
 CAST = OperatorDefinition(
     op_type="CAST",
     reference=cast_reference,
-    litert_builtin_code=BuiltinOperator.CAST,
-    litert_versions=frozenset({1, 2, 3, 4, 5, 6}),
+    litert_builtin_code=LITERT_CODE,
+    litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_cast,
     doc=__doc__ or "",

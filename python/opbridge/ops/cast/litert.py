@@ -1,8 +1,9 @@
-"""CAST's attributes from a LiteRT model: the type of the node's output tensor."""
+"""CAST: the LiteRT importer (builtin code, versions, options parser)."""
 
 from typing import Any
 
 import tflite
+from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType
@@ -28,3 +29,7 @@ def parse_litert_options(operator: Any) -> CastAttributes:
             hint="CAST to int8, int16, int32, uint32 or float32",
         )
     return CastAttributes(out_data_type=dtype)
+
+
+LITERT_CODE = BuiltinOperator.CAST
+LITERT_VERSIONS = frozenset({1, 2, 3, 4, 5, 6})

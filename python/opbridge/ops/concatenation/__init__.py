@@ -1,9 +1,7 @@
 """CONCATENATION: inputs joined along one axis (int8 of the output's quantization, or int16, int32, ...)."""
 
-from tflite.BuiltinOperator import BuiltinOperator
-
 from opbridge.ops.concatenation.emit_c import emit_concatenation
-from opbridge.ops.concatenation.litert import parse_litert_options
+from opbridge.ops.concatenation.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.concatenation.reference import concatenation_reference
 from opbridge.ops.concatenation.schema import CONCATENATION_SCHEMA
 from opbridge.ops.definition import OperatorDefinition
@@ -11,8 +9,8 @@ from opbridge.ops.definition import OperatorDefinition
 CONCATENATION = OperatorDefinition(
     op_type="CONCATENATION",
     reference=concatenation_reference,
-    litert_builtin_code=BuiltinOperator.CONCATENATION,
-    litert_versions=frozenset({1, 2, 3, 4}),
+    litert_builtin_code=LITERT_CODE,
+    litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_concatenation,
     doc=__doc__ or "",

@@ -1,9 +1,7 @@
 """CONV_2D: 2-D convolution, NHWC input, OHWI filter: int8 with int32 bias, or float32."""
 
-from tflite.BuiltinOperator import BuiltinOperator
-
 from opbridge.ops.conv_2d.emit_c import emit_conv_2d
-from opbridge.ops.conv_2d.litert import parse_litert_options
+from opbridge.ops.conv_2d.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.conv_2d.reference import conv_2d_reference
 from opbridge.ops.conv_2d.schema import CONV_2D_SCHEMA
 from opbridge.ops.definition import OperatorDefinition
@@ -11,8 +9,8 @@ from opbridge.ops.definition import OperatorDefinition
 CONV_2D = OperatorDefinition(
     op_type="CONV_2D",
     reference=conv_2d_reference,
-    litert_builtin_code=BuiltinOperator.CONV_2D,
-    litert_versions=frozenset({1, 2, 3, 4, 5, 6}),
+    litert_builtin_code=LITERT_CODE,
+    litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_conv_2d,
     doc=__doc__ or "",

@@ -1,6 +1,9 @@
+"""CONV_2D: the LiteRT importer (builtin code, versions, options parser)."""
+
 from typing import Any
 
 import tflite
+from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ir.attribute_types import Padding
 from opbridge.ops.conv_2d.attributes import Conv2DAttributes
@@ -19,3 +22,7 @@ def parse_litert_options(operator: Any) -> Conv2DAttributes:
         dilation_width=options.DilationWFactor(),
         activation=litert_activation(options.FusedActivationFunction()),
     )
+
+
+LITERT_CODE = BuiltinOperator.CONV_2D
+LITERT_VERSIONS = frozenset({1, 2, 3, 4, 5, 6})

@@ -1,18 +1,16 @@
 """DEPTHWISE_CONV_2D: per-channel 2-D convolution with a depth multiplier: int8 with int32 bias, or float32."""
 
-from tflite.BuiltinOperator import BuiltinOperator
-
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.depthwise_conv_2d.emit_c import emit_depthwise_conv_2d
-from opbridge.ops.depthwise_conv_2d.litert import parse_litert_options
+from opbridge.ops.depthwise_conv_2d.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.depthwise_conv_2d.reference import depthwise_conv_2d_reference
 from opbridge.ops.depthwise_conv_2d.schema import DEPTHWISE_CONV_2D_SCHEMA
 
 DEPTHWISE_CONV_2D = OperatorDefinition(
     op_type="DEPTHWISE_CONV_2D",
     reference=depthwise_conv_2d_reference,
-    litert_builtin_code=BuiltinOperator.DEPTHWISE_CONV_2D,
-    litert_versions=frozenset({1, 2, 3, 4, 5, 6, 7}),
+    litert_builtin_code=LITERT_CODE,
+    litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_depthwise_conv_2d,
     doc=__doc__ or "",

@@ -1,6 +1,9 @@
+"""DEPTHWISE_CONV_2D: the LiteRT importer (builtin code, versions, options parser)."""
+
 from typing import Any
 
 import tflite
+from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ir.attribute_types import Padding
 from opbridge.ops.depthwise_conv_2d.attributes import DepthwiseConv2DAttributes
@@ -20,3 +23,7 @@ def parse_litert_options(operator: Any) -> DepthwiseConv2DAttributes:
         depth_multiplier=options.DepthMultiplier(),
         activation=litert_activation(options.FusedActivationFunction()),
     )
+
+
+LITERT_CODE = BuiltinOperator.DEPTHWISE_CONV_2D
+LITERT_VERSIONS = frozenset({1, 2, 3, 4, 5, 6, 7})

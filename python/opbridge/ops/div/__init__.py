@@ -1,19 +1,17 @@
 """DIV: element-wise quotient of two plain int32 tensors (truncated toward zero) or of two float32 tensors
 (broadcasting)."""
 
-from tflite.BuiltinOperator import BuiltinOperator
-
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.div.emit_c import emit_div
-from opbridge.ops.div.litert import parse_litert_options
+from opbridge.ops.div.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.div.reference import div_reference
 from opbridge.ops.div.schema import DIV_SCHEMA
 
 DIV = OperatorDefinition(
     op_type="DIV",
     reference=div_reference,
-    litert_builtin_code=BuiltinOperator.DIV,
-    litert_versions=frozenset({1, 2}),
+    litert_builtin_code=LITERT_CODE,
+    litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_div,
     doc=__doc__ or "",

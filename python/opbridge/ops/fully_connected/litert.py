@@ -1,6 +1,9 @@
+"""FULLY_CONNECTED: the LiteRT importer (builtin code, versions, options parser)."""
+
 from typing import Any
 
 import tflite
+from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.errors import UnsupportedOperatorError
 from opbridge.ops.fully_connected.attributes import FullyConnectedAttributes
@@ -21,3 +24,7 @@ def parse_litert_options(operator: Any) -> FullyConnectedAttributes:
         activation=litert_activation(options.FusedActivationFunction()),
         keep_num_dims=bool(options.KeepNumDims()),
     )
+
+
+LITERT_CODE = BuiltinOperator.FULLY_CONNECTED
+LITERT_VERSIONS = frozenset({1, 2, 3, 4, 5, 6, 7, 8, 9})

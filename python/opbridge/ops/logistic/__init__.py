@@ -5,18 +5,17 @@ its cut-offs (x > 16.619047 gives 1, x < -9 gives exp(x)). The C kernel calls
 expf; the reference rounds a float64 exp once (they may differ by an ulp).
 """
 
-from tflite.BuiltinOperator import BuiltinOperator
-
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.logistic.emit_c import emit_logistic
+from opbridge.ops.logistic.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.logistic.reference import logistic_reference
 from opbridge.ops.logistic.schema import LOGISTIC_SCHEMA
 
 LOGISTIC = OperatorDefinition(
     op_type="LOGISTIC",
     reference=logistic_reference,
-    litert_builtin_code=BuiltinOperator.LOGISTIC,
-    litert_versions=frozenset({1, 2, 3}),
+    litert_builtin_code=LITERT_CODE,
+    litert_versions=LITERT_VERSIONS,
     emit_c=emit_logistic,
     doc=__doc__ or "",
     schema=LOGISTIC_SCHEMA,

@@ -1,18 +1,17 @@
 """MAX_POOL_2D: maximum over windows that are clipped to the input, int8 or float32."""
 
-from tflite.BuiltinOperator import BuiltinOperator
-
 from opbridge.ops.average_pool_2d.litert import parse_litert_options
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.max_pool_2d.emit_c import emit_max_pool_2d
+from opbridge.ops.max_pool_2d.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.max_pool_2d.reference import max_pool_2d_reference
 from opbridge.ops.max_pool_2d.schema import MAX_POOL_2D_SCHEMA
 
 MAX_POOL_2D = OperatorDefinition(
     op_type="MAX_POOL_2D",
     reference=max_pool_2d_reference,
-    litert_builtin_code=BuiltinOperator.MAX_POOL_2D,
-    litert_versions=frozenset({1, 2, 3}),
+    litert_builtin_code=LITERT_CODE,
+    litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_max_pool_2d,
     doc=__doc__ or "",

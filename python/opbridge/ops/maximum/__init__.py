@@ -3,18 +3,17 @@
 Raw values are compared, whatever their quantization, as TFLite Micro does.
 """
 
-from tflite.BuiltinOperator import BuiltinOperator
-
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.maximum.emit_c import emit_maximum
+from opbridge.ops.maximum.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.maximum.reference import maximum_reference
 from opbridge.ops.maximum.schema import MAXIMUM_SCHEMA
 
 MAXIMUM = OperatorDefinition(
     op_type="MAXIMUM",
     reference=maximum_reference,
-    litert_builtin_code=BuiltinOperator.MAXIMUM,
-    litert_versions=frozenset({1, 2, 3, 4}),
+    litert_builtin_code=LITERT_CODE,
+    litert_versions=LITERT_VERSIONS,
     emit_c=emit_maximum,
     doc=__doc__ or "",
     schema=MAXIMUM_SCHEMA,

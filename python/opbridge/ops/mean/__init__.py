@@ -5,19 +5,17 @@ in row-major order (one float32 rounding per addition), divided by their
 count. The reference adds column by column in that order, never with np.sum.
 """
 
-from tflite.BuiltinOperator import BuiltinOperator
-
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.mean.emit_c import emit_mean, mean_scratch_bytes
-from opbridge.ops.mean.litert import parse_litert_options
+from opbridge.ops.mean.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.mean.reference import mean_reference
 from opbridge.ops.mean.schema import MEAN_SCHEMA
 
 MEAN = OperatorDefinition(
     op_type="MEAN",
     reference=mean_reference,
-    litert_builtin_code=BuiltinOperator.MEAN,
-    litert_versions=frozenset({1, 2, 3}),
+    litert_builtin_code=LITERT_CODE,
+    litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_mean,
     scratch_bytes=mean_scratch_bytes,

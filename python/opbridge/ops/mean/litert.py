@@ -1,8 +1,9 @@
-"""MEAN: LiteRT importer."""
+"""MEAN: the LiteRT importer (builtin code, versions, options parser)."""
 
 from typing import Any
 
 import tflite
+from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.mean.attributes import MeanAttributes
 
@@ -14,3 +15,7 @@ def parse_litert_options(operator: Any) -> MeanAttributes:
     options = tflite.ReducerOptions()
     options.Init(table.Bytes, table.Pos)
     return MeanAttributes(keep_dims=bool(options.KeepDims()))
+
+
+LITERT_CODE = BuiltinOperator.MEAN
+LITERT_VERSIONS = frozenset({1, 2, 3})

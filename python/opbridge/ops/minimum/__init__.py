@@ -3,18 +3,17 @@
 Raw values are compared, whatever their quantization, as TFLite Micro does.
 """
 
-from tflite.BuiltinOperator import BuiltinOperator
-
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.minimum.emit_c import emit_minimum
+from opbridge.ops.minimum.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.minimum.reference import minimum_reference
 from opbridge.ops.minimum.schema import MINIMUM_SCHEMA
 
 MINIMUM = OperatorDefinition(
     op_type="MINIMUM",
     reference=minimum_reference,
-    litert_builtin_code=BuiltinOperator.MINIMUM,
-    litert_versions=frozenset({1, 2, 3, 4}),
+    litert_builtin_code=LITERT_CODE,
+    litert_versions=LITERT_VERSIONS,
     emit_c=emit_minimum,
     doc=__doc__ or "",
     schema=MINIMUM_SCHEMA,

@@ -5,19 +5,17 @@ overflow, then the fused activation clamps the raw value (RELU6 to [0, 6]).
 float32: the float32 product, then the fused activation's clamp.
 """
 
-from tflite.BuiltinOperator import BuiltinOperator
-
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.mul.emit_c import emit_mul
-from opbridge.ops.mul.litert import parse_litert_options
+from opbridge.ops.mul.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.mul.reference import mul_reference
 from opbridge.ops.mul.schema import MUL_SCHEMA
 
 MUL = OperatorDefinition(
     op_type="MUL",
     reference=mul_reference,
-    litert_builtin_code=BuiltinOperator.MUL,
-    litert_versions=frozenset({1, 2, 3, 4}),
+    litert_builtin_code=LITERT_CODE,
+    litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_mul,
     doc=__doc__ or "",

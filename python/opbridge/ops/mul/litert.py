@@ -1,8 +1,9 @@
-"""MUL: LiteRT importer."""
+"""MUL: the LiteRT importer (builtin code, versions, options parser)."""
 
 from typing import Any
 
 import tflite
+from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.shared.litert import litert_activation
@@ -15,3 +16,7 @@ def parse_litert_options(operator: Any) -> AddAttributes:
     options = tflite.MulOptions()
     options.Init(table.Bytes, table.Pos)
     return AddAttributes(activation=litert_activation(options.FusedActivationFunction()))
+
+
+LITERT_CODE = BuiltinOperator.MUL
+LITERT_VERSIONS = frozenset({1, 2, 3, 4})

@@ -1,18 +1,17 @@
 """PAD / PADV2: constant padding of int8 tensors (with the output zero point or the given value)
 and of float32 tensors (with 0.0 or the given value)."""
 
-from tflite.BuiltinOperator import BuiltinOperator
-
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.pad.emit_c import emit_pad
+from opbridge.ops.pad.litert import PAD_LITERT_CODE, PAD_LITERT_VERSIONS, PADV2_LITERT_CODE, PADV2_LITERT_VERSIONS
 from opbridge.ops.pad.reference import pad_reference
 from opbridge.ops.pad.schema import PAD_SCHEMA, PADV2_SCHEMA
 
 PAD = OperatorDefinition(
     op_type="PAD",
     reference=pad_reference,
-    litert_builtin_code=BuiltinOperator.PAD,
-    litert_versions=frozenset({1, 2, 3, 4}),
+    litert_builtin_code=PAD_LITERT_CODE,
+    litert_versions=PAD_LITERT_VERSIONS,
     emit_c=emit_pad,
     doc=__doc__ or "",
     schema=PAD_SCHEMA,
@@ -21,8 +20,8 @@ PAD = OperatorDefinition(
 PADV2 = OperatorDefinition(
     op_type="PADV2",
     reference=pad_reference,
-    litert_builtin_code=BuiltinOperator.PADV2,
-    litert_versions=frozenset({1, 2, 3, 4}),
+    litert_builtin_code=PADV2_LITERT_CODE,
+    litert_versions=PADV2_LITERT_VERSIONS,
     emit_c=emit_pad,
     doc=__doc__ or "",
     schema=PADV2_SCHEMA,

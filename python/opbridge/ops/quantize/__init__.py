@@ -1,18 +1,16 @@
 """QUANTIZE: float32 -> int8 (halves away from zero, or to even for ONNX models), or int8 -> int8 (requantize)."""
 
-from tflite.BuiltinOperator import BuiltinOperator
-
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.quantize.emit_c import emit_quantize
-from opbridge.ops.quantize.litert import parse_litert_options
+from opbridge.ops.quantize.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.quantize.reference import quantize_reference
 from opbridge.ops.quantize.schema import QUANTIZE_SCHEMA
 
 QUANTIZE = OperatorDefinition(
     op_type="QUANTIZE",
     reference=quantize_reference,
-    litert_builtin_code=BuiltinOperator.QUANTIZE,
-    litert_versions=frozenset({1, 2, 3}),
+    litert_builtin_code=LITERT_CODE,
+    litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_quantize,
     doc=__doc__ or "",

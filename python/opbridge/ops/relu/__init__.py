@@ -1,18 +1,17 @@
 """RELU on int8: rescale to the output's quantization, then clamp below at its zero point; on float32:
 x < 0 ? 0 : x (TFLite Micro's ReluFloat; NaN and -0.0 pass through)."""
 
-from tflite.BuiltinOperator import BuiltinOperator
-
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.relu.emit_c import emit_relu
+from opbridge.ops.relu.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.relu.reference import relu_reference
 from opbridge.ops.relu.schema import RELU_SCHEMA
 
 RELU = OperatorDefinition(
     op_type="RELU",
     reference=relu_reference,
-    litert_builtin_code=BuiltinOperator.RELU,
-    litert_versions=frozenset({1, 2, 3}),
+    litert_builtin_code=LITERT_CODE,
+    litert_versions=LITERT_VERSIONS,
     emit_c=emit_relu,
     doc=__doc__ or "",
     schema=RELU_SCHEMA,

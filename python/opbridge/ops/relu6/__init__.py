@@ -1,18 +1,17 @@
 """RELU6 on int8: clamp to [input zero point, quantized 6] (TFLite Micro does not rescale); on float32:
 x > 6 ? 6 : (x < 0 ? 0 : x) (TFLite Micro's Relu6Float; NaN passes through)."""
 
-from tflite.BuiltinOperator import BuiltinOperator
-
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.relu6.emit_c import emit_relu6
+from opbridge.ops.relu6.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.relu6.reference import relu6_reference
 from opbridge.ops.relu6.schema import RELU6_SCHEMA
 
 RELU6 = OperatorDefinition(
     op_type="RELU6",
     reference=relu6_reference,
-    litert_builtin_code=BuiltinOperator.RELU6,
-    litert_versions=frozenset({1, 2, 3}),
+    litert_builtin_code=LITERT_CODE,
+    litert_versions=LITERT_VERSIONS,
     emit_c=emit_relu6,
     doc=__doc__ or "",
     schema=RELU6_SCHEMA,

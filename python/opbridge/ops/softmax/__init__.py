@@ -1,18 +1,16 @@
 """SOFTMAX: exp(beta * (x - max)) / sum over the last axis, int8 in and out, or float32."""
 
-from tflite.BuiltinOperator import BuiltinOperator
-
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.softmax.emit_c import emit_softmax
-from opbridge.ops.softmax.litert import parse_litert_options
+from opbridge.ops.softmax.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.softmax.reference import softmax_reference
 from opbridge.ops.softmax.schema import SOFTMAX_SCHEMA
 
 SOFTMAX = OperatorDefinition(
     op_type="SOFTMAX",
     reference=softmax_reference,
-    litert_builtin_code=BuiltinOperator.SOFTMAX,
-    litert_versions=frozenset({1, 2, 3}),
+    litert_builtin_code=LITERT_CODE,
+    litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_softmax,
     doc=__doc__ or "",

@@ -1,6 +1,9 @@
+"""SOFTMAX: the LiteRT importer (builtin code, versions, options parser)."""
+
 from typing import Any
 
 import tflite
+from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.softmax.attributes import SoftmaxAttributes
 
@@ -12,3 +15,7 @@ def parse_litert_options(operator: Any) -> SoftmaxAttributes:
     options = tflite.SoftmaxOptions()
     options.Init(table.Bytes, table.Pos)
     return SoftmaxAttributes(beta=float(options.Beta()))
+
+
+LITERT_CODE = BuiltinOperator.SOFTMAX
+LITERT_VERSIONS = frozenset({1, 2, 3})

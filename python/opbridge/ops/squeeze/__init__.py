@@ -1,21 +1,18 @@
 """SQUEEZE: drops size-1 dimensions; the same bytes under the output's shape."""
 
-from tflite.BuiltinOperator import BuiltinOperator
-
 from opbridge.ops.definition import OperatorDefinition
-from opbridge.ops.reshape import reshape_reference
-from opbridge.ops.reshape.emit_c import emit_reshape
-from opbridge.ops.squeeze.litert import parse_litert_options
+from opbridge.ops.squeeze.emit_c import emit_squeeze
+from opbridge.ops.squeeze.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
+from opbridge.ops.squeeze.reference import squeeze_reference
 from opbridge.ops.squeeze.schema import SQUEEZE_SCHEMA
 
-# The memory planner aliases SQUEEZE like RESHAPE (backends/c/memory_plan.py).
 SQUEEZE = OperatorDefinition(
     op_type="SQUEEZE",
-    reference=reshape_reference,
-    litert_builtin_code=BuiltinOperator.SQUEEZE,
-    litert_versions=frozenset({1, 2}),
+    reference=squeeze_reference,
+    litert_builtin_code=LITERT_CODE,
+    litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
-    emit_c=emit_reshape,
+    emit_c=emit_squeeze,
     doc=__doc__ or "",
     schema=SQUEEZE_SCHEMA,
 )

@@ -1,6 +1,9 @@
+"""SQUEEZE: the LiteRT importer (builtin code, versions, options parser)."""
+
 from typing import Any
 
 import tflite
+from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.squeeze.attributes import SqueezeAttributes
 
@@ -14,3 +17,7 @@ def parse_litert_options(operator: Any) -> SqueezeAttributes:
     return SqueezeAttributes(
         squeeze_dims=tuple(int(options.SqueezeDims(i)) for i in range(options.SqueezeDimsLength()))
     )
+
+
+LITERT_CODE = BuiltinOperator.SQUEEZE
+LITERT_VERSIONS = frozenset({1, 2})

@@ -5,19 +5,17 @@ requires; begin_mask, end_mask and shrink_axis_mask are supported,
 ellipsis_mask, new_axis_mask and offset are not (TFLite Micro ignores them).
 """
 
-from tflite.BuiltinOperator import BuiltinOperator
-
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.strided_slice.emit_c import emit_strided_slice
-from opbridge.ops.strided_slice.litert import parse_litert_options
+from opbridge.ops.strided_slice.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.strided_slice.reference import strided_slice_reference
 from opbridge.ops.strided_slice.schema import STRIDED_SLICE_SCHEMA
 
 STRIDED_SLICE = OperatorDefinition(
     op_type="STRIDED_SLICE",
     reference=strided_slice_reference,
-    litert_builtin_code=BuiltinOperator.STRIDED_SLICE,
-    litert_versions=frozenset({1, 2, 3, 4, 5, 6, 7, 8}),
+    litert_builtin_code=LITERT_CODE,
+    litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_strided_slice,
     doc=__doc__ or "",

@@ -1,6 +1,9 @@
+"""STRIDED_SLICE: the LiteRT importer (builtin code, versions, options parser)."""
+
 from typing import Any
 
 import tflite
+from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.ops.strided_slice.attributes import StridedSliceAttributes
 
@@ -19,3 +22,7 @@ def parse_litert_options(operator: Any) -> StridedSliceAttributes:
         shrink_axis_mask=options.ShrinkAxisMask(),
         offset=bool(options.Offset()),
     )
+
+
+LITERT_CODE = BuiltinOperator.STRIDED_SLICE
+LITERT_VERSIONS = frozenset({1, 2, 3, 4, 5, 6, 7, 8})

@@ -1,18 +1,16 @@
 """SUB: element-wise difference of two int8 tensors with their own scales, or of two float32 tensors (broadcasting)."""
 
-from tflite.BuiltinOperator import BuiltinOperator
-
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.sub.emit_c import emit_sub
-from opbridge.ops.sub.litert import parse_litert_options
+from opbridge.ops.sub.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.sub.reference import sub_reference
 from opbridge.ops.sub.schema import SUB_SCHEMA
 
 SUB = OperatorDefinition(
     op_type="SUB",
     reference=sub_reference,
-    litert_builtin_code=BuiltinOperator.SUB,
-    litert_versions=frozenset({1, 2, 3}),
+    litert_builtin_code=LITERT_CODE,
+    litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_sub,
     doc=__doc__ or "",

@@ -1,18 +1,17 @@
 """TANH on int8: gemmlowp's fixed-point tanh; output scale 1/128, zero point 0. On float32: tanh (C: tanhf;
 the reference rounds a float64 tanh once, so they may differ by an ulp or two)."""
 
-from tflite.BuiltinOperator import BuiltinOperator
-
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.tanh.emit_c import emit_tanh
+from opbridge.ops.tanh.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.tanh.reference import tanh_reference
 from opbridge.ops.tanh.schema import TANH_SCHEMA
 
 TANH = OperatorDefinition(
     op_type="TANH",
     reference=tanh_reference,
-    litert_builtin_code=BuiltinOperator.TANH,
-    litert_versions=frozenset({1, 2, 3}),
+    litert_builtin_code=LITERT_CODE,
+    litert_versions=LITERT_VERSIONS,
     emit_c=emit_tanh,
     doc=__doc__ or "",
     schema=TANH_SCHEMA,

@@ -1,18 +1,17 @@
 """TRANSPOSE: permutes a tensor's axes by a constant int32 perm (ranks up to 6, any element type)."""
 
-from tflite.BuiltinOperator import BuiltinOperator
-
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.transpose.emit_c import emit_transpose
+from opbridge.ops.transpose.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.transpose.reference import transpose_reference
 from opbridge.ops.transpose.schema import TRANSPOSE_SCHEMA
 
 TRANSPOSE = OperatorDefinition(
     op_type="TRANSPOSE",
     reference=transpose_reference,
-    litert_builtin_code=BuiltinOperator.TRANSPOSE,
+    litert_builtin_code=LITERT_CODE,
     # TFLite's versions: 1 float32 and others, 2 int8, 3 bool, 4 five dimensions, 5 int16, 6 six dimensions.
-    litert_versions=frozenset({1, 2, 3, 4, 5, 6}),
+    litert_versions=LITERT_VERSIONS,
     emit_c=emit_transpose,
     doc=__doc__ or "",
     schema=TRANSPOSE_SCHEMA,

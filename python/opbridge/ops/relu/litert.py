@@ -1,0 +1,6 @@
+"""RELU: the LiteRT importer (builtin code, versions)."""
+
+from tflite.BuiltinOperator import BuiltinOperator
+
+LITERT_CODE = BuiltinOperator.RELU
+LITERT_VERSIONS = frozenset({1, 2, 3})

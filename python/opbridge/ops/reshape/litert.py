@@ -1,0 +1,6 @@
+"""RESHAPE: the LiteRT importer (builtin code, versions)."""
+
+from tflite.BuiltinOperator import BuiltinOperator
+
+LITERT_CODE = BuiltinOperator.RESHAPE
+LITERT_VERSIONS = frozenset({1, 2})
