@@ -13,8 +13,8 @@ from hypothesis.extra import numpy as hnp
 from models import MODELS
 from opbridge.backends.host.interpreter import ReferenceInterpreter
 from opbridge.errors import UnsupportedOperatorError
-from opbridge.frontends.onnx.converters import MAX_OPSET, MIN_OPSET
 from opbridge.frontends.onnx.importer import read_onnx_model
+from opbridge.ops.definition import MAX_OPSET, MIN_OPSET
 from opbridge.passes.constant_folding import fold_constants
 from opbridge.passes.transposes import cancel_transposes
 from opbridge.registry import default_registry_context

@@ -16,9 +16,9 @@ from hypothesis.extra import numpy as hnp
 from models import cnn_layers_model, mlp_layers_model
 from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
 from opbridge.backends.host.interpreter import ReferenceInterpreter
-from opbridge.frontends.onnx.converters import MAX_OPSET, MIN_OPSET
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType
+from opbridge.ops.definition import MAX_OPSET, MIN_OPSET
 from opbridge.passes.constant_folding import fold_constants
 from opbridge.passes.transposes import cancel_transposes
 from opbridge.registry import default_registry_context

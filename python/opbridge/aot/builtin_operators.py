@@ -6,10 +6,9 @@ from typing import Any
 
 from opbridge.air import LiteRTOperator
 from opbridge.aot.operators import operator_class_for
-from opbridge.frontends.onnx.converters import STANDARD_CONVERTERS
-from opbridge.frontends.onnx.quantized import QUANTIZED_CONVERTERS
 from opbridge.ops.builtin import BUILTIN_OPERATORS
 from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.shared.onnx_composite import COMPOSITE_CONVERTERS
 from opbridge.passes.constant_folding import FoldConstants
 from opbridge.schemas.opsets import BUILTIN_DOMAIN, OpsetDomain
 
@@ -37,7 +36,7 @@ def options_class_of(definition: OperatorDefinition) -> type | None:
 
 
 def register_operator_definitions(context: Any, definitions: Iterable[OperatorDefinition]) -> None:
-    """Each definition with its parser (LiteRT builtins), options class and C emitter class."""
+    """Each definition with its parser (LiteRT builtins), options class, ONNX converters and C emitter class."""
     for definition in definitions:
         key = definition.op_type
         context.operators.add(definition)
@@ -46,6 +45,8 @@ def register_operator_definitions(context: Any, definitions: Iterable[OperatorDe
         options_class = options_class_of(definition)
         if options_class is not None:
             context.air_options.register(key, options_class)
+        for converter in definition.onnx_converters:
+            context.onnx_converters.register(converter.key, converter)
         if definition.emit_c is not None:
             context.aot_operator_classes.register(key, operator_class_for(definition))
 
@@ -54,5 +55,5 @@ def register_builtin_operators(context: Any) -> None:
     context.opset_domains.register(BUILTIN_DOMAIN, OpsetDomain(BUILTIN_DOMAIN, 1, 1, "opbridge's built-in operators"))
     register_operator_definitions(context, BUILTIN_OPERATORS)
     context.transforms.register(FoldConstants.NAME, FoldConstants)
-    for converter in (*STANDARD_CONVERTERS, *QUANTIZED_CONVERTERS):
+    for converter in COMPOSITE_CONVERTERS:
         context.onnx_converters.register(converter.key, converter)

@@ -1,4 +1,4 @@
-"""What one operator provides: its key, importers and reference implementation."""
+"""What one operator provides: its key, schema, reference implementation, importers and C emitter."""
 
 import dataclasses
 from collections.abc import Callable
@@ -59,6 +59,35 @@ ReferenceImplementation = Callable[[ReferenceCall], list[Array]]
 CEmitter = Callable[[Any, Node], Any]
 
 
+# ONNX opsets of the default domain this frontend converts.
+MIN_OPSET, MAX_OPSET = 13, 21
+
+
+@dataclasses.dataclass(frozen=True)
+class OnnxConverter:
+    """Converts one standard ONNX op, for models importing ai.onnx at min_opset..max_opset.
+
+    `domain` is "" for ONNX's own ops; a converter of another domain (onnxruntime's
+    com.microsoft) is registered under "domain.op_type" and takes precedence over schemas.
+    """
+
+    op_type: str
+    # (frontends.onnx.conversion.OnnxConversion, OnnxNode) -> None: adds the op's nodes to the graph being built.
+    convert: Callable[[Any, Any], None]
+    min_opset: int = MIN_OPSET
+    max_opset: int = MAX_OPSET
+    domain: str = ""
+
+    @property
+    def key(self) -> str:
+        return converter_key(self.domain, self.op_type)
+
+
+def converter_key(domain: str, op_type: str) -> str:
+    """The onnx_converters key of an op: its type for ONNX's domain, else "domain.op_type"."""
+    return op_type if domain in ("", "ai.onnx") else f"{domain}.{op_type}"
+
+
 @dataclasses.dataclass(frozen=True)
 class OperatorDefinition:
     """One operator: the canonical key and what each stage needs of it."""
@@ -69,6 +98,10 @@ class OperatorDefinition:
     litert_versions: frozenset[int] = frozenset({1})
     parse_litert_options: LiteRTParser | None = None
     emit_c: CEmitter | None = None
+    # The ONNX ops that convert onto this operator (frontends/onnx registers them by key).
+    onnx_converters: tuple[OnnxConverter, ...] = ()
+    # The C kernel sources in cc/kernels that emit_c's code calls (checked by tests/registration).
+    c_kernels: tuple[str, ...] = ()
     # Bytes of arena scratch a node needs while it runs (planned ahead of time).
     scratch_bytes: Callable[[Graph, Node], int] | None = None
     doc: str = ""

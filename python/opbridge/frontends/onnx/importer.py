@@ -23,11 +23,12 @@ from typing import Any
 import numpy as np
 
 from opbridge.errors import ModelFormatError, UnsupportedOperatorError, UnsupportedTensorError
+from opbridge.frontends.onnx.batch_norm_folding import fold_batch_norms
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
-from opbridge.frontends.onnx.converters import MAX_OPSET, MIN_OPSET, converter_key, fold_batch_norms
 from opbridge.frontends.onnx.dtypes import ONNX_DTYPES
-from opbridge.frontends.onnx.quantized import fuse_qdq
+from opbridge.frontends.onnx.qdq_fusion import fuse_qdq
 from opbridge.ir import Graph, Tensor
+from opbridge.ops.definition import MAX_OPSET, MIN_OPSET, converter_key
 from opbridge.passes.transposes import cancel_transposes
 from opbridge.schemas.onnx_export import attribute_from_onnx
 

@@ -3,6 +3,7 @@
 
 from opbridge.ops.add.emit_c import emit_add
 from opbridge.ops.add.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
+from opbridge.ops.add.onnx import ONNX_CONVERTERS
 from opbridge.ops.add.reference import add_reference
 from opbridge.ops.add.schema import ADD_SCHEMA
 from opbridge.ops.definition import OperatorDefinition
@@ -14,6 +15,7 @@ ADD = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_add,
+    onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=ADD_SCHEMA,
 )

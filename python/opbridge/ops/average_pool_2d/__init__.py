@@ -2,6 +2,7 @@
 
 from opbridge.ops.average_pool_2d.emit_c import emit_average_pool_2d
 from opbridge.ops.average_pool_2d.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
+from opbridge.ops.average_pool_2d.onnx import ONNX_CONVERTERS
 from opbridge.ops.average_pool_2d.reference import average_pool_2d_reference
 from opbridge.ops.average_pool_2d.schema import AVERAGE_POOL_2D_SCHEMA
 from opbridge.ops.definition import OperatorDefinition
@@ -13,6 +14,7 @@ AVERAGE_POOL_2D = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_average_pool_2d,
+    onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=AVERAGE_POOL_2D_SCHEMA,
 )

@@ -2,6 +2,7 @@
 
 from opbridge.ops.concatenation.emit_c import emit_concatenation
 from opbridge.ops.concatenation.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
+from opbridge.ops.concatenation.onnx import ONNX_CONVERTERS
 from opbridge.ops.concatenation.reference import concatenation_reference
 from opbridge.ops.concatenation.schema import CONCATENATION_SCHEMA
 from opbridge.ops.definition import OperatorDefinition
@@ -13,6 +14,7 @@ CONCATENATION = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_concatenation,
+    onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=CONCATENATION_SCHEMA,
 )

@@ -2,6 +2,7 @@
 
 from opbridge.ops.conv_2d.emit_c import emit_conv_2d
 from opbridge.ops.conv_2d.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
+from opbridge.ops.conv_2d.onnx import ONNX_CONVERTERS
 from opbridge.ops.conv_2d.reference import conv_2d_reference
 from opbridge.ops.conv_2d.schema import CONV_2D_SCHEMA
 from opbridge.ops.definition import OperatorDefinition
@@ -13,6 +14,7 @@ CONV_2D = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_conv_2d,
+    onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=CONV_2D_SCHEMA,
 )

@@ -3,6 +3,7 @@
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.dequantize.emit_c import emit_dequantize
 from opbridge.ops.dequantize.litert import LITERT_CODE, LITERT_VERSIONS
+from opbridge.ops.dequantize.onnx import ONNX_CONVERTERS
 from opbridge.ops.dequantize.reference import dequantize_reference
 from opbridge.ops.dequantize.schema import DEQUANTIZE_SCHEMA
 
@@ -12,6 +13,7 @@ DEQUANTIZE = OperatorDefinition(
     litert_builtin_code=LITERT_CODE,
     litert_versions=LITERT_VERSIONS,
     emit_c=emit_dequantize,
+    onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=DEQUANTIZE_SCHEMA,
 )

@@ -4,6 +4,7 @@
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.div.emit_c import emit_div
 from opbridge.ops.div.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
+from opbridge.ops.div.onnx import ONNX_CONVERTERS
 from opbridge.ops.div.reference import div_reference
 from opbridge.ops.div.schema import DIV_SCHEMA
 
@@ -14,6 +15,7 @@ DIV = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_div,
+    onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=DIV_SCHEMA,
 )

@@ -3,6 +3,7 @@
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.fully_connected.emit_c import emit_fully_connected
 from opbridge.ops.fully_connected.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
+from opbridge.ops.fully_connected.onnx import ONNX_CONVERTERS
 from opbridge.ops.fully_connected.reference import fully_connected_reference
 from opbridge.ops.fully_connected.schema import FULLY_CONNECTED_SCHEMA
 
@@ -13,6 +14,7 @@ FULLY_CONNECTED = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_fully_connected,
+    onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=FULLY_CONNECTED_SCHEMA,
 )

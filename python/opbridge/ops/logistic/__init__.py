@@ -8,6 +8,7 @@ expf; the reference rounds a float64 exp once (they may differ by an ulp).
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.logistic.emit_c import emit_logistic
 from opbridge.ops.logistic.litert import LITERT_CODE, LITERT_VERSIONS
+from opbridge.ops.logistic.onnx import ONNX_CONVERTERS
 from opbridge.ops.logistic.reference import logistic_reference
 from opbridge.ops.logistic.schema import LOGISTIC_SCHEMA
 
@@ -17,6 +18,7 @@ LOGISTIC = OperatorDefinition(
     litert_builtin_code=LITERT_CODE,
     litert_versions=LITERT_VERSIONS,
     emit_c=emit_logistic,
+    onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=LOGISTIC_SCHEMA,
 )

@@ -4,6 +4,7 @@ from opbridge.ops.average_pool_2d.litert import parse_litert_options
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.max_pool_2d.emit_c import emit_max_pool_2d
 from opbridge.ops.max_pool_2d.litert import LITERT_CODE, LITERT_VERSIONS
+from opbridge.ops.max_pool_2d.onnx import ONNX_CONVERTERS
 from opbridge.ops.max_pool_2d.reference import max_pool_2d_reference
 from opbridge.ops.max_pool_2d.schema import MAX_POOL_2D_SCHEMA
 
@@ -14,6 +15,7 @@ MAX_POOL_2D = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_max_pool_2d,
+    onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=MAX_POOL_2D_SCHEMA,
 )

@@ -6,6 +6,7 @@ Raw values are compared, whatever their quantization, as TFLite Micro does.
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.maximum.emit_c import emit_maximum
 from opbridge.ops.maximum.litert import LITERT_CODE, LITERT_VERSIONS
+from opbridge.ops.maximum.onnx import ONNX_CONVERTERS
 from opbridge.ops.maximum.reference import maximum_reference
 from opbridge.ops.maximum.schema import MAXIMUM_SCHEMA
 
@@ -15,6 +16,7 @@ MAXIMUM = OperatorDefinition(
     litert_builtin_code=LITERT_CODE,
     litert_versions=LITERT_VERSIONS,
     emit_c=emit_maximum,
+    onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=MAXIMUM_SCHEMA,
 )

@@ -8,6 +8,7 @@ count. The reference adds column by column in that order, never with np.sum.
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.mean.emit_c import emit_mean, mean_scratch_bytes
 from opbridge.ops.mean.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
+from opbridge.ops.mean.onnx import ONNX_CONVERTERS
 from opbridge.ops.mean.reference import mean_reference
 from opbridge.ops.mean.schema import MEAN_SCHEMA
 
@@ -18,6 +19,7 @@ MEAN = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_mean,
+    onnx_converters=ONNX_CONVERTERS,
     scratch_bytes=mean_scratch_bytes,
     doc=__doc__ or "",
     schema=MEAN_SCHEMA,

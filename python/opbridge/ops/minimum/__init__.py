@@ -6,6 +6,7 @@ Raw values are compared, whatever their quantization, as TFLite Micro does.
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.minimum.emit_c import emit_minimum
 from opbridge.ops.minimum.litert import LITERT_CODE, LITERT_VERSIONS
+from opbridge.ops.minimum.onnx import ONNX_CONVERTERS
 from opbridge.ops.minimum.reference import minimum_reference
 from opbridge.ops.minimum.schema import MINIMUM_SCHEMA
 
@@ -15,6 +16,7 @@ MINIMUM = OperatorDefinition(
     litert_builtin_code=LITERT_CODE,
     litert_versions=LITERT_VERSIONS,
     emit_c=emit_minimum,
+    onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=MINIMUM_SCHEMA,
 )

@@ -8,6 +8,7 @@ float32: the float32 product, then the fused activation's clamp.
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.mul.emit_c import emit_mul
 from opbridge.ops.mul.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
+from opbridge.ops.mul.onnx import ONNX_CONVERTERS
 from opbridge.ops.mul.reference import mul_reference
 from opbridge.ops.mul.schema import MUL_SCHEMA
 
@@ -18,6 +19,7 @@ MUL = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_mul,
+    onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=MUL_SCHEMA,
 )

@@ -3,6 +3,7 @@
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.quantize.emit_c import emit_quantize
 from opbridge.ops.quantize.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
+from opbridge.ops.quantize.onnx import ONNX_CONVERTERS
 from opbridge.ops.quantize.reference import quantize_reference
 from opbridge.ops.quantize.schema import QUANTIZE_SCHEMA
 
@@ -13,6 +14,7 @@ QUANTIZE = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_quantize,
+    onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=QUANTIZE_SCHEMA,
 )

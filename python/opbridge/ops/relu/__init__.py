@@ -4,6 +4,7 @@ x < 0 ? 0 : x (TFLite Micro's ReluFloat; NaN and -0.0 pass through)."""
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.relu.emit_c import emit_relu
 from opbridge.ops.relu.litert import LITERT_CODE, LITERT_VERSIONS
+from opbridge.ops.relu.onnx import ONNX_CONVERTERS
 from opbridge.ops.relu.reference import relu_reference
 from opbridge.ops.relu.schema import RELU_SCHEMA
 
@@ -13,6 +14,7 @@ RELU = OperatorDefinition(
     litert_builtin_code=LITERT_CODE,
     litert_versions=LITERT_VERSIONS,
     emit_c=emit_relu,
+    onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=RELU_SCHEMA,
 )

@@ -3,6 +3,7 @@
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.reshape.emit_c import emit_reshape
 from opbridge.ops.reshape.litert import LITERT_CODE, LITERT_VERSIONS
+from opbridge.ops.reshape.onnx import ONNX_CONVERTERS
 from opbridge.ops.reshape.reference import reshape_reference
 from opbridge.ops.reshape.schema import RESHAPE_SCHEMA
 
@@ -12,6 +13,7 @@ RESHAPE = OperatorDefinition(
     litert_builtin_code=LITERT_CODE,
     litert_versions=LITERT_VERSIONS,
     emit_c=emit_reshape,
+    onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=RESHAPE_SCHEMA,
 )

@@ -3,6 +3,7 @@
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.softmax.emit_c import emit_softmax
 from opbridge.ops.softmax.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
+from opbridge.ops.softmax.onnx import ONNX_CONVERTERS
 from opbridge.ops.softmax.reference import softmax_reference
 from opbridge.ops.softmax.schema import SOFTMAX_SCHEMA
 
@@ -13,6 +14,7 @@ SOFTMAX = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_softmax,
+    onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=SOFTMAX_SCHEMA,
 )

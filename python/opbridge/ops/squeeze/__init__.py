@@ -3,6 +3,7 @@
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.squeeze.emit_c import emit_squeeze
 from opbridge.ops.squeeze.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
+from opbridge.ops.squeeze.onnx import ONNX_CONVERTERS
 from opbridge.ops.squeeze.reference import squeeze_reference
 from opbridge.ops.squeeze.schema import SQUEEZE_SCHEMA
 
@@ -13,6 +14,7 @@ SQUEEZE = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_squeeze,
+    onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=SQUEEZE_SCHEMA,
 )

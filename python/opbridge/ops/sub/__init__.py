@@ -3,6 +3,7 @@
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.sub.emit_c import emit_sub
 from opbridge.ops.sub.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
+from opbridge.ops.sub.onnx import ONNX_CONVERTERS
 from opbridge.ops.sub.reference import sub_reference
 from opbridge.ops.sub.schema import SUB_SCHEMA
 
@@ -13,6 +14,7 @@ SUB = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_sub,
+    onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=SUB_SCHEMA,
 )

@@ -4,6 +4,7 @@ the reference rounds a float64 tanh once, so they may differ by an ulp or two)."
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.tanh.emit_c import emit_tanh
 from opbridge.ops.tanh.litert import LITERT_CODE, LITERT_VERSIONS
+from opbridge.ops.tanh.onnx import ONNX_CONVERTERS
 from opbridge.ops.tanh.reference import tanh_reference
 from opbridge.ops.tanh.schema import TANH_SCHEMA
 
@@ -13,6 +14,7 @@ TANH = OperatorDefinition(
     litert_builtin_code=LITERT_CODE,
     litert_versions=LITERT_VERSIONS,
     emit_c=emit_tanh,
+    onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=TANH_SCHEMA,
 )

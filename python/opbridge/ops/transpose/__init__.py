@@ -3,6 +3,7 @@
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.transpose.emit_c import emit_transpose
 from opbridge.ops.transpose.litert import LITERT_CODE, LITERT_VERSIONS
+from opbridge.ops.transpose.onnx import ONNX_CONVERTERS
 from opbridge.ops.transpose.reference import transpose_reference
 from opbridge.ops.transpose.schema import TRANSPOSE_SCHEMA
 
@@ -13,6 +14,7 @@ TRANSPOSE = OperatorDefinition(
     # TFLite's versions: 1 float32 and others, 2 int8, 3 bool, 4 five dimensions, 5 int16, 6 six dimensions.
     litert_versions=LITERT_VERSIONS,
     emit_c=emit_transpose,
+    onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=TRANSPOSE_SCHEMA,
 )

@@ -1,0 +1,145 @@
+"""What the ONNX converters of the operator folders (ops/<op>/onnx.py) share.
+
+opbridge's built-ins compute in NHWC like TFLite: a 2-D convolution or pooling reads its NCHW input
+through a TRANSPOSE to NHWC and gives its result back through a TRANSPOSE to NCHW, so every ONNX value
+keeps its ONNX layout; the `cancel_transposes` pass then removes each pair of transposes that undo each
+other. Attribute values opbridge cannot honour raise UnsupportedOperatorError naming the node, the
+attribute and the value."""
+
+import dataclasses
+from collections.abc import Callable
+
+import numpy as np
+
+from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
+from opbridge.ir import DType, Quantization
+from opbridge.ir.attribute_types import Activation, Padding, window
+
+TO_NHWC, TO_NCHW = (0, 2, 3, 1), (0, 3, 1, 2)
+
+
+Converter = Callable[[OnnxConversion, OnnxNode], None]
+
+
+def transpose(conversion: OnnxConversion, index: int, perm: tuple[int, ...], name: str, bind: str | None = None) -> int:
+    permutation = conversion.constant(np.array(perm, np.int32), DType.INT32, f"{name}/perm")
+    outputs: tuple[str, ...] | int = (bind,) if bind is not None else 1
+    return conversion.emit("TRANSPOSE", [index, permutation], None, name=name, outputs=outputs)[0]
+
+
+def require_rank(conversion: OnnxConversion, node: OnnxNode, index: int, rank: int) -> None:
+    shape = conversion.tensor(index).shape
+    if len(shape) != rank:
+        raise node.unsupported(f"input {conversion.tensor(index).describe()} has rank {len(shape)}; expected {rank}")
+
+
+def ints(node: OnnxNode, name: str, default: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(int(v) for v in node.attribute(name, default))
+
+
+def require_attribute(node: OnnxNode, name: str, allowed: object, default: object) -> None:
+    value = node.attribute(name, default)
+    if value != allowed:
+        raise node.unsupported(f"attribute {name}={value!r} is not supported (only {allowed!r})")
+
+
+@dataclasses.dataclass(frozen=True)
+class SpatialPadding:
+    padding: Padding
+    explicit: tuple[tuple[int, int], tuple[int, int]] | None  # (top, bottom), (left, right) for a PAD first
+
+
+def spatial_padding(
+    node: OnnxNode,
+    input_hw: tuple[int, int],
+    kernel: tuple[int, int],
+    strides: tuple[int, int],
+    dilations: tuple[int, int],
+) -> SpatialPadding:
+    """TFLite SAME or VALID when ONNX's padding is one of them, else explicit padding (a PAD before a VALID op)."""
+    auto_pad = node.attribute("auto_pad", "NOTSET")
+    if auto_pad == "VALID":
+        return SpatialPadding(Padding.VALID, None)
+    same = []
+    for axis in range(2):
+        w = window(Padding.SAME, input_hw[axis], kernel[axis], strides[axis], dilations[axis])
+        effective = (kernel[axis] - 1) * dilations[axis] + 1
+        total = max(0, (w.output_size - 1) * strides[axis] + effective - input_hw[axis])
+        same.append((total // 2, total - total // 2))
+    if auto_pad == "SAME_UPPER":
+        return SpatialPadding(Padding.SAME, None)
+    if auto_pad == "SAME_LOWER":
+        lower = tuple((after, before) for before, after in same)
+        return SpatialPadding(Padding.SAME, None) if tuple(same) == lower else SpatialPadding(Padding.VALID, lower)  # type: ignore[arg-type]
+    if auto_pad != "NOTSET":
+        raise node.unsupported(f"auto_pad={auto_pad!r} is not an ONNX value")
+    pads = ints(node, "pads", (0, 0, 0, 0))
+    if len(pads) != 4:
+        raise node.unsupported(f"pads={list(pads)} is not 2-D padding")
+    explicit = ((pads[0], pads[2]), (pads[1], pads[3]))
+    if explicit == ((0, 0), (0, 0)):
+        return SpatialPadding(Padding.VALID, None)
+    if explicit == tuple(same):
+        return SpatialPadding(Padding.SAME, None)
+    return SpatialPadding(Padding.VALID, explicit)
+
+
+def pad_nhwc(conversion: OnnxConversion, node: OnnxNode, index: int, explicit: tuple, value: float = 0.0) -> int:
+    (top, bottom), (left, right) = explicit
+    paddings = np.array([[0, 0], [top, bottom], [left, right], [0, 0]], np.int32)
+    pad_input = conversion.constant(paddings, DType.INT32, f"{node.name}/paddings")
+    if value != 0.0:
+        raise node.unsupported("padding that is not zero", hint="use SAME or VALID padding")
+    return conversion.emit("PAD", [index, pad_input], None, name=f"{node.name}/pad")[0]
+
+
+def bind_nchw(conversion: OnnxConversion, node: OnnxNode, nhwc: int) -> None:
+    transpose(conversion, nhwc, TO_NCHW, f"{node.name}/to_nchw", bind=node.outputs[0])
+
+
+@dataclasses.dataclass(frozen=True)
+class Int8Operands:
+    """What a QLinear op (or a fused QDQ group) adds to its float form: the int8
+    filter's quantization, the output's, and an activation fused by QDQ."""
+
+    filter_scales: tuple[float, ...]  # one, or one per output channel
+    filter_zero_points: tuple[int, ...]
+    output: Quantization
+    activation: Activation = Activation.NONE
+
+    def filter_quantization(self, axis: int) -> Quantization:
+        per_channel = len(self.filter_scales) > 1
+        return Quantization(self.filter_scales, self.filter_zero_points, axis if per_channel else None)
+
+
+def convert_binary(op_key: str, attributes: object = None) -> Converter:
+    """An element-wise binary ONNX op onto `op_key` with the given (fixed) attributes."""
+
+    def convert(conversion: OnnxConversion, node: OnnxNode) -> None:
+        inputs: list[int | None] = [conversion.value(name, node) for name in node.inputs]
+        conversion.emit(op_key, inputs, attributes, name=node.name, outputs=node.outputs)
+
+    return convert
+
+
+def convert_unary(op_key: str) -> Converter:
+    def convert(conversion: OnnxConversion, node: OnnxNode) -> None:
+        conversion.emit(op_key, [conversion.value(node.inputs[0], node)], None, name=node.name, outputs=node.outputs)
+
+    return convert
+
+
+def reshape_to(conversion: OnnxConversion, node: OnnxNode, x: int, shape: tuple[int, ...]) -> None:
+    shape_input = conversion.constant(np.array(shape, np.int32), DType.INT32, f"{node.name}/shape")
+    conversion.emit("RESHAPE", [x, shape_input], None, name=node.name, outputs=node.outputs)
+
+
+def axes_input(conversion: OnnxConversion, node: OnnxNode, rank: int) -> list[int] | None:
+    """Squeeze's / Unsqueeze's axes (opset 13+: the constant input 1), normalized; None if omitted."""
+    if len(node.inputs) < 2 or not node.inputs[1]:
+        return None
+    axes = [int(a) for a in conversion.constant_value(node.inputs[1], node, "the axes").ravel()]
+    normalized = [a + rank if a < 0 else a for a in axes]
+    if len(set(normalized)) != len(axes) or any(not 0 <= a < rank for a in normalized):
+        raise node.unsupported(f"axes {axes} for rank {rank}")
+    return normalized

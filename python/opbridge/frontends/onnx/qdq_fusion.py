@@ -1,0 +1,182 @@
+"""QDQ fusion: each DequantizeLinear -> op -> QuantizeLinear group that onnxruntime fuses becomes the
+QLinear op (or the op on int8 values) before conversion; everything else runs as the model defines it."""
+
+import dataclasses
+
+import numpy as np
+
+from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
+from opbridge.frontends.onnx.quantized_helpers import (
+    BIAS_SCALE_RTOL,
+    FUSED_RELU,
+    MICROSOFT_DOMAIN,
+    MOVES_VALUES,
+    ONNX_DOMAINS,
+)
+from opbridge.ir import DType
+
+
+@dataclasses.dataclass
+class _Graph:
+    """The ONNX nodes with who writes and who reads each value."""
+
+    nodes: list[OnnxNode]
+    outputs: frozenset[str]
+    conversion: OnnxConversion
+
+    def __post_init__(self) -> None:
+        self.writer = {name: node for node in self.nodes for name in node.outputs}
+        self.readers: dict[str, list[OnnxNode]] = {}
+        for node in self.nodes:
+            for name in node.inputs:
+                self.readers.setdefault(name, []).append(node)
+
+    def only_reader(self, name: str) -> OnnxNode | None:
+        """The one node reading `name`, if exactly one does and it is not a graph output."""
+        readers = self.readers.get(name, [])
+        return readers[0] if len(readers) == 1 and name not in self.outputs else None
+
+    def is_constant(self, name: str) -> bool:
+        index = self.conversion.by_name.get(name)
+        return index is not None and self.conversion.tensor(index).data is not None
+
+    def dequantize(self, name: str, *, constant: bool, dtype: DType) -> OnnxNode | None:
+        """The DequantizeLinear writing `name` from a constant (or an activation) of `dtype`."""
+        node = self.writer.get(name)
+        if node is None or node.domain not in ONNX_DOMAINS or node.op_type != "DequantizeLinear":
+            return None
+        source = node.inputs[0]
+        if self.is_constant(source) != constant:
+            return None
+        if constant and self.conversion.tensor(self.conversion.by_name[source]).dtype is not dtype:
+            return None
+        return node
+
+    def constant(self, node: OnnxNode, position: int, default: float) -> np.ndarray | None:
+        """A Q/DQ node's scale or zero point as an array (default if omitted; None if not constant)."""
+        if len(node.inputs) <= position or not node.inputs[position]:
+            return np.array([default])
+        if not self.is_constant(node.inputs[position]):
+            return None
+        return self.conversion.tensor(self.conversion.by_name[node.inputs[position]]).data
+
+
+def _quantize_after(graph: _Graph, node: OnnxNode) -> tuple[OnnxNode | None, OnnxNode | None]:
+    """The QuantizeLinear that alone reads `node`'s output, through a Relu if there is one."""
+    after = graph.only_reader(node.outputs[0])
+    relu = None
+    if after is not None and after.domain in ONNX_DOMAINS and after.op_type == "Relu":
+        relu, after = after, graph.only_reader(after.outputs[0])
+    if after is None or after.domain not in ONNX_DOMAINS or after.op_type != "QuantizeLinear":
+        return None, None
+    return after, relu
+
+
+def _bias_scale_matches(graph: _Graph, dq_x: OnnxNode, dq_w: OnnxNode, dq_b: OnnxNode) -> bool:
+    """A QDQ bias is summed in int32 only if its scale is input_scale * weight_scale and its zero point 0."""
+    x_scale, w_scale = graph.constant(dq_x, 1, 1.0), graph.constant(dq_w, 1, 1.0)
+    b_scale, b_zero = graph.constant(dq_b, 1, 1.0), graph.constant(dq_b, 2, 0)
+    if x_scale is None or w_scale is None or b_scale is None or b_zero is None or np.any(b_zero != 0):
+        return False
+    expected = np.float32(x_scale.reshape(-1)[0]) * w_scale.astype(np.float32).reshape(-1)
+    actual = b_scale.astype(np.float32).reshape(-1)
+    if actual.size not in (1, expected.size) and expected.size != 1:
+        return False
+    return bool(np.allclose(actual, expected, rtol=BIAS_SCALE_RTOL, atol=0))
+
+
+def _per_output_channel(graph: _Graph, dq_w: OnnxNode, node: OnnxNode) -> bool:
+    """True if the weights' DequantizeLinear is per tensor or along the output channels."""
+    scales = graph.constant(dq_w, 1, 1.0)
+    if scales is None:
+        return False
+    if scales.size == 1:
+        return True
+    rank = graph.conversion.tensor(graph.conversion.by_name[dq_w.inputs[0]]).data.ndim  # type: ignore[union-attr]
+    axis = int(dq_w.attribute("axis", 1)) % max(rank, 1)
+    if node.op_type == "Conv":
+        return axis == 0
+    if node.op_type == "Gemm" and node.attribute("transB", 0):
+        return axis == 0
+    return axis == 1  # MatMul's and Gemm's B [K, N]: per column
+
+
+def _fuse_weighted(graph: _Graph, node: OnnxNode) -> tuple[OnnxNode, list[OnnxNode]] | None:
+    """DQ -> Conv / MatMul / Gemm [-> Relu] -> Q as one QLinear node, and the nodes it replaces."""
+    if len(node.inputs) < 2:
+        return None
+    dq_x = graph.dequantize(node.inputs[0], constant=False, dtype=DType.INT8)
+    dq_w = graph.dequantize(node.inputs[1], constant=True, dtype=DType.INT8)
+    if dq_x is None or dq_w is None or not _per_output_channel(graph, dq_w, node):
+        return None
+    if node.op_type == "Gemm" and (
+        node.attribute("transA", 0) or node.attribute("alpha", 1.0) != 1.0 or node.attribute("beta", 1.0) != 1.0
+    ):
+        return None
+    bias_name = node.inputs[2] if node.op_type != "MatMul" and len(node.inputs) > 2 and node.inputs[2] else ""
+    dq_b = graph.dequantize(bias_name, constant=True, dtype=DType.INT32) if bias_name else None
+    if bias_name and (dq_b is None or not _bias_scale_matches(graph, dq_x, dq_w, dq_b)):
+        return None
+    quantize, relu = _quantize_after(graph, node)
+    if quantize is None:
+        return None
+
+    def operands(dq: OnnxNode) -> list[str]:
+        return [dq.inputs[0], dq.inputs[1], dq.inputs[2] if len(dq.inputs) > 2 else ""]
+
+    y = [quantize.inputs[1], quantize.inputs[2] if len(quantize.inputs) > 2 else ""]
+    bias = [] if dq_b is None else [dq_b.inputs[0]]
+    attributes = dict(node.attributes)
+    if relu is not None:
+        attributes[FUSED_RELU] = 1
+    if node.op_type == "Conv":
+        op_type, domain, inputs = "QLinearConv", "", [*operands(dq_x), *operands(dq_w), *y, *bias]
+    elif node.op_type == "MatMul":
+        op_type, domain, inputs = "QLinearMatMul", "", [*operands(dq_x), *operands(dq_w), *y]
+    else:
+        op_type, domain = "QGemm", MICROSOFT_DOMAIN
+        inputs = [*operands(dq_x), *operands(dq_w), bias[0] if bias else "", *y]
+    fused = dataclasses.replace(
+        node, op_type=op_type, domain=domain, inputs=tuple(inputs), outputs=quantize.outputs, attributes=attributes
+    )
+    return fused, [quantize] + ([relu] if relu is not None else [])
+
+
+def _fuse_mover(graph: _Graph, node: OnnxNode) -> tuple[OnnxNode, list[OnnxNode]] | None:
+    """DQ -> MaxPool / Flatten / Reshape / Transpose -> Q with equal parameters: the op on int8 values."""
+    dq = graph.dequantize(node.inputs[0], constant=False, dtype=DType.INT8)
+    quantize = graph.only_reader(node.outputs[0])
+    if dq is None or quantize is None or quantize.domain not in ONNX_DOMAINS or quantize.op_type != "QuantizeLinear":
+        return None
+    for position, default in ((1, 1.0), (2, 0)):
+        before, after = graph.constant(dq, position, default), graph.constant(quantize, position, default)
+        if before is None or after is None or before.shape != after.shape or np.any(before != after):
+            return None
+    return dataclasses.replace(node, inputs=(dq.inputs[0], *node.inputs[1:]), outputs=quantize.outputs), [quantize]
+
+
+def fuse_qdq(nodes: list[OnnxNode], outputs: list[str], conversion: OnnxConversion) -> list[OnnxNode]:
+    """The nodes with QDQ groups fused (see the module's doc), without the DequantizeLinears left unread."""
+    graph = _Graph(nodes, frozenset(outputs), conversion)
+    replaced: dict[int, OnnxNode | None] = {}
+    for node in nodes:
+        if node.domain not in ONNX_DOMAINS or id(node) in replaced:
+            continue
+        if node.op_type in ("Conv", "MatMul", "Gemm"):
+            fusion = _fuse_weighted(graph, node)
+        elif node.op_type in MOVES_VALUES:
+            fusion = _fuse_mover(graph, node)
+        else:
+            continue
+        if fusion is not None:
+            fused, removed = fusion
+            replaced[id(node)] = fused
+            replaced.update({id(r): None for r in removed})
+    rewritten = [replaced.get(id(node), node) for node in nodes]
+    kept = [node for node in rewritten if node is not None]
+    read = {name for node in kept for name in node.inputs} | set(outputs)
+    return [node for node in kept if not (_is_dequantize(node) and node.outputs[0] not in read)]
+
+
+def _is_dequantize(node: OnnxNode) -> bool:
+    return node.domain in ONNX_DOMAINS and node.op_type == "DequantizeLinear"

@@ -1,0 +1,6 @@
+"""MINIMUM from ONNX: Min of two inputs."""
+
+from opbridge.frontends.onnx.converter_helpers import convert_binary
+from opbridge.ops.definition import OnnxConverter
+
+ONNX_CONVERTERS: tuple[OnnxConverter, ...] = (OnnxConverter("Min", convert_binary("MINIMUM")),)

@@ -1,0 +1,7 @@
+"""MUL from ONNX: Mul (no fused activation)."""
+
+from opbridge.frontends.onnx.converter_helpers import convert_binary
+from opbridge.ops.add.attributes import AddAttributes
+from opbridge.ops.definition import OnnxConverter
+
+ONNX_CONVERTERS: tuple[OnnxConverter, ...] = (OnnxConverter("Mul", convert_binary("MUL", AddAttributes())),)

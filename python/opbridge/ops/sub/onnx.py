@@ -1,0 +1,7 @@
+"""SUB from ONNX: Sub (no fused activation)."""
+
+from opbridge.frontends.onnx.converter_helpers import convert_binary
+from opbridge.ops.add.attributes import AddAttributes
+from opbridge.ops.definition import OnnxConverter
+
+ONNX_CONVERTERS: tuple[OnnxConverter, ...] = (OnnxConverter("Sub", convert_binary("SUB", AddAttributes())),)
