@@ -14,10 +14,6 @@ static int32_t opbridge_check_conv_params(const opbridge_conv_s8_params *params,
   return OPBRIDGE_STATUS_OK;
 }
 
-int32_t opbridge_conv_2d_s8_get_buffer_size(const opbridge_conv_s8_params *params) {
-  (void)params;
-  return 0;
-}
 
 int32_t opbridge_conv_2d_s8(const opbridge_conv_s8_params *params, const int8_t *input, const int8_t *filter,
                             const int32_t *bias, int8_t *output) {
@@ -71,10 +67,6 @@ int32_t opbridge_conv_2d_s8(const opbridge_conv_s8_params *params, const int8_t 
   return OPBRIDGE_STATUS_OK;
 }
 
-int32_t opbridge_depthwise_conv_2d_s8_get_buffer_size(const opbridge_conv_s8_params *params) {
-  (void)params;
-  return 0;
-}
 
 int32_t opbridge_depthwise_conv_2d_s8(const opbridge_conv_s8_params *params, const int8_t *input,
                                       const int8_t *filter, const int32_t *bias, int8_t *output) {

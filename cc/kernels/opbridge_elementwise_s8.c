@@ -110,9 +110,6 @@ int32_t opbridge_pad_s8(const opbridge_pad_s8_params *params, const int8_t *inpu
   return OPBRIDGE_STATUS_OK;
 }
 
-int32_t opbridge_mean_s8_get_buffer_size(const opbridge_mean_s8_params *params) {
-  return params == NULL ? 0 : params->output_size * (int32_t)sizeof(int32_t);
-}
 
 int32_t opbridge_mean_s8(const opbridge_mean_s8_params *params, const int8_t *input, int32_t *sum, int8_t *output) {
   if (params == NULL || input == NULL || sum == NULL || output == NULL || params->count <= 0) {

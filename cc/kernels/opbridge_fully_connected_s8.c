@@ -2,10 +2,6 @@
 
 #include <stddef.h>
 
-int32_t opbridge_fully_connected_s8_get_buffer_size(const opbridge_fully_connected_s8_params *params) {
-  (void)params;
-  return 0;
-}
 
 int32_t opbridge_fully_connected_s8(const opbridge_fully_connected_s8_params *params, const int8_t *input,
                                     const int8_t *filter, const int32_t *bias, int8_t *output) {

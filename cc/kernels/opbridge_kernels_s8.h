@@ -4,8 +4,9 @@
  *
  * Interface, as in CMSIS-NN: stateless functions named
  * opbridge_<op>_s8, a const parameter struct per call, caller-owned
- * scratch sized by opbridge_<op>_s8_get_buffer_size (0 for these portable
- * versions), and an int32_t status (opbridge_status.h).
+ * scratch, and an int32_t status (opbridge_status.h). Scratch sizes are
+ * defined once, by the operator's `scratch_bytes` in its emit_c.py, which
+ * the memory planner reads (only MEAN needs any).
  *
  * Tensors are NHWC. Offsets are negated zero points for inputs
  * (input_offset = -input_zero_point, in [-127, 128]) and zero points for
@@ -61,7 +62,6 @@ typedef struct {
  * filter is [output_depth][input_depth]; bias (int32, may be NULL) is [output_depth]. */
 int32_t opbridge_fully_connected_s8(const opbridge_fully_connected_s8_params *params, const int8_t *input,
                                     const int8_t *filter, const int32_t *bias, int8_t *output);
-int32_t opbridge_fully_connected_s8_get_buffer_size(const opbridge_fully_connected_s8_params *params);
 
 typedef struct {
   int32_t input_offset;
@@ -84,12 +84,10 @@ typedef struct {
 /* 2-D convolution; taps outside the input are skipped (zero-point padding). */
 int32_t opbridge_conv_2d_s8(const opbridge_conv_s8_params *params, const int8_t *input, const int8_t *filter,
                             const int32_t *bias, int8_t *output);
-int32_t opbridge_conv_2d_s8_get_buffer_size(const opbridge_conv_s8_params *params);
 
 /* Depthwise 2-D convolution: output channel c reads input channel c / depth_multiplier. */
 int32_t opbridge_depthwise_conv_2d_s8(const opbridge_conv_s8_params *params, const int8_t *input,
                                       const int8_t *filter, const int32_t *bias, int8_t *output);
-int32_t opbridge_depthwise_conv_2d_s8_get_buffer_size(const opbridge_conv_s8_params *params);
 
 typedef struct {
   int32_t activation_min;
@@ -106,7 +104,6 @@ typedef struct {
 
 /* Average over the window's positions inside the input, rounded half away from zero. */
 int32_t opbridge_average_pool_2d_s8(const opbridge_pool_s8_params *params, const int8_t *input, int8_t *output);
-int32_t opbridge_average_pool_2d_s8_get_buffer_size(const opbridge_pool_s8_params *params);
 
 /* Maximum over the window's positions inside the input. */
 int32_t opbridge_max_pool_2d_s8(const opbridge_pool_s8_params *params, const int8_t *input, int8_t *output);
@@ -200,7 +197,6 @@ typedef struct {
 
 /* Mean over the reduced dimensions; `sum` is caller scratch of output_size int32s. */
 int32_t opbridge_mean_s8(const opbridge_mean_s8_params *params, const int8_t *input, int32_t *sum, int8_t *output);
-int32_t opbridge_mean_s8_get_buffer_size(const opbridge_mean_s8_params *params);
 
 typedef struct {
   int32_t rows;

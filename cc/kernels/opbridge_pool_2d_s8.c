@@ -54,10 +54,6 @@ static int32_t opbridge_pool_2d_s8(const opbridge_pool_s8_params *params, const 
   return OPBRIDGE_STATUS_OK;
 }
 
-int32_t opbridge_average_pool_2d_s8_get_buffer_size(const opbridge_pool_s8_params *params) {
-  (void)params;
-  return 0;
-}
 
 int32_t opbridge_average_pool_2d_s8(const opbridge_pool_s8_params *params, const int8_t *input, int8_t *output) {
   return opbridge_pool_2d_s8(params, input, output, OPBRIDGE_POOL_AVERAGE);

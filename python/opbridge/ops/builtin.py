@@ -1,62 +1,57 @@
-"""The built-in operators, listed explicitly (no discovery by scanning modules)."""
+"""The built-in operators: one line per operator folder, in this list and nowhere else.
 
-from opbridge.ops.add import ADD
-from opbridge.ops.average_pool_2d import AVERAGE_POOL_2D
-from opbridge.ops.cast import CAST
-from opbridge.ops.concatenation import CONCATENATION
-from opbridge.ops.conv_2d import CONV_2D
+Each folder's `__init__.py` holds its OperatorDefinition(s) and lists them in
+`DEFINITIONS`; registering a new operator is adding its folder's name here.
+The list is explicit (no discovery by scanning packages): a folder that is
+missing from it is reported by tests/registration.
+"""
+
+import importlib
+
 from opbridge.ops.definition import OperatorDefinition
-from opbridge.ops.depthwise_conv_2d import DEPTHWISE_CONV_2D
-from opbridge.ops.dequantize import DEQUANTIZE
-from opbridge.ops.div import DIV
-from opbridge.ops.fully_connected import FULLY_CONNECTED
-from opbridge.ops.logistic import LOGISTIC
-from opbridge.ops.max_pool_2d import MAX_POOL_2D
-from opbridge.ops.maximum import MAXIMUM
-from opbridge.ops.mean import MEAN
-from opbridge.ops.minimum import MINIMUM
-from opbridge.ops.mul import MUL
-from opbridge.ops.pad import PAD, PADV2
-from opbridge.ops.quantize import QUANTIZE
 from opbridge.ops.registry import OperatorRegistry
-from opbridge.ops.relu import RELU
-from opbridge.ops.relu6 import RELU6
-from opbridge.ops.reshape import RESHAPE
-from opbridge.ops.softmax import SOFTMAX
-from opbridge.ops.squeeze import SQUEEZE
-from opbridge.ops.strided_slice import STRIDED_SLICE
-from opbridge.ops.sub import SUB
-from opbridge.ops.tanh import TANH
-from opbridge.ops.transpose import TRANSPOSE
 
-BUILTIN_OPERATORS: tuple[OperatorDefinition, ...] = (
-    ADD,
-    AVERAGE_POOL_2D,
-    CAST,
-    CONCATENATION,
-    CONV_2D,
-    DEPTHWISE_CONV_2D,
-    DEQUANTIZE,
-    DIV,
-    FULLY_CONNECTED,
-    LOGISTIC,
-    MAX_POOL_2D,
-    MAXIMUM,
-    MEAN,
-    MINIMUM,
-    MUL,
-    PAD,
-    PADV2,
-    QUANTIZE,
-    RELU,
-    RELU6,
-    RESHAPE,
-    SOFTMAX,
-    SQUEEZE,
-    STRIDED_SLICE,
-    SUB,
-    TANH,
-    TRANSPOSE,
+BUILTIN_OPERATOR_FOLDERS: tuple[str, ...] = (
+    "add",
+    "average_pool_2d",
+    "cast",
+    "concatenation",
+    "conv_2d",
+    "depthwise_conv_2d",
+    "dequantize",
+    "div",
+    "fully_connected",
+    "logistic",
+    "max_pool_2d",
+    "maximum",
+    "mean",
+    "minimum",
+    "mul",
+    "pad",  # PAD and PADV2
+    "quantize",
+    "relu",
+    "relu6",
+    "reshape",
+    "softmax",
+    "squeeze",
+    "strided_slice",
+    "sub",
+    "tanh",
+    "transpose",
+)
+
+
+def folder_definitions(folder: str) -> tuple[OperatorDefinition, ...]:
+    """The definitions an operator folder (python/opbridge/ops/<folder>) lists in DEFINITIONS."""
+    module = importlib.import_module(f"opbridge.ops.{folder}")
+    definitions = getattr(module, "DEFINITIONS", None)
+    if not isinstance(definitions, tuple) or not all(isinstance(d, OperatorDefinition) for d in definitions):
+        raise TypeError(f"opbridge.ops.{folder}.DEFINITIONS must be a tuple of OperatorDefinition, got {definitions!r}")
+    return definitions
+
+
+BUILTIN_OPERATORS: tuple[OperatorDefinition, ...] = tuple(
+    definition for folder in BUILTIN_OPERATOR_FOLDERS for definition in folder_definitions(folder)
 )
 
 

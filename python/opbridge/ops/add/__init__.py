@@ -15,7 +15,11 @@ ADD = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_add,
+    c_kernels=("opbridge_add_s8.c", "opbridge_arithmetic_int.c", "opbridge_elementwise_f32.c"),
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=ADD_SCHEMA,
 )
+
+# What ops/builtin.py registers from this folder.
+DEFINITIONS = (ADD,)

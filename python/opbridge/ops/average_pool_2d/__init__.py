@@ -14,7 +14,11 @@ AVERAGE_POOL_2D = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_average_pool_2d,
+    c_kernels=("opbridge_pool_2d_s8.c", "opbridge_pool_2d_f32.c"),
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=AVERAGE_POOL_2D_SCHEMA,
 )
+
+# What ops/builtin.py registers from this folder.
+DEFINITIONS = (AVERAGE_POOL_2D,)

@@ -18,6 +18,10 @@ CAST = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_cast,
+    c_kernels=("opbridge_cast.c",),
     doc=__doc__ or "",
     schema=CAST_SCHEMA,
 )
+
+# What ops/builtin.py registers from this folder.
+DEFINITIONS = (CAST,)

@@ -18,3 +18,6 @@ CONCATENATION = OperatorDefinition(
     doc=__doc__ or "",
     schema=CONCATENATION_SCHEMA,
 )
+
+# What ops/builtin.py registers from this folder.
+DEFINITIONS = (CONCATENATION,)

@@ -14,7 +14,11 @@ CONV_2D = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_conv_2d,
+    c_kernels=("opbridge_conv_s8.c", "opbridge_conv_f32.c"),
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=CONV_2D_SCHEMA,
 )
+
+# What ops/builtin.py registers from this folder.
+DEFINITIONS = (CONV_2D,)

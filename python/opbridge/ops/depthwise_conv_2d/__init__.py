@@ -13,6 +13,10 @@ DEPTHWISE_CONV_2D = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_depthwise_conv_2d,
+    c_kernels=("opbridge_conv_s8.c", "opbridge_conv_f32.c"),
     doc=__doc__ or "",
     schema=DEPTHWISE_CONV_2D_SCHEMA,
 )
+
+# What ops/builtin.py registers from this folder.
+DEFINITIONS = (DEPTHWISE_CONV_2D,)

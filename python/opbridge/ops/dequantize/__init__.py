@@ -13,7 +13,11 @@ DEQUANTIZE = OperatorDefinition(
     litert_builtin_code=LITERT_CODE,
     litert_versions=LITERT_VERSIONS,
     emit_c=emit_dequantize,
+    c_kernels=("opbridge_elementwise_s8.c",),
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=DEQUANTIZE_SCHEMA,
 )
+
+# What ops/builtin.py registers from this folder.
+DEFINITIONS = (DEQUANTIZE,)

@@ -15,7 +15,11 @@ DIV = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_div,
+    c_kernels=("opbridge_arithmetic_int.c", "opbridge_elementwise_f32.c"),
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=DIV_SCHEMA,
 )
+
+# What ops/builtin.py registers from this folder.
+DEFINITIONS = (DIV,)

@@ -14,7 +14,11 @@ FULLY_CONNECTED = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_fully_connected,
+    c_kernels=("opbridge_fully_connected_s8.c", "opbridge_fully_connected_f32.c"),
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=FULLY_CONNECTED_SCHEMA,
 )
+
+# What ops/builtin.py registers from this folder.
+DEFINITIONS = (FULLY_CONNECTED,)

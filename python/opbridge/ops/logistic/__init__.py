@@ -18,7 +18,11 @@ LOGISTIC = OperatorDefinition(
     litert_builtin_code=LITERT_CODE,
     litert_versions=LITERT_VERSIONS,
     emit_c=emit_logistic,
+    c_kernels=("opbridge_activations_s8.c", "opbridge_elementwise_f32.c"),
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=LOGISTIC_SCHEMA,
 )
+
+# What ops/builtin.py registers from this folder.
+DEFINITIONS = (LOGISTIC,)

@@ -15,7 +15,11 @@ MAX_POOL_2D = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_max_pool_2d,
+    c_kernels=("opbridge_pool_2d_s8.c", "opbridge_pool_2d_f32.c"),
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=MAX_POOL_2D_SCHEMA,
 )
+
+# What ops/builtin.py registers from this folder.
+DEFINITIONS = (MAX_POOL_2D,)

@@ -19,8 +19,12 @@ MEAN = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_mean,
+    c_kernels=("opbridge_elementwise_s8.c", "opbridge_mean_f32.c"),
     onnx_converters=ONNX_CONVERTERS,
     scratch_bytes=mean_scratch_bytes,
     doc=__doc__ or "",
     schema=MEAN_SCHEMA,
 )
+
+# What ops/builtin.py registers from this folder.
+DEFINITIONS = (MEAN,)

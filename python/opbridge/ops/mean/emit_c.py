@@ -64,7 +64,8 @@ def emit_mean(ctx: EmitContext, node: Node) -> NodeCode:
 
 
 def mean_scratch_bytes(graph: Graph, node: Node) -> int:
-    """int8: one int32 sum per output element (opbridge_mean_s8_get_buffer_size); float32 sums in the output."""
+    """int8: one int32 sum per output element (the kernel's `sum` scratch; the only definition of its
+    size); float32 sums in the output."""
     if graph.tensor(node.inputs[0]).dtype is DType.FLOAT32:
         return 0
     return 4 * graph.tensor(node.outputs[0]).element_count

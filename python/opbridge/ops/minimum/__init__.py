@@ -16,7 +16,11 @@ MINIMUM = OperatorDefinition(
     litert_builtin_code=LITERT_CODE,
     litert_versions=LITERT_VERSIONS,
     emit_c=emit_minimum,
+    c_kernels=("opbridge_arithmetic_int.c", "opbridge_elementwise_f32.c"),
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=MINIMUM_SCHEMA,
 )
+
+# What ops/builtin.py registers from this folder.
+DEFINITIONS = (MINIMUM,)

@@ -13,6 +13,7 @@ PAD = OperatorDefinition(
     litert_builtin_code=PAD_LITERT_CODE,
     litert_versions=PAD_LITERT_VERSIONS,
     emit_c=emit_pad,
+    c_kernels=("opbridge_pad.c",),
     doc=__doc__ or "",
     schema=PAD_SCHEMA,
 )
@@ -23,6 +24,10 @@ PADV2 = OperatorDefinition(
     litert_builtin_code=PADV2_LITERT_CODE,
     litert_versions=PADV2_LITERT_VERSIONS,
     emit_c=emit_pad,
+    c_kernels=("opbridge_pad.c",),
     doc=__doc__ or "",
     schema=PADV2_SCHEMA,
 )
+
+# What ops/builtin.py registers from this folder.
+DEFINITIONS = (PAD, PADV2)

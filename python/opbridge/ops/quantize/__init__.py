@@ -14,7 +14,11 @@ QUANTIZE = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_quantize,
+    c_kernels=("opbridge_elementwise_s8.c",),
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=QUANTIZE_SCHEMA,
 )
+
+# What ops/builtin.py registers from this folder.
+DEFINITIONS = (QUANTIZE,)

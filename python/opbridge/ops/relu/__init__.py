@@ -14,7 +14,11 @@ RELU = OperatorDefinition(
     litert_builtin_code=LITERT_CODE,
     litert_versions=LITERT_VERSIONS,
     emit_c=emit_relu,
+    c_kernels=("opbridge_elementwise_s8.c", "opbridge_elementwise_f32.c"),
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=RELU_SCHEMA,
 )
+
+# What ops/builtin.py registers from this folder.
+DEFINITIONS = (RELU,)

@@ -13,6 +13,10 @@ RELU6 = OperatorDefinition(
     litert_builtin_code=LITERT_CODE,
     litert_versions=LITERT_VERSIONS,
     emit_c=emit_relu6,
+    c_kernels=("opbridge_elementwise_s8.c", "opbridge_elementwise_f32.c"),
     doc=__doc__ or "",
     schema=RELU6_SCHEMA,
 )
+
+# What ops/builtin.py registers from this folder.
+DEFINITIONS = (RELU6,)

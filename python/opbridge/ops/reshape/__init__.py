@@ -17,3 +17,6 @@ RESHAPE = OperatorDefinition(
     doc=__doc__ or "",
     schema=RESHAPE_SCHEMA,
 )
+
+# What ops/builtin.py registers from this folder.
+DEFINITIONS = (RESHAPE,)

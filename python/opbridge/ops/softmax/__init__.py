@@ -14,7 +14,11 @@ SOFTMAX = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_softmax,
+    c_kernels=("opbridge_softmax_s8.c", "opbridge_softmax_f32.c"),
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=SOFTMAX_SCHEMA,
 )
+
+# What ops/builtin.py registers from this folder.
+DEFINITIONS = (SOFTMAX,)

@@ -18,3 +18,6 @@ SQUEEZE = OperatorDefinition(
     doc=__doc__ or "",
     schema=SQUEEZE_SCHEMA,
 )
+
+# What ops/builtin.py registers from this folder.
+DEFINITIONS = (SQUEEZE,)

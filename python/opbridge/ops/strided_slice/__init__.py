@@ -18,6 +18,10 @@ STRIDED_SLICE = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_strided_slice,
+    c_kernels=("opbridge_strided_slice.c",),
     doc=__doc__ or "",
     schema=STRIDED_SLICE_SCHEMA,
 )
+
+# What ops/builtin.py registers from this folder.
+DEFINITIONS = (STRIDED_SLICE,)

@@ -14,7 +14,11 @@ SUB = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_sub,
+    c_kernels=("opbridge_add_s8.c", "opbridge_elementwise_f32.c"),
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=SUB_SCHEMA,
 )
+
+# What ops/builtin.py registers from this folder.
+DEFINITIONS = (SUB,)

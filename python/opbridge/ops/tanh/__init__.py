@@ -14,7 +14,11 @@ TANH = OperatorDefinition(
     litert_builtin_code=LITERT_CODE,
     litert_versions=LITERT_VERSIONS,
     emit_c=emit_tanh,
+    c_kernels=("opbridge_activations_s8.c", "opbridge_elementwise_f32.c"),
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=TANH_SCHEMA,
 )
+
+# What ops/builtin.py registers from this folder.
+DEFINITIONS = (TANH,)

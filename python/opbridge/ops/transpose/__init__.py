@@ -14,7 +14,11 @@ TRANSPOSE = OperatorDefinition(
     # TFLite's versions: 1 float32 and others, 2 int8, 3 bool, 4 five dimensions, 5 int16, 6 six dimensions.
     litert_versions=LITERT_VERSIONS,
     emit_c=emit_transpose,
+    c_kernels=("opbridge_transpose.c",),
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=TRANSPOSE_SCHEMA,
 )
+
+# What ops/builtin.py registers from this folder.
+DEFINITIONS = (TRANSPOSE,)
