@@ -122,7 +122,7 @@ def aot_model(
         hdrs = [":" + module],
         includes = [module + "/includes-api", module + "/src"],
         # Plugins' kernels (kernel_deps) are linked like opbridge's own.
-        deps = ["//cc/kernels:kernels_s8"] + kernel_deps,
+        deps = ["//cc/kernels:kernels"] + kernel_deps,
         alwayslink = True,
         linkstatic = True,
         tags = tags,

@@ -20,7 +20,7 @@ from opbridge.converter import AotConverter, load_convert_args
 from opbridge.errors import OpbridgeError
 from opbridge.frontends.models import load_model
 from opbridge.plugins import build_plugin_context
-from opbridge.registry import RegistryContext
+from opbridge.registry_context import RegistryContext
 
 
 def _context(arguments: argparse.Namespace) -> RegistryContext:

@@ -30,7 +30,8 @@ from opbridge.frontends.models import load_model
 from opbridge.ir import Graph
 from opbridge.ops.operation import validate_graph
 from opbridge.ops.registry import OperatorRegistry
-from opbridge.registry import RegistryContext, as_registry_context, default_registry_context
+from opbridge.registry import as_registry_context, default_registry_context
+from opbridge.registry_context import RegistryContext
 from opbridge.transforms import apply_transform, make_options
 
 __all__ = ["AotConverter", "ConfigError", "ConvertArgs", "ConvertResult", "TransformRule", "load_convert_args"]

@@ -44,3 +44,7 @@ class PluginKernelError(OpbridgeError):
 
 class OperatorPluginError(OpbridgeError):
     """A plugin's parser, operator class, transform or hook failed or broke its contract."""
+
+
+class SchemaError(OpbridgeError):
+    """A schema (or an opset domain) is malformed, or conflicts with what is registered."""

@@ -15,7 +15,8 @@ import traceback
 from collections.abc import Sequence
 
 from opbridge.errors import OpbridgeError
-from opbridge.registry import Customizer, RegistryContext, build_default_registry_context
+from opbridge.registry import build_default_registry_context
+from opbridge.registry_context import Customizer, RegistryContext
 
 ENTRY_POINT_GROUP = "opbridge.plugins"
 DEFAULT_FUNCTION = "customize_registry"

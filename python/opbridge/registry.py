@@ -20,77 +20,14 @@ them, and freezes the result. Replacing or removing a built-in needs
 `allow_override=True`, so a plugin cannot change a built-in by accident.
 """
 
-import contextlib
-import dataclasses
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from collections.abc import Iterable
 
+from opbridge.aot.builtin_operators import register_builtin_operators, register_operator_definitions
 from opbridge.errors import OpbridgeError, OperatorPluginError
-from opbridge.ops.registry import BUILTIN_ORIGIN, OperatorRegistry, Registry, RegistryError
-from opbridge.schemas.opsets import BUILTIN_DOMAIN, OpsetDomain, SchemaSet
-
-# A customizer adds a plugin's parsers, operator classes, ... to a context.
-Customizer = Callable[["RegistryContext"], None]
-# Rewrites .tflite bytes before they are parsed.
-ModelHook = Callable[[bytes], bytes]
-
-
-@dataclasses.dataclass
-class RegistryContext:
-    """The registries one conversion uses (see the module docstring)."""
-
-    operators: OperatorRegistry = dataclasses.field(default_factory=OperatorRegistry)
-    litert_model_hooks: Registry[ModelHook] = dataclasses.field(default_factory=lambda: Registry("litert_model_hooks"))
-    litert_parsers: Registry[Any] = dataclasses.field(default_factory=lambda: Registry("litert_parsers"))
-    air_options: Registry[type] = dataclasses.field(default_factory=lambda: Registry("air_options"))
-    aot_operator_classes: Registry[type] = dataclasses.field(default_factory=lambda: Registry("aot_operator_classes"))
-    transforms: Registry[type] = dataclasses.field(default_factory=lambda: Registry("transforms"))
-    opset_domains: Registry[OpsetDomain] = dataclasses.field(default_factory=lambda: Registry("opset_domains"))
-    onnx_converters: Registry[Any] = dataclasses.field(default_factory=lambda: Registry("onnx_converters"))
-
-    def schemas(self) -> SchemaSet:
-        """The operators' schemas, checked against the opset domains (SchemaError if inconsistent)."""
-        return SchemaSet(self.opset_domains, self.operators.definitions())
-
-    def registries(self) -> list[Registry[Any]]:
-        return [getattr(self, field.name) for field in dataclasses.fields(self)]
-
-    def freeze(self) -> "RegistryContext":
-        for registry in self.registries():
-            registry.freeze()
-        return self
-
-    @property
-    def frozen(self) -> bool:
-        return all(registry.frozen for registry in self.registries())
-
-    @contextlib.contextmanager
-    def registering_as(self, origin: str) -> Iterator[None]:
-        """Records `origin` (e.g. a plugin's module) on everything registered inside."""
-        previous = [registry._origin for registry in self.registries()]
-        for registry in self.registries():
-            registry._origin = origin
-        try:
-            yield
-        finally:
-            for registry, before in zip(self.registries(), previous, strict=True):
-                registry._origin = before
-
-    def operator_keys(self) -> set[str]:
-        """Every operator key some registry knows."""
-        return set(self.operators) | set(self.litert_parsers) | set(self.aot_operator_classes)
-
-    def describe(self) -> str:
-        """What is registered, and from where (for `opbridge plugins list`)."""
-        lines = []
-        for registry in self.registries():
-            lines.append(f"{registry.name} ({len(registry)}):")
-            by_origin: dict[str, list[str]] = {}
-            for key in registry:
-                by_origin.setdefault(registry.origin(key), []).append(key)
-            for origin, keys in sorted(by_origin.items(), key=lambda item: (item[0] != BUILTIN_ORIGIN, item[0])):
-                lines.append(f"  {origin}: {', '.join(sorted(keys))}")
-        return "\n".join(lines)
+from opbridge.ops.registry import OperatorRegistry
+from opbridge.registries import BUILTIN_ORIGIN, RegistryError
+from opbridge.registry_context import Customizer, RegistryContext
+from opbridge.schemas.opsets import BUILTIN_DOMAIN, OpsetDomain
 
 
 def customizer_name(customizer: Customizer) -> str:
@@ -101,9 +38,6 @@ def customizer_name(customizer: Customizer) -> str:
 
 def register_builtins(context: RegistryContext) -> None:
     """The built-in operators, with their parsers, options classes and C emitters."""
-    # Imported here: the operators import the IR and backends, which import this module's users.
-    from opbridge.aot.builtin_operators import register_builtin_operators
-
     with context.registering_as(BUILTIN_ORIGIN):
         register_builtin_operators(context)
 
@@ -169,8 +103,6 @@ def as_registry_context(registry: "RegistryContext | OperatorRegistry") -> Regis
     definitions' parsers and built-in emitter classes (for tests of single operators)."""
     if isinstance(registry, RegistryContext):
         return registry
-    from opbridge.aot.builtin_operators import register_operator_definitions
-
     context = RegistryContext()
     with context.registering_as(BUILTIN_ORIGIN):
         context.opset_domains.register(BUILTIN_DOMAIN, OpsetDomain(BUILTIN_DOMAIN, 1, 1))

@@ -20,6 +20,7 @@ import pydantic
 
 from opbridge.errors import ConfigError, OpbridgeError, OperatorPluginError
 from opbridge.ir import Graph
+from opbridge.ops.operation import validate_graph
 
 
 class TransformConfigError(ConfigError):
@@ -100,8 +101,6 @@ def apply_transform(transform: Transform, graph: Graph, context: Any = None) -> 
     except ValueError as error:
         raise OperatorPluginError(f"transform {transform.NAME!r} broke the graph: {error}") from None
     if context is not None:
-        from opbridge.ops.operation import validate_graph  # the ops import the IR and this module's users
-
         try:
             validate_graph(result, context.operators)
         except OpbridgeError as error:

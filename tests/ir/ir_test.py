@@ -15,6 +15,7 @@ from opbridge.backends.host.interpreter import ReferenceInterpreter
 from opbridge.errors import ModelFormatError, OperatorPluginError
 from opbridge.frontends.litert import load_litert_model
 from opbridge.ir import DType, Graph, Node
+from opbridge.ir.attribute_specs import AttributeSpec, AttributeType, attribute_specs
 from opbridge.ir.attribute_types import Activation
 from opbridge.ir.attributes import AttributeReader, AttributeWriter
 from opbridge.ir.serialize import graph_differences, graph_from_json, graph_to_json
@@ -23,8 +24,8 @@ from opbridge.ops.conv_2d.attributes import Conv2DAttributes
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.operation import Operation, validate_graph
 from opbridge.passes.constant_folding import fold_constants
-from opbridge.registry import RegistryContext, build_default_registry_context
-from opbridge.schemas.schema import AttributeSpec, AttributeType, attribute_specs
+from opbridge.registry import build_default_registry_context
+from opbridge.registry_context import RegistryContext
 from opbridge.transforms import Transform, apply_transform
 from opbridge_signal.plugin import customize_registry as signal_plugin
 from opbridge_testing.single_op import GraphBuilder

@@ -12,7 +12,8 @@ from opbridge.errors import ModelFormatError
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType
 from opbridge.ops.definition import OperatorDefinition
-from opbridge.registry import RegistryContext, build_default_registry_context
+from opbridge.registry import build_default_registry_context
+from opbridge.registry_context import RegistryContext
 from opbridge.schemas.function_body import function_body_reference
 from opbridge.schemas.onnx_export import inline_custom_ops, register_onnx_schemas
 from opbridge.schemas.opsets import OpsetDomain, UnknownSchemaError, schema_op_key

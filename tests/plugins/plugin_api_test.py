@@ -27,7 +27,8 @@ from opbridge.errors import ConfigError, ModelFormatError, OperatorPluginError, 
 from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import DType, Graph
 from opbridge.plugins import PluginImportError, build_plugin_context, load_customizer
-from opbridge.registry import RegistryError, build_default_registry_context
+from opbridge.registries import RegistryError
+from opbridge.registry import build_default_registry_context
 from opbridge.schemas.schema import ShapeInferenceError
 from opbridge.transforms import Transform, TransformConfigError, make_options
 from opbridge_testing.single_op import run_golden_program

@@ -9,7 +9,7 @@ import pathlib
 from opbridge.air import LiteRTOperator, custom_code_to_op_key
 from opbridge.aot.operators import AotOperator
 from opbridge.ops.definition import OperatorDefinition, ReferenceCall
-from opbridge.registry import RegistryContext
+from opbridge.registry_context import RegistryContext
 from opbridge.schemas.opsets import OpsetDomain
 from opbridge.schemas.schema import ANY_TYPE, FormalParameter, OpSchema, TypeConstraint, same_as_input
 

@@ -26,7 +26,7 @@ from opbridge.aot.operators import NodeCodeOperator
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
 from opbridge.ir import DType
 from opbridge.ops.definition import OperatorDefinition, ReferenceCall
-from opbridge.registry import RegistryContext
+from opbridge.registry_context import RegistryContext
 
 from opbridge_signal import (
     energy,

@@ -10,6 +10,7 @@ from opbridge.ops.builtin import BUILTIN_OPERATORS
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.shared.onnx_composite import COMPOSITE_CONVERTERS
 from opbridge.passes.constant_folding import FoldConstants
+from opbridge.registry_context import RegistryContext
 from opbridge.schemas.opsets import BUILTIN_DOMAIN, OpsetDomain
 
 
@@ -35,7 +36,7 @@ def options_class_of(definition: OperatorDefinition) -> type | None:
     return returned if isinstance(returned, type) else None
 
 
-def register_operator_definitions(context: Any, definitions: Iterable[OperatorDefinition]) -> None:
+def register_operator_definitions(context: RegistryContext, definitions: Iterable[OperatorDefinition]) -> None:
     """Each definition with its parser (LiteRT builtins), options class, ONNX converters and C emitter class."""
     for definition in definitions:
         key = definition.op_type
@@ -51,7 +52,7 @@ def register_operator_definitions(context: Any, definitions: Iterable[OperatorDe
             context.aot_operator_classes.register(key, operator_class_for(definition))
 
 
-def register_builtin_operators(context: Any) -> None:
+def register_builtin_operators(context: RegistryContext) -> None:
     context.opset_domains.register(BUILTIN_DOMAIN, OpsetDomain(BUILTIN_DOMAIN, 1, 1, "opbridge's built-in operators"))
     register_operator_definitions(context, BUILTIN_OPERATORS)
     context.transforms.register(FoldConstants.NAME, FoldConstants)

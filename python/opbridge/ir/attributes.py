@@ -11,7 +11,7 @@ apart: there is one list of attributes, the attribute dataclass.
 from typing import Any, Protocol
 
 from opbridge.errors import ModelFormatError
-from opbridge.schemas.schema import AttributeSpec, AttributeType, attribute_specs
+from opbridge.ir.attribute_specs import AttributeSpec, AttributeType, attribute_specs
 
 
 class AttributeVisitor(Protocol):

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from opbridge.errors import OperatorPluginError
+from opbridge.schemas.onnx_attributes import onnx_attribute_type, onnx_attribute_value
 from opbridge.schemas.schema import AttributeRef, OpSchema, SchemaError
 
 
@@ -28,7 +29,6 @@ def to_onnx_function(schema: OpSchema) -> Any:
     """The schema's body as an onnx.FunctionProto named (domain, name)."""
     if schema.function_body is None:
         raise SchemaError(f"schema {schema.describe()} has no function body")
-    from opbridge.schemas.onnx_export import onnx_attribute_type, onnx_attribute_value
 
     onnx = _onnx()
     specs = {spec.name: spec for spec in schema.attributes}
@@ -79,7 +79,6 @@ def single_node_model(
         graph_inputs.append(onnx.helper.make_tensor_value_info(name, element, list(array.shape)))
         node_inputs.append(name)
     outputs = [f"output_{i}" for i in range(output_count)]
-    from opbridge.schemas.onnx_export import onnx_attribute_value
 
     values = {
         spec.name: onnx_attribute_value(spec, getattr(attributes, spec.name))

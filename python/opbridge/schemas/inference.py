@@ -12,8 +12,8 @@ import enum
 from typing import Any
 
 from opbridge.ir import DType, Graph, Node
+from opbridge.ir.attribute_specs import AttributeType
 from opbridge.schemas.schema import (
-    AttributeType,
     InferenceContext,
     InputInfo,
     OpSchema,

@@ -12,97 +12,14 @@ giving a model of standard ops that onnxruntime runs.
 from typing import Any
 
 from opbridge.errors import UnsupportedOperatorError
-from opbridge.frontends.onnx.dtypes import ONNX_DTYPES, ONNX_NUMBERS
+from opbridge.ir.onnx_dtypes import ONNX_DTYPES, ONNX_NUMBERS
+from opbridge.schemas.function_body import to_onnx_function
+from opbridge.schemas.onnx_attributes import ONNX_TYPE_STRINGS, attribute_from_onnx, onnx_attribute_proto
 from opbridge.schemas.opsets import RESERVED_DOMAINS
-from opbridge.schemas.schema import (
-    AttributeSpec,
-    AttributeType,
-    InferenceContext,
-    InputInfo,
-    OpSchema,
-    ParameterOption,
-    ShapeInferenceError,
-)
+from opbridge.schemas.schema import InferenceContext, InputInfo, OpSchema, ParameterOption, ShapeInferenceError
 
 # (domain, name, since_version) registered by this process, so a re-export replaces them.
 _REGISTERED: set[tuple[str, str, int]] = set()
-
-_TYPE_STRINGS = {
-    "float32": "tensor(float)",
-    "float64": "tensor(double)",
-    "float16": "tensor(float16)",
-    "bfloat16": "tensor(bfloat16)",
-    "int8": "tensor(int8)",
-    "uint8": "tensor(uint8)",
-    "int16": "tensor(int16)",
-    "uint16": "tensor(uint16)",
-    "int32": "tensor(int32)",
-    "uint32": "tensor(uint32)",
-    "int64": "tensor(int64)",
-    "uint64": "tensor(uint64)",
-    "bool": "tensor(bool)",
-}
-
-
-def onnx_attribute_type(spec: AttributeSpec) -> int:
-    """The AttributeProto.AttributeType of an attribute."""
-    import onnx
-
-    kinds = onnx.AttributeProto
-    return {
-        AttributeType.INT: kinds.INT,
-        AttributeType.BOOL: kinds.INT,
-        AttributeType.FLOAT: kinds.FLOAT,
-        AttributeType.STRING: kinds.STRING,
-        AttributeType.ENUM: kinds.STRING,
-        AttributeType.INTS: kinds.INTS,
-        AttributeType.FLOATS: kinds.FLOATS,
-        AttributeType.STRINGS: kinds.STRINGS,
-    }[spec.type]
-
-
-def _onnx_attribute(spec: AttributeSpec) -> Any:
-    import onnx
-
-    kinds = onnx.defs.OpSchema.AttrType
-    kind = {
-        AttributeType.INT: kinds.INT,
-        AttributeType.BOOL: kinds.INT,
-        AttributeType.FLOAT: kinds.FLOAT,
-        AttributeType.STRING: kinds.STRING,
-        AttributeType.ENUM: kinds.STRING,
-        AttributeType.INTS: kinds.INTS,
-        AttributeType.FLOATS: kinds.FLOATS,
-        AttributeType.STRINGS: kinds.STRINGS,
-    }[spec.type]
-    if spec.required:
-        return onnx.defs.OpSchema.Attribute(spec.name, kind, spec.doc, required=True)
-    default = onnx_attribute_value(spec, spec.default)
-    return onnx.defs.OpSchema.Attribute(spec.name, onnx.helper.make_attribute(spec.name, default), spec.doc)
-
-
-def onnx_attribute_value(spec: AttributeSpec, value: Any) -> Any:
-    """An attribute value as ONNX stores it (bools as 0/1, enums by name)."""
-    if spec.type is AttributeType.BOOL:
-        return int(value)
-    if spec.type is AttributeType.ENUM:
-        return value.name
-    if isinstance(value, tuple):
-        return list(value)
-    return value
-
-
-def attribute_from_onnx(spec: AttributeSpec, value: Any, where: str) -> Any:
-    """The attribute value of an ONNX attribute value (onnx.helper.get_attribute_value)."""
-    from opbridge.ir.attributes import from_plain
-
-    if isinstance(value, bytes):
-        value = value.decode("utf-8", errors="replace")
-    elif isinstance(value, list):
-        value = [v.decode("utf-8", errors="replace") if isinstance(v, bytes) else v for v in value]
-    if spec.type is AttributeType.BOOL and isinstance(value, int) and value in (0, 1):
-        value = bool(value)
-    return from_plain(spec, value, where)
 
 
 def _inference_bridge(schema: OpSchema) -> Any:
@@ -169,9 +86,9 @@ def onnx_schema(schema: OpSchema) -> Any:
         inputs=parameters(schema.inputs),
         outputs=parameters(schema.outputs),
         type_constraints=[
-            (c.type_var, [_TYPE_STRINGS[d.value] for d in c.allowed], c.doc) for c in schema.type_constraints
+            (c.type_var, [ONNX_TYPE_STRINGS[d.value] for d in c.allowed], c.doc) for c in schema.type_constraints
         ],
-        attributes=[_onnx_attribute(spec) for spec in schema.attributes],
+        attributes=[onnx_attribute_proto(spec) for spec in schema.attributes],
     )
     exported.set_type_and_shape_inference_function(_inference_bridge(schema))
     return exported
@@ -219,7 +136,6 @@ def inline_custom_ops(model: Any, context: Any) -> Any:
                 f'node "{node.name}" ({schema.describe()}) has no function body to inline',
                 hint="give the schema a function_body, or run the model with opbridge instead",
             )
-        from opbridge.schemas.function_body import to_onnx_function
 
         functions[(node.domain, node.op_type)] = (schema, to_onnx_function(schema))
     with_functions = onnx.ModelProto()

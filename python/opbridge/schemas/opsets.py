@@ -13,10 +13,10 @@ opbridge and ONNX and cannot be registered by plugins.
 import dataclasses
 import difflib
 import re
+from collections.abc import Iterable
 
 from opbridge.errors import UnsupportedOperatorError
-from opbridge.ops.definition import OperatorDefinition
-from opbridge.ops.registry import BUILTIN_ORIGIN, Registry
+from opbridge.registries import BUILTIN_ORIGIN, Registry
 from opbridge.schemas.schema import OpSchema, SchemaError
 
 BUILTIN_DOMAIN = "opbridge"
@@ -52,7 +52,8 @@ class UnknownSchemaError(UnsupportedOperatorError):
 class SchemaSet:
     """The schemas of a registry context, checked and indexed by (domain, name)."""
 
-    def __init__(self, domains: Registry[OpsetDomain], definitions: list[OperatorDefinition]) -> None:
+    def __init__(self, domains: Registry[OpsetDomain], schemas_by_key: Iterable[tuple[str, OpSchema | None]]) -> None:
+        """`schemas_by_key`: (operator key, its schema or None) for every registered operator."""
         self.domains = {key: domains[key] for key in domains}
         self._origins = {key: domains.origin(key) for key in domains}
         self._by_name: dict[tuple[str, str], list[tuple[OpSchema, str]]] = {}
@@ -65,11 +66,10 @@ class SchemaSet:
                     f"opset domain {key!r} is reserved (registered by {self._origins[key]})",
                     hint=f"choose a domain of your own, e.g. com.yourcompany; reserved: {sorted(RESERVED_DOMAINS)}",
                 )
-        for definition in definitions:
-            schema = definition.schema
+        for op_key, schema in schemas_by_key:
             if schema is None:
                 continue
-            where = f"operator {definition.op_type!r}: schema {schema.describe()}"
+            where = f"operator {op_key!r}: schema {schema.describe()}"
             domain = self.domains.get(schema.domain)
             if domain is None:
                 raise SchemaError(
@@ -91,9 +91,9 @@ class SchemaSet:
                         hint="give the new version a higher since_version, "
                         "or replace the old one with overwrite=True under its key",
                     )
-            versions.append((schema, definition.op_type))
+            versions.append((schema, op_key))
             versions.sort(key=lambda pair: pair[0].since_version)
-            self._by_key[definition.op_type] = schema
+            self._by_key[op_key] = schema
 
     def schema_of(self, op_key: str) -> OpSchema | None:
         return self._by_key.get(op_key)

@@ -7,7 +7,8 @@ import pytest
 from opbridge.errors import OperatorPluginError
 from opbridge.ir import DType
 from opbridge.ops.definition import OperatorDefinition
-from opbridge.registry import RegistryContext, build_default_registry_context
+from opbridge.registry import build_default_registry_context
+from opbridge.registry_context import RegistryContext
 from opbridge.schemas.opsets import OpsetDomain, UnknownSchemaError, schema_op_key
 from opbridge.schemas.schema import (
     FormalParameter,

@@ -35,10 +35,10 @@ import _opbridge_schemas as _host
 import numpy as np
 
 from opbridge.errors import PluginLoadError, UnsupportedOperatorError
-from opbridge.frontends.onnx.dtypes import ONNX_DTYPES, ONNX_NUMBERS
 from opbridge.ir import DType
+from opbridge.ir.onnx_dtypes import ONNX_DTYPES, ONNX_NUMBERS
 from opbridge.ops.definition import OperatorDefinition, ReferenceCall, ReferenceImplementation
-from opbridge.registry import Customizer, RegistryContext
+from opbridge.registry_context import Customizer, RegistryContext
 from opbridge.schemas.opsets import RESERVED_DOMAINS, OpsetDomain, schema_op_key
 from opbridge.schemas.schema import (
     FormalParameter,

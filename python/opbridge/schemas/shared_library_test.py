@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from opbridge.errors import PluginLoadError, UnsupportedOperatorError
 from opbridge.ir import DType, Graph, Node, Tensor
+from opbridge.ir.attribute_specs import attribute_specs
 from opbridge.ops.definition import OperatorDefinition, ReferenceCall
 from opbridge.registry import build_default_registry_context
 from opbridge.schemas.inference import infer_node
@@ -35,7 +36,6 @@ from opbridge.schemas.schema import (
     ShapeInferenceError,
     TensorType,
     TypeConstraint,
-    attribute_specs,
     same_as_input,
 )
 from opbridge.schemas.shared_library import ABI_VERSION, load_schema_library, schema_library_customizer

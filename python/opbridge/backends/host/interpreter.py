@@ -12,7 +12,7 @@ from opbridge.ops.definition import ReferenceCall
 from opbridge.ops.registry import OperatorRegistry
 
 if TYPE_CHECKING:
-    from opbridge.registry import RegistryContext
+    from opbridge.registry_context import RegistryContext
 
 Array = npt.NDArray[Any]
 

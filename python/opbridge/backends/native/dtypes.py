@@ -4,9 +4,10 @@ from typing import Any
 
 import numpy as np
 
-# ONNX TensorProto.DataType numbers, which the plugin ABIs use too.
-from opbridge.frontends.onnx.dtypes import ONNX_DTYPES, ONNX_NUMBERS
 from opbridge.ir import DType
+
+# ONNX TensorProto.DataType numbers, which the plugin ABIs use too.
+from opbridge.ir.onnx_dtypes import ONNX_DTYPES, ONNX_NUMBERS
 
 
 def dtype_of_number(number: int) -> DType | None:

@@ -25,12 +25,12 @@ import numpy as np
 from opbridge.errors import ModelFormatError, UnsupportedOperatorError, UnsupportedTensorError
 from opbridge.frontends.onnx.batch_norm_folding import fold_batch_norms
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
-from opbridge.frontends.onnx.dtypes import ONNX_DTYPES
 from opbridge.frontends.onnx.qdq_fusion import fuse_qdq
 from opbridge.ir import Graph, Tensor
+from opbridge.ir.onnx_dtypes import ONNX_DTYPES
 from opbridge.ops.definition import MAX_OPSET, MIN_OPSET, converter_key
 from opbridge.passes.transposes import cancel_transposes
-from opbridge.schemas.onnx_export import attribute_from_onnx
+from opbridge.schemas.onnx_attributes import attribute_from_onnx
 
 ONNX_DOMAINS = frozenset({"", "ai.onnx"})
 MAX_MODEL_BYTES = 256 * 1024 * 1024

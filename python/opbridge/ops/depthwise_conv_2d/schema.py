@@ -11,12 +11,7 @@ from opbridge.ops.conv_2d.schema import (
 )
 from opbridge.ops.depthwise_conv_2d.attributes import DepthwiseConv2DAttributes
 from opbridge.schemas.opsets import BUILTIN_DOMAIN
-from opbridge.schemas.schema import (
-    FormalParameter,
-    InferenceContext,
-    OpSchema,
-    TensorType,
-)
+from opbridge.schemas.schema import FormalParameter, InferenceContext, OpSchema, TensorType
 from opbridge.schemas.shapes import require_rank
 
 

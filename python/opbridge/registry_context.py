@@ -1,0 +1,87 @@
+"""The registries of one conversion: RegistryContext (the heliaAOT-compatible plugin API's name).
+
+    operators             OperatorDefinition (schema, reference, C emitter)  by operator key
+    litert_model_hooks    rewrite of the .tflite bytes before parsing       by hook name
+    litert_parsers        LiteRT node -> the op's typed attributes           by operator key
+    air_options           the attribute class a parser returns              by operator key
+    aot_operator_classes  the AotOperator class that emits C                by operator key
+    transforms            graph rewrites                                    by Transform.NAME
+    opset_domains         OpsetDomain (a schema domain's versions)          by domain name
+    onnx_converters       ONNX op -> opbridge nodes                          by ONNX op type
+
+Operator schemas live on the definitions (`OperatorDefinition.schema`); `context.schemas()` checks them
+against the domains and indexes them. `opbridge.registry.build_default_registry_context` fills one."""
+
+import contextlib
+import dataclasses
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from opbridge.ops.registry import OperatorRegistry
+from opbridge.registries import BUILTIN_ORIGIN, Registry
+from opbridge.schemas.opsets import OpsetDomain, SchemaSet
+
+# A customizer adds a plugin's parsers, operator classes, ... to a context.
+Customizer = Callable[["RegistryContext"], None]
+
+
+# Rewrites .tflite bytes before they are parsed.
+ModelHook = Callable[[bytes], bytes]
+
+
+@dataclasses.dataclass
+class RegistryContext:
+    """The registries one conversion uses (see the module docstring)."""
+
+    operators: OperatorRegistry = dataclasses.field(default_factory=OperatorRegistry)
+    litert_model_hooks: Registry[ModelHook] = dataclasses.field(default_factory=lambda: Registry("litert_model_hooks"))
+    litert_parsers: Registry[Any] = dataclasses.field(default_factory=lambda: Registry("litert_parsers"))
+    air_options: Registry[type] = dataclasses.field(default_factory=lambda: Registry("air_options"))
+    aot_operator_classes: Registry[type] = dataclasses.field(default_factory=lambda: Registry("aot_operator_classes"))
+    transforms: Registry[type] = dataclasses.field(default_factory=lambda: Registry("transforms"))
+    opset_domains: Registry[OpsetDomain] = dataclasses.field(default_factory=lambda: Registry("opset_domains"))
+    onnx_converters: Registry[Any] = dataclasses.field(default_factory=lambda: Registry("onnx_converters"))
+
+    def schemas(self) -> SchemaSet:
+        """The operators' schemas, checked against the opset domains (SchemaError if inconsistent)."""
+        return SchemaSet(self.opset_domains, [(d.op_type, d.schema) for d in self.operators.definitions()])
+
+    def registries(self) -> list[Registry[Any]]:
+        return [getattr(self, field.name) for field in dataclasses.fields(self)]
+
+    def freeze(self) -> "RegistryContext":
+        for registry in self.registries():
+            registry.freeze()
+        return self
+
+    @property
+    def frozen(self) -> bool:
+        return all(registry.frozen for registry in self.registries())
+
+    @contextlib.contextmanager
+    def registering_as(self, origin: str) -> Iterator[None]:
+        """Records `origin` (e.g. a plugin's module) on everything registered inside."""
+        previous = [registry._origin for registry in self.registries()]
+        for registry in self.registries():
+            registry._origin = origin
+        try:
+            yield
+        finally:
+            for registry, before in zip(self.registries(), previous, strict=True):
+                registry._origin = before
+
+    def operator_keys(self) -> set[str]:
+        """Every operator key some registry knows."""
+        return set(self.operators) | set(self.litert_parsers) | set(self.aot_operator_classes)
+
+    def describe(self) -> str:
+        """What is registered, and from where (for `opbridge plugins list`)."""
+        lines = []
+        for registry in self.registries():
+            lines.append(f"{registry.name} ({len(registry)}):")
+            by_origin: dict[str, list[str]] = {}
+            for key in registry:
+                by_origin.setdefault(registry.origin(key), []).append(key)
+            for origin, keys in sorted(by_origin.items(), key=lambda item: (item[0] != BUILTIN_ORIGIN, item[0])):
+                lines.append(f"  {origin}: {', '.join(sorted(keys))}")
+        return "\n".join(lines)
