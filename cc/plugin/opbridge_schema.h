@@ -19,7 +19,7 @@
  * attributes with their defaults, a shape-and-dtype inference callback and,
  * optionally, a function body that decomposes the op into other (ONNX) ops.
  * opbridge converts each into an OpSchema that behaves like one written in
- * Python (python/opbridge/schemas/shared_library.py).
+ * Python (python/opbridge/schema_libraries.py).
  *
  * Ownership and lifetime:
  * - The host copies everything add_domain and add_schema are given before

@@ -2,7 +2,7 @@
 // version, lets the library register its domains and schemas, copies and
 // validates every field into owned C++ values, and calls a schema's
 // inference callback. Used by the pybind11 module cc/python:_opbridge_schemas
-// and by C++ tests; Python code uses opbridge.schemas.shared_library.
+// and by C++ tests; Python code uses opbridge.schema_libraries.
 #ifndef OPBRIDGE_PLUGIN_SCHEMA_HOST_H_
 #define OPBRIDGE_PLUGIN_SCHEMA_HOST_H_
 

@@ -1,5 +1,5 @@
 // The pybind11 module `_opbridge_schemas`: the operator-schema host
-// (cc/plugin/schema_host.h) for opbridge.schemas.shared_library. Python
+// (cc/plugin/schema_host.h) for opbridge.schema_libraries. Python
 // code should use that module; this one is its thin, checked boundary.
 //
 // A loaded library's domains and schemas cross as plain Python data (dicts,
@@ -127,7 +127,7 @@ Attributes ToAttributes(const AttributeList& values) {
 }  // namespace
 
 PYBIND11_MODULE(_opbridge_schemas, module) {
-  module.doc() = "opbridge's operator-schema library host (use opbridge.schemas.shared_library)";
+  module.doc() = "opbridge's operator-schema library host (use opbridge.schema_libraries)";
   // Module-local translators: _opbridge_plugins registers opbridge::plugin::LoadError globally,
   // and these must stay this module's classes whichever module is imported first.
   // InvalidInput derives from std::invalid_argument, which pybind11 raises as ValueError.

@@ -12,9 +12,9 @@ from opbridge.backends.host.interpreter import ReferenceInterpreter
 from opbridge.errors import UnsupportedOperatorError
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.registry import build_default_registry_context
+from opbridge.schema_libraries import schema_library_customizer
 from opbridge.schemas.onnx_export import inline_custom_ops, register_onnx_schemas
 from opbridge.schemas.opsets import UnknownSchemaError
-from opbridge.schemas.shared_library import schema_library_customizer
 
 COPY_LIBRARY = os.path.abspath("examples/schema_library/libcopy_schemas.so")
 

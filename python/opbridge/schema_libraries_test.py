@@ -23,6 +23,7 @@ from opbridge.ir import DType, Graph, Node, Tensor
 from opbridge.ir.attribute_specs import attribute_specs
 from opbridge.ops.definition import OperatorDefinition, ReferenceCall
 from opbridge.registry import build_default_registry_context
+from opbridge.schema_libraries import ABI_VERSION, load_schema_library, schema_library_customizer
 from opbridge.schemas.inference import infer_node
 from opbridge.schemas.opsets import OpsetDomain, UnknownSchemaError, schema_op_key
 from opbridge.schemas.schema import (
@@ -38,7 +39,6 @@ from opbridge.schemas.schema import (
     TypeConstraint,
     same_as_input,
 )
-from opbridge.schemas.shared_library import ABI_VERSION, load_schema_library, schema_library_customizer
 
 # Workspace-relative: tests run from the runfiles root with the libraries as data.
 COPY_LIBRARY = os.path.abspath("examples/schema_library/libcopy_schemas.so")
@@ -448,4 +448,4 @@ def test_the_loader_refuses_paths_it_would_search_for_or_cannot_find() -> None:
     with pytest.raises(PluginLoadError, match="does not exist"):
         load_schema_library(missing)
     with pytest.raises(PluginLoadError, match="ELF"):
-        load_schema_library(os.path.abspath("python/opbridge/schemas/shared_library_test.py"))
+        load_schema_library(os.path.abspath("python/opbridge/schema_libraries_test.py"))
