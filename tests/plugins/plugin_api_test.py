@@ -18,13 +18,13 @@ import pytest
 from make_model import custom_noop_model
 from my_plugin import custom_noop
 from opbridge import cli
-from opbridge.air import custom_code_to_op_key
 from opbridge.aot.operators import AotOperator, OperatorAttributes
 from opbridge.aot.resolve import OperatorResolveError
 from opbridge.backends.host import ReferenceInterpreter
 from opbridge.converter import AotConverter, ConvertArgs
 from opbridge.errors import ConfigError, ModelFormatError, OperatorPluginError, UnsupportedOperatorError
 from opbridge.frontends.litert import read_litert_model
+from opbridge.frontends.litert.nodes import custom_code_to_op_key
 from opbridge.ir import DType, Graph
 from opbridge.plugins import PluginImportError, build_plugin_context, load_customizer
 from opbridge.registries import RegistryError

@@ -6,8 +6,8 @@ that parses, resolves, emits, links and runs (docs/custom_ops.md).
 
 import pathlib
 
-from opbridge.air import LiteRTOperator, custom_code_to_op_key
 from opbridge.aot.operators import AotOperator
+from opbridge.frontends.litert.nodes import LiteRTNode, custom_code_to_op_key
 from opbridge.ops.definition import OperatorDefinition, ReferenceCall
 from opbridge.registry_context import RegistryContext
 from opbridge.schemas.opsets import OpsetDomain
@@ -30,7 +30,7 @@ CUSTOM_NOOP_SCHEMA = OpSchema(
 )
 
 
-def parse_custom_noop(node: LiteRTOperator) -> None:
+def parse_custom_noop(node: LiteRTNode) -> None:
     """The node's options: this operator takes none, so a payload is a model error."""
     if node.custom_options:
         raise ValueError(f"{CUSTOM_CODE} takes no options, got {len(node.custom_options)} bytes")

@@ -21,9 +21,9 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
-from opbridge.air import LiteRTOperator, custom_code_to_op_key
 from opbridge.aot.operators import NodeCodeOperator
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
+from opbridge.frontends.litert.nodes import LiteRTNode, custom_code_to_op_key
 from opbridge.ir import DType
 from opbridge.ops.definition import OperatorDefinition, ReferenceCall
 from opbridge.registry_context import RegistryContext
@@ -97,7 +97,7 @@ SIGNAL_OPERATORS: tuple[SignalOperatorSpec, ...] = (
 
 
 def _parser(spec: SignalOperatorSpec) -> Any:
-    def parse_signal_operator(node: LiteRTOperator) -> Any:
+    def parse_signal_operator(node: LiteRTNode) -> Any:
         return spec.options_class.from_flexbuffer(node.custom_options)
 
     parse_signal_operator.__qualname__ = f"parse_{spec.module.__name__.rsplit('.', 1)[-1]}"

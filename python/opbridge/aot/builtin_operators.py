@@ -4,8 +4,8 @@ import typing
 from collections.abc import Iterable
 from typing import Any
 
-from opbridge.air import LiteRTOperator
 from opbridge.aot.operators import operator_class_for
+from opbridge.frontends.litert.nodes import LiteRTNode
 from opbridge.ops.builtin import BUILTIN_OPERATORS
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.shared.onnx_composite import COMPOSITE_CONVERTERS
@@ -18,7 +18,7 @@ def builtin_litert_parser(definition: OperatorDefinition) -> Any:
     """A litert_parsers entry for a built-in: its options parser on the node's tflite.Operator."""
     parse = definition.parse_litert_options
 
-    def parse_builtin(node: LiteRTOperator) -> Any:
+    def parse_builtin(node: LiteRTNode) -> Any:
         return None if parse is None else parse(node.operator)
 
     parse_builtin.__qualname__ = f"parse_{definition.op_type.lower()}"

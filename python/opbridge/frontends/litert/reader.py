@@ -14,7 +14,6 @@ import numpy as np
 import tflite
 from tflite.BuiltinOperator import BuiltinOperator
 
-from opbridge.air import LiteRTOperator, custom_code_to_op_key
 from opbridge.errors import (
     ModelFormatError,
     OpbridgeError,
@@ -22,6 +21,7 @@ from opbridge.errors import (
     UnsupportedOperatorError,
     UnsupportedTensorError,
 )
+from opbridge.frontends.litert.nodes import LiteRTNode, custom_code_to_op_key
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor
 from opbridge.ops.registry import OperatorRegistry
 
@@ -168,7 +168,7 @@ def read_litert_model(data: bytes, registry: "RegistryContext | OperatorRegistry
                 custom_options = reader.read(
                     f"node {index}'s custom options", lambda o=operator: o.CustomOptionsAsNumpy().tobytes()
                 )
-            view = LiteRTOperator(index, key, version, operator, model, custom_code, custom_options)
+            view = LiteRTNode(index, key, version, operator, model, custom_code, custom_options)
             operators.append((view, custom_code))
             continue
         op_name = BUILTIN_OPERATOR_NAMES.get(builtin_code, f"builtin operator {builtin_code}")
@@ -180,7 +180,7 @@ def read_litert_model(data: bytes, registry: "RegistryContext | OperatorRegistry
                 f"node {index} ({op_name} version {version}; supported: {sorted(definition.litert_versions)})"
             )
         else:
-            operators.append((LiteRTOperator(index, definition.op_type, version, operator, model), op_name))
+            operators.append((LiteRTNode(index, definition.op_type, version, operator, model), op_name))
     if unsupported:
         raise UnsupportedOperatorError(
             f"{source}: {len(unsupported)} operator(s) are not supported:\n    " + "\n    ".join(unsupported),
@@ -250,7 +250,7 @@ def read_litert_model(data: bytes, registry: "RegistryContext | OperatorRegistry
         raise ModelFormatError(f"{source}: {error}", hint="the operators are not in execution order") from None
 
 
-def _parse_options(reader: _Reader, context: "RegistryContext", view: LiteRTOperator, op_name: str) -> Any:
+def _parse_options(reader: _Reader, context: "RegistryContext", view: LiteRTNode, op_name: str) -> Any:
     """The node's typed options from its registered parser, checked against air_options."""
     parser = context.litert_parsers[view.op_key]
     if view.custom_code is None:

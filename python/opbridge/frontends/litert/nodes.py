@@ -35,7 +35,7 @@ def custom_code_to_op_key(custom_code: str) -> str:
 
 
 @dataclasses.dataclass(frozen=True)
-class LiteRTOperator:
+class LiteRTNode:
     """One LiteRT node, as handed to the parser registered for its key."""
 
     index: int  # position in subgraph 0
