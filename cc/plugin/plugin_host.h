@@ -1,6 +1,6 @@
 // Loads plugins written against opbridge's own ABI (opbridge_plugin.h) and
 // runs their kernels. Used by the pybind11 module cc/python:_opbridge_plugins
-// and by C++ tests; Python code uses opbridge.backends.native instead.
+// and by C++ tests; Python code uses opbridge.backends.host_plugins instead.
 #ifndef OPBRIDGE_PLUGIN_PLUGIN_HOST_H_
 #define OPBRIDGE_PLUGIN_PLUGIN_HOST_H_
 

@@ -1,6 +1,6 @@
 // The pybind11 module `_opbridge_plugins`: opbridge's two native plugin
 // hosts (cc/plugin for its own ABI, cc/ort for ONNX Runtime custom-op
-// libraries) for opbridge.backends.native. Python code should use that
+// libraries) for opbridge.backends.host_plugins. Python code should use that
 // package; this module is its thin, checked boundary.
 //
 // Tensors cross as (dtype, shape, buffer) with ONNX dtype numbers; the
@@ -39,7 +39,7 @@ using TensorOut = std::tuple<int32_t, std::vector<int64_t>, py::array>;
 using AttributeList = std::vector<std::tuple<std::string, std::string, py::object>>;
 
 // [(name, kind, value)] -> Attributes; kind is "int", "float", "string",
-// "ints", "floats" or "strings" (opbridge.backends.native.plugins encodes
+// "ints", "floats" or "strings" (opbridge.backends.host_plugins.plugins encodes
 // them, so that empty lists keep their type).
 Attributes ToAttributes(const AttributeList& values) {
   Attributes attributes;
@@ -153,7 +153,7 @@ using OrtKernelHandle = KernelHandle<OrtKernel>;
 }  // namespace
 
 PYBIND11_MODULE(_opbridge_plugins, module) {
-  module.doc() = "opbridge's native plugin hosts (use opbridge.backends.native)";
+  module.doc() = "opbridge's native plugin hosts (use opbridge.backends.host_plugins)";
   // InvalidInput derives from std::invalid_argument, which pybind11 raises as ValueError.
   py::register_exception<opbridge::plugin::LoadError>(module, "LoadError", PyExc_RuntimeError);
   py::register_exception<opbridge::plugin::KernelError>(module, "KernelError", PyExc_RuntimeError);

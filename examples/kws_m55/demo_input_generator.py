@@ -13,7 +13,7 @@ import sys
 
 import numpy as np
 from opbridge.backends.c.golden_inputs import DEFAULT_SEED, provenance, seeded_inputs
-from opbridge.backends.host import ReferenceInterpreter
+from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.frontends.litert import load_litert_model
 from opbridge.ops.builtin import build_builtin_registry
 

@@ -16,7 +16,7 @@ import sys
 import flatbuffers
 import numpy as np
 from ai_edge_litert import schema_py_generated as schema
-from opbridge.backends.host import ReferenceInterpreter
+from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import Graph
 from opbridge.registry import build_default_registry_context

@@ -15,7 +15,7 @@ import sys
 
 import numpy as np
 
-from opbridge.backends.host import ReferenceInterpreter
+from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.converter import AotConverter, load_convert_args
 from opbridge.errors import OpbridgeError
 from opbridge.frontends.models import load_model

@@ -30,7 +30,7 @@ from hypothesis import assume
 from hypothesis import strategies as st
 from opbridge.backends.c.golden import golden_test_source
 from opbridge.backends.c.golden_inputs import seeded_inputs
-from opbridge.backends.host import ReferenceInterpreter
+from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.converter import compile_graph
 from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor

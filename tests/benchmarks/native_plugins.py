@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import numpy as np
 import onnxruntime as ort
-from opbridge.backends.native import CustomOpSession
+from opbridge.backends.host_plugins import CustomOpSession
 from opbridge_testing.onnx_models import leaky_relu_model
 
 RUNFILES_ROOT = pathlib.Path(__file__).absolute().parents[2]

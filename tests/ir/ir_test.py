@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 from my_plugin.custom_noop import customize_registry as custom_noop_plugin
-from opbridge.backends.host.interpreter import ReferenceInterpreter
+from opbridge.backends.reference.interpreter import ReferenceInterpreter
 from opbridge.errors import ModelFormatError, OperatorPluginError
 from opbridge.frontends.litert import load_litert_model
 from opbridge.ir import DType, Graph, Node

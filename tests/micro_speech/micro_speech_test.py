@@ -57,7 +57,7 @@ def test_features_scores_and_word_equal_tflite_micro(clip, platform: str) -> Non
 
 
 def test_the_reference_interpreter_equals_tflite_micro(clip) -> None:
-    from opbridge.backends.host import ReferenceInterpreter
+    from opbridge.backends.reference import ReferenceInterpreter
     from opbridge.frontends.litert import load_litert_model
     from opbridge.registry import build_default_registry_context
     from opbridge_signal.plugin import customize_registry

@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from onnx import TensorProto, helper
-from opbridge.backends.native import CustomOpSession, OrtCustomOpLibrary
+from opbridge.backends.host_plugins import CustomOpSession, OrtCustomOpLibrary
 from opbridge.errors import PluginKernelError, PluginLoadError, UnsupportedOperatorError
 from opbridge_testing.onnx_models import LEAKY_RELU_ORT, leaky_relu_model, plugin_path
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from models import MODELS
-from opbridge.backends.host.interpreter import ReferenceInterpreter
+from opbridge.backends.reference.interpreter import ReferenceInterpreter
 from opbridge.errors import UnsupportedOperatorError
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ops.definition import MAX_OPSET, MIN_OPSET

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from models import cnn_layers_model, mlp_layers_model
 from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
-from opbridge.backends.host.interpreter import ReferenceInterpreter
+from opbridge.backends.reference.interpreter import ReferenceInterpreter
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType
 from opbridge.ops.definition import MAX_OPSET, MIN_OPSET

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from onnx import TensorProto, helper, numpy_helper
-from opbridge.backends.host.interpreter import ReferenceInterpreter
+from opbridge.backends.reference.interpreter import ReferenceInterpreter
 from opbridge.errors import UnsupportedOperatorError
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.registry import default_registry_context

@@ -8,7 +8,7 @@ import numpy as np
 import onnx
 import pytest
 from onnx import TensorProto, helper
-from opbridge.backends.host.interpreter import ReferenceInterpreter
+from opbridge.backends.reference.interpreter import ReferenceInterpreter
 from opbridge.errors import UnsupportedOperatorError
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.registry import build_default_registry_context

@@ -20,7 +20,7 @@ from my_plugin import custom_noop
 from opbridge import cli
 from opbridge.aot.operators import AotOperator, OperatorAttributes
 from opbridge.aot.resolve import OperatorResolveError
-from opbridge.backends.host import ReferenceInterpreter
+from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.converter import AotConverter, ConvertArgs
 from opbridge.errors import ConfigError, ModelFormatError, OperatorPluginError, UnsupportedOperatorError
 from opbridge.frontends.litert import read_litert_model

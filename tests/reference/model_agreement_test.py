@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from ai_edge_litert.interpreter import Interpreter, OpResolverType
 from opbridge.backends.c.golden_inputs import seeded_inputs
-from opbridge.backends.host import ReferenceInterpreter
+from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.frontends.litert import load_litert_model
 from opbridge.ops.builtin import build_builtin_registry
 from tflite_micro.python.tflite_micro import runtime

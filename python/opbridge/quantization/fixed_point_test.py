@@ -1,6 +1,6 @@
 """The NumPy fixed-point functions equal the C kernels (cc/kernels) bit for bit."""
 
-import _opbridge_native as native
+import _opbridge_fixed_point as native
 import hypothesis.extra.numpy as numpy_strategies
 import numpy as np
 from hypothesis import given

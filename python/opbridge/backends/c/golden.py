@@ -11,7 +11,7 @@ import numpy as np
 from opbridge.backends.c.emit_context import C_TYPES
 from opbridge.backends.c.emitter import c_array
 from opbridge.backends.c.golden_inputs import provenance, seeded_inputs
-from opbridge.backends.host import ReferenceInterpreter
+from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.ir import DType, Graph
 from opbridge.ops.registry import OperatorRegistry
 

@@ -24,7 +24,7 @@ from opbridge_testing.single_op import (
 from opbridge_testing.tflm import run_tflite_micro
 
 from opbridge.backends.c.golden_inputs import seeded_inputs
-from opbridge.backends.host import ReferenceInterpreter
+from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import DType, Graph
 from opbridge.ir.attribute_types import Activation

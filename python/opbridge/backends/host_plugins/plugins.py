@@ -15,8 +15,8 @@ import _opbridge_plugins as _host
 import numpy as np
 import numpy.typing as npt
 
-from opbridge.backends.native.dtypes import ONNX_NUMBERS, dtype_of_number, name_of_number, number_of_array
-from opbridge.backends.native.limits import check_array
+from opbridge.backends.host_plugins.dtypes import ONNX_NUMBERS, dtype_of_number, name_of_number, number_of_array
+from opbridge.backends.host_plugins.limits import check_array
 from opbridge.errors import PluginKernelError, PluginLoadError, UnsupportedOperatorError
 from opbridge.frontends.onnx.protobuf import Floats, Ints, Strings
 from opbridge.ir import DType

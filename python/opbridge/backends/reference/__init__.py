@@ -1,5 +1,5 @@
 """The NumPy reference interpreter: the golden model of every other backend."""
 
-from opbridge.backends.host.interpreter import ReferenceInterpreter
+from opbridge.backends.reference.interpreter import ReferenceInterpreter
 
 __all__ = ["ReferenceInterpreter"]

@@ -1,6 +1,6 @@
 """The pybind11 module imports and its kernels match exact Python integers."""
 
-import _opbridge_native as native
+import _opbridge_fixed_point as native
 import hypothesis.extra.numpy as numpy_strategies
 import numpy as np
 import pytest
@@ -31,7 +31,7 @@ def exact_rescale(x: int, multiplier: int, shift: int) -> int:
 
 
 def test_module_is_the_bazel_built_extension() -> None:
-    assert native.__file__.endswith("cc/python/_opbridge_native.so")
+    assert native.__file__.endswith("cc/python/_opbridge_fixed_point.so")
 
 
 @given(INT32, INT32)

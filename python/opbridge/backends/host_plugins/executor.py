@@ -6,9 +6,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from opbridge.backends.host.interpreter import run_reference
-from opbridge.backends.native.limits import check_array
-from opbridge.backends.native.plugins import NodeKernel
+from opbridge.backends.host_plugins.limits import check_array
+from opbridge.backends.host_plugins.plugins import NodeKernel
+from opbridge.backends.reference.interpreter import run_reference
 from opbridge.errors import InvalidInputError, PluginKernelError, UnsupportedOperatorError
 from opbridge.ir import Graph, Tensor
 from opbridge.ops.registry import OperatorRegistry

@@ -25,7 +25,7 @@ from opbridge_testing.onnx_models import (
     single_node_model,
 )
 
-from opbridge.backends.native import CustomOpSession, NativeExecutor, NativePlugin, OrtCustomOpLibrary
+from opbridge.backends.host_plugins import CustomOpSession, NativeExecutor, NativePlugin, OrtCustomOpLibrary
 from opbridge.errors import (
     InvalidInputError,
     ModelFormatError,
@@ -237,7 +237,7 @@ def test_bad_libraries_are_rejected() -> None:
     with pytest.raises(PluginLoadError, match="is not a path"):
         CustomOpSession("libort_leaky_relu.so", model)
     with pytest.raises(PluginLoadError, match="is not a shared library for"):
-        CustomOpSession(plugin_path("python/opbridge/backends/native/session_test.py"), model)
+        CustomOpSession(plugin_path("python/opbridge/backends/host_plugins/session_test.py"), model)
     with pytest.raises(PluginLoadError, match="does not export RegisterCustomOps"):
         CustomOpSession(plugin_path(LEAKY_RELU_OPBRIDGE), model)
     with pytest.raises(PluginLoadError, match="does not export opbridge_plugin_get_ops"):
@@ -329,7 +329,7 @@ def test_kernels_outlive_a_released_library_handle() -> None:
 
 
 def test_attribute_kinds() -> None:
-    from opbridge.backends.native.plugins import encode_attributes
+    from opbridge.backends.host_plugins.plugins import encode_attributes
     from opbridge.frontends.onnx.protobuf import Floats, Strings
 
     assert encode_attributes(

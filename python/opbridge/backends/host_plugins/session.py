@@ -15,10 +15,10 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from opbridge.backends.native.dtypes import ONNX_NUMBERS, dtype_of_number, name_of_number
-from opbridge.backends.native.executor import NativeExecutor
-from opbridge.backends.native.limits import check_model_size
-from opbridge.backends.native.plugins import NativePlugin, NodeKernel, OrtCustomOpLibrary
+from opbridge.backends.host_plugins.dtypes import ONNX_NUMBERS, dtype_of_number, name_of_number
+from opbridge.backends.host_plugins.executor import NativeExecutor
+from opbridge.backends.host_plugins.limits import check_model_size
+from opbridge.backends.host_plugins.plugins import NativePlugin, NodeKernel, OrtCustomOpLibrary
 from opbridge.errors import InvalidInputError, ModelFormatError, UnsupportedOperatorError, UnsupportedTensorError
 from opbridge.frontends.onnx.protobuf import ModelProto, ValueInfo, read_model
 from opbridge.ir import DType, Graph, Node, Tensor

@@ -1,6 +1,6 @@
-// The pybind11 module `_opbridge_native`: opbridge's C kernels, callable
-// from Python so the NumPy reference and the C code can be compared
-// directly on the host.
+// The pybind11 module `_opbridge_fixed_point`: the kernels' fixed-point
+// arithmetic (cc/kernels/opbridge_fixed_point.h), callable from Python so the
+// NumPy reference and the C code can be compared directly on the host.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
@@ -43,7 +43,7 @@ py::array_t<std::int32_t> multiply_by_quantized_multiplier(
 
 }  // namespace
 
-PYBIND11_MODULE(_opbridge_native, module) {
+PYBIND11_MODULE(_opbridge_fixed_point, module) {
   module.doc() = "opbridge's C kernels, bound for host-side use and testing.";
   module.def("saturating_rounding_doubling_high_mul",
              &opbridge_saturating_rounding_doubling_high_mul, py::arg("a"), py::arg("b"),
