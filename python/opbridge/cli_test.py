@@ -1,6 +1,7 @@
 """The command line and ConvertArgs: conversions, reference runs, and clear errors."""
 
 import json
+import os
 import pathlib
 import subprocess
 
@@ -94,3 +95,76 @@ def test_corrupt_model_is_a_clean_error(tmp_path: pathlib.Path, capsys: pytest.C
     error = capsys.readouterr().err
     assert "broken.tflite" in error and "damaged" in error and "Traceback" not in error
     assert not (tmp_path / "out").exists()
+
+
+def tree(root: pathlib.Path) -> list[str]:
+    return sorted(str(path.relative_to(root)) for path in root.rglob("*"))
+
+
+def convert_error(arguments: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """What `opbridge convert HELLO_WORLD ARGUMENTS...` prints when it fails as it should (status 1, no traceback)."""
+    status = cli.main(["convert", str(HELLO_WORLD), *arguments])
+    error = capsys.readouterr().err
+    assert status == 1, error
+    assert error.startswith("opbridge: error: ") and "\n  hint: " in error and "Traceback" not in error
+    return error
+
+
+def test_output_dir_that_is_a_file_is_refused_before_anything_is_written(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    existing = tmp_path / "out"
+    existing.write_text("not a directory\n")
+    error = convert_error(["-o", str(existing)], capsys)
+    assert f"output_dir (-o) {existing} is an existing file; expected a directory (new or existing)" in error
+    assert f"hint: pass -o a directory (it is created if missing), or move the file {existing} away" in error
+    assert tree(tmp_path) == ["out"] and existing.read_text() == "not a directory\n"
+
+
+def test_output_dir_under_a_file_is_refused(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "file").write_text("")
+    error = convert_error(["-o", str(tmp_path / "file" / "sub" / "out")], capsys)
+    assert f"cannot be created: {tmp_path / 'file'} is a file, not a directory" in error
+    assert f"not under the file {tmp_path / 'file'}" in error
+    assert tree(tmp_path) == ["file"]
+
+
+def test_output_dir_in_a_directory_without_write_permission_is_refused(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    if os.geteuid() == 0:  # root may write anywhere: answer the permission check as for any other user
+        access = os.access
+        monkeypatch.setattr(
+            os, "access", lambda path, mode, **kw: False if pathlib.Path(path) == locked else access(path, mode, **kw)
+        )
+    try:
+        error = convert_error(["-o", str(locked / "out")], capsys)
+    finally:
+        locked.chmod(0o755)
+    assert f"output_dir (-o) {locked / 'out'} cannot be written: the directory {locked} is not writable" in error
+    assert f"(chmod u+wx {locked})" in error
+    assert tree(tmp_path) == ["locked"]
+
+
+def test_output_dir_the_file_system_refuses_is_a_clean_error(capsys: pytest.CaptureFixture[str]) -> None:
+    # Nobody, root included, can create a folder in /proc: refused by the check, or by the OS while writing.
+    error = convert_error(["-o", "/proc/opbridge_cli_test_out"], capsys)
+    assert "output_dir (-o) /proc/opbridge_cli_test_out cannot be written" in error
+    assert not pathlib.Path("/proc/opbridge_cli_test_out").exists()
+
+
+def test_plan_and_golden_paths_are_checked_before_the_module_is_written(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "file").write_text("")
+    out = str(tmp_path / "out")
+    error = convert_error(["-o", out, "--plan-json", str(tmp_path / "folder")], capsys)
+    assert f"plan_json (--plan-json) {tmp_path / 'folder'} is an existing directory; expected a file path" in error
+    assert f"e.g. {tmp_path / 'folder' / 'plan.json'}" in error
+    error = convert_error(["-o", out, "--prefix", "hw", "--golden-test", str(tmp_path / "file" / "golden.c")], capsys)
+    assert f"golden_test (--golden-test) {tmp_path / 'file' / 'golden.c'} cannot be created" in error
+    assert tree(tmp_path) == ["file", "folder"]

@@ -30,6 +30,7 @@ from opbridge.frontends.models import load_model
 from opbridge.ir import Graph
 from opbridge.ops.operation import validate_graph
 from opbridge.ops.registry import OperatorRegistry
+from opbridge.output_paths import check_output_directory, check_output_file, writing_to
 from opbridge.registry import as_registry_context, default_registry_context
 from opbridge.registry_context import RegistryContext
 from opbridge.transforms import apply_transform, make_options
@@ -192,6 +193,12 @@ class AotConverter:
     def convert(self) -> ConvertResult:
         config = self.config
         context = self.registry_context
+        # Every path we will write, before any work: a bad one must not leave a half-written module.
+        plan_path = config.plan_json if config.plan_json is not None else config.output_dir / "plan.json"
+        check_output_directory(config.output_dir, "output_dir", "-o")
+        check_output_file(plan_path, "plan_json", "--plan-json", "plan.json")
+        if config.golden_test is not None:
+            check_output_file(config.golden_test, "golden_test", "--golden-test", f"{config.prefix}_golden_test.c")
         graph = load_model(config.model, context)
         validate_graph(graph, context.operators)  # every node against its schema, before any rewrite
         graph = self.transform(graph)
@@ -203,18 +210,20 @@ class AotConverter:
             golden = golden_test_source(
                 graph, context.operators, config.prefix, config.golden_cases, config.golden_seed
             )
-        plan, module = plan_and_emit(
-            graph,
-            resolved,
-            config.prefix,
-            config.output_dir,
-            alignment=config.arena_alignment,
-            bundle_kernels=config.bundle_kernels,
-        )
-        plan_path = config.plan_json if config.plan_json is not None else config.output_dir / "plan.json"
-        plan_path.parent.mkdir(parents=True, exist_ok=True)
-        plan_path.write_text(plan.to_json(graph) + "\n")
+        with writing_to(config.output_dir, "output_dir", "-o"):
+            plan, module = plan_and_emit(
+                graph,
+                resolved,
+                config.prefix,
+                config.output_dir,
+                alignment=config.arena_alignment,
+                bundle_kernels=config.bundle_kernels,
+            )
+        with writing_to(plan_path, "plan_json", "--plan-json"):
+            plan_path.parent.mkdir(parents=True, exist_ok=True)
+            plan_path.write_text(plan.to_json(graph) + "\n")
         if config.golden_test is not None and golden is not None:
-            config.golden_test.parent.mkdir(parents=True, exist_ok=True)
-            config.golden_test.write_text(golden)
+            with writing_to(config.golden_test, "golden_test", "--golden-test"):
+                config.golden_test.parent.mkdir(parents=True, exist_ok=True)
+                config.golden_test.write_text(golden)
         return ConvertResult(graph=graph, plan=plan, module=module)

@@ -22,6 +22,7 @@ from opbridge.errors import (
     UnsupportedTensorError,
 )
 from opbridge.frontends.litert.nodes import LiteRTNode, custom_code_to_op_key
+from opbridge.frontends.unsupported import UnsupportedNode, unsupported_operators_error
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor
 from opbridge.ops.registry import OperatorRegistry
 
@@ -128,7 +129,7 @@ def read_litert_model(data: bytes, registry: "RegistryContext | OperatorRegistry
     # tensor-level problems that only matter for a model that can convert.
     operator_count = reader.length("the operator list", subgraph.OperatorsLength)
     operators = []
-    unsupported: list[str] = []
+    unsupported: list[UnsupportedNode] = []
     for index in range(operator_count):
         operator = reader.read(f"operator {index}", lambda i=index: subgraph.Operators(i))
         code_index = reader.read(f"operator {index}'s code index", operator.OpcodeIndex)
@@ -149,18 +150,30 @@ def read_litert_model(data: bytes, registry: "RegistryContext | OperatorRegistry
             try:
                 key = custom_code_to_op_key(custom_code)
             except UnsupportedOperatorError as error:
-                unsupported.append(f"node {index} (custom operator {custom_code!r}): {error.message}; {error.hint}")
+                unsupported.append(
+                    UnsupportedNode(
+                        f"custom operator {custom_code!r}", f"node {index}", f"{error.message}; {error.hint}"
+                    )
+                )
                 continue
             builtin = context.operators.get(key)
             if builtin is not None and builtin.litert_builtin_code is not None:
                 # A customCode such as "relu" must not be compiled as the builtin RELU.
                 unsupported.append(
-                    f"node {index} (custom operator {custom_code!r}): its key {key} is a builtin operator's key; "
-                    "rename the custom operator when exporting the model"
+                    UnsupportedNode(
+                        f"custom operator {custom_code!r}",
+                        f"node {index}",
+                        f"its key {key} is a builtin operator's key; "
+                        "rename the custom operator when exporting the model",
+                    )
                 )
                 continue
             if key not in context.litert_parsers:
-                unsupported.append(f"node {index} (custom operator {custom_code!r}, key {key}): no parser registered")
+                unsupported.append(
+                    UnsupportedNode(
+                        f"custom operator {custom_code!r} (key {key})", f"node {index}", "no parser registered"
+                    )
+                )
                 continue
             option_count = reader.length(f"node {index}'s custom options", operator.CustomOptionsLength, 1)
             custom_options = b""
@@ -174,16 +187,21 @@ def read_litert_model(data: bytes, registry: "RegistryContext | OperatorRegistry
         op_name = BUILTIN_OPERATOR_NAMES.get(builtin_code, f"builtin operator {builtin_code}")
         definition = context.operators.by_litert_code(builtin_code)
         if definition is None or definition.op_type not in context.litert_parsers:
-            unsupported.append(f"node {index} ({op_name})")
+            unsupported.append(UnsupportedNode(op_name, f"node {index}"))
         elif version not in definition.litert_versions:
             unsupported.append(
-                f"node {index} ({op_name} version {version}; supported: {sorted(definition.litert_versions)})"
+                UnsupportedNode(
+                    f"{op_name} version {version}",
+                    f"node {index}",
+                    f"supported versions: {sorted(definition.litert_versions)}",
+                )
             )
         else:
             operators.append((LiteRTNode(index, definition.op_type, version, operator, model), op_name))
     if unsupported:
-        raise UnsupportedOperatorError(
-            f"{source}: {len(unsupported)} operator(s) are not supported:\n    " + "\n    ".join(unsupported),
+        raise unsupported_operators_error(
+            source,
+            unsupported,
             hint="for a custom operator, register a plugin: a parser in litert_parsers and an AotOperator class in "
             "aot_operator_classes under the key shown (docs/custom_ops.md; `opbridge convert --plugin my_pkg.module`); "
             "for a missing builtin operator, file an issue",

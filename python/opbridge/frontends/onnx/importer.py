@@ -26,6 +26,7 @@ from opbridge.errors import ModelFormatError, UnsupportedOperatorError, Unsuppor
 from opbridge.frontends.onnx.batch_norm_folding import fold_batch_norms
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
 from opbridge.frontends.onnx.qdq_fusion import fuse_qdq
+from opbridge.frontends.unsupported import UnsupportedNode, unsupported_operators_error
 from opbridge.ir import Graph, Tensor
 from opbridge.ir.onnx_dtypes import ONNX_DTYPES
 from opbridge.ops.definition import MAX_OPSET, MIN_OPSET, converter_key
@@ -193,13 +194,14 @@ def _convert_graph(onnx_graph: Any, imports: dict[str, int], context: Any, sourc
     graph_outputs = [text(info.name) for info in onnx_graph.output]
     nodes = fold_batch_norms(fuse_qdq(nodes, graph_outputs, conversion), graph_outputs, conversion)
     unsupported = [
-        f"{node.op_type} ({node.describe()})"
+        UnsupportedNode(node.op_type, node.name)
         for node in nodes
         if node.domain in ONNX_DOMAINS and node.op_type not in converters
     ]
     if unsupported:
-        raise UnsupportedOperatorError(
-            f"{source}: no converter for these ONNX operators: {'; '.join(unsupported)}",
+        raise unsupported_operators_error(
+            source,
+            unsupported,
             hint=f"supported: {', '.join(sorted(converters.keys()))}; see docs/onnx.md to add one",
         )
     if not MIN_OPSET <= onnx_version <= MAX_OPSET:
