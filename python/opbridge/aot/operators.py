@@ -56,7 +56,11 @@ SECTION_NAME = re.compile(r"^\.?[A-Za-z_][A-Za-z0-9_.$]{0,63}$")
 
 @pydantic_dataclass
 class OperatorAttributes:
-    """Attributes every operator takes (config: operators[].attributes).
+    """The code-generation settings every operator takes (config: operators[].attributes).
+
+    Not the op's attributes (node.attributes, what the model says the op
+    computes): settings say how opbridge emits a node's C. The class and
+    the config key keep heliaAOT's names (docs/architecture.md, Glossary).
 
     code_placement: the linker section for the operator's functions, e.g.
     ".itcm_text" to run a hot operator from tightly coupled memory (the
@@ -107,18 +111,19 @@ class AotTensor:
 
 
 class AotOperator:
-    """Emits the C of one node. Subclass it, set TYPE (and ATTRIBUTES), implement emit()."""
+    """Emits the C of one node. Subclass it, set TYPE (and ATTRIBUTES, the class of its code-generation
+    settings, an OperatorAttributes: heliaAOT's names), implement emit()."""
 
     TYPE: ClassVar[str] = ""
     ATTRIBUTES: ClassVar[type] = OperatorAttributes
     # True when the module must call <prefix>_<name>_init from <prefix>_init.
     has_init: ClassVar[bool] = False
 
-    def __init__(self, node: Node, graph: Graph, prefix: str, attributes: Any) -> None:
+    def __init__(self, node: Node, graph: Graph, prefix: str, settings: Any) -> None:
         self.node = node
         self.graph = graph
         self.prefix = prefix
-        self.attributes = attributes
+        self.settings = settings  # an ATTRIBUTES instance, from the config's operators rules
         self.plan: MemoryPlan | None = None  # set after planning, before emit()
 
     # -- what the node is --------------------------------------------------
@@ -126,6 +131,11 @@ class AotOperator:
     def name(self) -> str:
         """`node_<index>_<type>`: unique in the module, so `<prefix>_<name>_run` is too."""
         return f"node_{self.node.index}_{re.sub(r'[^0-9A-Za-z_]', '_', self.node.op_type).lower()}"
+
+    @property
+    def attributes(self) -> Any:
+        """heliaAOT's name for `settings` (the node's code-generation settings)."""
+        return self.settings
 
     @property
     def options(self) -> Any:
@@ -187,7 +197,7 @@ class AotOperator:
 
     def function_attributes(self) -> str:
         """What goes before the emitted functions' definitions: the code_placement section."""
-        placement = getattr(self.attributes, "code_placement", None)
+        placement = getattr(self.settings, "code_placement", None)
         return f'__attribute__((section("{placement}"))) ' if placement else ""
 
     def _plan(self) -> MemoryPlan:

@@ -1,4 +1,5 @@
-"""Resolution: one AotOperator per node, with its attributes from the config's rules.
+"""Resolution: one AotOperator per node, with its code-generation settings from the config's rules
+(`attributes` in the config and `ATTRIBUTES` on the class: heliaAOT's names).
 
     operators:
       - type: "*"                 # every operator
@@ -90,9 +91,9 @@ def check_rules(rules: Sequence[OperatorRule], classes: dict[str, type], reached
                 )
 
 
-def node_attributes(node_type: str, attributes_class: type, rules: Sequence[OperatorRule], node_text: str) -> Any:
-    """The node's ATTRIBUTES instance from the rules that reach it."""
-    fields = attribute_fields(attributes_class)
+def node_settings(node_type: str, settings_class: type, rules: Sequence[OperatorRule], node_text: str) -> Any:
+    """The node's code-generation settings (an ATTRIBUTES instance) from the rules that reach it."""
+    fields = attribute_fields(settings_class)
     merged: dict[str, Any] = {}
     for rule in rules:
         if rule.type == node_type:
@@ -100,7 +101,7 @@ def node_attributes(node_type: str, attributes_class: type, rules: Sequence[Oper
         elif rule.type == ANY_TYPE:
             merged.update({k: v for k, v in rule.attributes.items() if k in fields})
     try:
-        return attributes_class(**merged)
+        return settings_class(**merged)
     except pydantic.ValidationError as error:
         problems = []
         for entry in error.errors():
@@ -144,9 +145,9 @@ def resolve_operators(graph: Graph, context: Any, prefix: str, rules: Sequence[O
                 f"but its TYPE is {declared_type!r}",
                 hint="register the class under its TYPE (the same key as the parser's)",
             )
-        attributes = node_attributes(node.op_type, operator_class.ATTRIBUTES, rules, node.describe())
+        settings = node_settings(node.op_type, operator_class.ATTRIBUTES, rules, node.describe())
         try:
-            operator = operator_class(node, graph, prefix, attributes)
+            operator = operator_class(node, graph, prefix, settings)
             operator.on_resolve()
             scratch, persistent = operator.scratch_bytes(), operator.persistent_bytes()
         except OpbridgeError:
