@@ -16,6 +16,7 @@ from opbridge.backends.c.golden_inputs import DEFAULT_SEED, provenance, seeded_i
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.frontends.litert import load_litert_model
 from opbridge.ops.builtin import build_builtin_registry
+from opbridge.registry import as_registry_context
 
 # MLPerf Tiny keyword spotting classes, in the model's output order
 # (mlcommons/tiny, benchmark/training/keyword_spotting).
@@ -29,7 +30,7 @@ def main(argv: list[str]) -> int:
     options = parser.parse_args(argv)
 
     registry = build_builtin_registry()
-    graph = load_litert_model(options.model, registry)
+    graph = load_litert_model(options.model, as_registry_context(registry))
     (input_tensor,) = graph.input_tensors()
     values = seeded_inputs(input_tensor, count=1, seed=DEFAULT_SEED)[0]
     (scores,) = ReferenceInterpreter(graph, registry).run([values])

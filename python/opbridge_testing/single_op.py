@@ -37,6 +37,7 @@ from opbridge.ir import DType, Graph, Node, Quantization, Tensor
 from opbridge.ir.attribute_types import window
 from opbridge.ops.average_pool_2d.attributes import Pool2DAttributes
 from opbridge.ops.registry import OperatorRegistry
+from opbridge.registry import as_registry_context
 
 from opbridge_testing import strategies
 from opbridge_testing.litert_models import single_op_model
@@ -160,7 +161,7 @@ def check_reference_matches_tflite_micro(
     inputs are `cases` seeded sets, or the given `inputs` (one list per case).
     """
     model = single_op_model(graph, builtin_code, version, options_type, options)
-    parsed = read_litert_model(model, registry, "single_op.tflite")
+    parsed = read_litert_model(model, as_registry_context(registry), "single_op.tflite")
     (node,) = parsed.nodes
     assert node.attributes == graph.nodes[0].attributes, "LiteRT options did not round-trip"
     interpreter = ReferenceInterpreter(parsed, registry)

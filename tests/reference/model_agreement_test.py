@@ -16,6 +16,7 @@ from opbridge.backends.c.golden_inputs import seeded_inputs
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.frontends.litert import load_litert_model
 from opbridge.ops.builtin import build_builtin_registry
+from opbridge.registry import as_registry_context
 from tflite_micro.python.tflite_micro import runtime
 
 MODELS = pathlib.Path("../shared_models/models")
@@ -34,7 +35,7 @@ TFLM_ARENA_BYTES = 256 * 1024
 def test_reference_equals_tflite_micro(name: str) -> None:
     path = MODELS / f"{name}.tflite"
     registry = build_builtin_registry()
-    graph = load_litert_model(path, registry)
+    graph = load_litert_model(path, as_registry_context(registry))
     interpreter = ReferenceInterpreter(graph, registry)
     tflm = runtime.Interpreter.from_file(str(path), arena_size=TFLM_ARENA_BYTES)
     (input_tensor,) = graph.input_tensors()
@@ -60,7 +61,7 @@ def test_reference_equals_tflite_micro(name: str) -> None:
 def test_agreement_with_litert_reference_kernels_is_reported(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     path = MODELS / f"{name}.tflite"
     registry = build_builtin_registry()
-    graph = load_litert_model(path, registry)
+    graph = load_litert_model(path, as_registry_context(registry))
     interpreter = ReferenceInterpreter(graph, registry)
     litert = Interpreter(model_path=str(path), experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
     litert.allocate_tensors()

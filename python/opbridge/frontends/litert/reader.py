@@ -8,7 +8,7 @@ being read. Unsupported operators are all collected and reported together.
 
 import pathlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import tflite
@@ -24,10 +24,7 @@ from opbridge.errors import (
 from opbridge.frontends.litert.nodes import LiteRTNode, custom_code_to_op_key
 from opbridge.frontends.unsupported import UnsupportedNode, unsupported_operators_error
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor
-from opbridge.ops.registry import OperatorRegistry
-
-if TYPE_CHECKING:
-    from opbridge.registry import RegistryContext
+from opbridge.registry_context import RegistryContext
 
 FILE_IDENTIFIER = b"TFL3"
 CUSTOM_OPERATOR_CODE = BuiltinOperator.CUSTOM
@@ -78,7 +75,7 @@ class _Reader:
         return count
 
 
-def _apply_model_hooks(context: "RegistryContext", data: bytes, source: str) -> bytes:
+def _apply_model_hooks(context: RegistryContext, data: bytes, source: str) -> bytes:
     """Each registered hook rewrites the flatbuffer, in registration order."""
     for name, hook in context.litert_model_hooks.items():
         try:
@@ -99,12 +96,9 @@ def _apply_model_hooks(context: "RegistryContext", data: bytes, source: str) -> 
     return data
 
 
-def read_litert_model(data: bytes, registry: "RegistryContext | OperatorRegistry", source: str = "<bytes>") -> Graph:
-    """Parses LiteRT flatbuffer bytes into a Graph; each node's options come
-    from the parser registered for its key (`registry.litert_parsers`)."""
-    from opbridge.registry import as_registry_context  # the registry imports the operators, which import the IR
-
-    context = as_registry_context(registry)
+def read_litert_model(data: bytes, context: RegistryContext, source: str = "<bytes>") -> Graph:
+    """Parses LiteRT flatbuffer bytes into a Graph; each node's attributes come
+    from the parser registered for its key (`context.litert_parsers`)."""
     data = _apply_model_hooks(context, data, source)
 
     if len(data) < 8:
@@ -268,7 +262,7 @@ def read_litert_model(data: bytes, registry: "RegistryContext | OperatorRegistry
         raise ModelFormatError(f"{source}: {error}", hint="the operators are not in execution order") from None
 
 
-def _parse_options(reader: _Reader, context: "RegistryContext", view: LiteRTNode, op_name: str) -> Any:
+def _parse_options(reader: _Reader, context: RegistryContext, view: LiteRTNode, op_name: str) -> Any:
     """The node's typed options from its registered parser, checked against air_options."""
     parser = context.litert_parsers[view.op_key]
     if view.custom_code is None:
@@ -372,11 +366,11 @@ def _read_quantization(reader: _Reader, tensor: Any, index: int, name: str) -> Q
     return Quantization(scales=scales, zero_points=zero_points, axis=axis)
 
 
-def load_litert_model(path: pathlib.Path | str, registry: "RegistryContext | OperatorRegistry") -> Graph:
+def load_litert_model(path: pathlib.Path | str, context: RegistryContext) -> Graph:
     """Reads a .tflite file; see read_litert_model."""
     path = pathlib.Path(path)
     try:
         data = path.read_bytes()
     except OSError as error:
         raise ModelFormatError(f"cannot read model {path}: {error.strerror}", hint="check the path") from None
-    return read_litert_model(data, registry, source=str(path))
+    return read_litert_model(data, context, source=str(path))

@@ -17,16 +17,18 @@ from opbridge.errors import ModelFormatError, OpbridgeError, UnsupportedOperator
 from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import DType
 from opbridge.ops.builtin import build_builtin_registry
+from opbridge.registry import as_registry_context
 
 MODELS = pathlib.Path("../shared_models/models")
 REGISTRY = build_builtin_registry()
+CONTEXT = as_registry_context(REGISTRY)
 HELLO_WORLD = (MODELS / "tflm/hello_world_int8.tflite").read_bytes()
 KWS = (MODELS / "mlperf_tiny/kws_ref_model.tflite").read_bytes()
 SECONDS_PER_PARSE = 5.0
 
 
 def test_hello_world_parses_into_three_fully_connected_nodes() -> None:
-    graph = read_litert_model(HELLO_WORLD, REGISTRY, "hello_world")
+    graph = read_litert_model(HELLO_WORLD, CONTEXT, "hello_world")
     assert [node.op_type for node in graph.nodes] == ["FULLY_CONNECTED"] * 3
     (model_input,) = graph.input_tensors()
     assert model_input.dtype is DType.INT8 and model_input.shape == (1, 1)
@@ -36,7 +38,7 @@ def test_hello_world_parses_into_three_fully_connected_nodes() -> None:
 
 
 def test_kws_model_has_per_channel_convolutions() -> None:
-    graph = read_litert_model(KWS, REGISTRY, "kws")
+    graph = read_litert_model(KWS, CONTEXT, "kws")
     conv = next(node for node in graph.nodes if node.op_type == "CONV_2D")
     filter_quantization = graph.tensor(conv.inputs[1]).quantization
     assert filter_quantization.per_channel and filter_quantization.axis == 0
@@ -45,7 +47,7 @@ def test_kws_model_has_per_channel_convolutions() -> None:
 def test_custom_operators_without_a_plugin_are_all_listed_at_once() -> None:
     data = (MODELS / "tflm/audio_preprocessor_int8.tflite").read_bytes()
     with pytest.raises(UnsupportedOperatorError) as error:
-        read_litert_model(data, REGISTRY, "audio_preprocessor")
+        read_litert_model(data, CONTEXT, "audio_preprocessor")
     message = str(error.value)
     assert "9 node(s) use 9 operator(s) opbridge does not support" in message
     for name in ("SignalWindow", "SignalRfft", "SignalPCAN", "SignalFilterBankLog"):
@@ -64,14 +66,14 @@ def test_custom_operators_without_a_plugin_are_all_listed_at_once() -> None:
 )
 def test_damaged_files_raise_model_format_errors(data: bytes, expected: str) -> None:
     with pytest.raises(ModelFormatError, match=expected) as error:
-        read_litert_model(data, REGISTRY, "bad.tflite")
+        read_litert_model(data, CONTEXT, "bad.tflite")
     assert "bad.tflite" in str(error.value) and error.value.hint
 
 
 def parse_within_time(data: bytes) -> None:
     start = time.monotonic()
     with contextlib.suppress(OpbridgeError):
-        read_litert_model(data, REGISTRY, "fuzzed.tflite")
+        read_litert_model(data, CONTEXT, "fuzzed.tflite")
     assert time.monotonic() - start < SECONDS_PER_PARSE
 
 

@@ -31,6 +31,7 @@ from opbridge.ir.attribute_types import Activation
 from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.div.attributes import DivAttributes
 from opbridge.ops.div.reference import truncating_divide
+from opbridge.registry import as_registry_context
 
 REGISTRY = build_builtin_registry()
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
@@ -72,7 +73,7 @@ def test_reference_matches_tflite_micro(data: st.DataObject) -> None:
         return
     # Both inputs at run time: numerators over the whole range, divisors without 0 and -1.
     model = single_op_model(graph, schema.BuiltinOperator.DIV, 1, schema.BuiltinOptions.DivOptions, options_of(graph))
-    parsed = read_litert_model(model, REGISTRY, "div.tflite")
+    parsed = read_litert_model(model, as_registry_context(REGISTRY), "div.tflite")
     interpreter = ReferenceInterpreter(parsed, REGISTRY)
     numerator, divisor = parsed.input_tensors()
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
