@@ -21,7 +21,11 @@ def operator_table() -> str:
         "|---|---|---|---|",
     ]
     for definition in sorted(BUILTIN_OPERATORS, key=lambda d: d.op_type):
-        litert = ", ".join(map(str, sorted(definition.litert_versions))) if definition.litert_builtin_code is not None else ""
+        litert = (
+            ", ".join(map(str, sorted(definition.litert_versions)))
+            if definition.litert_builtin_code is not None
+            else ""
+        )
         onnx = ", ".join(converter.key for converter in definition.onnx_converters)
         rows.append(f"| {definition.op_type} | {litert} | {onnx} | {dtypes_of(definition)} |")
     return "\n".join([BEGIN, *rows, END])
