@@ -140,9 +140,14 @@ def load_onnx_model(path: pathlib.Path | str, context: Any) -> Graph:
     return read_onnx_model(data, context, source=str(path))
 
 
+def node_name(onnx_node: Any, position: int) -> str:
+    """A NodeProto's name; an unnamed node is `<op_type>_<position>`."""
+    return text(onnx_node.name) or f"{text(onnx_node.op_type)}_{position}"
+
+
 def read_node(onnx_node: Any, position: int) -> OnnxNode:
-    """One NodeProto as an OnnxNode: names decoded, "ai.onnx" as "", an unnamed node named
-    `<op_type>_<position>`, attribute values as onnx.helper reads them (strings decoded)."""
+    """One NodeProto as an OnnxNode: names decoded (node_name), "ai.onnx" as "", attribute values
+    as onnx.helper reads them (strings decoded)."""
     import onnx
 
     attributes = {}
@@ -154,7 +159,7 @@ def read_node(onnx_node: Any, position: int) -> OnnxNode:
     return OnnxNode(
         op_type=text(onnx_node.op_type),
         domain="" if text(onnx_node.domain) == "ai.onnx" else text(onnx_node.domain),
-        name=text(onnx_node.name) or f"{text(onnx_node.op_type)}_{position}",
+        name=node_name(onnx_node, position),
         inputs=tuple(text(name) for name in onnx_node.input),
         outputs=tuple(text(name) for name in onnx_node.output),
         attributes=attributes,
