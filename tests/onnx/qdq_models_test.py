@@ -19,8 +19,6 @@ from opbridge.backends.reference.interpreter import ReferenceInterpreter
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType
 from opbridge.ops.definition import MAX_OPSET, MIN_OPSET
-from opbridge.passes.constant_folding import fold_constants
-from opbridge.passes.transposes import cancel_transposes
 from opbridge.registry import default_registry_context
 from qdq_models import QDQ_MODELS, calibration_inputs
 
@@ -28,8 +26,7 @@ CONTEXT = default_registry_context()
 
 
 def convert(model: onnx.ModelProto):  # type: ignore[no-untyped-def]
-    graph = read_onnx_model(model.SerializeToString(), CONTEXT)
-    return cancel_transposes(fold_constants(graph, CONTEXT.operators), CONTEXT.operators)
+    return read_onnx_model(model.SerializeToString(), CONTEXT)
 
 
 def session(model: onnx.ModelProto, optimized: bool = True) -> onnxruntime.InferenceSession:

@@ -11,8 +11,9 @@ TFLITE_IDENTIFIER = b"TFL3"
 
 
 def load_model(path: pathlib.Path | str, context: Any) -> Graph:
-    """A .tflite (LiteRT) or .onnx model as a graph. ONNX graphs are constant-folded, so
-    shape subgraphs and constant weights arrive as constants like in LiteRT models."""
+    """A .tflite (LiteRT) or .onnx model as a graph. ONNX graphs arrive through the ONNX
+    frontend's passes (read_onnx_model): constant-folded, so shape subgraphs and constant
+    weights arrive as constants like in LiteRT models."""
     path = pathlib.Path(path)
     try:
         data = path.read_bytes()
@@ -24,11 +25,8 @@ def load_model(path: pathlib.Path | str, context: Any) -> Graph:
         return read_litert_model(data, context, source=str(path))
     if path.suffix == ".onnx":
         from opbridge.frontends.onnx.importer import read_onnx_model
-        from opbridge.passes.constant_folding import fold_constants
-        from opbridge.passes.transposes import cancel_transposes
 
-        graph = read_onnx_model(data, context, source=str(path))
-        return cancel_transposes(fold_constants(graph, context.operators), context.operators)
+        return read_onnx_model(data, context, source=str(path))
     raise ModelFormatError(
         f"{path}: not a LiteRT flatbuffer (no TFL3 identifier) and not named .onnx",
         hint="pass a .tflite or .onnx model",

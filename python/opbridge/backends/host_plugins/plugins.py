@@ -18,11 +18,23 @@ import numpy.typing as npt
 from opbridge.backends.host_plugins.dtypes import ONNX_NUMBERS, dtype_of_number, name_of_number, number_of_array
 from opbridge.backends.host_plugins.limits import check_array
 from opbridge.errors import PluginKernelError, PluginLoadError, UnsupportedOperatorError
-from opbridge.frontends.onnx.protobuf import Floats, Ints, Strings
 from opbridge.ir import DType
 
 Array = npt.NDArray[Any]
 Attributes = Mapping[str, int | float | str | Sequence[int] | Sequence[float] | Sequence[str]]
+
+
+class Ints(list[int]):
+    """An INTS attribute: a list that keeps its kind when empty."""
+
+
+class Floats(list[float]):
+    """A FLOATS attribute."""
+
+
+class Strings(list[str]):
+    """A STRINGS attribute."""
+
 
 _LOAD_HINT = "pass the path of a shared library built for this machine against the ABI named in docs/native_plugins.md"
 
@@ -90,7 +102,7 @@ class NativeOpInfo:
 
 def encode_attributes(attributes: Attributes, where: str) -> list[tuple[str, str, Any]]:
     """[(name, kind, value)] for the host: each value's kind, lists included (empty ones are ints
-    unless typed with opbridge.frontends.onnx.protobuf's Ints, Floats or Strings)."""
+    unless typed with Ints, Floats or Strings, as CustomOpSession types a model's list attributes)."""
     encoded: list[tuple[str, str, Any]] = []
     for name, value in attributes.items():
         kind: str | None = None

@@ -4,6 +4,7 @@ ONNX Runtime is never imported here (asserted at the end); tests against
 real onnxruntime are in tests/native_plugins/.
 """
 
+import contextlib
 import gc
 import re
 import sys
@@ -15,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-from onnx import TensorProto, helper
+from onnx import AttributeProto, TensorProto, helper
 from opbridge_testing.onnx_models import (
     LEAKY_RELU_OPBRIDGE,
     LEAKY_RELU_ORT,
@@ -26,9 +27,11 @@ from opbridge_testing.onnx_models import (
 )
 
 from opbridge.backends.host_plugins import CustomOpSession, NativeExecutor, NativePlugin, OrtCustomOpLibrary
+from opbridge.backends.host_plugins.plugins import Floats, Ints, Strings
 from opbridge.errors import (
     InvalidInputError,
     ModelFormatError,
+    OpbridgeError,
     PluginKernelError,
     PluginLoadError,
     UnsupportedOperatorError,
@@ -281,6 +284,115 @@ def test_unsupported_models() -> None:
         CustomOpSession(ort, leaky_relu_model(output_type=TensorProto.FLOAT16))
 
 
+def echo_model(*, input_type: int = TensorProto.FLOAT16) -> bytes:
+    """test.Echo with an attribute of each kind a plugin receives, on a float16 input of symbolic batch."""
+    node = helper.make_node(
+        "Echo",
+        ["a"],
+        ["b"],
+        domain="test",
+        f=1.5,
+        i=-7,
+        s="text",
+        floats=[0.25, -1.0],
+        ints=[3, -4, 1 << 40],
+        strings=["p", "q"],
+    )
+    node.attribute.append(helper.make_attribute("empty_ints", [], attr_type=AttributeProto.INTS))
+    value = helper.make_tensor_value_info("a", input_type, ["batch", 3])
+    value.type.denotation = "TENSOR"  # a note, no effect on the value
+    graph = helper.make_graph([node], "sample", [value], [helper.make_tensor_value_info("b", input_type, None)])
+    opsets = [helper.make_opsetid("", 21), helper.make_opsetid("test", 1)]
+    return helper.make_model(graph, opset_imports=opsets).SerializeToString()
+
+
+def test_nodes_keep_the_models_attributes_and_values() -> None:
+    with CustomOpSession(plugin_path(TEST_PLUGIN), echo_model(), abi="opbridge") as session:
+        graph = session.graph
+        assert [(t.name, t.dtype, t.shape) for t in graph.tensors] == [
+            ("a", DType.FLOAT16, (-1, 3)),
+            ("b", DType.FLOAT16, ()),
+        ]
+        (node,) = graph.nodes
+        assert (node.name, node.op_type, node.inputs, node.outputs) == ("Echo_0", "test::Echo", [0], [1])
+        assert node.attributes == {
+            "f": 1.5,
+            "i": -7,
+            "s": "text",
+            "floats": [0.25, -1.0],
+            "ints": [3, -4, 1 << 40],
+            "strings": ["p", "q"],
+            "empty_ints": [],
+        }
+        kinds = {name: type(value) for name, value in node.attributes.items()}
+        assert kinds == {
+            "f": float,
+            "i": int,
+            "s": str,
+            "floats": Floats,
+            "ints": Ints,
+            "strings": Strings,
+            "empty_ints": Ints,  # an empty list keeps its kind
+        }
+        x = np.arange(6, dtype=np.float16).reshape(2, 3)
+        (y,) = session.run([x])
+        assert np.array_equal(y, x) and y.dtype == np.float16
+
+
+def test_values_and_attributes_a_plugin_cannot_take() -> None:
+    test_plugin = plugin_path(TEST_PLUGIN)
+    sequence = helper.make_tensor_sequence_value_info("x", TensorProto.FLOAT, [1])
+    graph = helper.make_graph(
+        [helper.make_node("Echo", ["x"], ["y"], domain="test")],
+        "g",
+        [sequence],
+        [helper.make_tensor_value_info("y", 1, [1])],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("test", 1)]).SerializeToString()
+    with pytest.raises(UnsupportedTensorError, match='value "x" is not a dense tensor'):
+        CustomOpSession(test_plugin, model, abi="opbridge")
+    with pytest.raises(ModelFormatError, match="node 0's attribute name is not valid UTF-8"):
+        CustomOpSession(test_plugin, echo_model().replace(b"empty_ints", b"empty_\xffnts"), abi="opbridge")
+    with pytest.raises(ModelFormatError, match="node 0's attribute value is not valid UTF-8"):
+        CustomOpSession(test_plugin, echo_model().replace(b"text", b"t\xffxt"), abi="opbridge")
+    reference = helper.make_node("Echo", ["x"], ["y"], domain="test")
+    reference.attribute.append(AttributeProto(name="alpha", type=AttributeProto.FLOAT, ref_attr_name="beta"))
+    graph = helper.make_graph(
+        [reference], "g", [helper.make_tensor_value_info("x", 1, [1])], [helper.make_tensor_value_info("y", 1, [1])]
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("test", 1)]).SerializeToString()
+    with pytest.raises(UnsupportedTensorError, match='attribute "alpha" refers to a function attribute'):
+        CustomOpSession(test_plugin, model, abi="opbridge")
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"", "the model is empty"),
+        (b"\x08", "not a readable ONNX model"),
+        (b"\x0b", "not a readable ONNX model"),
+        (b"\x08\x01", "the model has no graph"),
+    ],
+)
+def test_damaged_bytes(data: bytes, message: str) -> None:
+    with pytest.raises(ModelFormatError, match=message):
+        CustomOpSession(plugin_path(TEST_PLUGIN), data, abi="opbridge")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    cut=st.integers(min_value=0), flips=st.lists(st.tuples(st.integers(min_value=0), st.integers(0, 255)), max_size=4)
+)
+def test_truncated_and_mutated_models_raise_typed_errors(cut: int, flips: list[tuple[int, int]]) -> None:
+    data = bytearray(echo_model())
+    data = data[: cut % (len(data) + 1)]
+    for position, value in flips:
+        if data:
+            data[position % len(data)] = value
+    with contextlib.suppress(OpbridgeError):  # typed and explained; anything else fails the test
+        CustomOpSession(plugin_path(TEST_PLUGIN), bytes(data), abi="opbridge").close()
+
+
 def test_chained_nodes_and_mixed_execution_with_the_reference() -> None:
     # x -> LeakyRelu (native) -> QUANTIZE (NumPy reference) -> int8 output.
     plugin = NativePlugin.load(plugin_path(LEAKY_RELU_OPBRIDGE))
@@ -330,7 +442,6 @@ def test_kernels_outlive_a_released_library_handle() -> None:
 
 def test_attribute_kinds() -> None:
     from opbridge.backends.host_plugins.plugins import encode_attributes
-    from opbridge.frontends.onnx.protobuf import Floats, Strings
 
     assert encode_attributes(
         {

@@ -6,6 +6,7 @@ raise on a damaged file becomes a ModelFormatError naming the part that was
 being read. Unsupported operators are all collected and reported together.
 """
 
+import dataclasses
 import pathlib
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -96,11 +97,44 @@ def _apply_model_hooks(context: RegistryContext, data: bytes, source: str) -> by
     return data
 
 
+@dataclasses.dataclass(frozen=True)
+class _Tables:
+    """The model's root tables the reader walks, with their vector lengths checked."""
+
+    model: Any  # tflite.Model
+    subgraph: Any  # tflite.SubGraph: subgraph 0
+    buffer_count: int
+    operator_code_count: int
+
+
+@dataclasses.dataclass(frozen=True)
+class _Resolved:
+    """An operator with a registered parser: its parser's view and its name for messages."""
+
+    view: LiteRTNode
+    op_name: str  # the builtin operator's name, or the custom code
+
+
 def read_litert_model(data: bytes, context: RegistryContext, source: str = "<bytes>") -> Graph:
     """Parses LiteRT flatbuffer bytes into a Graph; each node's attributes come
     from the parser registered for its key (`context.litert_parsers`)."""
     data = _apply_model_hooks(context, data, source)
+    _check_identifier(data, source)
+    reader = _Reader(data, source)
+    tables = _read_tables(reader)
+    # Operators first: every unsupported one is reported at once, before
+    # tensor-level problems that only matter for a model that can convert.
+    operators = _resolve_operators(reader, context, tables)
+    tensors = [
+        _read_tensor(reader, tables.model, tables.subgraph, index, tables.buffer_count)
+        for index in range(reader.length("the tensor list", tables.subgraph.TensorsLength))
+    ]
+    nodes = [_build_node(reader, context, resolved, tensors, position) for position, resolved in enumerate(operators)]
+    return _build_graph(reader, tables.subgraph, tensors, nodes)
 
+
+def _check_identifier(data: bytes, source: str) -> None:
+    """The bytes are long enough to hold a flatbuffer header and carry LiteRT's file identifier."""
     if len(data) < 8:
         raise ModelFormatError(
             f"{source}: {len(data)} bytes is too short for a LiteRT model", hint="check that the file is complete"
@@ -110,156 +144,166 @@ def read_litert_model(data: bytes, context: RegistryContext, source: str = "<byt
             f"{source}: not a LiteRT model (file identifier {data[4:8]!r}, expected {FILE_IDENTIFIER!r})",
             hint="opbridge reads .tflite flatbuffers; convert other formats with their frontend",
         )
-    reader = _Reader(data, source)
-    model = reader.read("the model table", lambda: tflite.Model.GetRootAsModel(data, 0))
+
+
+def _read_tables(reader: _Reader) -> _Tables:
+    """The model table, subgraph 0 and the lengths of the buffer and operator code lists."""
+    model = reader.read("the model table", lambda: tflite.Model.GetRootAsModel(reader.data, 0))
     subgraph_count = reader.length("the subgraph list", model.SubgraphsLength)
     if subgraph_count < 1:
-        raise ModelFormatError(f"{source}: the model has no subgraph", hint="the file is damaged")
+        raise ModelFormatError(f"{reader.source}: the model has no subgraph", hint="the file is damaged")
     subgraph = reader.read("subgraph 0", lambda: model.Subgraphs(0))
     buffer_count = reader.length("the buffer list", model.BuffersLength)
     operator_code_count = reader.length("the operator code list", model.OperatorCodesLength)
+    return _Tables(model, subgraph, buffer_count, operator_code_count)
 
-    # Operators first: every unsupported one is reported at once, before
-    # tensor-level problems that only matter for a model that can convert.
-    operator_count = reader.length("the operator list", subgraph.OperatorsLength)
+
+def _resolve_operators(reader: _Reader, context: RegistryContext, tables: _Tables) -> list[_Resolved]:
+    """Every operator of subgraph 0 with its key and parser; all unsupported ones are refused together."""
     operators = []
     unsupported: list[UnsupportedNode] = []
-    for index in range(operator_count):
-        operator = reader.read(f"operator {index}", lambda i=index: subgraph.Operators(i))
-        code_index = reader.read(f"operator {index}'s code index", operator.OpcodeIndex)
-        if not 0 <= code_index < operator_code_count:
-            raise ModelFormatError(
-                f"{source}: operator {index} uses operator code {code_index}, but the model has {operator_code_count}",
-                hint="the file is damaged",
-            )
-        operator_code = reader.read(f"operator code {code_index}", lambda c=code_index: model.OperatorCodes(c))
-        builtin_code = max(
-            reader.read("a builtin code", operator_code.BuiltinCode),
-            reader.read("a deprecated builtin code", operator_code.DeprecatedBuiltinCode),
-        )
-        version = reader.read("an operator version", operator_code.Version)
-        if builtin_code == CUSTOM_OPERATOR_CODE:
-            raw_code = reader.read("a custom code", operator_code.CustomCode) or b""
-            custom_code = raw_code.decode(errors="replace")
-            try:
-                key = custom_code_to_op_key(custom_code)
-            except UnsupportedOperatorError as error:
-                unsupported.append(
-                    UnsupportedNode(
-                        f"custom operator {custom_code!r}", f"node {index}", f"{error.message}; {error.hint}"
-                    )
-                )
-                continue
-            builtin = context.operators.get(key)
-            if builtin is not None and builtin.litert_builtin_code is not None:
-                # A customCode such as "relu" must not be compiled as the builtin RELU.
-                unsupported.append(
-                    UnsupportedNode(
-                        f"custom operator {custom_code!r}",
-                        f"node {index}",
-                        f"its key {key} is a builtin operator's key; "
-                        "rename the custom operator when exporting the model",
-                    )
-                )
-                continue
-            if key not in context.litert_parsers:
-                unsupported.append(
-                    UnsupportedNode(
-                        f"custom operator {custom_code!r} (key {key})", f"node {index}", "no parser registered"
-                    )
-                )
-                continue
-            option_count = reader.length(f"node {index}'s custom options", operator.CustomOptionsLength, 1)
-            custom_options = b""
-            if option_count:
-                custom_options = reader.read(
-                    f"node {index}'s custom options", lambda o=operator: o.CustomOptionsAsNumpy().tobytes()
-                )
-            view = LiteRTNode(index, key, version, operator, model, custom_code, custom_options)
-            operators.append((view, custom_code))
-            continue
-        op_name = BUILTIN_OPERATOR_NAMES.get(builtin_code, f"builtin operator {builtin_code}")
-        definition = context.operators.by_litert_code(builtin_code)
-        if definition is None or definition.op_type not in context.litert_parsers:
-            unsupported.append(UnsupportedNode(op_name, f"node {index}"))
-        elif version not in definition.litert_versions:
-            unsupported.append(
-                UnsupportedNode(
-                    f"{op_name} version {version}",
-                    f"node {index}",
-                    f"supported versions: {sorted(definition.litert_versions)}",
-                )
-            )
+    for index in range(reader.length("the operator list", tables.subgraph.OperatorsLength)):
+        resolved = _resolve_operator(reader, context, tables, index)
+        if isinstance(resolved, UnsupportedNode):
+            unsupported.append(resolved)
         else:
-            operators.append((LiteRTNode(index, definition.op_type, version, operator, model), op_name))
+            operators.append(resolved)
     if unsupported:
         raise unsupported_operators_error(
-            source,
+            reader.source,
             unsupported,
             hint="for a custom operator, register a plugin: a parser in litert_parsers and an AotOperator class in "
             "aot_operator_classes under the key shown (docs/custom_ops.md; `opbridge convert --plugin my_pkg.module`); "
             "for a missing builtin operator, file an issue",
         )
+    return operators
 
-    tensors = [
-        _read_tensor(reader, model, subgraph, index, buffer_count)
-        for index in range(reader.length("the tensor list", subgraph.TensorsLength))
-    ]
-    tensor_count = len(tensors)
 
-    def tensor_indices(what: str, read: Callable[[], Any], allow_omitted: bool) -> list[int | None]:
-        values = reader.read(what, read)
-        if isinstance(values, int):  # the tflite accessors return 0 for an empty vector
-            values = []
-        indices: list[int | None] = []
-        for value in np.atleast_1d(values).tolist():
-            if value == -1 and allow_omitted:
-                indices.append(None)
-            elif 0 <= value < tensor_count:
-                indices.append(int(value))
-            else:
-                raise ModelFormatError(
-                    f"{source}: {what} names tensor {value}, but subgraph 0 has {tensor_count} tensors",
-                    hint="the file is damaged",
-                )
-        return indices
-
-    nodes: list[Node] = []
-    for view, op_name in operators:
-        index, operator = view.index, view.operator
-        inputs = tensor_indices(f"operator {index}'s inputs", operator.InputsAsNumpy, allow_omitted=True)
-        outputs = [
-            i
-            for i in tensor_indices(f"operator {index}'s outputs", operator.OutputsAsNumpy, allow_omitted=False)
-            if i is not None
-        ]
-        if not outputs:
-            raise ModelFormatError(f"{source}: operator {index} ({op_name}) has no output", hint="the file is damaged")
-        attributes = _parse_options(reader, context, view, op_name)
-        nodes.append(
-            Node(
-                index=len(nodes),
-                name=tensors[outputs[0]].name,
-                op_type=view.op_key,
-                inputs=inputs,
-                outputs=outputs,
-                attributes=attributes,
-            )
+def _resolve_operator(
+    reader: _Reader, context: RegistryContext, tables: _Tables, index: int
+) -> _Resolved | UnsupportedNode:
+    """Operator `index` resolved to its key, or why it is not supported."""
+    operator = reader.read(f"operator {index}", lambda: tables.subgraph.Operators(index))
+    code_index = reader.read(f"operator {index}'s code index", operator.OpcodeIndex)
+    if not 0 <= code_index < tables.operator_code_count:
+        raise ModelFormatError(
+            f"{reader.source}: operator {index} uses operator code {code_index}, "
+            f"but the model has {tables.operator_code_count}",
+            hint="the file is damaged",
         )
+    operator_code = reader.read(f"operator code {code_index}", lambda: tables.model.OperatorCodes(code_index))
+    builtin_code = max(
+        reader.read("a builtin code", operator_code.BuiltinCode),
+        reader.read("a deprecated builtin code", operator_code.DeprecatedBuiltinCode),
+    )
+    version = reader.read("an operator version", operator_code.Version)
+    if builtin_code == CUSTOM_OPERATOR_CODE:
+        custom_code = (reader.read("a custom code", operator_code.CustomCode) or b"").decode(errors="replace")
+        return _resolve_custom(reader, context, tables.model, operator, index, version, custom_code)
+    op_name = BUILTIN_OPERATOR_NAMES.get(builtin_code, f"builtin operator {builtin_code}")
+    definition = context.operators.by_litert_code(builtin_code)
+    if definition is None or definition.op_type not in context.litert_parsers:
+        return UnsupportedNode(op_name, f"node {index}")
+    if version not in definition.litert_versions:
+        return UnsupportedNode(
+            f"{op_name} version {version}", f"node {index}", f"supported versions: {sorted(definition.litert_versions)}"
+        )
+    return _Resolved(LiteRTNode(index, definition.op_type, version, operator, tables.model), op_name)
 
-    graph_inputs = [i for i in tensor_indices("the subgraph inputs", subgraph.InputsAsNumpy, False) if i is not None]
-    graph_outputs = [i for i in tensor_indices("the subgraph outputs", subgraph.OutputsAsNumpy, False) if i is not None]
+
+def _resolve_custom(
+    reader: _Reader,
+    context: RegistryContext,
+    model: Any,
+    operator: Any,
+    index: int,
+    version: int,
+    custom_code: str,
+) -> _Resolved | UnsupportedNode:
+    """A CUSTOM operator resolved to the key of its custom code (with its options), or why it is not supported."""
+    try:
+        key = custom_code_to_op_key(custom_code)
+    except UnsupportedOperatorError as error:
+        return UnsupportedNode(f"custom operator {custom_code!r}", f"node {index}", f"{error.message}; {error.hint}")
+    builtin = context.operators.get(key)
+    if builtin is not None and builtin.litert_builtin_code is not None:
+        # A customCode such as "relu" must not be compiled as the builtin RELU.
+        return UnsupportedNode(
+            f"custom operator {custom_code!r}",
+            f"node {index}",
+            f"its key {key} is a builtin operator's key; rename the custom operator when exporting the model",
+        )
+    if key not in context.litert_parsers:
+        return UnsupportedNode(f"custom operator {custom_code!r} (key {key})", f"node {index}", "no parser registered")
+    option_count = reader.length(f"node {index}'s custom options", operator.CustomOptionsLength, 1)
+    custom_options = b""
+    if option_count:
+        custom_options = reader.read(
+            f"node {index}'s custom options", lambda: operator.CustomOptionsAsNumpy().tobytes()
+        )
+    return _Resolved(LiteRTNode(index, key, version, operator, model, custom_code, custom_options), custom_code)
+
+
+def _tensor_indices(
+    reader: _Reader, what: str, read: Callable[[], Any], tensor_count: int, *, allow_omitted: bool = False
+) -> list[int]:
+    """A vector of tensor indices, each checked against the subgraph's tensors; -1 (an omitted
+    optional input) is kept where `allow_omitted`, refused elsewhere."""
+    values = reader.read(what, read)
+    if isinstance(values, int):  # the tflite accessors return 0 for an empty vector
+        values = []
+    indices: list[int] = []
+    for value in np.atleast_1d(values).tolist():
+        if (value == -1 and allow_omitted) or 0 <= value < tensor_count:
+            indices.append(int(value))
+        else:
+            raise ModelFormatError(
+                f"{reader.source}: {what} names tensor {value}, but subgraph 0 has {tensor_count} tensors",
+                hint="the file is damaged",
+            )
+    return indices
+
+
+def _build_node(
+    reader: _Reader, context: RegistryContext, resolved: _Resolved, tensors: list[Tensor], position: int
+) -> Node:
+    """The graph node of one resolved operator: its tensors and the options its parser reads."""
+    view, op_name = resolved.view, resolved.op_name
+    index, operator = view.index, view.operator
+    inputs = _tensor_indices(
+        reader, f"operator {index}'s inputs", operator.InputsAsNumpy, len(tensors), allow_omitted=True
+    )
+    outputs = _tensor_indices(reader, f"operator {index}'s outputs", operator.OutputsAsNumpy, len(tensors))
+    if not outputs:
+        raise ModelFormatError(
+            f"{reader.source}: operator {index} ({op_name}) has no output", hint="the file is damaged"
+        )
+    attributes = _parse_options(reader, context, view, op_name)
+    return Node(
+        index=position,
+        name=tensors[outputs[0]].name,
+        op_type=view.op_key,
+        inputs=[None if i == -1 else i for i in inputs],
+        outputs=outputs,
+        attributes=attributes,
+    )
+
+
+def _build_graph(reader: _Reader, subgraph: Any, tensors: list[Tensor], nodes: list[Node]) -> Graph:
+    """The graph of subgraph 0: its inputs, outputs and name around the nodes read."""
+    inputs = _tensor_indices(reader, "the subgraph inputs", subgraph.InputsAsNumpy, len(tensors))
+    outputs = _tensor_indices(reader, "the subgraph outputs", subgraph.OutputsAsNumpy, len(tensors))
     subgraph_name = reader.read("the subgraph name", subgraph.Name)
     try:
         return Graph(
             name=(subgraph_name or b"main").decode(errors="replace"),
             tensors=tensors,
             nodes=nodes,
-            inputs=graph_inputs,
-            outputs=graph_outputs,
+            inputs=inputs,
+            outputs=outputs,
         )
     except ValueError as error:
-        raise ModelFormatError(f"{source}: {error}", hint="the operators are not in execution order") from None
+        raise ModelFormatError(f"{reader.source}: {error}", hint="the operators are not in execution order") from None
 
 
 def _parse_options(reader: _Reader, context: RegistryContext, view: LiteRTNode, op_name: str) -> Any:
@@ -319,27 +363,37 @@ def _read_tensor(reader: _Reader, model: Any, subgraph: Any, index: int, buffer_
             f'{source}: tensor {index} "{name}" uses buffer {buffer_index}, but the model has {buffer_count}',
             hint="the file is damaged",
         )
-    data = None
-    if buffer_index > 0:
-        buffer = reader.read(f"buffer {buffer_index}", lambda: model.Buffers(buffer_index))
-        if reader.read(f"buffer {buffer_index}'s offset", buffer.Offset) > 1:
-            raise UnsupportedTensorError(
-                f'{source}: tensor {index} "{name}" keeps its data outside the flatbuffer (a >2 GiB model)',
-                hint="models for microcontrollers are far smaller; re-export without external buffers",
-            )
-        byte_count = reader.length(f"buffer {buffer_index}'s data", buffer.DataLength, element_bytes=1)
-        if byte_count:
-            raw = reader.read(f"buffer {buffer_index}'s data", buffer.DataAsNumpy)
-            expected = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-            if byte_count != expected:
-                raise ModelFormatError(
-                    f'{source}: tensor {index} "{name}" {dtype.value}{list(shape)} needs {expected} bytes of data, '
-                    f"its buffer holds {byte_count}",
-                    hint="the file is damaged",
-                )
-            data = np.frombuffer(raw.tobytes(), dtype=dtype.numpy.newbyteorder("<")).astype(dtype.numpy)
-            data = data.reshape(shape)
+    data = (
+        None
+        if buffer_index == 0
+        else _read_buffer(reader, model, buffer_index, f'tensor {index} "{name}"', dtype, shape)
+    )
     return Tensor(index=index, name=name, dtype=dtype, shape=shape, quantization=quantization, data=data)
+
+
+def _read_buffer(
+    reader: _Reader, model: Any, buffer_index: int, tensor: str, dtype: DType, shape: tuple[int, ...]
+) -> np.ndarray | None:
+    """A constant tensor's data from its buffer (None for an empty buffer: the tensor is computed)."""
+    buffer = reader.read(f"buffer {buffer_index}", lambda: model.Buffers(buffer_index))
+    if reader.read(f"buffer {buffer_index}'s offset", buffer.Offset) > 1:
+        raise UnsupportedTensorError(
+            f"{reader.source}: {tensor} keeps its data outside the flatbuffer (a >2 GiB model)",
+            hint="models for microcontrollers are far smaller; re-export without external buffers",
+        )
+    byte_count = reader.length(f"buffer {buffer_index}'s data", buffer.DataLength, element_bytes=1)
+    if not byte_count:
+        return None
+    raw = reader.read(f"buffer {buffer_index}'s data", buffer.DataAsNumpy)
+    expected = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    if byte_count != expected:
+        raise ModelFormatError(
+            f"{reader.source}: {tensor} {dtype.value}{list(shape)} needs {expected} bytes of data, "
+            f"its buffer holds {byte_count}",
+            hint="the file is damaged",
+        )
+    data = np.frombuffer(raw.tobytes(), dtype=dtype.numpy.newbyteorder("<")).astype(dtype.numpy)
+    return data.reshape(shape)
 
 
 def _read_quantization(reader: _Reader, tensor: Any, index: int, name: str) -> Quantization | None:

@@ -1,1 +1,1 @@
-"""ONNX models. `protobuf` reads the ModelProto wire format without the onnx package."""
+"""ONNX models, read with the `onnx` package (importer: read_model_proto, read_node, read_onnx_model)."""

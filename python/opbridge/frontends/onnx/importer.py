@@ -7,14 +7,22 @@ opbridge.schemas.opsets). Attributes are read into the op's attribute class,
 output dtypes and shapes come from the schema's inference function.
 
 Standard ONNX operators (domain "" / ai.onnx, opsets 13..21) are converted
-by the registry's `onnx_converters` (frontends/onnx/converters.py, and
-frontends/onnx/quantized.py for QuantizeLinear, DequantizeLinear, the
-QLinear ops and onnxruntime's com.microsoft QGemm); a model using ops
-without one is refused with the list of every such node at once. QDQ
-groups are fused into QLinear ops first (quantized.fuse_qdq), and each
-BatchNormalization into the Conv before it (converters.fold_batch_norms).
-Converted graphs go through the same passes, planner and C emitter as
-LiteRT ones.
+by the registry's `onnx_converters`, which each operator folder fills from
+its `onnx.py` (ops/<op>/onnx.py; Identity, Clip and unfolded
+BatchNormalization: ops/shared/onnx_composite.py); a model using ops
+without one is refused with every such node, grouped by op type.
+
+read_onnx_model runs every pass the frontend applies, in one place: QDQ
+groups fused into QLinear ops (qdq_fusion.fuse_qdq) and each
+BatchNormalization folded into the Conv before it
+(batch_norm_folding.fold_batch_norms), on the ONNX nodes; then, on the converted
+graph, constant folding and the cancellation of transposes that undo each
+other. Converted graphs go through the same passes, planner and C emitter
+as LiteRT ones.
+
+ONNX bytes are parsed in one place too, read_model_proto (with the `onnx`
+package): the native CustomOpSession reads its models through it and
+read_node, and keeps their custom-domain nodes as they are.
 """
 
 import pathlib
@@ -30,6 +38,7 @@ from opbridge.frontends.unsupported import UnsupportedNode, unsupported_operator
 from opbridge.ir import Graph, Tensor
 from opbridge.ir.onnx_dtypes import ONNX_DTYPES
 from opbridge.ops.definition import MAX_OPSET, MIN_OPSET, converter_key
+from opbridge.passes.constant_folding import fold_constants
 from opbridge.passes.transposes import cancel_transposes
 from opbridge.schemas.onnx_attributes import attribute_from_onnx
 
@@ -52,22 +61,36 @@ def _dtype(element_type: int, where: str) -> Any:
     return dtype
 
 
+def tensor_type(info: Any) -> tuple[int, tuple[int, ...] | None] | None:
+    """A ValueInfoProto's element type (0: not given) and shape (None: not given; -1 for a
+    dimension without a fixed size), or None when the value is not a dense tensor."""
+    if not info.type.HasField("tensor_type"):
+        return None
+    tensor = info.type.tensor_type
+    if not tensor.HasField("shape"):
+        return tensor.elem_type, None
+    return tensor.elem_type, tuple(d.dim_value if d.HasField("dim_value") else -1 for d in tensor.shape.dim)
+
+
 def _value_info_tensor(index: int, info: Any) -> Tensor:
     where = f'graph input "{text(info.name)}"'
-    if not info.type.HasField("tensor_type"):
+    described = tensor_type(info)
+    if described is None:
         raise UnsupportedTensorError(f"{where} is not a tensor", hint="opbridge takes tensor inputs only")
-    tensor_type = info.type.tensor_type
-    if not tensor_type.HasField("shape"):
+    element_type, shape = described
+    if shape is None:
         raise UnsupportedTensorError(f"{where} has no shape", hint="export the model with input shapes")
-    shape = tuple(d.dim_value if d.HasField("dim_value") else -1 for d in tensor_type.shape.dim)
-    return Tensor(index, text(info.name), _dtype(tensor_type.elem_type, where), shape)
+    return Tensor(index, text(info.name), _dtype(element_type, where), shape)
 
 
-def read_onnx_model(data: bytes, context: Any, *, source: str = "<bytes>") -> Graph:
-    """The graph of a serialized ONNX model; typed errors for damaged files and unknown ops."""
+def read_model_proto(data: bytes, source: str = "<bytes>") -> tuple[Any, dict[str, int]]:
+    """The onnx ModelProto of serialized bytes and the version of each domain it imports ("ai.onnx"
+    as ""); typed errors for damaged bytes. Every reader of ONNX bytes in opbridge parses them here."""
     import onnx
     from google.protobuf.message import DecodeError
 
+    if not data:
+        raise ModelFormatError(f"{source}: the model is empty", hint="pass the bytes of an .onnx file")
     if len(data) > MAX_MODEL_BYTES:
         raise ModelFormatError(f"{source}: {len(data)} bytes is larger than the {MAX_MODEL_BYTES}-byte limit")
     try:
@@ -82,7 +105,32 @@ def read_onnx_model(data: bytes, context: Any, *, source: str = "<bytes>") -> Gr
         if domain in imports:
             raise ModelFormatError(f"{source}: domain {entry.domain or 'ai.onnx'!r} is imported twice")
         imports[domain] = entry.version
-    return _convert_graph(model.graph, imports, context, source)
+    return model, imports
+
+
+def read_onnx_model(data: bytes, context: Any, *, source: str = "<bytes>") -> Graph:
+    """The graph of a serialized ONNX model; typed errors for damaged files and unknown ops.
+    The frontend's passes all run here (see the module docstring)."""
+    model, imports = read_model_proto(data, source)
+    onnx_version = imports.get("")
+    if onnx_version is None:
+        raise ModelFormatError(f"{source}: the model does not import the default ONNX domain")
+    conversion = OnnxConversion(model.graph.name or "main", context, source)
+    inputs = _add_graph_values(conversion, model.graph)
+    protos = list(model.graph.node)
+    nodes = [read_node(proto, position) for position, proto in enumerate(protos)]
+    custom_protos = {id(node): proto for node, proto in zip(nodes, protos, strict=True)}
+    for node in nodes:
+        _check_arity(node, onnx_version, source)
+    outputs = [text(info.name) for info in model.graph.output]
+    # Passes on the ONNX nodes, before conversion ...
+    nodes = fold_batch_norms(fuse_qdq(nodes, outputs, conversion), outputs, conversion)
+    _check_convertible(nodes, context.onnx_converters, onnx_version, source)
+    for node in nodes:
+        _convert_node(conversion, node, custom_protos, imports, onnx_version)
+    graph = conversion.graph(inputs, outputs)
+    # ... and on the converted graph.
+    return cancel_transposes(fold_constants(graph, context.operators), context.operators)
 
 
 def load_onnx_model(path: pathlib.Path | str, context: Any) -> Graph:
@@ -94,7 +142,14 @@ def load_onnx_model(path: pathlib.Path | str, context: Any) -> Graph:
     return read_onnx_model(data, context, source=str(path))
 
 
-def _onnx_node(onnx_node: Any, position: int) -> OnnxNode:
+def node_name(onnx_node: Any, position: int) -> str:
+    """A NodeProto's name; an unnamed node is `<op_type>_<position>`."""
+    return text(onnx_node.name) or f"{text(onnx_node.op_type)}_{position}"
+
+
+def read_node(onnx_node: Any, position: int) -> OnnxNode:
+    """One NodeProto as an OnnxNode: names decoded (node_name), "ai.onnx" as "", attribute values
+    as onnx.helper reads them (strings decoded)."""
     import onnx
 
     attributes = {}
@@ -106,7 +161,7 @@ def _onnx_node(onnx_node: Any, position: int) -> OnnxNode:
     return OnnxNode(
         op_type=text(onnx_node.op_type),
         domain="" if text(onnx_node.domain) == "ai.onnx" else text(onnx_node.domain),
-        name=text(onnx_node.name) or f"{text(onnx_node.op_type)}_{position}",
+        name=node_name(onnx_node, position),
         inputs=tuple(text(name) for name in onnx_node.input),
         outputs=tuple(text(name) for name in onnx_node.output),
         attributes=attributes,
@@ -165,15 +220,12 @@ def _convert_custom(conversion: OnnxConversion, onnx_node: Any, node: OnnxNode, 
     conversion.emit(op_key, inputs, attributes, name=node.name, outputs=node.outputs)
 
 
-def _convert_graph(onnx_graph: Any, imports: dict[str, int], context: Any, source: str) -> Graph:
+def _add_graph_values(conversion: OnnxConversion, onnx_graph: Any) -> list[int]:
+    """The initializers as constants and the graph inputs; returns the inputs' tensor indices."""
     import onnx
 
-    onnx_version = imports.get("")
-    if onnx_version is None:
-        raise ModelFormatError(f"{source}: the model does not import the default ONNX domain")
-    conversion = OnnxConversion(onnx_graph.name or "main", context, source)
     for initializer in onnx_graph.initializer:
-        where = f'{source}: initializer "{text(initializer.name)}"'
+        where = f'{conversion.source}: initializer "{text(initializer.name)}"'
         dtype = _dtype(initializer.data_type, where)
         try:
             array = onnx.numpy_helper.to_array(initializer)
@@ -186,13 +238,11 @@ def _convert_graph(onnx_graph: Any, imports: dict[str, int], context: Any, sourc
             continue  # an initializer listed as an input too (older exporters)
         tensor = _value_info_tensor(len(conversion.tensors), info)
         inputs.append(conversion.add_tensor(tensor.name, tensor.dtype, tensor.shape))
-    converters = context.onnx_converters
-    nodes = [_onnx_node(onnx_node, position) for position, onnx_node in enumerate(onnx_graph.node)]
-    onnx_nodes = {id(node): onnx_node for node, onnx_node in zip(nodes, onnx_graph.node, strict=True)}
-    for node in nodes:
-        _check_arity(node, onnx_version, source)
-    graph_outputs = [text(info.name) for info in onnx_graph.output]
-    nodes = fold_batch_norms(fuse_qdq(nodes, graph_outputs, conversion), graph_outputs, conversion)
+    return inputs
+
+
+def _check_convertible(nodes: list[OnnxNode], converters: Any, onnx_version: int, source: str) -> None:
+    """Every standard node has a converter (all missing ones reported at once) and the opset is covered."""
     unsupported = [
         UnsupportedNode(node.op_type, node.name)
         for node in nodes
@@ -209,24 +259,33 @@ def _convert_graph(onnx_graph: Any, imports: dict[str, int], context: Any, sourc
             f"{source}: the model imports ONNX opset {onnx_version}; opbridge converts opsets {MIN_OPSET}..{MAX_OPSET}",
             hint="convert the model with onnx.version_converter.convert_version(model, 17)",
         )
-    for node in nodes:
-        key = converter_key(node.domain, node.op_type)
-        if key not in converters:
-            _convert_custom(conversion, onnx_nodes[id(node)], node, imports)
-            continue
-        converter = converters[key]
-        if not converter.min_opset <= onnx_version <= converter.max_opset:
-            raise UnsupportedOperatorError(
-                f"{source}: {node.describe()}: the converter covers opsets "
-                f"{converter.min_opset}..{converter.max_opset}, the model imports {onnx_version}"
-            )
-        try:
-            converter.convert(conversion, node)
-        except (ArithmeticError, IndexError, KeyError, TypeError, ValueError) as error:
-            # A converter met inputs or attributes that ONNX does not allow (a damaged model).
-            raise ModelFormatError(
-                f"{source}: {node.describe()} cannot be converted: {type(error).__name__}: {error}",
-                hint="the node's inputs or attributes are not what its ONNX operator allows; re-export the model",
-            ) from error
-    graph = conversion.graph(inputs, graph_outputs)
-    return cancel_transposes(graph)
+
+
+def _convert_node(
+    conversion: OnnxConversion,
+    node: OnnxNode,
+    custom_protos: dict[int, Any],
+    imports: dict[str, int],
+    onnx_version: int,
+) -> None:
+    """One node through its converter, or, in a custom domain, through its schema."""
+    source = conversion.source
+    converters = conversion.context.onnx_converters
+    key = converter_key(node.domain, node.op_type)
+    if key not in converters:
+        _convert_custom(conversion, custom_protos[id(node)], node, imports)
+        return
+    converter = converters[key]
+    if not converter.min_opset <= onnx_version <= converter.max_opset:
+        raise UnsupportedOperatorError(
+            f"{source}: {node.describe()}: the converter covers opsets "
+            f"{converter.min_opset}..{converter.max_opset}, the model imports {onnx_version}"
+        )
+    try:
+        converter.convert(conversion, node)
+    except (ArithmeticError, IndexError, KeyError, TypeError, ValueError) as error:
+        # A converter met inputs or attributes that ONNX does not allow (a damaged model).
+        raise ModelFormatError(
+            f"{source}: {node.describe()} cannot be converted: {type(error).__name__}: {error}",
+            hint="the node's inputs or attributes are not what its ONNX operator allows; re-export the model",
+        ) from error
