@@ -39,8 +39,8 @@ from opbridge_signal import (
     rfft,
     window,
 )
-from opbridge_signal.c_code import CArgs
 from opbridge_signal.domain import SIGNAL_DOMAIN, SIGNAL_OPSET
+from opbridge_signal.emit_args import SignalEmitArgs
 
 KERNEL_DIRECTORY = pathlib.Path(__file__).parent / "kernels"
 SHARED_KERNEL_HEADER = "opbridge_signal_integer.h"
@@ -157,7 +157,7 @@ class SignalOperator(NodeCodeOperator):
 
     def emit_node_code(self, context: EmitContext) -> NodeCode:
         node = self.node
-        args = CArgs(
+        args = SignalEmitArgs(
             inputs=[context.pointer(i) for i in node.inputs if i is not None],
             input_shapes=self._input_shapes(),
             outputs=[context.pointer(i) for i in node.outputs],
@@ -166,15 +166,15 @@ class SignalOperator(NodeCodeOperator):
             state=context.persistent_pointer(node, "uint8_t") if self.persistent_bytes() else None,
             symbol=context.node_symbol(node),
         )
-        code = self.SPEC.module.c_code(self.options, args)
+        code = self.SPEC.module.emit_c(self.options, args)
         # A kernel's own failure codes (1, 2, ...) would read as the module's
         # INVALID_ARGUMENT, UNSUPPORTED...: move them into the operators' range.
         custom_first = f"{self.prefix.upper()}_STATUS_CUSTOM_FIRST"
         to_custom_range = f"if (status != 0) {{ status = {custom_first} + status; }}"
         return NodeCode(
-            includes=list(code.headers),
+            includes=list(code.includes),
             definitions=list(code.definitions),
-            statements=[*code.run_statements, to_custom_range],
+            statements=[*code.statements, to_custom_range],
             init_statements=[*code.init_statements, to_custom_range] if code.init_statements else [],
         )
 

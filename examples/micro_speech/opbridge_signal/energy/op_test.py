@@ -92,7 +92,7 @@ def test_c_matches_reference(data: st.DataObject) -> None:
     options, bins = draw_case(data)
     frames = [[draw_spectrum(data, bins)] for _ in range(3)]
     expected = [energy.reference(options, frame, None) for frame in frames]
-    produced = run_c(functools.partial(energy.c_code, options), frames, [(np.dtype(np.uint32), (bins,))])
+    produced = run_c(functools.partial(energy.emit_c, options), frames, [(np.dtype(np.uint32), (bins,))])
     for index, (ours, theirs) in enumerate(zip(produced, expected, strict=True)):
         assert_equal(ours[0], theirs[0], f"C vs reference, {options}, {bins} bins, frame {index}")
 
@@ -145,7 +145,7 @@ def test_real_model_node_on_speech() -> None:
     for index, (ours, theirs) in enumerate(zip(expected, run_tflm(energy_model(options, 257), inputs), strict=True)):
         assert_matches_tflm(options, ours, theirs, f"reference vs TFLM, speech frame {index}")
     produced = run_c(
-        functools.partial(energy.c_code, options), [[spectrum] for spectrum in inputs], [(np.dtype(np.uint32), (257,))]
+        functools.partial(energy.emit_c, options), [[spectrum] for spectrum in inputs], [(np.dtype(np.uint32), (257,))]
     )
     for index, (ours, theirs) in enumerate(zip(produced, expected, strict=True)):
         assert_equal(ours[0], theirs, f"C vs reference, speech frame {index}")

@@ -103,7 +103,7 @@ def test_peak_corner_cases_match_tflite_micro(samples: list[int]) -> None:
     assert_equal(ours[0], theirs[0], f"scaled {samples}")
     assert_equal(ours[1], theirs[1], f"shift of {samples}")
     (produced,) = run_c(
-        functools.partial(fft_auto_scale.c_code, OPTIONS),
+        functools.partial(fft_auto_scale.emit_c, OPTIONS),
         [[frame]],
         [(np.dtype(np.int16), frame.shape), (np.dtype(np.int32), ())],
     )
@@ -118,7 +118,7 @@ def test_c_matches_reference(data: st.DataObject) -> None:
     frames = [[draw_samples(data, length)] for _ in range(3)]
     expected = [fft_auto_scale.reference(OPTIONS, frame, None) for frame in frames]
     produced = run_c(
-        functools.partial(fft_auto_scale.c_code, OPTIONS),
+        functools.partial(fft_auto_scale.emit_c, OPTIONS),
         frames,
         [(np.dtype(np.int16), (length,)), (np.dtype(np.int32), ())],
     )
@@ -154,7 +154,7 @@ def test_real_model_node_on_speech() -> None:
         assert_equal(ours[0], theirs[0], f"reference vs TFLM scaled, speech frame {index}")
         assert_equal(ours[1], theirs[1], f"reference vs TFLM shift, speech frame {index}")
     produced = run_c(
-        functools.partial(fft_auto_scale.c_code, options),
+        functools.partial(fft_auto_scale.emit_c, options),
         [[frame] for frame in inputs],
         [(np.dtype(np.int16), (480,)), (np.dtype(np.int32), ())],
     )

@@ -11,7 +11,7 @@ from opbridge_testing.litert_models import single_op_model
 from opbridge_testing.single_op import GraphBuilder
 from tflite_micro.python.tflite_micro import runtime
 
-from opbridge_signal.filter_bank import CUSTOM_CODE, FilterBankOptions, c_code, reference, scratch_bytes, state_bytes
+from opbridge_signal.filter_bank import CUSTOM_CODE, FilterBankOptions, emit_c, reference, scratch_bytes, state_bytes
 from opbridge_signal.testing import real_model_node, run_c
 
 TABLE_NAMES = ("weights", "unweights", "channel_frequency_starts", "channel_weight_starts", "channel_widths")
@@ -45,7 +45,7 @@ def check_against_tflm_and_c(options: FilterBankOptions, spectra: list[np.ndarra
     for frame, (ours, theirs) in enumerate(zip(expected, run_tflite_micro(options, spectra, tables), strict=True)):
         assert ours.dtype == theirs.dtype and ours.shape == theirs.shape, (ours.dtype, ours.shape, theirs.shape)
         np.testing.assert_array_equal(ours, theirs, err_msg=f"frame {frame}: reference differs from TFLite Micro")
-    from_c = run_c(lambda args: c_code(options, args), [[spectrum, *tables] for spectrum in spectra],
+    from_c = run_c(lambda args: emit_c(options, args), [[spectrum, *tables] for spectrum in spectra],
                    [(np.dtype(np.uint64), (options.num_channels,))])  # fmt: skip
     for frame, (ours, theirs) in enumerate(zip(expected, from_c, strict=True)):
         np.testing.assert_array_equal(theirs[0], ours, err_msg=f"frame {frame}: C differs from the reference")
@@ -131,4 +131,4 @@ def test_band_outside_the_spectrum_is_an_error() -> None:
     with pytest.raises(ValueError, match="outside the spectrum"):
         reference(options, [np.ones(4, np.uint32), *tables], None)
     with pytest.raises(AssertionError, match="status 1"):
-        run_c(lambda args: c_code(options, args), [[np.ones(4, np.uint32), *tables]], [(np.dtype(np.uint64), (1,))])
+        run_c(lambda args: emit_c(options, args), [[np.ones(4, np.uint32), *tables]], [(np.dtype(np.uint64), (1,))])

@@ -15,7 +15,7 @@ from tflite_micro.python.tflite_micro import runtime
 from opbridge_signal.filter_bank_log import (
     CUSTOM_CODE,
     FilterBankLogOptions,
-    c_code,
+    emit_c,
     reference,
     scratch_bytes,
     state_bytes,
@@ -48,7 +48,7 @@ def check_against_tflm_and_c(options: FilterBankLogOptions, frames: list[np.ndar
         assert ours.dtype == theirs.dtype and ours.shape == theirs.shape, (ours.dtype, ours.shape, theirs.shape)
         np.testing.assert_array_equal(ours, theirs, err_msg=f"frame {index}: reference differs from TFLite Micro")
     shape = frames[0].shape
-    from_c = run_c(lambda args: c_code(options, args), [[values] for values in frames], [(np.dtype(np.int16), shape)])
+    from_c = run_c(lambda args: emit_c(options, args), [[values] for values in frames], [(np.dtype(np.int16), shape)])
     for index, (ours, theirs) in enumerate(zip(expected, from_c, strict=True)):
         np.testing.assert_array_equal(theirs[0], ours, err_msg=f"frame {index}: C differs from the reference")
 

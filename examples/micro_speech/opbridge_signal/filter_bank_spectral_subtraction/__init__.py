@@ -1,6 +1,6 @@
 """SignalFilterBankSpectralSubtraction: filter bank channels (uint32) minus a noise estimate kept across invokes."""
 
-from opbridge_signal.filter_bank_spectral_subtraction.c_code import c_code
+from opbridge_signal.filter_bank_spectral_subtraction.emit_c import emit_c
 from opbridge_signal.filter_bank_spectral_subtraction.options import CUSTOM_CODE, FilterBankSpectralSubtractionOptions
 from opbridge_signal.filter_bank_spectral_subtraction.reference import (
     initial_state,
@@ -14,7 +14,7 @@ __all__ = [
     "CUSTOM_CODE",
     "SCHEMA",
     "FilterBankSpectralSubtractionOptions",
-    "c_code",
+    "emit_c",
     "initial_state",
     "reference",
     "scratch_bytes",

@@ -18,7 +18,7 @@ from tflite_micro.python.tflite_micro import runtime
 from opbridge_signal.filter_bank_spectral_subtraction import (
     CUSTOM_CODE,
     FilterBankSpectralSubtractionOptions,
-    c_code,
+    emit_c,
     initial_state,
     reference,
     scratch_bytes,
@@ -85,7 +85,7 @@ def check_against_tflm_and_c(options: FilterBankSpectralSubtractionOptions, fram
                 ours[position], theirs[position], err_msg=f"frame {index} output {position}: reference != TFLite Micro"
             )
     shape = (options.num_channels,)
-    from_c = run_c(lambda args: c_code(options, args), [[values] for values in frames],
+    from_c = run_c(lambda args: emit_c(options, args), [[values] for values in frames],
                    [(np.dtype(np.uint32), shape)] * 2, state_bytes=state_bytes(options, [shape]))  # fmt: skip
     for index, (ours, theirs) in enumerate(zip(expected, from_c, strict=True)):
         for position in range(2):

@@ -15,7 +15,7 @@ from tflite_micro.python.tflite_micro import runtime
 from opbridge_signal.filter_bank_square_root import (
     CUSTOM_CODE,
     FilterBankSquareRootOptions,
-    c_code,
+    emit_c,
     reference,
     scratch_bytes,
     state_bytes,
@@ -52,7 +52,7 @@ def check_against_tflm_and_c(frames: list[list[np.ndarray]]) -> None:
         assert ours.dtype == theirs.dtype and ours.shape == theirs.shape, (ours.dtype, ours.shape, theirs.shape)
         np.testing.assert_array_equal(ours, theirs, err_msg=f"frame {index}: reference differs from TFLite Micro")
     shape = frames[0][0].shape
-    from_c = run_c(lambda args: c_code(options, args), frames, [(np.dtype(np.uint32), shape)])
+    from_c = run_c(lambda args: emit_c(options, args), frames, [(np.dtype(np.uint32), shape)])
     for index, (ours, theirs) in enumerate(zip(expected, from_c, strict=True)):
         np.testing.assert_array_equal(theirs[0], ours, err_msg=f"frame {index}: C differs from the reference")
 
@@ -116,4 +116,4 @@ def test_shift_outside_a_word_is_an_error() -> None:
     with pytest.raises(ValueError, match="scale shift 32"):
         reference(options, frame, None)
     with pytest.raises(AssertionError, match="status 1"):
-        run_c(lambda args: c_code(options, args), [frame], [(np.dtype(np.uint32), (4,))])
+        run_c(lambda args: emit_c(options, args), [frame], [(np.dtype(np.uint32), (4,))])

@@ -12,7 +12,7 @@ from opbridge_testing.litert_models import single_op_model
 from opbridge_testing.single_op import GraphBuilder
 from tflite_micro.python.tflite_micro import runtime
 
-from opbridge_signal.pcan import CUSTOM_CODE, PcanOptions, c_code, reference, scratch_bytes, state_bytes
+from opbridge_signal.pcan import CUSTOM_CODE, PcanOptions, emit_c, reference, scratch_bytes, state_bytes
 from opbridge_signal.testing import real_model_node, run_c
 
 FULL_LUT_LENGTH = 125  # 3 coefficients for each of the 31 octaves above 2, at 4 * bits - 6
@@ -45,7 +45,7 @@ def check_against_tflm_and_c(options: PcanOptions, frames: list[list[np.ndarray]
         assert ours.dtype == theirs.dtype and ours.shape == theirs.shape, (ours.dtype, ours.shape, theirs.shape)
         np.testing.assert_array_equal(ours, theirs, err_msg=f"frame {index}: reference differs from TFLite Micro")
     shape = frames[0][0].shape
-    from_c = run_c(lambda args: c_code(options, args), [[*frame, gain_lut] for frame in frames],
+    from_c = run_c(lambda args: emit_c(options, args), [[*frame, gain_lut] for frame in frames],
                    [(np.dtype(np.uint32), shape)])  # fmt: skip
     for index, (ours, theirs) in enumerate(zip(expected, from_c, strict=True)):
         np.testing.assert_array_equal(theirs[0], ours, err_msg=f"frame {index}: C differs from the reference")
@@ -110,4 +110,4 @@ def test_short_lut_is_an_error() -> None:
     with pytest.raises(ValueError, match="needs gain LUT entry 80"):
         reference(options, frame, None)
     with pytest.raises(AssertionError, match="status 1"):
-        run_c(lambda args: c_code(options, args), [frame], [(np.dtype(np.uint32), (2,))])
+        run_c(lambda args: emit_c(options, args), [frame], [(np.dtype(np.uint32), (2,))])

@@ -105,7 +105,7 @@ def test_c_matches_reference(data: st.DataObject) -> None:
     frames = [[draw_samples(data, input_shape)] for _ in range(3)]
     expected = [rfft.reference(options, frame, None) for frame in frames]
     produced = run_c(
-        functools.partial(rfft.c_code, options),
+        functools.partial(rfft.emit_c, options),
         frames,
         [(np.dtype(np.int16), output_shape(options, input_shape))],
         scratch_bytes=rfft.scratch_bytes(options, [input_shape]),
@@ -174,7 +174,7 @@ def test_real_model_node_on_speech() -> None:
     ):
         assert_equal(ours, theirs, f"reference vs TFLM, speech frame {index}")
     produced = run_c(
-        functools.partial(rfft.c_code, options),
+        functools.partial(rfft.emit_c, options),
         [[frame] for frame in inputs],
         [(np.dtype(np.int16), output_shape(options, input_shape))],
         scratch_bytes=rfft.scratch_bytes(options, [input_shape]),

@@ -85,7 +85,7 @@ def test_c_matches_reference(data: st.DataObject) -> None:
     options, input_shape, weights = draw_case(data)
     frames = [[draw_int16(data, input_shape, f"frame {k}"), weights] for k in range(3)]
     expected = [window.reference(options, frame, None) for frame in frames]
-    produced = run_c(functools.partial(window.c_code, options), frames, [(np.dtype(np.int16), input_shape)])
+    produced = run_c(functools.partial(window.emit_c, options), frames, [(np.dtype(np.int16), input_shape)])
     for index, (ours, theirs) in enumerate(zip(produced, expected, strict=True)):
         assert_equal(ours[0], theirs[0], f"C vs reference, {options}, input {input_shape}, frame {index}")
 
@@ -134,7 +134,7 @@ def test_real_model_node_on_speech() -> None:
     for index, (ours, theirs) in enumerate(zip(expected, theirs_all, strict=True)):
         assert_equal(ours, theirs, f"reference vs TFLM, speech frame {index}")
     produced = run_c(
-        functools.partial(window.c_code, options),
+        functools.partial(window.emit_c, options),
         [[frame, weights] for frame in frames],
         [(np.dtype(np.int16), (1, 480))],
     )

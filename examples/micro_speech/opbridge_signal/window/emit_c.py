@@ -2,12 +2,14 @@
 
 import math
 
-from opbridge_signal.c_code import CArgs, CCode
+from opbridge.backends.c.emit_context import NodeCode
+
+from opbridge_signal.emit_args import SignalEmitArgs
 from opbridge_signal.window.options import WindowOptions
 from opbridge_signal.window.reference import check_shapes
 
 
-def c_code(options: WindowOptions, args: CArgs) -> CCode:
+def emit_c(options: WindowOptions, args: SignalEmitArgs) -> NodeCode:
     input_shape, weights_shape = args.input_shapes
     check_shapes(options, input_shape, weights_shape)
     if math.prod(args.output_shapes[0]) != math.prod(input_shape):
@@ -17,4 +19,4 @@ def c_code(options: WindowOptions, args: CArgs) -> CCode:
         f"status = opbridge_signal_window({samples}, {weights}, {weights_shape[0]}, {math.prod(input_shape)}, "
         f"{options.shift}, {args.outputs[0]});"
     )
-    return CCode(headers=["opbridge_signal_window.h"], run_statements=[run])
+    return NodeCode(includes=["opbridge_signal_window.h"], statements=[run])

@@ -1,11 +1,13 @@
 """SignalEnergy's C: one kernel call per run."""
 
-from opbridge_signal.c_code import CArgs, CCode
+from opbridge.backends.c.emit_context import NodeCode
+
+from opbridge_signal.emit_args import SignalEmitArgs
 from opbridge_signal.energy.options import EnergyOptions
 from opbridge_signal.energy.reference import bin_count, check_shapes
 
 
-def c_code(options: EnergyOptions, args: CArgs) -> CCode:
+def emit_c(options: EnergyOptions, args: SignalEmitArgs) -> NodeCode:
     (input_shape,) = args.input_shapes
     check_shapes(options, input_shape)
     bins = bin_count(input_shape)
@@ -15,4 +17,4 @@ def c_code(options: EnergyOptions, args: CArgs) -> CCode:
         f"status = opbridge_signal_energy({args.inputs[0]}, {options.start_index}, {options.end_index}, {bins}, "
         f"{args.outputs[0]});"
     )
-    return CCode(headers=["opbridge_signal_energy.h"], run_statements=[run])
+    return NodeCode(includes=["opbridge_signal_energy.h"], statements=[run])

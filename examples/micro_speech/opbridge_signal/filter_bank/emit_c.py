@@ -2,7 +2,9 @@
 
 import math
 
-from opbridge_signal.c_code import CArgs, CCode
+from opbridge.backends.c.emit_context import NodeCode
+
+from opbridge_signal.emit_args import SignalEmitArgs
 from opbridge_signal.filter_bank.options import CUSTOM_CODE, FilterBankOptions
 
 
@@ -10,7 +12,7 @@ def _length(shape: tuple[int, ...]) -> int:
     return math.prod(shape)
 
 
-def c_code(options: FilterBankOptions, args: CArgs) -> CCode:
+def emit_c(options: FilterBankOptions, args: SignalEmitArgs) -> NodeCode:
     if len(args.inputs) != 6 or len(args.outputs) != 1:
         raise ValueError(
             f"{CUSTOM_CODE}: expects 6 inputs and 1 output, got {len(args.inputs)} and {len(args.outputs)}"
@@ -30,4 +32,4 @@ def c_code(options: FilterBankOptions, args: CArgs) -> CCode:
         f"{unweights}, {unweights_length}, {frequency_starts}, {weight_starts}, {widths}, "
         f"{options.num_channels}, {args.outputs[0]});"
     )
-    return CCode(headers=["opbridge_signal_filter_bank.h"], run_statements=[call])
+    return NodeCode(includes=["opbridge_signal_filter_bank.h"], statements=[call])

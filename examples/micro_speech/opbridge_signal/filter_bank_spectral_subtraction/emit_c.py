@@ -2,7 +2,9 @@
 
 import math
 
-from opbridge_signal.c_code import CArgs, CCode
+from opbridge.backends.c.emit_context import NodeCode
+
+from opbridge_signal.emit_args import SignalEmitArgs
 from opbridge_signal.filter_bank_spectral_subtraction.options import CUSTOM_CODE, FilterBankSpectralSubtractionOptions
 from opbridge_signal.filter_bank_spectral_subtraction.reference import state_bytes
 
@@ -11,7 +13,7 @@ def _uint32(value: int) -> str:
     return f"UINT32_C({value & 0xFFFFFFFF})"  # TFLM keeps the int32 options as uint32
 
 
-def c_code(options: FilterBankSpectralSubtractionOptions, args: CArgs) -> CCode:
+def emit_c(options: FilterBankSpectralSubtractionOptions, args: SignalEmitArgs) -> NodeCode:
     if len(args.inputs) != 1 or len(args.outputs) != 2:
         raise ValueError(
             f"{CUSTOM_CODE}: expects 1 input and 2 outputs, got {len(args.inputs)} and {len(args.outputs)}"
@@ -36,13 +38,13 @@ def c_code(options: FilterBankSpectralSubtractionOptions, args: CArgs) -> CCode:
         "};"
     )
     noise_estimate_state = f"((uint32_t *)({args.state}))"
-    return CCode(
-        headers=["opbridge_signal_filter_bank_spectral_subtraction.h"],
+    return NodeCode(
+        includes=["opbridge_signal_filter_bank_spectral_subtraction.h"],
         definitions=[definition],
         init_statements=[
             f"status = opbridge_signal_filter_bank_spectral_subtraction_reset(&{config}, {noise_estimate_state});"
         ],
-        run_statements=[
+        statements=[
             f"status = opbridge_signal_filter_bank_spectral_subtraction(&{config}, {args.inputs[0]}, "
             f"{args.outputs[0]}, {args.outputs[1]}, {noise_estimate_state});"
         ],
