@@ -1,6 +1,6 @@
 """What a Signal operator's C emitter gets: SignalEmitArgs.
 
-Each operator folder's `emit_c.py` has `emit_c(options, args) -> NodeCode`
+Each operator folder's `emit_c.py` has `emit_c(attributes, args) -> NodeCode`
 (`opbridge.backends.c.emit_context.NodeCode`; its statements assign
 `int32_t status`, 0 on success). The opbridge plugin wraps the NodeCode in
 the operator's `<prefix>_<node>_init` and `<prefix>_<node>_run` functions,

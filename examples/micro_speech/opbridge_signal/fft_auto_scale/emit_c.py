@@ -3,11 +3,11 @@
 from opbridge.backends.c.emit_context import NodeCode
 
 from opbridge_signal.emit_args import SignalEmitArgs
-from opbridge_signal.fft_auto_scale.options import FftAutoScaleOptions
+from opbridge_signal.fft_auto_scale.attributes import FftAutoScaleAttributes
 from opbridge_signal.fft_auto_scale.reference import check_shapes
 
 
-def emit_c(options: FftAutoScaleOptions, args: SignalEmitArgs) -> NodeCode:
+def emit_c(attributes: FftAutoScaleAttributes, args: SignalEmitArgs) -> NodeCode:
     (input_shape,) = args.input_shapes
     check_shapes(input_shape)
     if tuple(args.output_shapes[0]) != tuple(input_shape) or len(args.output_shapes) != 2:

@@ -5,36 +5,39 @@ import math
 from opbridge.backends.c.emit_context import NodeCode
 
 from opbridge_signal.emit_args import SignalEmitArgs
-from opbridge_signal.filter_bank_spectral_subtraction.options import CUSTOM_CODE, FilterBankSpectralSubtractionOptions
+from opbridge_signal.filter_bank_spectral_subtraction.attributes import (
+    CUSTOM_CODE,
+    FilterBankSpectralSubtractionAttributes,
+)
 from opbridge_signal.filter_bank_spectral_subtraction.reference import state_bytes
 
 
 def _uint32(value: int) -> str:
-    return f"UINT32_C({value & 0xFFFFFFFF})"  # TFLM keeps the int32 options as uint32
+    return f"UINT32_C({value & 0xFFFFFFFF})"  # TFLM keeps these int32 values as uint32
 
 
-def emit_c(options: FilterBankSpectralSubtractionOptions, args: SignalEmitArgs) -> NodeCode:
+def emit_c(attributes: FilterBankSpectralSubtractionAttributes, args: SignalEmitArgs) -> NodeCode:
     if len(args.inputs) != 1 or len(args.outputs) != 2:
         raise ValueError(
             f"{CUSTOM_CODE}: expects 1 input and 2 outputs, got {len(args.inputs)} and {len(args.outputs)}"
         )
     for shape in (args.input_shapes[0], *args.output_shapes):
-        if math.prod(shape) != options.num_channels:
-            raise ValueError(f"{CUSTOM_CODE}: shape {shape} does not hold num_channels = {options.num_channels}")
-    if args.state is None or state_bytes(options, args.input_shapes) == 0:
+        if math.prod(shape) != attributes.num_channels:
+            raise ValueError(f"{CUSTOM_CODE}: shape {shape} does not hold num_channels = {attributes.num_channels}")
+    if args.state is None or state_bytes(attributes, args.input_shapes) == 0:
         raise ValueError(f"{CUSTOM_CODE}: needs its noise estimate state")
     config = f"{args.symbol}_config"
     definition = (
         f"static const opbridge_signal_spectral_subtraction_config {config} = {{\n"
-        f"    .num_channels = {options.num_channels},\n"
-        f"    .smoothing = {_uint32(options.smoothing)},\n"
-        f"    .one_minus_smoothing = {_uint32(options.one_minus_smoothing)},\n"
-        f"    .alternate_smoothing = {_uint32(options.alternate_smoothing)},\n"
-        f"    .alternate_one_minus_smoothing = {_uint32(options.alternate_one_minus_smoothing)},\n"
-        f"    .min_signal_remaining = {_uint32(options.min_signal_remaining)},\n"
-        f"    .smoothing_bits = {options.smoothing_bits}u,\n"
-        f"    .spectral_subtraction_bits = {options.spectral_subtraction_bits}u,\n"
-        f"    .clamping = {int(options.clamping)},\n"
+        f"    .num_channels = {attributes.num_channels},\n"
+        f"    .smoothing = {_uint32(attributes.smoothing)},\n"
+        f"    .one_minus_smoothing = {_uint32(attributes.one_minus_smoothing)},\n"
+        f"    .alternate_smoothing = {_uint32(attributes.alternate_smoothing)},\n"
+        f"    .alternate_one_minus_smoothing = {_uint32(attributes.alternate_one_minus_smoothing)},\n"
+        f"    .min_signal_remaining = {_uint32(attributes.min_signal_remaining)},\n"
+        f"    .smoothing_bits = {attributes.smoothing_bits}u,\n"
+        f"    .spectral_subtraction_bits = {attributes.spectral_subtraction_bits}u,\n"
+        f"    .clamping = {int(attributes.clamping)},\n"
         "};"
     )
     noise_estimate_state = f"((uint32_t *)({args.state}))"

@@ -5,10 +5,10 @@ import math
 from opbridge.backends.c.emit_context import NodeCode
 
 from opbridge_signal.emit_args import SignalEmitArgs
-from opbridge_signal.filter_bank_square_root.options import CUSTOM_CODE, FilterBankSquareRootOptions
+from opbridge_signal.filter_bank_square_root.attributes import CUSTOM_CODE, FilterBankSquareRootAttributes
 
 
-def emit_c(options: FilterBankSquareRootOptions, args: SignalEmitArgs) -> NodeCode:
+def emit_c(attributes: FilterBankSquareRootAttributes, args: SignalEmitArgs) -> NodeCode:
     if len(args.inputs) != 2 or len(args.outputs) != 1:
         raise ValueError(
             f"{CUSTOM_CODE}: expects 2 inputs and 1 output, got {len(args.inputs)} and {len(args.outputs)}"
