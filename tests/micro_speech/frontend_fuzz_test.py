@@ -45,7 +45,7 @@ def test_option_parsers_raise_only_value_error(spec) -> None:
     # The reader turns any parser exception into a ModelFormatError, so test the
     # parsers directly: damaged options must give their own clear ValueError.
     original = real_model_node(spec.custom_code)[0]
-    spec.options_class.from_flexbuffer(original)
+    spec.attributes_class.from_flexbuffer(original)
     rng = np.random.default_rng(len(original))
     damaged = [original[:length] for length in range(len(original))]
     for _ in range(300):
@@ -56,4 +56,4 @@ def test_option_parsers_raise_only_value_error(spec) -> None:
         damaged.append(bytes(data))
     for data in damaged:
         with contextlib.suppress(ValueError):
-            spec.options_class.from_flexbuffer(data)
+            spec.attributes_class.from_flexbuffer(data)

@@ -43,7 +43,7 @@ from opbridge.schemas.opsets import BUILTIN_DOMAIN
 from opbridge.schemas.schema import InferenceContext, ShapeInferenceError, TensorType
 from opbridge.schemas.shapes import broadcast
 from opbridge_signal.domain import SIGNAL_DOMAIN
-from opbridge_signal.energy.options import EnergyOptions
+from opbridge_signal.energy.attributes import EnergyAttributes
 from opbridge_signal.plugin import SIGNAL_OPERATORS
 from opbridge_signal.plugin import customize_registry as signal_plugin
 from opbridge_testing import strategies
@@ -106,7 +106,7 @@ def test_every_plugin_operator_has_a_schema_in_its_plugins_domain() -> None:
         schema = definition.schema
         assert schema is not None and (schema.domain, schema.name) == (SIGNAL_DOMAIN, spec.custom_code)
         assert schemas.select(SIGNAL_DOMAIN, spec.custom_code, 1) == (schema, spec.key)
-        assert schema.attributes_class is spec.options_class
+        assert schema.attributes_class is spec.attributes_class
         # The dtypes the plugin's C serves are the only ones the schema allows.
         for parameters, dtypes in ((schema.inputs, spec.input_dtypes), (schema.outputs, spec.output_dtypes)):
             assert [schema.constraint(p.type_var).allowed for p in parameters] == [(d,) for d in dtypes]
@@ -495,6 +495,6 @@ def test_plugin_nodes_that_break_their_operators_checks_are_rejected() -> None:
     builder = GraphBuilder()
     x = builder.tensor("x", DType.INT16, (10,))
     graph = builder.single_node_graph(
-        "SIGNALENERGY", [x], [builder.tensor("y", DType.UINT32, (5,))], EnergyOptions(start_index=0, end_index=6)
+        "SIGNALENERGY", [x], [builder.tensor("y", DType.UINT32, (5,))], EnergyAttributes(start_index=0, end_index=6)
     )
     rejects(graph, r"SignalEnergy: need 0 <= start_index \(0\) <= end_index \(6\) <= 5 bins", PLUGINS)

@@ -19,7 +19,7 @@ def checked(ctx: InferenceContext, check: Callable[..., T], *args: Any) -> T:
     try:
         return check(*args)
     except ValueError as error:
-        raise ctx.fail(str(error), hint="the shapes or options are ones TFLite Micro cannot run") from None
+        raise ctx.fail(str(error), hint="the shapes or attributes are ones TFLite Micro cannot run") from None
 
 
 def known(*shapes: tuple[int, ...]) -> bool:

@@ -1,6 +1,6 @@
 """Reading TFLM's Signal custom options: a flexbuffer map of typed values.
 
-Shared by the operators' options classes. Every failure is a ValueError
+Shared by the operators' attributes classes. Every failure is a ValueError
 naming the operator and the key, whatever the bytes are (the flexbuffers
 runtime raises struct.error, IndexError, ... on damaged input).
 """

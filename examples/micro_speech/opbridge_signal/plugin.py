@@ -4,12 +4,13 @@
 
 or, from Python, `build_default_registry_context(customizers=[customize_registry])`.
 
-Each operator folder provides its options class (decoded from the node's
-flexbuffer), a NumPy reference, memory needs and the C statements that call
-its kernel; this module registers them under the operator's key:
+Each operator folder provides its attributes class (decoded from the node's
+flexbuffer custom options), a NumPy reference, memory needs and the C
+statements that call its kernel; this module registers them under the
+operator's key:
 
-    litert_parsers        the flexbuffer -> the options class
-    air_options           the options class
+    litert_parsers        the flexbuffer -> the attributes class
+    air_options           the attributes class
     operators             the reference (state kept by the interpreter) and the schema
     aot_operator_classes  SignalOperator: emits the node's C and names its kernels
     opset_domains         tflm.signal, the schemas' domain (version 1)
@@ -39,8 +40,8 @@ from opbridge_signal import (
     rfft,
     window,
 )
-from opbridge_signal.c_code import CArgs
 from opbridge_signal.domain import SIGNAL_DOMAIN, SIGNAL_OPSET
+from opbridge_signal.emit_args import SignalEmitArgs
 
 KERNEL_DIRECTORY = pathlib.Path(__file__).parent / "kernels"
 SHARED_KERNEL_HEADER = "opbridge_signal_integer.h"
@@ -48,10 +49,10 @@ SHARED_KERNEL_HEADER = "opbridge_signal_integer.h"
 
 @dataclasses.dataclass(frozen=True)
 class SignalOperatorSpec:
-    """One Signal operator: its folder, options class and the dtypes its kernel serves."""
+    """One Signal operator: its folder, attributes class and the dtypes its kernel serves."""
 
     module: ModuleType
-    options_class: type
+    attributes_class: type
     input_dtypes: tuple[DType, ...]
     output_dtypes: tuple[DType, ...]
 
@@ -63,11 +64,11 @@ class SignalOperatorSpec:
     def key(self) -> str:
         return custom_code_to_op_key(self.custom_code)
 
-    def state_bytes(self, options: Any, input_shapes: list[tuple[int, ...]]) -> int:
-        return int(self.module.state_bytes(options, input_shapes))
+    def state_bytes(self, attributes: Any, input_shapes: list[tuple[int, ...]]) -> int:
+        return int(self.module.state_bytes(attributes, input_shapes))
 
-    def scratch_bytes(self, options: Any, input_shapes: list[tuple[int, ...]]) -> int:
-        return int(self.module.scratch_bytes(options, input_shapes))
+    def scratch_bytes(self, attributes: Any, input_shapes: list[tuple[int, ...]]) -> int:
+        return int(self.module.scratch_bytes(attributes, input_shapes))
 
     @property
     def stateful(self) -> bool:
@@ -77,28 +78,28 @@ class SignalOperatorSpec:
 
 I16, I32, U32, U64, I8 = DType.INT16, DType.INT32, DType.UINT32, DType.UINT64, DType.INT8
 SIGNAL_OPERATORS: tuple[SignalOperatorSpec, ...] = (
-    SignalOperatorSpec(window, window.WindowOptions, (I16, I16), (I16,)),
-    SignalOperatorSpec(fft_auto_scale, fft_auto_scale.FftAutoScaleOptions, (I16,), (I16, I32)),
-    SignalOperatorSpec(rfft, rfft.RfftOptions, (I16,), (I16,)),
-    SignalOperatorSpec(energy, energy.EnergyOptions, (I16,), (U32,)),
-    SignalOperatorSpec(filter_bank, filter_bank.FilterBankOptions, (U32, I16, I16, I16, I16, I16), (U64,)),
+    SignalOperatorSpec(window, window.WindowAttributes, (I16, I16), (I16,)),
+    SignalOperatorSpec(fft_auto_scale, fft_auto_scale.FftAutoScaleAttributes, (I16,), (I16, I32)),
+    SignalOperatorSpec(rfft, rfft.RfftAttributes, (I16,), (I16,)),
+    SignalOperatorSpec(energy, energy.EnergyAttributes, (I16,), (U32,)),
+    SignalOperatorSpec(filter_bank, filter_bank.FilterBankAttributes, (U32, I16, I16, I16, I16, I16), (U64,)),
     SignalOperatorSpec(
-        filter_bank_square_root, filter_bank_square_root.FilterBankSquareRootOptions, (U64, I32), (U32,)
+        filter_bank_square_root, filter_bank_square_root.FilterBankSquareRootAttributes, (U64, I32), (U32,)
     ),
     SignalOperatorSpec(
         filter_bank_spectral_subtraction,
-        filter_bank_spectral_subtraction.FilterBankSpectralSubtractionOptions,
+        filter_bank_spectral_subtraction.FilterBankSpectralSubtractionAttributes,
         (U32,),
         (U32, U32),
     ),
-    SignalOperatorSpec(pcan, pcan.PcanOptions, (U32, U32, I16), (U32,)),
-    SignalOperatorSpec(filter_bank_log, filter_bank_log.FilterBankLogOptions, (U32,), (I16,)),
+    SignalOperatorSpec(pcan, pcan.PcanAttributes, (U32, U32, I16), (U32,)),
+    SignalOperatorSpec(filter_bank_log, filter_bank_log.FilterBankLogAttributes, (U32,), (I16,)),
 )
 
 
 def _parser(spec: SignalOperatorSpec) -> Any:
     def parse_signal_operator(node: LiteRTNode) -> Any:
-        return spec.options_class.from_flexbuffer(node.custom_options)
+        return spec.attributes_class.from_flexbuffer(node.custom_options)
 
     parse_signal_operator.__qualname__ = f"parse_{spec.module.__name__.rsplit('.', 1)[-1]}"
     return parse_signal_operator
@@ -106,16 +107,16 @@ def _parser(spec: SignalOperatorSpec) -> Any:
 
 def _reference(spec: SignalOperatorSpec) -> Any:
     def reference(call: ReferenceCall) -> list[np.ndarray]:
-        options = call.attributes
+        attributes = call.attributes
         inputs = [call.value(position) for position in range(len(call.inputs))]
         shapes = [tuple(value.shape) for value in inputs]
         state = None
-        if spec.state_bytes(options, shapes) > 0:
+        if spec.state_bytes(attributes, shapes) > 0:
             # The interpreter keeps call.state from run to run, as the module keeps the arena's state.
             if "bytes" not in call.state:
-                call.state["bytes"] = spec.module.initial_state(options, shapes)
+                call.state["bytes"] = spec.module.initial_state(attributes, shapes)
             state = call.state["bytes"]
-        results = spec.module.reference(options, inputs, state)
+        results = spec.module.reference(attributes, inputs, state)
         return [
             np.asarray(result, dtype=tensor.dtype.numpy).reshape(tensor.shape)
             for result, tensor in zip(results, call.outputs, strict=True)
@@ -157,7 +158,7 @@ class SignalOperator(NodeCodeOperator):
 
     def emit_node_code(self, context: EmitContext) -> NodeCode:
         node = self.node
-        args = CArgs(
+        args = SignalEmitArgs(
             inputs=[context.pointer(i) for i in node.inputs if i is not None],
             input_shapes=self._input_shapes(),
             outputs=[context.pointer(i) for i in node.outputs],
@@ -166,15 +167,15 @@ class SignalOperator(NodeCodeOperator):
             state=context.persistent_pointer(node, "uint8_t") if self.persistent_bytes() else None,
             symbol=context.node_symbol(node),
         )
-        code = self.SPEC.module.c_code(self.options, args)
+        code = self.SPEC.module.emit_c(self.options, args)
         # A kernel's own failure codes (1, 2, ...) would read as the module's
         # INVALID_ARGUMENT, UNSUPPORTED...: move them into the operators' range.
         custom_first = f"{self.prefix.upper()}_STATUS_CUSTOM_FIRST"
         to_custom_range = f"if (status != 0) {{ status = {custom_first} + status; }}"
         return NodeCode(
-            includes=list(code.headers),
+            includes=list(code.includes),
             definitions=list(code.definitions),
-            statements=[*code.run_statements, to_custom_range],
+            statements=[*code.statements, to_custom_range],
             init_statements=[*code.init_statements, to_custom_range] if code.init_statements else [],
         )
 
@@ -195,7 +196,7 @@ def customize_registry(context: RegistryContext) -> None:
     for spec in SIGNAL_OPERATORS:
         key = spec.key
         context.litert_parsers.register(key, _parser(spec))
-        context.air_options.register(key, spec.options_class)
+        context.air_options.register(key, spec.attributes_class)
         context.operators.add(
             OperatorDefinition(
                 op_type=key,

@@ -1,6 +1,6 @@
 """Runs one Signal operator's emitted C on the host, frame by frame, for tests.
 
-`run_c` wraps the statements of an operator's `c_code` in a small C99
+`run_c` wraps the statements of an operator's `emit_c` in a small C99
 program, the same statements the opbridge plugin puts into a module's
 `_init` and `_run`: init once, then one run per frame. The inputs are
 compiled in as arrays; the program writes each frame's outputs to stdout as
@@ -15,8 +15,9 @@ from collections.abc import Callable
 
 import numpy as np
 from ai_edge_litert import schema_py_generated as schema
+from opbridge.backends.c.emit_context import NodeCode
 
-from opbridge_signal.c_code import CArgs, CCode
+from opbridge_signal.emit_args import SignalEmitArgs
 
 KERNEL_DIRECTORY = pathlib.Path(__file__).parent / "kernels"
 COMPILER = "gcc"
@@ -40,11 +41,11 @@ def _c_array(ctype: str, symbol: str, values: np.ndarray) -> str:
     return f"static const {ctype} {symbol}[{max(flat.size, 1)}] = {{{items}}};"
 
 
-def _program(code: CCode, frames: list[list[np.ndarray]], outputs: list[tuple[np.dtype, tuple[int, ...]]], args: CArgs,
-             scratch_bytes: int, state_bytes: int) -> str:  # fmt: skip
+def _program(code: NodeCode, frames: list[list[np.ndarray]], outputs: list[tuple[np.dtype, tuple[int, ...]]],
+             args: SignalEmitArgs, scratch_bytes: int, state_bytes: int) -> str:  # fmt: skip
     input_dtypes = [np.dtype(value.dtype) for value in frames[0]]
     lines = ["#include <stdint.h>", "#include <stdio.h>", "#include <string.h>"]
-    lines += [f'#include "{header}"' for header in code.headers]
+    lines += [f'#include "{include}"' for include in code.includes]
     for frame_index, frame in enumerate(frames):
         for position, value in enumerate(frame):
             lines.append(_c_array(_C_TYPES[input_dtypes[position]], f"frame_{frame_index}_input_{position}", value))
@@ -63,7 +64,7 @@ def _program(code: CCode, frames: list[list[np.ndarray]], outputs: list[tuple[np
     lines += [f"  {statement}" for statement in code.init_statements]
     lines.append("  return status;\n}")
     lines.append("static int32_t run_node(void) {\n  int32_t status = 0;")
-    lines += [f"  {statement}" for statement in code.run_statements]
+    lines += [f"  {statement}" for statement in code.statements]
     lines.append("  return status;\n}")
     lines.append("int main(void) {\n  int32_t status = init_node();")
     lines.append('  if (status != 0) { fprintf(stderr, "init failed: %d\\n", (int)status); return 2; }')
@@ -81,7 +82,7 @@ def _program(code: CCode, frames: list[list[np.ndarray]], outputs: list[tuple[np
 
 
 def run_c(
-    make_code: Callable[[CArgs], CCode],
+    make_code: Callable[[SignalEmitArgs], NodeCode],
     frames: list[list[np.ndarray]],
     outputs: list[tuple[np.dtype, tuple[int, ...]]],
     *,
@@ -96,7 +97,7 @@ def run_c(
     if not frames:
         raise ValueError("run_c needs at least one frame")
     input_dtypes = [np.dtype(value.dtype) for value in frames[0]]
-    args = CArgs(
+    args = SignalEmitArgs(
         inputs=[f"input_{position}" for position in range(len(input_dtypes))],
         input_shapes=[tuple(value.shape) for value in frames[0]],
         outputs=[f"output_{position}" for position in range(len(outputs))],

@@ -1,4 +1,4 @@
-"""SignalEnergy: reference == TFLite Micro, C kernel == reference, options, the real model's node."""
+"""SignalEnergy: reference == TFLite Micro, C kernel == reference, attributes, the real model's node."""
 
 import functools
 
@@ -19,13 +19,17 @@ from opbridge_signal.testing import real_frames, real_model_node, run_c
 ARENA_BYTES = 64 * 1024
 
 
-def energy_model(options: energy.EnergyOptions, bins: int) -> bytes:
+def energy_model(attributes: energy.EnergyAttributes, bins: int) -> bytes:
     builder = GraphBuilder()
     spectrum = builder.tensor("spectrum", DType.INT16, (2 * bins,))
     energies = builder.tensor("energy", DType.UINT32, (bins,))
     graph = builder.single_node_graph("SignalEnergy", [spectrum], [energies], None)
     return single_op_model(
-        graph, schema.BuiltinOperator.CUSTOM, 1, custom_code=energy.CUSTOM_CODE, custom_options=options.to_flexbuffer()
+        graph,
+        schema.BuiltinOperator.CUSTOM,
+        1,
+        custom_code=energy.CUSTOM_CODE,
+        custom_options=attributes.to_flexbuffer(),
     )
 
 
@@ -48,11 +52,11 @@ def draw_spectrum(data: st.DataObject, bins: int) -> np.ndarray:
     return rng.integers(-(2**bits), 2**bits, size=2 * bins).astype(np.int16)
 
 
-def draw_case(data: st.DataObject) -> tuple[energy.EnergyOptions, int]:
+def draw_case(data: st.DataObject) -> tuple[energy.EnergyAttributes, int]:
     bins = data.draw(st.integers(1, 300), label="bins")
     start = data.draw(st.integers(0, bins), label="start_index")
     end = data.draw(st.integers(start, bins), label="end_index")
-    return energy.EnergyOptions(start_index=start, end_index=end), bins
+    return energy.EnergyAttributes(start_index=start, end_index=end), bins
 
 
 def assert_equal(ours: np.ndarray, theirs: np.ndarray, what: str) -> None:
@@ -66,9 +70,9 @@ def assert_equal(ours: np.ndarray, theirs: np.ndarray, what: str) -> None:
     )
 
 
-def assert_matches_tflm(options: energy.EnergyOptions, ours: np.ndarray, theirs: np.ndarray, what: str) -> None:
+def assert_matches_tflm(attributes: energy.EnergyAttributes, ours: np.ndarray, theirs: np.ndarray, what: str) -> None:
     """TFLM writes only [start_index, end_index); the reference zeroes the rest."""
-    computed = slice(options.start_index, options.end_index)
+    computed = slice(attributes.start_index, attributes.end_index)
     assert_equal(ours[computed], theirs[computed], what)
     assert ours.shape == theirs.shape, what
     outside = np.ones(ours.shape, dtype=bool)
@@ -79,32 +83,32 @@ def assert_matches_tflm(options: energy.EnergyOptions, ours: np.ndarray, theirs:
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_reference_matches_tflite_micro(data: st.DataObject) -> None:
-    options, bins = draw_case(data)
+    attributes, bins = draw_case(data)
     frames = [draw_spectrum(data, bins) for _ in range(3)]
-    for index, (frame, theirs) in enumerate(zip(frames, run_tflm(energy_model(options, bins), frames), strict=True)):
-        (ours,) = energy.reference(options, [frame], None)
-        assert_matches_tflm(options, ours, theirs, f"{options}, {bins} bins, frame {index}")
+    for index, (frame, theirs) in enumerate(zip(frames, run_tflm(energy_model(attributes, bins), frames), strict=True)):
+        (ours,) = energy.reference(attributes, [frame], None)
+        assert_matches_tflm(attributes, ours, theirs, f"{attributes}, {bins} bins, frame {index}")
 
 
 @settings(max_examples=12, deadline=None)
 @given(st.data())
 def test_c_matches_reference(data: st.DataObject) -> None:
-    options, bins = draw_case(data)
+    attributes, bins = draw_case(data)
     frames = [[draw_spectrum(data, bins)] for _ in range(3)]
-    expected = [energy.reference(options, frame, None) for frame in frames]
-    produced = run_c(functools.partial(energy.c_code, options), frames, [(np.dtype(np.uint32), (bins,))])
+    expected = [energy.reference(attributes, frame, None) for frame in frames]
+    produced = run_c(functools.partial(energy.emit_c, attributes), frames, [(np.dtype(np.uint32), (bins,))])
     for index, (ours, theirs) in enumerate(zip(produced, expected, strict=True)):
-        assert_equal(ours[0], theirs[0], f"C vs reference, {options}, {bins} bins, frame {index}")
+        assert_equal(ours[0], theirs[0], f"C vs reference, {attributes}, {bins} bins, frame {index}")
 
 
 @pytest.mark.parametrize(("start", "end"), [(0, 0), (5, 241), (0, 257)])
-def test_options_round_trip(start: int, end: int) -> None:
-    options = energy.EnergyOptions(start_index=start, end_index=end)
-    assert energy.EnergyOptions.from_flexbuffer(options.to_flexbuffer()) == options
+def test_attributes_round_trip(start: int, end: int) -> None:
+    attributes = energy.EnergyAttributes(start_index=start, end_index=end)
+    assert energy.EnergyAttributes.from_flexbuffer(attributes.to_flexbuffer()) == attributes
 
 
 @pytest.mark.parametrize(
-    ("options", "message"),
+    ("custom_options", "message"),
     [
         ({"end_index": 241}, "'start_index'"),
         ({"start_index": 5}, "'end_index'"),
@@ -113,39 +117,41 @@ def test_options_round_trip(start: int, end: int) -> None:
         ({"end_index": 241, "start_index": True}, "'start_index'"),
     ],
 )
-def test_bad_options_are_rejected(options: dict, message: str) -> None:
+def test_bad_custom_options_are_rejected(custom_options: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        energy.EnergyOptions.from_flexbuffer(bytes(flexbuffers.Dumps(options)))
+        energy.EnergyAttributes.from_flexbuffer(bytes(flexbuffers.Dumps(custom_options)))
 
 
 def test_not_a_map_is_rejected() -> None:
     with pytest.raises(ValueError, match="SignalEnergy"):
-        energy.EnergyOptions.from_flexbuffer(bytes(flexbuffers.Dumps([241, 5])))
+        energy.EnergyAttributes.from_flexbuffer(bytes(flexbuffers.Dumps([241, 5])))
 
 
 @pytest.mark.parametrize(("start", "end"), [(-1, 4), (3, 2), (0, 9)])
 def test_ranges_outside_the_spectrum_are_rejected(start: int, end: int) -> None:
     with pytest.raises(ValueError, match="SignalEnergy"):
-        energy.reference(energy.EnergyOptions(start_index=start, end_index=end), [np.zeros(16, np.int16)], None)
+        energy.reference(energy.EnergyAttributes(start_index=start, end_index=end), [np.zeros(16, np.int16)], None)
 
 
 def test_real_model_node_on_speech() -> None:
-    options = energy.EnergyOptions.from_flexbuffer(real_model_node(energy.CUSTOM_CODE)[0])
-    window_options_bytes, (_, weights) = real_model_node(window.CUSTOM_CODE)
-    window_options = window.WindowOptions.from_flexbuffer(window_options_bytes)
-    rfft_options = rfft.RfftOptions.from_flexbuffer(real_model_node(rfft.CUSTOM_CODE)[0])
+    attributes = energy.EnergyAttributes.from_flexbuffer(real_model_node(energy.CUSTOM_CODE)[0])
+    window_custom_options, (_, weights) = real_model_node(window.CUSTOM_CODE)
+    window_attributes = window.WindowAttributes.from_flexbuffer(window_custom_options)
+    rfft_attributes = rfft.RfftAttributes.from_flexbuffer(real_model_node(rfft.CUSTOM_CODE)[0])
     # The node's input as the model makes it: windowed, auto-scaled, transformed.
     inputs = []
     for frame in real_frames():
-        windowed = window.reference(window_options, [frame, weights], None)[0].reshape(-1)
-        scaled = fft_auto_scale.reference(fft_auto_scale.FftAutoScaleOptions(), [windowed], None)[0]
-        inputs.append(rfft.reference(rfft_options, [scaled], None)[0])
-    assert inputs[0].shape == (514,) and (options.start_index, options.end_index) == (5, 241)
-    expected = [energy.reference(options, [spectrum], None)[0] for spectrum in inputs]
-    for index, (ours, theirs) in enumerate(zip(expected, run_tflm(energy_model(options, 257), inputs), strict=True)):
-        assert_matches_tflm(options, ours, theirs, f"reference vs TFLM, speech frame {index}")
+        windowed = window.reference(window_attributes, [frame, weights], None)[0].reshape(-1)
+        scaled = fft_auto_scale.reference(fft_auto_scale.FftAutoScaleAttributes(), [windowed], None)[0]
+        inputs.append(rfft.reference(rfft_attributes, [scaled], None)[0])
+    assert inputs[0].shape == (514,) and (attributes.start_index, attributes.end_index) == (5, 241)
+    expected = [energy.reference(attributes, [spectrum], None)[0] for spectrum in inputs]
+    for index, (ours, theirs) in enumerate(zip(expected, run_tflm(energy_model(attributes, 257), inputs), strict=True)):
+        assert_matches_tflm(attributes, ours, theirs, f"reference vs TFLM, speech frame {index}")
     produced = run_c(
-        functools.partial(energy.c_code, options), [[spectrum] for spectrum in inputs], [(np.dtype(np.uint32), (257,))]
+        functools.partial(energy.emit_c, attributes),
+        [[spectrum] for spectrum in inputs],
+        [(np.dtype(np.uint32), (257,))],
     )
     for index, (ours, theirs) in enumerate(zip(produced, expected, strict=True)):
         assert_equal(ours[0], theirs, f"C vs reference, speech frame {index}")

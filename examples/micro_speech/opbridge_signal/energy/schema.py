@@ -4,7 +4,7 @@ from opbridge.ir import DType
 from opbridge.schemas.schema import FormalParameter, InferenceContext, OpSchema, TensorType, TypeConstraint
 
 from opbridge_signal.domain import SIGNAL_DOMAIN, checked, known
-from opbridge_signal.energy.options import EnergyOptions
+from opbridge_signal.energy.attributes import EnergyAttributes
 from opbridge_signal.energy.reference import bin_count, check_shapes
 
 
@@ -27,6 +27,6 @@ ENERGY_SCHEMA = OpSchema(
         TypeConstraint("TIn", (DType.INT16,), "int16"),
         TypeConstraint("TOut", (DType.UINT32,), "uint32"),
     ),
-    attributes_class=EnergyOptions,
+    attributes_class=EnergyAttributes,
     infer=infer_energy,
 )

@@ -1,10 +1,10 @@
 """TFLM's SignalFftAutoScale: scales samples up to use int16's range, reporting the shift."""
 
-from opbridge_signal.fft_auto_scale.c_code import c_code
-from opbridge_signal.fft_auto_scale.options import FftAutoScaleOptions
+from opbridge_signal.fft_auto_scale.attributes import FftAutoScaleAttributes
+from opbridge_signal.fft_auto_scale.emit_c import emit_c
 from opbridge_signal.fft_auto_scale.reference import reference, scratch_bytes, state_bytes
 from opbridge_signal.fft_auto_scale.schema import FFT_AUTO_SCALE_SCHEMA as SCHEMA
 
 CUSTOM_CODE = "SignalFftAutoScale"
 
-__all__ = ["CUSTOM_CODE", "SCHEMA", "FftAutoScaleOptions", "c_code", "reference", "scratch_bytes", "state_bytes"]
+__all__ = ["CUSTOM_CODE", "SCHEMA", "FftAutoScaleAttributes", "emit_c", "reference", "scratch_bytes", "state_bytes"]

@@ -1,4 +1,4 @@
-"""SignalFftAutoScale: reference == TFLite Micro, C kernel == reference, options, the real model's node."""
+"""SignalFftAutoScale: reference == TFLite Micro, C kernel == reference, attributes, the real model's node."""
 
 import functools
 
@@ -17,7 +17,7 @@ from opbridge_signal import fft_auto_scale, window
 from opbridge_signal.testing import real_frames, real_model_node, run_c
 
 ARENA_BYTES = 64 * 1024
-OPTIONS = fft_auto_scale.FftAutoScaleOptions()
+ATTRIBUTES = fft_auto_scale.FftAutoScaleAttributes()
 
 
 def auto_scale_model(length: int) -> bytes:
@@ -31,7 +31,7 @@ def auto_scale_model(length: int) -> bytes:
         schema.BuiltinOperator.CUSTOM,
         1,
         custom_code=fft_auto_scale.CUSTOM_CODE,
-        custom_options=OPTIONS.to_flexbuffer(),
+        custom_options=ATTRIBUTES.to_flexbuffer(),
     )
 
 
@@ -77,7 +77,7 @@ def test_reference_matches_tflite_micro(data: st.DataObject) -> None:
     length = data.draw(st.integers(1, 600), label="length")
     frames = [draw_samples(data, length) for _ in range(3)]
     for index, (frame, theirs) in enumerate(zip(frames, run_tflm(auto_scale_model(length), frames), strict=True)):
-        ours = fft_auto_scale.reference(OPTIONS, [frame], None)
+        ours = fft_auto_scale.reference(ATTRIBUTES, [frame], None)
         assert_equal(ours[0], theirs[0], f"scaled samples, length {length}, frame {index}")
         assert_equal(ours[1], theirs[1], f"shift, length {length}, frame {index}")
 
@@ -99,11 +99,11 @@ def test_reference_matches_tflite_micro(data: st.DataObject) -> None:
 def test_peak_corner_cases_match_tflite_micro(samples: list[int]) -> None:
     frame = np.array(samples, dtype=np.int16)
     (theirs,) = run_tflm(auto_scale_model(frame.size), [frame])
-    ours = fft_auto_scale.reference(OPTIONS, [frame], None)
+    ours = fft_auto_scale.reference(ATTRIBUTES, [frame], None)
     assert_equal(ours[0], theirs[0], f"scaled {samples}")
     assert_equal(ours[1], theirs[1], f"shift of {samples}")
     (produced,) = run_c(
-        functools.partial(fft_auto_scale.c_code, OPTIONS),
+        functools.partial(fft_auto_scale.emit_c, ATTRIBUTES),
         [[frame]],
         [(np.dtype(np.int16), frame.shape), (np.dtype(np.int32), ())],
     )
@@ -116,9 +116,9 @@ def test_peak_corner_cases_match_tflite_micro(samples: list[int]) -> None:
 def test_c_matches_reference(data: st.DataObject) -> None:
     length = data.draw(st.integers(1, 600), label="length")
     frames = [[draw_samples(data, length)] for _ in range(3)]
-    expected = [fft_auto_scale.reference(OPTIONS, frame, None) for frame in frames]
+    expected = [fft_auto_scale.reference(ATTRIBUTES, frame, None) for frame in frames]
     produced = run_c(
-        functools.partial(fft_auto_scale.c_code, OPTIONS),
+        functools.partial(fft_auto_scale.emit_c, ATTRIBUTES),
         frames,
         [(np.dtype(np.int16), (length,)), (np.dtype(np.int32), ())],
     )
@@ -127,34 +127,34 @@ def test_c_matches_reference(data: st.DataObject) -> None:
         assert_equal(ours[1], theirs[1], f"C vs reference shift, length {length}, frame {index}")
 
 
-def test_options_round_trip() -> None:
-    assert fft_auto_scale.FftAutoScaleOptions.from_flexbuffer(OPTIONS.to_flexbuffer()) == OPTIONS
-    assert fft_auto_scale.FftAutoScaleOptions.from_flexbuffer(b"") == OPTIONS
+def test_attributes_round_trip() -> None:
+    assert fft_auto_scale.FftAutoScaleAttributes.from_flexbuffer(ATTRIBUTES.to_flexbuffer()) == ATTRIBUTES
+    assert fft_auto_scale.FftAutoScaleAttributes.from_flexbuffer(b"") == ATTRIBUTES
 
 
-@pytest.mark.parametrize("options", [bytes(flexbuffers.Dumps([1, 2])), bytes(flexbuffers.Dumps(3)), b"\x01"])
-def test_bad_options_are_rejected(options: bytes) -> None:
+@pytest.mark.parametrize("custom_options", [bytes(flexbuffers.Dumps([1, 2])), bytes(flexbuffers.Dumps(3)), b"\x01"])
+def test_bad_custom_options_are_rejected(custom_options: bytes) -> None:
     with pytest.raises(ValueError, match="SignalFftAutoScale"):
-        fft_auto_scale.FftAutoScaleOptions.from_flexbuffer(options)
+        fft_auto_scale.FftAutoScaleAttributes.from_flexbuffer(custom_options)
 
 
 def test_inputs_of_more_than_one_dimension_are_rejected() -> None:
     with pytest.raises(ValueError, match="one dimension"):
-        fft_auto_scale.reference(OPTIONS, [np.zeros((1, 4), dtype=np.int16)], None)
+        fft_auto_scale.reference(ATTRIBUTES, [np.zeros((1, 4), dtype=np.int16)], None)
 
 
 def test_real_model_node_on_speech() -> None:
-    options = fft_auto_scale.FftAutoScaleOptions.from_flexbuffer(real_model_node(fft_auto_scale.CUSTOM_CODE)[0])
-    window_options_bytes, (_, weights) = real_model_node(window.CUSTOM_CODE)
-    window_options = window.WindowOptions.from_flexbuffer(window_options_bytes)
+    attributes = fft_auto_scale.FftAutoScaleAttributes.from_flexbuffer(real_model_node(fft_auto_scale.CUSTOM_CODE)[0])
+    window_custom_options, (_, weights) = real_model_node(window.CUSTOM_CODE)
+    window_attributes = window.WindowAttributes.from_flexbuffer(window_custom_options)
     # The node's input as the model makes it: the windowed frame, flattened.
-    inputs = [window.reference(window_options, [frame, weights], None)[0].reshape(-1) for frame in real_frames()]
-    expected = [fft_auto_scale.reference(options, [frame], None) for frame in inputs]
+    inputs = [window.reference(window_attributes, [frame, weights], None)[0].reshape(-1) for frame in real_frames()]
+    expected = [fft_auto_scale.reference(attributes, [frame], None) for frame in inputs]
     for index, (ours, theirs) in enumerate(zip(expected, run_tflm(auto_scale_model(480), inputs), strict=True)):
         assert_equal(ours[0], theirs[0], f"reference vs TFLM scaled, speech frame {index}")
         assert_equal(ours[1], theirs[1], f"reference vs TFLM shift, speech frame {index}")
     produced = run_c(
-        functools.partial(fft_auto_scale.c_code, options),
+        functools.partial(fft_auto_scale.emit_c, attributes),
         [[frame] for frame in inputs],
         [(np.dtype(np.int16), (480,)), (np.dtype(np.int32), ())],
     )

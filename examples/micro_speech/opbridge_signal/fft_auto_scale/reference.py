@@ -15,7 +15,7 @@ within int16 and returns that shift:
 
 import numpy as np
 
-from opbridge_signal.fft_auto_scale.options import FftAutoScaleOptions
+from opbridge_signal.fft_auto_scale.attributes import FftAutoScaleAttributes
 
 
 def _peak(samples: np.ndarray) -> int:
@@ -42,7 +42,9 @@ def check_shapes(input_shape: tuple[int, ...]) -> None:
         raise ValueError(f"SignalFftAutoScale: the input must have one dimension, got shape {input_shape}")
 
 
-def reference(options: FftAutoScaleOptions, inputs: list[np.ndarray], state: np.ndarray | None) -> list[np.ndarray]:
+def reference(
+    attributes: FftAutoScaleAttributes, inputs: list[np.ndarray], state: np.ndarray | None
+) -> list[np.ndarray]:
     """int16 [N] -> int16 [N] (scaled up), int32 [] (the shift applied)."""
     (samples,) = inputs
     check_shapes(samples.shape)
@@ -51,9 +53,9 @@ def reference(options: FftAutoScaleOptions, inputs: list[np.ndarray], state: np.
     return [scaled, np.array(bits, dtype=np.int32)]
 
 
-def scratch_bytes(options: FftAutoScaleOptions, input_shapes: list[tuple[int, ...]]) -> int:
+def scratch_bytes(attributes: FftAutoScaleAttributes, input_shapes: list[tuple[int, ...]]) -> int:
     return 0
 
 
-def state_bytes(options: FftAutoScaleOptions, input_shapes: list[tuple[int, ...]]) -> int:
+def state_bytes(attributes: FftAutoScaleAttributes, input_shapes: list[tuple[int, ...]]) -> int:
     return 0

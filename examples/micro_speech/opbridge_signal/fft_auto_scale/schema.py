@@ -4,7 +4,7 @@ from opbridge.ir import DType
 from opbridge.schemas.schema import FormalParameter, InferenceContext, OpSchema, TensorType, TypeConstraint
 
 from opbridge_signal.domain import SIGNAL_DOMAIN, checked
-from opbridge_signal.fft_auto_scale.options import FftAutoScaleOptions
+from opbridge_signal.fft_auto_scale.attributes import FftAutoScaleAttributes
 from opbridge_signal.fft_auto_scale.reference import check_shapes
 
 
@@ -28,6 +28,6 @@ FFT_AUTO_SCALE_SCHEMA = OpSchema(
         TypeConstraint("T", (DType.INT16,), "int16"),
         TypeConstraint("TShift", (DType.INT32,), "int32"),
     ),
-    attributes_class=FftAutoScaleOptions,
+    attributes_class=FftAutoScaleAttributes,
     infer=infer_fft_auto_scale,
 )

@@ -1,8 +1,8 @@
 """SignalFilterBank: a power spectrum (uint32) into num_channels triangular filter bank energies (uint64)."""
 
-from opbridge_signal.filter_bank.c_code import c_code
-from opbridge_signal.filter_bank.options import CUSTOM_CODE, FilterBankOptions
+from opbridge_signal.filter_bank.attributes import CUSTOM_CODE, FilterBankAttributes
+from opbridge_signal.filter_bank.emit_c import emit_c
 from opbridge_signal.filter_bank.reference import reference, scratch_bytes, state_bytes
 from opbridge_signal.filter_bank.schema import FILTER_BANK_SCHEMA as SCHEMA
 
-__all__ = ["CUSTOM_CODE", "SCHEMA", "FilterBankOptions", "c_code", "reference", "scratch_bytes", "state_bytes"]
+__all__ = ["CUSTOM_CODE", "SCHEMA", "FilterBankAttributes", "emit_c", "reference", "scratch_bytes", "state_bytes"]

@@ -11,14 +11,14 @@ from opbridge_testing.litert_models import single_op_model
 from opbridge_testing.single_op import GraphBuilder
 from tflite_micro.python.tflite_micro import runtime
 
-from opbridge_signal.filter_bank import CUSTOM_CODE, FilterBankOptions, c_code, reference, scratch_bytes, state_bytes
+from opbridge_signal.filter_bank import CUSTOM_CODE, FilterBankAttributes, emit_c, reference, scratch_bytes, state_bytes
 from opbridge_signal.testing import real_model_node, run_c
 
 TABLE_NAMES = ("weights", "unweights", "channel_frequency_starts", "channel_weight_starts", "channel_widths")
 
 
 def run_tflite_micro(
-    options: FilterBankOptions, spectra: list[np.ndarray], tables: list[np.ndarray]
+    attributes: FilterBankAttributes, spectra: list[np.ndarray], tables: list[np.ndarray]
 ) -> list[np.ndarray]:
     """Each spectrum's filter bank in one TFLM interpreter (the tables are model constants)."""
     builder = GraphBuilder()
@@ -27,10 +27,10 @@ def run_tflite_micro(
         builder.tensor(name, DType.INT16, table.shape, data=table)
         for name, table in zip(TABLE_NAMES, tables, strict=True)
     ]
-    output = builder.tensor("channels", DType.UINT64, (options.num_channels,))
+    output = builder.tensor("channels", DType.UINT64, (attributes.num_channels,))
     graph = builder.single_node_graph(CUSTOM_CODE, [spectrum, *constants], [output], None)
     model = single_op_model(graph, schema.BuiltinOperator.CUSTOM, 1, custom_code=CUSTOM_CODE,
-                            custom_options=options.to_flexbuffer())  # fmt: skip
+                            custom_options=attributes.to_flexbuffer())  # fmt: skip
     interpreter = runtime.Interpreter.from_bytes(model, arena_size=64 * 1024)
     results = []
     for values in spectra:
@@ -40,20 +40,22 @@ def run_tflite_micro(
     return results
 
 
-def check_against_tflm_and_c(options: FilterBankOptions, spectra: list[np.ndarray], tables: list[np.ndarray]) -> None:
-    expected = [reference(options, [spectrum, *tables], None)[0] for spectrum in spectra]
-    for frame, (ours, theirs) in enumerate(zip(expected, run_tflite_micro(options, spectra, tables), strict=True)):
+def check_against_tflm_and_c(
+    attributes: FilterBankAttributes, spectra: list[np.ndarray], tables: list[np.ndarray]
+) -> None:
+    expected = [reference(attributes, [spectrum, *tables], None)[0] for spectrum in spectra]
+    for frame, (ours, theirs) in enumerate(zip(expected, run_tflite_micro(attributes, spectra, tables), strict=True)):
         assert ours.dtype == theirs.dtype and ours.shape == theirs.shape, (ours.dtype, ours.shape, theirs.shape)
         np.testing.assert_array_equal(ours, theirs, err_msg=f"frame {frame}: reference differs from TFLite Micro")
-    from_c = run_c(lambda args: c_code(options, args), [[spectrum, *tables] for spectrum in spectra],
-                   [(np.dtype(np.uint64), (options.num_channels,))])  # fmt: skip
+    from_c = run_c(lambda args: emit_c(attributes, args), [[spectrum, *tables] for spectrum in spectra],
+                   [(np.dtype(np.uint64), (attributes.num_channels,))])  # fmt: skip
     for frame, (ours, theirs) in enumerate(zip(expected, from_c, strict=True)):
         np.testing.assert_array_equal(theirs[0], ours, err_msg=f"frame {frame}: C differs from the reference")
 
 
 @st.composite
-def filter_banks(draw: st.DrawFn) -> tuple[FilterBankOptions, int, list[np.ndarray]]:
-    """Options, spectrum length and the five tables, every band inside the spectrum and the weights."""
+def filter_banks(draw: st.DrawFn) -> tuple[FilterBankAttributes, int, list[np.ndarray]]:
+    """Attributes, spectrum length and the five tables, every band inside the spectrum and the weights."""
     num_channels = draw(st.integers(1, 12))
     spectrum_length = draw(st.integers(1, 64))
     weights_length = draw(st.integers(1, 48))
@@ -72,7 +74,7 @@ def filter_banks(draw: st.DrawFn) -> tuple[FilterBankOptions, int, list[np.ndarr
     weights = draw(hnp.arrays(np.int16, weights_length, elements=weight_values))
     unweights = draw(hnp.arrays(np.int16, unweights_length, elements=weight_values))
     as_int16 = [np.array(values, dtype=np.int16) for values in (frequency_starts, weight_starts, widths)]
-    return FilterBankOptions(num_channels), spectrum_length, [weights, unweights, *as_int16]
+    return FilterBankAttributes(num_channels), spectrum_length, [weights, unweights, *as_int16]
 
 
 def spectra(length: int, frames: int, maximum: int = 2**32 - 1) -> st.SearchStrategy[list[np.ndarray]]:
@@ -83,30 +85,30 @@ def spectra(length: int, frames: int, maximum: int = 2**32 - 1) -> st.SearchStra
 @settings(max_examples=30, deadline=None)
 @given(st.data())
 def test_reference_and_c_match_tflite_micro(data: st.DataObject) -> None:
-    options, spectrum_length, tables = data.draw(filter_banks())
-    check_against_tflm_and_c(options, data.draw(spectra(spectrum_length, 2)), tables)
+    attributes, spectrum_length, tables = data.draw(filter_banks())
+    check_against_tflm_and_c(attributes, data.draw(spectra(spectrum_length, 2)), tables)
 
 
 @settings(max_examples=5, deadline=None)
 @given(st.data())
 def test_real_model_node(data: st.DataObject) -> None:
     custom_options, constants = real_model_node(CUSTOM_CODE)
-    options = FilterBankOptions.from_flexbuffer(custom_options)
+    attributes = FilterBankAttributes.from_flexbuffer(custom_options)
     assert constants[0] is None and all(table is not None for table in constants[1:])
     tables = [table for table in constants[1:] if table is not None]
-    assert scratch_bytes(options, [(257,), *(t.shape for t in tables)]) == 0
-    assert state_bytes(options, [(257,), *(t.shape for t in tables)]) == 0
+    assert scratch_bytes(attributes, [(257,), *(t.shape for t in tables)]) == 0
+    assert state_bytes(attributes, [(257,), *(t.shape for t in tables)]) == 0
     # Energies as SignalEnergy leaves them: up to 2 * 32768^2.
-    check_against_tflm_and_c(options, data.draw(spectra(257, 3, maximum=2 * 32768**2)), tables)
+    check_against_tflm_and_c(attributes, data.draw(spectra(257, 3, maximum=2 * 32768**2)), tables)
 
 
-def test_options_round_trip() -> None:
-    options = FilterBankOptions(num_channels=40)
-    assert FilterBankOptions.from_flexbuffer(options.to_flexbuffer()) == options
+def test_attributes_round_trip() -> None:
+    attributes = FilterBankAttributes(num_channels=40)
+    assert FilterBankAttributes.from_flexbuffer(attributes.to_flexbuffer()) == attributes
 
 
 @pytest.mark.parametrize(
-    ("options", "message"),
+    ("custom_options", "message"),
     [
         ({}, "'num_channels' is missing"),
         ({"num_channels": 1.5}, "'num_channels' must be an integer"),
@@ -116,19 +118,19 @@ def test_options_round_trip() -> None:
         ([40], "must be a flexbuffer map"),
     ],
 )
-def test_bad_options_are_rejected(options: object, message: str) -> None:
+def test_bad_custom_options_are_rejected(custom_options: object, message: str) -> None:
     from flatbuffers import flexbuffers
 
     with pytest.raises(ValueError, match=message) as error:
-        FilterBankOptions.from_flexbuffer(bytes(flexbuffers.Dumps(options)))
+        FilterBankAttributes.from_flexbuffer(bytes(flexbuffers.Dumps(custom_options)))
     assert CUSTOM_CODE in str(error.value)
 
 
 def test_band_outside_the_spectrum_is_an_error() -> None:
-    options = FilterBankOptions(1)
+    attributes = FilterBankAttributes(1)
     tables = [np.ones(4, np.int16), np.ones(4, np.int16), np.array([0, 3], np.int16), np.array([0, 0], np.int16),
               np.array([2, 2], np.int16)]  # fmt: skip
     with pytest.raises(ValueError, match="outside the spectrum"):
-        reference(options, [np.ones(4, np.uint32), *tables], None)
+        reference(attributes, [np.ones(4, np.uint32), *tables], None)
     with pytest.raises(AssertionError, match="status 1"):
-        run_c(lambda args: c_code(options, args), [[np.ones(4, np.uint32), *tables]], [(np.dtype(np.uint64), (1,))])
+        run_c(lambda args: emit_c(attributes, args), [[np.ones(4, np.uint32), *tables]], [(np.dtype(np.uint64), (1,))])

@@ -7,16 +7,16 @@ converts to uint64 by sign extension, so a negative weight wraps.
 
 import numpy as np
 
-from opbridge_signal.filter_bank.options import CUSTOM_CODE, FilterBankOptions
+from opbridge_signal.filter_bank.attributes import CUSTOM_CODE, FilterBankAttributes
 
 _UINT64_MASK = 2**64 - 1
 
 
-def scratch_bytes(options: FilterBankOptions, input_shapes: list[tuple[int, ...]]) -> int:
+def scratch_bytes(attributes: FilterBankAttributes, input_shapes: list[tuple[int, ...]]) -> int:
     return 0  # each channel's sum is written straight to the output
 
 
-def state_bytes(options: FilterBankOptions, input_shapes: list[tuple[int, ...]]) -> int:
+def state_bytes(attributes: FilterBankAttributes, input_shapes: list[tuple[int, ...]]) -> int:
     return 0
 
 
@@ -34,10 +34,10 @@ def _band_sum(spectrum: np.ndarray, table: np.ndarray, frequency_start: int, wei
 
 
 def reference(
-    options: FilterBankOptions, inputs: list[np.ndarray], state: np.ndarray | None = None
+    attributes: FilterBankAttributes, inputs: list[np.ndarray], state: np.ndarray | None = None
 ) -> list[np.ndarray]:
     spectrum, weights, unweights, frequency_starts, weight_starts, widths = inputs
-    bands = options.num_channels + 1
+    bands = attributes.num_channels + 1
     for name, table in (("channel_frequency_starts", frequency_starts), ("channel_weight_starts", weight_starts),
                         ("channel_widths", widths)):  # fmt: skip
         if table.size < bands:
@@ -52,5 +52,5 @@ def reference(
     def band(table: np.ndarray, index: int) -> int:
         return _band_sum(spectrum64, table, starts[index], weight_offsets[index], band_widths[index])
 
-    channels = [(band(weights64, c + 1) + band(unweights64, c)) & _UINT64_MASK for c in range(options.num_channels)]
+    channels = [(band(weights64, c + 1) + band(unweights64, c)) & _UINT64_MASK for c in range(attributes.num_channels)]
     return [np.array(channels, dtype=np.uint64)]

@@ -5,19 +5,19 @@ from opbridge.schemas.schema import FormalParameter, InferenceContext, OpSchema,
 from opbridge.schemas.shapes import element_count
 
 from opbridge_signal.domain import SIGNAL_DOMAIN
-from opbridge_signal.filter_bank.options import CUSTOM_CODE, FilterBankOptions
+from opbridge_signal.filter_bank.attributes import CUSTOM_CODE, FilterBankAttributes
 
 TABLES = ("channel_frequency_starts", "channel_weight_starts", "channel_widths")
 
 
 def infer_filter_bank(ctx: InferenceContext) -> list[TensorType]:
-    options: FilterBankOptions = ctx.attributes
-    bands = options.num_channels + 1
+    attributes: FilterBankAttributes = ctx.attributes
+    bands = attributes.num_channels + 1
     for position, name in enumerate(TABLES, start=3):
         count = element_count(ctx.input(position).shape)
         if count != -1 and count < bands:
             raise ctx.fail(f"{CUSTOM_CODE}: {name} has {count} entries, needs num_channels + 1 = {bands}")
-    return [TensorType(DType.UINT64, (options.num_channels,))]
+    return [TensorType(DType.UINT64, (attributes.num_channels,))]
 
 
 FILTER_BANK_SCHEMA = OpSchema(
@@ -39,6 +39,6 @@ FILTER_BANK_SCHEMA = OpSchema(
         TypeConstraint("TTable", (DType.INT16,), "int16"),
         TypeConstraint("TOut", (DType.UINT64,), "uint64"),
     ),
-    attributes_class=FilterBankOptions,
+    attributes_class=FilterBankAttributes,
     infer=infer_filter_bank,
 )

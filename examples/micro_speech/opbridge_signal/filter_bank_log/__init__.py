@@ -1,8 +1,8 @@
 """SignalFilterBankLog: filter bank channels (uint32) to a scaled natural log (int16)."""
 
-from opbridge_signal.filter_bank_log.c_code import c_code
-from opbridge_signal.filter_bank_log.options import CUSTOM_CODE, FilterBankLogOptions
+from opbridge_signal.filter_bank_log.attributes import CUSTOM_CODE, FilterBankLogAttributes
+from opbridge_signal.filter_bank_log.emit_c import emit_c
 from opbridge_signal.filter_bank_log.reference import reference, scratch_bytes, state_bytes
 from opbridge_signal.filter_bank_log.schema import FILTER_BANK_LOG_SCHEMA as SCHEMA
 
-__all__ = ["CUSTOM_CODE", "SCHEMA", "FilterBankLogOptions", "c_code", "reference", "scratch_bytes", "state_bytes"]
+__all__ = ["CUSTOM_CODE", "SCHEMA", "FilterBankLogAttributes", "emit_c", "reference", "scratch_bytes", "state_bytes"]

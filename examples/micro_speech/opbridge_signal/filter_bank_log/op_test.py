@@ -1,4 +1,4 @@
-"""SignalFilterBankLog on drawn channels and options: reference == TFLite Micro, C == reference."""
+"""SignalFilterBankLog on drawn channels and attributes: reference == TFLite Micro, C == reference."""
 
 import numpy as np
 import pytest
@@ -14,25 +14,25 @@ from tflite_micro.python.tflite_micro import runtime
 
 from opbridge_signal.filter_bank_log import (
     CUSTOM_CODE,
-    FilterBankLogOptions,
-    c_code,
+    FilterBankLogAttributes,
+    emit_c,
     reference,
     scratch_bytes,
     state_bytes,
 )
 from opbridge_signal.testing import run_c
 
-# The real model's node options (model inputs, not TFLM results).
-REAL_MODEL_OPTIONS = FilterBankLogOptions(input_correction_bits=3, output_scale=64)
+# The real model's node attributes (model inputs, not TFLM results).
+REAL_MODEL_ATTRIBUTES = FilterBankLogAttributes(input_correction_bits=3, output_scale=64)
 
 
-def run_tflite_micro(options: FilterBankLogOptions, frames: list[np.ndarray]) -> list[np.ndarray]:
+def run_tflite_micro(attributes: FilterBankLogAttributes, frames: list[np.ndarray]) -> list[np.ndarray]:
     builder = GraphBuilder()
     energies = builder.tensor("energies", DType.UINT32, frames[0].shape)
     output = builder.tensor("log", DType.INT16, frames[0].shape)
     graph = builder.single_node_graph(CUSTOM_CODE, [energies], [output], None)
     model = single_op_model(graph, schema.BuiltinOperator.CUSTOM, 1, custom_code=CUSTOM_CODE,
-                            custom_options=options.to_flexbuffer())  # fmt: skip
+                            custom_options=attributes.to_flexbuffer())  # fmt: skip
     interpreter = runtime.Interpreter.from_bytes(model, arena_size=64 * 1024)
     results = []
     for values in frames:
@@ -42,13 +42,15 @@ def run_tflite_micro(options: FilterBankLogOptions, frames: list[np.ndarray]) ->
     return results
 
 
-def check_against_tflm_and_c(options: FilterBankLogOptions, frames: list[np.ndarray]) -> None:
-    expected = [reference(options, [values], None)[0] for values in frames]
-    for index, (ours, theirs) in enumerate(zip(expected, run_tflite_micro(options, frames), strict=True)):
+def check_against_tflm_and_c(attributes: FilterBankLogAttributes, frames: list[np.ndarray]) -> None:
+    expected = [reference(attributes, [values], None)[0] for values in frames]
+    for index, (ours, theirs) in enumerate(zip(expected, run_tflite_micro(attributes, frames), strict=True)):
         assert ours.dtype == theirs.dtype and ours.shape == theirs.shape, (ours.dtype, ours.shape, theirs.shape)
         np.testing.assert_array_equal(ours, theirs, err_msg=f"frame {index}: reference differs from TFLite Micro")
     shape = frames[0].shape
-    from_c = run_c(lambda args: c_code(options, args), [[values] for values in frames], [(np.dtype(np.int16), shape)])
+    from_c = run_c(
+        lambda args: emit_c(attributes, args), [[values] for values in frames], [(np.dtype(np.int16), shape)]
+    )
     for index, (ours, theirs) in enumerate(zip(expected, from_c, strict=True)):
         np.testing.assert_array_equal(theirs[0], ours, err_msg=f"frame {index}: C differs from the reference")
 
@@ -65,16 +67,16 @@ def frames_of(count: int, length: int) -> st.SearchStrategy[list[np.ndarray]]:
 @given(st.data())
 def test_reference_and_c_match_tflite_micro(data: st.DataObject) -> None:
     output_scale = data.draw(st.one_of(st.integers(0, 2048), st.integers(-(2**31), 2**31 - 1)))
-    options = FilterBankLogOptions(input_correction_bits=data.draw(st.integers(0, 31)), output_scale=output_scale)
-    check_against_tflm_and_c(options, data.draw(frames_of(2, data.draw(st.integers(1, 64)))))
+    attributes = FilterBankLogAttributes(input_correction_bits=data.draw(st.integers(0, 31)), output_scale=output_scale)
+    check_against_tflm_and_c(attributes, data.draw(frames_of(2, data.draw(st.integers(1, 64)))))
 
 
 @settings(max_examples=5, deadline=None)
 @given(st.data())
 def test_real_model_node(data: st.DataObject) -> None:
-    options = REAL_MODEL_OPTIONS
-    assert scratch_bytes(options, [(40,)]) == 0 and state_bytes(options, [(40,)]) == 0
-    check_against_tflm_and_c(options, data.draw(frames_of(3, 40)))
+    attributes = REAL_MODEL_ATTRIBUTES
+    assert scratch_bytes(attributes, [(40,)]) == 0 and state_bytes(attributes, [(40,)]) == 0
+    check_against_tflm_and_c(attributes, data.draw(frames_of(3, 40)))
 
 
 def test_every_table_segment_matches_tflite_micro() -> None:
@@ -86,17 +88,17 @@ def test_every_table_segment_matches_tflite_micro() -> None:
     )
     # output_scale 2**16 keeps ln's low 16 Q16 bits (the product wraps), so a table entry off by one shows.
     for output_scale in (1600, 2**16):
-        check_against_tflm_and_c(FilterBankLogOptions(input_correction_bits=0, output_scale=output_scale), [values])
+        check_against_tflm_and_c(FilterBankLogAttributes(input_correction_bits=0, output_scale=output_scale), [values])
 
 
-def test_options_round_trip() -> None:
-    assert FilterBankLogOptions.from_flexbuffer(REAL_MODEL_OPTIONS.to_flexbuffer()) == REAL_MODEL_OPTIONS
-    negative = FilterBankLogOptions(input_correction_bits=0, output_scale=-1)
-    assert FilterBankLogOptions.from_flexbuffer(negative.to_flexbuffer()) == negative
+def test_attributes_round_trip() -> None:
+    assert FilterBankLogAttributes.from_flexbuffer(REAL_MODEL_ATTRIBUTES.to_flexbuffer()) == REAL_MODEL_ATTRIBUTES
+    negative = FilterBankLogAttributes(input_correction_bits=0, output_scale=-1)
+    assert FilterBankLogAttributes.from_flexbuffer(negative.to_flexbuffer()) == negative
 
 
 @pytest.mark.parametrize(
-    ("options", "message"),
+    ("custom_options", "message"),
     [
         ({"output_scale": 64}, "'input_correction_bits' is missing"),
         ({"input_correction_bits": 3}, "'output_scale' is missing"),
@@ -106,7 +108,7 @@ def test_options_round_trip() -> None:
         ([3, 64], "must be a flexbuffer map"),
     ],
 )
-def test_bad_options_are_rejected(options: object, message: str) -> None:
+def test_bad_custom_options_are_rejected(custom_options: object, message: str) -> None:
     with pytest.raises(ValueError, match=message) as error:
-        FilterBankLogOptions.from_flexbuffer(bytes(flexbuffers.Dumps(options)))
+        FilterBankLogAttributes.from_flexbuffer(bytes(flexbuffers.Dumps(custom_options)))
     assert CUSTOM_CODE in str(error.value)

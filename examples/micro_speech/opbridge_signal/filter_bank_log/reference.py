@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from opbridge_signal.filter_bank_log.options import FilterBankLogOptions
+from opbridge_signal.filter_bank_log.attributes import FilterBankLogAttributes
 
 Q16 = 16
 SEGMENT_BITS = 7  # 128 segments of the mantissa
@@ -30,11 +30,11 @@ def log2_correction_table() -> np.ndarray:
 LOG2_CORRECTION = log2_correction_table()
 
 
-def scratch_bytes(options: FilterBankLogOptions, input_shapes: list[tuple[int, ...]]) -> int:
+def scratch_bytes(attributes: FilterBankLogAttributes, input_shapes: list[tuple[int, ...]]) -> int:
     return 0
 
 
-def state_bytes(options: FilterBankLogOptions, input_shapes: list[tuple[int, ...]]) -> int:
+def state_bytes(attributes: FilterBankLogAttributes, input_shapes: list[tuple[int, ...]]) -> int:
     return 0
 
 
@@ -54,16 +54,16 @@ def _log2_q16(values: np.ndarray) -> np.ndarray:
 
 
 def reference(
-    options: FilterBankLogOptions, inputs: list[np.ndarray], state: np.ndarray | None = None
+    attributes: FilterBankLogAttributes, inputs: list[np.ndarray], state: np.ndarray | None = None
 ) -> list[np.ndarray]:
     (energies,) = inputs
     wide = np.asarray(energies, dtype=np.uint32).ravel().astype(np.int64)
-    scaled = (wide << options.input_correction_bits) & _UINT32_MASK
+    scaled = (wide << attributes.input_correction_bits) & _UINT32_MASK
     has_log = scaled > 1
     log2 = _log2_q16(np.where(has_log, scaled, 2))
     loge = ((log2 * LN2_Q16 + _HALF) >> Q16) & _UINT32_MASK  # below 2**37: exact in int64
     # TFLM multiplies by the scale in uint32: the product wraps before the rounding shift.
-    product = (loge * (options.output_scale & _UINT32_MASK)) & _UINT32_MASK  # below 2**53: exact in int64
+    product = (loge * (attributes.output_scale & _UINT32_MASK)) & _UINT32_MASK  # below 2**53: exact in int64
     scaled_log = ((product + _HALF) & _UINT32_MASK) >> Q16
     result = np.where(has_log, np.minimum(scaled_log, INT16_MAX), 0)
     return [result.astype(np.int16).reshape(np.shape(energies))]

@@ -4,7 +4,7 @@ from opbridge.ir import DType
 from opbridge.schemas.schema import FormalParameter, InferenceContext, OpSchema, TensorType, TypeConstraint
 
 from opbridge_signal.domain import SIGNAL_DOMAIN
-from opbridge_signal.filter_bank_log.options import FilterBankLogOptions
+from opbridge_signal.filter_bank_log.attributes import FilterBankLogAttributes
 
 
 def infer_filter_bank_log(ctx: InferenceContext) -> list[TensorType]:
@@ -22,6 +22,6 @@ FILTER_BANK_LOG_SCHEMA = OpSchema(
         TypeConstraint("TIn", (DType.UINT32,), "uint32"),
         TypeConstraint("TOut", (DType.INT16,), "int16"),
     ),
-    attributes_class=FilterBankLogOptions,
+    attributes_class=FilterBankLogAttributes,
     infer=infer_filter_bank_log,
 )

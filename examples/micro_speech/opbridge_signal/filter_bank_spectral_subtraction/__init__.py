@@ -1,7 +1,10 @@
 """SignalFilterBankSpectralSubtraction: filter bank channels (uint32) minus a noise estimate kept across invokes."""
 
-from opbridge_signal.filter_bank_spectral_subtraction.c_code import c_code
-from opbridge_signal.filter_bank_spectral_subtraction.options import CUSTOM_CODE, FilterBankSpectralSubtractionOptions
+from opbridge_signal.filter_bank_spectral_subtraction.attributes import (
+    CUSTOM_CODE,
+    FilterBankSpectralSubtractionAttributes,
+)
+from opbridge_signal.filter_bank_spectral_subtraction.emit_c import emit_c
 from opbridge_signal.filter_bank_spectral_subtraction.reference import (
     initial_state,
     reference,
@@ -13,8 +16,8 @@ from opbridge_signal.filter_bank_spectral_subtraction.schema import FILTER_BANK_
 __all__ = [
     "CUSTOM_CODE",
     "SCHEMA",
-    "FilterBankSpectralSubtractionOptions",
-    "c_code",
+    "FilterBankSpectralSubtractionAttributes",
+    "emit_c",
     "initial_state",
     "reference",
     "scratch_bytes",

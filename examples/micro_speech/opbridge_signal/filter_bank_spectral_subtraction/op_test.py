@@ -17,8 +17,8 @@ from tflite_micro.python.tflite_micro import runtime
 
 from opbridge_signal.filter_bank_spectral_subtraction import (
     CUSTOM_CODE,
-    FilterBankSpectralSubtractionOptions,
-    c_code,
+    FilterBankSpectralSubtractionAttributes,
+    emit_c,
     initial_state,
     reference,
     scratch_bytes,
@@ -26,8 +26,8 @@ from opbridge_signal.filter_bank_spectral_subtraction import (
 )
 from opbridge_signal.testing import run_c
 
-# The real model's node options (model inputs, not TFLM results).
-REAL_MODEL_OPTIONS = FilterBankSpectralSubtractionOptions(
+# The real model's node attributes (model inputs, not TFLM results).
+REAL_MODEL_ATTRIBUTES = FilterBankSpectralSubtractionAttributes(
     num_channels=40,
     smoothing=409,
     one_minus_smoothing=15975,
@@ -41,17 +41,17 @@ REAL_MODEL_OPTIONS = FilterBankSpectralSubtractionOptions(
 
 
 def run_tflite_micro(
-    options: FilterBankSpectralSubtractionOptions, frames: list[np.ndarray], reset_before: int | None = None
+    attributes: FilterBankSpectralSubtractionAttributes, frames: list[np.ndarray], reset_before: int | None = None
 ) -> list[list[np.ndarray]]:
     """Every frame through one interpreter, so the noise estimate carries over (reset before frame `reset_before`)."""
     builder = GraphBuilder()
-    channels = (options.num_channels,)
+    channels = (attributes.num_channels,)
     signal = builder.tensor("signal", DType.UINT32, channels)
     output = builder.tensor("subtracted", DType.UINT32, channels)
     noise_estimate = builder.tensor("noise_estimate", DType.UINT32, channels)
     graph = builder.single_node_graph(CUSTOM_CODE, [signal], [output, noise_estimate], None)
     model = single_op_model(graph, schema.BuiltinOperator.CUSTOM, 1, custom_code=CUSTOM_CODE,
-                            custom_options=options.to_flexbuffer())  # fmt: skip
+                            custom_options=attributes.to_flexbuffer())  # fmt: skip
     interpreter = runtime.Interpreter.from_bytes(model, arena_size=64 * 1024)
     results = []
     for index, values in enumerate(frames):
@@ -64,29 +64,29 @@ def run_tflite_micro(
 
 
 def run_reference(
-    options: FilterBankSpectralSubtractionOptions, frames: list[np.ndarray], reset_before: int | None = None
+    attributes: FilterBankSpectralSubtractionAttributes, frames: list[np.ndarray], reset_before: int | None = None
 ) -> list[list[np.ndarray]]:
-    shapes = [(options.num_channels,)]
-    state = initial_state(options, shapes)
+    shapes = [(attributes.num_channels,)]
+    state = initial_state(attributes, shapes)
     results = []
     for index, values in enumerate(frames):
         if index == reset_before:
-            state = initial_state(options, shapes)
-        results.append(reference(options, [values], state))
+            state = initial_state(attributes, shapes)
+        results.append(reference(attributes, [values], state))
     return results
 
 
-def check_against_tflm_and_c(options: FilterBankSpectralSubtractionOptions, frames: list[np.ndarray]) -> None:
-    expected = run_reference(options, frames)
-    for index, (ours, theirs) in enumerate(zip(expected, run_tflite_micro(options, frames), strict=True)):
+def check_against_tflm_and_c(attributes: FilterBankSpectralSubtractionAttributes, frames: list[np.ndarray]) -> None:
+    expected = run_reference(attributes, frames)
+    for index, (ours, theirs) in enumerate(zip(expected, run_tflite_micro(attributes, frames), strict=True)):
         for position in range(2):
             assert ours[position].dtype == theirs[position].dtype and ours[position].shape == theirs[position].shape
             np.testing.assert_array_equal(
                 ours[position], theirs[position], err_msg=f"frame {index} output {position}: reference != TFLite Micro"
             )
-    shape = (options.num_channels,)
-    from_c = run_c(lambda args: c_code(options, args), [[values] for values in frames],
-                   [(np.dtype(np.uint32), shape)] * 2, state_bytes=state_bytes(options, [shape]))  # fmt: skip
+    shape = (attributes.num_channels,)
+    from_c = run_c(lambda args: emit_c(attributes, args), [[values] for values in frames],
+                   [(np.dtype(np.uint32), shape)] * 2, state_bytes=state_bytes(attributes, [shape]))  # fmt: skip
     for index, (ours, theirs) in enumerate(zip(expected, from_c, strict=True)):
         for position in range(2):
             np.testing.assert_array_equal(
@@ -98,7 +98,7 @@ INT32 = st.integers(-(2**31), 2**31 - 1)
 
 
 @st.composite
-def drawn_options(draw: st.DrawFn) -> FilterBankSpectralSubtractionOptions:
+def drawn_attributes(draw: st.DrawFn) -> FilterBankSpectralSubtractionAttributes:
     """Mostly coefficient pairs summing to one (as the converter writes them), sometimes any int32."""
     fraction_bits = draw(st.one_of(st.integers(0, 30), st.integers(0, 63)))
     one = 1 << min(fraction_bits, 30)
@@ -111,7 +111,7 @@ def drawn_options(draw: st.DrawFn) -> FilterBankSpectralSubtractionOptions:
 
     smoothing, one_minus_smoothing = pair()
     alternate_smoothing, alternate_one_minus_smoothing = pair()
-    return FilterBankSpectralSubtractionOptions(
+    return FilterBankSpectralSubtractionAttributes(
         num_channels=draw(st.integers(1, 16)),
         smoothing=smoothing,
         one_minus_smoothing=one_minus_smoothing,
@@ -132,63 +132,64 @@ def signals(channels: int, frames: int, maximum: int = 2**32 - 1) -> st.SearchSt
 @settings(max_examples=30, deadline=None)
 @given(st.data())
 def test_reference_and_c_match_tflite_micro(data: st.DataObject) -> None:
-    options = data.draw(drawn_options())
-    check_against_tflm_and_c(options, data.draw(signals(options.num_channels, 6)))
+    attributes = data.draw(drawn_attributes())
+    check_against_tflm_and_c(attributes, data.draw(signals(attributes.num_channels, 6)))
 
 
 @settings(max_examples=5, deadline=None)
 @given(st.data())
 def test_real_model_node(data: st.DataObject) -> None:
-    """The model's options; amplitudes as FilterBankSquareRoot leaves them (below 2**16 after its shift)."""
-    options = REAL_MODEL_OPTIONS
-    assert scratch_bytes(options, [(40,)]) == 0 and state_bytes(options, [(40,)]) == 160
+    """The model's attributes; amplitudes as FilterBankSquareRoot leaves them (below 2**16 after its shift)."""
+    attributes = REAL_MODEL_ATTRIBUTES
+    assert scratch_bytes(attributes, [(40,)]) == 0 and state_bytes(attributes, [(40,)]) == 160
     # A quiet start, then louder frames: the estimate first rises, and clamping decides how it falls.
     quiet = data.draw(signals(40, 4, maximum=200))
     loud = data.draw(signals(40, 8, maximum=65535))
-    check_against_tflm_and_c(options, quiet + loud + quiet)
-    check_against_tflm_and_c(dataclasses.replace(options, clamping=True), quiet + loud + quiet)
+    check_against_tflm_and_c(attributes, quiet + loud + quiet)
+    check_against_tflm_and_c(dataclasses.replace(attributes, clamping=True), quiet + loud + quiet)
 
 
 @settings(max_examples=5, deadline=None)
 @given(st.data())
 def test_reset_restores_the_initial_state(data: st.DataObject) -> None:
-    options = REAL_MODEL_OPTIONS
+    attributes = REAL_MODEL_ATTRIBUTES
     frames = data.draw(signals(40, 6, maximum=65535))
-    for ours, theirs in zip(run_reference(options, frames, 3), run_tflite_micro(options, frames, 3), strict=True):
+    for ours, theirs in zip(run_reference(attributes, frames, 3), run_tflite_micro(attributes, frames, 3), strict=True):
         np.testing.assert_array_equal(ours[0], theirs[0])
         np.testing.assert_array_equal(ours[1], theirs[1])
 
 
-def test_options_round_trip() -> None:
+def test_attributes_round_trip() -> None:
     assert (
-        FilterBankSpectralSubtractionOptions.from_flexbuffer(REAL_MODEL_OPTIONS.to_flexbuffer()) == REAL_MODEL_OPTIONS
+        FilterBankSpectralSubtractionAttributes.from_flexbuffer(REAL_MODEL_ATTRIBUTES.to_flexbuffer())
+        == REAL_MODEL_ATTRIBUTES
     )
-    negative = dataclasses.replace(REAL_MODEL_OPTIONS, smoothing=-5, clamping=True)
-    assert FilterBankSpectralSubtractionOptions.from_flexbuffer(negative.to_flexbuffer()) == negative
+    negative = dataclasses.replace(REAL_MODEL_ATTRIBUTES, smoothing=-5, clamping=True)
+    assert FilterBankSpectralSubtractionAttributes.from_flexbuffer(negative.to_flexbuffer()) == negative
 
 
-def _options_map(**changes: object) -> dict[str, object]:
-    values: dict[str, object] = dataclasses.asdict(REAL_MODEL_OPTIONS)
+def _custom_options_map(**changes: object) -> dict[str, object]:
+    values: dict[str, object] = dataclasses.asdict(REAL_MODEL_ATTRIBUTES)
     values.update(changes)
     return {key: value for key, value in values.items() if value is not None}
 
 
 @pytest.mark.parametrize(
-    ("options", "message"),
+    ("custom_options", "message"),
     [
-        (_options_map(smoothing=None), "'smoothing' is missing"),
-        (_options_map(clamping=None), "'clamping' is missing"),
-        (_options_map(num_channels="40"), "'num_channels' must be an integer"),
-        (_options_map(smoothing_bits=2.0), "'smoothing_bits' must be an integer"),
-        (_options_map(clamping=0.5), "'clamping' must be a bool"),
-        (_options_map(min_signal_remaining=2**31), "'min_signal_remaining' = 2147483648 does not fit in int32"),
-        (_options_map(smoothing_bits=32), "smoothing_bits must be in"),
-        (_options_map(spectral_subtraction_bits=64), "spectral_subtraction_bits must be in"),
-        (_options_map(noise_floor=3), "unexpected option key"),
+        (_custom_options_map(smoothing=None), "'smoothing' is missing"),
+        (_custom_options_map(clamping=None), "'clamping' is missing"),
+        (_custom_options_map(num_channels="40"), "'num_channels' must be an integer"),
+        (_custom_options_map(smoothing_bits=2.0), "'smoothing_bits' must be an integer"),
+        (_custom_options_map(clamping=0.5), "'clamping' must be a bool"),
+        (_custom_options_map(min_signal_remaining=2**31), "'min_signal_remaining' = 2147483648 does not fit in int32"),
+        (_custom_options_map(smoothing_bits=32), "smoothing_bits must be in"),
+        (_custom_options_map(spectral_subtraction_bits=64), "spectral_subtraction_bits must be in"),
+        (_custom_options_map(noise_floor=3), "unexpected option key"),
         ([1, 2], "must be a flexbuffer map"),
     ],
 )
-def test_bad_options_are_rejected(options: object, message: str) -> None:
+def test_bad_custom_options_are_rejected(custom_options: object, message: str) -> None:
     with pytest.raises(ValueError, match=message) as error:
-        FilterBankSpectralSubtractionOptions.from_flexbuffer(bytes(flexbuffers.Dumps(options)))
+        FilterBankSpectralSubtractionAttributes.from_flexbuffer(bytes(flexbuffers.Dumps(custom_options)))
     assert CUSTOM_CODE in str(error.value)

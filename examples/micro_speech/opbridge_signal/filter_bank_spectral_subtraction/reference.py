@@ -11,21 +11,26 @@ the second output.
 
 import numpy as np
 
-from opbridge_signal.filter_bank_spectral_subtraction.options import CUSTOM_CODE, FilterBankSpectralSubtractionOptions
+from opbridge_signal.filter_bank_spectral_subtraction.attributes import (
+    CUSTOM_CODE,
+    FilterBankSpectralSubtractionAttributes,
+)
 
 _UINT32_MASK = np.uint64(2**32 - 1)
 
 
-def scratch_bytes(options: FilterBankSpectralSubtractionOptions, input_shapes: list[tuple[int, ...]]) -> int:
+def scratch_bytes(attributes: FilterBankSpectralSubtractionAttributes, input_shapes: list[tuple[int, ...]]) -> int:
     return 0
 
 
-def state_bytes(options: FilterBankSpectralSubtractionOptions, input_shapes: list[tuple[int, ...]]) -> int:
-    return 4 * options.num_channels  # the uint32 noise estimate
+def state_bytes(attributes: FilterBankSpectralSubtractionAttributes, input_shapes: list[tuple[int, ...]]) -> int:
+    return 4 * attributes.num_channels  # the uint32 noise estimate
 
 
-def initial_state(options: FilterBankSpectralSubtractionOptions, input_shapes: list[tuple[int, ...]]) -> np.ndarray:
-    return np.zeros(state_bytes(options, input_shapes), dtype=np.uint8)
+def initial_state(
+    attributes: FilterBankSpectralSubtractionAttributes, input_shapes: list[tuple[int, ...]]
+) -> np.ndarray:
+    return np.zeros(state_bytes(attributes, input_shapes), dtype=np.uint8)
 
 
 def _as_uint32(value: int) -> np.uint64:
@@ -34,10 +39,10 @@ def _as_uint32(value: int) -> np.uint64:
 
 
 def reference(
-    options: FilterBankSpectralSubtractionOptions, inputs: list[np.ndarray], state: np.ndarray | None
+    attributes: FilterBankSpectralSubtractionAttributes, inputs: list[np.ndarray], state: np.ndarray | None
 ) -> list[np.ndarray]:
     (signal,) = inputs
-    channels = options.num_channels
+    channels = attributes.num_channels
     if signal.size != channels:
         raise ValueError(f"{CUSTOM_CODE}: input has {signal.size} values, num_channels is {channels}")
     if state is None or state.nbytes != 4 * channels:
@@ -45,12 +50,12 @@ def reference(
     estimate = state.view(np.uint32)  # updated in place: the noise estimate carries to the next invoke
 
     odd = (np.arange(channels) & 1).astype(bool)  # odd channels use the alternate coefficients
-    smoothing = np.where(odd, _as_uint32(options.alternate_smoothing), _as_uint32(options.smoothing))
+    smoothing = np.where(odd, _as_uint32(attributes.alternate_smoothing), _as_uint32(attributes.smoothing))
     one_minus_smoothing = np.where(
-        odd, _as_uint32(options.alternate_one_minus_smoothing), _as_uint32(options.one_minus_smoothing)
+        odd, _as_uint32(attributes.alternate_one_minus_smoothing), _as_uint32(attributes.one_minus_smoothing)
     )
-    smoothing_bits = np.uint64(options.smoothing_bits)
-    fraction_bits = np.uint64(options.spectral_subtraction_bits)
+    smoothing_bits = np.uint64(attributes.smoothing_bits)
+    fraction_bits = np.uint64(attributes.spectral_subtraction_bits)
 
     wide_signal = np.asarray(signal, dtype=np.uint32).ravel().astype(np.uint64)
     scaled = (wide_signal << smoothing_bits) & _UINT32_MASK
@@ -58,9 +63,9 @@ def reference(
     smoothed = (scaled * smoothing + estimate.astype(np.uint64) * one_minus_smoothing) >> fraction_bits
     new_estimate = smoothed & _UINT32_MASK
     kept = np.minimum(new_estimate, scaled)
-    estimate[:] = kept if options.clamping else new_estimate
+    estimate[:] = kept if attributes.clamping else new_estimate
 
-    floor = ((wide_signal * _as_uint32(options.min_signal_remaining)) >> fraction_bits) & _UINT32_MASK
+    floor = ((wide_signal * _as_uint32(attributes.min_signal_remaining)) >> fraction_bits) & _UINT32_MASK
     subtracted = (scaled - kept) >> smoothing_bits
     output = np.maximum(subtracted, floor).astype(np.uint32)
     return [output.reshape(signal.shape), estimate.copy().reshape(signal.shape)]

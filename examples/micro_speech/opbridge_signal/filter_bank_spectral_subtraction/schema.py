@@ -5,18 +5,18 @@ from opbridge.schemas.schema import FormalParameter, InferenceContext, OpSchema,
 from opbridge.schemas.shapes import element_count
 
 from opbridge_signal.domain import SIGNAL_DOMAIN
-from opbridge_signal.filter_bank_spectral_subtraction.options import (
+from opbridge_signal.filter_bank_spectral_subtraction.attributes import (
     CUSTOM_CODE,
-    FilterBankSpectralSubtractionOptions,
+    FilterBankSpectralSubtractionAttributes,
 )
 
 
 def infer_filter_bank_spectral_subtraction(ctx: InferenceContext) -> list[TensorType]:
     signal = ctx.input(0)
-    options: FilterBankSpectralSubtractionOptions = ctx.attributes
+    attributes: FilterBankSpectralSubtractionAttributes = ctx.attributes
     count = element_count(signal.shape)
-    if count not in (options.num_channels, -1):
-        raise ctx.fail(f"{CUSTOM_CODE}: the input has {count} values, num_channels is {options.num_channels}")
+    if count not in (attributes.num_channels, -1):
+        raise ctx.fail(f"{CUSTOM_CODE}: the input has {count} values, num_channels is {attributes.num_channels}")
     return [TensorType(signal.dtype, signal.shape), TensorType(signal.dtype, signal.shape)]
 
 
@@ -31,6 +31,6 @@ FILTER_BANK_SPECTRAL_SUBTRACTION_SCHEMA = OpSchema(
         FormalParameter("noise_estimate", "T", "uint32 noise estimate after this run, the input's shape"),
     ),
     type_constraints=(TypeConstraint("T", (DType.UINT32,), "uint32"),),
-    attributes_class=FilterBankSpectralSubtractionOptions,
+    attributes_class=FilterBankSpectralSubtractionAttributes,
     infer=infer_filter_bank_spectral_subtraction,
 )

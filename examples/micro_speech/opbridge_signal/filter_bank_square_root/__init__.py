@@ -1,15 +1,15 @@
 """SignalFilterBankSquareRoot: filter bank energies (uint64) to rounded square roots (uint32), scaled down."""
 
-from opbridge_signal.filter_bank_square_root.c_code import c_code
-from opbridge_signal.filter_bank_square_root.options import CUSTOM_CODE, FilterBankSquareRootOptions
+from opbridge_signal.filter_bank_square_root.attributes import CUSTOM_CODE, FilterBankSquareRootAttributes
+from opbridge_signal.filter_bank_square_root.emit_c import emit_c
 from opbridge_signal.filter_bank_square_root.reference import reference, scratch_bytes, state_bytes
 from opbridge_signal.filter_bank_square_root.schema import FILTER_BANK_SQUARE_ROOT_SCHEMA as SCHEMA
 
 __all__ = [
     "CUSTOM_CODE",
     "SCHEMA",
-    "FilterBankSquareRootOptions",
-    "c_code",
+    "FilterBankSquareRootAttributes",
+    "emit_c",
     "reference",
     "scratch_bytes",
     "state_bytes",

@@ -14,16 +14,16 @@ from tflite_micro.python.tflite_micro import runtime
 
 from opbridge_signal.filter_bank_square_root import (
     CUSTOM_CODE,
-    FilterBankSquareRootOptions,
-    c_code,
+    FilterBankSquareRootAttributes,
+    emit_c,
     reference,
     scratch_bytes,
     state_bytes,
 )
 from opbridge_signal.testing import run_c
 
-# The real model's node options: an empty map.
-REAL_MODEL_OPTIONS = bytes(flexbuffers.Dumps({}))
+# The real model's node custom options: an empty map.
+REAL_MODEL_CUSTOM_OPTIONS = bytes(flexbuffers.Dumps({}))
 
 
 def run_tflite_micro(frames: list[list[np.ndarray]]) -> list[np.ndarray]:
@@ -34,7 +34,7 @@ def run_tflite_micro(frames: list[list[np.ndarray]]) -> list[np.ndarray]:
     output = builder.tensor("amplitudes", DType.UINT32, frames[0][0].shape)
     graph = builder.single_node_graph(CUSTOM_CODE, [energies, scale_down_bits], [output], None)
     model = single_op_model(graph, schema.BuiltinOperator.CUSTOM, 1, custom_code=CUSTOM_CODE,
-                            custom_options=REAL_MODEL_OPTIONS)  # fmt: skip
+                            custom_options=REAL_MODEL_CUSTOM_OPTIONS)  # fmt: skip
     interpreter = runtime.Interpreter.from_bytes(model, arena_size=64 * 1024)
     results = []
     for values, shift in frames:
@@ -46,13 +46,13 @@ def run_tflite_micro(frames: list[list[np.ndarray]]) -> list[np.ndarray]:
 
 
 def check_against_tflm_and_c(frames: list[list[np.ndarray]]) -> None:
-    options = FilterBankSquareRootOptions.from_flexbuffer(REAL_MODEL_OPTIONS)
-    expected = [reference(options, frame, None)[0] for frame in frames]
+    attributes = FilterBankSquareRootAttributes.from_flexbuffer(REAL_MODEL_CUSTOM_OPTIONS)
+    expected = [reference(attributes, frame, None)[0] for frame in frames]
     for index, (ours, theirs) in enumerate(zip(expected, run_tflite_micro(frames), strict=True)):
         assert ours.dtype == theirs.dtype and ours.shape == theirs.shape, (ours.dtype, ours.shape, theirs.shape)
         np.testing.assert_array_equal(ours, theirs, err_msg=f"frame {index}: reference differs from TFLite Micro")
     shape = frames[0][0].shape
-    from_c = run_c(lambda args: c_code(options, args), frames, [(np.dtype(np.uint32), shape)])
+    from_c = run_c(lambda args: emit_c(attributes, args), frames, [(np.dtype(np.uint32), shape)])
     for index, (ours, theirs) in enumerate(zip(expected, from_c, strict=True)):
         np.testing.assert_array_equal(theirs[0], ours, err_msg=f"frame {index}: C differs from the reference")
 
@@ -90,30 +90,30 @@ def test_reference_and_c_match_tflite_micro(data: st.DataObject) -> None:
 @given(st.data())
 def test_real_model_node(data: st.DataObject) -> None:
     """40 channels, the shift FftAutoScale can produce (0..15)."""
-    options = FilterBankSquareRootOptions.from_flexbuffer(REAL_MODEL_OPTIONS)
-    assert scratch_bytes(options, [(40,), ()]) == 0 and state_bytes(options, [(40,), ()]) == 0
+    attributes = FilterBankSquareRootAttributes.from_flexbuffer(REAL_MODEL_CUSTOM_OPTIONS)
+    assert scratch_bytes(attributes, [(40,), ()]) == 0 and state_bytes(attributes, [(40,), ()]) == 0
     check_against_tflm_and_c(data.draw(frames_of(4, 40, st.integers(0, 15))))
 
 
-def test_options_round_trip() -> None:
-    options = FilterBankSquareRootOptions()
-    assert FilterBankSquareRootOptions.from_flexbuffer(options.to_flexbuffer()) == options
-    assert FilterBankSquareRootOptions.from_flexbuffer(b"") == options
+def test_attributes_round_trip() -> None:
+    attributes = FilterBankSquareRootAttributes()
+    assert FilterBankSquareRootAttributes.from_flexbuffer(attributes.to_flexbuffer()) == attributes
+    assert FilterBankSquareRootAttributes.from_flexbuffer(b"") == attributes
 
 
 @pytest.mark.parametrize(
-    ("options", "message"), [({"shift": 3}, "takes no options"), ([1], "must be a flexbuffer map")]
+    ("custom_options", "message"), [({"shift": 3}, "takes no options"), ([1], "must be a flexbuffer map")]
 )
-def test_bad_options_are_rejected(options: object, message: str) -> None:
+def test_bad_custom_options_are_rejected(custom_options: object, message: str) -> None:
     with pytest.raises(ValueError, match=message) as error:
-        FilterBankSquareRootOptions.from_flexbuffer(bytes(flexbuffers.Dumps(options)))
+        FilterBankSquareRootAttributes.from_flexbuffer(bytes(flexbuffers.Dumps(custom_options)))
     assert CUSTOM_CODE in str(error.value)
 
 
 def test_shift_outside_a_word_is_an_error() -> None:
-    options = FilterBankSquareRootOptions()
+    attributes = FilterBankSquareRootAttributes()
     frame = [np.ones(4, np.uint64), np.array(32, np.int32)]
     with pytest.raises(ValueError, match="scale shift 32"):
-        reference(options, frame, None)
+        reference(attributes, frame, None)
     with pytest.raises(AssertionError, match="status 1"):
-        run_c(lambda args: c_code(options, args), [frame], [(np.dtype(np.uint32), (4,))])
+        run_c(lambda args: emit_c(attributes, args), [frame], [(np.dtype(np.uint32), (4,))])

@@ -9,16 +9,16 @@ import math
 
 import numpy as np
 
-from opbridge_signal.filter_bank_square_root.options import CUSTOM_CODE, FilterBankSquareRootOptions
+from opbridge_signal.filter_bank_square_root.attributes import CUSTOM_CODE, FilterBankSquareRootAttributes
 
 MAX_SCALE_DOWN_BITS = 31  # a uint32 shifted by 32 or more (or by a negative count) is undefined in TFLM
 
 
-def scratch_bytes(options: FilterBankSquareRootOptions, input_shapes: list[tuple[int, ...]]) -> int:
+def scratch_bytes(attributes: FilterBankSquareRootAttributes, input_shapes: list[tuple[int, ...]]) -> int:
     return 0
 
 
-def state_bytes(options: FilterBankSquareRootOptions, input_shapes: list[tuple[int, ...]]) -> int:
+def state_bytes(attributes: FilterBankSquareRootAttributes, input_shapes: list[tuple[int, ...]]) -> int:
     return 0
 
 
@@ -33,7 +33,7 @@ def rounded_square_root(value: int) -> int:
 
 
 def reference(
-    options: FilterBankSquareRootOptions, inputs: list[np.ndarray], state: np.ndarray | None = None
+    attributes: FilterBankSquareRootAttributes, inputs: list[np.ndarray], state: np.ndarray | None = None
 ) -> list[np.ndarray]:
     energies, scale_down_bits_tensor = inputs
     scale_down_bits = int(np.asarray(scale_down_bits_tensor).reshape(-1)[0])

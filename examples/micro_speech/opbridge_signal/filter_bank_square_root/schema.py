@@ -5,7 +5,7 @@ from opbridge.schemas.schema import FormalParameter, InferenceContext, OpSchema,
 from opbridge.schemas.shapes import element_count
 
 from opbridge_signal.domain import SIGNAL_DOMAIN
-from opbridge_signal.filter_bank_square_root.options import CUSTOM_CODE, FilterBankSquareRootOptions
+from opbridge_signal.filter_bank_square_root.attributes import CUSTOM_CODE, FilterBankSquareRootAttributes
 
 
 def infer_filter_bank_square_root(ctx: InferenceContext) -> list[TensorType]:
@@ -30,6 +30,6 @@ FILTER_BANK_SQUARE_ROOT_SCHEMA = OpSchema(
         TypeConstraint("TShift", (DType.INT32,), "int32"),
         TypeConstraint("TOut", (DType.UINT32,), "uint32"),
     ),
-    attributes_class=FilterBankSquareRootOptions,
+    attributes_class=FilterBankSquareRootAttributes,
     infer=infer_filter_bank_square_root,
 )

@@ -1,8 +1,8 @@
 """SignalPCAN: filter bank channels (uint32) normalised by their noise estimate through a gain LUT (uint32)."""
 
-from opbridge_signal.pcan.c_code import c_code
-from opbridge_signal.pcan.options import CUSTOM_CODE, PcanOptions
+from opbridge_signal.pcan.attributes import CUSTOM_CODE, PcanAttributes
+from opbridge_signal.pcan.emit_c import emit_c
 from opbridge_signal.pcan.reference import reference, scratch_bytes, state_bytes
 from opbridge_signal.pcan.schema import PCAN_SCHEMA as SCHEMA
 
-__all__ = ["CUSTOM_CODE", "SCHEMA", "PcanOptions", "c_code", "reference", "scratch_bytes", "state_bytes"]
+__all__ = ["CUSTOM_CODE", "SCHEMA", "PcanAttributes", "emit_c", "reference", "scratch_bytes", "state_bytes"]

@@ -12,13 +12,15 @@ from opbridge_testing.litert_models import single_op_model
 from opbridge_testing.single_op import GraphBuilder
 from tflite_micro.python.tflite_micro import runtime
 
-from opbridge_signal.pcan import CUSTOM_CODE, PcanOptions, c_code, reference, scratch_bytes, state_bytes
+from opbridge_signal.pcan import CUSTOM_CODE, PcanAttributes, emit_c, reference, scratch_bytes, state_bytes
 from opbridge_signal.testing import real_model_node, run_c
 
 FULL_LUT_LENGTH = 125  # 3 coefficients for each of the 31 octaves above 2, at 4 * bits - 6
 
 
-def run_tflite_micro(options: PcanOptions, frames: list[list[np.ndarray]], gain_lut: np.ndarray) -> list[np.ndarray]:
+def run_tflite_micro(
+    attributes: PcanAttributes, frames: list[list[np.ndarray]], gain_lut: np.ndarray
+) -> list[np.ndarray]:
     """Each frame's (signal, noise estimate) through one TFLM interpreter; the LUT is a model constant."""
     builder = GraphBuilder()
     shape = frames[0][0].shape
@@ -28,7 +30,7 @@ def run_tflite_micro(options: PcanOptions, frames: list[list[np.ndarray]], gain_
     output = builder.tensor("normalised", DType.UINT32, shape)
     graph = builder.single_node_graph(CUSTOM_CODE, [signal, noise_estimate, lut], [output], None)
     model = single_op_model(graph, schema.BuiltinOperator.CUSTOM, 1, custom_code=CUSTOM_CODE,
-                            custom_options=options.to_flexbuffer())  # fmt: skip
+                            custom_options=attributes.to_flexbuffer())  # fmt: skip
     interpreter = runtime.Interpreter.from_bytes(model, arena_size=64 * 1024)
     results = []
     for values, noise in frames:
@@ -39,13 +41,13 @@ def run_tflite_micro(options: PcanOptions, frames: list[list[np.ndarray]], gain_
     return results
 
 
-def check_against_tflm_and_c(options: PcanOptions, frames: list[list[np.ndarray]], gain_lut: np.ndarray) -> None:
-    expected = [reference(options, [*frame, gain_lut], None)[0] for frame in frames]
-    for index, (ours, theirs) in enumerate(zip(expected, run_tflite_micro(options, frames, gain_lut), strict=True)):
+def check_against_tflm_and_c(attributes: PcanAttributes, frames: list[list[np.ndarray]], gain_lut: np.ndarray) -> None:
+    expected = [reference(attributes, [*frame, gain_lut], None)[0] for frame in frames]
+    for index, (ours, theirs) in enumerate(zip(expected, run_tflite_micro(attributes, frames, gain_lut), strict=True)):
         assert ours.dtype == theirs.dtype and ours.shape == theirs.shape, (ours.dtype, ours.shape, theirs.shape)
         np.testing.assert_array_equal(ours, theirs, err_msg=f"frame {index}: reference differs from TFLite Micro")
     shape = frames[0][0].shape
-    from_c = run_c(lambda args: c_code(options, args), [[*frame, gain_lut] for frame in frames],
+    from_c = run_c(lambda args: emit_c(attributes, args), [[*frame, gain_lut] for frame in frames],
                    [(np.dtype(np.uint32), shape)])  # fmt: skip
     for index, (ours, theirs) in enumerate(zip(expected, from_c, strict=True)):
         np.testing.assert_array_equal(theirs[0], ours, err_msg=f"frame {index}: C differs from the reference")
@@ -65,10 +67,10 @@ def frames_of(count: int, channels: int, maximum_noise: int = 2**32 - 1) -> st.S
 @settings(max_examples=30, deadline=None)
 @given(st.data())
 def test_reference_and_c_match_tflite_micro(data: st.DataObject) -> None:
-    options = PcanOptions(snr_shift=data.draw(st.one_of(st.integers(0, 12), st.integers(0, 63))))
+    attributes = PcanAttributes(snr_shift=data.draw(st.one_of(st.integers(0, 12), st.integers(0, 63))))
     lut_values = st.one_of(st.integers(-(2**15), 2**15 - 1), st.integers(0, 2048))
     gain_lut = data.draw(hnp.arrays(np.int16, FULL_LUT_LENGTH, elements=lut_values))
-    check_against_tflm_and_c(options, data.draw(frames_of(2, data.draw(st.integers(1, 48)))), gain_lut)
+    check_against_tflm_and_c(attributes, data.draw(frames_of(2, data.draw(st.integers(1, 48)))), gain_lut)
 
 
 @settings(max_examples=5, deadline=None)
@@ -77,19 +79,21 @@ def test_real_model_node(data: st.DataObject) -> None:
     custom_options, constants = real_model_node(CUSTOM_CODE)
     gain_lut = constants[2]  # the third input, a constant int16 table
     assert gain_lut is not None and gain_lut.dtype == np.int16
-    options = PcanOptions.from_flexbuffer(custom_options)
+    attributes = PcanAttributes.from_flexbuffer(custom_options)
     assert gain_lut.shape == (FULL_LUT_LENGTH,)
-    assert scratch_bytes(options, [(40,), (40,), (125,)]) == 0 and state_bytes(options, [(40,), (40,), (125,)]) == 0
-    check_against_tflm_and_c(options, data.draw(frames_of(4, 40)), gain_lut)
+    assert (
+        scratch_bytes(attributes, [(40,), (40,), (125,)]) == 0 and state_bytes(attributes, [(40,), (40,), (125,)]) == 0
+    )
+    check_against_tflm_and_c(attributes, data.draw(frames_of(4, 40)), gain_lut)
 
 
-def test_options_round_trip() -> None:
-    options = PcanOptions(snr_shift=6)
-    assert PcanOptions.from_flexbuffer(options.to_flexbuffer()) == options
+def test_attributes_round_trip() -> None:
+    attributes = PcanAttributes(snr_shift=6)
+    assert PcanAttributes.from_flexbuffer(attributes.to_flexbuffer()) == attributes
 
 
 @pytest.mark.parametrize(
-    ("options", "message"),
+    ("custom_options", "message"),
     [
         ({}, "'snr_shift' is missing"),
         ({"snr_shift": "6"}, "'snr_shift' must be an integer"),
@@ -98,16 +102,16 @@ def test_options_round_trip() -> None:
         (6, "must be a flexbuffer map"),
     ],
 )
-def test_bad_options_are_rejected(options: object, message: str) -> None:
+def test_bad_custom_options_are_rejected(custom_options: object, message: str) -> None:
     with pytest.raises(ValueError, match=message) as error:
-        PcanOptions.from_flexbuffer(bytes(flexbuffers.Dumps(options)))
+        PcanAttributes.from_flexbuffer(bytes(flexbuffers.Dumps(custom_options)))
     assert CUSTOM_CODE in str(error.value)
 
 
 def test_short_lut_is_an_error() -> None:
-    options = PcanOptions(snr_shift=6)
+    attributes = PcanAttributes(snr_shift=6)
     frame = [np.ones(2, np.uint32), np.array([1, 2**20], np.uint32), np.zeros(10, np.int16)]
     with pytest.raises(ValueError, match="needs gain LUT entry 80"):
-        reference(options, frame, None)
+        reference(attributes, frame, None)
     with pytest.raises(AssertionError, match="status 1"):
-        run_c(lambda args: c_code(options, args), [frame], [(np.dtype(np.uint32), (2,))])
+        run_c(lambda args: emit_c(attributes, args), [frame], [(np.dtype(np.uint32), (2,))])

@@ -11,17 +11,17 @@ lut[4L - 6 :], and the 10 bits below n's leading one, m, give
 
 import numpy as np
 
-from opbridge_signal.pcan.options import CUSTOM_CODE, PcanOptions
+from opbridge_signal.pcan.attributes import CUSTOM_CODE, PcanAttributes
 
 SNR_FRACTION_BITS = 12
 OUTPUT_FRACTION_BITS = 6
 
 
-def scratch_bytes(options: PcanOptions, input_shapes: list[tuple[int, ...]]) -> int:
+def scratch_bytes(attributes: PcanAttributes, input_shapes: list[tuple[int, ...]]) -> int:
     return 0
 
 
-def state_bytes(options: PcanOptions, input_shapes: list[tuple[int, ...]]) -> int:
+def state_bytes(attributes: PcanAttributes, input_shapes: list[tuple[int, ...]]) -> int:
     return 0
 
 
@@ -56,7 +56,9 @@ def shrink(snr: np.ndarray) -> np.ndarray:
     return np.where(snr < (2 << SNR_FRACTION_BITS), small, large)
 
 
-def reference(options: PcanOptions, inputs: list[np.ndarray], state: np.ndarray | None = None) -> list[np.ndarray]:
+def reference(
+    attributes: PcanAttributes, inputs: list[np.ndarray], state: np.ndarray | None = None
+) -> list[np.ndarray]:
     signal, noise_estimate, gain_lut = inputs
     if np.size(noise_estimate) < np.size(signal):
         raise ValueError(f"{CUSTOM_CODE}: {np.size(noise_estimate)} noise estimates for {np.size(signal)} channels")
@@ -64,5 +66,5 @@ def reference(options: PcanOptions, inputs: list[np.ndarray], state: np.ndarray 
     gain = gains(noise, np.asarray(gain_lut, dtype=np.int16).ravel())
     wide_signal = np.asarray(signal, dtype=np.uint32).ravel().astype(np.uint64)
     # uint32 * uint32 fits in uint64; the shifted ratio is kept as uint32.
-    snr = ((wide_signal * gain) >> np.uint64(options.snr_shift)) & np.uint64(0xFFFFFFFF)
+    snr = ((wide_signal * gain) >> np.uint64(attributes.snr_shift)) & np.uint64(0xFFFFFFFF)
     return [shrink(snr).astype(np.uint32).reshape(np.shape(signal))]

@@ -5,7 +5,7 @@ from opbridge.schemas.schema import FormalParameter, InferenceContext, OpSchema,
 from opbridge.schemas.shapes import element_count
 
 from opbridge_signal.domain import SIGNAL_DOMAIN
-from opbridge_signal.pcan.options import CUSTOM_CODE, PcanOptions
+from opbridge_signal.pcan.attributes import CUSTOM_CODE, PcanAttributes
 
 
 def infer_pcan(ctx: InferenceContext) -> list[TensorType]:
@@ -31,6 +31,6 @@ PCAN_SCHEMA = OpSchema(
         TypeConstraint("T", (DType.UINT32,), "uint32"),
         TypeConstraint("TLut", (DType.INT16,), "int16"),
     ),
-    attributes_class=PcanOptions,
+    attributes_class=PcanAttributes,
     infer=infer_pcan,
 )

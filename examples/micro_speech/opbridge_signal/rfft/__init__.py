@@ -1,10 +1,10 @@
 """TFLM's SignalRfft (int16): real FFT by fixed-point KISS FFT, complex interleaved output."""
 
-from opbridge_signal.rfft.c_code import c_code
-from opbridge_signal.rfft.options import RfftOptions
+from opbridge_signal.rfft.attributes import RfftAttributes
+from opbridge_signal.rfft.emit_c import emit_c
 from opbridge_signal.rfft.reference import reference, scratch_bytes, state_bytes
 from opbridge_signal.rfft.schema import RFFT_SCHEMA as SCHEMA
 
 CUSTOM_CODE = "SignalRfft"
 
-__all__ = ["CUSTOM_CODE", "SCHEMA", "RfftOptions", "c_code", "reference", "scratch_bytes", "state_bytes"]
+__all__ = ["CUSTOM_CODE", "SCHEMA", "RfftAttributes", "emit_c", "reference", "scratch_bytes", "state_bytes"]

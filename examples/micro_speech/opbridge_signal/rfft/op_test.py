@@ -1,4 +1,4 @@
-"""SignalRfft (int16): reference == TFLite Micro, C kernel == reference, options, the real model's node."""
+"""SignalRfft (int16): reference == TFLite Micro, C kernel == reference, attributes, the real model's node."""
 
 import functools
 import math
@@ -30,13 +30,13 @@ FFT_LENGTHS = sorted(
 )
 
 
-def rfft_model(options: rfft.RfftOptions, input_shape: tuple[int, ...]) -> bytes:
+def rfft_model(attributes: rfft.RfftAttributes, input_shape: tuple[int, ...]) -> bytes:
     builder = GraphBuilder()
     samples = builder.tensor("samples", DType.INT16, input_shape)
-    spectrum = builder.tensor("spectrum", DType.INT16, output_shape(options, input_shape))
+    spectrum = builder.tensor("spectrum", DType.INT16, output_shape(attributes, input_shape))
     graph = builder.single_node_graph("SignalRfft", [samples], [spectrum], None)
     return single_op_model(
-        graph, schema.BuiltinOperator.CUSTOM, 1, custom_code=rfft.CUSTOM_CODE, custom_options=options.to_flexbuffer()
+        graph, schema.BuiltinOperator.CUSTOM, 1, custom_code=rfft.CUSTOM_CODE, custom_options=attributes.to_flexbuffer()
     )
 
 
@@ -68,11 +68,11 @@ def draw_samples(data: st.DataObject, shape: tuple[int, ...]) -> np.ndarray:
     return np.zeros(shape, dtype=np.int16)
 
 
-def draw_case(data: st.DataObject) -> tuple[rfft.RfftOptions, tuple[int, ...]]:
+def draw_case(data: st.DataObject) -> tuple[rfft.RfftAttributes, tuple[int, ...]]:
     fft_length = data.draw(st.sampled_from(FFT_LENGTHS), label="fft_length")
     input_length = data.draw(st.integers(1, fft_length), label="input_length")
     leading = data.draw(st.sampled_from([(), (1,), (2,), (3,)]), label="leading dims")
-    return rfft.RfftOptions(fft_length=fft_length), (*leading, input_length)
+    return rfft.RfftAttributes(fft_length=fft_length), (*leading, input_length)
 
 
 def assert_equal(ours: np.ndarray, theirs: np.ndarray, what: str) -> None:
@@ -89,39 +89,39 @@ def assert_equal(ours: np.ndarray, theirs: np.ndarray, what: str) -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_reference_matches_tflite_micro(data: st.DataObject) -> None:
-    options, input_shape = draw_case(data)
+    attributes, input_shape = draw_case(data)
     frames = [draw_samples(data, input_shape) for _ in range(3)]
     for index, (frame, theirs) in enumerate(
-        zip(frames, run_tflm(rfft_model(options, input_shape), frames), strict=True)
+        zip(frames, run_tflm(rfft_model(attributes, input_shape), frames), strict=True)
     ):
-        (ours,) = rfft.reference(options, [frame], None)
-        assert_equal(ours, theirs, f"{options}, input {input_shape}, frame {index}")
+        (ours,) = rfft.reference(attributes, [frame], None)
+        assert_equal(ours, theirs, f"{attributes}, input {input_shape}, frame {index}")
 
 
 @settings(max_examples=12, deadline=None)
 @given(st.data())
 def test_c_matches_reference(data: st.DataObject) -> None:
-    options, input_shape = draw_case(data)
+    attributes, input_shape = draw_case(data)
     frames = [[draw_samples(data, input_shape)] for _ in range(3)]
-    expected = [rfft.reference(options, frame, None) for frame in frames]
+    expected = [rfft.reference(attributes, frame, None) for frame in frames]
     produced = run_c(
-        functools.partial(rfft.c_code, options),
+        functools.partial(rfft.emit_c, attributes),
         frames,
-        [(np.dtype(np.int16), output_shape(options, input_shape))],
-        scratch_bytes=rfft.scratch_bytes(options, [input_shape]),
+        [(np.dtype(np.int16), output_shape(attributes, input_shape))],
+        scratch_bytes=rfft.scratch_bytes(attributes, [input_shape]),
     )
     for index, (ours, theirs) in enumerate(zip(produced, expected, strict=True)):
-        assert_equal(ours[0], theirs[0], f"C vs reference, {options}, input {input_shape}, frame {index}")
+        assert_equal(ours[0], theirs[0], f"C vs reference, {attributes}, input {input_shape}, frame {index}")
 
 
 @pytest.mark.parametrize("fft_length", [4, 6, 10, 512, 1024])
-def test_options_round_trip(fft_length: int) -> None:
-    options = rfft.RfftOptions(fft_length=fft_length)
-    assert rfft.RfftOptions.from_flexbuffer(options.to_flexbuffer()) == options
+def test_attributes_round_trip(fft_length: int) -> None:
+    attributes = rfft.RfftAttributes(fft_length=fft_length)
+    assert rfft.RfftAttributes.from_flexbuffer(attributes.to_flexbuffer()) == attributes
 
 
 @pytest.mark.parametrize(
-    ("options", "message"),
+    ("custom_options", "message"),
     [
         ({"T": 7}, "fft_length"),
         ({"fft_length": 512}, "'T'"),
@@ -130,14 +130,14 @@ def test_options_round_trip(fft_length: int) -> None:
         ({"T": "int16", "fft_length": 512}, "'T'"),
     ],
 )
-def test_bad_options_are_rejected(options: dict, message: str) -> None:
+def test_bad_custom_options_are_rejected(custom_options: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        rfft.RfftOptions.from_flexbuffer(bytes(flexbuffers.Dumps(options)))
+        rfft.RfftAttributes.from_flexbuffer(bytes(flexbuffers.Dumps(custom_options)))
 
 
 def test_not_a_map_is_rejected() -> None:
     with pytest.raises(ValueError, match="SignalRfft"):
-        rfft.RfftOptions.from_flexbuffer(bytes(flexbuffers.Dumps([7, 512])))
+        rfft.RfftAttributes.from_flexbuffer(bytes(flexbuffers.Dumps([7, 512])))
 
 
 @pytest.mark.parametrize("fft_length", [2, 5, 14, 22, 26])
@@ -150,35 +150,35 @@ def test_lengths_tflm_cannot_run_are_rejected(fft_length: int) -> None:
 
 def test_other_tensor_types_are_rejected() -> None:
     with pytest.raises(ValueError, match="int16"):
-        rfft.reference(rfft.RfftOptions(fft_length=8, tensor_type=2), [np.zeros(8, dtype=np.int32)], None)
+        rfft.reference(rfft.RfftAttributes(fft_length=8, tensor_type=2), [np.zeros(8, dtype=np.int32)], None)
 
 
 def test_real_model_node_on_speech() -> None:
-    options = rfft.RfftOptions.from_flexbuffer(real_model_node(rfft.CUSTOM_CODE)[0])
-    window_options_bytes, (_, weights) = real_model_node(window.CUSTOM_CODE)
-    window_options = window.WindowOptions.from_flexbuffer(window_options_bytes)
+    attributes = rfft.RfftAttributes.from_flexbuffer(real_model_node(rfft.CUSTOM_CODE)[0])
+    window_custom_options, (_, weights) = real_model_node(window.CUSTOM_CODE)
+    window_attributes = window.WindowAttributes.from_flexbuffer(window_custom_options)
     # The node's input as the model makes it: windowed, then auto-scaled.
     inputs = [
         fft_auto_scale.reference(
-            fft_auto_scale.FftAutoScaleOptions(),
-            [window.reference(window_options, [frame, weights], None)[0].reshape(-1)],
+            fft_auto_scale.FftAutoScaleAttributes(),
+            [window.reference(window_attributes, [frame, weights], None)[0].reshape(-1)],
             None,
         )[0]
         for frame in real_frames()
     ]
     input_shape = inputs[0].shape
-    assert options.fft_length == 512 and input_shape == (480,)
-    expected = [rfft.reference(options, [frame], None)[0] for frame in inputs]
+    assert attributes.fft_length == 512 and input_shape == (480,)
+    expected = [rfft.reference(attributes, [frame], None)[0] for frame in inputs]
     for index, (ours, theirs) in enumerate(
-        zip(expected, run_tflm(rfft_model(options, input_shape), inputs), strict=True)
+        zip(expected, run_tflm(rfft_model(attributes, input_shape), inputs), strict=True)
     ):
         assert_equal(ours, theirs, f"reference vs TFLM, speech frame {index}")
     produced = run_c(
-        functools.partial(rfft.c_code, options),
+        functools.partial(rfft.emit_c, attributes),
         [[frame] for frame in inputs],
-        [(np.dtype(np.int16), output_shape(options, input_shape))],
-        scratch_bytes=rfft.scratch_bytes(options, [input_shape]),
+        [(np.dtype(np.int16), output_shape(attributes, input_shape))],
+        scratch_bytes=rfft.scratch_bytes(attributes, [input_shape]),
     )
     for index, (ours, theirs) in enumerate(zip(produced, expected, strict=True)):
         assert_equal(ours[0], theirs, f"C vs reference, speech frame {index}")
-    assert math.prod(output_shape(options, input_shape)) == 514
+    assert math.prod(output_shape(attributes, input_shape)) == 514

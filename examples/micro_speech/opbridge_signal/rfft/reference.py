@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from opbridge_signal.rfft.options import TENSOR_TYPE_INT16, RfftOptions
+from opbridge_signal.rfft.attributes import TENSOR_TYPE_INT16, RfftAttributes
 
 _SAMPLE_MAX = 32767
 _FRACTION_BITS = 15
@@ -335,37 +335,39 @@ def _rfft_frames(frames: np.ndarray, plan: RfftPlan) -> np.ndarray:
     return output
 
 
-def check_shapes(options: RfftOptions, input_shape: tuple[int, ...]) -> RfftPlan:
-    """The plan for `options`; ValueError unless TFLM can run them on `input_shape`."""
-    if options.tensor_type != TENSOR_TYPE_INT16:
-        raise ValueError(f"SignalRfft: only int16 (T={TENSOR_TYPE_INT16}) is implemented, got T={options.tensor_type}")
-    plan = rfft_plan(options.fft_length)
+def check_shapes(attributes: RfftAttributes, input_shape: tuple[int, ...]) -> RfftPlan:
+    """The plan for `attributes`; ValueError unless TFLM can run them on `input_shape`."""
+    if attributes.tensor_type != TENSOR_TYPE_INT16:
+        raise ValueError(
+            f"SignalRfft: only int16 (T={TENSOR_TYPE_INT16}) is implemented, got T={attributes.tensor_type}"
+        )
+    plan = rfft_plan(attributes.fft_length)
     if len(input_shape) < 1 or input_shape[-1] < 1:
         raise ValueError(f"SignalRfft: input shape {input_shape} has no samples")
-    if input_shape[-1] > options.fft_length:
+    if input_shape[-1] > attributes.fft_length:
         raise ValueError(
-            f"SignalRfft: input frames of {input_shape[-1]} are longer than fft_length {options.fft_length}"
+            f"SignalRfft: input frames of {input_shape[-1]} are longer than fft_length {attributes.fft_length}"
         )
     return plan
 
 
-def output_shape(options: RfftOptions, input_shape: tuple[int, ...]) -> tuple[int, ...]:
-    return (*input_shape[:-1], check_shapes(options, input_shape).output_values)
+def output_shape(attributes: RfftAttributes, input_shape: tuple[int, ...]) -> tuple[int, ...]:
+    return (*input_shape[:-1], check_shapes(attributes, input_shape).output_values)
 
 
-def reference(options: RfftOptions, inputs: list[np.ndarray], state: np.ndarray | None) -> list[np.ndarray]:
+def reference(attributes: RfftAttributes, inputs: list[np.ndarray], state: np.ndarray | None) -> list[np.ndarray]:
     """int16 [..., L] (L <= fft_length, zero-padded) -> int16 [..., fft_length + 2], complex interleaved."""
     (samples,) = inputs
-    plan = check_shapes(options, samples.shape)
-    frames = np.zeros((int(np.prod(samples.shape[:-1], dtype=np.int64)), options.fft_length), dtype=np.int16)
+    plan = check_shapes(attributes, samples.shape)
+    frames = np.zeros((int(np.prod(samples.shape[:-1], dtype=np.int64)), attributes.fft_length), dtype=np.int16)
     frames[:, : samples.shape[-1]] = np.asarray(samples, dtype=np.int16).reshape(-1, samples.shape[-1])
-    return [_rfft_frames(frames, plan).reshape(output_shape(options, samples.shape))]
+    return [_rfft_frames(frames, plan).reshape(output_shape(attributes, samples.shape))]
 
 
-def scratch_bytes(options: RfftOptions, input_shapes: list[tuple[int, ...]]) -> int:
+def scratch_bytes(attributes: RfftAttributes, input_shapes: list[tuple[int, ...]]) -> int:
     # The complex FFT's output (complex_length int16 pairs) before the split step.
-    return 2 * options.fft_length
+    return 2 * attributes.fft_length
 
 
-def state_bytes(options: RfftOptions, input_shapes: list[tuple[int, ...]]) -> int:
+def state_bytes(attributes: RfftAttributes, input_shapes: list[tuple[int, ...]]) -> int:
     return 0

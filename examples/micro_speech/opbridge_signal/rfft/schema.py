@@ -4,7 +4,7 @@ from opbridge.ir import DType
 from opbridge.schemas.schema import FormalParameter, InferenceContext, OpSchema, TensorType, TypeConstraint
 
 from opbridge_signal.domain import SIGNAL_DOMAIN, checked
-from opbridge_signal.rfft.options import RfftOptions
+from opbridge_signal.rfft.attributes import RfftAttributes
 from opbridge_signal.rfft.reference import output_shape
 
 
@@ -12,8 +12,8 @@ def infer_rfft(ctx: InferenceContext) -> list[TensorType]:
     samples = ctx.input(0)
     if samples.shape and samples.shape[-1] == -1:
         # The frame length only bounds the output: fft_length decides it.
-        options: RfftOptions = ctx.attributes
-        return [TensorType(samples.dtype, (*samples.shape[:-1], options.fft_length + 2))]
+        attributes: RfftAttributes = ctx.attributes
+        return [TensorType(samples.dtype, (*samples.shape[:-1], attributes.fft_length + 2))]
     return [TensorType(samples.dtype, checked(ctx, output_shape, ctx.attributes, samples.shape))]
 
 
@@ -26,6 +26,6 @@ RFFT_SCHEMA = OpSchema(
     inputs=(FormalParameter("input", "T", "int16 [..., L] frames, L <= fft_length"),),
     outputs=(FormalParameter("output", "T", "int16 [..., fft_length + 2]: complex bins, interleaved"),),
     type_constraints=(TypeConstraint("T", (DType.INT16,), "int16 (the only 'T' TFLM's int16 RFFT takes)"),),
-    attributes_class=RfftOptions,
+    attributes_class=RfftAttributes,
     infer=infer_rfft,
 )

@@ -1,4 +1,4 @@
-"""SignalWindow: reference == TFLite Micro, C kernel == reference, options, the real model's node."""
+"""SignalWindow: reference == TFLite Micro, C kernel == reference, attributes, the real model's node."""
 
 import functools
 
@@ -19,14 +19,18 @@ from opbridge_signal.testing import real_frames, real_model_node, run_c
 ARENA_BYTES = 64 * 1024
 
 
-def window_model(options: window.WindowOptions, input_shape: tuple[int, ...], weights: np.ndarray) -> bytes:
+def window_model(attributes: window.WindowAttributes, input_shape: tuple[int, ...], weights: np.ndarray) -> bytes:
     builder = GraphBuilder()
     samples = builder.tensor("samples", DType.INT16, input_shape)
     constant = builder.tensor("weights", DType.INT16, weights.shape, data=weights)
     windowed = builder.tensor("windowed", DType.INT16, input_shape)
     graph = builder.single_node_graph("SignalWindow", [samples, constant], [windowed], None)
     return single_op_model(
-        graph, schema.BuiltinOperator.CUSTOM, 1, custom_code=window.CUSTOM_CODE, custom_options=options.to_flexbuffer()
+        graph,
+        schema.BuiltinOperator.CUSTOM,
+        1,
+        custom_code=window.CUSTOM_CODE,
+        custom_options=attributes.to_flexbuffer(),
     )
 
 
@@ -49,12 +53,12 @@ def draw_int16(data: st.DataObject, shape: tuple[int, ...], label: str) -> np.nd
     return rng.integers(-(2**bits), 2**bits, size=shape).astype(np.int16)
 
 
-def draw_case(data: st.DataObject) -> tuple[window.WindowOptions, tuple[int, ...], np.ndarray]:
+def draw_case(data: st.DataObject) -> tuple[window.WindowAttributes, tuple[int, ...], np.ndarray]:
     length = data.draw(st.integers(1, 64), label="window length")
     rows = data.draw(st.integers(1, 3), label="windows per frame")
     input_shape = data.draw(st.sampled_from([(rows * length,), (rows, length), (1, rows * length)]), label="shape")
-    options = window.WindowOptions(shift=data.draw(st.integers(0, 31), label="shift"))
-    return options, input_shape, draw_int16(data, (length,), "weights")
+    attributes = window.WindowAttributes(shift=data.draw(st.integers(0, 31), label="shift"))
+    return attributes, input_shape, draw_int16(data, (length,), "weights")
 
 
 def assert_equal(ours: np.ndarray, theirs: np.ndarray, what: str) -> None:
@@ -71,43 +75,43 @@ def assert_equal(ours: np.ndarray, theirs: np.ndarray, what: str) -> None:
 @settings(max_examples=50, deadline=None)
 @given(st.data())
 def test_reference_matches_tflite_micro(data: st.DataObject) -> None:
-    options, input_shape, weights = draw_case(data)
+    attributes, input_shape, weights = draw_case(data)
     frames = [draw_int16(data, input_shape, f"frame {k}") for k in range(3)]
-    model = window_model(options, input_shape, weights)
+    model = window_model(attributes, input_shape, weights)
     for index, (frame, theirs) in enumerate(zip(frames, run_tflm(model, frames), strict=True)):
-        (ours,) = window.reference(options, [frame, weights], None)
-        assert_equal(ours, theirs, f"{options}, input {input_shape}, frame {index}")
+        (ours,) = window.reference(attributes, [frame, weights], None)
+        assert_equal(ours, theirs, f"{attributes}, input {input_shape}, frame {index}")
 
 
 @settings(max_examples=12, deadline=None)
 @given(st.data())
 def test_c_matches_reference(data: st.DataObject) -> None:
-    options, input_shape, weights = draw_case(data)
+    attributes, input_shape, weights = draw_case(data)
     frames = [[draw_int16(data, input_shape, f"frame {k}"), weights] for k in range(3)]
-    expected = [window.reference(options, frame, None) for frame in frames]
-    produced = run_c(functools.partial(window.c_code, options), frames, [(np.dtype(np.int16), input_shape)])
+    expected = [window.reference(attributes, frame, None) for frame in frames]
+    produced = run_c(functools.partial(window.emit_c, attributes), frames, [(np.dtype(np.int16), input_shape)])
     for index, (ours, theirs) in enumerate(zip(produced, expected, strict=True)):
-        assert_equal(ours[0], theirs[0], f"C vs reference, {options}, input {input_shape}, frame {index}")
+        assert_equal(ours[0], theirs[0], f"C vs reference, {attributes}, input {input_shape}, frame {index}")
 
 
 @pytest.mark.parametrize("shift", [0, 12, 31])
-def test_options_round_trip(shift: int) -> None:
-    options = window.WindowOptions(shift=shift)
-    assert window.WindowOptions.from_flexbuffer(options.to_flexbuffer()) == options
+def test_attributes_round_trip(shift: int) -> None:
+    attributes = window.WindowAttributes(shift=shift)
+    assert window.WindowAttributes.from_flexbuffer(attributes.to_flexbuffer()) == attributes
 
 
 @pytest.mark.parametrize(
-    ("options", "message"),
+    ("custom_options", "message"),
     [({}, "'shift'"), ({"shift": 1.5}, "'shift'"), ({"shift": "12"}, "'shift'"), ({"shift": False}, "'shift'")],
 )
-def test_bad_options_are_rejected(options: dict, message: str) -> None:
+def test_bad_custom_options_are_rejected(custom_options: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        window.WindowOptions.from_flexbuffer(bytes(flexbuffers.Dumps(options)))
+        window.WindowAttributes.from_flexbuffer(bytes(flexbuffers.Dumps(custom_options)))
 
 
 def test_not_a_map_is_rejected() -> None:
     with pytest.raises(ValueError, match="SignalWindow"):
-        window.WindowOptions.from_flexbuffer(bytes(flexbuffers.Dumps(12)))
+        window.WindowAttributes.from_flexbuffer(bytes(flexbuffers.Dumps(12)))
 
 
 @pytest.mark.parametrize(
@@ -118,23 +122,23 @@ def test_shapes_and_shifts_tflm_cannot_run_are_rejected(
 ) -> None:
     with pytest.raises(ValueError, match="SignalWindow"):
         window.reference(
-            window.WindowOptions(shift=shift),
+            window.WindowAttributes(shift=shift),
             [np.zeros(input_shape, dtype=np.int16), np.zeros(weights_shape, dtype=np.int16)],
             None,
         )
 
 
 def test_real_model_node_on_speech() -> None:
-    options_bytes, (_, weights) = real_model_node(window.CUSTOM_CODE)
-    options = window.WindowOptions.from_flexbuffer(options_bytes)
+    custom_options, (_, weights) = real_model_node(window.CUSTOM_CODE)
+    attributes = window.WindowAttributes.from_flexbuffer(custom_options)
     assert weights is not None and weights.shape == (480,)
     frames = real_frames()
-    expected = [window.reference(options, [frame, weights], None)[0] for frame in frames]
-    theirs_all = run_tflm(window_model(options, (1, 480), weights), frames)
+    expected = [window.reference(attributes, [frame, weights], None)[0] for frame in frames]
+    theirs_all = run_tflm(window_model(attributes, (1, 480), weights), frames)
     for index, (ours, theirs) in enumerate(zip(expected, theirs_all, strict=True)):
         assert_equal(ours, theirs, f"reference vs TFLM, speech frame {index}")
     produced = run_c(
-        functools.partial(window.c_code, options),
+        functools.partial(window.emit_c, attributes),
         [[frame, weights] for frame in frames],
         [(np.dtype(np.int16), (1, 480))],
     )

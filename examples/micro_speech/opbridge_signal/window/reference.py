@@ -7,13 +7,13 @@ arithmetically by `shift` and saturated to int16.
 
 import numpy as np
 
-from opbridge_signal.window.options import WindowOptions
+from opbridge_signal.window.attributes import WindowAttributes
 
 
-def check_shapes(options: WindowOptions, input_shape: tuple[int, ...], weights_shape: tuple[int, ...]) -> None:
-    """ValueError unless TFLM runs these shapes and options without undefined behaviour."""
-    if not 0 <= options.shift <= 31:
-        raise ValueError(f"SignalWindow: shift must be in [0, 31], got {options.shift}")
+def check_shapes(attributes: WindowAttributes, input_shape: tuple[int, ...], weights_shape: tuple[int, ...]) -> None:
+    """ValueError unless TFLM runs these shapes and attributes without undefined behaviour."""
+    if not 0 <= attributes.shift <= 31:
+        raise ValueError(f"SignalWindow: shift must be in [0, 31], got {attributes.shift}")
     if len(weights_shape) != 1 or weights_shape[0] < 1:
         raise ValueError(f"SignalWindow: weights must be one non-empty dimension, got shape {weights_shape}")
     if len(input_shape) < 1:
@@ -24,18 +24,18 @@ def check_shapes(options: WindowOptions, input_shape: tuple[int, ...], weights_s
         raise ValueError(f"SignalWindow: input size {size} is not a multiple of the window length {weights_shape[0]}")
 
 
-def reference(options: WindowOptions, inputs: list[np.ndarray], state: np.ndarray | None) -> list[np.ndarray]:
+def reference(attributes: WindowAttributes, inputs: list[np.ndarray], state: np.ndarray | None) -> list[np.ndarray]:
     """int16 input (any shape), int16 weights [W] -> int16, the input's shape."""
     samples, weights = inputs
-    check_shapes(options, samples.shape, weights.shape)
+    check_shapes(attributes, samples.shape, weights.shape)
     products = samples.reshape(-1, weights.shape[0]).astype(np.int32) * weights.astype(np.int32)
-    windowed = np.clip(products >> options.shift, -32768, 32767).astype(np.int16)
+    windowed = np.clip(products >> attributes.shift, -32768, 32767).astype(np.int16)
     return [windowed.reshape(samples.shape)]
 
 
-def scratch_bytes(options: WindowOptions, input_shapes: list[tuple[int, ...]]) -> int:
+def scratch_bytes(attributes: WindowAttributes, input_shapes: list[tuple[int, ...]]) -> int:
     return 0
 
 
-def state_bytes(options: WindowOptions, input_shapes: list[tuple[int, ...]]) -> int:
+def state_bytes(attributes: WindowAttributes, input_shapes: list[tuple[int, ...]]) -> int:
     return 0

@@ -4,7 +4,7 @@ from opbridge.ir import DType
 from opbridge.schemas.schema import FormalParameter, InferenceContext, OpSchema, TensorType, TypeConstraint
 
 from opbridge_signal.domain import SIGNAL_DOMAIN, checked, known
-from opbridge_signal.window.options import WindowOptions
+from opbridge_signal.window.attributes import WindowAttributes
 from opbridge_signal.window.reference import check_shapes
 
 
@@ -26,6 +26,6 @@ WINDOW_SCHEMA = OpSchema(
     ),
     outputs=(FormalParameter("output", "T", "int16 windowed samples, the input's shape"),),
     type_constraints=(TypeConstraint("T", (DType.INT16,), "int16"),),
-    attributes_class=WindowOptions,
+    attributes_class=WindowAttributes,
     infer=infer_window,
 )

@@ -2,11 +2,13 @@
 
 import math
 
-from opbridge_signal.c_code import CArgs, CCode
-from opbridge_signal.pcan.options import CUSTOM_CODE, PcanOptions
+from opbridge.backends.c.emit_context import NodeCode
+
+from opbridge_signal.emit_args import SignalEmitArgs
+from opbridge_signal.pcan.attributes import CUSTOM_CODE, PcanAttributes
 
 
-def c_code(options: PcanOptions, args: CArgs) -> CCode:
+def emit_c(attributes: PcanAttributes, args: SignalEmitArgs) -> NodeCode:
     if len(args.inputs) != 3 or len(args.outputs) != 1:
         raise ValueError(
             f"{CUSTOM_CODE}: expects 3 inputs and 1 output, got {len(args.inputs)} and {len(args.outputs)}"
@@ -17,6 +19,6 @@ def c_code(options: PcanOptions, args: CArgs) -> CCode:
     signal, noise_estimate, gain_lut = args.inputs
     call = (
         f"status = opbridge_signal_pcan({signal}, {noise_estimate}, {gain_lut}, {math.prod(args.input_shapes[2])}, "
-        f"{options.snr_shift}, {channels}, {args.outputs[0]});"
+        f"{attributes.snr_shift}, {channels}, {args.outputs[0]});"
     )
-    return CCode(headers=["opbridge_signal_pcan.h"], run_statements=[call])
+    return NodeCode(includes=["opbridge_signal_pcan.h"], statements=[call])

@@ -2,8 +2,10 @@
 
 import math
 
-from opbridge_signal.c_code import CArgs, CCode
-from opbridge_signal.filter_bank_log.options import CUSTOM_CODE, FilterBankLogOptions
+from opbridge.backends.c.emit_context import NodeCode
+
+from opbridge_signal.emit_args import SignalEmitArgs
+from opbridge_signal.filter_bank_log.attributes import CUSTOM_CODE, FilterBankLogAttributes
 from opbridge_signal.filter_bank_log.reference import LOG2_CORRECTION
 
 
@@ -18,7 +20,7 @@ def _table_definition(name: str) -> str:
     return "\n".join([header, *rows, "};"])
 
 
-def c_code(options: FilterBankLogOptions, args: CArgs) -> CCode:
+def emit_c(attributes: FilterBankLogAttributes, args: SignalEmitArgs) -> NodeCode:
     if len(args.inputs) != 1 or len(args.outputs) != 1:
         raise ValueError(f"{CUSTOM_CODE}: expects 1 input and 1 output, got {len(args.inputs)} and {len(args.outputs)}")
     count = math.prod(args.input_shapes[0])
@@ -26,9 +28,9 @@ def c_code(options: FilterBankLogOptions, args: CArgs) -> CCode:
         raise ValueError(f"{CUSTOM_CODE}: shapes {args.input_shapes[0]} -> {args.output_shapes[0]} do not fit")
     table = f"{args.symbol}_log2_correction"
     call = (
-        f"status = opbridge_signal_filter_bank_log({args.inputs[0]}, {count}, {options.input_correction_bits}u, "
-        f"UINT32_C({options.output_scale & 0xFFFFFFFF}), {table}, {args.outputs[0]});"
+        f"status = opbridge_signal_filter_bank_log({args.inputs[0]}, {count}, {attributes.input_correction_bits}u, "
+        f"UINT32_C({attributes.output_scale & 0xFFFFFFFF}), {table}, {args.outputs[0]});"
     )
-    return CCode(
-        headers=["opbridge_signal_filter_bank_log.h"], definitions=[_table_definition(table)], run_statements=[call]
+    return NodeCode(
+        includes=["opbridge_signal_filter_bank_log.h"], definitions=[_table_definition(table)], statements=[call]
     )

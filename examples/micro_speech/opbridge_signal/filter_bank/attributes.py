@@ -1,4 +1,4 @@
-"""SignalFilterBank's custom options: the number of filter bank (mel) channels."""
+"""SignalFilterBank's attributes (from its custom options): the number of filter bank (mel) channels."""
 
 import dataclasses
 from typing import Self
@@ -11,7 +11,7 @@ CUSTOM_CODE = "SignalFilterBank"
 
 
 @dataclasses.dataclass(frozen=True)
-class FilterBankOptions:
+class FilterBankAttributes:
     num_channels: int  # output channels; the channel tables hold num_channels + 1 entries
 
     def __post_init__(self) -> None:
@@ -20,12 +20,12 @@ class FilterBankOptions:
 
     @classmethod
     def from_flexbuffer(cls, data: bytes) -> Self:
-        options = option_map(CUSTOM_CODE, data)
+        values = option_map(CUSTOM_CODE, data)
         # TFLM reads the map's values by position (keys sorted), so an extra key would shift them.
-        unexpected = sorted(set(options) - {"num_channels"})
+        unexpected = sorted(set(values) - {"num_channels"})
         if unexpected:
             raise ValueError(f"{CUSTOM_CODE}: unexpected option key(s) {unexpected}")
-        return cls(num_channels=int32_option(CUSTOM_CODE, options, "num_channels"))
+        return cls(num_channels=int32_option(CUSTOM_CODE, values, "num_channels"))
 
     def to_flexbuffer(self) -> bytes:
         return bytes(flexbuffers.Dumps({"num_channels": self.num_channels}))

@@ -1,4 +1,4 @@
-"""SignalFilterBankLog's custom options: the input's pre-shift and the scale of the natural log."""
+"""SignalFilterBankLog's attributes (custom options): the input's pre-shift and the scale of the natural log."""
 
 import dataclasses
 from typing import Self
@@ -12,7 +12,7 @@ _KEYS = ("input_correction_bits", "output_scale")
 
 
 @dataclasses.dataclass(frozen=True)
-class FilterBankLogOptions:
+class FilterBankLogAttributes:
     input_correction_bits: int  # the input is shifted left by this (as uint32) before the log
     output_scale: int  # output = ln(input) * output_scale; TFLM uses it as uint32 (a negative value wraps)
 
@@ -26,14 +26,14 @@ class FilterBankLogOptions:
 
     @classmethod
     def from_flexbuffer(cls, data: bytes) -> Self:
-        options = option_map(CUSTOM_CODE, data)
+        values = option_map(CUSTOM_CODE, data)
         # TFLM reads the map's values by position (keys sorted), so an extra key would shift them.
-        unexpected = sorted(set(options) - set(_KEYS))
+        unexpected = sorted(set(values) - set(_KEYS))
         if unexpected:
             raise ValueError(f"{CUSTOM_CODE}: unexpected option key(s) {unexpected}")
         return cls(
-            input_correction_bits=int32_option(CUSTOM_CODE, options, "input_correction_bits"),
-            output_scale=int32_option(CUSTOM_CODE, options, "output_scale"),
+            input_correction_bits=int32_option(CUSTOM_CODE, values, "input_correction_bits"),
+            output_scale=int32_option(CUSTOM_CODE, values, "output_scale"),
         )
 
     def to_flexbuffer(self) -> bytes:

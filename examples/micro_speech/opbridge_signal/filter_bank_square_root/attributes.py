@@ -1,4 +1,4 @@
-"""SignalFilterBankSquareRoot's custom options: none (TFLM never reads them; the scale is an input tensor)."""
+"""SignalFilterBankSquareRoot's attributes: none; TFLM never reads its custom options (the scale is an input)."""
 
 import dataclasses
 from typing import Self
@@ -11,7 +11,7 @@ CUSTOM_CODE = "SignalFilterBankSquareRoot"
 
 
 @dataclasses.dataclass(frozen=True)
-class FilterBankSquareRootOptions:
+class FilterBankSquareRootAttributes:
     @classmethod
     def from_flexbuffer(cls, data: bytes) -> Self:
         """Accepts no options or an empty map, as the converter writes; any key would be one TFLM ignores."""

@@ -1,4 +1,4 @@
-"""SignalFilterBankSpectralSubtraction's custom options: the noise tracker's coefficients and scales."""
+"""SignalFilterBankSpectralSubtraction's attributes (custom options): the noise tracker's coefficients and scales."""
 
 import dataclasses
 from typing import Self
@@ -22,7 +22,7 @@ _INT_KEYS = (
 
 
 @dataclasses.dataclass(frozen=True)
-class FilterBankSpectralSubtractionOptions:
+class FilterBankSpectralSubtractionAttributes:
     """Coefficients are fixed point with `spectral_subtraction_bits` fractional bits.
 
     TFLM reads each as int32 and uses it as uint32 (a negative value wraps). Even channels use
@@ -56,12 +56,12 @@ class FilterBankSpectralSubtractionOptions:
 
     @classmethod
     def from_flexbuffer(cls, data: bytes) -> Self:
-        options = option_map(CUSTOM_CODE, data)
+        values = option_map(CUSTOM_CODE, data)
         # TFLM reads the map's values by position (keys sorted), so an extra key would shift them.
-        unexpected = sorted(set(options) - {*_INT_KEYS, "clamping"})
+        unexpected = sorted(set(values) - {*_INT_KEYS, "clamping"})
         if unexpected:
             raise ValueError(f"{CUSTOM_CODE}: unexpected option key(s) {unexpected}")
-        ints = {key: int32_option(CUSTOM_CODE, options, key) for key in _INT_KEYS}
+        ints = {key: int32_option(CUSTOM_CODE, values, key) for key in _INT_KEYS}
         return cls(
             num_channels=ints["num_channels"],
             smoothing=ints["smoothing"],
@@ -71,7 +71,7 @@ class FilterBankSpectralSubtractionOptions:
             min_signal_remaining=ints["min_signal_remaining"],
             smoothing_bits=ints["smoothing_bits"],
             spectral_subtraction_bits=ints["spectral_subtraction_bits"],
-            clamping=bool_option(CUSTOM_CODE, options, "clamping"),
+            clamping=bool_option(CUSTOM_CODE, values, "clamping"),
         )
 
     def to_flexbuffer(self) -> bytes:

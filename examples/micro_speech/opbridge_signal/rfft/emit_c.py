@@ -3,9 +3,10 @@
 import math
 
 import numpy as np
+from opbridge.backends.c.emit_context import NodeCode
 
-from opbridge_signal.c_code import CArgs, CCode
-from opbridge_signal.rfft.options import RfftOptions
+from opbridge_signal.emit_args import SignalEmitArgs
+from opbridge_signal.rfft.attributes import RfftAttributes
 from opbridge_signal.rfft.reference import check_shapes, output_shape
 
 _VALUES_PER_LINE = 16
@@ -18,10 +19,10 @@ def _table(ctype: str, name: str, values: np.ndarray) -> str:
     return f"static const {ctype} {name}[{len(flat)}] = {{\n  {body}\n}};"
 
 
-def c_code(options: RfftOptions, args: CArgs) -> CCode:
+def emit_c(attributes: RfftAttributes, args: SignalEmitArgs) -> NodeCode:
     (input_shape,) = args.input_shapes
-    plan = check_shapes(options, input_shape)
-    expected = output_shape(options, input_shape)
+    plan = check_shapes(attributes, input_shape)
+    expected = output_shape(attributes, input_shape)
     (actual,) = args.output_shapes
     if not actual or actual[-1] != expected[-1] or math.prod(actual) != math.prod(expected):
         raise ValueError(f"SignalRfft: output shape {actual} should be {expected}")
@@ -42,4 +43,4 @@ def c_code(options: RfftOptions, args: CArgs) -> CCode:
         f"status = opbridge_signal_rfft_int16(&{symbol}_plan, {args.inputs[0]}, {input_shape[-1]}, {frame_count}, "
         f"(int16_t *){args.scratch}, {args.outputs[0]});"
     )
-    return CCode(headers=["opbridge_signal_rfft.h"], definitions=definitions, run_statements=[run])
+    return NodeCode(includes=["opbridge_signal_rfft.h"], definitions=definitions, statements=[run])

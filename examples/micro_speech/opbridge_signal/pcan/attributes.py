@@ -1,4 +1,4 @@
-"""SignalPCAN's custom options: the shift that turns signal * gain into a signal-to-noise ratio."""
+"""SignalPCAN's attributes (from its custom options): the shift that makes signal * gain a signal-to-noise ratio."""
 
 import dataclasses
 from typing import Self
@@ -11,7 +11,7 @@ CUSTOM_CODE = "SignalPCAN"
 
 
 @dataclasses.dataclass(frozen=True)
-class PcanOptions:
+class PcanAttributes:
     snr_shift: int  # (signal * gain) >> snr_shift has 12 fractional bits
 
     def __post_init__(self) -> None:
@@ -20,12 +20,12 @@ class PcanOptions:
 
     @classmethod
     def from_flexbuffer(cls, data: bytes) -> Self:
-        options = option_map(CUSTOM_CODE, data)
+        values = option_map(CUSTOM_CODE, data)
         # TFLM reads the map's values by position (keys sorted), so an extra key would shift them.
-        unexpected = sorted(set(options) - {"snr_shift"})
+        unexpected = sorted(set(values) - {"snr_shift"})
         if unexpected:
             raise ValueError(f"{CUSTOM_CODE}: unexpected option key(s) {unexpected}")
-        return cls(snr_shift=int32_option(CUSTOM_CODE, options, "snr_shift"))
+        return cls(snr_shift=int32_option(CUSTOM_CODE, values, "snr_shift"))
 
     def to_flexbuffer(self) -> bytes:
         return bytes(flexbuffers.Dumps({"snr_shift": self.snr_shift}))

@@ -2,11 +2,13 @@
 
 import math
 
-from opbridge_signal.c_code import CArgs, CCode
-from opbridge_signal.filter_bank_square_root.options import CUSTOM_CODE, FilterBankSquareRootOptions
+from opbridge.backends.c.emit_context import NodeCode
+
+from opbridge_signal.emit_args import SignalEmitArgs
+from opbridge_signal.filter_bank_square_root.attributes import CUSTOM_CODE, FilterBankSquareRootAttributes
 
 
-def c_code(options: FilterBankSquareRootOptions, args: CArgs) -> CCode:
+def emit_c(attributes: FilterBankSquareRootAttributes, args: SignalEmitArgs) -> NodeCode:
     if len(args.inputs) != 2 or len(args.outputs) != 1:
         raise ValueError(
             f"{CUSTOM_CODE}: expects 2 inputs and 1 output, got {len(args.inputs)} and {len(args.outputs)}"
@@ -19,4 +21,4 @@ def c_code(options: FilterBankSquareRootOptions, args: CArgs) -> CCode:
         f"status = opbridge_signal_filter_bank_square_root({energies}, {count}, ({scale_down_bits})[0], "
         f"{args.outputs[0]});"
     )
-    return CCode(headers=["opbridge_signal_filter_bank_square_root.h"], run_statements=[call])
+    return NodeCode(includes=["opbridge_signal_filter_bank_square_root.h"], statements=[call])

@@ -1,4 +1,4 @@
-"""SignalWindow's custom options: the flexbuffer map TFLM's WindowInit reads."""
+"""SignalWindow's attributes, decoded from the custom options flexbuffer map TFLM's WindowInit reads."""
 
 import dataclasses
 
@@ -8,14 +8,14 @@ from opbridge_signal.flexbuffer_options import int32_option, option_map, reject_
 
 
 @dataclasses.dataclass(frozen=True)
-class WindowOptions:
-    """Options of TFLM's SignalWindow."""
+class WindowAttributes:
+    """Attributes of TFLM's SignalWindow."""
 
     # Right shift applied to each int32 product input * weight (weights are Q`shift`).
     shift: int
 
     @classmethod
-    def from_flexbuffer(cls, data: bytes) -> "WindowOptions":
+    def from_flexbuffer(cls, data: bytes) -> "WindowAttributes":
         values = option_map("SignalWindow", data)
         reject_unexpected_keys("SignalWindow", values, {"shift"})
         return cls(shift=int32_option("SignalWindow", values, "shift"))

@@ -1,4 +1,4 @@
-"""SignalRfft's custom options: the flexbuffer map TFLM's RfftInit reads."""
+"""SignalRfft's attributes, decoded from the custom options flexbuffer map TFLM's RfftInit reads."""
 
 import dataclasses
 
@@ -11,8 +11,8 @@ TENSOR_TYPE_INT16 = 7
 
 
 @dataclasses.dataclass(frozen=True)
-class RfftOptions:
-    """Options of TFLM's SignalRfft."""
+class RfftAttributes:
+    """Attributes of TFLM's SignalRfft."""
 
     # Number of real samples the FFT transforms (input frames are zero-padded to it).
     fft_length: int
@@ -20,7 +20,7 @@ class RfftOptions:
     tensor_type: int = TENSOR_TYPE_INT16
 
     @classmethod
-    def from_flexbuffer(cls, data: bytes) -> "RfftOptions":
+    def from_flexbuffer(cls, data: bytes) -> "RfftAttributes":
         values = option_map("SignalRfft", data)
         reject_unexpected_keys("SignalRfft", values, {"fft_length", "T"})
         return cls(

@@ -1,4 +1,4 @@
-"""SignalFftAutoScale's custom options: TFLM reads none (the model stores an empty map)."""
+"""SignalFftAutoScale's attributes: none; TFLM reads no custom option (the model stores an empty map)."""
 
 import dataclasses
 
@@ -8,11 +8,11 @@ from opbridge_signal.flexbuffer_options import option_map
 
 
 @dataclasses.dataclass(frozen=True)
-class FftAutoScaleOptions:
-    """Options of TFLM's SignalFftAutoScale: there are none."""
+class FftAutoScaleAttributes:
+    """Attributes of TFLM's SignalFftAutoScale: there are none."""
 
     @classmethod
-    def from_flexbuffer(cls, data: bytes) -> "FftAutoScaleOptions":
+    def from_flexbuffer(cls, data: bytes) -> "FftAutoScaleAttributes":
         if not data:
             return cls()
         option_map("SignalFftAutoScale", data)  # must still be a map; TFLM reads no key of it

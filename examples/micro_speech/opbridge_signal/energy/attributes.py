@@ -1,4 +1,4 @@
-"""SignalEnergy's custom options: the flexbuffer map TFLM's EnergyInit reads."""
+"""SignalEnergy's attributes, decoded from the custom options flexbuffer map TFLM's EnergyInit reads."""
 
 import dataclasses
 
@@ -8,14 +8,14 @@ from opbridge_signal.flexbuffer_options import int32_option, option_map, reject_
 
 
 @dataclasses.dataclass(frozen=True)
-class EnergyOptions:
-    """Options of TFLM's SignalEnergy: the bins [start_index, end_index) it computes."""
+class EnergyAttributes:
+    """Attributes of TFLM's SignalEnergy: the bins [start_index, end_index) it computes."""
 
     start_index: int
     end_index: int
 
     @classmethod
-    def from_flexbuffer(cls, data: bytes) -> "EnergyOptions":
+    def from_flexbuffer(cls, data: bytes) -> "EnergyAttributes":
         values = option_map("SignalEnergy", data)
         reject_unexpected_keys("SignalEnergy", values, {"start_index", "end_index"})
         return cls(
