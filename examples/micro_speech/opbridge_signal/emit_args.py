@@ -23,7 +23,7 @@ class SignalEmitArgs:
     # `uint8_t *` to the operator's scratch_bytes() bytes (8-byte aligned),
     # valid during one run only; None when it asked for none.
     scratch: str | None
-    # `uint8_t *` to the operator's state_bytes() bytes (8-byte aligned),
+    # `uint8_t *` to the operator's persistent_bytes() bytes (8-byte aligned),
     # kept from run to run; None when it asked for none.
     state: str | None
     # A unique C identifier prefix for file-scope definitions (tables).

@@ -64,8 +64,8 @@ class SignalOperatorSpec:
     def key(self) -> str:
         return custom_code_to_op_key(self.custom_code)
 
-    def state_bytes(self, attributes: Any, input_shapes: list[tuple[int, ...]]) -> int:
-        return int(self.module.state_bytes(attributes, input_shapes))
+    def persistent_bytes(self, attributes: Any, input_shapes: list[tuple[int, ...]]) -> int:
+        return int(self.module.persistent_bytes(attributes, input_shapes))
 
     def scratch_bytes(self, attributes: Any, input_shapes: list[tuple[int, ...]]) -> int:
         return int(self.module.scratch_bytes(attributes, input_shapes))
@@ -111,7 +111,7 @@ def _reference(spec: SignalOperatorSpec) -> Any:
         inputs = [call.value(position) for position in range(len(call.inputs))]
         shapes = [tuple(value.shape) for value in inputs]
         state = None
-        if spec.state_bytes(attributes, shapes) > 0:
+        if spec.persistent_bytes(attributes, shapes) > 0:
             # The interpreter keeps call.state from run to run, as the module keeps the arena's state.
             if "bytes" not in call.state:
                 call.state["bytes"] = spec.module.initial_state(attributes, shapes)
@@ -154,7 +154,7 @@ class SignalOperator(NodeCodeOperator):
         return self.SPEC.scratch_bytes(self.options, self._input_shapes())
 
     def persistent_bytes(self) -> int:
-        return self.SPEC.state_bytes(self.options, self._input_shapes())
+        return self.SPEC.persistent_bytes(self.options, self._input_shapes())
 
     def emit_node_code(self, context: EmitContext) -> NodeCode:
         node = self.node

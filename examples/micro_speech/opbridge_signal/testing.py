@@ -42,7 +42,7 @@ def _c_array(ctype: str, symbol: str, values: np.ndarray) -> str:
 
 
 def _program(code: NodeCode, frames: list[list[np.ndarray]], outputs: list[tuple[np.dtype, tuple[int, ...]]],
-             args: SignalEmitArgs, scratch_bytes: int, state_bytes: int) -> str:  # fmt: skip
+             args: SignalEmitArgs, scratch_bytes: int, persistent_bytes: int) -> str:  # fmt: skip
     input_dtypes = [np.dtype(value.dtype) for value in frames[0]]
     lines = ["#include <stdint.h>", "#include <stdio.h>", "#include <string.h>"]
     lines += [f'#include "{include}"' for include in code.includes]
@@ -57,7 +57,7 @@ def _program(code: NodeCode, frames: list[list[np.ndarray]], outputs: list[tuple
         lines.append(f"static const {_C_TYPES[dtype]} *input_{position};")
     # 8-byte aligned, as the planner aligns scratch and state.
     lines.append(f"static uint64_t scratch_words[{max((scratch_bytes + 7) // 8, 1)}];")
-    lines.append(f"static uint64_t state_words[{max((state_bytes + 7) // 8, 1)}];")
+    lines.append(f"static uint64_t state_words[{max((persistent_bytes + 7) // 8, 1)}];")
     lines.append("static uint8_t *const scratch = (uint8_t *)scratch_words;")
     lines.append("static uint8_t *const state = (uint8_t *)state_words;")
     lines.append("static int32_t init_node(void) {\n  int32_t status = 0;")
@@ -87,7 +87,7 @@ def run_c(
     outputs: list[tuple[np.dtype, tuple[int, ...]]],
     *,
     scratch_bytes: int = 0,
-    state_bytes: int = 0,
+    persistent_bytes: int = 0,
 ) -> list[list[np.ndarray]]:
     """Each frame's outputs from the C statements of `make_code(args)`.
 
@@ -103,7 +103,7 @@ def run_c(
         outputs=[f"output_{position}" for position in range(len(outputs))],
         output_shapes=[tuple(shape) for _, shape in outputs],
         scratch="scratch" if scratch_bytes else None,
-        state="state" if state_bytes else None,
+        state="state" if persistent_bytes else None,
         symbol="node_under_test",
     )
     code = make_code(args)
@@ -111,7 +111,7 @@ def run_c(
     with tempfile.TemporaryDirectory() as scratch_directory:
         directory = pathlib.Path(scratch_directory)
         source = directory / "program.c"
-        source.write_text(_program(code, frames, outputs, args, scratch_bytes, state_bytes))
+        source.write_text(_program(code, frames, outputs, args, scratch_bytes, persistent_bytes))
         program = directory / "program"
         compiled = subprocess.run(
             [COMPILER, "-std=c99", "-O1", "-Wall", "-Wextra", "-Werror", "-Wno-unused-variable",

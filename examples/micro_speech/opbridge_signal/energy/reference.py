@@ -42,5 +42,5 @@ def scratch_bytes(attributes: EnergyAttributes, input_shapes: list[tuple[int, ..
     return 0
 
 
-def state_bytes(attributes: EnergyAttributes, input_shapes: list[tuple[int, ...]]) -> int:
+def persistent_bytes(attributes: EnergyAttributes, input_shapes: list[tuple[int, ...]]) -> int:
     return 0

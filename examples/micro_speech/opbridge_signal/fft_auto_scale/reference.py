@@ -57,5 +57,5 @@ def scratch_bytes(attributes: FftAutoScaleAttributes, input_shapes: list[tuple[i
     return 0
 
 
-def state_bytes(attributes: FftAutoScaleAttributes, input_shapes: list[tuple[int, ...]]) -> int:
+def persistent_bytes(attributes: FftAutoScaleAttributes, input_shapes: list[tuple[int, ...]]) -> int:
     return 0

@@ -2,7 +2,7 @@
 
 from opbridge_signal.filter_bank.attributes import CUSTOM_CODE, FilterBankAttributes
 from opbridge_signal.filter_bank.emit_c import emit_c
-from opbridge_signal.filter_bank.reference import reference, scratch_bytes, state_bytes
+from opbridge_signal.filter_bank.reference import persistent_bytes, reference, scratch_bytes
 from opbridge_signal.filter_bank.schema import FILTER_BANK_SCHEMA as SCHEMA
 
-__all__ = ["CUSTOM_CODE", "SCHEMA", "FilterBankAttributes", "emit_c", "reference", "scratch_bytes", "state_bytes"]
+__all__ = ["CUSTOM_CODE", "SCHEMA", "FilterBankAttributes", "emit_c", "persistent_bytes", "reference", "scratch_bytes"]

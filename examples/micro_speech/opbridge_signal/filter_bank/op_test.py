@@ -11,7 +11,14 @@ from opbridge_testing.litert_models import single_op_model
 from opbridge_testing.single_op import GraphBuilder
 from tflite_micro.python.tflite_micro import runtime
 
-from opbridge_signal.filter_bank import CUSTOM_CODE, FilterBankAttributes, emit_c, reference, scratch_bytes, state_bytes
+from opbridge_signal.filter_bank import (
+    CUSTOM_CODE,
+    FilterBankAttributes,
+    emit_c,
+    persistent_bytes,
+    reference,
+    scratch_bytes,
+)
 from opbridge_signal.testing import real_model_node, run_c
 
 TABLE_NAMES = ("weights", "unweights", "channel_frequency_starts", "channel_weight_starts", "channel_widths")
@@ -97,7 +104,7 @@ def test_real_model_node(data: st.DataObject) -> None:
     assert constants[0] is None and all(table is not None for table in constants[1:])
     tables = [table for table in constants[1:] if table is not None]
     assert scratch_bytes(attributes, [(257,), *(t.shape for t in tables)]) == 0
-    assert state_bytes(attributes, [(257,), *(t.shape for t in tables)]) == 0
+    assert persistent_bytes(attributes, [(257,), *(t.shape for t in tables)]) == 0
     # Energies as SignalEnergy leaves them: up to 2 * 32768^2.
     check_against_tflm_and_c(attributes, data.draw(spectra(257, 3, maximum=2 * 32768**2)), tables)
 

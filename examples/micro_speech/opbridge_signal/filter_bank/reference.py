@@ -16,7 +16,7 @@ def scratch_bytes(attributes: FilterBankAttributes, input_shapes: list[tuple[int
     return 0  # each channel's sum is written straight to the output
 
 
-def state_bytes(attributes: FilterBankAttributes, input_shapes: list[tuple[int, ...]]) -> int:
+def persistent_bytes(attributes: FilterBankAttributes, input_shapes: list[tuple[int, ...]]) -> int:
     return 0
 
 

@@ -16,9 +16,9 @@ from opbridge_signal.filter_bank_log import (
     CUSTOM_CODE,
     FilterBankLogAttributes,
     emit_c,
+    persistent_bytes,
     reference,
     scratch_bytes,
-    state_bytes,
 )
 from opbridge_signal.testing import run_c
 
@@ -75,7 +75,7 @@ def test_reference_and_c_match_tflite_micro(data: st.DataObject) -> None:
 @given(st.data())
 def test_real_model_node(data: st.DataObject) -> None:
     attributes = REAL_MODEL_ATTRIBUTES
-    assert scratch_bytes(attributes, [(40,)]) == 0 and state_bytes(attributes, [(40,)]) == 0
+    assert scratch_bytes(attributes, [(40,)]) == 0 and persistent_bytes(attributes, [(40,)]) == 0
     check_against_tflm_and_c(attributes, data.draw(frames_of(3, 40)))
 
 

@@ -34,7 +34,7 @@ def scratch_bytes(attributes: FilterBankLogAttributes, input_shapes: list[tuple[
     return 0
 
 
-def state_bytes(attributes: FilterBankLogAttributes, input_shapes: list[tuple[int, ...]]) -> int:
+def persistent_bytes(attributes: FilterBankLogAttributes, input_shapes: list[tuple[int, ...]]) -> int:
     return 0
 
 

@@ -7,9 +7,9 @@ from opbridge_signal.filter_bank_spectral_subtraction.attributes import (
 from opbridge_signal.filter_bank_spectral_subtraction.emit_c import emit_c
 from opbridge_signal.filter_bank_spectral_subtraction.reference import (
     initial_state,
+    persistent_bytes,
     reference,
     scratch_bytes,
-    state_bytes,
 )
 from opbridge_signal.filter_bank_spectral_subtraction.schema import FILTER_BANK_SPECTRAL_SUBTRACTION_SCHEMA as SCHEMA
 
@@ -19,7 +19,7 @@ __all__ = [
     "FilterBankSpectralSubtractionAttributes",
     "emit_c",
     "initial_state",
+    "persistent_bytes",
     "reference",
     "scratch_bytes",
-    "state_bytes",
 ]

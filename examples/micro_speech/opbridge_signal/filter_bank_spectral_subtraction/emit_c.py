@@ -9,7 +9,7 @@ from opbridge_signal.filter_bank_spectral_subtraction.attributes import (
     CUSTOM_CODE,
     FilterBankSpectralSubtractionAttributes,
 )
-from opbridge_signal.filter_bank_spectral_subtraction.reference import state_bytes
+from opbridge_signal.filter_bank_spectral_subtraction.reference import persistent_bytes
 
 
 def _uint32(value: int) -> str:
@@ -24,7 +24,7 @@ def emit_c(attributes: FilterBankSpectralSubtractionAttributes, args: SignalEmit
     for shape in (args.input_shapes[0], *args.output_shapes):
         if math.prod(shape) != attributes.num_channels:
             raise ValueError(f"{CUSTOM_CODE}: shape {shape} does not hold num_channels = {attributes.num_channels}")
-    if args.state is None or state_bytes(attributes, args.input_shapes) == 0:
+    if args.state is None or persistent_bytes(attributes, args.input_shapes) == 0:
         raise ValueError(f"{CUSTOM_CODE}: needs its noise estimate state")
     config = f"{args.symbol}_config"
     definition = (

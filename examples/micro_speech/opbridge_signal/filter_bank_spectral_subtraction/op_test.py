@@ -20,9 +20,9 @@ from opbridge_signal.filter_bank_spectral_subtraction import (
     FilterBankSpectralSubtractionAttributes,
     emit_c,
     initial_state,
+    persistent_bytes,
     reference,
     scratch_bytes,
-    state_bytes,
 )
 from opbridge_signal.testing import run_c
 
@@ -85,8 +85,9 @@ def check_against_tflm_and_c(attributes: FilterBankSpectralSubtractionAttributes
                 ours[position], theirs[position], err_msg=f"frame {index} output {position}: reference != TFLite Micro"
             )
     shape = (attributes.num_channels,)
+    state = persistent_bytes(attributes, [shape])
     from_c = run_c(lambda args: emit_c(attributes, args), [[values] for values in frames],
-                   [(np.dtype(np.uint32), shape)] * 2, state_bytes=state_bytes(attributes, [shape]))  # fmt: skip
+                   [(np.dtype(np.uint32), shape)] * 2, persistent_bytes=state)  # fmt: skip
     for index, (ours, theirs) in enumerate(zip(expected, from_c, strict=True)):
         for position in range(2):
             np.testing.assert_array_equal(
@@ -141,7 +142,7 @@ def test_reference_and_c_match_tflite_micro(data: st.DataObject) -> None:
 def test_real_model_node(data: st.DataObject) -> None:
     """The model's attributes; amplitudes as FilterBankSquareRoot leaves them (below 2**16 after its shift)."""
     attributes = REAL_MODEL_ATTRIBUTES
-    assert scratch_bytes(attributes, [(40,)]) == 0 and state_bytes(attributes, [(40,)]) == 160
+    assert scratch_bytes(attributes, [(40,)]) == 0 and persistent_bytes(attributes, [(40,)]) == 160
     # A quiet start, then louder frames: the estimate first rises, and clamping decides how it falls.
     quiet = data.draw(signals(40, 4, maximum=200))
     loud = data.draw(signals(40, 8, maximum=65535))

@@ -23,14 +23,14 @@ def scratch_bytes(attributes: FilterBankSpectralSubtractionAttributes, input_sha
     return 0
 
 
-def state_bytes(attributes: FilterBankSpectralSubtractionAttributes, input_shapes: list[tuple[int, ...]]) -> int:
+def persistent_bytes(attributes: FilterBankSpectralSubtractionAttributes, input_shapes: list[tuple[int, ...]]) -> int:
     return 4 * attributes.num_channels  # the uint32 noise estimate
 
 
 def initial_state(
     attributes: FilterBankSpectralSubtractionAttributes, input_shapes: list[tuple[int, ...]]
 ) -> np.ndarray:
-    return np.zeros(state_bytes(attributes, input_shapes), dtype=np.uint8)
+    return np.zeros(persistent_bytes(attributes, input_shapes), dtype=np.uint8)
 
 
 def _as_uint32(value: int) -> np.uint64:

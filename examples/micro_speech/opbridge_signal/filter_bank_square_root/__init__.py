@@ -2,7 +2,7 @@
 
 from opbridge_signal.filter_bank_square_root.attributes import CUSTOM_CODE, FilterBankSquareRootAttributes
 from opbridge_signal.filter_bank_square_root.emit_c import emit_c
-from opbridge_signal.filter_bank_square_root.reference import reference, scratch_bytes, state_bytes
+from opbridge_signal.filter_bank_square_root.reference import persistent_bytes, reference, scratch_bytes
 from opbridge_signal.filter_bank_square_root.schema import FILTER_BANK_SQUARE_ROOT_SCHEMA as SCHEMA
 
 __all__ = [
@@ -10,7 +10,7 @@ __all__ = [
     "SCHEMA",
     "FilterBankSquareRootAttributes",
     "emit_c",
+    "persistent_bytes",
     "reference",
     "scratch_bytes",
-    "state_bytes",
 ]

@@ -16,9 +16,9 @@ from opbridge_signal.filter_bank_square_root import (
     CUSTOM_CODE,
     FilterBankSquareRootAttributes,
     emit_c,
+    persistent_bytes,
     reference,
     scratch_bytes,
-    state_bytes,
 )
 from opbridge_signal.testing import run_c
 
@@ -91,7 +91,7 @@ def test_reference_and_c_match_tflite_micro(data: st.DataObject) -> None:
 def test_real_model_node(data: st.DataObject) -> None:
     """40 channels, the shift FftAutoScale can produce (0..15)."""
     attributes = FilterBankSquareRootAttributes.from_flexbuffer(REAL_MODEL_CUSTOM_OPTIONS)
-    assert scratch_bytes(attributes, [(40,), ()]) == 0 and state_bytes(attributes, [(40,), ()]) == 0
+    assert scratch_bytes(attributes, [(40,), ()]) == 0 and persistent_bytes(attributes, [(40,), ()]) == 0
     check_against_tflm_and_c(data.draw(frames_of(4, 40, st.integers(0, 15))))
 
 

@@ -18,7 +18,7 @@ def scratch_bytes(attributes: FilterBankSquareRootAttributes, input_shapes: list
     return 0
 
 
-def state_bytes(attributes: FilterBankSquareRootAttributes, input_shapes: list[tuple[int, ...]]) -> int:
+def persistent_bytes(attributes: FilterBankSquareRootAttributes, input_shapes: list[tuple[int, ...]]) -> int:
     return 0
 
 

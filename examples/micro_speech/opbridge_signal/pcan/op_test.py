@@ -12,7 +12,7 @@ from opbridge_testing.litert_models import single_op_model
 from opbridge_testing.single_op import GraphBuilder
 from tflite_micro.python.tflite_micro import runtime
 
-from opbridge_signal.pcan import CUSTOM_CODE, PcanAttributes, emit_c, reference, scratch_bytes, state_bytes
+from opbridge_signal.pcan import CUSTOM_CODE, PcanAttributes, emit_c, persistent_bytes, reference, scratch_bytes
 from opbridge_signal.testing import real_model_node, run_c
 
 FULL_LUT_LENGTH = 125  # 3 coefficients for each of the 31 octaves above 2, at 4 * bits - 6
@@ -82,7 +82,8 @@ def test_real_model_node(data: st.DataObject) -> None:
     attributes = PcanAttributes.from_flexbuffer(custom_options)
     assert gain_lut.shape == (FULL_LUT_LENGTH,)
     assert (
-        scratch_bytes(attributes, [(40,), (40,), (125,)]) == 0 and state_bytes(attributes, [(40,), (40,), (125,)]) == 0
+        scratch_bytes(attributes, [(40,), (40,), (125,)]) == 0
+        and persistent_bytes(attributes, [(40,), (40,), (125,)]) == 0
     )
     check_against_tflm_and_c(attributes, data.draw(frames_of(4, 40)), gain_lut)
 

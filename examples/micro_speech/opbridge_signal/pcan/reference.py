@@ -21,7 +21,7 @@ def scratch_bytes(attributes: PcanAttributes, input_shapes: list[tuple[int, ...]
     return 0
 
 
-def state_bytes(attributes: PcanAttributes, input_shapes: list[tuple[int, ...]]) -> int:
+def persistent_bytes(attributes: PcanAttributes, input_shapes: list[tuple[int, ...]]) -> int:
     return 0
 
 

@@ -2,9 +2,9 @@
 
 from opbridge_signal.rfft.attributes import RfftAttributes
 from opbridge_signal.rfft.emit_c import emit_c
-from opbridge_signal.rfft.reference import reference, scratch_bytes, state_bytes
+from opbridge_signal.rfft.reference import persistent_bytes, reference, scratch_bytes
 from opbridge_signal.rfft.schema import RFFT_SCHEMA as SCHEMA
 
 CUSTOM_CODE = "SignalRfft"
 
-__all__ = ["CUSTOM_CODE", "SCHEMA", "RfftAttributes", "emit_c", "reference", "scratch_bytes", "state_bytes"]
+__all__ = ["CUSTOM_CODE", "SCHEMA", "RfftAttributes", "emit_c", "persistent_bytes", "reference", "scratch_bytes"]

@@ -369,5 +369,5 @@ def scratch_bytes(attributes: RfftAttributes, input_shapes: list[tuple[int, ...]
     return 2 * attributes.fft_length
 
 
-def state_bytes(attributes: RfftAttributes, input_shapes: list[tuple[int, ...]]) -> int:
+def persistent_bytes(attributes: RfftAttributes, input_shapes: list[tuple[int, ...]]) -> int:
     return 0

@@ -2,9 +2,9 @@
 
 from opbridge_signal.window.attributes import WindowAttributes
 from opbridge_signal.window.emit_c import emit_c
-from opbridge_signal.window.reference import reference, scratch_bytes, state_bytes
+from opbridge_signal.window.reference import persistent_bytes, reference, scratch_bytes
 from opbridge_signal.window.schema import WINDOW_SCHEMA as SCHEMA
 
 CUSTOM_CODE = "SignalWindow"
 
-__all__ = ["CUSTOM_CODE", "SCHEMA", "WindowAttributes", "emit_c", "reference", "scratch_bytes", "state_bytes"]
+__all__ = ["CUSTOM_CODE", "SCHEMA", "WindowAttributes", "emit_c", "persistent_bytes", "reference", "scratch_bytes"]

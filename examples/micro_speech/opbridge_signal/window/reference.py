@@ -37,5 +37,5 @@ def scratch_bytes(attributes: WindowAttributes, input_shapes: list[tuple[int, ..
     return 0
 
 
-def state_bytes(attributes: WindowAttributes, input_shapes: list[tuple[int, ...]]) -> int:
+def persistent_bytes(attributes: WindowAttributes, input_shapes: list[tuple[int, ...]]) -> int:
     return 0
