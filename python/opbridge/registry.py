@@ -1,23 +1,10 @@
-"""Everything one conversion can look up: the registry context.
+"""The registry context of a conversion, filled: the built-ins, then the plugins' customizers, frozen.
 
-A RegistryContext holds one registry per extension point:
-
-    operators             OperatorDefinition (reference, docs, scratch)  by operator key
-    litert_model_hooks    rewrite of the .tflite bytes before parsing   by hook name
-    litert_parsers        LiteRT node -> typed options                   by operator key
-    air_options           the typed options class a parser returns      by operator key
-    aot_operator_classes  the AotOperator class that emits C            by operator key
-    transforms            graph rewrites                                by Transform.NAME
-    opset_domains         OpsetDomain (a schema domain's versions)      by domain name
-    onnx_converters       standard ONNX op -> opbridge nodes             by ONNX op type
-
-Operator schemas live on the definitions (`OperatorDefinition.schema`);
-`context.schemas()` checks them against the domains and indexes them.
-
-`build_default_registry_context(customizers=[...])` registers the
-built-ins, lets each customizer (a plugin's `customize_registry`) add to
-them, and freezes the result. Replacing or removing a built-in needs
+`build_default_registry_context(customizers=[...])` registers the built-ins
+(ops/builtin.py), lets each customizer (a plugin's `customize_registry`) add
+to them, and freezes the result. Replacing or removing a built-in needs
 `allow_override=True`, so a plugin cannot change a built-in by accident.
+The registries themselves are described in opbridge/registry_context.py.
 """
 
 from collections.abc import Iterable
@@ -37,7 +24,7 @@ def customizer_name(customizer: Customizer) -> str:
 
 
 def register_builtins(context: RegistryContext) -> None:
-    """The built-in operators, with their parsers, options classes and C emitters."""
+    """The built-in operators, with their parsers, attribute classes, ONNX converters and C emitters."""
     with context.registering_as(BUILTIN_ORIGIN):
         register_builtin_operators(context)
 

@@ -4,7 +4,7 @@ import typing
 from collections.abc import Iterable
 from typing import Any
 
-from opbridge.aot.operators import operator_class_for
+from opbridge.aot.operators import builtin_aot_operator_class
 from opbridge.frontends.litert.nodes import LiteRTNode
 from opbridge.ops.builtin import BUILTIN_OPERATORS
 from opbridge.ops.definition import OperatorDefinition
@@ -37,7 +37,7 @@ def options_class_of(definition: OperatorDefinition) -> type | None:
 
 
 def register_operator_definitions(context: RegistryContext, definitions: Iterable[OperatorDefinition]) -> None:
-    """Each definition with its parser (LiteRT builtins), options class, ONNX converters and C emitter class."""
+    """Each definition with its parser (LiteRT builtins), attribute class, ONNX converters and C emitter class."""
     for definition in definitions:
         key = definition.op_type
         context.operators.add(definition)
@@ -49,7 +49,7 @@ def register_operator_definitions(context: RegistryContext, definitions: Iterabl
         for converter in definition.onnx_converters:
             context.onnx_converters.register(converter.key, converter)
         if definition.emit_c is not None:
-            context.aot_operator_classes.register(key, operator_class_for(definition))
+            context.aot_operator_classes.register(key, builtin_aot_operator_class(definition))
 
 
 def register_builtin_operators(context: RegistryContext) -> None:

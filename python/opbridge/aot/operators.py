@@ -19,7 +19,7 @@ name>]` (see AotTensor.name), never through symbols of its own, so the
 planner decides where every buffer lives; state is never a C static.
 
 Built-in operators are NodeCodeOperator classes made from their
-OperatorDefinition (`operator_class_for`): subclass one to change how a
+OperatorDefinition (`builtin_aot_operator_class`): subclass one to change how a
 built-in is emitted while keeping its checks and scratch sizing.
 """
 
@@ -313,8 +313,9 @@ class BuiltinAotOperator(NodeCodeOperator):
         return self.DEFINITION.emit_c(context, self.node)
 
 
-def operator_class_for(definition: OperatorDefinition) -> type[BuiltinAotOperator]:
-    """The AotOperator class of a built-in, e.g. Conv2DOperator for CONV_2D."""
-    parts = definition.op_type.split("_")
-    class_name = "".join(part.upper() if part[:1].isdigit() else part.capitalize() for part in parts) + "Operator"
-    return type(class_name, (BuiltinAotOperator,), {"TYPE": definition.op_type, "DEFINITION": definition})
+def builtin_aot_operator_class(definition: OperatorDefinition) -> type[BuiltinAotOperator]:
+    """The AotOperator class of a built-in: BuiltinAotOperator bound to its definition, named
+    `BuiltinAotOperator[CONV_2D]` (one class per key, since the registry holds classes). Subclass
+    BuiltinAotOperator with DEFINITION set to change how a built-in is emitted (docs/custom_ops.md)."""
+    name = f"BuiltinAotOperator[{definition.op_type}]"
+    return type(name, (BuiltinAotOperator,), {"TYPE": definition.op_type, "DEFINITION": definition})

@@ -327,7 +327,7 @@ def _parse_options(reader: _Reader, context: RegistryContext, view: LiteRTNode, 
         raise OperatorPluginError(
             f"{view.describe()}: the parser returned {type(options).__name__}, "
             f"but air_options registers {options_class.__name__} for {view.op_key}",
-            hint="return the registered options class from the parser, or register the class it returns",
+            hint="return the attribute class registered in air_options from the parser, or register the one it returns",
         )
     return options
 

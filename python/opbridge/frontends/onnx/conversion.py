@@ -1,6 +1,6 @@
 """What an ONNX operator converter works with: the graph being built.
 
-A converter (frontends/onnx/converters.py) reads one ONNX node through
+A converter (an operator folder's onnx.py) reads one ONNX node through
 `OnnxNode` and adds opbridge nodes with `OnnxConversion.emit`, which takes
 the op's key, its inputs and attributes and creates the outputs with the
 dtypes and shapes the op's schema infers. ONNX value names map to tensor
