@@ -21,6 +21,7 @@ import pydantic
 from opbridge.errors import ConfigError, OpbridgeError, OperatorPluginError
 from opbridge.ir import Graph
 from opbridge.ops.operation import validate_graph
+from opbridge.registry_context import RegistryContext
 
 
 class TransformConfigError(ConfigError):
@@ -36,7 +37,7 @@ class Transform:
     def __init__(self, options: Any = None) -> None:
         self.options = options
         # The conversion's RegistryContext, set by apply_transform (for passes that evaluate ops).
-        self.context: Any = None
+        self.context: RegistryContext | None = None
 
     def apply(self, graph: Graph) -> Graph:
         raise NotImplementedError(f"{type(self).__name__} must implement apply()")
@@ -78,7 +79,7 @@ def make_options(transform_class: type[Transform], raw: dict[str, Any] | None) -
         raise TransformConfigError(f"transform {name!r} options: {problems}", hint="see its OPTIONS class") from None
 
 
-def apply_transform(transform: Transform, graph: Graph, context: Any = None) -> Graph:
+def apply_transform(transform: Transform, graph: Graph, context: RegistryContext | None = None) -> Graph:
     """Runs `transform`; with a context, every node with a schema is validated again afterwards."""
     if context is not None:
         transform.context = context

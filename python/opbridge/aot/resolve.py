@@ -26,6 +26,7 @@ import pydantic
 
 from opbridge.errors import ConfigError, OpbridgeError, OperatorPluginError, UnsupportedOperatorError
 from opbridge.ir import Graph
+from opbridge.registry_context import RegistryContext
 
 ANY_TYPE = "*"
 # Keys that older tools took and opbridge deliberately does not.
@@ -125,7 +126,9 @@ class ResolvedGraph:
     persistent_bytes: dict[int, int]
 
 
-def resolve_operators(graph: Graph, context: Any, prefix: str, rules: Sequence[OperatorRule] = ()) -> ResolvedGraph:
+def resolve_operators(
+    graph: Graph, context: RegistryContext, prefix: str, rules: Sequence[OperatorRule] = ()
+) -> ResolvedGraph:
     """Instantiates each node's operator class, runs its admission checks and collects its memory needs."""
     classes = dict(context.aot_operator_classes.items())
     missing = [node.describe() for node in graph.nodes if node.op_type not in classes]

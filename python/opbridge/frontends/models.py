@@ -1,16 +1,16 @@
 """Loads a model file of any supported format, chosen by its contents."""
 
 import pathlib
-from typing import Any
 
 from opbridge.errors import ModelFormatError
 from opbridge.ir import Graph
+from opbridge.registry_context import RegistryContext
 
 # A .tflite flatbuffer carries its file identifier at bytes 4..8.
 TFLITE_IDENTIFIER = b"TFL3"
 
 
-def load_model(path: pathlib.Path | str, context: Any) -> Graph:
+def load_model(path: pathlib.Path | str, context: RegistryContext) -> Graph:
     """A .tflite (LiteRT) or .onnx model as a graph. ONNX graphs arrive through the ONNX
     frontend's passes (read_onnx_model): constant-folded, so shape subgraphs and constant
     weights arrive as constants like in LiteRT models."""

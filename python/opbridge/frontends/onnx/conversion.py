@@ -15,6 +15,7 @@ import numpy as np
 
 from opbridge.errors import ModelFormatError, UnsupportedOperatorError
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor
+from opbridge.registry_context import RegistryContext
 from opbridge.schemas.inference import infer_node
 
 # Ops whose int8 output has the int8 input's scale and zero point (they move or
@@ -77,7 +78,7 @@ class OnnxNode:
 class OnnxConversion:
     """The tensors and nodes of the graph being built, by ONNX value name."""
 
-    def __init__(self, name: str, context: Any, source: str) -> None:
+    def __init__(self, name: str, context: RegistryContext, source: str) -> None:
         self.name = name
         self.context = context
         self.source = source

@@ -40,6 +40,7 @@ from opbridge.ir.onnx_dtypes import ONNX_DTYPES
 from opbridge.ops.definition import MAX_OPSET, MIN_OPSET, converter_key
 from opbridge.passes.constant_folding import fold_constants
 from opbridge.passes.transposes import cancel_transposes
+from opbridge.registry_context import RegistryContext
 from opbridge.schemas.onnx_attributes import attribute_from_onnx
 
 ONNX_DOMAINS = frozenset({"", "ai.onnx"})
@@ -108,7 +109,7 @@ def read_model_proto(data: bytes, source: str = "<bytes>") -> tuple[Any, dict[st
     return model, imports
 
 
-def read_onnx_model(data: bytes, context: Any, *, source: str = "<bytes>") -> Graph:
+def read_onnx_model(data: bytes, context: RegistryContext, *, source: str = "<bytes>") -> Graph:
     """The graph of a serialized ONNX model; typed errors for damaged files and unknown ops.
     The frontend's passes all run here (see the module docstring)."""
     model, imports = read_model_proto(data, source)
@@ -133,7 +134,7 @@ def read_onnx_model(data: bytes, context: Any, *, source: str = "<bytes>") -> Gr
     return cancel_transposes(fold_constants(graph, context.operators), context.operators)
 
 
-def load_onnx_model(path: pathlib.Path | str, context: Any) -> Graph:
+def load_onnx_model(path: pathlib.Path | str, context: RegistryContext) -> Graph:
     path = pathlib.Path(path)
     try:
         data = path.read_bytes()
