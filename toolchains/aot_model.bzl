@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """aot_model: a LiteRT (.tflite) or ONNX (.onnx) model compiled by opbridge into a cc_library, plus its golden test.
 
     aot_model(

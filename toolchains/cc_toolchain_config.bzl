@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The cc_toolchain_config rule shared by every pinned gcc toolchain.
 
 Only the flags differ between x86_64, aarch64 and the Cortex-M cores; they

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Run a Python code generator and compile what it writes.
 
 `cc_codegen_library(name, generator, outs, ...)` runs the py_binary

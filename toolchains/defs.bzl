@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Constants for BUILD files across the tree."""
 
 # target_compatible_with for host-only targets (py_test, pybind11 modules,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Build a program for another platform and run it as a test under QEMU.
 
   platform_binary      a cc_binary built for a given platform (a 1:1

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Repository rule: a cc_toolchain around one pinned, version-checked gcc.
 
 `pinned_gcc_toolchain(name, compiler, version, ...)` finds `compiler` on PATH,

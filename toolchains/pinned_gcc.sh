@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Checks that a gcc is the exact pinned version, and optionally runs it.
 #
 #   pinned_gcc.sh check COMPILER EXPECTED_VERSION DEBIAN_PACKAGE

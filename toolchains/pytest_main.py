@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Runs the pytest files named on the command line as one Bazel test.
 
 Used by `py_pytest_test` (//toolchains:python.bzl). It writes Bazel's JUnit

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Python test and binary macros: host-only, on the pinned venv."""
 
 load("@rules_python//python:defs.bzl", "py_binary", "py_test")

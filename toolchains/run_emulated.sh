@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs one test program on an emulated target; its exit status is the test's.
 #
 #   run_emulated.sh EMULATOR TIMEOUT_SECONDS PROGRAM

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* int8 LOGISTIC and TANH with gemmlowp's fixed-point functions, as TFLite
  * Micro's reference kernels compute them: inputs are rescaled to 4 integer
  * bits; inputs beyond the range radius saturate. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Element-wise binary operators on plain integers with 4-D broadcasting:
  * int32 ADD, MUL and DIV (wrapping, then the fused activation's clamp), and
  * MINIMUM and MAXIMUM on int8, int16 and int32. */

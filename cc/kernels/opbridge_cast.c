@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* CAST between bool, int8, int16, int32, uint32 and (as a target) float32. */
 #include <stddef.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* CONV_2D and DEPTHWISE_CONV_2D on float32: TFLite Micro's float reference
  * kernels, accumulating in the order python/opbridge/ops/conv_2d/reference.py does. */
 #include <stddef.h>

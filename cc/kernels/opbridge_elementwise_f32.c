@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* float32 element-wise operators (TFLite Micro's float reference kernels):
  * ADD, SUB, MUL and DIV with 4-D broadcasting and the fused activation's
  * clamp, MINIMUM and MAXIMUM, and RELU, RELU6, LOGISTIC and TANH. Each

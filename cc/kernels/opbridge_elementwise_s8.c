@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Element-wise int8 kernels: MUL, requantization (RELU, RELU6, QUANTIZE),
  * QUANTIZE from float32, DEQUANTIZE, PAD and MEAN. */
 #include <math.h>

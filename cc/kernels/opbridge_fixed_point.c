@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "cc/kernels/opbridge_fixed_point.h"
 
 int32_t opbridge_saturating_rounding_doubling_high_mul(int32_t a, int32_t b) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Fixed-point arithmetic of TFLite's quantized kernels.
  *

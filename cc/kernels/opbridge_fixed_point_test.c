@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Checks the fixed-point helpers against exact 64-bit arithmetic written
  * independently (floor division and rounding of magnitudes instead of

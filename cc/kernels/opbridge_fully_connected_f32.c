@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* FULLY_CONNECTED on float32: TFLite Micro's float reference kernel, accumulating
  * in the order python/opbridge/ops/fully_connected/reference.py does. */
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "cc/kernels/opbridge_kernels_internal.h"
 
 #include <stddef.h>

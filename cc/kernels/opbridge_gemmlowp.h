@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gemmlowp's fixed-point functions, as TFLite's int8 SOFTMAX, LOGISTIC and
  * TANH use them (internal to cc/kernels; python/opbridge/quantization/gemmlowp.py

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * float32 kernels of the built-in operators (TFLite Micro's float reference
  * semantics). Each kernel accumulates in the order the NumPy reference

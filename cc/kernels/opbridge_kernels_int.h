@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * opbridge's portable kernels on plain (unquantized) integers and on raw
  * elements: CAST, STRIDED_SLICE, int32 ADD, MUL and DIV, and MINIMUM and

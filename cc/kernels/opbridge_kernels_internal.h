@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Helpers shared by the int8 kernels' implementations (not part of the API). */
 #ifndef OPBRIDGE_KERNELS_INTERNAL_H_
 #define OPBRIDGE_KERNELS_INTERNAL_H_

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * opbridge's portable int8 kernels: TFLite Micro's reference semantics, bit
  * for bit (see python/opbridge/ops/<op>/reference.py, the golden model).

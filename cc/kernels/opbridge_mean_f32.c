@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* float32 MEAN over up to 4-D inputs (TFLite Micro's float reference: sum
  * in row-major input order, then one division by the element count), so
  * python/opbridge/ops/mean's float32 reference rounds the same way. */

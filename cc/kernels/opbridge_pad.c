@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* PAD / PADV2 on elements of any size (float32 models): constant padding, row by row. */
 #include <stddef.h>
 #include <string.h>

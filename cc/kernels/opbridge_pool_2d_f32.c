@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* float32 AVERAGE_POOL_2D and MAX_POOL_2D (TFLite Micro's float reference
  * kernels): each output's window is clipped to the input (padding is never
  * read or counted) and visited row by row, so the sums round as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* int8 AVERAGE_POOL_2D and MAX_POOL_2D: both visit each output's window,
  * clipped to the input (padding is never read or counted). */
 #include <stddef.h>

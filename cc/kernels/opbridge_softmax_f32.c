@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* float32 SOFTMAX over the last axis (TFLite Micro's float reference):
  * the row's maximum, expf((x - max) * beta) summed in order, then one
  * division per element. */

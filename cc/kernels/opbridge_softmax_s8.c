@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * int8 SOFTMAX with gemmlowp's fixed-point exp and reciprocal
  * (opbridge_gemmlowp.h), as TFLite Micro's reference kernel computes it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Status codes shared by opbridge's kernels and emitted modules.
  * 0 is success; module and kernel errors are below 1000; 1000..1999 are

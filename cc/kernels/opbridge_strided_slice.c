@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* STRIDED_SLICE: a gather of elements along a precomputed 4-D lattice. */
 #include <stddef.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* TRANSPOSE: a gather of elements of any size along a precomputed 6-D lattice. */
 #include <stddef.h>
 #include <string.h>

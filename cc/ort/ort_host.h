@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // Hosts custom-op libraries written for the ONNX Runtime C API
 // (RegisterCustomOps(OrtSessionOptions*, const OrtApiBase*)) without ONNX
 // Runtime: opbridge implements the subset of the OrtApi table such plugins

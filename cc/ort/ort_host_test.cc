@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The ORT-ABI host from C++, with the example ORT LeakyRelu library (the
 // Python tests add real onnxruntime and onnx-extended); run under ASan/LSan
 // by --config=asan.

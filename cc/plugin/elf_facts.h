@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // What the hosts need to know about a plugin file before loading it: that
 // it is an ELF shared object for this machine, which libraries it needs,
 // and whether it exports GNU-unique symbols (which the dynamic loader shares

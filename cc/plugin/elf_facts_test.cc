@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ReadElfFacts on real shared libraries, and on truncated and mutated copies
 // of one: it must return or throw LoadError, never read out of bounds (run
 // under ASan by --config=asan).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // Values shared by opbridge's native plugin hosts (its own ABI and the
 // ONNX Runtime custom-op ABI): tensors the host owns, node attributes, and
 // the typed errors the Python bindings turn into exceptions.

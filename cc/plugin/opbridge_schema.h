@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * opbridge operator-schema ABI, version 1: operator schemas registered from
  * a shared library.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // Loads plugins written against opbridge's own ABI (opbridge_plugin.h) and
 // runs their kernels. Used by the pybind11 module cc/python:_opbridge_plugins
 // and by C++ tests; Python code uses opbridge.backends.host_plugins instead.

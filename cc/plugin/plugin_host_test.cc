@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The opbridge-ABI host from C++ (the Python tests cover the same host
 // through the pybind11 module); run under ASan/LSan by --config=asan.
 #include "cc/plugin/plugin_host.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reads and validates what a schema library registers: see schema_abi_reader.h.
 #include "cc/plugin/schema_abi_reader.h"
 

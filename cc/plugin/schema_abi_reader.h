@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // Reads what a schema library registers (add_domain's arguments, each
 // OpbridgeOpSchemaDef and everything it points to) into owned specs,
 // validating every field: bounded strings, identifiers and dotted domains,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // Rules about values from a schema library (opbridge_schema.h) that both the
 // registration side (schema_abi_reader, schema_registrar) and the inference
 // side (schema_inference_bridge) apply: which dtype bits exist, how much of

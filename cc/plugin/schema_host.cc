@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SchemaLibrary (schema_host.h) put together from the pieces that each do one
 // job: schema_library_loader (dlopen, entry point, ABI version),
 // schema_registrar with schema_abi_reader (what register_schemas adds, read

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // Loads operator-schema libraries (opbridge_schema.h): checks the ABI
 // version, lets the library register its domains and schemas, copies and
 // validates every field into owned C++ values, and calls a schema's

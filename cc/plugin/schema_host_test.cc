@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The schema host from C++: loading by path (the example and test
 // libraries), every field check through in-process tables
 // (SchemaLibrary::FromTable), and inference. The Python tests cover the same

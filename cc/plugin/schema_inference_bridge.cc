@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Calls a schema's inference callback: see schema_inference_bridge.h.
 #include "cc/plugin/schema_inference_bridge.h"
 

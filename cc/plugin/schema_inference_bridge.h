@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // The inference bridge: checks a node's inputs and attributes against a
 // schema (InvalidInput), fills in attribute defaults, calls the schema's
 // infer callback through an OpbridgeInferApi whose functions never throw,

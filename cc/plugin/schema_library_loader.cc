@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dlopen and the schema library's entry point: see schema_library_loader.h.
 #include "cc/plugin/schema_library_loader.h"
 

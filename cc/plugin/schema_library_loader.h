@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // Gets a schema library's table: resolves the explicit path, checks that the
 // file is a shared library for this machine, dlopen()s it, finds and calls
 // its entry point (opbridge_schema_library), and checks the table's ABI

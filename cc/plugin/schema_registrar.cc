@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Carries a schema library's registration calls to the ABI reader: see schema_registrar.h.
 #include "cc/plugin/schema_registrar.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // The registrar a schema library's register_schemas calls
 // (OpbridgeSchemaRegistrar): C callbacks that never throw, passing each
 // add_domain and add_schema call to the ABI reader and keeping the first

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "cc/plugin/tensor_limits.h"
 
 #include <stdio.h>

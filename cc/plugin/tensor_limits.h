@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Size limits of the native plugin hosts, checked before anything is copied
  * or allocated. The Python wrappers check the same limits first (raising

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The size limits, from C: boundaries, overflow, empty tensors. */
 #include "cc/plugin/tensor_limits.h"
 

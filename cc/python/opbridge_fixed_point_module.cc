@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The pybind11 module `_opbridge_fixed_point`: the kernels' fixed-point
 // arithmetic (cc/kernels/opbridge_fixed_point.h), callable from Python so the
 // NumPy reference and the C code can be compared directly on the host.

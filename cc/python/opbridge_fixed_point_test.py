@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The pybind11 module imports and its kernels match exact Python integers."""
 
 import _opbridge_fixed_point as native

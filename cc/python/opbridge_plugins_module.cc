@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The pybind11 module `_opbridge_plugins`: opbridge's two native plugin
 // hosts (cc/plugin for its own ABI, cc/ort for ONNX Runtime custom-op
 // libraries) for opbridge.backends.host_plugins. Python code should use that

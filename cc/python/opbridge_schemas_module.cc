@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The pybind11 module `_opbridge_schemas`: the operator-schema host
 // (cc/plugin/schema_host.h) for opbridge.schema_libraries. Python
 // code should use that module; this one is its thin, checked boundary.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The custom no-op's own status reaches the caller of custom_noop_run, and a
  * normal run copies the input. Built for all four platforms. */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Writes the starter's model: input int8[1, 16] -> custom-noop -> output int8[1, 16].
 
 bazel run //examples/custom_op:make_model -- /tmp/custom_noop.tflite

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Writes kws_demo_input.{c,h}: the demo's fixed input and what the reference says of it.
 
 The input is case 0 of opbridge's seeded golden inputs for the model; the

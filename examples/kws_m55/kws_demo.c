@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Runs the opbridge-compiled MLPerf Tiny keyword-spotting model once on a
  * fixed input and prints its top class. Built for the Cortex-M55 and run
  * under qemu-system-arm by kws_demo.py. */

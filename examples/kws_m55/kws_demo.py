@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """opbridge's main job, end to end: a real model compiled for a Cortex-M55 and run.
 
 Bazel has converted MLPerf Tiny's keyword-spotting model (kws_ref_model.tflite)

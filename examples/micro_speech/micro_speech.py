@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """opbridge's main job: keyword spotting from raw audio on an emulated Cortex-M55.
 
 Bazel has compiled, with opbridge, TFLM's audio front end (nine Signal

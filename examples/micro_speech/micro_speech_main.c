@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* micro_speech on a microcontroller: TFLM's audio front end and its speech
  * classifier, both compiled by opbridge, in one C program.
  *

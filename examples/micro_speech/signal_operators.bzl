@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TFLM's nine Signal operators: opbridge_signal folder -> customCode.
 
 Loaded by examples/micro_speech/BUILD.bazel (their tests and single-operator

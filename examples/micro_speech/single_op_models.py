@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Writes one Signal operator of TFLM's audio front end as a one-operator model.
 
     single_op_models.py MODEL CUSTOM_CODE OUT.tflite [CLIP.wav]

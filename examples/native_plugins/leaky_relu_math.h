@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // LeakyRelu's numerics, shared by the two example plugins: y = x for x >= 0,
 // alpha * x otherwise, computed in float (double for float64) and rounded
 // to the element type to nearest, ties to even, as NumPy and ml_dtypes do.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An opbridge-ABI plugin (cc/plugin/opbridge_plugin.h) with one op,
 // com.example::LeakyRelu (opset 1): y = x if x >= 0 else alpha * x, in
 // float16, bfloat16, float32 and float64. `alpha` is a required float

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An ONNX Runtime custom-op library (the ORT C API only, no C++ wrappers)
 // with com.example::LeakyRelu for float16, bfloat16, float32 and float64:
 // one OrtCustomOp per element type, as ORT selects overloads by type.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A schema library (cc/plugin/opbridge_schema.h) in C99: domain
  * "com.example.copy" (version 1) with one op, CopyInput, whose output Y is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """examples/schema_library/README.md: its Python blocks run, its C excerpts are verbatim parts of the library."""
 
 import re

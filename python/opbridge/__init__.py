@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """opbridge: define a custom operator once, from model import to Cortex-M C.
 
     from opbridge.converter import AotConverter, ConvertArgs

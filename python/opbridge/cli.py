@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The `opbridge` command line.
 
 opbridge convert MODEL -o DIR [--prefix P] [--config convert.yaml] [--plugin my_pkg.module ...]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The ahead-of-time converter: a LiteRT model in, a C module and its memory plan out.
 
 result = AotConverter(ConvertArgs(model="kws.tflite", output_dir="out", prefix="kws")).convert()

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Typed errors for everything a user can get wrong.
 
 Each error says where (model node, tensor or config key), what was expected,

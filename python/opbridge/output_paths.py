@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The paths a conversion writes (output_dir, plan_json, golden_test): checked before anything is written.
 
 A path that cannot be written (an existing file where a directory is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The plugin API in one import: the names heliaAOT's plugin API defines, kept so a heliaAOT plugin ports
 by changing its imports (docs/custom_ops.md, "Porting a heliaAOT plugin"), and what opbridge's plugins
 use besides.

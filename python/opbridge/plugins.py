@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Finding plugins: Python modules that extend a RegistryContext.
 
 A plugin is a module with a `customize_registry(context)` function (or any

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Registry: values by key, with where each came from (built-in or a plugin), frozen once built.
 
 Each extension point of a conversion (operator definitions, parsers, C emitters, transforms, ...) is one

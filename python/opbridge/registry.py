@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The registry context of a conversion, filled: the built-ins, then the plugins' customizers, frozen.
 
 `build_default_registry_context(customizers=[...])` registers the built-ins

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The registries of one conversion: RegistryContext (the heliaAOT-compatible plugin API's name).
 
     operators             OperatorDefinition (schema, reference, C emitter)  by operator key

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Operator schemas registered from shared libraries (cc/plugin/opbridge_schema.h).
 
 A schema library is a shared library written against opbridge's small C ABI

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Schemas registered from shared libraries (cc/plugin/opbridge_schema.h) behave like Python ones.
 
 The example library (examples/schema_library) is compared with the same

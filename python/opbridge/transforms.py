@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Graph rewrites that plugins register and conversions select by name.
 
     class FuseThing(Transform):

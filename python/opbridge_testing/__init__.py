@@ -1,1 +1,2 @@
+# SPDX-License-Identifier: Apache-2.0
 """Test data shared by tests, golden files and benchmarks."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The op tests RELU and RELU6 share, and those LOGISTIC and TANH share (ops/<op>/op_test.py): int8 on drawn
 input quantization and float32 on drawn shapes, and float32 on FLOAT32_EDGE_VALUES: reference == TFLite Micro,
 C kernel == reference.

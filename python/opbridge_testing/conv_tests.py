@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The op tests CONV_2D and DEPTHWISE_CONV_2D share (ops/conv_2d/op_test.py, ops/depthwise_conv_2d/op_test.py),
 on drawn shapes, strides, dilations, paddings and fused activations: reference == TFLite Micro, C kernel ==
 reference.

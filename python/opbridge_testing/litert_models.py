@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Writes one-operator Graphs as LiteRT flatbuffers, for tests against TFLite Micro.
 
 Uses the flatbuffer schema bindings that ship with `ai-edge-litert`

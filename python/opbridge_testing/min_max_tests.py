@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The op tests MINIMUM and MAXIMUM share (ops/minimum/op_test.py, ops/maximum/op_test.py):
 int8, int16, int32 and float32 with broadcasting, reference == TFLite Micro, C kernel ==
 reference (float32: bit for bit; a NaN in either input gives input 1, as TFLite Micro's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The op tests MUL and SUB share (ops/mul/op_test.py, ops/sub/op_test.py): int8 on drawn quantization and
 float32, with broadcasting and a drawn fused activation: reference == TFLite Micro, C kernel == reference.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Small ONNX models for the native plugin tests, built with onnx.helper.
 
 Only the `onnx` package is used (never onnxruntime): the hosts' tests assert

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The op tests AVERAGE_POOL_2D and MAX_POOL_2D share (ops/average_pool_2d/op_test.py, ops/max_pool_2d/op_test.py):
 int8 and float32 on drawn windows, strides, paddings and fused activations: reference == TFLite Micro, C kernel ==
 reference.

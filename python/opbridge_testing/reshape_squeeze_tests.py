@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The op tests RESHAPE and SQUEEZE share (ops/reshape/op_test.py, ops/squeeze/op_test.py): int8 (drawn
 quantization), int16, int32 and float32 on drawn shapes: reference == TFLite Micro, C module == reference (bit for
 bit: the bytes are copied).

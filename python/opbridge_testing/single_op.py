@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """One-operator graphs, checked against TFLite Micro and against the C kernels.
 
 - `check_reference_matches_tflite_micro(graph, ...)` writes the graph as a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Hypothesis strategies for quantized operator parameters."""
 
 import numpy as np

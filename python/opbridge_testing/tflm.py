@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Runs LiteRT model bytes with TFLite Micro (the `tflite-micro` package), the golden peer."""
 
 import numpy as np

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The import graph of a Python package, read from its source (every import, function-level ones
 included), and the layer table docs/architecture.md declares."""
 

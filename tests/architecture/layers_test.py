@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The layer order of docs/architecture.md holds in python/opbridge: no module imports a higher layer, no
 import cycle, no import of the test helpers (python/opbridge_testing); and the checks catch what they
 should (each rule broken on purpose in a scratch package)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Instruction benchmark: one inference of each model's module on the emulated Cortex-M55.
 
     bazel run -c opt //tests/benchmarks:cycles

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Counts the instructions of one <prefix>_run of an emitted module on the
  * emulated Cortex-M55 (run by cycles.py under qemu-system-arm -icount).

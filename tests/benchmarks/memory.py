@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Memory benchmark: opbridge's arena and flash per model, against TFLite Micro.
 
     bazel run //tests/benchmarks:memory

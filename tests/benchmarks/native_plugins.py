@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Native plugin host benchmark: time per run, opbridge's hosts against ONNX Runtime.
 
     bazel run -c opt //tests/benchmarks:native_plugins

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Writes sine_table.{c,h}: a Q15 sine table computed with NumPy.
 
 A small, real generator used to test the cc_codegen_library rule: Python

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The generated table is compiled into this program and checked against
  * the C library's sinf on every platform. */
 #include <math.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """docs/custom_ops.md: its Python snippets run, its excerpts are real code."""
 
 from pathlib import Path

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Checks a docs/ page: runs its ```python blocks in order, in one namespace,
 and checks that each ```cpp / ```c block that starts with a
 `// from <path>` line, and each ```python block that starts with a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """docs/native_plugins.md: its Python snippets run, its C++ excerpts are real code."""
 
 from pathlib import Path

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """docs/schemas.md and docs/onnx.md: their Python snippets run."""
 
 from pathlib import Path

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The previous main job, `bazel run //examples/kws_m55:kws_demo`: classifies on the M55 like the reference."""
 
 import pathlib

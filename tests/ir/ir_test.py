@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The JSON IR round trip (every real model, every registered op), the operation contract, and constant folding."""
 
 import contextlib

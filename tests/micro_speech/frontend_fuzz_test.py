@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The audio front end's model, truncated and mutated, through the reader and
 the Signal plugin's flexbuffer parsers: a typed error or a model, never a crash."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The main job's acceptance: TFLM's micro_speech pipeline, compiled by opbridge.
 
 For each shared clip, the emitted C program (audio front end with the nine

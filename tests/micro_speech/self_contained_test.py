@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The front end converted into a self-contained module (the command line's
 default: every kernel copied in) builds with plain gcc and equals the reference."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """opbridge's ORT-ABI host against real ONNX Runtime, on the same libraries and models.
 
 - The example ORT LeakyRelu library in all four float types: opbridge's host

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """ONNX models with a custom-domain op: resolved only through a registered schema;
 exported to the onnx package (checker, shape inference); inlined and run by onnxruntime."""
 

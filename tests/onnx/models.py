@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Small float32 ONNX models built with onnx.helper (seeded weights): an MLP and a CNN.
 
 `python models.py OUT_DIR` writes mlp.onnx and cnn.onnx (for aot_model in BUILD.bazel).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Damaged ONNX models: truncated files and flipped bytes of the float and QDQ test
 models either convert or raise an OpbridgeError naming the problem; nothing else
 escapes (no IndexError, KeyError, numpy error or crash)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Float32 ONNX models (an MLP and a CNN, built with onnx.helper) through opbridge's
 ONNX frontend: the reference interpreter matches onnxruntime within FLOAT_TOLERANCE,
 on drawn inputs, for every opset version 13..21. (The emitted C is checked against the

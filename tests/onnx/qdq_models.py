@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """QDQ int8 versions of small ONNX models, built with onnx.helper: an MLP and a CNN.
 
 `qdq_model` quantizes a float32 model the way onnxruntime's static

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """QDQ int8 ONNX models (qdq_models.py: an MLP and a CNN) through opbridge's ONNX
 frontend: they convert to int8 built-ins only, and the reference interpreter's
 outputs equal onnxruntime's bit for bit, on drawn inputs (saturating ones

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Quantized ONNX ops one at a time, on drawn parameters: opbridge's reference equals
 onnxruntime bit for bit.
 

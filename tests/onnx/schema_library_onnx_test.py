@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """An ONNX model using the example schema library's CopyInput: refused before the
 library is loaded, converted after; the exported schema passes onnx.checker, and
 the inlined model (CopyInput -> Identity) runs in onnxruntime and equals opbridge."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The custom-operator plugin API, end to end and in every way it can be misused.
 
 Uses the starter plugin (examples/custom_op/my_plugin/custom_noop.py), the

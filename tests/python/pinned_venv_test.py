@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """py_test runs on the pinned venv: the locked packages, not the system's."""
 
 import pathlib

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The reference interpreter equals TFLite Micro bit for bit on every shared model.
 
 Inputs come from opbridge's one seeded generator (opbridge.backends.c.golden_inputs):

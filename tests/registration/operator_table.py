@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The README's operator table, rendered from the built-in registry (tests/registration checks the README
 against it; `bazel run //tests/registration:operator_table` prints it)."""
 

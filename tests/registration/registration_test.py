@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Every operator folder is registered, complete and tested, and its C kernels are linked.
 
 - each folder of python/opbridge/ops (but shared/) is in ops/builtin.py's BUILTIN_OPERATOR_FOLDERS and the

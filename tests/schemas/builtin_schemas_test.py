@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Every operator's schema against real models, NumPy, the reference implementations and bad nodes.
 
 - every built-in (and every operator of the Signal and starter plugins) has a

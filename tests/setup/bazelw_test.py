@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """./bazelw checks the pinned Debian packages quickly, then becomes bazel."""
 
 import os

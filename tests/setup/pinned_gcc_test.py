@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """toolchains/pinned_gcc.sh rejects a compiler of the wrong version.
 
 The repository rule that makes each cc_toolchain (toolchains/gcc_toolchain.bzl)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A program that fails on purpose, in the way chosen by OPBRIDGE_FAILURE:
  * 1 returns a non-zero status, 2 faults (an undefined instruction), 3 hangs.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A failing program fails its emulated test, for the right reason, everywhere.
 
 Runs the `manual` deliberate_*_test targets (built as data of this test) the

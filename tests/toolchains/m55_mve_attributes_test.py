@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The Cortex-M55 toolchain builds for Helium (MVE) and the M4 one does not."""
 
 import subprocess

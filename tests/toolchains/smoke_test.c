@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #include <stdio.h>
 int main(void) {
   volatile float x = 1.5f;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Repository rule: the project's reference models and audio clips, checked by SHA-256.
 
 The files are never copied into this repository. `shared_models` links them

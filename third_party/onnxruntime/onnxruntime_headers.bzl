@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """ONNX Runtime's C API headers, from a pinned registry package.
 
 No Python wheel carries the C headers. The npm package

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Repository rule: the pinned Python interpreter and a venv from a hashed lock.
 
 `python_venv(name, interpreter, python_version, lock_file)` checks that

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Regenerates a hashed lock (every package pinned, with the hashes of all its
 # published files) from a requirements.in, for Python 3.11 on every platform.
 # Writes requirements_lock.txt beside the input. Needs the package index.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Combines the per-test lcov reports listed in --reports_file (see README.md).
 set -euo pipefail
 reports_file="" output_file=""

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Merges the lcov tracefiles of one test into one file (see README.md).
 set -euo pipefail
 coverage_dir="" output_file=""

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A BuildGrid gRPC Bazel cache (CAS, ByteStream, ActionCache) on 127.0.0.1, for CI.
 #
 #   buildgrid_cache.sh start STATE_DIR [PORT]   prints the cache URL (grpc://127.0.0.1:PORT)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Reads a Bazel execution log and checks remote-cache behaviour for CI.
 
     cache_hits.py ratio LOG --name NAME [--minimum 0.95]

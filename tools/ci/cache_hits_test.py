@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """cache_hits.py reads Bazel's JSON execution log and judges hits and misses."""
 
 import json

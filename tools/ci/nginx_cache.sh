@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # An nginx HTTP (WebDAV) Bazel cache on 127.0.0.1, for CI.
 #
 #   nginx_cache.sh start STATE_DIR [PORT]   prints the cache URL (http://127.0.0.1:PORT)

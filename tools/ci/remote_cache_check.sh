@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Checks that a remote cache is shared across checkouts, for CI.
 #
 #   remote_cache_check.sh NAME WORK_DIR [--poison] -- BAZEL_FLAGS...

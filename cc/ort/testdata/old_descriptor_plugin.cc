@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An ORT custom-op library whose descriptors say OrtCustomOp version 17,
 // older than the host serves, with two type overloads of one op: the
 // library must still load (overloads told apart by their types), and using

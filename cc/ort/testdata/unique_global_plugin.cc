@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An ORT custom-op library that keeps its OrtApi pointer the way ORT's C++
 // wrapper does, in a function-local static of an inline function, built
 // with default visibility: GCC exports it as a GNU-unique symbol, which the

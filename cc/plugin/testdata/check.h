@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // Minimal assertions for the hosts' C++ tests (no test framework is pinned).
 #ifndef OPBRIDGE_PLUGIN_TESTDATA_CHECK_H_
 #define OPBRIDGE_PLUGIN_TESTDATA_CHECK_H_

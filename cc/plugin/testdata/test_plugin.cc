@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A plugin for the host's tests. TEST_PLUGIN_GOOD builds a valid plugin
 // with ops that keep state, fail, throw or misbehave; every other
 // TEST_PLUGIN_* define builds one way of registering wrongly.

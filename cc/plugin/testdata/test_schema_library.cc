@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A schema library for the schema host's tests (opbridge_schema.h).
 // TEST_SCHEMAS_GOOD builds a valid library in domain "test.schemas"
 // (versions 1..2); every other TEST_SCHEMAS_* define builds one way of

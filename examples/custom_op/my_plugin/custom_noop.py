@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CUSTOM_NOOP: copies its input to its output; the smallest custom operator
 that parses, resolves, emits, links and runs (docs/custom_ops.md).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The opset domain of TFLM's Signal operators, and what their schemas share."""
 
 from collections.abc import Callable

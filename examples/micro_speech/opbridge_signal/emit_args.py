@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What a Signal operator's C emitter gets: SignalEmitArgs.
 
 Each operator folder's `emit_c.py` has `emit_c(attributes, args) -> NodeCode`

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Reading TFLM's Signal custom options: a flexbuffer map of typed values.
 
 Shared by the operators' attributes classes. Every failure is a ValueError

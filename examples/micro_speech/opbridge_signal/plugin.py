@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The opbridge plugin: TFLM's nine Signal* custom operators.
 
     opbridge convert audio_preprocessor_int8.tflite -o out --plugin opbridge_signal.plugin

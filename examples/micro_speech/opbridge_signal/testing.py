@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Runs one Signal operator's emitted C on the host, frame by frame, for tests.
 
 `run_c` wraps the statements of an operator's `emit_c` in a small C99

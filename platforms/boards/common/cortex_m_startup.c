@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Start-up code and fault reporting for the emulated Cortex-M boards.
  *

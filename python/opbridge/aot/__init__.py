@@ -1,1 +1,2 @@
+# SPDX-License-Identifier: Apache-2.0
 """Ahead-of-time C emission: operator classes (operators), resolution of a graph's nodes (resolve)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Registers the built-in operators in a RegistryContext, explicitly, from ops/builtin.py."""
 
 import typing

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The classes that emit C for operators: AotOperator and its attributes.
 
 One AotOperator instance serves one node of one conversion:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Resolution: one AotOperator per node, with its code-generation settings from the config's rules
 (`attributes` in the config and `ATTRIBUTES` on the class: heliaAOT's names).
 

@@ -1,1 +1,2 @@
+# SPDX-License-Identifier: Apache-2.0
 """Model importers: each turns a model file into an opbridge Graph."""

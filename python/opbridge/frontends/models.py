@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Loads a model file of any supported format, chosen by its contents."""
 
 import pathlib

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The error for a model's unsupported nodes, shared by the LiteRT and ONNX frontends.
 
 A frontend collects every node it cannot import, then raises one error that

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Unsupported nodes are reported grouped by operator, by both frontends, with the same helper."""
 
 from collections.abc import Sequence

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What an operator's attribute class declares, read from its dataclass fields: each attribute's name,
 kind (AttributeType), default and whether it is required. The IR serializer and the schemas share it."""
 

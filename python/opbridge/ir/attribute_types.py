@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Value types of operator attributes (fused activations, padding, requantization modes) and TFLite's
 window arithmetic, which the schemas' shape rules and the references share."""
 

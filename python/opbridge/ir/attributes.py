@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """One walk over an op's attributes, used both to serialize and to deserialize them.
 
 `visit_attributes(attributes_class, attributes, visitor)` calls

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Tensors, nodes and graphs.
 
 A Graph owns its tensors (by index) and its nodes in schedule order: every

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """ONNX TensorProto.DataType numbers <-> DType (the native plugin ABIs number dtypes the same way)."""
 
 from opbridge.ir import DType

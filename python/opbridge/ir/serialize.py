@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The graph as readable JSON, and back.
 
     {"format": "opbridge.ir", "version": 1, "name": ..., "inputs": [0], "outputs": [7],

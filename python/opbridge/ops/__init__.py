@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Operators: one folder per operator, each registered by one explicit call.
 
 An operator's folder holds its typed attributes, its LiteRT importer, its

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The built-in operators: one line per operator folder, in this list and nowhere else.
 
 Each folder's `__init__.py` holds its OperatorDefinition(s) and lists them in

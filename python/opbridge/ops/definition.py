@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What one operator provides: its key, schema, reference implementation, importers and C emitter."""
 
 import dataclasses

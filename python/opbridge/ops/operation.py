@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The operation contract: what every node offers graph passes.
 
 OpenVINO's op classes (seed 002) each implement validate_and_infer_types,

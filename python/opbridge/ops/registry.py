@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Registries: values by key, with where each came from; and the operator registry.
 
 A Registry is one extension point of a conversion (operator definitions,

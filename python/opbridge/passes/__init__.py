@@ -1,1 +1,2 @@
+# SPDX-License-Identifier: Apache-2.0
 """Graph passes: rewrites registered as transforms (see opbridge.transforms)."""

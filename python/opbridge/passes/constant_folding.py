@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Constant folding: a node whose inputs are all constants is replaced by its outputs' values.
 
 Values come from the op's reference implementation (Operation.evaluate), so

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Small graph edits the passes share: renumbering nodes, dropping dead nodes and unused tensors."""
 
 import dataclasses

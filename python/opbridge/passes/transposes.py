@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Removes TRANSPOSE nodes that undo each other, also across element-wise ops.
 
 The ONNX frontend wraps each NHWC convolution or pool in transposes

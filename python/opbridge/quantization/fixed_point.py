@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TFLite's fixed-point arithmetic on NumPy arrays, bit-exact with cc/kernels.
 
 All functions take and return int64 arrays (or Python ints) holding int32

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The NumPy fixed-point functions equal the C kernels (cc/kernels) bit for bit."""
 
 import _opbridge_fixed_point as native

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """gemmlowp's fixed-point exp and reciprocal, used by TFLite's int8 SOFTMAX.
 
 Values are int64 arrays holding int32 raw fixed-point numbers; a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Function bodies: a schema's decomposition of its op into ONNX ops.
 
 `to_onnx_function` gives the body as an onnx.FunctionProto in the op's own

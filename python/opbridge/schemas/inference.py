@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Checking a node against its schema, and inferring its output types.
 
 `infer_node` is the whole rule of one node: input count (optional and

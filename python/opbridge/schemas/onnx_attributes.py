@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """opbridge attribute kinds and values in ONNX's terms (AttributeProto types), both ways."""
 
 from typing import Any

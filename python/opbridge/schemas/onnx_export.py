@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """opbridge schemas in the `onnx` package: checker, shape inference and inlining.
 
 `register_onnx_schemas(context)` registers every schema of a custom domain

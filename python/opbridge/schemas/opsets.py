@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Opset domains and schema selection.
 
 A domain (e.g. "com.example.audio") declares the versions it covers, 1..3

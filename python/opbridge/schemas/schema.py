@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Operator schemas: what an operator takes, gives and accepts, in one place.
 
 A schema names an operator (domain, name, since_version), documents its

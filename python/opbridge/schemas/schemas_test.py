@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Schema checks, opset domains and version selection, and registration rules."""
 
 import dataclasses

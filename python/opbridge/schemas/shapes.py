@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Shape rules shared by several operators' inference functions.
 
 A size of -1 is known only at run time; the rules keep it unknown (or

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Forwards rules_cc's public API to Bazel's native C/C++ rules (see ../README.md)."""
 
 def cc_binary(**attrs):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Forwards rules_python's public API to Bazel's native Python rules (see ../README.md)."""
 
 load("@bazel_tools//tools/python:toolchain.bzl", _py_runtime_pair = "py_runtime_pair")

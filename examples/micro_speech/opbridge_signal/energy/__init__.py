@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TFLM's SignalEnergy: squared magnitude of each spectrum bin in a range."""
 
 from opbridge_signal.energy.attributes import EnergyAttributes

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalEnergy's attributes, decoded from the custom options flexbuffer map TFLM's EnergyInit reads."""
 
 import dataclasses

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalEnergy's C: one kernel call per run."""
 
 from opbridge.backends.c.emit_context import NodeCode

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalEnergy: reference == TFLite Micro, C kernel == reference, attributes, the real model's node."""
 
 import functools

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalEnergy in NumPy, bit-exact with TFLM.
 
 The input is a complex spectrum, int16 (re, im) interleaved; bin i gets

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalEnergy's schema: an int16 [2 * B] complex spectrum -> uint32 [B] energies."""
 
 from opbridge.ir import DType

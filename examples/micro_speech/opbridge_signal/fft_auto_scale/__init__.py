@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TFLM's SignalFftAutoScale: scales samples up to use int16's range, reporting the shift."""
 
 from opbridge_signal.fft_auto_scale.attributes import FftAutoScaleAttributes

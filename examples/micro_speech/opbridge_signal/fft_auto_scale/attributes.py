@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFftAutoScale's attributes: none; TFLM reads no custom option (the model stores an empty map)."""
 
 import dataclasses

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFftAutoScale in NumPy, bit-exact with TFLM.
 
 TFLM scales the input up by the largest power of two that keeps its peak

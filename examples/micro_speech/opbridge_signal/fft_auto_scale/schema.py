@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFftAutoScale's schema: int16 [N] -> int16 [N] scaled up, and the int32 scalar shift applied."""
 
 from opbridge.ir import DType

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFilterBank: a power spectrum (uint32) into num_channels triangular filter bank energies (uint64)."""
 
 from opbridge_signal.filter_bank.attributes import CUSTOM_CODE, FilterBankAttributes

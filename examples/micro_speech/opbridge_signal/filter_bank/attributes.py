@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFilterBank's attributes (from its custom options): the number of filter bank (mel) channels."""
 
 import dataclasses

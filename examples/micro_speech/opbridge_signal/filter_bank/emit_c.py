@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFilterBank's C: one call of opbridge_signal_filter_bank; the tables stay model constants."""
 
 import math

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFilterBank on drawn spectra and channel tables: reference == TFLite Micro, C == reference."""
 
 import numpy as np

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFilterBank in NumPy: triangular (mel) filters accumulate a power spectrum into channels.
 
 Channel c sums the spectrum over band c + 1 with `weights` (its rising edge) and over band c with

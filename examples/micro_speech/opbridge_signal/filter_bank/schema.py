@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFilterBank's schema: a uint32 power spectrum and int16 tables -> uint64 [num_channels]."""
 
 from opbridge.ir import DType

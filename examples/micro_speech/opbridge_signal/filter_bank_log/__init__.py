@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFilterBankLog: filter bank channels (uint32) to a scaled natural log (int16)."""
 
 from opbridge_signal.filter_bank_log.attributes import CUSTOM_CODE, FilterBankLogAttributes

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFilterBankLog's attributes (custom options): the input's pre-shift and the scale of the natural log."""
 
 import dataclasses

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFilterBankLog's C: the log2 correction table (computed here, flash only) and one call."""
 
 import math

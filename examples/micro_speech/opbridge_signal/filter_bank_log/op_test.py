@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFilterBankLog on drawn channels and attributes: reference == TFLite Micro, C == reference."""
 
 import numpy as np

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFilterBankLog in NumPy: a fixed-point natural log of each channel, saturated to int16.
 
 With x = uint32(input << input_correction_bits), x <= 1 gives 0. Otherwise, in Q16:

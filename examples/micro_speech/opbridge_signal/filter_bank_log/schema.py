@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFilterBankLog's schema: uint32 channels -> int16 scaled natural logs of their shape."""
 
 from opbridge.ir import DType

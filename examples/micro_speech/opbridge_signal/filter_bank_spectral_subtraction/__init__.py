@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFilterBankSpectralSubtraction: filter bank channels (uint32) minus a noise estimate kept across invokes."""
 
 from opbridge_signal.filter_bank_spectral_subtraction.attributes import (

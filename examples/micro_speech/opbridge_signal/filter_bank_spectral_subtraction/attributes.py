@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFilterBankSpectralSubtraction's attributes (custom options): the noise tracker's coefficients and scales."""
 
 import dataclasses

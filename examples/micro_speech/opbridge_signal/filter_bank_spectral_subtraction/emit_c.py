@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFilterBankSpectralSubtraction's C: a const configuration, a reset from init, one call per run."""
 
 import math

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFilterBankSpectralSubtraction over several frames (the noise estimate carries over):
 reference == TFLite Micro, C == reference."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFilterBankSpectralSubtraction in NumPy: subtract a running noise estimate from each channel.
 
 Per channel, with s = smoothing_bits and b = spectral_subtraction_bits (all uint32 unless noted):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFilterBankSpectralSubtraction's schema: uint32 [num_channels] -> the output and the noise estimate."""
 
 from opbridge.ir import DType

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFilterBankSquareRoot: filter bank energies (uint64) to rounded square roots (uint32), scaled down."""
 
 from opbridge_signal.filter_bank_square_root.attributes import CUSTOM_CODE, FilterBankSquareRootAttributes

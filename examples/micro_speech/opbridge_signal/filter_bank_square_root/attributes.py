@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFilterBankSquareRoot's attributes: none; TFLM never reads its custom options (the scale is an input)."""
 
 import dataclasses

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFilterBankSquareRoot's C: one call; the scale shift is read from its int32 scalar input at run time."""
 
 import math

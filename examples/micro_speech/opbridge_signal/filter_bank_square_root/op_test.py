@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFilterBankSquareRoot on drawn energies and scale shifts: reference == TFLite Micro, C == reference."""
 
 import numpy as np

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFilterBankSquareRoot in Python: each channel's rounded square root, shifted down by the FFT's scale.
 
 TFLM rounds the integer square root to nearest, with two quirks kept here: a value below 2**32 takes

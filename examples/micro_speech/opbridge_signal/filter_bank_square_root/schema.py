@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalFilterBankSquareRoot's schema: uint64 energies and an int32 shift -> uint32 of their shape."""
 
 from opbridge.ir import DType

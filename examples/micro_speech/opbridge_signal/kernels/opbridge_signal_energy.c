@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SignalEnergy, bit-exact with TFLM's SpectrumToEnergy. */
 #include "opbridge_signal_energy.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* TFLM's SignalEnergy: squared magnitudes of a complex int16 spectrum,
  * bit-exact with TFLM. */
 #ifndef OPBRIDGE_SIGNAL_ENERGY_H_

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SignalFftAutoScale, bit-exact with TFLM's FftAutoScale. */
 #include "opbridge_signal_fft_auto_scale.h"
 #include "opbridge_signal_integer.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* TFLM's SignalFftAutoScale: scales samples up by a power of two ahead of the
  * fixed-point FFT, bit-exact with TFLM. */
 #ifndef OPBRIDGE_SIGNAL_FFT_AUTO_SCALE_H_

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "opbridge_signal_filter_bank.h"
 
 /* Whether [start, start + width) lies inside [0, length); an empty band reads nothing. */

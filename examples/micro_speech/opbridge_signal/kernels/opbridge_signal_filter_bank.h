@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SignalFilterBank: accumulates a power spectrum into triangular filter bank channels. */
 #ifndef OPBRIDGE_SIGNAL_FILTER_BANK_H_
 #define OPBRIDGE_SIGNAL_FILTER_BANK_H_

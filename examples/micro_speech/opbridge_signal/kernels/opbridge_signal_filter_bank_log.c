@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "opbridge_signal_filter_bank_log.h"
 #include "opbridge_signal_integer.h"
 

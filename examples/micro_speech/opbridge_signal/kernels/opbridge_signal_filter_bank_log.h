@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SignalFilterBankLog: fixed-point natural log of filter bank channels, saturated to int16. */
 #ifndef OPBRIDGE_SIGNAL_FILTER_BANK_LOG_H_
 #define OPBRIDGE_SIGNAL_FILTER_BANK_LOG_H_

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "opbridge_signal_filter_bank_spectral_subtraction.h"
 
 int32_t opbridge_signal_filter_bank_spectral_subtraction_reset(

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SignalFilterBankSpectralSubtraction: removes a slowly tracked noise floor from filter bank channels. */
 #ifndef OPBRIDGE_SIGNAL_FILTER_BANK_SPECTRAL_SUBTRACTION_H_
 #define OPBRIDGE_SIGNAL_FILTER_BANK_SPECTRAL_SUBTRACTION_H_

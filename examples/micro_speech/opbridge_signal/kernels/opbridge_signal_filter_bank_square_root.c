@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "opbridge_signal_filter_bank_square_root.h"
 
 /* floor(sqrt(value)) for value < 2^32, built one result bit at a time from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SignalFilterBankSquareRoot: filter bank energies to amplitudes. */
 #ifndef OPBRIDGE_SIGNAL_FILTER_BANK_SQUARE_ROOT_H_
 #define OPBRIDGE_SIGNAL_FILTER_BANK_SQUARE_ROOT_H_

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Integer helpers the Signal kernels share. C99 leaves >> of negative values
  * and narrowing to int16 implementation-defined; TFLM relies on what its
  * compilers do (arithmetic shift, two's-complement wrap), so these spell it

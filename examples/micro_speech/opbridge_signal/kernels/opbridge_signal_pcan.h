@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SignalPCAN: per-channel amplitude normalisation of filter bank channels by their noise estimate. */
 #ifndef OPBRIDGE_SIGNAL_PCAN_H_
 #define OPBRIDGE_SIGNAL_PCAN_H_

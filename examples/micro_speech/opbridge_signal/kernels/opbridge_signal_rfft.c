@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SignalRfft (int16), bit-exact with TFLM's fixed-point KISS FFT.
  *
  * Same arithmetic as KISS with FIXED_POINT=16, organised differently: KISS

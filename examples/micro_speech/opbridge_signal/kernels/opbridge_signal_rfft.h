@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* TFLM's SignalRfft (int16): a real FFT bit-exact with TFLM's fixed-point
  * KISS FFT (v130, FIXED_POINT=16).
  *

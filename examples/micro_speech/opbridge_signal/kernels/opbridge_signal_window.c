@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SignalWindow, bit-exact with TFLM's ApplyWindow. */
 #include "opbridge_signal_window.h"
 #include "opbridge_signal_integer.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* TFLM's SignalWindow: multiplies the samples by a window, bit-exact with TFLM. */
 #ifndef OPBRIDGE_SIGNAL_WINDOW_H_
 #define OPBRIDGE_SIGNAL_WINDOW_H_

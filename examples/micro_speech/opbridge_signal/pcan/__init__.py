@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalPCAN: filter bank channels (uint32) normalised by their noise estimate through a gain LUT (uint32)."""
 
 from opbridge_signal.pcan.attributes import CUSTOM_CODE, PcanAttributes

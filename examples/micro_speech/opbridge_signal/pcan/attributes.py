@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalPCAN's attributes (from its custom options): the shift that makes signal * gain a signal-to-noise ratio."""
 
 import dataclasses

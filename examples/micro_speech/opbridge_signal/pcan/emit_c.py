@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalPCAN's C: one call; the gain LUT stays a model constant (an input)."""
 
 import math

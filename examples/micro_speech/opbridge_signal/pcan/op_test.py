@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalPCAN on drawn channels, noise estimates, gain tables and shifts: reference == TFLite Micro, C == reference."""
 
 import numpy as np

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalPCAN (per-channel amplitude normalisation) in NumPy.
 
 Each channel's gain comes from its noise estimate n through a piecewise quadratic table:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalPCAN's schema: uint32 channels, uint32 noise estimates and an int16 gain LUT -> uint32 channels."""
 
 from opbridge.ir import DType

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TFLM's SignalRfft (int16): real FFT by fixed-point KISS FFT, complex interleaved output."""
 
 from opbridge_signal.rfft.attributes import RfftAttributes

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalRfft's attributes, decoded from the custom options flexbuffer map TFLM's RfftInit reads."""
 
 import dataclasses

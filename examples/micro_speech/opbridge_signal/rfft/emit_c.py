@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalRfft's C: the FFT plan as static const tables (flash), one kernel call per run."""
 
 import math

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalRfft (int16) in NumPy, bit-exact with TFLM.
 
 TFLM's int16 RFFT is KISS FFT v130 built with FIXED_POINT=16: a complex

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalRfft's schema: int16 [..., L] frames -> int16 [..., fft_length + 2], complex interleaved."""
 
 from opbridge.ir import DType

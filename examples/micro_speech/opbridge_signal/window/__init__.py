@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TFLM's SignalWindow: samples times Q`shift` window weights, saturated to int16."""
 
 from opbridge_signal.window.attributes import WindowAttributes

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalWindow's attributes, decoded from the custom options flexbuffer map TFLM's WindowInit reads."""
 
 import dataclasses

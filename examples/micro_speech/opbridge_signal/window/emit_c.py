@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalWindow's C: one kernel call per run; the weights stay a constant input tensor."""
 
 import math

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalWindow in NumPy, bit-exact with TFLM.
 
 Each run of len(weights) consecutive samples (the input flattened) is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SignalWindow's schema: int16 samples times int16 window weights -> int16 of the samples' shape."""
 
 from opbridge.ir import DType

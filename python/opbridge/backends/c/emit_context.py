@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What an operator's C emitter returns, and the names it can use.
 
 An operator folder's `emit_c.py` turns one node into a NodeCode: the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Writes a Graph as a stand-alone C module.
 
     DIR/includes-api/<prefix>.h        the API: context, tensor ids, descriptors, init/run

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Flash used by an emitted module in a Cortex-M ELF, from its symbol table.
 
 Every symbol the emitter defines starts with the module's prefix (constants

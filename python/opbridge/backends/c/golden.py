@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A C test program that checks an emitted module against the reference interpreter.
 
 The program holds seeded inputs and the outputs the NumPy reference gives

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The one generator of model inputs for golden data.
 
 Half the inputs are uniform over the whole dtype range; half are the input

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Plans every activation of a graph into one arena, ahead of time.
 
 Each activation (graph inputs and every tensor a node writes; constants

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The memory planner on drawn graphs: no two live buffers share bytes; bounds hold."""
 
 from hypothesis import given, settings

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Host plugins: native C/C++ kernels loaded from shared libraries into this process, written against
 opbridge's C ABI or ONNX Runtime's custom-op API (docs/native_plugins.md). They run on the host only and
 never reach the MCU: the C module has no loader; its kernels are compiled in (backends/c).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Element types across the native boundary: ONNX numbers <-> DType <-> NumPy."""
 
 from typing import Any

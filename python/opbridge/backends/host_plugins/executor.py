@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Runs a Graph with native plugin kernels for some nodes and the NumPy reference for the rest."""
 
 from collections.abc import Collection, Mapping, Sequence

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The native hosts' limits, checked in Python before anything is parsed or copied.
 
 The C++ hosts check the same limits again (cc/plugin/tensor_limits.h) for

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Native plugin libraries, loaded by explicit path, and their per-node kernels.
 
 Two ABIs share one kernel interface (`NodeKernel.compute(arrays)`):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CustomOpSession: runs an ONNX model of custom-domain nodes through a native plugin library.
 
 The model is read by the ONNX frontend's reader (read_model_proto, read_node:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CustomOpSession and the NativeExecutor with both ABIs' LeakyRelu and the test plugin.
 
 ONNX Runtime is never imported here (asserted at the end); tests against

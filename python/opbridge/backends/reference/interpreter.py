@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Runs a Graph node by node with each operator's NumPy reference implementation."""
 
 from collections.abc import Mapping, Sequence

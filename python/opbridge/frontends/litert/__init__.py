@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The LiteRT (.tflite) frontend."""
 
 from opbridge.frontends.litert.reader import load_litert_model, read_litert_model

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What a LiteRT parser sees, and the canonical operator key of a custom operator.
 
 One key names an operator in all registries: the parser's key in

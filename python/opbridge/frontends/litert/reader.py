@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Reads a LiteRT flatbuffer (subgraph 0) into an opbridge Graph.
 
 The flatbuffer is untrusted input: every vector length and index is checked

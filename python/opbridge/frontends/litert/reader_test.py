@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The LiteRT reader: the shared models parse; damaged files give typed errors.
 
 The fuzz tests feed truncated and byte-flipped copies of real models: the

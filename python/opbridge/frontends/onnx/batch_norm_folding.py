@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Folds each inference-mode BatchNormalization into the Conv before it (weights scaled, bias shifted),
 as onnxruntime's ConvBNFusion does; the ones left are converted by ops/shared/onnx_composite.py."""
 

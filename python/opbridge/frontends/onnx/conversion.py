@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What an ONNX operator converter works with: the graph being built.
 
 A converter (an operator folder's onnx.py) reads one ONNX node through

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What the ONNX converters of the operator folders (ops/<op>/onnx.py) share.
 
 opbridge's built-ins compute in NHWC like TFLite: a 2-D convolution or pooling reads its NCHW input

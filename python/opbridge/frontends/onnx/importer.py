@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """ONNX models (read with the `onnx` package) -> opbridge graphs.
 
 Nodes of a custom domain are resolved through the registry's schemas: the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """QDQ fusion: each DequantizeLinear -> op -> QuantizeLinear group that onnxruntime fuses becomes the
 QLinear op (or the op on int8 values) before conversion; everything else runs as the model defines it."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What the converters of quantized ONNX ops share: int8 scales and zero points read from constant
 inputs, per tensor or per output channel, and the QLinear operands (uint8 activations are refused with a hint)."""
 

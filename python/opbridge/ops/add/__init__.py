@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """ADD: element-wise sum of two int8 tensors with their own scales, two plain int32 or two float32 tensors
 (broadcasting)."""
 

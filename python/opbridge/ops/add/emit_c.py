@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """ADD -> opbridge_add_s8, opbridge_add_s32 or opbridge_add_f32 (and SUB -> opbridge_sub_s8), with broadcasting
 as 4-D strides."""
 

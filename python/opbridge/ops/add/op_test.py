@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """ADD with broadcasting, int8 on drawn quantization, plain int32 and float32: reference == TFLite Micro,
 C == reference (float32: bit for bit)."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TFLite Micro's reference ADD, int8, int32 and float32.
 
 int8: both inputs are brought to a common scale (twice the larger input

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """ADD's schema: two tensors of one dtype (int8, int32, float32), NumPy broadcasting, output of that dtype."""
 
 from opbridge.ir import DType

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """AVERAGE_POOL_2D: mean over windows that are clipped to the input, int8 or float32."""
 
 from opbridge.ops.average_pool_2d.emit_c import emit_average_pool_2d

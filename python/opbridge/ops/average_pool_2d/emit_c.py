@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """AVERAGE_POOL_2D -> opbridge_average_pool_2d_s8 or opbridge_average_pool_2d_f32."""
 
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, c_int_list, nhwc_dims

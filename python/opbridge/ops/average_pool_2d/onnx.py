@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """AVERAGE_POOL_2D from ONNX: AveragePool (and, through convert_pool, MAX_POOL_2D's MaxPool)."""
 
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode

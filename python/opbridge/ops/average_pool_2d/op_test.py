@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """AVERAGE_POOL_2D on int8 and float32, drawn windows, strides, paddings and fused activations: reference == TFLite
 Micro, C kernel == reference (float32: bit for bit, edge values included).
 The tests are AVERAGE_POOL_2D's and MAX_POOL_2D's alike: opbridge_testing/pool_2d_tests.py."""

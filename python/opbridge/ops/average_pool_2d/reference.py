@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TFLite Micro's reference AVERAGE_POOL_2D, int8 and float32.
 
 Each output averages only the input positions its window covers (padding is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """AVERAGE_POOL_2D's schema (MAX_POOL_2D's too): an int8 or float32 NHWC tensor to [N, out_h, out_w, C] of its dtype."""
 
 from opbridge.ir import DType

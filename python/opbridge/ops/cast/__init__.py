@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CAST: each element converted to the output's type.
 
 From bool, int8, int16, int32 or uint32 to int8, int16, int32, uint32 or float32.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CAST -> opbridge_cast_<from>_<to> (cc/kernels/opbridge_kernels_int.h)."""
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CAST: the LiteRT importer (builtin code, versions, options parser)."""
 
 from typing import Any

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CAST between every supported pair of types: reference == TFLite Micro, C kernel == reference."""
 
 import numpy as np

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TFLite Micro's CAST: a C++ static_cast of each element.
 
 Integer targets keep the low bits of the value (two's complement wrap-around,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CAST's schema: bool, int8, int16, int32 or uint32 to int8, int16, int32, uint32 or float32, same shape."""
 
 from opbridge.ops.cast.attributes import CastAttributes

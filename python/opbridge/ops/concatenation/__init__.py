@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CONCATENATION: inputs joined along one axis (int8 of the output's quantization, or int16, int32, ...)."""
 
 from opbridge.ops.concatenation.emit_c import emit_concatenation

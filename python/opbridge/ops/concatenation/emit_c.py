@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CONCATENATION: C emitter."""
 
 import numpy as np

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CONCATENATION from ONNX: Concat."""
 
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CONCATENATION of int8 (one quantization), int16, int32 and float32 tensors, some constant, along any axis:
 reference == TFLite Micro, C module == reference (bit for bit: the bytes are copied)."""
 

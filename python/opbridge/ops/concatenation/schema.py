@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CONCATENATION's schema: one or more tensors of one dtype joined along `axis`."""
 
 from opbridge.ops.concatenation.attributes import CONCATENATION_DTYPES, ConcatenationAttributes

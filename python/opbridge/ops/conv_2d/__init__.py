@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CONV_2D: 2-D convolution, NHWC input, OHWI filter: int8 with int32 bias, or float32."""
 
 from opbridge.ops.conv_2d.emit_c import emit_conv_2d

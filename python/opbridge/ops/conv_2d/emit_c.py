@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CONV_2D and DEPTHWISE_CONV_2D -> opbridge_conv_2d_s8 / opbridge_depthwise_conv_2d_s8 (int8),
 opbridge_conv_f32 / opbridge_depthwise_conv_f32 (float32)."""
 

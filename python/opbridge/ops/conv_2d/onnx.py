@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CONV_2D and DEPTHWISE_CONV_2D from ONNX: Conv (float32) and QLinearConv (int8), groups 1 or depthwise."""
 
 import numpy as np

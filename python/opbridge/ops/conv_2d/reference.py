@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TFLite Micro's reference CONV_2D: int8 per-channel (ConvPerChannel) and float32 (Conv)."""
 
 import numpy as np

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """CONV_2D's schema: NHWC input, OHWI filter, optional bias -> NHWC output.
 
 int8 activations and filter with an int32 bias, or float32 throughout.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """DEPTHWISE_CONV_2D: per-channel 2-D convolution with a depth multiplier: int8 with int32 bias, or float32."""
 
 from opbridge.ops.definition import OperatorDefinition

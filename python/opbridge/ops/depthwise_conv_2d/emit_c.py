@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """DEPTHWISE_CONV_2D -> opbridge_depthwise_conv_2d_s8 (shared with CONV_2D's emitter)."""
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode

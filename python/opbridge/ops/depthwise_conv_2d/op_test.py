@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """DEPTHWISE_CONV_2D on drawn shapes, depth multipliers, strides, dilations, paddings and fused activations:
 reference == TFLite Micro, C kernel == reference. int8 (per-tensor or per-channel filters; TFLite's
 requantization, and ONNX's in C) and float32 (bit for bit, edge values included).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TFLite Micro's reference DEPTHWISE_CONV_2D: int8 per-channel (DepthwiseConvPerChannel) and float32."""
 
 import numpy as np

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """DEPTHWISE_CONV_2D's schema: NHWC input, [1, KH, KW, C * m] filter, optional bias.
 
 int8 activations and filter with an int32 bias, or float32 throughout.

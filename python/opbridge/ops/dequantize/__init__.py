@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """DEQUANTIZE: int8 -> float32, scale * (q - zero_point)."""
 
 from opbridge.ops.definition import OperatorDefinition

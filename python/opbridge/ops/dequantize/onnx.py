@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """DEQUANTIZE from ONNX: DequantizeLinear (of a constant: a float32 constant)."""
 
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode

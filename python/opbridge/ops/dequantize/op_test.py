@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """DEQUANTIZE, int8 -> float32, on drawn shapes and quantization: reference == TFLite Micro, C kernel == reference."""
 
 from ai_edge_litert import schema_py_generated as schema

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """DEQUANTIZE's schema: an int8 tensor to a float32 tensor of its shape."""
 
 from opbridge.ir import DType

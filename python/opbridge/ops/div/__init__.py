@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """DIV: element-wise quotient of two plain int32 tensors (truncated toward zero) or of two float32 tensors
 (broadcasting)."""
 

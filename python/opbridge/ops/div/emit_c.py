@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """DIV -> opbridge_div_s32 or opbridge_div_f32, with broadcasting as 4-D strides."""
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode

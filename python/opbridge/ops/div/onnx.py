@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """DIV from ONNX: Div (no fused activation)."""
 
 from opbridge.frontends.onnx.converter_helpers import convert_binary

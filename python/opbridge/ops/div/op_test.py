@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """DIV on plain int32 and float32 with broadcasting: reference == TFLite Micro, C kernel == reference
 (float32: bit for bit).
 

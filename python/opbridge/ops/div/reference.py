@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TFLite Micro's reference DIV on int32 (unquantized tensors) and on float32.
 
 TFLite Micro divides with C++'s `/`: the quotient is truncated toward zero

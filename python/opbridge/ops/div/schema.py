@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """DIV's schema: two plain int32 or two float32 tensors, NumPy broadcasting, a quotient of that dtype."""
 
 from opbridge.ir import DType

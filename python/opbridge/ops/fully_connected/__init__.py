@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """FULLY_CONNECTED: output = input x filter^T + bias: int8 with int32 bias, or float32."""
 
 from opbridge.ops.definition import OperatorDefinition

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """FULLY_CONNECTED -> opbridge_fully_connected_s8 (int8) or opbridge_fully_connected_f32 (float32)."""
 
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """FULLY_CONNECTED from ONNX: Gemm and MatMul with a constant B (float32), QLinearMatMul and
 onnxruntime's QGemm (int8)."""
 

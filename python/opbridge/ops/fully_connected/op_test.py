@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """FULLY_CONNECTED on drawn shapes and quantization: reference == TFLite Micro, C kernel == reference.
 
 int8 and float32 (inputs of rank 1 to 4, keep_num_dims or not); float32

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TFLite Micro's reference FULLY_CONNECTED: int8 (per-tensor or per-channel filter) and float32."""
 
 import numpy as np

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """FULLY_CONNECTED's schema: input, [units, depth] filter, optional bias -> output.
 
 int8 activations and filter with an int32 bias, or float32 throughout.

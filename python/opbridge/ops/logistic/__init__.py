@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """LOGISTIC on int8: gemmlowp's fixed-point sigmoid; output scale 1/256, zero point -128.
 
 On float32, TFLite's reference Logistic: 1 / (1 + exp(-x)) in float32, with

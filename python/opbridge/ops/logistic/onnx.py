@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """LOGISTIC from ONNX: Sigmoid."""
 
 from opbridge.frontends.onnx.converter_helpers import convert_unary

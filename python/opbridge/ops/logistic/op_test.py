@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """LOGISTIC on drawn input quantization (int8; output scale 1/256, zero point -128) and on float32: reference ==
 TFLite Micro, C kernel == reference (float32: within a few ulps, libm's expf).
 The tests are LOGISTIC's and TANH's alike: opbridge_testing/activation_tests.py."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """LOGISTIC's schema: an int8 or float32 tensor to a tensor of its dtype and shape."""
 
 from opbridge.ir import DType

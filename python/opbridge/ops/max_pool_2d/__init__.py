@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """MAX_POOL_2D: maximum over windows that are clipped to the input, int8 or float32."""
 
 from opbridge.ops.average_pool_2d.litert import parse_litert_options

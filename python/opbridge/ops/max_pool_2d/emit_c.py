@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """MAX_POOL_2D -> opbridge_max_pool_2d_s8 or opbridge_max_pool_2d_f32 (parameters shared with AVERAGE_POOL_2D)."""
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """MAX_POOL_2D: the LiteRT importer (builtin code, versions)."""
 
 from tflite.BuiltinOperator import BuiltinOperator

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """MAX_POOL_2D from ONNX: MaxPool (without dilation or ceil_mode; AVERAGE_POOL_2D's convert_pool)."""
 
 from opbridge.ops.average_pool_2d.onnx import convert_pool

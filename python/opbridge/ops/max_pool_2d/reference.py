@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TFLite Micro's reference MAX_POOL_2D, int8 and float32: the largest value each window covers."""
 
 from opbridge.ir import DType

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """MAXIMUM: the element-wise larger of two int8, int16, int32 or float32 tensors (broadcasting).
 
 Raw values are compared, whatever their quantization, as TFLite Micro does.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """MAXIMUM -> opbridge_maximum_<s8|s16|s32|f32>, with broadcasting as 4-D strides."""
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """MAXIMUM on int8, int16, int32 and float32 with broadcasting: reference == TFLite Micro, C kernel == reference
 (float32: bit for bit; a NaN in either input gives input 1, as TFLite Micro's comparison does).
 The tests are MINIMUM's and MAXIMUM's alike: opbridge_testing/min_max_tests.py."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TFLite Micro's reference MAXIMUM: np.maximum of the raw values, broadcast (float32: a > b ? a : b)."""
 
 import numpy as np

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """MAXIMUM's schema: two int8, int16, int32 or float32 tensors of one dtype, NumPy broadcasting, that dtype out."""
 
 from opbridge.ops.shared.min_max import MIN_MAX_DTYPES

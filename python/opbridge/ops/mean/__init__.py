@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """MEAN over constant axes: int8 (TFLite Micro's sum-then-rescale algorithm) or float32.
 
 float32 is TFLite Micro's float reference: each output is 0 plus its inputs

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """MEAN from ONNX: GlobalAveragePool (the mean over the spatial axes, kept)."""
 
 import numpy as np

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """MEAN over drawn constant axes, with and without keep_dims (int8 and float32): reference == TFLite Micro,
 C module == reference (float32: bit for bit; sums in TFLite Micro's row-major order, no libm)."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """MEAN's schema: an int8 or float32 tensor averaged over constant int32 axes."""
 
 from opbridge.ir import DType

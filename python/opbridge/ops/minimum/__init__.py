@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """MINIMUM: the element-wise smaller of two int8, int16, int32 or float32 tensors (broadcasting).
 
 Raw values are compared, whatever their quantization, as TFLite Micro does.

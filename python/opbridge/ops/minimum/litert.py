@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """MINIMUM: the LiteRT importer (builtin code, versions)."""
 
 from tflite.BuiltinOperator import BuiltinOperator

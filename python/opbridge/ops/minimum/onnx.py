@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """MINIMUM from ONNX: Min of two inputs."""
 
 from opbridge.frontends.onnx.converter_helpers import convert_binary

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """MUL: element-wise product of two int8 tensors, two plain int32 or two float32 tensors (broadcasting).
 
 int32 is TFLite Micro's unquantized path: the product wraps around on

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """MUL: C emitter."""
 
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode

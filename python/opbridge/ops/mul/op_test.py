@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """MUL with broadcasting and a drawn fused activation, int8 on drawn quantization, plain int32 and float32:
 reference == TFLite Micro, C kernel == reference (float32: bit for bit, edge values included).
 The int8 and float32 tests are MUL's and SUB's alike: opbridge_testing/mul_sub_tests.py; int32 is MUL's own."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """MUL's schema: two int8, two plain int32 or two float32 tensors, NumPy broadcasting, output of that dtype."""
 
 from opbridge.ir import DType

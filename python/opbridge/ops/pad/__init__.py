@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """PAD / PADV2: constant padding of int8 tensors (with the output zero point or the given value)
 and of float32 tensors (with 0.0 or the given value)."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """PAD / PADV2 -> opbridge_pad_s8 (int8, up to 5-D) or opbridge_pad (float32, any element size, up to 6-D)."""
 
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, c_int_list

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """PAD, CONCATENATION and MEAN: reference == TFLite Micro, C == reference."""
 
 import numpy as np

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TFLite Micro's PAD and PADV2: constant padding of int8 or float32 tensors.
 
 int8 pads with the output's zero point (real 0) or PADV2's constant value;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """PAD's and PADV2's schemas: an int8 or float32 tensor padded by constant int32 [rank, 2] paddings."""
 
 from opbridge.ir import DType

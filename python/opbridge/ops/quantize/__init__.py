@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """QUANTIZE: float32 -> int8 (halves away from zero, or to even for ONNX models), or int8 -> int8 (requantize)."""
 
 from opbridge.ops.definition import OperatorDefinition

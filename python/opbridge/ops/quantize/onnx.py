@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """QUANTIZE from ONNX: QuantizeLinear (float32 -> int8, halves to even)."""
 
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """QUANTIZE, float32 -> int8 and int8 -> int8 (requantize), on drawn shapes and quantization: reference == TFLite
 Micro, C kernel == reference; and with ONNX's rounding (float32 -> int8, halves to even; its reference is checked
 against onnxruntime's QuantizeLinear in tests/onnx/qlinear_ops_test.py): C kernel == reference."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """QUANTIZE's schema: a float32 or int8 tensor to an int8 tensor of its shape."""
 
 from opbridge.ir import DType

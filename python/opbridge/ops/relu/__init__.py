@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """RELU on int8: rescale to the output's quantization, then clamp below at its zero point; on float32:
 x < 0 ? 0 : x (TFLite Micro's ReluFloat; NaN and -0.0 pass through)."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """RELU from ONNX: Relu (Clip(0, inf) also becomes RELU: frontends/onnx/composite.py)."""
 
 from opbridge.frontends.onnx.converter_helpers import convert_unary

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """RELU6 on int8: clamp to [input zero point, quantized 6] (TFLite Micro does not rescale); on float32:
 x > 6 ? 6 : (x < 0 ? 0 : x) (TFLite Micro's Relu6Float; NaN passes through)."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """RELU6 on int8 (drawn input quantization, kept by the output as TFLite does) and float32: reference == TFLite
 Micro, C kernel == reference (float32: bit for bit; NaN and -0.0 pass through, infinities clamp).
 The tests are RELU's and RELU6's alike: opbridge_testing/activation_tests.py."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """RELU6: reference implementation."""
 
 import numpy as np

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """RESHAPE: the same bytes under another shape (the output's, fixed at conversion)."""
 
 from opbridge.ops.definition import OperatorDefinition

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """RESHAPE: nothing to do when the planner aliased output to input; else a copy."""
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode

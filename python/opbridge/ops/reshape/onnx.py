@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """RESHAPE from ONNX: Reshape, Flatten and Unsqueeze."""
 
 import numpy as np

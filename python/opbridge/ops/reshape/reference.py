@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """RESHAPE: reference implementation (the same values under the output's shape)."""
 
 from opbridge.ops.definition import Array, ReferenceCall

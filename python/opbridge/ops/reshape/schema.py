@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """RESHAPE's schema: the same values under the shape its int32 shape input gives."""
 
 from opbridge.ir import DType

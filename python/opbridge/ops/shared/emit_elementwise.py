@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """C emission the element-wise operators share: requantization, 4-D broadcast strides, the int and float32
 binary and unary kernel calls, C literals."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """float32 numerics the operators share: every result is one float32 operation on float32 arrays,
 rounded as the C kernels round it (IEEE-754 round to nearest, no fused multiply-add); sums are explicit
 loops in the kernels' order, never np.sum (pairwise). Transcendental functions are computed in float64

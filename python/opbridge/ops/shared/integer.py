@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Plain (unquantized) integer element-wise operators: TFLite Micro computes them on the raw values,
 wrapping around on overflow, with 4-D broadcasting (cc/kernels/opbridge_kernels_int.h)."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """LiteRT option values the operators' importers share."""
 
 from opbridge.errors import UnsupportedOperatorError

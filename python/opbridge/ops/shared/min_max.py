@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """MINIMUM and MAXIMUM, which share one reference and one emitter (int8, int16, int32, float32)."""
 
 from collections.abc import Callable

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """ONNX ops that are not one opbridge operator: Identity (an alias), Clip (RELU, RELU6, or MINIMUM and
 MAXIMUM) and a BatchNormalization that could not be folded into a Conv (MUL and ADD per channel)."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """int8 helpers the operators share: operand checks, activation ranges in the quantized domain,
 multipliers, and requantization (TFLite's fixed point; ONNX's float32 scale)."""
 

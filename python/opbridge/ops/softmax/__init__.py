@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SOFTMAX: exp(beta * (x - max)) / sum over the last axis, int8 in and out, or float32."""
 
 from opbridge.ops.definition import OperatorDefinition

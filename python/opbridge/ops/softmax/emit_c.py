@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SOFTMAX -> opbridge_softmax_s8 or opbridge_softmax_f32."""
 
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode

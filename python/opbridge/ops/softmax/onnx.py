@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SOFTMAX from ONNX: Softmax over the last axis."""
 
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SOFTMAX on drawn row lengths, scales and betas (int8 and float32): reference == TFLite Micro, C kernel ==
 reference (float32: within a few ulps, libm's expf)."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TFLite Micro's reference SOFTMAX, int8 input and int8 output, and float32.
 
 int8: the input differences from the row maximum are scaled to fixed point

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SQUEEZE: drops size-1 dimensions; the same bytes under the output's shape."""
 
 from opbridge.ops.definition import OperatorDefinition

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SQUEEZE: C emitter. The memory planner aliases SQUEEZE like RESHAPE (backends/c/memory_plan.py), so its C is
 RESHAPE's: nothing when the output shares the input's bytes, else one copy."""
 

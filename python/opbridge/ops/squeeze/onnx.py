@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SQUEEZE from ONNX: Squeeze (as a RESHAPE to the squeezed shape)."""
 
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode

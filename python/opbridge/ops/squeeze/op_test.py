@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SQUEEZE on int8, int16, int32 and float32: reference == TFLite Micro, C module == reference (bit for bit: the
 bytes are copied).
 The tests are RESHAPE's and SQUEEZE's alike: opbridge_testing/reshape_squeeze_tests.py."""

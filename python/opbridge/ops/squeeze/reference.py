@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SQUEEZE: reference implementation. The values are RESHAPE's: the same elements under the output's shape."""
 
 from opbridge.ops.definition import Array, ReferenceCall

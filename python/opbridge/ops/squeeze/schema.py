@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SQUEEZE's schema: the input without the size-1 dimensions its squeeze_dims name (or all of them)."""
 
 from opbridge.ops.squeeze.attributes import SqueezeAttributes

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """STRIDED_SLICE: every stride-th element between begin and end along each axis (ranks 1 to 4).
 
 begin, end and strides must be constant int32 tensors, as TFLite Micro

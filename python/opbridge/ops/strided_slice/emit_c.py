@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """STRIDED_SLICE -> opbridge_strided_slice, the slice arithmetic done here (4-D, left-padded)."""
 
 import numpy as np

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """STRIDED_SLICE on ranks 1 to 4 with drawn begins, ends, strides and masks:
 reference == TFLite Micro, C kernel == reference; unsupported slices are refused by name."""
 

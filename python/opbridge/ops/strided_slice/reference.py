@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TFLite Micro's STRIDED_SLICE (reference_ops::StridedSlice with constant begin, end and strides).
 
 Per axis of size n with stride s (never 0):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """STRIDED_SLICE's schema: a slice of a tensor by constant int32 begin, end and strides."""
 
 from opbridge.ir import DType

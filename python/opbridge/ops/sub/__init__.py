@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SUB: element-wise difference of two int8 tensors with their own scales, or of two float32 tensors (broadcasting)."""
 
 from opbridge.ops.definition import OperatorDefinition

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SUB: C emitter."""
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SUB with broadcasting and a drawn fused activation, int8 on drawn quantization and float32: reference == TFLite
 Micro, C kernel == reference (float32: bit for bit, edge values included).
 The tests are MUL's and SUB's alike: opbridge_testing/mul_sub_tests.py."""

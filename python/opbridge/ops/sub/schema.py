@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """SUB's schema: two int8 tensors with their own scales (or two float32 tensors), NumPy broadcasting, an output of
 that dtype."""
 

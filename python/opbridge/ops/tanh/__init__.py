@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TANH on int8: gemmlowp's fixed-point tanh; output scale 1/128, zero point 0. On float32: tanh (C: tanhf;
 the reference rounds a float64 tanh once, so they may differ by an ulp or two)."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TANH from ONNX: Tanh."""
 
 from opbridge.frontends.onnx.converter_helpers import convert_unary

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TANH on drawn input quantization (int8; output scale 1/128, zero point 0) and on float32: reference == TFLite
 Micro, C kernel == reference (float32: within a few ulps, libm's tanhf).
 The tests are LOGISTIC's and TANH's alike: opbridge_testing/activation_tests.py."""

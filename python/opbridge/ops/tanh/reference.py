@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TANH: reference implementation."""
 
 from opbridge.ir import DType

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TRANSPOSE: permutes a tensor's axes by a constant int32 perm (ranks up to 6, any element type)."""
 
 from opbridge.ops.definition import OperatorDefinition

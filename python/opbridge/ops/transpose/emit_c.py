@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TRANSPOSE -> opbridge_transpose, a gather along a 6-D lattice worked out here.
 
 The output axes are listed with the input element stride each one walks;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TRANSPOSE from ONNX: Transpose."""
 
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TRANSPOSE on drawn shapes, permutations and element types: reference == TFLite Micro, C kernel == reference."""
 
 import numpy as np

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TFLite Micro's TRANSPOSE: output axis i is input axis perm[i].
 
 perm must be a constant int32 vector, a permutation of 0 .. rank - 1 (TFLite

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """TRANSPOSE's schema: a tensor of any element type with its axes permuted by a constant int32 perm."""
 
 from opbridge.ir import DType
