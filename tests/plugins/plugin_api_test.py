@@ -414,8 +414,10 @@ def test_a_plugin_taking_over_a_builtin_code_needs_allow_override() -> None:
     from opbridge.ops.fully_connected import FULLY_CONNECTED
 
     def take_over(context) -> None:
-        # Without a schema: the built-in's schema (opbridge.FULLY_CONNECTED) is the built-in's alone.
-        register_operator_definitions(context, [dataclasses.replace(FULLY_CONNECTED, op_type="MY_FC", schema=None)])
+        # Without a schema or ONNX converters: the built-in's (opbridge.FULLY_CONNECTED, Gemm, ...) are its alone.
+        register_operator_definitions(
+            context, [dataclasses.replace(FULLY_CONNECTED, op_type="MY_FC", schema=None, onnx_converters=())]
+        )
 
     with pytest.raises(RegistryError, match="took over the LiteRT builtin code 9 of the built-in 'FULLY_CONNECTED'"):
         build_default_registry_context([take_over])
