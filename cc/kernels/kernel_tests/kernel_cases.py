@@ -185,6 +185,8 @@ def binary(op_type: str) -> CaseBuilder:
 
 
 def pool_2d(op_type: str) -> CaseBuilder:
+    """AVERAGE_POOL_2D or MAX_POOL_2D on 1xHxWxC, SAME padding (variant 0) or VALID."""
+
     def build(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
         quantization = per_tensor(rng) if path.source is DType.INT8 else None  # TFLite: equal in and out
         shape = (1, *(int(size) for size in rng.integers(1, 9, size=2, endpoint=True)), int(rng.integers(1, 4)))
@@ -378,6 +380,8 @@ def quantize(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpe
 
 
 def relu(op_type: str) -> CaseBuilder:
+    """RELU or RELU6."""
+
     def build(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
         shape = draw_shape(rng, 1, 4, 6)
         if path.source is DType.FLOAT32:

@@ -10,9 +10,9 @@ compiles only the module's own sources and links them with those objects.
 A kernel set is a folder (the include root) and sources under it, keyed by
 the compiler, the flags, and the paths (below the root) and contents of its
 sources and of the headers beside them: a bundled copy of the kernels in a
-new module folder is not compiled again, and an edited kernel is. Every object is linked (not drawn
-from an archive), so a program links exactly as if all its sources had been
-compiled in one gcc command.
+new module folder is not compiled again, and an edited kernel is. Every
+object is linked (not drawn from an archive), so a program links exactly as
+if all its sources had been compiled in one gcc command.
 """
 
 import atexit
