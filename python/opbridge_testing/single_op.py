@@ -10,6 +10,8 @@
   gcc together with cc/kernels, runs it, and fails unless the module's
   outputs equal the reference's byte for byte (float32 outputs: within the
   golden program's ULP tolerance, or `float_ulp_tolerance`; 0 is exact).
+  The kernels are compiled once per process (opbridge_testing.host_build);
+  each example compiles only the module and its golden program.
 
 Float32 outputs are compared with TFLite Micro exactly, or, for kernels that
 call libm (exp, tanh), with `float_rtol` (relative tolerance).
@@ -41,15 +43,18 @@ from opbridge.ops.registry import OperatorRegistry
 from opbridge.registry import as_registry_context
 
 from opbridge_testing import strategies
+from opbridge_testing.host_build import COMPILER, KernelSet, build_program
 from opbridge_testing.litert_models import single_op_model
 from opbridge_testing.tflm import run_tflite_micro
 
 # Workspace-relative: tests run from the runfiles root with cc/kernels as data
 # (or from the source tree, where the kernels' own C tests must be left out).
+WORKSPACE_ROOT = pathlib.Path(".")
 KERNEL_SOURCES = sorted(
     path for path in pathlib.Path("cc/kernels").glob("opbridge_*.c") if not path.stem.endswith("_test")
 )
-COMPILER = "gcc"
+# Compiled once per test process, linked into every golden program.
+KERNELS = KernelSet(WORKSPACE_ROOT, tuple(KERNEL_SOURCES))
 # float32 inputs at the edges (for TFLite Micro comparisons on chosen inputs):
 # infinities, NaN, signed zeros, subnormals, values whose sums and products
 # overflow, the activation bounds, and values near the LOGISTIC cut-offs.
@@ -91,19 +96,22 @@ def run_golden_program(
     golden: pathlib.Path,
     extra_sources: Sequence[pathlib.Path] = (),
     include_dirs: Sequence[pathlib.Path] = (),
+    kernel_sets: Sequence[KernelSet] = (),
 ) -> str:
     """Compiles an emitted module (with its bundled kernels, if any) and its
     golden test program with the host gcc, runs it, and returns its output;
-    AssertionError (with the compiler's or the program's output) if either fails."""
-    sources = [*sorted((module / "src").glob("*.c")), *sorted((module / "kernels").rglob("*.c")), *extra_sources]
-    program = golden.with_suffix("")
-    includes = [*include_dirs, module / "includes-api", module / "src", module / "kernels"]
-    compile_command = [
-        COMPILER, "-std=c99", "-ffp-contract=off", "-O1", "-Wall", "-Wextra", "-Werror", *(f"-I{d}" for d in includes),
-        *map(str, sources), str(golden), "-lm", "-o", str(program),
-    ]  # fmt: skip
-    compiled = subprocess.run(compile_command, capture_output=True, text=True, check=False)
-    assert compiled.returncode == 0, f"the emitted module does not compile:\n{compiled.stderr}"
+    AssertionError (with the compiler's or the program's output) if either fails.
+
+    Kernels (`kernel_sets`, and the module's bundled `kernels/` folder) are
+    compiled once per process and linked (opbridge_testing.host_build).
+    """
+    sources = [*sorted((module / "src").glob("*.c")), *extra_sources, golden]
+    bundled = module / "kernels"
+    if bundled.is_dir():
+        bundled_sources = tuple(sorted(path.relative_to(bundled) for path in bundled.rglob("*.c")))
+        kernel_sets = [*kernel_sets, KernelSet(bundled, bundled_sources)]
+    includes = [*include_dirs, module / "includes-api", module / "src", bundled]
+    program = build_program(sources, includes, kernel_sets, golden.with_suffix(""), compiler=COMPILER)
     result = subprocess.run([str(program)], capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode == 0, f"C differs from the reference:\n{result.stdout}{result.stderr}"
     return result.stdout
@@ -139,7 +147,7 @@ def check_c_matches_reference(
         if float_ulp_tolerance is not None:
             source = with_float_ulp_tolerance(source, float_ulp_tolerance)
         golden.write_text(source)
-        run_golden_program(directory / "module", golden, extra_sources=KERNEL_SOURCES, include_dirs=[pathlib.Path(".")])
+        run_golden_program(directory / "module", golden, include_dirs=[WORKSPACE_ROOT], kernel_sets=[KERNELS])
 
 
 def check_reference_matches_tflite_micro(

@@ -1,0 +1,610 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Seeded graphs of one operator each, for the per-kernel golden tests (cc/kernels/BUILD.bazel).
+
+`operator_graph(op_type)` builds, for one built-in operator, a graph of
+independent nodes of that operator only: NODES_PER_PATH nodes for each
+dtype path its schema allows among int8, int32 and float32 (CAST, QUANTIZE
+and DEQUANTIZE: each allowed input and output pair). Shapes, quantization
+and attributes come from a generator seeded by the operator's name, so a
+graph changes only when this file does. generate.py emits each graph as a
+C module with its golden test (expected outputs from the NumPy reference).
+
+The operators are the registry's (opbridge.ops.builtin.BUILTIN_OPERATORS);
+kernel_cases_test.py fails when an operator has no entry in CASES or when
+operators.bzl (the names Bazel needs) drifts from the registry.
+"""
+
+import dataclasses
+import math
+import zlib
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from opbridge.ir import DType, Graph, Node, Quantization
+from opbridge.ir.attribute_types import Activation, Padding, Requantization
+from opbridge.ops.builtin import BUILTIN_OPERATORS, build_builtin_registry
+from opbridge.ops.definition import OperatorDefinition
+from opbridge.schemas.schema import InferenceContext, InputInfo, ShapeInferenceError
+from opbridge_testing.single_op import GraphBuilder
+
+REGISTRY = build_builtin_registry()
+# The element types the kernels take; an operator is tested on those its schema allows.
+KERNEL_DTYPES = (DType.INT8, DType.INT32, DType.FLOAT32)
+# Nodes per dtype path; case builders use the node's variant (0 or 1) to cover both settings of a
+# two-way attribute (requantization, bias present or not, PAD or PADV2).
+NODES_PER_PATH = 2
+# Draws of one node until its shapes are valid (non-empty output) before giving up.
+MAX_DRAWS = 100
+
+
+@dataclasses.dataclass(frozen=True)
+class DTypePath:
+    """The element type a node reads and the one it writes."""
+
+    source: DType
+    target: DType
+
+    def describe(self) -> str:
+        same = self.source is self.target
+        return self.source.value if same else f"{self.source.value}_to_{self.target.value}"
+
+
+@dataclasses.dataclass(frozen=True)
+class TensorSpec:
+    """A node input: a run-time graph input, or a constant (`data`)."""
+
+    name: str
+    dtype: DType
+    shape: tuple[int, ...]
+    quantization: Quantization | None = None
+    data: np.ndarray | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class NodeSpec:
+    """One drawn node; the output's dtype and shape come from the operator's schema."""
+
+    inputs: Sequence[TensorSpec | None]
+    attributes: Any = None
+    output_quantization: Quantization | None = None
+
+
+class InvalidDrawError(Exception):
+    """The drawn parameters make no valid node (e.g. an empty output); draw again."""
+
+
+# One node of an operator: (seeded generator, dtype path, variant) -> the node.
+CaseBuilder = Callable[[np.random.Generator, DTypePath, int], NodeSpec]
+
+
+def operator_seed(op_type: str) -> int:
+    """The seed of an operator's graph (a CRC of its name: stable across runs and machines)."""
+    return zlib.crc32(op_type.encode())
+
+
+def dtype_paths(definition: OperatorDefinition) -> list[DTypePath]:
+    """The kernel dtype paths of an operator, from its schema's type constraints."""
+    schema = definition.schema
+    if schema is None:
+        raise ValueError(f"{definition.op_type} has no schema to read its dtypes from")
+    source_var, target_var = schema.inputs[0].type_var, schema.outputs[0].type_var
+    sources = [d for d in KERNEL_DTYPES if d in schema.constraint(source_var).allowed]
+    if source_var == target_var:
+        return [DTypePath(d, d) for d in sources]
+    targets = [d for d in KERNEL_DTYPES if d in schema.constraint(target_var).allowed]
+    return [DTypePath(source, target) for source in sources for target in targets]
+
+
+def has_attributes(op_type: str) -> bool:
+    schema = REGISTRY[op_type].schema
+    return schema is not None and schema.attributes_class is not None
+
+
+def attributes(op_type: str, **fields: Any) -> Any:
+    """The operator's attributes (its schema's attribute class, wherever the op keeps it)."""
+    schema = REGISTRY[op_type].schema
+    if schema is None or schema.attributes_class is None:
+        raise ValueError(f"{op_type} has no attribute class")
+    return schema.attributes_class(**fields)
+
+
+# -- drawing ---------------------------------------------------------------------------
+
+
+def draw_shape(rng: np.random.Generator, min_rank: int, max_rank: int, max_size: int = 5) -> tuple[int, ...]:
+    rank = int(rng.integers(min_rank, max_rank, endpoint=True))
+    return tuple(int(size) for size in rng.integers(1, max_size, size=rank, endpoint=True))
+
+
+def draw_scale(rng: np.random.Generator, low: float, high: float) -> float:
+    """A float32 scale, log-uniform between low and high."""
+    return float(np.float32(math.exp(rng.uniform(math.log(low), math.log(high)))))
+
+
+def per_tensor(rng: np.random.Generator, low: float = 1e-3, high: float = 0.5) -> Quantization:
+    return Quantization((draw_scale(rng, low, high),), (int(rng.integers(-128, 127, endpoint=True)),))
+
+
+def symmetric_filter(rng: np.random.Generator, channels: int, axis: int, per_channel: bool) -> Quantization:
+    """int8 filter quantization: zero points 0, one scale or one per channel along `axis`."""
+    if not per_channel or channels == 1:
+        return Quantization((draw_scale(rng, 1e-3, 0.05),), (0,))
+    return Quantization(tuple(draw_scale(rng, 1e-3, 0.05) for _ in range(channels)), (0,) * channels, axis)
+
+
+def values(rng: np.random.Generator, dtype: DType, shape: tuple[int, ...]) -> np.ndarray:
+    """Constant data: standard normal (float32) or uniform over the dtype's range."""
+    if dtype is DType.FLOAT32:
+        return rng.standard_normal(shape).astype(np.float32)
+    info = np.iinfo(dtype.numpy)
+    return rng.integers(info.min, info.max, size=shape, endpoint=True).astype(dtype.numpy)
+
+
+def draw_activation(rng: np.random.Generator) -> Activation:
+    return list(Activation)[int(rng.integers(len(Activation)))]
+
+
+def int32_constant(name: str, data: Sequence[int] | np.ndarray) -> TensorSpec:
+    array = np.asarray(data, dtype=np.int32)
+    return TensorSpec(name, DType.INT32, array.shape, data=array)
+
+
+# -- one case builder per operator ---------------------------------------------------------
+
+# Element-wise binary operators whose int8 kernels rescale each input (TFLite's quantized ADD, SUB, MUL).
+RESCALING_BINARY = ("ADD", "SUB", "MUL")
+
+
+def binary(op_type: str) -> CaseBuilder:
+    """Two inputs of rank 1 to 4 that keep or broadcast each dimension; input b sometimes a constant."""
+
+    def build(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+        dtype = path.source
+        shape = draw_shape(rng, 1, 4, 4)
+        first = tuple(size if rng.random() < 0.6 else 1 for size in shape)
+        second = tuple(size if rng.random() < 0.6 else 1 for size in shape)
+        if dtype is DType.INT8 and op_type in RESCALING_BINARY:
+            quantizations = (per_tensor(rng, 0.005, 0.5), per_tensor(rng, 0.005, 0.5), per_tensor(rng, 0.01, 1.0))
+        elif dtype is DType.INT8:
+            # MINIMUM and MAXIMUM compare stored values: one quantization for all three.
+            shared = per_tensor(rng)
+            quantizations = (shared, shared, shared)
+        else:
+            quantizations = (None, None, None)
+        a = TensorSpec("a", dtype, first, quantizations[0])
+        if variant == 1:
+            second = () if rng.random() < 0.5 else second
+            b = TensorSpec("b", dtype, second, quantizations[1], values(rng, dtype, second))
+        else:
+            b = TensorSpec("b", dtype, second, quantizations[1])
+        # ADD, SUB, MUL and DIV fuse an activation; MINIMUM and MAXIMUM have no attributes.
+        node_attributes = attributes(op_type, activation=draw_activation(rng)) if has_attributes(op_type) else None
+        return NodeSpec([a, b], node_attributes, quantizations[2])
+
+    return build
+
+
+def pool_2d(op_type: str) -> CaseBuilder:
+    """AVERAGE_POOL_2D or MAX_POOL_2D on 1xHxWxC, SAME padding (variant 0) or VALID."""
+
+    def build(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+        quantization = per_tensor(rng) if path.source is DType.INT8 else None  # TFLite: equal in and out
+        shape = (1, *(int(size) for size in rng.integers(1, 9, size=2, endpoint=True)), int(rng.integers(1, 4)))
+        node_attributes = attributes(
+            op_type,
+            padding=(Padding.SAME, Padding.VALID)[variant % 2],
+            stride_height=int(rng.integers(1, 3, endpoint=True)),
+            stride_width=int(rng.integers(1, 3, endpoint=True)),
+            filter_height=int(rng.integers(1, 4, endpoint=True)),
+            filter_width=int(rng.integers(1, 4, endpoint=True)),
+            activation=draw_activation(rng),
+        )
+        return NodeSpec([TensorSpec("input", path.source, shape, quantization)], node_attributes, quantization)
+
+    return build
+
+
+def cast(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    shape = draw_shape(rng, 1, 4, 6)
+    return NodeSpec([TensorSpec("input", path.source, shape)], attributes("CAST", out_data_type=path.target))
+
+
+def concatenation(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    dtype = path.source
+    shape = draw_shape(rng, 1, 4, 4)
+    axis = int(rng.integers(-len(shape), len(shape)))
+    quantization = per_tensor(rng) if dtype is DType.INT8 else None  # TFLite: one quantization for all
+    inputs = []
+    for position in range(int(rng.integers(1, 4, endpoint=True))):
+        input_shape = list(shape)
+        input_shape[axis] = int(rng.integers(1, 5, endpoint=True))
+        constant = position > 0 and variant == 1 and rng.random() < 0.5
+        data = values(rng, dtype, tuple(input_shape)) if constant else None
+        inputs.append(TensorSpec(f"input_{position}", dtype, tuple(input_shape), quantization, data))
+    return NodeSpec(inputs, attributes("CONCATENATION", axis=axis), quantization)
+
+
+def convolution(op_type: str) -> CaseBuilder:
+    """CONV_2D or DEPTHWISE_CONV_2D: int8 with TFLite (variant 0) or ONNX (variant 1) requantization,
+    per-tensor or per-channel filters; float32 with a bias (variant 0) or without."""
+    depthwise = op_type == "DEPTHWISE_CONV_2D"
+
+    def build(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+        dtype = path.source
+        height, width = (int(size) for size in rng.integers(1, 9, size=2, endpoint=True))
+        in_channels = int(rng.integers(1, 4, endpoint=True))
+        multiplier = int(rng.integers(1, 3, endpoint=True)) if depthwise else 1
+        out_channels = in_channels * multiplier if depthwise else int(rng.integers(1, 5, endpoint=True))
+        filter_height, filter_width = (int(size) for size in rng.integers(1, 3, size=2, endpoint=True))
+        fields: dict[str, Any] = {
+            "padding": (Padding.SAME, Padding.VALID)[int(rng.integers(2))],
+            "stride_height": int(rng.integers(1, 2, endpoint=True)),
+            "stride_width": int(rng.integers(1, 2, endpoint=True)),
+            "dilation_height": int(rng.integers(1, 2, endpoint=True)),
+            "dilation_width": int(rng.integers(1, 2, endpoint=True)),
+            "activation": draw_activation(rng),
+        }
+        if depthwise:
+            fields["depth_multiplier"] = multiplier
+        filter_shape = (
+            (1, filter_height, filter_width, out_channels)
+            if depthwise
+            else (out_channels, filter_height, filter_width, in_channels)
+        )
+        input_shape = (1, height, width, in_channels)
+        if dtype is DType.FLOAT32:
+            bias = TensorSpec("bias", dtype, (out_channels,), data=values(rng, dtype, (out_channels,)))
+            inputs = [
+                TensorSpec("input", dtype, input_shape),
+                TensorSpec("filter", dtype, filter_shape, data=values(rng, dtype, filter_shape)),
+                bias if variant == 0 else None,
+            ]
+            return NodeSpec(inputs, attributes(op_type, **fields))
+        fields["requantization"] = (Requantization.TFLITE, Requantization.ONNX)[variant % 2]
+        input_q = per_tensor(rng)
+        filter_q = symmetric_filter(rng, out_channels, 3 if depthwise else 0, per_channel=rng.random() < 0.5)
+        bias_scales = tuple(input_q.scale * scale for scale in filter_q.scales)
+        bias_q = Quantization(bias_scales, (0,) * len(bias_scales), 0 if len(bias_scales) > 1 else None)
+        bias_data = rng.integers(-20000, 20000, size=(out_channels,)).astype(np.int32)
+        filter_data = rng.integers(-127, 127, size=filter_shape, endpoint=True).astype(np.int8)
+        inputs = [
+            TensorSpec("input", dtype, input_shape, input_q),
+            TensorSpec("filter", dtype, filter_shape, filter_q, filter_data),
+            TensorSpec("bias", DType.INT32, (out_channels,), bias_q, bias_data),
+        ]
+        return NodeSpec(inputs, attributes(op_type, **fields), per_tensor(rng, 0.01, 2.0))
+
+    return build
+
+
+def dequantize(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    return NodeSpec([TensorSpec("input", path.source, draw_shape(rng, 1, 3, 6), per_tensor(rng, 0.005, 0.5))])
+
+
+def fully_connected(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    """int8 with TFLite (variant 0) or ONNX (variant 1) requantization; float32 keeping the
+    leading dimensions (variant 0) or flattening them."""
+    dtype = path.source
+    depth, units = int(rng.integers(1, 24, endpoint=True)), int(rng.integers(1, 12, endpoint=True))
+    if dtype is DType.FLOAT32:
+        leading = draw_shape(rng, 1, 3, 3)
+        inputs = [
+            TensorSpec("input", dtype, (*leading, depth)),
+            TensorSpec("filter", dtype, (units, depth), data=values(rng, dtype, (units, depth))),
+            TensorSpec("bias", dtype, (units,), data=values(rng, dtype, (units,))) if rng.random() < 0.5 else None,
+        ]
+        node_attributes = attributes(
+            "FULLY_CONNECTED", activation=draw_activation(rng), keep_num_dims=variant == 0 and len(leading) > 1
+        )
+        return NodeSpec(inputs, node_attributes)
+    batches = int(rng.integers(1, 3, endpoint=True))
+    input_q = per_tensor(rng)
+    filter_q = symmetric_filter(rng, units, 0, per_channel=rng.random() < 0.5)
+    bias_q = Quantization(tuple(input_q.scale * s for s in filter_q.scales), (0,) * len(filter_q.scales), filter_q.axis)
+    filter_data = rng.integers(-127, 127, size=(units, depth), endpoint=True).astype(np.int8)
+    bias_data = rng.integers(-20000, 20000, size=(units,)).astype(np.int32)
+    inputs = [
+        TensorSpec("input", dtype, (batches, depth), input_q),
+        TensorSpec("filter", dtype, (units, depth), filter_q, filter_data),
+        TensorSpec("bias", DType.INT32, (units,), bias_q, bias_data) if rng.random() < 0.7 else None,
+    ]
+    node_attributes = attributes(
+        "FULLY_CONNECTED",
+        activation=draw_activation(rng),
+        requantization=(Requantization.TFLITE, Requantization.ONNX)[variant % 2],
+    )
+    return NodeSpec(inputs, node_attributes, per_tensor(rng, 0.01, 2.0))
+
+
+# int8 LOGISTIC, TANH and SOFTMAX write fixed output quantizations (TFLite's).
+FIXED_OUTPUTS = {
+    "LOGISTIC": Quantization((1.0 / 256.0,), (-128,)),
+    "TANH": Quantization((1.0 / 128.0,), (0,)),
+    "SOFTMAX": Quantization((1.0 / 256.0,), (-128,)),
+}
+
+
+def saturating(op_type: str) -> CaseBuilder:
+    """LOGISTIC or TANH."""
+
+    def build(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+        shape = draw_shape(rng, 1, 3, 6)
+        if path.source is DType.FLOAT32:
+            return NodeSpec([TensorSpec("input", path.source, shape)])
+        input_q = per_tensor(rng, 0.002, 0.5)
+        return NodeSpec([TensorSpec("input", path.source, shape, input_q)], None, FIXED_OUTPUTS[op_type])
+
+    return build
+
+
+def mean(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    shape = draw_shape(rng, 1, 4, 6)
+    rank = len(shape)
+    # Axes sometimes negative, sometimes repeated (TFLite Micro resolves both).
+    axes = [int(axis) for axis in rng.integers(-rank, rank, size=int(rng.integers(1, rank, endpoint=True)))]
+    quantized = path.source is DType.INT8
+    inputs = [
+        TensorSpec("input", path.source, shape, per_tensor(rng, 0.01, 0.5) if quantized else None),
+        int32_constant("axes", axes),
+    ]
+    output_q = per_tensor(rng, 0.01, 0.5) if quantized else None
+    return NodeSpec(inputs, attributes("MEAN", keep_dims=variant == 0), output_q)
+
+
+def pad(op_type: str) -> CaseBuilder:
+    """PAD, or PADV2 with a constant pad value (variant 0) or without one."""
+
+    def build(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+        dtype = path.source
+        shape = draw_shape(rng, 1, 4)
+        paddings = rng.integers(0, 2, size=(len(shape), 2), endpoint=True)
+        quantization = per_tensor(rng) if dtype is DType.INT8 else None
+        inputs: list[TensorSpec | None] = [
+            TensorSpec("input", dtype, shape, quantization),
+            int32_constant("paddings", paddings),
+        ]
+        if op_type == "PADV2" and variant == 0:
+            inputs.append(TensorSpec("constant_values", dtype, (1,), quantization, values(rng, dtype, (1,))))
+        return NodeSpec(inputs, None, quantization)
+
+    return build
+
+
+def quantize(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    """float32 to int8 rounding as TFLite (variant 0) or ONNX (variant 1); int8 to int8 requantizes."""
+    shape = draw_shape(rng, 1, 3, 6)
+    input_q = per_tensor(rng, 0.005, 0.5) if path.source is DType.INT8 else None
+    requantization = (Requantization.TFLITE, Requantization.ONNX)[variant % 2]
+    node_attributes = attributes("QUANTIZE", requantization=requantization)
+    return NodeSpec([TensorSpec("input", path.source, shape, input_q)], node_attributes, per_tensor(rng, 0.005, 0.5))
+
+
+def elementwise_unary(op_type: str) -> CaseBuilder:
+    """Any operator whose schema takes one tensor and gives one of its dtype and shape, with its
+    attributes' defaults: int8 nodes get their own output quantization. New activations need no entry
+    in CASES (see case_builder)."""
+
+    def build(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+        shape = draw_shape(rng, 1, 4, 6)
+        node_attributes = attributes(op_type) if has_attributes(op_type) else None
+        if path.source is not DType.INT8:
+            return NodeSpec([TensorSpec("input", path.source, shape)], node_attributes)
+        input_q, output_q = per_tensor(rng, 0.005, 0.5), per_tensor(rng, 0.005, 0.5)
+        return NodeSpec([TensorSpec("input", path.source, shape, input_q)], node_attributes, output_q)
+
+    return build
+
+
+def is_elementwise_unary(definition: OperatorDefinition) -> bool:
+    schema = definition.schema
+    return (
+        schema is not None
+        and len(schema.inputs) == 1
+        and len(schema.outputs) == 1
+        and schema.inputs[0].type_var == schema.outputs[0].type_var
+        and getattr(schema.infer, "__qualname__", "").startswith("same_as_input")
+    )
+
+
+def relu(op_type: str) -> CaseBuilder:
+    """RELU or RELU6."""
+
+    def build(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+        shape = draw_shape(rng, 1, 4, 6)
+        if path.source is DType.FLOAT32:
+            return NodeSpec([TensorSpec("input", path.source, shape)])
+        input_q = per_tensor(rng, 0.005, 0.5)
+        # TFLite's RELU6 keeps the input's quantization; RELU rescales.
+        output_q = input_q if op_type == "RELU6" else per_tensor(rng, 0.005, 0.5)
+        return NodeSpec([TensorSpec("input", path.source, shape, input_q)], None, output_q)
+
+    return build
+
+
+def reshape(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    """A reversed or flattened shape, as written with a -1 to infer (variant 1) or in full."""
+    shape = draw_shape(rng, 1, 4)
+    quantization = per_tensor(rng) if path.source is DType.INT8 else None
+    target = [int(np.prod(shape))] if rng.random() < 0.5 else list(reversed(shape))
+    if variant == 1:
+        target[int(rng.integers(len(target)))] = -1
+    inputs = [TensorSpec("input", path.source, shape, quantization), int32_constant("shape", target)]
+    return NodeSpec(inputs, None, quantization)
+
+
+def softmax(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    shape = (*draw_shape(rng, 0, 2, 3), int(rng.integers(1, 24, endpoint=True)))
+    beta = float(rng.choice([1.0, 0.5, 2.0, 0.125]))
+    if path.source is DType.FLOAT32:
+        return NodeSpec([TensorSpec("input", path.source, shape)], attributes("SOFTMAX", beta=beta))
+    input_q = per_tensor(rng, 0.01, 0.5)
+    return NodeSpec(
+        [TensorSpec("input", path.source, shape, input_q)], attributes("SOFTMAX", beta=beta), FIXED_OUTPUTS["SOFTMAX"]
+    )
+
+
+def squeeze(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    """Size-1 dimensions named (variant 0, some negative) or all of them (no dimension named)."""
+    base = draw_shape(rng, 1, 3)
+    shape = tuple(d for size in base for d in ((size, 1) if rng.random() < 0.5 else (size,)))
+    ones = [axis for axis, size in enumerate(shape) if size == 1]
+    chosen = [axis for axis in ones if rng.random() < 0.7] if variant == 0 else []
+    squeeze_dims = tuple(axis - len(shape) if rng.random() < 0.5 else axis for axis in chosen)
+    quantization = per_tensor(rng) if path.source is DType.INT8 else None
+    inputs = [TensorSpec("input", path.source, shape, quantization)]
+    return NodeSpec(inputs, attributes("SQUEEZE", squeeze_dims=squeeze_dims), quantization)
+
+
+def strided_slice(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    """Begins, ends and strides of both signs, masks, and (variant 1) a shrunk axis."""
+    shape = draw_shape(rng, 1, 4, 6)
+    begins, ends, strides = [], [], []
+    begin_mask = end_mask = shrink_mask = 0
+    shrunk = int(rng.integers(len(shape))) if variant == 1 else -1
+    for axis, size in enumerate(shape):
+        if axis == shrunk:
+            shrink_mask |= 1 << axis
+            begins.append(int(rng.integers(-size, size)))
+            ends.append(int(rng.integers(-size - 2, size + 2, endpoint=True)))
+            strides.append(int(rng.integers(1, 3, endpoint=True)))
+            continue
+        begins.append(int(rng.integers(-size - 2, size + 2, endpoint=True)))
+        ends.append(int(rng.integers(-size - 2, size + 2, endpoint=True)))
+        strides.append(int(rng.choice([-3, -2, -1, 1, 2, 3])))
+        begin_mask |= int(rng.random() < 0.3) << axis
+        end_mask |= int(rng.random() < 0.3) << axis
+    quantization = per_tensor(rng) if path.source is DType.INT8 else None
+    inputs = [
+        TensorSpec("input", path.source, shape, quantization),
+        int32_constant("begin", begins),
+        int32_constant("end", ends),
+        int32_constant("strides", strides),
+    ]
+    node_attributes = attributes(
+        "STRIDED_SLICE", begin_mask=begin_mask, end_mask=end_mask, shrink_axis_mask=shrink_mask
+    )
+    return NodeSpec(inputs, node_attributes, quantization)
+
+
+def transpose(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    shape = draw_shape(rng, 2 if variant == 0 else 1, 4, 4)
+    quantization = per_tensor(rng) if path.source is DType.INT8 else None
+    perm = [int(axis) for axis in rng.permutation(len(shape))]
+    inputs = [TensorSpec("input", path.source, shape, quantization), int32_constant("perm", perm)]
+    return NodeSpec(inputs, None, quantization)
+
+
+CASES: dict[str, CaseBuilder] = {
+    "ADD": binary("ADD"),
+    "AVERAGE_POOL_2D": pool_2d("AVERAGE_POOL_2D"),
+    "CAST": cast,
+    "CONCATENATION": concatenation,
+    "CONV_2D": convolution("CONV_2D"),
+    "DEPTHWISE_CONV_2D": convolution("DEPTHWISE_CONV_2D"),
+    "DEQUANTIZE": dequantize,
+    "DIV": binary("DIV"),
+    "FULLY_CONNECTED": fully_connected,
+    "LOGISTIC": saturating("LOGISTIC"),
+    "MAX_POOL_2D": pool_2d("MAX_POOL_2D"),
+    "MAXIMUM": binary("MAXIMUM"),
+    "MEAN": mean,
+    "MINIMUM": binary("MINIMUM"),
+    "MUL": binary("MUL"),
+    "PAD": pad("PAD"),
+    "PADV2": pad("PADV2"),
+    "QUANTIZE": quantize,
+    "RELU": relu("RELU"),
+    "RELU6": relu("RELU6"),
+    "RESHAPE": reshape,
+    "SOFTMAX": softmax,
+    "SQUEEZE": squeeze,
+    "STRIDED_SLICE": strided_slice,
+    "SUB": binary("SUB"),
+    "TANH": saturating("TANH"),
+    "TRANSPOSE": transpose,
+}
+
+
+# -- graphs ----------------------------------------------------------------------------
+
+
+def registry_operators() -> list[str]:
+    """The built-in operators' names, in the registry's order."""
+    return [definition.op_type for definition in BUILTIN_OPERATORS]
+
+
+def operator_target_name(op_type: str) -> str:
+    """The operator's name in Bazel targets and C prefixes: ADD -> add."""
+    return op_type.lower()
+
+
+class _OneOperatorGraph:
+    """Independent nodes of one operator, built tensor by tensor (GraphBuilder)."""
+
+    def __init__(self, op_type: str) -> None:
+        self.op_type = op_type
+        self.schema = REGISTRY[op_type].schema
+        self.builder = GraphBuilder()
+        self.nodes: list[Node] = []
+        self.inputs: list[int] = []
+
+    def output_type(self, spec: NodeSpec, name: str) -> tuple[DType, tuple[int, ...]]:
+        """The output's dtype and shape by the schema; InvalidDrawError unless valid and non-empty."""
+        assert self.schema is not None
+        infos = [None if t is None else InputInfo(t.dtype, t.shape, t.quantization, t.data) for t in spec.inputs]
+        try:
+            (output,) = self.schema.infer(InferenceContext(name, infos, spec.attributes))
+        except ShapeInferenceError as error:
+            raise InvalidDrawError(str(error)) from error
+        if any(size <= 0 for size in output.shape):
+            raise InvalidDrawError(f"{name}: empty output {output.shape}")
+        return output.dtype, tuple(output.shape)
+
+    def add(self, spec: NodeSpec, name: str) -> None:
+        dtype, shape = self.output_type(spec, name)
+        inputs: list[int | None] = []
+        for tensor in spec.inputs:
+            if tensor is None:
+                inputs.append(None)
+                continue
+            index = self.builder.tensor(
+                f"{name}_{tensor.name}", tensor.dtype, tensor.shape, tensor.quantization, tensor.data
+            )
+            if tensor.data is None:
+                self.inputs.append(index)
+            inputs.append(index)
+        output = self.builder.tensor(f"{name}_output", dtype, shape, spec.output_quantization)
+        self.nodes.append(Node(len(self.nodes), name, self.op_type, inputs, [output], spec.attributes))
+
+    def graph(self) -> Graph:
+        outputs = [node.outputs[0] for node in self.nodes]
+        return Graph(operator_target_name(self.op_type), self.builder.tensors, self.nodes, self.inputs, outputs)
+
+
+def case_builder(op_type: str) -> CaseBuilder:
+    """The op's entry in CASES; else, for a one-input element-wise op, elementwise_unary."""
+    if op_type in CASES:
+        return CASES[op_type]
+    if is_elementwise_unary(REGISTRY[op_type]):
+        return elementwise_unary(op_type)
+    raise KeyError(f"{op_type} has no case builder; add one to CASES in {__name__}")
+
+
+def operator_graph(op_type: str) -> Graph:
+    """The seeded graph of `op_type`: NODES_PER_PATH nodes per dtype path, named <path>_<variant>."""
+    build = case_builder(op_type)
+    rng = np.random.default_rng(operator_seed(op_type))
+    graph = _OneOperatorGraph(op_type)
+    for path in dtype_paths(REGISTRY[op_type]):
+        for variant in range(NODES_PER_PATH):
+            name = f"{path.describe()}_{variant}"
+            for _ in range(MAX_DRAWS):
+                try:
+                    graph.add(build(rng, path, variant), name)
+                    break
+                except InvalidDrawError:
+                    continue
+            else:
+                raise RuntimeError(f"{op_type} {name}: no valid node in {MAX_DRAWS} draws; fix its case builder")
+    return graph.graph()
