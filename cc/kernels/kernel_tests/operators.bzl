@@ -16,6 +16,7 @@ KERNEL_TEST_OPERATORS = [
     "dequantize",
     "div",
     "fully_connected",
+    "leaky_relu",
     "logistic",
     "max_pool_2d",
     "maximum",

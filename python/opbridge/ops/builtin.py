@@ -22,6 +22,7 @@ BUILTIN_OPERATOR_FOLDERS: tuple[str, ...] = (
     "dequantize",
     "div",
     "fully_connected",
+    "leaky_relu",
     "logistic",
     "max_pool_2d",
     "maximum",
