@@ -14,7 +14,7 @@ PAD = OperatorDefinition(
     litert_builtin_code=PAD_LITERT_CODE,
     litert_versions=PAD_LITERT_VERSIONS,
     emit_c=emit_pad,
-    c_kernels=("opbridge_pad.c",),
+    c_kernels=("opbridge_pad.c", "opbridge_elementwise_s8.c"),
     doc=__doc__ or "",
     schema=PAD_SCHEMA,
 )
@@ -25,7 +25,7 @@ PADV2 = OperatorDefinition(
     litert_builtin_code=PADV2_LITERT_CODE,
     litert_versions=PADV2_LITERT_VERSIONS,
     emit_c=emit_pad,
-    c_kernels=("opbridge_pad.c",),
+    c_kernels=("opbridge_pad.c", "opbridge_elementwise_s8.c"),
     doc=__doc__ or "",
     schema=PADV2_SCHEMA,
 )
