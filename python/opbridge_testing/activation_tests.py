@@ -54,8 +54,7 @@ def relu_tests(op_type: str, builtin_code: int) -> tuple[Callable[..., None], ..
     def int8_graph(data: st.DataObject) -> Graph:
         shape = data.draw(array_shapes(min_dims=1, max_dims=3, max_side=6))
         input_quantization = data.draw(strategies.per_tensor(0.005, 0.5))
-        # TFLite's RELU6 keeps the input's parameters.
-        keeps_input = op_type == "RELU6"
+        keeps_input = op_type == "RELU6"  # TFLite's RELU6 keeps the input's quantization
         output_quantization = input_quantization if keeps_input else data.draw(strategies.per_tensor(0.005, 0.5))
         return unary_graph(op_type, DType.INT8, shape, input_quantization, output_quantization)
 

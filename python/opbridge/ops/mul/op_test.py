@@ -18,6 +18,8 @@ from opbridge.ir import DType, Graph
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.builtin import build_builtin_registry
 
+REGISTRY = build_builtin_registry()
+
 (
     test_reference_matches_tflite_micro,
     test_c_kernel_matches_reference,
@@ -26,8 +28,6 @@ from opbridge.ops.builtin import build_builtin_registry
     test_float32_edge_values_match_tflite_micro,
     test_float32_c_kernel_on_edge_values,
 ) = mul_sub_tests("MUL", schema.BuiltinOperator.MUL, schema.BuiltinOptions.MulOptions, schema.MulOptionsT)
-
-REGISTRY = build_builtin_registry()
 
 
 def int32_graph(data: st.DataObject) -> Graph:

@@ -36,7 +36,7 @@ def test_reference_matches_tflite_micro(data: st.DataObject, input_dtype: DType)
     check_reference_matches_tflite_micro(graph, REGISTRY, schema.BuiltinOperator.QUANTIZE, 2)
 
 
-@settings(max_examples=4)
+@settings(max_examples=3)
 @given(st.data(), INPUT_DTYPES)
 def test_c_kernel_matches_reference(data: st.DataObject, input_dtype: DType) -> None:
     check_c_matches_reference(draw_graph(data, input_dtype, Requantization.TFLITE), REGISTRY)
