@@ -99,9 +99,10 @@ class OperatorDefinition:
     litert_versions: frozenset[int] = frozenset({1})
     parse_litert_options: LiteRTParser | None = None
     emit_c: CEmitter | None = None
-    # The ONNX ops that convert onto this operator (frontends/onnx registers them by key).
+    # The ONNX ops that convert onto this operator (registered by key with the definition: onnx_converters).
     onnx_converters: tuple[OnnxConverter, ...] = ()
-    # The C kernel sources in cc/kernels that emit_c's code calls (checked by tests/registration).
+    # The C kernel files in cc/kernels that emit_c's code calls (tests/registration: they are linked;
+    # //cc/kernels:c_kernels_test: they define every kernel the emitted C calls).
     c_kernels: tuple[str, ...] = ()
     # Bytes of arena scratch a node needs while it runs (planned ahead of time).
     scratch_bytes: Callable[[Graph, Node], int] | None = None
