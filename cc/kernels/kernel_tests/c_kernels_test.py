@@ -12,20 +12,19 @@ import tempfile
 import pytest
 from kernel_cases import REGISTRY, operator_graph, registry_operators
 from opbridge.converter import compile_graph
+from opbridge_testing.host_build import KernelSet, kernel_objects
 
 KERNELS = pathlib.Path("cc/kernels")
 # What every kernel may call besides its own file: the fixed-point helpers (//cc/kernels:fixed_point) and
 # gemmlowp's (linked with every kernel set).
 SUPPORT = ("opbridge_fixed_point.c", "opbridge_gemmlowp.c")
 CALL = re.compile(r"\b(opbridge_[a-z0-9_]+)\s*\(")
-COMPILE = ["gcc", "-std=c99", "-ffp-contract=off", "-O1", "-c", "-I."]
 
 
-def defined_functions(sources: list[pathlib.Path], scratch: pathlib.Path) -> set[str]:
+def defined_functions(sources: list[pathlib.Path]) -> set[str]:
+    """The global functions the kernel files define (compiled once per process, as the op tests do)."""
     defined: set[str] = set()
-    for source in sources:
-        obj = scratch / f"{source.stem}.o"
-        subprocess.run([*COMPILE, str(source), "-o", str(obj)], check=True, capture_output=True, text=True)
+    for obj in kernel_objects(KernelSet(pathlib.Path("."), tuple(sources))):
         listed = subprocess.run(["nm", "--defined-only", "-g", str(obj)], check=True, capture_output=True, text=True)
         defined |= {line.split()[-1] for line in listed.stdout.splitlines() if line.strip()}
     return defined
@@ -49,7 +48,7 @@ def test_called_kernels_are_defined_in_the_named_files(op_type: str) -> None:
         compile_graph(operator_graph(op_type), REGISTRY, prefix, scratch / "module", bundle_kernels=False)
         called = called_kernels(scratch / "module", prefix)
         support = [KERNELS / name for name in SUPPORT if (KERNELS / name).is_file()]
-        defined = defined_functions([KERNELS / name for name in definition.c_kernels] + support, scratch)
+        defined = defined_functions([KERNELS / name for name in definition.c_kernels] + support)
     undefined = sorted(called - defined)
     assert not undefined, (
         f"{op_type}'s C calls {undefined}, which its c_kernels {list(definition.c_kernels)} do not define: "
