@@ -1,15 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
-"""CONV_2D and DEPTHWISE_CONV_2D -> opbridge_conv_2d_s8 / opbridge_depthwise_conv_2d_s8 (int8),
-opbridge_conv_f32 / opbridge_depthwise_conv_f32 (float32)."""
+"""CONV_2D and DEPTHWISE_CONV_2D -> the folded forms opbridge_conv_2d_s8_folded /
+opbridge_depthwise_conv_2d_s8_folded (int8 with TFLite's requantization; depthwise with depth
+multiplier 1), else opbridge_conv_2d_s8 / opbridge_depthwise_conv_2d_s8 (int8), and
+opbridge_conv_f32 / opbridge_depthwise_conv_f32 (float32). docs/kernels.md says which form when."""
 
 import numpy as np
 
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, nhwc_dims
 from opbridge.errors import UnsupportedOperatorError
-from opbridge.ir import DType, Node
+from opbridge.ir import DType, Graph, Node
 from opbridge.ir.attribute_types import Requantization, window
 from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER, c_float_literal
 from opbridge.ops.shared.float32 import float_activation_range, require_float32
+from opbridge.ops.shared.folded import FOLDED_KERNELS_HEADER, folded_bias, folded_requantization
 from opbridge.ops.shared.quantized import (
     activation_range,
     int8_operands,
@@ -86,15 +89,41 @@ def emit_convolution(ctx: EmitContext, node: Node, depthwise: bool) -> NodeCode:
             f"{node.describe()}: grouped convolution ({in_channels} input channels, filter depth {filter_channels})",
             hint="grouped CONV_2D is not supported yet",
         )
+    low, high = activation_range(attributes.activation, output_q)
+    rows = window(attributes.padding, height, filter_height, attributes.stride_height, attributes.dilation_height)
+    cols = window(attributes.padding, width, filter_width, attributes.stride_width, attributes.dilation_width)
     if attributes.requantization is Requantization.ONNX:
         scales = onnx_output_scales(input_q.scale, filter_q.scales, output_q.scale, out_channels)
         requantization_definitions, requantization = float_requantization(ctx, node, scales)
     else:
         multipliers, shifts = per_channel_multipliers(input_q.scale, filter_q.scales, output_q.scale, out_channels)
+        bias = folded_convolution_bias(graph, node, depthwise)
+        if bias is not None:
+            definitions, folded = folded_requantization(
+                ctx, node, bias, multipliers, shifts, output_q.zero_point, low, high
+            )
+            params_symbol = ctx.local_symbol(node, "params")
+            params = f"""static const opbridge_conv_s8_folded_params {params_symbol} = {{
+    .input_offset = {-input_q.zero_point},
+    .stride_height = {attributes.stride_height},
+    .stride_width = {attributes.stride_width},
+    .dilation_height = {attributes.dilation_height},
+    .dilation_width = {attributes.dilation_width},
+    .padding_height = {rows.padding_before},
+    .padding_width = {cols.padding_before},
+    .input = {nhwc_dims(input_tensor)},
+    .filter = {nhwc_dims(filter_tensor)},
+    .output = {nhwc_dims(output)},
+    .requantization = {folded},
+}};"""
+            arguments = f"&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}"
+            if depthwise:
+                call = f"status = opbridge_depthwise_conv_2d_s8_folded({arguments}, {ctx.pointer(node.outputs[0])});"
+            else:
+                scratch = ctx.scratch_pointer(node, "int8_t") if conv_2d_scratch_bytes(graph, node) else "NULL"
+                call = f"status = opbridge_conv_2d_s8_folded({arguments}, {scratch}, {ctx.pointer(node.outputs[0])});"
+            return NodeCode(includes=[FOLDED_KERNELS_HEADER], definitions=[*definitions, params], statements=[call])
         requantization_definitions, requantization = fixed_point_requantization(ctx, node, multipliers, shifts)
-    low, high = activation_range(attributes.activation, output_q)
-    rows = window(attributes.padding, height, filter_height, attributes.stride_height, attributes.dilation_height)
-    cols = window(attributes.padding, width, filter_width, attributes.stride_width, attributes.dilation_width)
     params_symbol = ctx.local_symbol(node, "params")
     params = f"""static const opbridge_conv_s8_params {params_symbol} = {{
     .input_offset = {-input_q.zero_point},
@@ -119,6 +148,47 @@ def emit_convolution(ctx: EmitContext, node: Node, depthwise: bool) -> NodeCode:
         f"{ctx.optional_pointer(bias_index)}, {ctx.pointer(node.outputs[0])});"
     )
     return NodeCode(includes=[KERNELS_HEADER], definitions=[*requantization_definitions, params], statements=[call])
+
+
+def folded_convolution_bias(graph: Graph, node: Node, depthwise: bool) -> np.ndarray | None:
+    """The folded bias if `node` (int8, TFLite requantization) takes the folded form, else None:
+    CONV_2D that is not grouped, DEPTHWISE_CONV_2D with depth multiplier 1, symmetric filters."""
+    input_tensor = graph.tensor(node.inputs[0])
+    filter_tensor = graph.tensor(node.inputs[1])
+    filter_q = filter_tensor.quantization
+    if input_tensor.dtype is not DType.INT8 or node.attributes.requantization is not Requantization.TFLITE:
+        return None
+    if filter_tensor.data is None or filter_q is None or any(zero != 0 for zero in filter_q.zero_points):
+        return None
+    in_channels = input_tensor.shape[3]
+    weights = np.asarray(filter_tensor.data, dtype=np.int64)
+    if depthwise:
+        if weights.shape[3] != in_channels:  # depth multiplier > 1
+            return None
+        sums = weights.sum(axis=(0, 1, 2))
+    else:
+        if weights.shape[3] != in_channels:  # grouped
+            return None
+        sums = weights.reshape(weights.shape[0], -1).sum(axis=1)
+    bias = None
+    if len(node.inputs) > 2 and node.inputs[2] is not None:
+        bias_tensor = graph.tensor(node.inputs[2])
+        if bias_tensor.data is None:
+            return None
+        bias = np.asarray(bias_tensor.data, dtype=np.int64)
+    input_q = input_tensor.quantization
+    assert input_q is not None  # int8 operands are quantized (int8_operands)
+    return folded_bias(bias, sums, -input_q.zero_point)
+
+
+def conv_2d_scratch_bytes(graph: Graph, node: Node) -> int:
+    """Bytes of arena scratch CONV_2D's folded form reads windows through: one window when a
+    contiguous row of it is shorter than a 16-byte vector (first layers with 1-3 channels)."""
+    if node.op_type != "CONV_2D" or folded_convolution_bias(graph, node, depthwise=False) is None:
+        return 0
+    _, filter_height, filter_width, channels = graph.tensor(node.inputs[1]).shape
+    row_taps = filter_width if node.attributes.dilation_width == 1 else 1
+    return filter_height * filter_width * channels if row_taps * channels < 16 else 0
 
 
 def fixed_point_requantization(

@@ -6,6 +6,7 @@ from opbridge.ops.depthwise_conv_2d.emit_c import emit_depthwise_conv_2d
 from opbridge.ops.depthwise_conv_2d.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.depthwise_conv_2d.reference import depthwise_conv_2d_reference
 from opbridge.ops.depthwise_conv_2d.schema import DEPTHWISE_CONV_2D_SCHEMA
+from opbridge.ops.shared.folded import FOLDED_KERNEL_FILES
 
 DEPTHWISE_CONV_2D = OperatorDefinition(
     op_type="DEPTHWISE_CONV_2D",
@@ -14,7 +15,7 @@ DEPTHWISE_CONV_2D = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_depthwise_conv_2d,
-    c_kernels=("opbridge_conv_s8.c", "opbridge_conv_f32.c"),
+    c_kernels=("opbridge_conv_s8.c", "opbridge_conv_f32.c", *FOLDED_KERNEL_FILES),
     doc=__doc__ or "",
     schema=DEPTHWISE_CONV_2D_SCHEMA,
 )

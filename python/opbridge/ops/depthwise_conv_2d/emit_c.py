@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""DEPTHWISE_CONV_2D -> opbridge_depthwise_conv_2d_s8 (shared with CONV_2D's emitter)."""
+"""DEPTHWISE_CONV_2D -> opbridge_depthwise_conv_2d_s8_folded or opbridge_depthwise_conv_2d_s8
+(shared with CONV_2D's emitter, which chooses)."""
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
 from opbridge.ir import Node

@@ -1,5 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
-"""FULLY_CONNECTED -> opbridge_fully_connected_s8 (int8) or opbridge_fully_connected_f32 (float32)."""
+"""FULLY_CONNECTED -> opbridge_fully_connected_s8_folded (int8 with TFLite's requantization and
+symmetric weights), else opbridge_fully_connected_s8 (int8), or opbridge_fully_connected_f32 (float32)."""
+
+import numpy as np
 
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
 from opbridge.errors import UnsupportedTensorError
@@ -9,6 +12,7 @@ from opbridge.ops.conv_2d.emit_c import fixed_point_requantization, float_requan
 from opbridge.ops.fully_connected.reference import fully_connected_multipliers
 from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER, c_float_literal
 from opbridge.ops.shared.float32 import float_activation_range, require_float32
+from opbridge.ops.shared.folded import FOLDED_KERNELS_HEADER, folded_bias, folded_requantization
 from opbridge.ops.shared.quantized import activation_range, int8_operands, onnx_output_scales, require_dtype
 
 
@@ -66,6 +70,23 @@ def emit_fully_connected(ctx: EmitContext, node: Node) -> NodeCode:
         requantization_definitions, requantization = float_requantization(ctx, node, scales)
     else:
         multipliers, shifts = fully_connected_multipliers(input_q, filter_q, output_q)
+        bias = folded_fully_connected_bias(ctx, node)
+        if bias is not None:
+            definitions, folded = folded_requantization(
+                ctx, node, bias, multipliers, shifts, output_q.zero_point, low, high
+            )
+            params_symbol = ctx.local_symbol(node, "params")
+            params = f"""static const opbridge_fully_connected_s8_folded_params {params_symbol} = {{
+    .batches = {input_tensor.element_count // depth},
+    .input_depth = {depth},
+    .output_depth = {units},
+    .requantization = {folded},
+}};"""
+            call = (
+                f"status = opbridge_fully_connected_s8_folded(&{params_symbol}, {ctx.pointer(node.inputs[0])}, "
+                f"{ctx.pointer(node.inputs[1])}, {ctx.pointer(node.outputs[0])});"
+            )
+            return NodeCode(includes=[FOLDED_KERNELS_HEADER], definitions=[*definitions, params], statements=[call])
         requantization_definitions, requantization = fixed_point_requantization(ctx, node, multipliers, shifts)
     filter_offset = 0 if filter_q.per_channel else -filter_q.zero_point
     params_symbol = ctx.local_symbol(node, "params")
@@ -85,3 +106,24 @@ def emit_fully_connected(ctx: EmitContext, node: Node) -> NodeCode:
         f"{ctx.pointer(node.inputs[1])}, {ctx.optional_pointer(bias_index)}, {ctx.pointer(node.outputs[0])});"
     )
     return NodeCode(includes=[KERNELS_HEADER], definitions=[*requantization_definitions, params], statements=[call])
+
+
+def folded_fully_connected_bias(ctx: EmitContext, node: Node) -> np.ndarray | None:
+    """The folded bias if the node (int8, TFLite requantization) takes the folded form: constant
+    weights with zero points 0 and a constant bias (or none); else None."""
+    graph = ctx.graph
+    filter_tensor = graph.tensor(node.inputs[1])
+    filter_q = filter_tensor.quantization
+    input_q = graph.tensor(node.inputs[0]).quantization
+    if filter_tensor.data is None or filter_q is None or input_q is None:
+        return None
+    if any(zero != 0 for zero in filter_q.zero_points):
+        return None
+    bias = None
+    if len(node.inputs) > 2 and node.inputs[2] is not None:
+        bias_tensor = graph.tensor(node.inputs[2])
+        if bias_tensor.data is None:
+            return None
+        bias = np.asarray(bias_tensor.data, dtype=np.int64)
+    sums = np.asarray(filter_tensor.data, dtype=np.int64).sum(axis=1)
+    return folded_bias(bias, sums, -input_q.zero_point)

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Checks and the scalar output stage shared by the folded forms' variants (not part of the API). */
+#ifndef OPBRIDGE_FOLDED_INTERNAL_H_
+#define OPBRIDGE_FOLDED_INTERNAL_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cc/kernels/opbridge_fixed_point.h"
+#include "cc/kernels/opbridge_kernels_folded_s8.h"
+
+static inline int32_t opbridge_folded_requantization_valid(const opbridge_folded_requantization *requantization) {
+  return requantization->folded_bias != NULL && requantization->multipliers != NULL &&
+         requantization->shifts != NULL && requantization->activation_min <= requantization->activation_max;
+}
+
+static inline int32_t opbridge_folded_conv_params_valid(const opbridge_conv_s8_folded_params *params,
+                                                        int32_t filter_output_channels) {
+  const opbridge_dims *in = &params->input;
+  const opbridge_dims *fl = &params->filter;
+  const opbridge_dims *out = &params->output;
+  return in->batches > 0 && in->height > 0 && in->width > 0 && in->channels > 0 && fl->batches > 0 &&
+         fl->height > 0 && fl->width > 0 && fl->channels > 0 && out->batches == in->batches && out->height > 0 &&
+         out->width > 0 && out->channels == filter_output_channels && params->stride_height > 0 &&
+         params->stride_width > 0 && params->dilation_height > 0 && params->dilation_width > 0 &&
+         params->padding_height >= 0 && params->padding_width >= 0 &&
+         opbridge_folded_requantization_valid(&params->requantization);
+}
+
+/* One output: acc (folded bias included) rescaled, offset and clamped, as TFLite Micro does. */
+static inline int8_t opbridge_folded_output(int32_t acc, const opbridge_folded_requantization *rq, int32_t channel) {
+  const int32_t index = rq->per_channel ? channel : 0;
+  int32_t value = opbridge_multiply_by_quantized_multiplier(acc, rq->multipliers[index], rq->shifts[index]);
+  value += rq->output_offset;
+  value = value < rq->activation_min ? rq->activation_min : value;
+  value = value > rq->activation_max ? rq->activation_max : value;
+  return (int8_t)value;
+}
+
+#endif /* OPBRIDGE_FOLDED_INTERNAL_H_ */

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The folded int8 forms (opbridge_kernels_folded_s8.h), portable C99 variant: the reference
+ * for the instruction-set variants, and what x86_64, aarch64 and the Cortex-M4 run. */
+#include "cc/kernels/opbridge_kernel_variant.h"
+
+#if OPBRIDGE_KERNELS_PORTABLE
+
+#include "cc/kernels/opbridge_folded_internal.h"
+
+/* sum(input * weight) over the window's taps inside the input, minus input_offset times the
+ * weights of the taps outside it: with the folded bias, TFLite Micro's accumulator. */
+static int32_t opbridge_folded_window(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                      const int8_t *taps, int32_t y_origin, int32_t x_origin, int32_t channel_step,
+                                      int32_t input_channel) {
+  const opbridge_dims *in = &params->input;
+  const opbridge_dims *fl = &params->filter;
+  /* Conv reads every input channel (channel_step 1, input_channel 0); depthwise one. */
+  const int32_t depth = channel_step == 1 ? in->channels : 1;
+  int32_t acc = 0;
+  for (int32_t fy = 0; fy < fl->height; ++fy) {
+    const int32_t iy = y_origin + fy * params->dilation_height;
+    for (int32_t fx = 0; fx < fl->width; ++fx) {
+      const int32_t ix = x_origin + fx * params->dilation_width;
+      const int8_t *weights = taps + (fy * fl->width + fx) * fl->channels;
+      if (iy >= 0 && iy < in->height && ix >= 0 && ix < in->width) {
+        const int8_t *pixel = input + (iy * in->width + ix) * in->channels + input_channel;
+        for (int32_t d = 0; d < depth; ++d) {
+          acc += (int32_t)pixel[d] * (int32_t)weights[d * channel_step];
+        }
+      } else {
+        for (int32_t d = 0; d < depth; ++d) {
+          acc -= params->input_offset * (int32_t)weights[d * channel_step];
+        }
+      }
+    }
+  }
+  return acc;
+}
+
+int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                   const int8_t *filter, int8_t *scratch, int8_t *output) {
+  (void)scratch; /* only the Helium variant copies windows */
+  if (params == NULL || input == NULL || filter == NULL || output == NULL ||
+      !opbridge_folded_conv_params_valid(params, params->filter.batches) ||
+      params->filter.channels != params->input.channels) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  const opbridge_dims *in = &params->input;
+  const opbridge_dims *fl = &params->filter;
+  const opbridge_dims *out = &params->output;
+  const int32_t filter_size = fl->height * fl->width * fl->channels;
+  for (int32_t b = 0; b < out->batches; ++b) {
+    const int8_t *image = input + b * in->height * in->width * in->channels;
+    for (int32_t oy = 0; oy < out->height; ++oy) {
+      const int32_t y_origin = oy * params->stride_height - params->padding_height;
+      for (int32_t ox = 0; ox < out->width; ++ox) {
+        const int32_t x_origin = ox * params->stride_width - params->padding_width;
+        for (int32_t oc = 0; oc < out->channels; ++oc) {
+          const int32_t acc = params->requantization.folded_bias[oc] +
+                              opbridge_folded_window(params, image, filter + oc * filter_size, y_origin, x_origin,
+                                                     1, 0);
+          *output++ = opbridge_folded_output(acc, &params->requantization, oc);
+        }
+      }
+    }
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
+int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                             const int8_t *filter, int8_t *output) {
+  if (params == NULL || input == NULL || filter == NULL || output == NULL ||
+      !opbridge_folded_conv_params_valid(params, params->filter.channels) ||
+      params->input.channels != params->output.channels) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  const opbridge_dims *in = &params->input;
+  const opbridge_dims *out = &params->output;
+  for (int32_t b = 0; b < out->batches; ++b) {
+    const int8_t *image = input + b * in->height * in->width * in->channels;
+    for (int32_t oy = 0; oy < out->height; ++oy) {
+      const int32_t y_origin = oy * params->stride_height - params->padding_height;
+      for (int32_t ox = 0; ox < out->width; ++ox) {
+        const int32_t x_origin = ox * params->stride_width - params->padding_width;
+        for (int32_t c = 0; c < out->channels; ++c) {
+          const int32_t acc = params->requantization.folded_bias[c] +
+                              opbridge_folded_window(params, image, filter + c, y_origin, x_origin, 0, c);
+          *output++ = opbridge_folded_output(acc, &params->requantization, c);
+        }
+      }
+    }
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
+int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_folded_params *params,
+                                           const int8_t *input, const int8_t *filter, int8_t *output) {
+  if (params == NULL || input == NULL || filter == NULL || output == NULL || params->batches <= 0 ||
+      params->input_depth <= 0 || params->output_depth <= 0 ||
+      !opbridge_folded_requantization_valid(&params->requantization)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  for (int32_t batch = 0; batch < params->batches; ++batch) {
+    const int8_t *row = input + batch * params->input_depth;
+    for (int32_t unit = 0; unit < params->output_depth; ++unit) {
+      const int8_t *weights = filter + unit * params->input_depth;
+      int32_t acc = params->requantization.folded_bias[unit];
+      for (int32_t d = 0; d < params->input_depth; ++d) {
+        acc += (int32_t)row[d] * (int32_t)weights[d];
+      }
+      *output++ = opbridge_folded_output(acc, &params->requantization, unit);
+    }
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
+#endif /* OPBRIDGE_KERNELS_PORTABLE */

@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The folded int8 forms (opbridge_kernels_folded_s8.h), Helium (MVE) variant for the Cortex-M55.
+ *
+ * Dot products: VMLADAVA.S8 multiplies 16 int8 pairs and adds them to a
+ * scalar accumulator; four output channels (four weight rows) share each
+ * 16-byte input load. Loops run over whole 16-byte blocks without
+ * predication (GCC 12 compiles those to DLS/LE loops), then one predicated
+ * block for the rest.
+ *
+ * Output stage, four channels at once, equal to
+ * opbridge_multiply_by_quantized_multiplier: VSHL (wrapping, as TFLite's
+ * int32 shift), VQRDMULH (rounds exactly as gemmlowp's
+ * SaturatingRoundingDoublingHighMul), then VRSHL by the negative shift,
+ * which rounds halves up, after subtracting 1 from negative values so that
+ * halves round away from zero as RoundingDivideByPOT does.
+ *
+ * Alignment: the only word loads read int32 arrays (bias, multipliers,
+ * shifts) at multiples of 4 elements; every int8 load is a byte load,
+ * which the architecture allows at any address.
+ */
+#include "cc/kernels/opbridge_kernel_variant.h"
+
+#if OPBRIDGE_KERNELS_HELIUM
+
+#include <arm_mve.h>
+
+#include "cc/kernels/opbridge_folded_internal.h"
+
+/* The output stage's constants for four channels. */
+typedef struct {
+  int32x4_t bias;
+  int32x4_t multiplier;
+  int32x4_t left;  /* max(shift, 0) */
+  int32x4_t right; /* min(shift, 0) */
+  int32x4_t offset;
+  int32x4_t minimum;
+  int32x4_t maximum;
+} opbridge_lanes_output;
+
+static inline opbridge_lanes_output opbridge_load_output(const opbridge_folded_requantization *rq, int32_t channel,
+                                                         mve_pred16_t lanes) {
+  opbridge_lanes_output stage;
+  int32x4_t shift;
+  stage.bias = vldrwq_z_s32(rq->folded_bias + channel, lanes);
+  if (rq->per_channel) {
+    stage.multiplier = vldrwq_z_s32(rq->multipliers + channel, lanes);
+    shift = vldrwq_z_s32(rq->shifts + channel, lanes);
+  } else {
+    stage.multiplier = vdupq_n_s32(rq->multipliers[0]);
+    shift = vdupq_n_s32(rq->shifts[0]);
+  }
+  stage.left = vmaxq_s32(shift, vdupq_n_s32(0));
+  stage.right = vminq_s32(shift, vdupq_n_s32(0));
+  stage.offset = vdupq_n_s32(rq->output_offset);
+  stage.minimum = vdupq_n_s32(rq->activation_min);
+  stage.maximum = vdupq_n_s32(rq->activation_max);
+  return stage;
+}
+
+/* acc (bias not yet added) -> four int8 values in int32 lanes. */
+static inline int32x4_t opbridge_lanes_requantize(int32x4_t acc, const opbridge_lanes_output *stage) {
+  acc = vaddq_s32(acc, stage->bias);
+  acc = vshlq_s32(acc, stage->left);
+  acc = vqrdmulhq_s32(acc, stage->multiplier);
+  acc = vqaddq_s32(acc, vandq_s32(vshrq_n_s32(acc, 31), vshrq_n_s32(stage->right, 31)));
+  acc = vrshlq_s32(acc, stage->right);
+  acc = vaddq_s32(acc, stage->offset);
+  return vminq_s32(vmaxq_s32(acc, stage->minimum), stage->maximum);
+}
+
+static inline int32x4_t opbridge_lanes(int32_t a0, int32_t a1, int32_t a2, int32_t a3) {
+  int32x4_t lanes = vdupq_n_s32(a0);
+  lanes = vsetq_lane_s32(a1, lanes, 1);
+  lanes = vsetq_lane_s32(a2, lanes, 2);
+  return vsetq_lane_s32(a3, lanes, 3);
+}
+
+/* Four weight rows, `stride` bytes apart; rows past the last channel repeat it (their lanes are not stored). */
+typedef struct {
+  const int8_t *row[4];
+} opbridge_rows4;
+
+static inline opbridge_rows4 opbridge_weight_rows(const int8_t *filter, int32_t first, int32_t lanes,
+                                                  int32_t stride) {
+  opbridge_rows4 rows;
+  for (int32_t k = 0; k < 4; ++k) {
+    rows.row[k] = filter + (first + (k < lanes ? k : lanes - 1)) * stride;
+  }
+  return rows;
+}
+
+/* acc[k] += sum(x[i] * w_k[i]) for i < n, for the four rows w_k. */
+static inline void opbridge_dot4(const int8_t *x, const int8_t *w0, const int8_t *w1, const int8_t *w2,
+                                 const int8_t *w3, int32_t n, int32_t acc[4]) {
+  int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+  for (; n >= 16; n -= 16) {
+    const int8x16_t v = vld1q_s8(x);
+    a0 = vmladavaq_s8(a0, v, vld1q_s8(w0));
+    a1 = vmladavaq_s8(a1, v, vld1q_s8(w1));
+    a2 = vmladavaq_s8(a2, v, vld1q_s8(w2));
+    a3 = vmladavaq_s8(a3, v, vld1q_s8(w3));
+    x += 16;
+    w0 += 16;
+    w1 += 16;
+    w2 += 16;
+    w3 += 16;
+  }
+  if (n > 0) {
+    const mve_pred16_t p = vctp8q((uint32_t)n);
+    const int8x16_t v = vldrbq_z_s8(x, p);
+    a0 = vmladavaq_s8(a0, v, vldrbq_z_s8(w0, p));
+    a1 = vmladavaq_s8(a1, v, vldrbq_z_s8(w1, p));
+    a2 = vmladavaq_s8(a2, v, vldrbq_z_s8(w2, p));
+    a3 = vmladavaq_s8(a3, v, vldrbq_z_s8(w3, p));
+  }
+  acc[0] = a0;
+  acc[1] = a1;
+  acc[2] = a2;
+  acc[3] = a3;
+}
+
+/* acc[k] -= input_offset * sum(w_k[i]) for i < n: taps outside the input (TFLite Micro skips them). */
+static inline void opbridge_outside4(const int8_t *w0, const int8_t *w1, const int8_t *w2, const int8_t *w3,
+                                     int32_t n, int32_t input_offset, int32_t acc[4]) {
+  int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  for (; n > 0; n -= 16) {
+    const mve_pred16_t p = vctp8q((uint32_t)n);
+    s0 = vaddvaq_s8(s0, vldrbq_z_s8(w0, p));
+    s1 = vaddvaq_s8(s1, vldrbq_z_s8(w1, p));
+    s2 = vaddvaq_s8(s2, vldrbq_z_s8(w2, p));
+    s3 = vaddvaq_s8(s3, vldrbq_z_s8(w3, p));
+    w0 += 16;
+    w1 += 16;
+    w2 += 16;
+    w3 += 16;
+  }
+  acc[0] -= input_offset * s0;
+  acc[1] -= input_offset * s1;
+  acc[2] -= input_offset * s2;
+  acc[3] -= input_offset * s3;
+}
+
+/* Taps along a window row: `group` taps contiguous in memory (the whole row when the
+ * dilation along x is 1, else one), `groups` of them. */
+typedef struct {
+  int32_t group;
+  int32_t groups;
+} opbridge_row_groups;
+
+static inline opbridge_row_groups opbridge_groups(const opbridge_conv_s8_folded_params *params) {
+  opbridge_row_groups groups;
+  groups.group = params->dilation_width == 1 ? params->filter.width : 1;
+  groups.groups = params->dilation_width == 1 ? 1 : params->filter.width;
+  return groups;
+}
+
+/* One window of CONV_2D for four output channels, taps outside the input corrected. */
+static inline int32x4_t opbridge_conv_window4(const opbridge_conv_s8_folded_params *params, const int8_t *image,
+                                              int32_t y_origin, int32_t x_origin, const opbridge_rows4 *rows,
+                                              int32_t interior) {
+  const opbridge_dims *in = &params->input;
+  const opbridge_dims *fl = &params->filter;
+  const opbridge_row_groups groups = opbridge_groups(params);
+  const int32_t channels = in->channels;
+  const int32_t group_bytes = groups.group * channels;
+  int32_t acc[4] = {0, 0, 0, 0};
+  int32_t weights = 0; /* offset of the current group in each weight row */
+  for (int32_t fy = 0; fy < fl->height; ++fy) {
+    const int32_t iy = y_origin + fy * params->dilation_height;
+    const int32_t row_inside = iy >= 0 && iy < in->height;
+    for (int32_t g = 0; g < groups.groups; ++g, weights += group_bytes) {
+      const int32_t ix = x_origin + g * params->dilation_width; /* the group's first tap */
+      const int8_t *w0 = rows->row[0] + weights;
+      const int8_t *w1 = rows->row[1] + weights;
+      const int8_t *w2 = rows->row[2] + weights;
+      const int8_t *w3 = rows->row[3] + weights;
+      if (interior) {
+        opbridge_dot4(image + (iy * in->width + ix) * channels, w0, w1, w2, w3, group_bytes, acc);
+        continue;
+      }
+      /* Taps [low, high) of the group are inside the input. */
+      int32_t low = 0;
+      int32_t high = 0;
+      if (row_inside) {
+        low = ix < 0 ? -ix : 0;
+        high = in->width - ix < groups.group ? in->width - ix : groups.group;
+        high = high < low ? low : high;
+      }
+      if (high > low) {
+        opbridge_dot4(image + (iy * in->width + ix + low) * channels, w0 + low * channels, w1 + low * channels,
+                      w2 + low * channels, w3 + low * channels, (high - low) * channels, acc);
+      }
+      opbridge_outside4(w0, w1, w2, w3, low * channels, params->input_offset, acc);
+      const int32_t after = high * channels;
+      opbridge_outside4(w0 + after, w1 + after, w2 + after, w3 + after, group_bytes - after, params->input_offset,
+                        acc);
+    }
+  }
+  return opbridge_lanes(acc[0], acc[1], acc[2], acc[3]);
+}
+
+/* Copies the window at (y_origin, x_origin) into `patch`, input zero point where it overhangs
+ * the input: (zero point + input_offset) * weight is 0, as a skipped tap. */
+static void opbridge_copy_window(const opbridge_conv_s8_folded_params *params, const int8_t *image,
+                                 int32_t y_origin, int32_t x_origin, int8_t *patch) {
+  const opbridge_dims *in = &params->input;
+  const opbridge_dims *fl = &params->filter;
+  const int32_t channels = in->channels;
+  const int8_t zero_point = (int8_t)(-params->input_offset);
+  for (int32_t fy = 0; fy < fl->height; ++fy) {
+    const int32_t iy = y_origin + fy * params->dilation_height;
+    for (int32_t fx = 0; fx < fl->width; ++fx) {
+      const int32_t ix = x_origin + fx * params->dilation_width;
+      const int32_t inside = iy >= 0 && iy < in->height && ix >= 0 && ix < in->width;
+      const int8_t *pixel = inside ? image + (iy * in->width + ix) * channels : NULL;
+      for (int32_t c = 0; c < channels; ++c) {
+        *patch++ = inside ? pixel[c] : zero_point;
+      }
+    }
+  }
+}
+
+int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                   const int8_t *filter, int8_t *scratch, int8_t *output) {
+  if (params == NULL || input == NULL || filter == NULL || output == NULL ||
+      !opbridge_folded_conv_params_valid(params, params->filter.batches) ||
+      params->filter.channels != params->input.channels) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  const opbridge_dims *in = &params->input;
+  const opbridge_dims *fl = &params->filter;
+  const opbridge_dims *out = &params->output;
+  const opbridge_folded_requantization *rq = &params->requantization;
+  const int32_t window_bytes = fl->height * fl->width * fl->channels;
+  const int32_t image_bytes = in->height * in->width * in->channels;
+  const int32_t channels = out->channels;
+  /* Windows whose rows are shorter than a vector are copied whole, then read as one row. */
+  if (scratch != NULL && opbridge_groups(params).group * in->channels < 16) {
+    for (int32_t b = 0; b < out->batches; ++b) {
+      for (int32_t oy = 0; oy < out->height; ++oy) {
+        for (int32_t ox = 0; ox < out->width; ++ox) {
+          opbridge_copy_window(params, input + b * image_bytes, oy * params->stride_height - params->padding_height,
+                               ox * params->stride_width - params->padding_width, scratch);
+          for (int32_t oc = 0; oc < channels; oc += 4) {
+            const int32_t lanes = channels - oc < 4 ? channels - oc : 4;
+            const mve_pred16_t mask = vctp32q((uint32_t)lanes);
+            const opbridge_lanes_output stage = opbridge_load_output(rq, oc, mask);
+            const opbridge_rows4 rows = opbridge_weight_rows(filter, oc, lanes, window_bytes);
+            int32_t acc[4] = {0, 0, 0, 0};
+            opbridge_dot4(scratch, rows.row[0], rows.row[1], rows.row[2], rows.row[3], window_bytes, acc);
+            const int32x4_t result =
+                opbridge_lanes_requantize(opbridge_lanes(acc[0], acc[1], acc[2], acc[3]), &stage);
+            vstrbq_p_s32(output + oc, result, mask);
+          }
+          output += channels;
+        }
+      }
+    }
+    return OPBRIDGE_STATUS_OK;
+  }
+  /* Otherwise four output channels at a time over every position; the rows of the window are
+   * read in place. Windows that overhang the input take the border path. */
+  for (int32_t oc = 0; oc < channels; oc += 4) {
+    const int32_t lanes = channels - oc < 4 ? channels - oc : 4;
+    const mve_pred16_t mask = vctp32q((uint32_t)lanes);
+    const opbridge_lanes_output stage = opbridge_load_output(rq, oc, mask);
+    const opbridge_rows4 rows = opbridge_weight_rows(filter, oc, lanes, window_bytes);
+    int8_t *destination = output + oc;
+    for (int32_t b = 0; b < out->batches; ++b) {
+      const int8_t *image = input + b * image_bytes;
+      for (int32_t oy = 0; oy < out->height; ++oy) {
+        const int32_t y_origin = oy * params->stride_height - params->padding_height;
+        const int32_t y_last = y_origin + (fl->height - 1) * params->dilation_height;
+        const int32_t rows_inside = y_origin >= 0 && y_last < in->height;
+        for (int32_t ox = 0; ox < out->width; ++ox) {
+          const int32_t x_origin = ox * params->stride_width - params->padding_width;
+          const int32_t x_last = x_origin + (fl->width - 1) * params->dilation_width;
+          const int32_t interior = rows_inside && x_origin >= 0 && x_last < in->width;
+          const int32x4_t acc = opbridge_conv_window4(params, image, y_origin, x_origin, &rows, interior);
+          vstrbq_p_s32(destination, opbridge_lanes_requantize(acc, &stage), mask);
+          destination += channels;
+        }
+      }
+    }
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
+int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                             const int8_t *filter, int8_t *output) {
+  if (params == NULL || input == NULL || filter == NULL || output == NULL ||
+      !opbridge_folded_conv_params_valid(params, params->filter.channels) ||
+      params->input.channels != params->output.channels) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  const opbridge_dims *in = &params->input;
+  const opbridge_dims *fl = &params->filter;
+  const opbridge_dims *out = &params->output;
+  const opbridge_folded_requantization *rq = &params->requantization;
+  const int32_t channels = in->channels;
+  const int32_t image_bytes = in->height * in->width * channels;
+  for (int32_t b = 0; b < out->batches; ++b) {
+    const int8_t *image = input + b * image_bytes;
+    for (int32_t oy = 0; oy < out->height; ++oy) {
+      const int32_t y_origin = oy * params->stride_height - params->padding_height;
+      for (int32_t ox = 0; ox < out->width; ++ox) {
+        const int32_t x_origin = ox * params->stride_width - params->padding_width;
+        for (int32_t c = 0; c < channels; c += 4) {
+          const int32_t lanes = channels - c < 4 ? channels - c : 4;
+          const mve_pred16_t mask = vctp32q((uint32_t)lanes);
+          const opbridge_lanes_output stage = opbridge_load_output(rq, c, mask);
+          int32x4_t acc = vdupq_n_s32(0);
+          const int8_t *taps = filter + c;
+          for (int32_t fy = 0; fy < fl->height; ++fy) {
+            const int32_t iy = y_origin + fy * params->dilation_height;
+            const int32_t row_inside = iy >= 0 && iy < in->height;
+            for (int32_t fx = 0; fx < fl->width; ++fx, taps += channels) {
+              const int32_t ix = x_origin + fx * params->dilation_width;
+              const int32x4_t weights = vldrbq_z_s32(taps, mask);
+              if (row_inside && ix >= 0 && ix < in->width) {
+                const int32x4_t values = vldrbq_z_s32(image + (iy * in->width + ix) * channels + c, mask);
+                acc = vaddq_s32(acc, vmulq_s32(values, weights));
+              } else {
+                acc = vmlaq_n_s32(acc, weights, -params->input_offset);
+              }
+            }
+          }
+          vstrbq_p_s32(output + c, opbridge_lanes_requantize(acc, &stage), mask);
+        }
+        output += channels;
+      }
+    }
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
+int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_folded_params *params,
+                                           const int8_t *input, const int8_t *filter, int8_t *output) {
+  if (params == NULL || input == NULL || filter == NULL || output == NULL || params->batches <= 0 ||
+      params->input_depth <= 0 || params->output_depth <= 0 ||
+      !opbridge_folded_requantization_valid(&params->requantization)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  const int32_t depth = params->input_depth;
+  const int32_t units = params->output_depth;
+  for (int32_t unit = 0; unit < units; unit += 4) {
+    const int32_t lanes = units - unit < 4 ? units - unit : 4;
+    const mve_pred16_t mask = vctp32q((uint32_t)lanes);
+    const opbridge_lanes_output stage = opbridge_load_output(&params->requantization, unit, mask);
+    const opbridge_rows4 rows = opbridge_weight_rows(filter, unit, lanes, depth);
+    for (int32_t batch = 0; batch < params->batches; ++batch) {
+      int32_t acc[4] = {0, 0, 0, 0};
+      opbridge_dot4(input + batch * depth, rows.row[0], rows.row[1], rows.row[2], rows.row[3], depth, acc);
+      const int32x4_t result = opbridge_lanes_requantize(opbridge_lanes(acc[0], acc[1], acc[2], acc[3]), &stage);
+      vstrbq_p_s32(output + batch * units + unit, result, mask);
+    }
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
+#endif /* OPBRIDGE_KERNELS_HELIUM */

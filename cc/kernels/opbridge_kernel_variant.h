@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Which instruction-set variant of the kernel forms this build compiles
+ * (docs/kernels.md). Each form has a portable C99 file and, where it pays,
+ * a file per instruction set; every file is compiled everywhere and keeps
+ * only the variant this header selects, so an emitted module folder builds
+ * with any compiler and flags, in Bazel, CMake or an IDE.
+ *
+ *   OPBRIDGE_KERNELS_HELIUM  1 on cores with integer Helium (MVE), e.g. Cortex-M55
+ *   OPBRIDGE_KERNELS_PORTABLE 1 otherwise (x86_64, aarch64, Cortex-M4 today)
+ *
+ * The target's compiler flags decide (-mcpu=cortex-m55 defines
+ * __ARM_FEATURE_MVE); defining OPBRIDGE_FORCE_PORTABLE_KERNELS (Bazel:
+ * --//cc/kernels:portable) selects the portable variant on any core, for
+ * debugging and for measuring the portable figure.
+ */
+#ifndef OPBRIDGE_KERNEL_VARIANT_H_
+#define OPBRIDGE_KERNEL_VARIANT_H_
+
+#if !defined(OPBRIDGE_FORCE_PORTABLE_KERNELS) && defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#define OPBRIDGE_KERNELS_HELIUM 1
+#define OPBRIDGE_KERNELS_PORTABLE 0
+#else
+#define OPBRIDGE_KERNELS_HELIUM 0
+#define OPBRIDGE_KERNELS_PORTABLE 1
+#endif
+
+/* The variant's name, for programs that report which one they run. */
+#if OPBRIDGE_KERNELS_HELIUM
+#define OPBRIDGE_KERNEL_VARIANT_NAME "helium"
+#else
+#define OPBRIDGE_KERNEL_VARIANT_NAME "portable"
+#endif
+
+#endif /* OPBRIDGE_KERNEL_VARIANT_H_ */

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The int8 kernel forms specialised at conversion time (docs/kernels.md).
+ *
+ * The emitter chooses these for layers with TFLite's fixed-point
+ * requantization and symmetric filters, and precomputes what a runtime
+ * library would compute on every call:
+ *
+ *   folded_bias[c] = bias[c] + input_offset * (sum of output channel c's weights)
+ *
+ * so that an output whose window lies inside the input is
+ * folded_bias[c] + sum(input * weight), a plain int8 dot product (one
+ * VMLADAVA.S8 per 16 products on Helium). Where the window overhangs the
+ * input, the kernels subtract input_offset * (the weights of the taps
+ * outside), which gives TFLite Micro's result exactly (it skips those taps).
+ *
+ * Results equal opbridge_conv_2d_s8, opbridge_depthwise_conv_2d_s8 and
+ * opbridge_fully_connected_s8 (and so TFLite Micro) bit for bit, on every
+ * variant (opbridge_kernel_variant.h). Shapes, strides and the other
+ * parameters are those of opbridge_kernels_s8.h.
+ */
+#ifndef OPBRIDGE_KERNELS_FOLDED_S8_H_
+#define OPBRIDGE_KERNELS_FOLDED_S8_H_
+
+#include <stdint.h>
+
+#include "cc/kernels/opbridge_kernels_s8.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Output stage of the folded forms: TFLite's fixed-point requantization. */
+typedef struct {
+  const int32_t *folded_bias; /* [output channels] */
+  const int32_t *multipliers; /* [output channels], or [1] if !per_channel */
+  const int32_t *shifts;      /* as multipliers; positive: left */
+  int32_t per_channel;
+  int32_t output_offset;
+  int32_t activation_min;
+  int32_t activation_max;
+} opbridge_folded_requantization;
+
+typedef struct {
+  int32_t input_offset;
+  int32_t stride_height;
+  int32_t stride_width;
+  int32_t dilation_height;
+  int32_t dilation_width;
+  int32_t padding_height;
+  int32_t padding_width;
+  opbridge_dims input;
+  opbridge_dims filter; /* [out_ch, h, w, in_ch] */
+  opbridge_dims output;
+  opbridge_folded_requantization requantization;
+} opbridge_conv_s8_folded_params;
+
+/* CONV_2D (not grouped). `scratch` (may be NULL) holds one window, filter height x width x
+ * input channels bytes: the Helium variant copies each window there when a row of it is
+ * shorter than 16 bytes (first layers with 1-3 channels). The emitter sizes it
+ * (python/opbridge/ops/conv_2d/emit_c.py, scratch_bytes), the same on every variant. */
+int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                   const int8_t *filter, int8_t *scratch, int8_t *output);
+
+/* DEPTHWISE_CONV_2D with depth multiplier 1; filter is [1, h, w, channels]. */
+int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                             const int8_t *filter, int8_t *output);
+
+typedef struct {
+  int32_t batches;
+  int32_t input_depth;
+  int32_t output_depth;
+  opbridge_folded_requantization requantization;
+} opbridge_fully_connected_s8_folded_params;
+
+/* FULLY_CONNECTED with symmetric weights; filter is [output_depth][input_depth]. */
+int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_folded_params *params,
+                                           const int8_t *input, const int8_t *filter, int8_t *output);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPBRIDGE_KERNELS_FOLDED_S8_H_ */

@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The folded int8 kernel forms (cc/kernels/opbridge_kernels_folded_s8.h, docs/kernels.md).
+
+CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED with TFLite's fixed-point
+requantization and symmetric filters call these forms. What a runtime
+library computes on every call is computed here once:
+
+- the folded bias: bias[c] + input_offset * (sum of channel c's weights),
+  which turns each output into a plain int8 dot product;
+- one multiplier and shift for the whole layer when every channel has the
+  same ones (per_channel = 0), instead of one per channel.
+"""
+
+import numpy as np
+
+from opbridge.backends.c.emit_context import EmitContext
+from opbridge.ir import Node
+
+FOLDED_KERNELS_HEADER = "cc/kernels/opbridge_kernels_folded_s8.h"
+FOLDED_KERNEL_FILES = ("opbridge_folded_s8.c", "opbridge_folded_s8_helium.c")
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+
+
+def folded_bias(bias: np.ndarray | None, weight_sums: np.ndarray, input_offset: int) -> np.ndarray | None:
+    """bias + input_offset * weight_sums per output channel; None if a value leaves int32
+    (the caller keeps the plain kernel, whose accumulator starts from 0)."""
+    folded = np.asarray(weight_sums, dtype=np.int64) * int(input_offset)
+    if bias is not None:
+        folded = folded + np.asarray(bias, dtype=np.int64).reshape(folded.shape)
+    if folded.size and (folded.min() < INT32_MIN or folded.max() > INT32_MAX):
+        return None
+    return folded
+
+
+def folded_requantization(
+    ctx: EmitContext,
+    node: Node,
+    bias: np.ndarray,
+    multipliers: np.ndarray,
+    shifts: np.ndarray,
+    output_offset: int,
+    activation_min: int,
+    activation_max: int,
+) -> tuple[list[str], str]:
+    """Definitions and the opbridge_folded_requantization initializer of one layer."""
+    multipliers = np.asarray(multipliers).ravel()
+    shifts = np.asarray(shifts).ravel()
+    shared = bool((multipliers == multipliers[0]).all() and (shifts == shifts[0]).all())
+    if shared:
+        multipliers, shifts = multipliers[:1], shifts[:1]
+    bias_definition, bias_symbol = ctx.int32_array(node, "folded_bias", bias)
+    multipliers_definition, multipliers_symbol = ctx.int32_array(node, "multipliers", multipliers)
+    shifts_definition, shifts_symbol = ctx.int32_array(node, "shifts", shifts)
+    initializer = (
+        f"{{{bias_symbol}, {multipliers_symbol}, {shifts_symbol}, {0 if shared else 1}, "
+        f"{output_offset}, {activation_min}, {activation_max}}}"
+    )
+    return [bias_definition, multipliers_definition, shifts_definition], initializer
