@@ -130,6 +130,20 @@ def aot_model(
         visibility = visibility,
         **kwargs
     )
+    # The same module with per-node timing hooks (OPBRIDGE_TIME_NODES), for benchmarks only.
+    cc_library(
+        name = name + "_timed",
+        srcs = [":" + module],
+        hdrs = [":" + module],
+        includes = [module + "/includes-api", module + "/src"],
+        copts = ["-DOPBRIDGE_TIME_NODES"],
+        deps = ["//cc/kernels:kernels"] + kernel_deps,
+        alwayslink = True,
+        linkstatic = True,
+        tags = tags + ["manual"],
+        visibility = visibility,
+        **kwargs
+    )
     cc_multiplatform_test(
         name = name + "_golden_test",
         srcs = [":" + name + "_golden_test_source"],

@@ -20,13 +20,24 @@ EMULATORS = {
     "cortex_m4": "mps2-an386",
 }
 
-def _platform_transition_impl(_settings, attr):
-    return {"//command_line_option:platforms": [str(attr.platform)]}
+def _platform_transition_impl(settings, attr):
+    # kernels = "portable" sets --//cc/kernels:portable (docs/kernels.md); otherwise the flag
+    # keeps its value, and the configuration stays the same.
+    portable = settings["//cc/kernels:portable"]
+    if getattr(attr, "kernels", "") == "portable":
+        portable = True
+    return {
+        "//command_line_option:platforms": [str(attr.platform)],
+        "//cc/kernels:portable": portable,
+    }
 
 _platform_transition = transition(
     implementation = _platform_transition_impl,
-    inputs = [],
-    outputs = ["//command_line_option:platforms"],
+    inputs = ["//cc/kernels:portable"],
+    outputs = [
+        "//command_line_option:platforms",
+        "//cc/kernels:portable",
+    ],
 )
 
 def _platform_binary_impl(ctx):
@@ -50,6 +61,11 @@ platform_binary = rule(
     attrs = {
         "binary": attr.label(mandatory = True, cfg = _platform_transition, executable = True),
         "platform": attr.label(mandatory = True),
+        "kernels": attr.string(
+            default = "",
+            values = ["", "portable"],
+            doc = "\"portable\": build with the portable kernel variant (docs/kernels.md).",
+        ),
         "_allowlist_function_transition": attr.label(
             default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
         ),

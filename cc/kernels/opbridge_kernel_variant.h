@@ -11,7 +11,7 @@
  *
  * The target's compiler flags decide (-mcpu=cortex-m55 defines
  * __ARM_FEATURE_MVE); defining OPBRIDGE_FORCE_PORTABLE_KERNELS (Bazel:
- * --define=opbridge_kernels=portable) selects the portable variant on any core, for
+ * --//cc/kernels:portable) selects the portable variant on any core, for
  * debugging and for measuring the portable figure.
  */
 #ifndef OPBRIDGE_KERNEL_VARIANT_H_

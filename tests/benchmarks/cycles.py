@@ -1,83 +1,154 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Instruction benchmark: one inference of each model's module on the emulated Cortex-M55.
+"""Instruction benchmark: one inference of each model's module on the emulated Cortex-M55 and Cortex-M4.
 
     bazel run -c opt //tests/benchmarks:cycles
 
 Runs cycles_main.c (one <prefix>_run after init, inputs zero) under
-`qemu-system-arm -M mps3-an547 -icount shift=5`, where SysTick on the 32 MHz
-CPU clock gives instructions = ticks x 31.25 / 32 (deterministic to a few
-instructions; QEMU counts instructions, not cycles: no MVE beats or wait
-states). Flash is split into kernels, module code and constants from the
-ELF's symbols. Reference figures of TFLite Micro with CMSIS-NN Helium
-kernels and heliaAOT are quoted from issue 3 (measured there at -O2).
+qemu-system-arm -icount shift=5 (mps3-an547 for the M55, mps2-an386 for the
+M4), where SysTick counts the CPU clock (32 MHz and 25 MHz), so
+instructions = ticks x 32 ns / 31.25 ns (M55) or ticks x 40 ns / 32 ns
+(M4); deterministic to a few instructions. QEMU counts instructions, not
+cycles: no MVE beats, no wait states. Each program is built with the
+core's own kernel variant (Helium on the M55, portable C99 on the M4 today)
+and, on the M55, with the portable variant too (--//cc/kernels:portable).
+Flash is split into kernels, module code and constants from the ELF's
+symbols. A second build of each module times every node (OPBRIDGE_TIME_NODES)
+for the shares per operator type. MACs are counted from the model's graph;
+MACs/16 is the M55's floor (one VMLADAVA.S8 per 16 int8 multiply-accumulates).
+TFLite Micro with CMSIS-NN and heliaAOT are quoted from the issues (measured
+there at -O2; M4: TFLM built from source with CMSIS-NN's DSP kernels).
 """
 
+import collections
 import pathlib
 import re
 import subprocess
 import sys
 
+import numpy as np
 from opbridge.backends.c.flash import flash_breakdown
+from opbridge.frontends.models import load_model
+from opbridge.ir import Graph
+from opbridge.ops.builtin import build_builtin_registry
+from opbridge.registry import as_registry_context
 
 RUNFILES_ROOT = pathlib.Path(__file__).absolute().parents[2]
+SHARED_MODELS = RUNFILES_ROOT.parent / "shared_models" / "models"
 TIMEOUT_SECONDS = 600
-# model -> (TFLM + CMSIS-NN Helium, heliaAOT generic kernels), instructions, quoted from issue 3.
-QUOTED = {"kws": (1815403, 1783777), "resnet": (4911854, 4425270), "ad01": (150150, 64094)}
-MODELS = ["kws", "resnet", "ad01", "micro_speech", "hello_world"]
+# model -> (TFLM + CMSIS-NN Helium on the M55, heliaAOT on the M55, TFLM + CMSIS-NN DSP on the M4),
+# instructions, quoted from issues 3 and 15.
+QUOTED = {
+    "kws": (1815403, 1783777, 7697487),
+    "resnet": (4911854, 4425270, 29859145),
+    "ad01": (150150, 64094, 583086),
+}
+MODELS = {
+    "kws": "mlperf_tiny/kws_ref_model.tflite",
+    "resnet": "mlperf_tiny/pretrainedResnet_quant.tflite",
+    "ad01": "mlperf_tiny/ad01_int8.tflite",
+    "micro_speech": "tflm/micro_speech_quantized.tflite",
+    "hello_world": "tflm/hello_world_int8.tflite",
+}
+# Board -> (QEMU machine, CPU, nanoseconds per SysTick tick); -icount shift=5 is 32 ns per instruction.
+BOARDS = {
+    "cortex_m55": ("mps3-an547", "cortex-m55", 31.25),
+    "cortex_m4": ("mps2-an386", "cortex-m4", 40.0),
+}
+NANOSECONDS_PER_INSTRUCTION = 32.0
 
 
-def instructions(program: pathlib.Path) -> tuple[int, int]:
+def run_program(program: pathlib.Path, core: str) -> dict[str, object]:
+    """Instructions of the run and of an empty timed region, and per node (op type, instructions)."""
+    machine, cpu, tick_ns = BOARDS[core]
+    command = ["qemu-system-arm", "-M", machine, "-cpu", cpu, "-icount", "shift=5", "-nographic"]
+    command += ["-monitor", "none", "-serial", "null", "-semihosting-config", "enable=on,target=native"]
     result = subprocess.run(
-        [
-            "qemu-system-arm",
-            "-M",
-            "mps3-an547",
-            "-cpu",
-            "cortex-m55",
-            "-icount",
-            "shift=5",
-            "-nographic",
-            "-monitor",
-            "none",
-            "-serial",
-            "null",
-            "-semihosting-config",
-            "enable=on,target=native",
-            "-kernel",
-            str(program),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT_SECONDS,
-        check=False,
+        [*command, "-kernel", str(program)], capture_output=True, text=True, timeout=TIMEOUT_SECONDS, check=False
     )
     found = dict(re.findall(r"^(ticks_\w+)=(\d+)$", result.stdout, re.MULTILINE))
     if result.returncode != 0 or "ticks_run" not in found:
         raise RuntimeError(f"{program} failed ({result.returncode}): {result.stdout}{result.stderr}")
-    to_instructions = 31.25 / 32
-    return round(int(found["ticks_run"]) * to_instructions), round(int(found["ticks_empty"]) * to_instructions)
+    scale = tick_ns / NANOSECONDS_PER_INSTRUCTION
+    nodes = [
+        (int(index), op_type, round(int(ticks) * scale))
+        for index, op_type, ticks in re.findall(r"^node=(\d+) (\S+) (\d+)$", result.stdout, re.MULTILINE)
+    ]
+    return {
+        "run": round(int(found["ticks_run"]) * scale),
+        "empty": round(int(found["ticks_empty"]) * scale),
+        "nodes": nodes,
+    }
+
+
+def multiply_accumulates(graph: Graph) -> int:
+    """int8/float MACs of the convolutions and fully connected layers (the rest count 0)."""
+    total = 0
+    for node in graph.nodes:
+        if node.op_type not in ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED"):
+            continue
+        output = graph.tensor(node.outputs[0])
+        weights = graph.tensor(node.inputs[1]).shape
+        outputs = int(np.prod(output.shape))
+        if node.op_type == "CONV_2D":
+            total += outputs * int(np.prod(weights[1:]))
+        elif node.op_type == "DEPTHWISE_CONV_2D":
+            total += outputs * weights[1] * weights[2]
+        else:
+            total += outputs * weights[-1]
+    return total
+
+
+def program(model: str, core: str, portable: bool = False, timed: bool = False) -> pathlib.Path:
+    name = f"{model}_{'node_' if timed else ''}{'portable_' if portable else ''}cycles_{core}"
+    return RUNFILES_ROOT / "tests" / "benchmarks" / name
 
 
 def main(argv: list[str]) -> int:
     mode = next((arg.split("=", 1)[1] for arg in argv if arg.startswith("--compilation-mode=")), "?")
     print(__doc__.split("\n\n")[2].replace("\n", " "), "\n")
     print(f"compilation mode: {mode} (fastbuild is -O1, opt is -O2)\n")
+    context = as_registry_context(build_builtin_registry())
     header = (
-        f"{'model':<14}{'instructions':>13}{'TFLM+CMSIS-NN':>15}{'heliaAOT':>10}   "
-        f"{'flash':>7} = {'kernels':>7} + {'module':>7} + {'constants':>9}"
+        f"{'model':<13}{'M55':>10}{'M55 portable':>14}{'TFLM+CMSIS-NN':>15}{'heliaAOT':>10}"
+        f"{'M4':>11}{'TFLM M4':>10}{'MACs':>10}{'MACs/16':>9}{'M55/MAC':>9}"
     )
+    print("instructions per inference")
     print(header)
     print("-" * len(header))
-    for model in MODELS:
-        program = RUNFILES_ROOT / "tests" / "benchmarks" / f"{model}_cycles_cortex_m55"
-        run, empty = instructions(program)
-        flash = flash_breakdown(program, model)
-        tflm, heliaaot = QUOTED.get(model, ("", ""))
+    flashes = {}
+    shares = {}
+    empty = 0
+    for model, path in MODELS.items():
+        graph = load_model(SHARED_MODELS / path, context)
+        macs = multiply_accumulates(graph)
+        m55 = run_program(program(model, "cortex_m55"), "cortex_m55")
+        m55_portable = run_program(program(model, "cortex_m55", portable=True), "cortex_m55")
+        m4 = run_program(program(model, "cortex_m4"), "cortex_m4")
+        timed = run_program(program(model, "cortex_m55", timed=True), "cortex_m55")
+        empty = m55["empty"]
+        tflm, heliaaot, tflm_m4 = QUOTED.get(model, ("", "", ""))
+        per_mac = f"{m55['run'] / macs:.3f}" if macs else "-"
         print(
-            f"{model:<14}{run:>13}{tflm!s:>15}{heliaaot!s:>10}   "
-            f"{flash.total:>7} = {flash.kernels:>7} + {flash.module_code:>7} + {flash.constants:>9}"
+            f"{model:<13}{m55['run']:>10}{m55_portable['run']:>14}{tflm!s:>15}{heliaaot!s:>10}"
+            f"{m4['run']:>11}{tflm_m4!s:>10}{macs:>10}{macs // 16:>9}{per_mac:>9}"
         )
+        flashes[model] = flash_breakdown(program(model, "cortex_m55"), model)
+        by_type: collections.Counter[str] = collections.Counter()
+        for _, op_type, instructions in timed["nodes"]:
+            by_type[op_type] += instructions
+        shares[model] = by_type
     print(f"\ninstructions include the timer reads around the call (an empty timed region: {empty})")
+    print("\nflash on the M55 (bytes)")
+    flash_header = f"{'model':<13}{'flash':>8} = {'kernels':>8} + {'module':>8} + {'constants':>10}"
+    print(flash_header)
+    print("-" * len(flash_header))
+    for model, flash in flashes.items():
+        print(f"{model:<13}{flash.total:>8} = {flash.kernels:>8} + {flash.module_code:>8} + {flash.constants:>10}")
+    print("\nshare of the M55's instructions per operator type (nodes timed with SysTick)")
+    for model, by_type in shares.items():
+        total = sum(by_type.values()) or 1
+        parts = ", ".join(f"{op_type} {100 * count / total:.1f}%" for op_type, count in by_type.most_common())
+        print(f"{model:<13}{parts}")
     return 0
 
 

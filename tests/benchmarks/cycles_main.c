@@ -9,6 +9,8 @@
  * 2^24 ticks; the SysTick handler counts the wraps.
  *
  * MODEL_PREFIX (e.g. kws) and MODEL_HEADER (e.g. "kws.h") come from the build.
+ * With TIME_NODES, the program links the module built with OPBRIDGE_TIME_NODES
+ * and also prints each node's ticks ("node=<index> <op type> <ticks>").
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -44,6 +46,28 @@ static uint64_t ticks_now(void) {
   return (uint64_t)wraps * (SYST_RELOAD + 1u) + (SYST_RELOAD - value);
 }
 
+#ifdef TIME_NODES
+/* Ticks of each node (the module's nodes are few; later ones share the last slot's count). */
+#define MAX_TIMED_NODES 256
+static uint64_t node_ticks[MAX_TIMED_NODES];
+static const char *node_types[MAX_TIMED_NODES];
+static uint64_t node_start;
+static int32_t nodes_timed = 0;
+
+void opbridge_node_timer(int32_t node, const char *op_type, int32_t end);
+void opbridge_node_timer(int32_t node, const char *op_type, int32_t end) {
+  const uint64_t now = ticks_now();
+  if (!end) {
+    node_start = now;
+    return;
+  }
+  const int32_t slot = node < MAX_TIMED_NODES ? node : MAX_TIMED_NODES - 1;
+  node_ticks[slot] += now - node_start;
+  node_types[slot] = op_type;
+  nodes_timed = slot + 1 > nodes_timed ? slot + 1 : nodes_timed;
+}
+#endif
+
 static void print_u64(const char *label, uint64_t value) {
   /* newlib-nano's printf has no %llu: print in two parts. */
   if (value >= 1000000000u) {
@@ -78,5 +102,13 @@ int main(void) {
   }
   print_u64("ticks_run=", end - start);
   print_u64("ticks_empty=", empty_end - empty_start);
+#ifdef TIME_NODES
+  for (int32_t node = 0; node < nodes_timed; ++node) {
+    if (node_types[node] != NULL) {
+      printf("node=%ld %s ", (long)node, node_types[node]);
+      print_u64("", node_ticks[node]);
+    }
+  }
+#endif
   return 0;
 }

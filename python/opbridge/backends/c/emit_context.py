@@ -54,6 +54,11 @@ def c_comment(text: str) -> str:
     return text.replace("*/", "* /").replace("/*", "/ *")
 
 
+def c_string(text: str) -> str:
+    """A C string literal of `text`, characters other than letters, digits and _.:/- replaced by '_'."""
+    return '"' + re.sub(r"[^0-9A-Za-z_.:/-]", "_", text) + '"'
+
+
 def c_int_list(values: Iterable[int]) -> str:
     return ", ".join(str(int(v)) for v in values)
 

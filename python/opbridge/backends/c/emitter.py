@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from opbridge.backends.c.emit_context import C_TYPES, GENERATED_NOTICE, EmitContext, c_comment, c_int_list
+from opbridge.backends.c.emit_context import C_TYPES, GENERATED_NOTICE, EmitContext, c_comment, c_int_list, c_string
 from opbridge.backends.c.memory_plan import MemoryPlan
 from opbridge.errors import OpbridgeError, OperatorPluginError
 from opbridge.ir import Graph, Tensor
@@ -305,7 +305,10 @@ int32_t {p}_run({p}_context *ctx);
                     f"  ctx->{kind}[{position}].data = ctx->tensor_ptrs[{self.context.tensor_enum(index)}];"
                 )
         run_lines = "\n".join(
-            f"  status = {operator.run_symbol}(ctx);\n  if (status != {m}_STATUS_OK) {{\n    return status;\n  }}"
+            f"  OPBRIDGE_NODE_BEGIN({operator.node.index}, {c_string(operator.node.op_type)});\n"
+            f"  status = {operator.run_symbol}(ctx);\n"
+            f"  OPBRIDGE_NODE_END({operator.node.index}, {c_string(operator.node.op_type)});\n"
+            f"  if (status != {m}_STATUS_OK) {{\n    return status;\n  }}"
             for operator in self.operators
         )
         init_lines = "\n".join(
@@ -323,6 +326,18 @@ int32_t {p}_run({p}_context *ctx);
 
 /* The operators' functions (src/{p}_node_*.c and plugin sources). */
 {node_prototypes}
+
+/* Per-node timing, for benchmark builds (tests/benchmarks/cycles_main.c): compiled with
+ * OPBRIDGE_TIME_NODES, {p}_run calls opbridge_node_timer(node, op_type, 0) before each node
+ * and (..., 1) after it; the program that links the module defines it. */
+#ifdef OPBRIDGE_TIME_NODES
+void opbridge_node_timer(int32_t node, const char *op_type, int32_t end);
+#define OPBRIDGE_NODE_BEGIN(node, op_type) opbridge_node_timer((node), (op_type), 0)
+#define OPBRIDGE_NODE_END(node, op_type) opbridge_node_timer((node), (op_type), 1)
+#else
+#define OPBRIDGE_NODE_BEGIN(node, op_type) ((void)0)
+#define OPBRIDGE_NODE_END(node, op_type) ((void)0)
+#endif
 
 #ifndef {m}_NO_STATIC_ARENA
 /* The module's own arena, used when {p}_init gets no arena. */
