@@ -195,6 +195,7 @@ static inline int32x4_t opbridge_conv_window4(const opbridge_conv_s8_folded_para
       int32_t high = 0;
       if (row_inside) {
         low = ix < 0 ? -ix : 0;
+        low = low < groups.group ? low : groups.group; /* a group wholly left of the input */
         high = in->width - ix < groups.group ? in->width - ix : groups.group;
         high = high < low ? low : high;
       }
