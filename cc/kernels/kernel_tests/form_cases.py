@@ -380,6 +380,7 @@ WINDOW_FEATURES = {
     "channels_not_multiple_of_4",
     "channels_not_multiple_of_16",
     "channels_above_32",
+    "dilated_tap_2+_columns_left",
 }
 FEATURES: dict[str, set[str]] = {
     "conv_2d_folded": COMMON_FEATURES | WINDOW_FEATURES | {"patch", "in_place", "dot_tail", "dot_multiple_of_16"},
@@ -462,13 +463,16 @@ def window_features(graph: Graph, node: Node) -> set[str]:
     if in_channels > 32:
         features.add("channels_above_32")
     inside = []
-    for size, filter_size, stride, dilation in (
-        (height, filter_height, a.stride_height, a.dilation_height),
-        (width, filter_width, a.stride_width, a.dilation_width),
+    for axis, size, filter_size, stride, dilation in (
+        ("rows", height, filter_height, a.stride_height, a.dilation_height),
+        ("columns", width, filter_width, a.stride_width, a.dilation_width),
     ):
         w = window(a.padding, size, filter_size, stride, dilation)
         origins = [o * stride - w.padding_before for o in range(w.output_size)]
         inside.append([origin >= 0 and origin + (filter_size - 1) * dilation < size for origin in origins])
+        if axis == "columns" and dilation > 1 and w.padding_before >= 2:
+            # A tap two or more columns left of the input: a dilated row's border groups.
+            features.add("dilated_tap_2+_columns_left")
     flags = [row and col for row in inside[0] for col in inside[1]]
     if any(flags):
         features.add("interior_windows")
