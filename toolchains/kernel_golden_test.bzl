@@ -16,6 +16,11 @@ seeded inputs and the NumPy reference's outputs). For each operator it makes
 //cc/kernels:kernels) and `<op>_kernel_test` on every platform
 (toolchains/emulated_test.bzl: x86_64, aarch64, Cortex-M55, Cortex-M4), and
 `name` is a test_suite of them all. aot_model does the same for whole models.
+
+The folded kernel forms' differential tests use the same macro with
+`flag = "--forms"` and `kind = "form"`: the generator gets
+`--forms conv_2d_folded,...` and the targets are `<form>_form_module` and
+`<form>_form_test` (on each platform).
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
@@ -30,14 +35,14 @@ def _kernel_golden_sources_impl(ctx):
     output_dir = goldens[ctx.attr.operators[0]].dirname
     arguments = ctx.actions.args()
     arguments.add("--output-dir", output_dir)
-    arguments.add_joined("--operators", ctx.attr.operators, join_with = ",")
+    arguments.add_joined(ctx.attr.flag, ctx.attr.operators, join_with = ",")
     outputs = modules.values() + goldens.values()
     ctx.actions.run(
         executable = ctx.executable.generator,
         arguments = [arguments],
         outputs = outputs,
         mnemonic = "OpbridgeKernelGoldens",
-        progress_message = "Generating the golden tests of %d operator kernels" % len(ctx.attr.operators),
+        progress_message = "Generating the golden tests of %d kernels (%s)" % (len(ctx.attr.operators), ctx.attr.flag),
         use_default_shell_env = True,
     )
     groups = {}
@@ -51,6 +56,7 @@ _kernel_golden_sources = rule(
     attrs = {
         "operators": attr.string_list(mandatory = True, allow_empty = False),
         "generator": attr.label(mandatory = True, executable = True, cfg = "exec"),
+        "flag": attr.string(default = "--operators"),
     },
 )
 
@@ -60,21 +66,26 @@ def kernel_golden_tests(
         generator,
         kernels = "//cc/kernels:kernels",
         platforms = ["x86_64_linux", "aarch64_linux", "cortex_m55", "cortex_m4"],
+        flag = "--operators",
+        kind = "kernel",
         tags = [],
         **kwargs):
-    """`<op>_kernel_test` (on each of `platforms`) for each of `operators`, and test_suite `name` of them all."""
+    """`<op>_<kind>_test` (on each of `platforms`) for each of `operators`, and test_suite `name` of them all.
+
+    `flag` is the generator's option that takes the comma-separated `operators`."""
     sources = name + "_sources"
     _kernel_golden_sources(
         name = sources,
         operators = operators,
         generator = generator,
+        flag = flag,
         testonly = True,
         tags = tags,
         visibility = ["//visibility:private"],
     )
     for operator in operators:
         native.filegroup(
-            name = "%s_kernel_module_files" % operator,
+            name = "%s_%s_module_files" % (operator, kind),
             srcs = [":" + sources],
             output_group = operator + "_module",
             testonly = True,
@@ -82,7 +93,7 @@ def kernel_golden_tests(
             visibility = ["//visibility:private"],
         )
         native.filegroup(
-            name = "%s_kernel_test_source" % operator,
+            name = "%s_%s_test_source" % (operator, kind),
             srcs = [":" + sources],
             output_group = operator + "_golden_test",
             testonly = True,
@@ -91,10 +102,10 @@ def kernel_golden_tests(
         )
         module = "%s/%s_module" % (sources, operator)
         cc_library(
-            name = "%s_kernel_module" % operator,
+            name = "%s_%s_module" % (operator, kind),
             # As in aot_model: a tree artifact's objects are linked whole and statically.
-            srcs = [":%s_kernel_module_files" % operator],
-            hdrs = [":%s_kernel_module_files" % operator],
+            srcs = [":%s_%s_module_files" % (operator, kind)],
+            hdrs = [":%s_%s_module_files" % (operator, kind)],
             includes = [module + "/includes-api", module + "/src"],
             deps = [kernels],
             alwayslink = True,
@@ -104,9 +115,9 @@ def kernel_golden_tests(
             visibility = ["//visibility:private"],
         )
         cc_multiplatform_test(
-            name = "%s_kernel_test" % operator,
-            srcs = [":%s_kernel_test_source" % operator],
-            deps = [":%s_kernel_module" % operator],
+            name = "%s_%s_test" % (operator, kind),
+            srcs = [":%s_%s_test_source" % (operator, kind)],
+            deps = [":%s_%s_module" % (operator, kind)],
             platforms = platforms,
             tags = tags,
             **kwargs
@@ -115,7 +126,7 @@ def kernel_golden_tests(
         name = name,
         # cc_multiplatform_test's names: the host test bare, the others with their platform.
         tests = [
-            ":%s_kernel_test%s" % (operator, "" if platform == "x86_64_linux" else "_" + platform)
+            ":%s_%s_test%s" % (operator, kind, "" if platform == "x86_64_linux" else "_" + platform)
             for operator in operators
             for platform in platforms
         ],

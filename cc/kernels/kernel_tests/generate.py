@@ -9,6 +9,12 @@ inputs, the NumPy reference's outputs, float32 within the golden ULP
 tolerance). toolchains/kernel_golden_test.bzl runs it once for all
 operators at build time.
 
+    generate.py --output-dir DIR --forms conv_2d_folded,fully_connected_folded,...
+
+does the same for the folded kernel forms' differential tests: DIR/<form>_module/
+and DIR/<form>_golden_test.c, of the hypothesis-drawn graphs of form_cases.py
+(failing unless every node's emitted C calls the form's kernel).
+
     generate.py --write-operator-list cc/kernels/kernel_tests/operators.bzl
 
 rewrites the list of operators Bazel makes targets for, from the registry
@@ -21,6 +27,7 @@ import os
 import pathlib
 import sys
 
+from form_cases import FORMS, form_graph
 from kernel_cases import NODES_PER_PATH, operator_graph, operator_seed, operator_target_name, registry_operators
 from opbridge.backends.c.golden import golden_test_source
 from opbridge.converter import compile_graph
@@ -63,6 +70,27 @@ def write_golden_test(op_type: str, output_dir: pathlib.Path) -> None:
     (output_dir / f"{name}_golden_test.c").write_text(stamp + source)
 
 
+def write_form_test(name: str, output_dir: pathlib.Path) -> None:
+    registry = build_builtin_registry()
+    form = FORMS[name]
+    prefix = PREFIX.format(name=name)
+    graph = form_graph(name)
+    _, module = compile_graph(graph, registry, prefix, output_dir / f"{name}_module", bundle_kernels=False)
+    emitted = "".join((module.directory / f).read_text() for f in module.files if f.endswith(".c"))
+    calls = emitted.count(f"{form.kernel}(")
+    if calls != len(graph.nodes):
+        raise RuntimeError(
+            f"{name}: {calls} of {len(graph.nodes)} nodes call {form.kernel}; "
+            "every node of cc/kernels/kernel_tests/form_cases.py must take the folded form"
+        )
+    source = golden_test_source(graph, registry, prefix, GOLDEN_CASES, GOLDEN_SEED)
+    stamp = (
+        f"/* Differential test of the folded form {form.kernel}: {len(graph.nodes)} {form.op_type} nodes "
+        "drawn with hypothesis by cc/kernels/kernel_tests/form_cases.py. */\n"
+    )
+    (output_dir / f"{name}_golden_test.c").write_text(stamp + source)
+
+
 def workspace_path(path: pathlib.Path) -> pathlib.Path:
     """`path` relative to the workspace under `bazel run` (whose working directory is the runfiles tree)."""
     workspace = os.environ.get("BUILD_WORKSPACE_DIRECTORY")
@@ -73,6 +101,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--output-dir", type=pathlib.Path, help="where to write <op>_module/ and <op>_golden_test.c")
     parser.add_argument("--operators", default="", help="comma-separated operator names (add,conv_2d,...)")
+    parser.add_argument("--forms", default="", help="comma-separated folded forms (conv_2d_folded,...)")
     parser.add_argument("--write-operator-list", type=pathlib.Path, metavar="BZL", help="rewrite operators.bzl")
     arguments = parser.parse_args(argv)
     if arguments.write_operator_list is not None:
@@ -88,10 +117,16 @@ def main(argv: list[str]) -> int:
             f"unknown operators {unknown}; the registry has {sorted(by_name)} "
             "(regenerate cc/kernels/kernel_tests/operators.bzl with --write-operator-list)"
         )
+    forms = [name for name in arguments.forms.split(",") if name]
+    unknown_forms = sorted(set(forms) - set(FORMS))
+    if unknown_forms:
+        parser.error(f"unknown forms {unknown_forms}; form_cases.py has {sorted(FORMS)}")
     output_dir = workspace_path(arguments.output_dir)
     output_dir.mkdir(parents=True, exist_ok=True)
     for name in names:
         write_golden_test(by_name[name], output_dir)
+    for name in forms:
+        write_form_test(name, output_dir)
     return 0
 
 

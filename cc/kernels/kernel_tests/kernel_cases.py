@@ -539,11 +539,13 @@ def operator_target_name(op_type: str) -> str:
     return op_type.lower()
 
 
-class _OneOperatorGraph:
-    """Independent nodes of one operator, built tensor by tensor (GraphBuilder)."""
+class OneOperatorGraph:
+    """Independent nodes of one operator, built tensor by tensor (GraphBuilder); the graph is named
+    `name` (default: the operator's target name)."""
 
-    def __init__(self, op_type: str) -> None:
+    def __init__(self, op_type: str, name: str | None = None) -> None:
         self.op_type = op_type
+        self.name = operator_target_name(op_type) if name is None else name
         self.schema = REGISTRY[op_type].schema
         self.builder = GraphBuilder()
         self.nodes: list[Node] = []
@@ -579,7 +581,7 @@ class _OneOperatorGraph:
 
     def graph(self) -> Graph:
         outputs = [node.outputs[0] for node in self.nodes]
-        return Graph(operator_target_name(self.op_type), self.builder.tensors, self.nodes, self.inputs, outputs)
+        return Graph(self.name, self.builder.tensors, self.nodes, self.inputs, outputs)
 
 
 def case_builder(op_type: str) -> CaseBuilder:
@@ -595,7 +597,7 @@ def operator_graph(op_type: str) -> Graph:
     """The seeded graph of `op_type`: NODES_PER_PATH nodes per dtype path, named <path>_<variant>."""
     build = case_builder(op_type)
     rng = np.random.default_rng(operator_seed(op_type))
-    graph = _OneOperatorGraph(op_type)
+    graph = OneOperatorGraph(op_type)
     for path in dtype_paths(REGISTRY[op_type]):
         for variant in range(NODES_PER_PATH):
             name = f"{path.describe()}_{variant}"

@@ -1,0 +1,488 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Hypothesis-drawn graphs for the differential tests of the folded int8 kernel forms.
+
+`form_graph(form)` builds, for one folded form (FORMS: conv_2d_folded,
+depthwise_conv_2d_folded, fully_connected_folded), a graph of independent
+single-operator nodes drawn with hypothesis strategies, every one of which
+the emitter lowers to the folded form (opbridge_*_s8_folded; generate.py
+checks the emitted C). generate.py emits each graph as a C module with its
+golden test (expected outputs from the NumPy reference, bit-exact with
+TFLite Micro), and toolchains/kernel_golden_test.bzl runs it on every
+platform: the Cortex-M55 build takes the Helium variant, the others the
+portable C99 one (cc/kernels/opbridge_kernel_variant.h).
+
+Hypothesis runs derandomized, without a database and only in its generate
+phase, so a graph changes only when this file (or hypothesis) does and Bazel
+caches the generated tests. What hypothesis draws at random is steered by the
+node's index where a code path must be covered on purpose: the index picks
+the quantization regime (QUANT_REGIMES: ordinary scales, left shifts,
+multipliers at and just below powers of two, tiny scales), per-tensor or
+per-channel filter scales, and for CONV_2D the windowing path (a window
+copied into scratch or read in place). `node_features` names the code paths
+a node exercises; form_cases_test.py checks that each graph covers FEATURES.
+"""
+
+import dataclasses
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from hypothesis import HealthCheck, Phase, Verbosity, assume, given, seed, settings
+from hypothesis import strategies as st
+from kernel_cases import (
+    InvalidDrawError,
+    NodeSpec,
+    OneOperatorGraph,
+    TensorSpec,
+    attributes,
+)
+from opbridge.ir import DType, Graph, Node, Quantization
+from opbridge.ir.attribute_types import Padding, Requantization, window
+from opbridge.ops.conv_2d.emit_c import conv_2d_scratch_bytes
+from opbridge.ops.fully_connected.reference import fully_connected_multipliers
+from opbridge.ops.shared.quantized import per_channel_multipliers
+from opbridge_testing.strategies import ACTIVATIONS, PADDINGS, ZERO_POINTS, int8_array, scales
+
+INT32_MAX = 2**31 - 1
+# The quantization regime of node i is QUANT_REGIMES[i % 4]; its filter scales are per channel
+# when (i // 4) % 2 == 0; a CONV_2D node copies its windows into scratch when (i // 8) % 2 == 0.
+QUANT_REGIMES = ("ordinary", "left_shift", "power_of_two", "tiny")
+# Bounds that keep each golden program small and fast under QEMU.
+MAX_INPUT_ELEMENTS = 1600
+MAX_MACS = 60_000
+# Examples per hypothesis run; a node is the run's last (its first is hypothesis's simplest).
+EXAMPLES_PER_NODE = 2
+
+DrawFn = Callable[[st.SearchStrategy[Any]], Any]
+
+
+@dataclasses.dataclass(frozen=True)
+class Form:
+    """A folded kernel form: its operator, the C kernel its nodes must call, and how to draw one node."""
+
+    name: str
+    op_type: str
+    kernel: str
+    nodes: int
+    draw: Callable[[DrawFn, int], NodeSpec]
+
+
+# -- quantization ------------------------------------------------------------------------
+
+# Zero points: the extremes and 0 often, anything in [-128, 127] otherwise.
+EDGY_ZERO_POINTS = st.one_of(st.sampled_from([-128, 127, 0, -1]), ZERO_POINTS)
+# Mantissas of effective scales at and next to a power of two (float32-exact): 1 - 2^-24 gives the
+# largest multiplier below 2^31; with an input scale of mantissa 1 + 2^-23, 1 - 2^-23 makes the
+# double product 1 - 2^-46, whose multiplier rounds up to 2^31 (and becomes 2^30, shift + 1).
+POWER_OF_TWO_MANTISSAS = (1.0, 1.0 - 2.0**-24, 1.0 + 2.0**-23, 1.0 - 2.0**-23)
+
+
+def regime_of(index: int) -> str:
+    return QUANT_REGIMES[index % len(QUANT_REGIMES)]
+
+
+def per_channel_of(index: int) -> bool:
+    return (index // len(QUANT_REGIMES)) % 2 == 0
+
+
+def log_uniform(draw: DrawFn, low: float, high: float) -> float:
+    """A double, log-uniform between low and high."""
+    return math.exp(draw(st.floats(math.log(low), math.log(high))))
+
+
+def draw_quantization(
+    draw: DrawFn, regime: str, channels: int, per_channel: bool, axis: int
+) -> tuple[Quantization, Quantization, Quantization]:
+    """Input, filter (symmetric) and output quantizations whose effective scales
+    input * filter[c] / output follow `regime`."""
+    count = channels if per_channel and channels > 1 else 1
+    input_zero_point, output_zero_point = draw(EDGY_ZERO_POINTS), draw(EDGY_ZERO_POINTS)
+    if regime == "power_of_two":
+        # Power-of-two output scale and input scale (times 1 or 1 + 2^-23): the products are exact.
+        input_exponent, output_exponent = draw(st.integers(5, 9)), draw(st.integers(3, 10))
+        input_mantissa = draw(st.sampled_from([1.0, 1.0 + 2.0**-23]))
+        input_scale = input_mantissa * 2.0**-input_exponent
+        output_scale = 2.0**-output_exponent
+        filter_scales = []
+        for _ in range(count):
+            mantissa = draw(st.sampled_from(POWER_OF_TWO_MANTISSAS))
+            power = draw(st.integers(-3, 2))
+            filter_scales.append(mantissa * 2.0 ** (power - output_exponent + input_exponent))
+    else:
+        input_scale = draw(scales(1e-3, 0.5))
+        output_scale = draw(scales(1e-2, 2.0))
+        if regime == "ordinary":
+            filter_scales = [draw(scales(1e-3, 0.05)) for _ in range(count)]
+        else:
+            effective = []
+            for channel in range(count):
+                if regime == "left_shift":
+                    # Channel 0 above 1 (left shift), the others above or below.
+                    above = channel == 0 or draw(st.booleans())
+                    effective.append(log_uniform(draw, 1.01, 60.0) if above else log_uniform(draw, 0.05, 0.99))
+                else:  # tiny: shifts near -20, and below 2^-32 (multiplier 0)
+                    effective.append(log_uniform(draw, 5e-11, 2e-5))
+            filter_scales = [float(np.float32(e * output_scale / input_scale)) for e in effective]
+    for scale in (input_scale, output_scale, *filter_scales):
+        assert float(np.float32(scale)) == scale and scale > 0, scale
+    filter_axis = axis if count > 1 else None
+    return (
+        Quantization((input_scale,), (input_zero_point,)),
+        Quantization(tuple(filter_scales), (0,) * count, filter_axis),
+        Quantization((output_scale,), (output_zero_point,)),
+    )
+
+
+def draw_weights(draw: DrawFn, shape: tuple[int, ...]) -> np.ndarray:
+    """int8 weights in [-127, 127]: uniform, or (sometimes) all of magnitude 127 (largest sums)."""
+    weights = int8_array(draw, shape)
+    if draw(st.integers(0, 4)) == 0:
+        weights = np.where(weights < 0, -127, 127).astype(np.int8)
+    return weights
+
+
+def draw_bias(
+    draw: DrawFn, input_q: Quantization, filter_q: Quantization, channels: int, taps: int
+) -> TensorSpec | None:
+    """No bias, an ordinary one, or one near the int32 limits: |bias| + |accumulator| stays within
+    int32 for `taps` products per output (so TFLite Micro's accumulator and the folded bias do)."""
+    kind = draw(st.sampled_from(["none", "ordinary", "ordinary", "extreme"]))
+    if kind == "none":
+        return None
+    if kind == "ordinary":
+        seed = draw(st.integers(0, 2**32 - 1))
+        data = np.random.default_rng(seed).integers(-20000, 20000, size=(channels,)).astype(np.int32)
+    else:
+        limit = INT32_MAX - taps * 255 * 127
+        signs = draw(st.lists(st.sampled_from([-1, 1]), min_size=channels, max_size=channels))
+        backoffs = draw(st.lists(st.integers(0, 1000), min_size=channels, max_size=channels))
+        data = np.array([sign * (limit - backoff) for sign, backoff in zip(signs, backoffs, strict=True)], np.int32)
+    bias_scales = tuple(input_q.scale * scale for scale in filter_q.scales)
+    axis = 0 if len(bias_scales) > 1 else None
+    return TensorSpec("bias", DType.INT32, (channels,), Quantization(bias_scales, (0,) * len(bias_scales), axis), data)
+
+
+# -- geometry ----------------------------------------------------------------------------
+
+# Filter sizes by node index (index % 5): 1x1, 3x3, large (the keyword-spotting 10x4, and 4x10),
+# then anything up to 5x5.
+FILTER_SIZES = (
+    st.just((1, 1)),
+    st.just((3, 3)),
+    st.sampled_from([(10, 4), (10, 4), (4, 10)]),
+    st.tuples(st.integers(1, 5), st.integers(1, 5)),
+    st.tuples(st.integers(1, 5), st.integers(1, 5)),
+)
+CHANNELS_1_TO_40 = st.one_of(st.sampled_from([1, 2, 3, 4, 5, 8, 15, 16, 17, 33, 40]), st.integers(1, 40))
+OUT_CHANNELS = st.one_of(st.sampled_from([1, 3, 4, 5, 7, 15, 16, 17, 20]), st.integers(1, 20))
+
+
+@dataclasses.dataclass(frozen=True)
+class Geometry:
+    batches: int
+    height: int
+    width: int
+    filter_height: int
+    filter_width: int
+    fields: dict[str, Any]
+
+
+def draw_geometry(draw: DrawFn, index: int) -> Geometry:
+    """Filter, strides, dilations, padding and an input size with a non-empty output."""
+    filter_height, filter_width = draw(FILTER_SIZES[index % len(FILTER_SIZES)])
+    dilation_height = 1 if filter_height > 5 else draw(st.integers(1, 2))
+    dilation_width = 1 if filter_width > 5 else draw(st.integers(1, 2))
+    padding = draw(PADDINGS)
+    fields = {
+        "padding": padding,
+        "stride_height": draw(st.integers(1, 3)),
+        "stride_width": draw(st.integers(1, 3)),
+        "dilation_height": dilation_height,
+        "dilation_width": dilation_width,
+        "activation": draw(ACTIVATIONS),
+    }
+    sizes = []
+    for size, dilation in ((filter_height, dilation_height), (filter_width, dilation_width)):
+        effective = (size - 1) * dilation + 1
+        low = effective if padding is Padding.VALID else 1
+        sizes.append(draw(st.integers(low, max(low, 10))))
+    batches = draw(st.sampled_from([1, 1, 1, 2]))
+    return Geometry(batches, sizes[0], sizes[1], filter_height, filter_width, fields)
+
+
+def output_positions(geometry: Geometry) -> int:
+    f = geometry.fields
+    rows = window(f["padding"], geometry.height, geometry.filter_height, f["stride_height"], f["dilation_height"])
+    cols = window(f["padding"], geometry.width, geometry.filter_width, f["stride_width"], f["dilation_width"])
+    return geometry.batches * rows.output_size * cols.output_size
+
+
+def require_small(geometry: Geometry, in_channels: int, macs_per_position: int) -> None:
+    """Rejects (hypothesis assume) nodes too big for a quick QEMU run."""
+    assume(geometry.batches * geometry.height * geometry.width * in_channels <= MAX_INPUT_ELEMENTS)
+    assume(output_positions(geometry) * macs_per_position <= MAX_MACS)
+
+
+# -- one node per form -----------------------------------------------------------------------
+
+
+def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
+    """CONV_2D; windows copied into scratch (row of the window < 16 bytes) when (index // 8) % 2 == 0,
+    else read in place."""
+    geometry = draw_geometry(draw, index)
+    dilation_width = geometry.fields["dilation_width"]
+    row_taps = geometry.filter_width if dilation_width == 1 else 1
+    if (index // 8) % 2 == 0:  # scratch patch: row_taps * in_channels < 16
+        in_channels = draw(st.integers(1, max(1, 15 // row_taps)))
+    else:  # in place: row_taps * in_channels >= 16 (16 and 32: rows of whole vectors)
+        low = -(-16 // row_taps)
+        edges = sorted(c for c in {low, 16, 17, 32, 33, 40} if c >= low)
+        in_channels = draw(st.one_of(st.sampled_from(edges), st.integers(low, 40)))
+    out_channels = draw(OUT_CHANNELS)
+    taps = geometry.filter_height * geometry.filter_width * in_channels
+    require_small(geometry, in_channels, taps * out_channels)
+    input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), out_channels, per_channel_of(index), 0)
+    filter_shape = (out_channels, geometry.filter_height, geometry.filter_width, in_channels)
+    inputs = [
+        TensorSpec("input", DType.INT8, (geometry.batches, geometry.height, geometry.width, in_channels), input_q),
+        TensorSpec("filter", DType.INT8, filter_shape, filter_q, draw_weights(draw, filter_shape)),
+        draw_bias(draw, input_q, filter_q, out_channels, taps),
+    ]
+    node_attributes = attributes("CONV_2D", requantization=Requantization.TFLITE, **geometry.fields)
+    return NodeSpec(inputs, node_attributes, output_q)
+
+
+def draw_depthwise_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
+    """DEPTHWISE_CONV_2D with depth multiplier 1 (the folded form's)."""
+    geometry = draw_geometry(draw, index)
+    channels = draw(CHANNELS_1_TO_40)
+    taps = geometry.filter_height * geometry.filter_width
+    require_small(geometry, channels, taps * channels)
+    input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), channels, per_channel_of(index), 3)
+    filter_shape = (1, geometry.filter_height, geometry.filter_width, channels)
+    inputs = [
+        TensorSpec("input", DType.INT8, (geometry.batches, geometry.height, geometry.width, channels), input_q),
+        TensorSpec("filter", DType.INT8, filter_shape, filter_q, draw_weights(draw, filter_shape)),
+        draw_bias(draw, input_q, filter_q, channels, taps),
+    ]
+    node_attributes = attributes(
+        "DEPTHWISE_CONV_2D", depth_multiplier=1, requantization=Requantization.TFLITE, **geometry.fields
+    )
+    return NodeSpec(inputs, node_attributes, output_q)
+
+
+def draw_fully_connected(draw: DrawFn, index: int) -> NodeSpec:
+    depth = draw(st.one_of(st.sampled_from([1, 3, 15, 16, 17, 31, 32, 33, 64, 100]), st.integers(1, 100)))
+    units = draw(OUT_CHANNELS)
+    batches = draw(st.integers(1, 2))
+    input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), units, per_channel_of(index), 0)
+    inputs = [
+        TensorSpec("input", DType.INT8, (batches, depth), input_q),
+        TensorSpec("filter", DType.INT8, (units, depth), filter_q, draw_weights(draw, (units, depth))),
+        draw_bias(draw, input_q, filter_q, units, depth),
+    ]
+    node_attributes = attributes("FULLY_CONNECTED", activation=draw(ACTIVATIONS), requantization=Requantization.TFLITE)
+    return NodeSpec(inputs, node_attributes, output_q)
+
+
+FORMS: dict[str, Form] = {
+    form.name: form
+    for form in (
+        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 32, draw_conv_2d),
+        Form(
+            "depthwise_conv_2d_folded",
+            "DEPTHWISE_CONV_2D",
+            "opbridge_depthwise_conv_2d_s8_folded",
+            24,
+            draw_depthwise_conv_2d,
+        ),
+        Form(
+            "fully_connected_folded", "FULLY_CONNECTED", "opbridge_fully_connected_s8_folded", 24, draw_fully_connected
+        ),
+    )
+}
+
+
+def draw_node(form: Form, index: int) -> NodeSpec:
+    """Node `index` of `form`: the last of EXAMPLES_PER_NODE examples of a hypothesis run seeded by
+    the form's name and the index (hypothesis starts from its simplest example; the run is
+    deterministic: seeded, no database, generation only). Invalid draws are rejected (assume)."""
+    drawn: list[NodeSpec] = []
+    probe = OneOperatorGraph(form.op_type, form.name)
+
+    @seed(f"{form.name}/{index}")
+    @settings(
+        database=None,
+        max_examples=EXAMPLES_PER_NODE,
+        phases=[Phase.generate],
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        verbosity=Verbosity.quiet,
+    )
+    @given(st.data())
+    def draw(data: st.DataObject) -> None:
+        spec = form.draw(data.draw, index)
+        try:
+            probe.output_type(spec, f"node_{index}")
+        except InvalidDrawError:
+            assume(False)
+        drawn.append(spec)
+
+    draw()
+    if not drawn:
+        raise RuntimeError(f"{form.name} node {index}: hypothesis drew no valid node; fix its strategy")
+    return drawn[-1]
+
+
+def form_graph(name: str) -> Graph:
+    """The graph of form `name`: FORMS[name].nodes nodes named node_<index>."""
+    form = FORMS[name]
+    graph = OneOperatorGraph(form.op_type, name)
+    for index in range(form.nodes):
+        graph.add(draw_node(form, index), f"node_{index}")
+    return graph.graph()
+
+
+# -- what a graph covers -------------------------------------------------------------------
+
+# The code paths each form's graph must exercise (form_cases_test.py).
+COMMON_FEATURES = {
+    "left_shift",
+    "right_shift",
+    "zero_multiplier",
+    "multiplier_power_of_two",
+    "multiplier_near_2^31",
+    "multiplier_rounded_up",
+    "shared_multiplier",
+    "per_channel_multipliers",
+    "channel_tail",
+    "no_bias",
+    "bias_near_int32_limit",
+    "input_zero_point_-128",
+    "input_zero_point_127",
+    "activation_NONE",
+    "activation_RELU",
+    "activation_RELU6",
+    "activation_RELU_N1_TO_1",
+    "batches_2",
+}
+WINDOW_FEATURES = {
+    "border_windows",
+    "interior_windows",
+    "padding_SAME",
+    "padding_VALID",
+    "stride_2+",
+    "dilation_2",
+    "filter_1x1",
+    "filter_3x3",
+    "filter_taller_than_5",
+    "channels_not_multiple_of_4",
+    "channels_not_multiple_of_16",
+    "channels_above_32",
+    "dilated_tap_2+_columns_left",
+}
+FEATURES: dict[str, set[str]] = {
+    "conv_2d_folded": COMMON_FEATURES | WINDOW_FEATURES | {"patch", "in_place", "dot_tail", "dot_multiple_of_16"},
+    "depthwise_conv_2d_folded": COMMON_FEATURES | WINDOW_FEATURES,
+    "fully_connected_folded": COMMON_FEATURES
+    | {"dot_tail", "dot_multiple_of_16", "depth_above_64", "channels_not_multiple_of_16"},
+}
+
+
+def node_features(graph: Graph, node: Node) -> set[str]:
+    """The code paths of the folded kernels (both variants) and the parameters `node` exercises."""
+    input_tensor = graph.tensor(node.inputs[0])
+    filter_tensor = graph.tensor(node.inputs[1])
+    input_q, filter_q, output_q = (
+        input_tensor.quantization,
+        filter_tensor.quantization,
+        graph.tensor(node.outputs[0]).quantization,
+    )
+    assert input_q is not None and filter_q is not None and output_q is not None
+    attributes_ = node.attributes
+    features = {f"activation_{attributes_.activation.name}"}
+    bias_index = node.inputs[2] if len(node.inputs) > 2 else None
+    if bias_index is None:
+        features.add("no_bias")
+    elif np.abs(np.asarray(graph.tensor(bias_index).data, dtype=np.int64)).max() > 2**30:
+        features.add("bias_near_int32_limit")
+    if input_q.zero_point in (-128, 127):
+        features.add(f"input_zero_point_{input_q.zero_point}")
+    if input_tensor.shape[0] == 2:
+        features.add("batches_2")
+    if node.op_type == "FULLY_CONNECTED":
+        multipliers, shifts = fully_connected_multipliers(input_q, filter_q, output_q)
+        channels = filter_tensor.shape[0]
+        depth = filter_tensor.shape[1]
+        features.add("dot_tail" if depth % 16 else "dot_multiple_of_16")
+        if depth > 64:
+            features.add("depth_above_64")
+        if depth % 16:
+            features.add("channels_not_multiple_of_16")
+    else:
+        channels = graph.tensor(node.outputs[0]).shape[3]
+        multipliers, shifts = per_channel_multipliers(input_q.scale, filter_q.scales, output_q.scale, channels)
+        features |= window_features(graph, node)
+    if channels % 4:
+        features.add("channel_tail")
+    if (shifts > 0).any():
+        features.add("left_shift")
+    if (shifts < 0).any():
+        features.add("right_shift")
+    if (multipliers == 0).any():
+        features.add("zero_multiplier")
+    if (multipliers == 2**30).any():
+        features.add("multiplier_power_of_two")
+    if (multipliers > 2**31 - 2**8).any():
+        features.add("multiplier_near_2^31")
+    real = [input_q.scale * scale / output_q.scale for scale in filter_q.scales]
+    if any(0 < math.frexp(value)[0] * 2**31 >= 2**31 - 0.5 for value in real):
+        features.add("multiplier_rounded_up")
+    shared = bool((multipliers == multipliers[0]).all() and (shifts == shifts[0]).all())
+    features.add("shared_multiplier" if shared else "per_channel_multipliers")
+    return features
+
+
+def window_features(graph: Graph, node: Node) -> set[str]:
+    """CONV_2D and DEPTHWISE_CONV_2D: padding, windows on the border and inside, channels, paths."""
+    a = node.attributes
+    _, height, width, in_channels = graph.tensor(node.inputs[0]).shape
+    _, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
+    features = {f"padding_{a.padding.name}", f"filter_{filter_height}x{filter_width}"}
+    if filter_height > 5:
+        features.add("filter_taller_than_5")
+    if max(a.stride_height, a.stride_width) >= 2:
+        features.add("stride_2+")
+    if max(a.dilation_height, a.dilation_width) == 2:
+        features.add("dilation_2")
+    if in_channels % 4:
+        features.add("channels_not_multiple_of_4")
+    if in_channels % 16:
+        features.add("channels_not_multiple_of_16")
+    if in_channels > 32:
+        features.add("channels_above_32")
+    inside = []
+    for axis, size, filter_size, stride, dilation in (
+        ("rows", height, filter_height, a.stride_height, a.dilation_height),
+        ("columns", width, filter_width, a.stride_width, a.dilation_width),
+    ):
+        w = window(a.padding, size, filter_size, stride, dilation)
+        origins = [o * stride - w.padding_before for o in range(w.output_size)]
+        inside.append([origin >= 0 and origin + (filter_size - 1) * dilation < size for origin in origins])
+        if axis == "columns" and dilation > 1 and w.padding_before >= 2:
+            # A tap two or more columns left of the input: a dilated row's border groups.
+            features.add("dilated_tap_2+_columns_left")
+    flags = [row and col for row in inside[0] for col in inside[1]]
+    if any(flags):
+        features.add("interior_windows")
+    if not all(flags):
+        features.add("border_windows")
+    if node.op_type == "CONV_2D":
+        if conv_2d_scratch_bytes(graph, node):
+            features.add("patch")
+        else:
+            features.add("in_place")
+            group = filter_width if a.dilation_width == 1 else 1
+            features.add("dot_tail" if (group * in_channels) % 16 else "dot_multiple_of_16")
+    return features
