@@ -27,15 +27,16 @@
 
 #include "cc/kernels/opbridge_folded_internal.h"
 
-/* The output stage's constants for four channels. */
+/* The output stage's constants for four channels (offset and clamp bounds stay scalars: the
+ * vector registers are few, and VADD and VMAX/VMIN take them from a general register). */
 typedef struct {
   int32x4_t bias;
   int32x4_t multiplier;
   int32x4_t left;  /* max(shift, 0) */
   int32x4_t right; /* min(shift, 0) */
-  int32x4_t offset;
-  int32x4_t minimum;
-  int32x4_t maximum;
+  int32_t offset;
+  int32_t minimum;
+  int32_t maximum;
 } opbridge_lanes_output;
 
 static inline opbridge_lanes_output opbridge_load_output(const opbridge_folded_requantization *rq, int32_t channel,
@@ -52,9 +53,9 @@ static inline opbridge_lanes_output opbridge_load_output(const opbridge_folded_r
   }
   stage.left = vmaxq_s32(shift, vdupq_n_s32(0));
   stage.right = vminq_s32(shift, vdupq_n_s32(0));
-  stage.offset = vdupq_n_s32(rq->output_offset);
-  stage.minimum = vdupq_n_s32(rq->activation_min);
-  stage.maximum = vdupq_n_s32(rq->activation_max);
+  stage.offset = rq->output_offset;
+  stage.minimum = rq->activation_min;
+  stage.maximum = rq->activation_max;
   return stage;
 }
 
@@ -65,8 +66,8 @@ static inline int32x4_t opbridge_lanes_requantize(int32x4_t acc, const opbridge_
   acc = vqrdmulhq_s32(acc, stage->multiplier);
   acc = vqaddq_s32(acc, vandq_s32(vshrq_n_s32(acc, 31), vshrq_n_s32(stage->right, 31)));
   acc = vrshlq_s32(acc, stage->right);
-  acc = vaddq_s32(acc, stage->offset);
-  return vminq_s32(vmaxq_s32(acc, stage->minimum), stage->maximum);
+  acc = vaddq_n_s32(acc, stage->offset);
+  return vminq_s32(vmaxq_s32(acc, vdupq_n_s32(stage->minimum)), vdupq_n_s32(stage->maximum));
 }
 
 static inline int32x4_t opbridge_lanes(int32_t a0, int32_t a1, int32_t a2, int32_t a3) {
@@ -125,6 +126,39 @@ static inline void opbridge_dot4(const int8_t *x, const int8_t *w0, const int8_t
     a2 = vmladavaq_s8(a2, v, vldrbq_z_s8(w2, p));
     a3 = vmladavaq_s8(a3, v, vldrbq_z_s8(w3, p));
   }
+  acc[0] = a0;
+  acc[1] = a1;
+  acc[2] = a2;
+  acc[3] = a3;
+}
+
+/* acc[k] = sum over `runs` input runs of blocks x 16 bytes (run r at x + r * run_stride) times
+ * the four weight rows w_k, which are contiguous over the runs: a whole window of four output
+ * channels in one written-out loop nest (the loop over runs costs 4 instructions a run). */
+static inline void opbridge_window4(const int8_t *x, int32_t run_stride, int32_t runs, int32_t blocks,
+                                    const int8_t *w0, const int8_t *w1, const int8_t *w2, const int8_t *w3,
+                                    int32_t acc[4]) {
+  int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  const int32_t skip = run_stride - blocks * 16; /* from the end of a run to the next run */
+  __asm__ volatile(
+      "0: wls     lr, %[blocks], 2f\n"
+      "1: vldrb.8 q0, [%[x]], #16\n"
+      "   vldrb.8 q1, [%[w0]], #16\n"
+      "   vmlava.s8 %[a0], q0, q1\n"
+      "   vldrb.8 q2, [%[w1]], #16\n"
+      "   vmlava.s8 %[a1], q0, q2\n"
+      "   vldrb.8 q1, [%[w2]], #16\n"
+      "   vmlava.s8 %[a2], q0, q1\n"
+      "   vldrb.8 q2, [%[w3]], #16\n"
+      "   vmlava.s8 %[a3], q0, q2\n"
+      "   le      lr, 1b\n"
+      "2: add     %[x], %[x], %[skip]\n"
+      "   subs    %[runs], %[runs], #1\n"
+      "   bne     0b\n"
+      : [x] "+r"(x), [runs] "+r"(runs), [w0] "+r"(w0), [w1] "+r"(w1), [w2] "+r"(w2), [w3] "+r"(w3),
+        [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [a3] "+Te"(a3)
+      : [blocks] "r"(blocks), [skip] "r"(skip)
+      : "lr", "q0", "q1", "q2", "memory", "cc");
   acc[0] = a0;
   acc[1] = a1;
   acc[2] = a2;
@@ -233,6 +267,55 @@ static void opbridge_copy_window(const opbridge_conv_s8_folded_params *params, c
   }
 }
 
+/* A run of output positions of one row whose windows lie inside the input, for four output
+ * channels, with the window's rows contiguous (dilation 1 along x). Kept out of line: with the
+ * border paths around it, GCC would spill the accumulators and pointers of this hot loop. */
+typedef struct {
+  const int8_t *origin;     /* the first window's first tap */
+  int32_t origin_step;      /* bytes between consecutive windows (stride x channels) */
+  int32_t count;            /* windows */
+  int32_t window_rows;      /* filter height */
+  int32_t run;              /* bytes of a window row (filter width x channels) */
+  int32_t row_step;         /* bytes between window rows in the input */
+  const opbridge_rows4 *rows;
+  int8_t *destination;
+  int32_t destination_step; /* output channels */
+  mve_pred16_t mask;
+} opbridge_conv_segment;
+
+static void __attribute__((noinline)) opbridge_conv_interior_segment(const opbridge_conv_segment *segment,
+                                                                     const opbridge_lanes_output *stage) {
+  const opbridge_lanes_output constants = *stage;
+  const int8_t *origin = segment->origin;
+  int8_t *destination = segment->destination;
+  const int8_t *w0 = segment->rows->row[0];
+  const int8_t *w1 = segment->rows->row[1];
+  const int8_t *w2 = segment->rows->row[2];
+  const int8_t *w3 = segment->rows->row[3];
+  const int32_t run = segment->run;
+  const int32_t row_step = segment->row_step;
+  const int32_t window_rows = segment->window_rows;
+  const int32_t origin_step = segment->origin_step;
+  const int32_t destination_step = segment->destination_step;
+  const mve_pred16_t mask = segment->mask;
+  const int32_t whole_blocks = run % 16 == 0;
+  for (int32_t i = segment->count; i > 0; --i) {
+    int32_t sums[4] = {0, 0, 0, 0};
+    if (whole_blocks) {
+      opbridge_window4(origin, row_step, window_rows, run / 16, w0, w1, w2, w3, sums);
+    } else {
+      const int8_t *x = origin;
+      for (int32_t fy = 0, w = 0; fy < window_rows; ++fy, x += row_step, w += run) {
+        opbridge_dot4(x, w0 + w, w1 + w, w2 + w, w3 + w, run, sums);
+      }
+    }
+    const int32x4_t acc = opbridge_lanes(sums[0], sums[1], sums[2], sums[3]);
+    vstrbq_p_s32(destination, opbridge_lanes_requantize(acc, &constants), mask);
+    origin += origin_step;
+    destination += destination_step;
+  }
+}
+
 int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *caller_params, const int8_t *input,
                                    const int8_t *filter, int8_t *scratch, int8_t *output) {
   if (caller_params == NULL || input == NULL || filter == NULL || output == NULL ||
@@ -276,6 +359,14 @@ int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *caller_
   }
   /* Otherwise four output channels at a time over every position; the rows of the window are
    * read in place. Windows that overhang the input take the border path. */
+  const int32_t run = fl->width * in->channels;                           /* bytes of a window row */
+  const int32_t row_step = params->dilation_height * in->width * in->channels; /* between window rows */
+  /* Output columns [first_inside, end_inside) have windows inside the input along x. */
+  const int32_t x_span = (fl->width - 1) * params->dilation_width;
+  const int32_t first_inside = (params->padding_width + params->stride_width - 1) / params->stride_width;
+  const int32_t last_start = in->width - 1 - x_span + params->padding_width; /* largest inside x_origin + pad */
+  int32_t end_inside = last_start < 0 ? 0 : last_start / params->stride_width + 1;
+  end_inside = end_inside > out->width ? out->width : end_inside;
   for (int32_t oc = 0; oc < channels; oc += 4) {
     const int32_t lanes = channels - oc < 4 ? channels - oc : 4;
     const mve_pred16_t mask = vctp32q((uint32_t)lanes);
@@ -288,13 +379,33 @@ int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *caller_
         const int32_t y_origin = oy * params->stride_height - params->padding_height;
         const int32_t y_last = y_origin + (fl->height - 1) * params->dilation_height;
         const int32_t rows_inside = y_origin >= 0 && y_last < in->height;
-        for (int32_t ox = 0; ox < out->width; ++ox) {
+        for (int32_t ox = 0; ox < out->width;) {
           const int32_t x_origin = ox * params->stride_width - params->padding_width;
+          if (rows_inside && ox >= first_inside && ox < end_inside && params->dilation_width == 1) {
+            /* Every window from here to end_inside lies inside the input: one call for the run. */
+            const opbridge_conv_segment segment = {
+                image + (y_origin * in->width + x_origin) * in->channels,
+                params->stride_width * in->channels,
+                end_inside - ox,
+                fl->height,
+                run,
+                row_step,
+                &rows,
+                destination,
+                channels,
+                mask,
+            };
+            opbridge_conv_interior_segment(&segment, &stage);
+            destination += (end_inside - ox) * channels;
+            ox = end_inside;
+            continue;
+          }
           const int32_t x_last = x_origin + (fl->width - 1) * params->dilation_width;
           const int32_t interior = rows_inside && x_origin >= 0 && x_last < in->width;
           const int32x4_t acc = opbridge_conv_window4(params, image, y_origin, x_origin, &rows, interior);
           vstrbq_p_s32(destination, opbridge_lanes_requantize(acc, &stage), mask);
           destination += channels;
+          ++ox;
         }
       }
     }
