@@ -141,7 +141,8 @@ static inline void opbridge_window4(const int8_t *x, int32_t run_stride, int32_t
   int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
   const int32_t skip = run_stride - blocks * 16; /* from the end of a run to the next run */
   __asm__ volatile(
-      "0: wls     lr, %[blocks], 2f\n"
+      "0: ldr     lr, %[blocks]\n"
+      "   wls     lr, lr, 2f\n"
       "1: vldrb.8 q0, [%[x]], #16\n"
       "   vldrb.8 q1, [%[w0]], #16\n"
       "   vmlava.s8 %[a0], q0, q1\n"
@@ -152,12 +153,13 @@ static inline void opbridge_window4(const int8_t *x, int32_t run_stride, int32_t
       "   vldrb.8 q2, [%[w3]], #16\n"
       "   vmlava.s8 %[a3], q0, q2\n"
       "   le      lr, 1b\n"
-      "2: add     %[x], %[x], %[skip]\n"
+      "2: ldr     lr, %[skip]\n"
+      "   add     %[x], %[x], lr\n"
       "   subs    %[runs], %[runs], #1\n"
       "   bne     0b\n"
       : [x] "+r"(x), [runs] "+r"(runs), [w0] "+r"(w0), [w1] "+r"(w1), [w2] "+r"(w2), [w3] "+r"(w3),
         [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [a3] "+Te"(a3)
-      : [blocks] "r"(blocks), [skip] "r"(skip)
+      : [blocks] "m"(blocks), [skip] "m"(skip) /* from memory: the registers are spoken for */
       : "lr", "q0", "q1", "q2", "memory", "cc");
   acc[0] = a0;
   acc[1] = a1;
