@@ -447,26 +447,121 @@ static inline int32x4_t opbridge_depthwise_interior(const opbridge_depthwise_win
   return acc;
 }
 
-/* As opbridge_depthwise_interior for a window that overhangs the input: taps outside add
- * -input_offset * weight (TFLite Micro skips them; the folded bias counted them). */
+/* As opbridge_depthwise_interior for a window that overhangs the input: taps outside read
+ * `zero_points` (the input zero point in every lane), whose products cancel the folded bias's
+ * share of those taps, as TFLite Micro's skipping them does. */
 static inline int32x4_t opbridge_depthwise_border(const opbridge_depthwise_window *window, const int8_t *image,
                                                   int32_t y_origin, int32_t x_origin, int32_t dilation_height,
-                                                  int32_t dilation_width, const int8_t *taps, mve_pred16_t mask) {
+                                                  int32_t dilation_width, const int8_t *taps, mve_pred16_t mask,
+                                                  const int8_t *zero_points) {
   int32x4_t acc = vdupq_n_s32(0);
   for (int32_t fy = 0; fy < window->filter_height; ++fy) {
     const int32_t iy = y_origin + fy * dilation_height;
+    const int32_t row_inside = iy >= 0 && iy < window->height;
+    const int8_t *row = image + iy * window->width * window->channels;
     for (int32_t fx = 0; fx < window->filter_width; ++fx, taps += window->channels) {
       const int32_t ix = x_origin + fx * dilation_width;
-      const int32x4_t weights = vldrbq_z_s32(taps, mask);
-      if (iy >= 0 && iy < window->height && ix >= 0 && ix < window->width) {
-        const int32x4_t values = vldrbq_z_s32(image + (iy * window->width + ix) * window->channels, mask);
-        acc = vaddq_s32(acc, vmulq_s32(values, weights));
-      } else {
-        acc = vmlaq_n_s32(acc, weights, -window->input_offset);
-      }
+      const int8_t *x = row_inside && ix >= 0 && ix < window->width ? row + ix * window->channels : zero_points;
+      acc = vaddq_s32(acc, vmulq_s32(vldrbq_z_s32(x, mask), vldrbq_z_s32(taps, mask)));
     }
   }
   return acc;
+}
+
+/* Sixteen channels of a depthwise window inside the input. Per tap: one 16-byte load of inputs
+ * and of weights, VMULLB/VMULLT.S8 (the 16 products as two int16 vectors: even and odd
+ * channels), then VMOVLB/VMOVLT.S16 and VADD into four int32 accumulators, which hold channels
+ * {0,4,8,12}, {2,6,10,14}, {1,5,9,13} and {3,7,11,15}: 15 instructions per 16 products. The
+ * output stage reads its constants and writes the outputs in that order (gather, scatter). */
+static void __attribute__((noinline)) opbridge_depthwise_interior16(const opbridge_depthwise_window *window,
+                                                                    const int8_t *origin, const int8_t *taps,
+                                                                    const opbridge_folded_requantization *rq,
+                                                                    int32_t channel, int8_t *destination) {
+  int32x4_t acc0 = vdupq_n_s32(0), acc1 = vdupq_n_s32(0), acc2 = vdupq_n_s32(0), acc3 = vdupq_n_s32(0);
+  int32_t rows = window->filter_height;
+  const int32_t columns = window->filter_width;
+  const int32_t tap_step = window->tap_step;
+  const int32_t weight_step = window->channels;
+  const int32_t row_skip = window->tap_row_step - columns * tap_step;
+  __asm__ volatile(
+      "0: ldr     lr, %[columns]\n"
+      "   dls     lr, lr\n"
+      "1: vldrb.8 q0, [%[x]]\n"
+      "   vldrb.8 q1, [%[w]]\n"
+      "   add     %[x], %[x], %[tap_step]\n"
+      "   add     %[w], %[w], %[weight_step]\n"
+      "   vmullb.s8 q2, q0, q1\n"
+      "   vmullt.s8 q3, q0, q1\n"
+      "   vmovlb.s16 q0, q2\n"
+      "   vadd.i32 %q[acc0], %q[acc0], q0\n"
+      "   vmovlt.s16 q0, q2\n"
+      "   vadd.i32 %q[acc1], %q[acc1], q0\n"
+      "   vmovlb.s16 q0, q3\n"
+      "   vadd.i32 %q[acc2], %q[acc2], q0\n"
+      "   vmovlt.s16 q0, q3\n"
+      "   vadd.i32 %q[acc3], %q[acc3], q0\n"
+      "   le      lr, 1b\n"
+      "   add     %[x], %[x], %[row_skip]\n"
+      "   subs    %[rows], %[rows], #1\n"
+      "   bne     0b\n"
+      : [x] "+r"(origin), [w] "+r"(taps), [rows] "+r"(rows), [acc0] "+w"(acc0), [acc1] "+w"(acc1),
+        [acc2] "+w"(acc2), [acc3] "+w"(acc3)
+      : [columns] "m"(columns), [tap_step] "r"(tap_step), [weight_step] "r"(weight_step), [row_skip] "r"(row_skip)
+      : "lr", "q0", "q1", "q2", "q3", "memory", "cc");
+  const int32x4_t sums[4] = {acc0, acc1, acc2, acc3};
+  static const int32_t first_channel[4] = {0, 2, 1, 3};
+  const uint32x4_t offsets = vidupq_n_u32(0, 4);
+  for (int32_t k = 0; k < 4; ++k) {
+    const int32_t base = channel + first_channel[k];
+    int32x4_t multiplier;
+    int32x4_t shift;
+    if (rq->per_channel) {
+      multiplier = vldrwq_gather_shifted_offset_s32(rq->multipliers + base, offsets);
+      shift = vldrwq_gather_shifted_offset_s32(rq->shifts + base, offsets);
+    } else {
+      multiplier = vdupq_n_s32(rq->multipliers[0]);
+      shift = vdupq_n_s32(rq->shifts[0]);
+    }
+    const opbridge_lanes_output stage = {
+        vldrwq_gather_shifted_offset_s32(rq->folded_bias + base, offsets),
+        multiplier,
+        vmaxq_s32(shift, vdupq_n_s32(0)),
+        vminq_s32(shift, vdupq_n_s32(0)),
+        rq->output_offset,
+        rq->activation_min,
+        rq->activation_max,
+    };
+    vstrbq_scatter_offset_s32(destination + first_channel[k], offsets, opbridge_lanes_requantize(sums[k], &stage));
+  }
+}
+
+/* Windows of at most this many taps that overhang the input are copied (16 channels a tap, on
+ * the stack: 144 bytes for 3x3) with the input zero point outside, then run as interior ones. */
+#define OPBRIDGE_DEPTHWISE_PATCH_TAPS 9
+
+static void __attribute__((noinline)) opbridge_depthwise_border16(
+    const opbridge_depthwise_window *window, const int8_t *image, int32_t y_origin, int32_t x_origin,
+    int32_t dilation_height, int32_t dilation_width, const int8_t *taps, const opbridge_folded_requantization *rq,
+    int32_t channel, int8_t *destination) {
+  int8_t patch[OPBRIDGE_DEPTHWISE_PATCH_TAPS * 16];
+  const int8x16_t zero_points = vdupq_n_s8((int8_t)(-window->input_offset));
+  int8_t *tap = patch;
+  for (int32_t fy = 0; fy < window->filter_height; ++fy) {
+    const int32_t iy = y_origin + fy * dilation_height;
+    const int32_t row_inside = iy >= 0 && iy < window->height;
+    for (int32_t fx = 0; fx < window->filter_width; ++fx, tap += 16) {
+      const int32_t ix = x_origin + fx * dilation_width;
+      if (row_inside && ix >= 0 && ix < window->width) {
+        vst1q_s8(tap, vld1q_s8(image + (iy * window->width + ix) * window->channels));
+      } else {
+        vst1q_s8(tap, zero_points);
+      }
+    }
+  }
+  opbridge_depthwise_window copied = *window;
+  copied.tap_step = 16;
+  copied.tap_row_step = window->filter_width * 16;
+  opbridge_depthwise_interior16(&copied, patch, taps, rq, channel, destination);
 }
 
 int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
@@ -497,6 +592,8 @@ int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_param
       params->input_offset,
   };
   const int32_t image_bytes = in.height * in.width * channels;
+  const int8_t zero_point = (int8_t)(-params->input_offset);
+  const int8_t zero_points[4] = {zero_point, zero_point, zero_point, zero_point};
   const int32_t y_span = (window.filter_height - 1) * dilation_height;
   const int32_t x_span = (window.filter_width - 1) * dilation_width;
   for (int32_t b = 0; b < out.batches; ++b) {
@@ -506,6 +603,10 @@ int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_param
     for (int32_t c = 0; c < channels; c += 4) {
       const int32_t lanes = channels - c < 4 ? channels - c : 4;
       const int32_t full = lanes == 4;
+      /* Interior windows of whole blocks of 16 channels go 16 at a time, from the block's first 4. */
+      const int32_t sixteen_block = c / 16 * 16;
+      const int32_t sixteen = sixteen_block + 16 <= channels;
+      const int32_t leads_block = c % 16 == 0;
       const mve_pred16_t mask = vctp32q((uint32_t)lanes);
       const opbridge_lanes_output stage = opbridge_load_output(&rq, c, mask);
       int8_t *destination = batch_output + c;
@@ -517,11 +618,23 @@ int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_param
           int32x4_t acc;
           if (rows_inside && x_origin >= 0 && x_origin + x_span < in.width) {
             const int8_t *origin = image + (y_origin * in.width + x_origin) * channels + c;
+            if (sixteen) {
+              if (leads_block) {
+                opbridge_depthwise_interior16(&window, origin, filter + c, &rq, c, destination);
+              }
+              continue;
+            }
             acc = full ? opbridge_depthwise_interior(&window, origin, filter + c, mask, 1)
                        : opbridge_depthwise_interior(&window, origin, filter + c, mask, 0);
+          } else if (sixteen && window.filter_height * window.filter_width <= OPBRIDGE_DEPTHWISE_PATCH_TAPS) {
+            if (leads_block) {
+              opbridge_depthwise_border16(&window, image + c, y_origin, x_origin, dilation_height, dilation_width,
+                                          filter + c, &rq, c, destination);
+            }
+            continue;
           } else {
             acc = opbridge_depthwise_border(&window, image + c, y_origin, x_origin, dilation_height, dilation_width,
-                                            filter + c, mask);
+                                            filter + c, mask, zero_points);
           }
           vstrbq_p_s32(destination, opbridge_lanes_requantize(acc, &stage), mask);
         }
