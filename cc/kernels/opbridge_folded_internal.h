@@ -37,4 +37,9 @@ static inline int8_t opbridge_folded_output(int32_t acc, const opbridge_folded_r
   return (int8_t)value;
 }
 
+static inline int32_t opbridge_add_table_params_valid(const opbridge_add_s8_table_params *params) {
+  return params->count >= 0 && params->input1_table != NULL && params->input2_table != NULL &&
+         params->output_shift <= 0 && params->output_shift >= -31 && params->activation_min <= params->activation_max;
+}
+
 #endif /* OPBRIDGE_FOLDED_INTERNAL_H_ */

@@ -114,4 +114,23 @@ int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_fol
   return OPBRIDGE_STATUS_OK;
 }
 
+int32_t opbridge_add_s8_table(const opbridge_add_s8_table_params *params, const int8_t *input1,
+                              const int8_t *input2, int8_t *output) {
+  if (params == NULL || input1 == NULL || input2 == NULL || output == NULL ||
+      !opbridge_add_table_params_valid(params)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  const int32_t *table1 = params->input1_table + 128;
+  const int32_t *table2 = params->input2_table + 128;
+  for (int32_t i = 0; i < params->count; ++i) {
+    const int32_t sum = table1[input1[i]] + table2[input2[i]];
+    int32_t value = opbridge_multiply_by_quantized_multiplier(sum, params->output_multiplier, params->output_shift);
+    value += params->output_offset;
+    value = value < params->activation_min ? params->activation_min : value;
+    value = value > params->activation_max ? params->activation_max : value;
+    output[i] = (int8_t)value;
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
 #endif /* OPBRIDGE_KERNELS_PORTABLE */

@@ -14,8 +14,8 @@
  * input, the kernels subtract input_offset * (the weights of the taps
  * outside), which gives TFLite Micro's result exactly (it skips those taps).
  *
- * Results equal opbridge_conv_2d_s8, opbridge_depthwise_conv_2d_s8 and
- * opbridge_fully_connected_s8 (and so TFLite Micro) bit for bit, on every
+ * Results equal opbridge_conv_2d_s8, opbridge_depthwise_conv_2d_s8,
+ * opbridge_fully_connected_s8 and opbridge_add_s8 (and so TFLite Micro) bit for bit, on every
  * variant (opbridge_kernel_variant.h). Shapes, strides and the other
  * parameters are those of opbridge_kernels_s8.h.
  */
@@ -76,6 +76,24 @@ typedef struct {
 /* FULLY_CONNECTED with symmetric weights; filter is [output_depth][input_depth]. */
 int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_folded_params *params,
                                            const int8_t *input, const int8_t *filter, int8_t *output);
+
+/* ADD and SUB of two int8 tensors of one shape. TFLite Micro's per-input stage (offset, the
+ * shift left by 20, the input's multiplier) depends only on the input byte, so it is a table of
+ * 256 int32 per input, indexed by byte + 128 (SUB's second table is negated); the kernel adds two
+ * entries and rescales the sum to the output (output_shift <= 0). */
+typedef struct {
+  int32_t count; /* elements */
+  const int32_t *input1_table;
+  const int32_t *input2_table;
+  int32_t output_multiplier;
+  int32_t output_shift;
+  int32_t output_offset;
+  int32_t activation_min;
+  int32_t activation_max;
+} opbridge_add_s8_table_params;
+
+int32_t opbridge_add_s8_table(const opbridge_add_s8_table_params *params, const int8_t *input1,
+                              const int8_t *input2, int8_t *output);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,7 @@ from opbridge.ops.add.onnx import ONNX_CONVERTERS
 from opbridge.ops.add.reference import add_reference
 from opbridge.ops.add.schema import ADD_SCHEMA
 from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.shared.folded import FOLDED_KERNEL_FILES
 
 ADD = OperatorDefinition(
     op_type="ADD",
@@ -16,7 +17,7 @@ ADD = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_add,
-    c_kernels=("opbridge_add_s8.c", "opbridge_arithmetic_int.c", "opbridge_elementwise_f32.c"),
+    c_kernels=("opbridge_add_s8.c", "opbridge_arithmetic_int.c", "opbridge_elementwise_f32.c", *FOLDED_KERNEL_FILES),
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=ADD_SCHEMA,

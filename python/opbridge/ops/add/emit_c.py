@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
-"""ADD -> opbridge_add_s8, opbridge_add_s32 or opbridge_add_f32 (and SUB -> opbridge_sub_s8), with broadcasting
-as 4-D strides."""
+"""ADD -> opbridge_add_s8_table (int8, inputs of the output's shape: per-input tables built here),
+opbridge_add_s8 (int8 with broadcasting as 4-D strides), opbridge_add_s32 or opbridge_add_f32; SUB uses the
+int8 ones too (opbridge_sub_s8)."""
 
 from collections.abc import Callable
+
+import numpy as np
 
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, c_int_list
 from opbridge.ir import DType, Node, Quantization
@@ -14,7 +17,9 @@ from opbridge.ops.shared.emit_elementwise import (
     output_shape_4d,
     strides_initializer,
 )
+from opbridge.ops.shared.folded import FOLDED_KERNELS_HEADER
 from opbridge.ops.shared.quantized import activation_range, int8_operands
+from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier
 
 
 def emit_add(ctx: EmitContext, node: Node) -> NodeCode:
@@ -42,6 +47,8 @@ def emit_add_or_sub(
     output_shape = output_shape_4d(node, output)
     p = parameters(first_q, second_q, output_q)
     low, high = activation_range(node.attributes.activation, output_q)
+    if tuple(first.shape) == tuple(second.shape) == tuple(output.shape) and p.output_shift <= 0:
+        return emit_table_form(ctx, node, p, (first_q, second_q, output_q), (low, high), kernel == "opbridge_sub_s8")
     params_symbol = ctx.local_symbol(node, "params")
     params = f"""static const opbridge_add_s8_params {params_symbol} = {{
     .input1_offset = {-first_q.zero_point},
@@ -65,3 +72,44 @@ def emit_add_or_sub(
         f"{ctx.pointer(node.outputs[0])});"
     )
     return NodeCode(includes=[KERNELS_HEADER], definitions=[params], statements=[call])
+
+
+def input_stage_table(zero_point: int, multiplier: int, shift: int, sign: int = 1) -> np.ndarray:
+    """TFLite Micro's per-input stage of ADD for every int8 value -128..127: (value - zero point),
+    shifted left by LEFT_SHIFT, times the input's multiplier; negated for SUB's second input."""
+    values = np.arange(-128, 128, dtype=np.int64)
+    return sign * multiply_by_quantized_multiplier((values - zero_point) << LEFT_SHIFT, multiplier, shift)
+
+
+def emit_table_form(
+    ctx: EmitContext,
+    node: Node,
+    p: AddParameters,
+    quantizations: tuple[Quantization, Quantization, Quantization],
+    bounds: tuple[int, int],
+    subtract: bool,
+) -> NodeCode:
+    """opbridge_add_s8_table: inputs of the output's shape, both per-input stages as tables."""
+    first_q, second_q, output_q = quantizations
+    first_table = input_stage_table(first_q.zero_point, p.first_multiplier, p.first_shift)
+    second_table = input_stage_table(second_q.zero_point, p.second_multiplier, p.second_shift, -1 if subtract else 1)
+    first_definition, first_symbol = ctx.int32_array(node, "input1_table", first_table)
+    second_definition, second_symbol = ctx.int32_array(node, "input2_table", second_table)
+    params_symbol = ctx.local_symbol(node, "params")
+    params = f"""static const opbridge_add_s8_table_params {params_symbol} = {{
+    .count = {ctx.graph.tensor(node.outputs[0]).element_count},
+    .input1_table = {first_symbol},
+    .input2_table = {second_symbol},
+    .output_multiplier = {p.output_multiplier},
+    .output_shift = {p.output_shift},
+    .output_offset = {output_q.zero_point},
+    .activation_min = {bounds[0]},
+    .activation_max = {bounds[1]},
+}};"""
+    call = (
+        f"status = opbridge_add_s8_table(&{params_symbol}, {ctx.pointer(node.inputs[0])}, "
+        f"{ctx.pointer(node.inputs[1])}, {ctx.pointer(node.outputs[0])});"
+    )
+    return NodeCode(
+        includes=[FOLDED_KERNELS_HEADER], definitions=[first_definition, second_definition, params], statements=[call]
+    )

@@ -2,6 +2,7 @@
 """SUB: element-wise difference of two int8 tensors with their own scales, or of two float32 tensors (broadcasting)."""
 
 from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.shared.folded import FOLDED_KERNEL_FILES
 from opbridge.ops.sub.emit_c import emit_sub
 from opbridge.ops.sub.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.sub.onnx import ONNX_CONVERTERS
@@ -15,7 +16,7 @@ SUB = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_sub,
-    c_kernels=("opbridge_add_s8.c", "opbridge_elementwise_f32.c"),
+    c_kernels=("opbridge_add_s8.c", "opbridge_elementwise_f32.c", *FOLDED_KERNEL_FILES),
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=SUB_SCHEMA,
