@@ -2,7 +2,8 @@
 """Hypothesis-drawn graphs for the differential tests of the folded int8 kernel forms.
 
 `form_graph(form)` builds, for one folded form (FORMS: conv_2d_folded,
-depthwise_conv_2d_folded, fully_connected_folded), a graph of independent
+depthwise_conv_2d_folded, fully_connected_folded, and ADD's and SUB's table
+form add_table, sub_table), a graph of independent
 single-operator nodes drawn with hypothesis strategies, every one of which
 the emitter lowers to the folded form (opbridge_*_s8_folded; generate.py
 checks the emitted C). generate.py emits each graph as a C module with its
@@ -286,6 +287,27 @@ def draw_fully_connected(draw: DrawFn, index: int) -> NodeSpec:
     return NodeSpec(inputs, node_attributes, output_q)
 
 
+def draw_add_or_sub(op_type: str) -> Callable[[DrawFn, int], NodeSpec]:
+    """ADD or SUB of two int8 inputs of the output's shape (the table form): element counts with
+    and without a tail of 1-3, scales of either input the larger (by up to 1000x), edgy zero points."""
+
+    def draw_node(draw: DrawFn, index: int) -> NodeSpec:
+        shape = tuple(draw(st.lists(st.integers(1, 9), min_size=1, max_size=4)))
+        assume(int(np.prod(shape)) <= MAX_INPUT_ELEMENTS)
+        larger = log_uniform(draw, 1e-3, 0.5)
+        ratio = log_uniform(draw, 1.0, 1000.0)
+        first_scale, second_scale = (larger, larger / ratio) if index % 2 == 0 else (larger / ratio, larger)
+        quantizations = [
+            Quantization((first_scale,), (draw(EDGY_ZERO_POINTS),)),
+            Quantization((second_scale,), (draw(EDGY_ZERO_POINTS),)),
+        ]
+        output_q = Quantization((log_uniform(draw, 1e-3, 2.0),), (draw(EDGY_ZERO_POINTS),))
+        inputs = [TensorSpec(f"input{i}", DType.INT8, shape, q) for i, q in enumerate(quantizations)]
+        return NodeSpec(inputs, attributes(op_type, activation=draw(ACTIVATIONS)), output_q)
+
+    return draw_node
+
+
 FORMS: dict[str, Form] = {
     form.name: form
     for form in (
@@ -300,8 +322,12 @@ FORMS: dict[str, Form] = {
         Form(
             "fully_connected_folded", "FULLY_CONNECTED", "opbridge_fully_connected_s8_folded", 24, draw_fully_connected
         ),
+        Form("add_table", "ADD", "opbridge_add_s8_table", 16, draw_add_or_sub("ADD")),
+        Form("sub_table", "SUB", "opbridge_add_s8_table", 16, draw_add_or_sub("SUB")),
     )
 }
+# Forms whose nodes have a filter, whose quantization the node index steers (QUANT_REGIMES).
+FILTER_FORMS = ("conv_2d_folded", "depthwise_conv_2d_folded", "fully_connected_folded")
 
 
 def draw_node(form: Form, index: int) -> NodeSpec:
@@ -382,7 +408,21 @@ WINDOW_FEATURES = {
     "channels_above_32",
     "dilated_tap_2+_columns_left",
 }
+TABLE_FEATURES = {
+    "elements_tail",
+    "elements_multiple_of_4",
+    "first_scale_larger",
+    "second_scale_larger",
+    "input_zero_point_-128",
+    "input_zero_point_127",
+    "activation_NONE",
+    "activation_RELU",
+    "activation_RELU6",
+    "activation_RELU_N1_TO_1",
+}
 FEATURES: dict[str, set[str]] = {
+    "add_table": TABLE_FEATURES,
+    "sub_table": TABLE_FEATURES,
     "conv_2d_folded": COMMON_FEATURES | WINDOW_FEATURES | {"patch", "in_place", "dot_tail", "dot_multiple_of_16"},
     "depthwise_conv_2d_folded": COMMON_FEATURES | WINDOW_FEATURES,
     "fully_connected_folded": COMMON_FEATURES
@@ -392,6 +432,8 @@ FEATURES: dict[str, set[str]] = {
 
 def node_features(graph: Graph, node: Node) -> set[str]:
     """The code paths of the folded kernels (both variants) and the parameters `node` exercises."""
+    if node.op_type in ("ADD", "SUB"):
+        return table_features(graph, node)
     input_tensor = graph.tensor(node.inputs[0])
     filter_tensor = graph.tensor(node.inputs[1])
     input_q, filter_q, output_q = (
@@ -441,6 +483,21 @@ def node_features(graph: Graph, node: Node) -> set[str]:
         features.add("multiplier_rounded_up")
     shared = bool((multipliers == multipliers[0]).all() and (shifts == shifts[0]).all())
     features.add("shared_multiplier" if shared else "per_channel_multipliers")
+    return features
+
+
+def table_features(graph: Graph, node: Node) -> set[str]:
+    """ADD and SUB: the element tail, which input has the larger scale, zero points, the activation."""
+    first, second = graph.tensor(node.inputs[0]), graph.tensor(node.inputs[1])
+    assert first.quantization is not None and second.quantization is not None
+    features = {f"activation_{node.attributes.activation.name}"}
+    features.add("elements_tail" if first.element_count % 4 else "elements_multiple_of_4")
+    larger_first = first.quantization.scale >= second.quantization.scale
+    features.add("first_scale_larger" if larger_first else "second_scale_larger")
+    for tensor in (first, second):
+        assert tensor.quantization is not None
+        if tensor.quantization.zero_point in (-128, 127):
+            features.add(f"input_zero_point_{tensor.quantization.zero_point}")
     return features
 
 
