@@ -188,6 +188,134 @@ static inline void opbridge_outside4(const int8_t *w0, const int8_t *w1, const i
   acc[3] -= input_offset * s3;
 }
 
+/* Units per chunk of opbridge_units_whole: their sums wait on the stack (4 bytes each). */
+#define OPBRIDGE_UNITS_CHUNK 64
+
+/* sums[u] = sum(x * w_u) for `groups` groups of four consecutive weight rows of `depth` bytes
+ * (depth a multiple of 16): the whole dot-product loop nest written out, 10 instructions per 64
+ * products and about 14 per group of four rows. The output stage runs after it, vectorised. */
+static inline void opbridge_rows_dot(const int8_t *x, const int8_t *w, int32_t depth, int32_t groups,
+                                     int32_t *sums) {
+  const int8_t *w1 = w + depth;
+  const int8_t *w2 = w1 + depth;
+  const int8_t *w3 = w2 + depth;
+  const int32_t blocks = depth / 16;
+  const int32_t *end = sums + 4 * groups;
+  int32_t a0, a1, a2, a3;
+  __asm__ volatile(
+      "0: movs    %[a0], #0\n"
+      "   movs    %[a1], #0\n"
+      "   movs    %[a2], #0\n"
+      "   movs    %[a3], #0\n"
+      "   ldr     lr, %[blocks]\n"
+      "   wls     lr, lr, 2f\n"
+      "1: vldrb.8 q0, [%[x]], #16\n"
+      "   vldrb.8 q1, [%[w0]], #16\n"
+      "   vmlava.s8 %[a0], q0, q1\n"
+      "   vldrb.8 q2, [%[w1]], #16\n"
+      "   vmlava.s8 %[a1], q0, q2\n"
+      "   vldrb.8 q1, [%[w2]], #16\n"
+      "   vmlava.s8 %[a2], q0, q1\n"
+      "   vldrb.8 q2, [%[w3]], #16\n"
+      "   vmlava.s8 %[a3], q0, q2\n"
+      "   le      lr, 1b\n"
+      "2: str     %[a0], [%[sums]], #4\n"
+      "   str     %[a1], [%[sums]], #4\n"
+      "   str     %[a2], [%[sums]], #4\n"
+      "   str     %[a3], [%[sums]], #4\n"
+      "   ldr     lr, %[depth]\n"
+      "   sub     %[x], %[x], lr\n"
+      "   mov     %[w0], %[w3]\n"
+      "   add     %[w1], %[w0], lr\n"
+      "   add     %[w2], %[w1], lr\n"
+      "   add     %[w3], %[w2], lr\n"
+      "   ldr     lr, %[end]\n"
+      "   cmp     %[sums], lr\n"
+      "   bne     0b\n"
+      : [x] "+r"(x), [w0] "+r"(w), [w1] "+r"(w1), [w2] "+r"(w2), [w3] "+r"(w3), [sums] "+r"(sums),
+        [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3)
+      : [blocks] "m"(blocks), [depth] "m"(depth), [end] "m"(end) /* from memory: registers are spoken for */
+      : "lr", "q0", "q1", "q2", "memory", "cc");
+}
+
+/* opbridge_units for depth a multiple of 16 and units a multiple of 4: dot products of a chunk of
+ * units first, then their output stage four at a time. */
+static void __attribute__((noinline)) opbridge_units_whole(const int8_t *x, const int8_t *filter, int32_t depth,
+                                                           int32_t units, const opbridge_folded_requantization *rq,
+                                                           int8_t *output) {
+  int32_t sums[OPBRIDGE_UNITS_CHUNK];
+  const int32_t per_channel = rq->per_channel;
+  const int32_t offset = rq->output_offset;
+  const int32x4_t minimum = vdupq_n_s32(rq->activation_min);
+  const int32x4_t maximum = vdupq_n_s32(rq->activation_max);
+  const int32x4_t shared_multiplier = vdupq_n_s32(rq->multipliers[0]);
+  const int32x4_t shared_shift = vdupq_n_s32(rq->shifts[0]);
+  for (int32_t first = 0; first < units; first += OPBRIDGE_UNITS_CHUNK) {
+    const int32_t count = units - first < OPBRIDGE_UNITS_CHUNK ? units - first : OPBRIDGE_UNITS_CHUNK;
+    opbridge_rows_dot(x, filter + first * depth, depth, count / 4, sums);
+    const int32_t *bias = rq->folded_bias + first;
+    const int32_t *multipliers = rq->multipliers + first;
+    const int32_t *shifts = rq->shifts + first;
+    int8_t *destination = output + first;
+    for (int32_t u = 0; u < count; u += 4) {
+      int32x4_t acc = vaddq_s32(vld1q_s32(sums + u), vld1q_s32(bias + u));
+      const int32x4_t multiplier = per_channel ? vld1q_s32(multipliers + u) : shared_multiplier;
+      const int32x4_t shift = per_channel ? vld1q_s32(shifts + u) : shared_shift;
+      const int32x4_t right = vminq_s32(shift, vdupq_n_s32(0));
+      acc = vshlq_s32(acc, vmaxq_s32(shift, vdupq_n_s32(0)));
+      acc = vqrdmulhq_s32(acc, multiplier);
+      acc = vqaddq_s32(acc, vandq_s32(vshrq_n_s32(acc, 31), vshrq_n_s32(right, 31)));
+      acc = vrshlq_s32(acc, right);
+      acc = vaddq_n_s32(acc, offset);
+      vstrbq_s32(destination + u, vminq_s32(vmaxq_s32(acc, minimum), maximum));
+    }
+  }
+}
+
+/* Every output channel (unit) of one input vector of `depth` contiguous bytes: four units at a
+ * time, their weight rows consecutive in `filter`, each block's output stage loaded as it goes.
+ * The shape of FULLY_CONNECTED, of 1x1 convolutions and of windows copied into scratch. Out of
+ * line and with everything in locals, so that GCC keeps the loop's values in registers. */
+static void __attribute__((noinline)) opbridge_units(const int8_t *x, const int8_t *filter, int32_t depth,
+                                                     int32_t units, const opbridge_folded_requantization *rq,
+                                                     int8_t *output) {
+  const int32_t *bias = rq->folded_bias;
+  const int32_t *multipliers = rq->multipliers;
+  const int32_t *shifts = rq->shifts;
+  const int32_t per_channel = rq->per_channel;
+  const int32_t whole = depth % 16 == 0;
+  opbridge_lanes_output stage;
+  stage.multiplier = vdupq_n_s32(multipliers[0]);
+  stage.left = vdupq_n_s32(shifts[0] > 0 ? shifts[0] : 0);
+  stage.right = vdupq_n_s32(shifts[0] < 0 ? shifts[0] : 0);
+  stage.offset = rq->output_offset;
+  stage.minimum = rq->activation_min;
+  stage.maximum = rq->activation_max;
+  const int8_t *w0 = filter;
+  for (int32_t unit = 0; unit < units; unit += 4, w0 += 4 * depth) {
+    const int32_t lanes = units - unit < 4 ? units - unit : 4;
+    const mve_pred16_t mask = vctp32q((uint32_t)lanes);
+    const int8_t *w1 = lanes > 1 ? w0 + depth : w0;
+    const int8_t *w2 = lanes > 2 ? w0 + 2 * depth : w0;
+    const int8_t *w3 = lanes > 3 ? w0 + 3 * depth : w0;
+    stage.bias = vldrwq_z_s32(bias + unit, mask);
+    if (per_channel) {
+      stage.multiplier = vldrwq_z_s32(multipliers + unit, mask);
+      const int32x4_t shift = vldrwq_z_s32(shifts + unit, mask);
+      stage.left = vmaxq_s32(shift, vdupq_n_s32(0));
+      stage.right = vminq_s32(shift, vdupq_n_s32(0));
+    }
+    int32_t acc[4] = {0, 0, 0, 0};
+    if (whole) {
+      opbridge_window4(x, depth, 1, depth / 16, w0, w1, w2, w3, acc);
+    } else {
+      opbridge_dot4(x, w0, w1, w2, w3, depth, acc);
+    }
+    const int32x4_t sums = opbridge_lanes(acc[0], acc[1], acc[2], acc[3]);
+    vstrbq_p_s32(output + unit, opbridge_lanes_requantize(sums, &stage), mask);
+  }
+}
+
 /* Taps along a window row: `group` taps contiguous in memory (the whole row when the
  * dilation along x is 1, else one), `groups` of them. */
 typedef struct {
@@ -656,16 +784,19 @@ int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_fol
   const opbridge_fully_connected_s8_folded_params *params = &local_params;
   const int32_t depth = params->input_depth;
   const int32_t units = params->output_depth;
-  for (int32_t unit = 0; unit < units; unit += 4) {
-    const int32_t lanes = units - unit < 4 ? units - unit : 4;
-    const mve_pred16_t mask = vctp32q((uint32_t)lanes);
-    const opbridge_lanes_output stage = opbridge_load_output(&params->requantization, unit, mask);
-    const opbridge_rows4 rows = opbridge_weight_rows(filter, unit, lanes, depth);
-    for (int32_t batch = 0; batch < params->batches; ++batch) {
-      int32_t acc[4] = {0, 0, 0, 0};
-      opbridge_dot4(input + batch * depth, rows.row[0], rows.row[1], rows.row[2], rows.row[3], depth, acc);
-      const int32x4_t result = opbridge_lanes_requantize(opbridge_lanes(acc[0], acc[1], acc[2], acc[3]), &stage);
-      vstrbq_p_s32(output + batch * units + unit, result, mask);
+  const int32_t whole_units = depth % 16 == 0 ? units / 4 * 4 : 0;
+  for (int32_t batch = 0; batch < params->batches; ++batch) {
+    const int8_t *x = input + batch * depth;
+    int8_t *row = output + batch * units;
+    if (whole_units > 0) {
+      opbridge_units_whole(x, filter, depth, whole_units, &params->requantization, row);
+    }
+    if (whole_units < units) {
+      opbridge_folded_requantization rest = params->requantization;
+      rest.folded_bias += whole_units;
+      rest.multipliers += rest.per_channel ? whole_units : 0;
+      rest.shifts += rest.per_channel ? whole_units : 0;
+      opbridge_units(x, filter + whole_units * depth, depth, units - whole_units, &rest, row + whole_units);
     }
   }
   return OPBRIDGE_STATUS_OK;
