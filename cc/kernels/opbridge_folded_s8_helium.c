@@ -470,18 +470,33 @@ int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *caller_
         for (int32_t ox = 0; ox < out->width; ++ox) {
           opbridge_copy_window(params, input + b * image_bytes, oy * params->stride_height - params->padding_height,
                                ox * params->stride_width - params->padding_width, scratch);
-          for (int32_t oc = 0; oc < channels; oc += 4) {
-            const int32_t lanes = channels - oc < 4 ? channels - oc : 4;
-            const mve_pred16_t mask = vctp32q((uint32_t)lanes);
-            const opbridge_lanes_output stage = opbridge_load_output(rq, oc, mask);
-            const opbridge_rows4 rows = opbridge_weight_rows(filter, oc, lanes, window_bytes);
-            int32_t acc[4] = {0, 0, 0, 0};
-            opbridge_dot4(scratch, rows.row[0], rows.row[1], rows.row[2], rows.row[3], window_bytes, acc);
-            const int32x4_t result =
-                opbridge_lanes_requantize(opbridge_lanes(acc[0], acc[1], acc[2], acc[3]), &stage);
-            vstrbq_p_s32(output + oc, result, mask);
-          }
+          opbridge_units(scratch, filter, window_bytes, channels, rq, output);
           output += channels;
+        }
+      }
+    }
+    return OPBRIDGE_STATUS_OK;
+  }
+  /* 1x1 windows over whole 16-byte blocks of channels: each position is a fully connected row. */
+  if (fl->height == 1 && fl->width == 1 && in->channels % 16 == 0 && params->padding_height == 0 &&
+      params->padding_width == 0) {
+    const int32_t whole_units = channels / 4 * 4;
+    opbridge_folded_requantization rest = *rq;
+    rest.folded_bias += whole_units;
+    rest.multipliers += rest.per_channel ? whole_units : 0;
+    rest.shifts += rest.per_channel ? whole_units : 0;
+    for (int32_t b = 0; b < out->batches; ++b) {
+      for (int32_t oy = 0; oy < out->height; ++oy) {
+        const int8_t *row = input + b * image_bytes + oy * params->stride_height * in->width * in->channels;
+        for (int32_t ox = 0; ox < out->width; ++ox, output += channels) {
+          const int8_t *x = row + ox * params->stride_width * in->channels;
+          if (whole_units > 0) {
+            opbridge_units_whole(x, filter, in->channels, whole_units, rq, output);
+          }
+          if (whole_units < channels) {
+            opbridge_units(x, filter + whole_units * in->channels, in->channels, channels - whole_units, &rest,
+                           output + whole_units);
+          }
         }
       }
     }

@@ -423,7 +423,9 @@ TABLE_FEATURES = {
 FEATURES: dict[str, set[str]] = {
     "add_table": TABLE_FEATURES,
     "sub_table": TABLE_FEATURES,
-    "conv_2d_folded": COMMON_FEATURES | WINDOW_FEATURES | {"patch", "in_place", "dot_tail", "dot_multiple_of_16"},
+    "conv_2d_folded": COMMON_FEATURES
+    | WINDOW_FEATURES
+    | {"patch", "in_place", "dot_tail", "dot_multiple_of_16", "pointwise_whole_blocks"},
     "depthwise_conv_2d_folded": COMMON_FEATURES | WINDOW_FEATURES,
     "fully_connected_folded": COMMON_FEATURES
     | {"dot_tail", "dot_multiple_of_16", "depth_above_64", "channels_not_multiple_of_16"},
@@ -542,4 +544,6 @@ def window_features(graph: Graph, node: Node) -> set[str]:
             features.add("in_place")
             group = filter_width if a.dilation_width == 1 else 1
             features.add("dot_tail" if (group * in_channels) % 16 else "dot_multiple_of_16")
+            if filter_height == filter_width == 1 and in_channels % 16 == 0:
+                features.add("pointwise_whole_blocks")  # 1x1: each position a fully connected row
     return features
