@@ -383,15 +383,35 @@ static void opbridge_copy_window(const opbridge_conv_s8_folded_params *params, c
   const opbridge_dims *in = &params->input;
   const opbridge_dims *fl = &params->filter;
   const int32_t channels = in->channels;
-  const int8_t zero_point = (int8_t)(-params->input_offset);
+  const int8x16_t zero_points = vdupq_n_s8((int8_t)(-params->input_offset));
+  /* The patch path runs when a row of taps (dilation 1) or one tap (dilated) is under 16 bytes:
+   * each is one predicated load and store. */
+  const int32_t row_bytes = fl->width * channels;
+  const int32_t whole_rows = params->dilation_width == 1 && x_origin >= 0 && x_origin + fl->width <= in->width;
+  const mve_pred16_t row_lanes = vctp8q((uint32_t)row_bytes);
+  const mve_pred16_t tap_lanes = vctp8q((uint32_t)channels);
   for (int32_t fy = 0; fy < fl->height; ++fy) {
     const int32_t iy = y_origin + fy * params->dilation_height;
+    const int32_t row_inside = iy >= 0 && iy < in->height;
+    if (whole_rows && row_bytes < 16) {
+      const int8x16_t values =
+          row_inside ? vldrbq_z_s8(image + (iy * in->width + x_origin) * channels, row_lanes) : zero_points;
+      vstrbq_p_s8(patch, values, row_lanes);
+      patch += row_bytes;
+      continue;
+    }
     for (int32_t fx = 0; fx < fl->width; ++fx) {
       const int32_t ix = x_origin + fx * params->dilation_width;
-      const int32_t inside = iy >= 0 && iy < in->height && ix >= 0 && ix < in->width;
+      const int32_t inside = row_inside && ix >= 0 && ix < in->width;
+      if (channels < 16) {
+        const int8x16_t values = inside ? vldrbq_z_s8(image + (iy * in->width + ix) * channels, tap_lanes) : zero_points;
+        vstrbq_p_s8(patch, values, tap_lanes);
+        patch += channels;
+        continue;
+      }
       const int8_t *pixel = inside ? image + (iy * in->width + ix) * channels : NULL;
       for (int32_t c = 0; c < channels; ++c) {
-        *patch++ = inside ? pixel[c] : zero_point;
+        *patch++ = inside ? pixel[c] : (int8_t)(-params->input_offset);
       }
     }
   }
