@@ -27,6 +27,11 @@ case "$emulator" in
   mps3-an547 | mps2-an386)
     command=(qemu-system-arm -M "$emulator" -nographic -monitor none -serial null
       -semihosting-config enable=on,target=native -kernel "$program")
+    # OPBRIDGE_COUNT_INSTRUCTIONS=1: 32 ns of virtual time per instruction, so that SysTick
+    # counts instructions (platforms/boards/common/opbridge_board_timer.h).
+    if [[ "${OPBRIDGE_COUNT_INSTRUCTIONS:-0}" == 1 ]]; then
+      command+=(-icount shift=5)
+    fi
     ;;
   *)
     echo "run_emulated.sh: unknown emulator '$emulator' (expected qemu-aarch64, mps3-an547 or mps2-an386)" >&2

@@ -35,6 +35,8 @@ PROGRAMS = {
     "x86_64_linux": HERE / "micro_speech_x86_64_linux",
 }
 EMULATORS = {"cortex_m55": "mps3-an547", "cortex_m4": "mps2-an386", "aarch64_linux": "qemu-aarch64"}
+# The clock of the time estimate (a typical Cortex-M55 part runs at 160 MHz or more).
+ESTIMATE_CLOCK_HZ = 160_000_000
 PLANS = {
     "frontend": HERE / "frontend_module_plan.json",
     "micro_speech": RUNFILES_ROOT / "tests" / "models" / "micro_speech_module_plan.json",
@@ -56,6 +58,8 @@ class Recognition:
     scores: dict[str, int]
     word: str
     output: str
+    # Instructions of the front end (all 49 frames) and of the classifier; emulated boards only.
+    instructions: dict[str, int] = dataclasses.field(default_factory=dict)
 
 
 def read_clip(path: pathlib.Path) -> np.ndarray:
@@ -89,8 +93,16 @@ def run_program(samples: np.ndarray, platform: str = "cortex_m55") -> Recognitio
             command = [str(program)]
         try:
             # run_emulated.sh has its own timeout; this one guards the native program.
+            # Exact instruction counts on the boards: QEMU's -icount (toolchains/run_emulated.sh).
+            environment = {**os.environ, "OPBRIDGE_COUNT_INSTRUCTIONS": "1"}
             result = subprocess.run(
-                command, capture_output=True, text=True, check=False, cwd=directory, timeout=TIMEOUT_SECONDS + 30
+                command,
+                capture_output=True,
+                text=True,
+                check=False,
+                cwd=directory,
+                timeout=TIMEOUT_SECONDS + 30,
+                env=environment,
             )
         except (OSError, subprocess.TimeoutExpired) as error:
             raise RuntimeError(f"cannot run {program} on {platform}: {error}") from None
@@ -99,15 +111,18 @@ def run_program(samples: np.ndarray, platform: str = "cortex_m55") -> Recognitio
             f"the micro_speech program failed on {platform} (status {result.returncode}):\n"
             f"{result.stdout}{result.stderr}"
         )
-    features, scores, word = [], {}, ""
+    features, scores, word, instructions = [], {}, "", {}
     for line in result.stdout.splitlines():
+        if line.startswith("instructions:"):
+            parts = line.split(":", 1)[1].replace("front end", "front_end").replace(",", " ").split()
+            instructions = {parts[i]: int(parts[i + 1]) for i in range(0, len(parts) - 1, 2)}
         if line.startswith("features"):
             features.append([int(value) for value in line.split(":", 1)[1].split()])
         elif line.startswith("scores:"):
             scores = {label: int(value) for label, value in (item.split("=") for item in line.split()[1:])}
         elif line.startswith("word:"):
             word = line.split()[1]
-    return Recognition(np.array(features, dtype=np.int8), scores, word, result.stdout)
+    return Recognition(np.array(features, dtype=np.int8), scores, word, result.stdout, instructions)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -135,6 +150,14 @@ def main(argv: list[str] | None = None) -> int:
         f"arena: {sum(p['arena_bytes'] for p in plans.values())} bytes "
         f"(front end {plans['frontend']['arena_bytes']}, classifier {plans['micro_speech']['arena_bytes']})"
     )
+    if recognition.instructions:
+        front, classifier = recognition.instructions["front_end"], recognition.instructions["classifier"]
+        milliseconds = (front + classifier) / ESTIMATE_CLOCK_HZ * 1000
+        print(
+            f"instructions: {front + classifier} (front end {front} for 49 frames, classifier {classifier}); "
+            f"about {milliseconds:.1f} ms at {ESTIMATE_CLOCK_HZ // 1_000_000} MHz if each took one cycle "
+            "(an estimate: QEMU counts instructions, not cycles)"
+        )
     if arguments.platform.startswith("cortex_m"):
         program = PROGRAMS[arguments.platform]
         front, classifier = flash_breakdown(program, "frontend"), flash_breakdown(program, "micro_speech")

@@ -6,7 +6,10 @@
  * the file micro_speech_clip.raw in the working directory (semihosting on
  * the emulated Cortex-M boards, stdio on Linux), computes 49 frames of 40
  * features (30 ms windows, 20 ms stride) with the front end, classifies
- * them, and prints the features, the four scores and the word.
+ * them, and prints the features, the four scores and the word. On the
+ * emulated boards it also prints the instructions the front end (all 49
+ * frames) and the classifier took, counted with SysTick (exact when QEMU
+ * runs with -icount shift=5; platforms/boards/common/opbridge_board_timer.h).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +17,15 @@
 
 #include "frontend.h"
 #include "micro_speech.h"
+
+#ifdef OPBRIDGE_BOARD_CPU_HZ /* an emulated Cortex-M board */
+#include "platforms/boards/common/opbridge_board_timer.h"
+#define TIMER_START() opbridge_board_timer_start()
+#define TIMER_TICKS() opbridge_board_timer_ticks()
+#else
+#define TIMER_START() ((void)0)
+#define TIMER_TICKS() ((uint64_t)0)
+#endif
 
 #define SAMPLE_RATE 16000
 #define WINDOW_SAMPLES 480 /* 30 ms */
@@ -65,15 +77,23 @@ int main(void) {
     printf("error: the modules' shapes are not those of micro_speech\n");
     return 1;
   }
+  uint64_t frontend_ticks = 0;
+  TIMER_START();
   for (int frame = 0; frame < FRAMES; ++frame) {
     memcpy(frontend.inputs[0].data, audio + frame * STRIDE_SAMPLES, WINDOW_SAMPLES * sizeof(int16_t));
-    if (check("frontend_run", frontend_run(&frontend))) {
+    const uint64_t start = TIMER_TICKS();
+    const int32_t status = frontend_run(&frontend);
+    frontend_ticks += TIMER_TICKS() - start;
+    if (check("frontend_run", status)) {
       return 1;
     }
     memcpy(features + frame * FEATURES_PER_FRAME, frontend.outputs[0].data, FEATURES_PER_FRAME);
   }
   memcpy(classifier.inputs[0].data, features, sizeof(features));
-  if (check("micro_speech_run", micro_speech_run(&classifier))) {
+  const uint64_t classifier_start = TIMER_TICKS();
+  const int32_t classifier_status = micro_speech_run(&classifier);
+  const uint64_t classifier_ticks = TIMER_TICKS() - classifier_start;
+  if (check("micro_speech_run", classifier_status)) {
     return 1;
   }
   for (int frame = 0; frame < FRAMES; ++frame) {
@@ -95,5 +115,13 @@ int main(void) {
   printf("\nword: %s\n", kLabels[best]);
   printf("arena: front end %lu bytes, classifier %lu bytes\n", (unsigned long)FRONTEND_ARENA_BYTES,
          (unsigned long)MICRO_SPEECH_ARENA_BYTES);
+#ifdef OPBRIDGE_BOARD_CPU_HZ
+  /* Below 2^32 for one clip; newlib-nano's printf has no %llu. */
+  printf("instructions: front end %lu, classifier %lu\n", (unsigned long)opbridge_board_instructions(frontend_ticks),
+         (unsigned long)opbridge_board_instructions(classifier_ticks));
+#else
+  (void)frontend_ticks;
+  (void)classifier_ticks;
+#endif
   return 0;
 }

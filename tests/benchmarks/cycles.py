@@ -5,9 +5,9 @@
 
 Runs cycles_main.c (one <prefix>_run after init, inputs zero) under
 qemu-system-arm -icount shift=5 (mps3-an547 for the M55, mps2-an386 for the
-M4), where SysTick counts the CPU clock (32 MHz and 25 MHz), so
-instructions = ticks x 32 ns / 31.25 ns (M55) or ticks x 40 ns / 32 ns
-(M4); deterministic to a few instructions. QEMU counts instructions, not
+M4), where SysTick counts the CPU clock (32 MHz and 25 MHz) and QEMU
+advances 32 ns per instruction (platforms/boards/common/opbridge_board_timer.h);
+deterministic to a few instructions. QEMU counts instructions, not
 cycles: no MVE beats, no wait states. Each program is built with the
 core's own kernel variant (Helium on the M55, portable C99 on the M4 today)
 and, on the M55, with the portable variant too (--//cc/kernels:portable).
@@ -49,35 +49,30 @@ MODELS = {
     "micro_speech": "tflm/micro_speech_quantized.tflite",
     "hello_world": "tflm/hello_world_int8.tflite",
 }
-# Board -> (QEMU machine, CPU, nanoseconds per SysTick tick); -icount shift=5 is 32 ns per instruction.
+# Core -> (QEMU machine, CPU). The programs convert SysTick ticks to instructions
+# (platforms/boards/common/opbridge_board_timer.h).
 BOARDS = {
-    "cortex_m55": ("mps3-an547", "cortex-m55", 31.25),
-    "cortex_m4": ("mps2-an386", "cortex-m4", 40.0),
+    "cortex_m55": ("mps3-an547", "cortex-m55"),
+    "cortex_m4": ("mps2-an386", "cortex-m4"),
 }
-NANOSECONDS_PER_INSTRUCTION = 32.0
 
 
 def run_program(program: pathlib.Path, core: str) -> dict[str, object]:
-    """Instructions of the run and of an empty timed region, and per node (op type, instructions)."""
-    machine, cpu, tick_ns = BOARDS[core]
+    """Instructions of the run and of an empty timed region, and per node (index, op type, instructions)."""
+    machine, cpu = BOARDS[core]
     command = ["qemu-system-arm", "-M", machine, "-cpu", cpu, "-icount", "shift=5", "-nographic"]
     command += ["-monitor", "none", "-serial", "null", "-semihosting-config", "enable=on,target=native"]
     result = subprocess.run(
         [*command, "-kernel", str(program)], capture_output=True, text=True, timeout=TIMEOUT_SECONDS, check=False
     )
-    found = dict(re.findall(r"^(ticks_\w+)=(\d+)$", result.stdout, re.MULTILINE))
-    if result.returncode != 0 or "ticks_run" not in found:
+    found = dict(re.findall(r"^instructions_(\w+)=(\d+)$", result.stdout, re.MULTILINE))
+    if result.returncode != 0 or "run" not in found:
         raise RuntimeError(f"{program} failed ({result.returncode}): {result.stdout}{result.stderr}")
-    scale = tick_ns / NANOSECONDS_PER_INSTRUCTION
     nodes = [
-        (int(index), op_type, round(int(ticks) * scale))
-        for index, op_type, ticks in re.findall(r"^node=(\d+) (\S+) (\d+)$", result.stdout, re.MULTILINE)
+        (int(index), op_type, int(instructions))
+        for index, op_type, instructions in re.findall(r"^node=(\d+) (\S+) (\d+)$", result.stdout, re.MULTILINE)
     ]
-    return {
-        "run": round(int(found["ticks_run"]) * scale),
-        "empty": round(int(found["ticks_empty"]) * scale),
-        "nodes": nodes,
-    }
+    return {"run": int(found["run"]), "empty": int(found["empty"]), "nodes": nodes}
 
 
 def multiply_accumulates(graph: Graph) -> int:
