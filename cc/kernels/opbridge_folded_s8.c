@@ -71,11 +71,12 @@ int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_param
                                              const int8_t *filter, int8_t *output) {
   if (params == NULL || input == NULL || filter == NULL || output == NULL ||
       !opbridge_folded_conv_params_valid(params, params->filter.channels) ||
-      params->input.channels != params->output.channels) {
+      params->output.channels % params->input.channels != 0) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
   const opbridge_dims *in = &params->input;
   const opbridge_dims *out = &params->output;
+  const int32_t depth_multiplier = out->channels / in->channels;
   for (int32_t b = 0; b < out->batches; ++b) {
     const int8_t *image = input + b * in->height * in->width * in->channels;
     for (int32_t oy = 0; oy < out->height; ++oy) {
@@ -84,7 +85,8 @@ int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_param
         const int32_t x_origin = ox * params->stride_width - params->padding_width;
         for (int32_t c = 0; c < out->channels; ++c) {
           const int32_t acc = params->requantization.folded_bias[c] +
-                              opbridge_folded_window(params, image, filter + c, y_origin, x_origin, 0, c);
+                              opbridge_folded_window(params, image, filter + c, y_origin, x_origin, 0,
+                                                     c / depth_multiplier);
           *output++ = opbridge_folded_output(acc, &params->requantization, c);
         }
       }

@@ -727,12 +727,75 @@ static void __attribute__((noinline)) opbridge_depthwise_border16(
   opbridge_depthwise_interior16(&copied, patch, taps, rq, channel, destination);
 }
 
+/* DEPTHWISE_CONV_2D with a depth multiplier above 1 (e.g. micro_speech's first layer, 1 input
+ * channel, 8 outputs): four output channels at a time, their inputs (channel c / multiplier)
+ * gathered; taps outside the input read the zero point, whose products cancel in the folded bias. */
+static void __attribute__((noinline)) opbridge_depthwise_multiplied(const opbridge_conv_s8_folded_params *params,
+                                                                    const int8_t *input, const int8_t *filter,
+                                                                    int8_t *output) {
+  const opbridge_dims in = params->input;
+  const opbridge_dims out = params->output;
+  const opbridge_dims fl = params->filter;
+  const opbridge_folded_requantization rq = params->requantization;
+  const int32_t multiplier = out.channels / in.channels;
+  const int32_t stride_height = params->stride_height;
+  const int32_t stride_width = params->stride_width;
+  const int32_t dilation_height = params->dilation_height;
+  const int32_t dilation_width = params->dilation_width;
+  const int32_t image_bytes = in.height * in.width * in.channels;
+  int8_t zero_points[16];
+  for (int32_t i = 0; i < 16; ++i) {
+    zero_points[i] = (int8_t)(-params->input_offset);
+  }
+  for (int32_t b = 0; b < out.batches; ++b) {
+    const int8_t *image = input + b * image_bytes;
+    for (int32_t c = 0; c < out.channels; c += 4) {
+      const int32_t lanes = out.channels - c < 4 ? out.channels - c : 4;
+      const mve_pred16_t mask = vctp32q((uint32_t)lanes);
+      const opbridge_lanes_output stage = opbridge_load_output(&rq, c, mask);
+      /* Lane k reads input channel (c + k) / multiplier: offsets from the first lane's. */
+      const int32_t first_input = c / multiplier;
+      uint32_t lane_offsets[4];
+      for (int32_t k = 0; k < 4; ++k) {
+        lane_offsets[k] = (uint32_t)((c + k) / multiplier - first_input);
+      }
+      const uint32x4_t offsets = vld1q_u32(lane_offsets);
+      int8_t *destination = output + b * out.height * out.width * out.channels + c;
+      for (int32_t oy = 0; oy < out.height; ++oy) {
+        const int32_t y_origin = oy * stride_height - params->padding_height;
+        for (int32_t ox = 0; ox < out.width; ++ox, destination += out.channels) {
+          const int32_t x_origin = ox * stride_width - params->padding_width;
+          int32x4_t acc = vdupq_n_s32(0);
+          const int8_t *taps = filter + c;
+          for (int32_t fy = 0; fy < fl.height; ++fy) {
+            const int32_t iy = y_origin + fy * dilation_height;
+            const int32_t row_inside = iy >= 0 && iy < in.height;
+            for (int32_t fx = 0; fx < fl.width; ++fx, taps += out.channels) {
+              const int32_t ix = x_origin + fx * dilation_width;
+              const int8_t *x = row_inside && ix >= 0 && ix < in.width
+                                    ? image + (iy * in.width + ix) * in.channels + first_input
+                                    : zero_points;
+              const int32x4_t values = vldrbq_gather_offset_z_s32(x, offsets, mask);
+              acc = vaddq_s32(acc, vmulq_s32(values, vldrbq_z_s32(taps, mask)));
+            }
+          }
+          vstrbq_p_s32(destination, opbridge_lanes_requantize(acc, &stage), mask);
+        }
+      }
+    }
+  }
+}
+
 int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                              const int8_t *filter, int8_t *output) {
   if (params == NULL || input == NULL || filter == NULL || output == NULL ||
       !opbridge_folded_conv_params_valid(params, params->filter.channels) ||
-      params->input.channels != params->output.channels) {
+      params->output.channels % params->input.channels != 0) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  if (params->output.channels != params->input.channels) {
+    opbridge_depthwise_multiplied(params, input, filter, output);
+    return OPBRIDGE_STATUS_OK;
   }
   const opbridge_dims in = params->input;
   const opbridge_dims out = params->output;

@@ -62,7 +62,8 @@ typedef struct {
 int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                    const int8_t *filter, int8_t *scratch, int8_t *output);
 
-/* DEPTHWISE_CONV_2D with depth multiplier 1; filter is [1, h, w, channels]. */
+/* DEPTHWISE_CONV_2D; filter is [1, h, w, output channels]; output channel c reads input channel
+ * c / depth multiplier (output channels / input channels). */
 int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                              const int8_t *filter, int8_t *output);
 

@@ -255,20 +255,23 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
 
 
 def draw_depthwise_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
-    """DEPTHWISE_CONV_2D with depth multiplier 1 (the folded form's)."""
+    """DEPTHWISE_CONV_2D: depth multiplier 1 on even nodes, 2-8 on odd ones (a separate path)."""
     geometry = draw_geometry(draw, index)
-    channels = draw(CHANNELS_1_TO_40)
+    multiplier = 1 if index % 2 == 0 else draw(st.sampled_from([2, 3, 4, 8]))
+    in_channels = draw(CHANNELS_1_TO_40) if multiplier == 1 else draw(st.integers(1, 5))
+    channels = in_channels * multiplier
     taps = geometry.filter_height * geometry.filter_width
     require_small(geometry, channels, taps * channels)
     input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), channels, per_channel_of(index), 3)
     filter_shape = (1, geometry.filter_height, geometry.filter_width, channels)
+    input_shape = (geometry.batches, geometry.height, geometry.width, in_channels)
     inputs = [
-        TensorSpec("input", DType.INT8, (geometry.batches, geometry.height, geometry.width, channels), input_q),
+        TensorSpec("input", DType.INT8, input_shape, input_q),
         TensorSpec("filter", DType.INT8, filter_shape, filter_q, draw_weights(draw, filter_shape)),
         draw_bias(draw, input_q, filter_q, channels, taps),
     ]
     node_attributes = attributes(
-        "DEPTHWISE_CONV_2D", depth_multiplier=1, requantization=Requantization.TFLITE, **geometry.fields
+        "DEPTHWISE_CONV_2D", depth_multiplier=multiplier, requantization=Requantization.TFLITE, **geometry.fields
     )
     return NodeSpec(inputs, node_attributes, output_q)
 
@@ -426,7 +429,7 @@ FEATURES: dict[str, set[str]] = {
     "conv_2d_folded": COMMON_FEATURES
     | WINDOW_FEATURES
     | {"patch", "in_place", "dot_tail", "dot_multiple_of_16", "pointwise_whole_blocks"},
-    "depthwise_conv_2d_folded": COMMON_FEATURES | WINDOW_FEATURES,
+    "depthwise_conv_2d_folded": COMMON_FEATURES | WINDOW_FEATURES | {"depth_multiplier_1", "depth_multiplier_above_1"},
     "fully_connected_folded": COMMON_FEATURES
     | {"dot_tail", "dot_multiple_of_16", "depth_above_64", "channels_not_multiple_of_16"},
 }
@@ -537,6 +540,8 @@ def window_features(graph: Graph, node: Node) -> set[str]:
         features.add("interior_windows")
     if not all(flags):
         features.add("border_windows")
+    if node.op_type == "DEPTHWISE_CONV_2D":
+        features.add("depth_multiplier_1" if a.depth_multiplier == 1 else "depth_multiplier_above_1")
     if node.op_type == "CONV_2D":
         if conv_2d_scratch_bytes(graph, node):
             features.add("patch")

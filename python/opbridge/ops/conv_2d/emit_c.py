@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """CONV_2D and DEPTHWISE_CONV_2D -> the folded forms opbridge_conv_2d_s8_folded /
-opbridge_depthwise_conv_2d_s8_folded (int8 with TFLite's requantization; depthwise with depth
-multiplier 1), else opbridge_conv_2d_s8 / opbridge_depthwise_conv_2d_s8 (int8), and
-opbridge_conv_f32 / opbridge_depthwise_conv_f32 (float32). docs/kernels.md says which form when."""
+opbridge_depthwise_conv_2d_s8_folded (int8 with TFLite's requantization and symmetric filters),
+else opbridge_conv_2d_s8 / opbridge_depthwise_conv_2d_s8 (int8), and opbridge_conv_f32 /
+opbridge_depthwise_conv_f32 (float32). docs/kernels.md says which form when."""
 
 import numpy as np
 
@@ -152,7 +152,7 @@ def emit_convolution(ctx: EmitContext, node: Node, depthwise: bool) -> NodeCode:
 
 def folded_convolution_bias(graph: Graph, node: Node, depthwise: bool) -> np.ndarray | None:
     """The folded bias if `node` (int8, TFLite requantization) takes the folded form, else None:
-    CONV_2D that is not grouped, DEPTHWISE_CONV_2D with depth multiplier 1, symmetric filters."""
+    CONV_2D that is not grouped, DEPTHWISE_CONV_2D, symmetric filters."""
     input_tensor = graph.tensor(node.inputs[0])
     filter_tensor = graph.tensor(node.inputs[1])
     filter_q = filter_tensor.quantization
@@ -163,7 +163,7 @@ def folded_convolution_bias(graph: Graph, node: Node, depthwise: bool) -> np.nda
     in_channels = input_tensor.shape[3]
     weights = np.asarray(filter_tensor.data, dtype=np.int64)
     if depthwise:
-        if weights.shape[3] != in_channels:  # depth multiplier > 1
+        if weights.shape[3] % in_channels:
             return None
         sums = weights.sum(axis=(0, 1, 2))
     else:
