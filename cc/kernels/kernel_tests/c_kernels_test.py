@@ -31,8 +31,10 @@ def defined_functions(sources: list[pathlib.Path]) -> set[str]:
 
 
 def called_kernels(module: pathlib.Path, prefix: str) -> set[str]:
+    """The opbridge_* functions the nodes' code calls (the module's own source calls the nodes, and
+    in benchmark builds the per-node timer the program defines)."""
     calls = set()
-    for source in (module / "src").glob("*.c"):
+    for source in (module / "src").glob(f"{prefix}_node_*.c"):
         calls |= {name for name in CALL.findall(source.read_text()) if not name.startswith(prefix)}
     return calls
 
