@@ -331,7 +331,7 @@ static inline opbridge_row_groups opbridge_groups(const opbridge_conv_s8_folded_
 }
 
 /* One window of CONV_2D for four output channels, taps outside the input corrected. */
-static inline int32x4_t opbridge_conv_window4(const opbridge_conv_s8_folded_params *params, const int8_t *image,
+static int32x4_t __attribute__((noinline)) opbridge_conv_window4(const opbridge_conv_s8_folded_params *params, const int8_t *image,
                                               int32_t y_origin, int32_t x_origin, const opbridge_rows4 *rows,
                                               int32_t interior) {
   const opbridge_dims *in = &params->input;
@@ -378,7 +378,7 @@ static inline int32x4_t opbridge_conv_window4(const opbridge_conv_s8_folded_para
 
 /* Copies the window at (y_origin, x_origin) into `patch`, input zero point where it overhangs
  * the input: (zero point + input_offset) * weight is 0, as a skipped tap. */
-static void opbridge_copy_window(const opbridge_conv_s8_folded_params *params, const int8_t *image,
+static void __attribute__((noinline)) opbridge_copy_window(const opbridge_conv_s8_folded_params *params, const int8_t *image,
                                  int32_t y_origin, int32_t x_origin, int8_t *patch) {
   const opbridge_dims *in = &params->input;
   const opbridge_dims *fl = &params->filter;
@@ -591,16 +591,17 @@ typedef struct {
   int32_t input_offset;
 } opbridge_depthwise_window;
 
-/* sum(input * weight) of four channels over a window inside the input; `full` (a constant after
- * inlining) drops the predication of the last, partial channel block. */
-static inline int32x4_t opbridge_depthwise_interior(const opbridge_depthwise_window *window, const int8_t *origin,
-                                                    const int8_t *taps, mve_pred16_t mask, int32_t full) {
+/* sum(input * weight) of four channels over a window inside the input (blocks of 16 channels
+ * take opbridge_depthwise_interior16: this serves the channels after the last whole one). */
+static int32x4_t __attribute__((noinline)) opbridge_depthwise_interior(const opbridge_depthwise_window *window,
+                                                                       const int8_t *origin, const int8_t *taps,
+                                                                       mve_pred16_t mask) {
   int32x4_t acc = vdupq_n_s32(0);
   for (int32_t fy = 0; fy < window->filter_height; ++fy) {
     const int8_t *x = origin;
     for (int32_t fx = 0; fx < window->filter_width; ++fx) {
-      const int32x4_t values = full ? vldrbq_s32(x) : vldrbq_z_s32(x, mask);
-      const int32x4_t weights = full ? vldrbq_s32(taps) : vldrbq_z_s32(taps, mask);
+      const int32x4_t values = vldrbq_z_s32(x, mask);
+      const int32x4_t weights = vldrbq_z_s32(taps, mask);
       acc = vaddq_s32(acc, vmulq_s32(values, weights));
       x += window->tap_step;
       taps += window->channels;
@@ -613,7 +614,7 @@ static inline int32x4_t opbridge_depthwise_interior(const opbridge_depthwise_win
 /* As opbridge_depthwise_interior for a window that overhangs the input: taps outside read
  * `zero_points` (the input zero point in every lane), whose products cancel the folded bias's
  * share of those taps, as TFLite Micro's skipping them does. */
-static inline int32x4_t opbridge_depthwise_border(const opbridge_depthwise_window *window, const int8_t *image,
+static int32x4_t __attribute__((noinline)) opbridge_depthwise_border(const opbridge_depthwise_window *window, const int8_t *image,
                                                   int32_t y_origin, int32_t x_origin, int32_t dilation_height,
                                                   int32_t dilation_width, const int8_t *taps, mve_pred16_t mask,
                                                   const int8_t *zero_points) {
@@ -828,7 +829,6 @@ int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_param
     /* Four channels at a time over every position, their output stage loaded once. */
     for (int32_t c = 0; c < channels; c += 4) {
       const int32_t lanes = channels - c < 4 ? channels - c : 4;
-      const int32_t full = lanes == 4;
       /* Interior windows of whole blocks of 16 channels go 16 at a time, from the block's first 4. */
       const int32_t sixteen_block = c / 16 * 16;
       const int32_t sixteen = sixteen_block + 16 <= channels;
@@ -850,8 +850,7 @@ int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_param
               }
               continue;
             }
-            acc = full ? opbridge_depthwise_interior(&window, origin, filter + c, mask, 1)
-                       : opbridge_depthwise_interior(&window, origin, filter + c, mask, 0);
+            acc = opbridge_depthwise_interior(&window, origin, filter + c, mask);
           } else if (sixteen && window.filter_height * window.filter_width <= OPBRIDGE_DEPTHWISE_PATCH_TAPS) {
             if (leads_block) {
               opbridge_depthwise_border16(&window, image + c, y_origin, x_origin, dilation_height, dilation_width,

@@ -41,6 +41,7 @@ from kernel_cases import (
 from opbridge.ir import DType, Graph, Node, Quantization
 from opbridge.ir.attribute_types import Padding, Requantization, window
 from opbridge.ops.conv_2d.emit_c import conv_2d_scratch_bytes
+from opbridge.ops.fully_connected.emit_c import FOLDED_MIN_MACS
 from opbridge.ops.fully_connected.reference import fully_connected_multipliers
 from opbridge.ops.shared.quantized import per_channel_multipliers
 from opbridge_testing.strategies import ACTIVATIONS, PADDINGS, ZERO_POINTS, int8_array, scales
@@ -280,6 +281,10 @@ def draw_fully_connected(draw: DrawFn, index: int) -> NodeSpec:
     depth = draw(st.one_of(st.sampled_from([1, 3, 15, 16, 17, 31, 32, 33, 64, 100]), st.integers(1, 100)))
     units = draw(OUT_CHANNELS)
     batches = draw(st.integers(1, 2))
+    # Smaller layers keep the plain kernel (FOLDED_MIN_MACS): lengthen the rows by whole 16-byte blocks,
+    # which keeps depth % 16 as drawn.
+    shortfall = FOLDED_MIN_MACS - batches * units * depth
+    depth += 16 * max(0, math.ceil(shortfall / (16 * batches * units)))
     input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), units, per_channel_of(index), 0)
     inputs = [
         TensorSpec("input", DType.INT8, (batches, depth), input_q),

@@ -164,6 +164,11 @@ class AotOperator:
         """State kept from run to run, planned in the arena and reset by <prefix>_<name>_init."""
         return 0
 
+    def absorbed_constants(self) -> list[int]:
+        """Indices of constant inputs whose data this node's C replaces with its own (the module
+        leaves a constant out when every node that reads it absorbs it)."""
+        return []
+
     # -- emit ----------------------------------------------------------------
     def emit(self, save_path: pathlib.Path) -> None:
         """Writes the operator's files under save_path (includes-api/, src/)."""
@@ -308,6 +313,11 @@ class BuiltinAotOperator(NodeCodeOperator):
         if self.DEFINITION.scratch_bytes is None:
             return 0
         return self.DEFINITION.scratch_bytes(self.graph, self.node)
+
+    def absorbed_constants(self) -> list[int]:
+        if self.DEFINITION.absorbed_constants is None:
+            return []
+        return self.DEFINITION.absorbed_constants(self.graph, self.node)
 
     def emit_node_code(self, context: EmitContext) -> NodeCode:
         assert self.DEFINITION.emit_c is not None  # on_resolve checked

@@ -106,6 +106,9 @@ class OperatorDefinition:
     c_kernels: tuple[str, ...] = ()
     # Bytes of arena scratch a node needs while it runs (planned ahead of time).
     scratch_bytes: Callable[[Graph, Node], int] | None = None
+    # Constant inputs whose data the node's emitted C replaces with its own (e.g. a bias folded with
+    # the weights' sums): the module leaves them out when no other node reads them.
+    absorbed_constants: Callable[[Graph, Node], list[int]] | None = None
     doc: str = ""
     # Domain, name, version, inputs, outputs, type constraints, attributes and
     # the shape-and-dtype rule (opbridge.schemas); the op's attribute class is its attributes_class.

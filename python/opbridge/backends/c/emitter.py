@@ -104,6 +104,24 @@ def _header_guard(name: str) -> str:
     return re.sub(r"[^A-Z0-9]", "_", name.upper()) + "_"
 
 
+def absorbed_constants(graph: Graph, operators: Sequence[Any]) -> set[int]:
+    """Constants every reader of which absorbs them (AotOperator.absorbed_constants): left out."""
+    absorbed_by: dict[int, int] = {}
+    for operator in operators:
+        for index in set(operator.absorbed_constants()):
+            absorbed_by[index] = absorbed_by.get(index, 0) + 1
+    readers: dict[int, int] = {}
+    for node in graph.nodes:
+        for index in {i for i in node.inputs if i is not None}:
+            readers[index] = readers.get(index, 0) + 1
+    outputs = set(graph.outputs)
+    return {
+        index
+        for index, count in absorbed_by.items()
+        if graph.tensor(index).is_constant and count == readers.get(index, 0) and index not in outputs
+    }
+
+
 class _ModuleWriter:
     """The module-level files; each node's files come from its AotOperator."""
 
@@ -114,6 +132,7 @@ class _ModuleWriter:
         self.prefix = prefix
         self.context = EmitContext(prefix, graph, plan)
         self.files: dict[str, str] = {}
+        self.absorbed = absorbed_constants(graph, self.operators)
 
     def write(self) -> dict[str, str]:
         self.files[f"includes-api/{self.prefix}.h"] = self.api_header()
@@ -253,7 +272,7 @@ int32_t {p}_run({p}_context *ctx);
         declarations = []
         definitions = []
         for tensor in self.graph.tensors:
-            if not tensor.is_constant:
+            if not tensor.is_constant or tensor.index in self.absorbed:
                 continue
             ctype = C_TYPES[tensor.dtype]
             symbol = self.context.constant_symbol(tensor.index)
@@ -282,7 +301,9 @@ int32_t {p}_run({p}_context *ctx);
         pointer_lines = []
         for tensor in graph.tensors:
             enum = self.context.tensor_enum(tensor.index)
-            if tensor.is_constant:
+            if tensor.index in self.absorbed:
+                pointer_lines.append(f"  ctx->tensor_ptrs[{enum}] = NULL; /* folded into its readers' constants */")
+            elif tensor.is_constant:
                 pointer_lines.append(
                     f"  ctx->tensor_ptrs[{enum}] = (void *){self.context.constant_symbol(tensor.index)};"
                 )

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """CONV_2D: 2-D convolution, NHWC input, OHWI filter: int8 with int32 bias, or float32."""
 
-from opbridge.ops.conv_2d.emit_c import conv_2d_scratch_bytes, emit_conv_2d
+from opbridge.ops.conv_2d.emit_c import conv_2d_scratch_bytes, emit_conv_2d, folded_bias_input
 from opbridge.ops.conv_2d.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.conv_2d.onnx import ONNX_CONVERTERS
 from opbridge.ops.conv_2d.reference import conv_2d_reference
@@ -16,6 +16,7 @@ CONV_2D = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_conv_2d,
+    absorbed_constants=folded_bias_input,
     c_kernels=("opbridge_conv_s8.c", "opbridge_conv_f32.c", *FOLDED_KERNEL_FILES),
     scratch_bytes=conv_2d_scratch_bytes,
     onnx_converters=ONNX_CONVERTERS,

@@ -209,3 +209,12 @@ def float_requantization(ctx: EmitContext, node: Node, scales: np.ndarray) -> tu
 
 def emit_conv_2d(ctx: EmitContext, node: Node) -> NodeCode:
     return emit_convolution(ctx, node, depthwise=False)
+
+
+def folded_bias_input(graph: Graph, node: Node) -> list[int]:
+    """The bias, which the folded forms replace with the folded bias (OperatorDefinition.absorbed_constants)."""
+    depthwise = node.op_type == "DEPTHWISE_CONV_2D"
+    has_bias = len(node.inputs) > 2 and node.inputs[2] is not None
+    if has_bias and folded_convolution_bias(graph, node, depthwise) is not None:
+        return [node.inputs[2]]
+    return []

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """DEPTHWISE_CONV_2D: per-channel 2-D convolution with a depth multiplier: int8 with int32 bias, or float32."""
 
+from opbridge.ops.conv_2d.emit_c import folded_bias_input
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.depthwise_conv_2d.emit_c import emit_depthwise_conv_2d
 from opbridge.ops.depthwise_conv_2d.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
@@ -15,6 +16,7 @@ DEPTHWISE_CONV_2D = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_depthwise_conv_2d,
+    absorbed_constants=folded_bias_input,
     c_kernels=("opbridge_conv_s8.c", "opbridge_conv_f32.c", *FOLDED_KERNEL_FILES),
     doc=__doc__ or "",
     schema=DEPTHWISE_CONV_2D_SCHEMA,

@@ -2,7 +2,7 @@
 """FULLY_CONNECTED: output = input x filter^T + bias: int8 with int32 bias, or float32."""
 
 from opbridge.ops.definition import OperatorDefinition
-from opbridge.ops.fully_connected.emit_c import emit_fully_connected
+from opbridge.ops.fully_connected.emit_c import emit_fully_connected, folded_bias_input
 from opbridge.ops.fully_connected.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.fully_connected.onnx import ONNX_CONVERTERS
 from opbridge.ops.fully_connected.reference import fully_connected_reference
@@ -16,6 +16,7 @@ FULLY_CONNECTED = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_fully_connected,
+    absorbed_constants=folded_bias_input,
     c_kernels=("opbridge_fully_connected_s8.c", "opbridge_fully_connected_f32.c", *FOLDED_KERNEL_FILES),
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",

@@ -6,7 +6,7 @@ import numpy as np
 
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
 from opbridge.errors import UnsupportedTensorError
-from opbridge.ir import DType, Node
+from opbridge.ir import DType, Graph, Node
 from opbridge.ir.attribute_types import Requantization
 from opbridge.ops.conv_2d.emit_c import fixed_point_requantization, float_requantization
 from opbridge.ops.fully_connected.reference import fully_connected_multipliers
@@ -70,7 +70,7 @@ def emit_fully_connected(ctx: EmitContext, node: Node) -> NodeCode:
         requantization_definitions, requantization = float_requantization(ctx, node, scales)
     else:
         multipliers, shifts = fully_connected_multipliers(input_q, filter_q, output_q)
-        bias = folded_fully_connected_bias(ctx, node)
+        bias = folded_fully_connected_bias(graph, node)
         if bias is not None:
             definitions, folded = folded_requantization(
                 ctx, node, bias, multipliers, shifts, output_q.zero_point, low, high
@@ -108,16 +108,25 @@ def emit_fully_connected(ctx: EmitContext, node: Node) -> NodeCode:
     return NodeCode(includes=[KERNELS_HEADER], definitions=[*requantization_definitions, params], statements=[call])
 
 
-def folded_fully_connected_bias(ctx: EmitContext, node: Node) -> np.ndarray | None:
-    """The folded bias if the node (int8, TFLite requantization) takes the folded form: constant
-    weights with zero points 0 and a constant bias (or none); else None."""
-    graph = ctx.graph
+# Layers with fewer multiply-accumulates keep the plain kernel: there the folded form's code would
+# cost more flash than its speed is worth (hello_world's 16-unit layers).
+FOLDED_MIN_MACS = 1024
+
+
+def folded_fully_connected_bias(graph: Graph, node: Node) -> np.ndarray | None:
+    """The folded bias if the node takes the folded form: int8 with TFLite's requantization,
+    constant weights with zero points 0, a constant bias (or none), at least FOLDED_MIN_MACS; else None."""
+    input_tensor = graph.tensor(node.inputs[0])
     filter_tensor = graph.tensor(node.inputs[1])
     filter_q = filter_tensor.quantization
-    input_q = graph.tensor(node.inputs[0]).quantization
+    input_q = input_tensor.quantization
+    if input_tensor.dtype is not DType.INT8 or node.attributes.requantization is not Requantization.TFLITE:
+        return None
     if filter_tensor.data is None or filter_q is None or input_q is None:
         return None
-    if any(zero != 0 for zero in filter_q.zero_points):
+    if any(zero != 0 for zero in filter_q.zero_points) or input_tensor.element_count * filter_tensor.shape[0] < (
+        FOLDED_MIN_MACS
+    ):
         return None
     bias = None
     if len(node.inputs) > 2 and node.inputs[2] is not None:
@@ -127,3 +136,10 @@ def folded_fully_connected_bias(ctx: EmitContext, node: Node) -> np.ndarray | No
         bias = np.asarray(bias_tensor.data, dtype=np.int64)
     sums = np.asarray(filter_tensor.data, dtype=np.int64).sum(axis=1)
     return folded_bias(bias, sums, -input_q.zero_point)
+
+
+def folded_bias_input(graph: Graph, node: Node) -> list[int]:
+    """The bias, which the folded form replaces with the folded bias (OperatorDefinition.absorbed_constants)."""
+    if len(node.inputs) > 2 and node.inputs[2] is not None and folded_fully_connected_bias(graph, node) is not None:
+        return [node.inputs[2]]
+    return []
