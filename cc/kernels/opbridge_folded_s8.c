@@ -38,8 +38,7 @@ static int32_t opbridge_folded_window(const opbridge_conv_s8_folded_params *para
 }
 
 int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
-                                   const int8_t *filter, int8_t *scratch, int8_t *output) {
-  (void)scratch; /* only the Helium variant copies windows */
+                                   const int8_t *filter, int8_t *output) {
   if (params == NULL || input == NULL || filter == NULL || output == NULL ||
       !opbridge_folded_conv_params_valid(params, params->filter.batches) ||
       params->filter.channels != params->input.channels) {
@@ -67,8 +66,39 @@ int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params,
   return OPBRIDGE_STATUS_OK;
 }
 
+/* The shape-specialised entry points check their precondition, as the Helium variant's do, then
+ * share the general loop (the portable variant has one). */
+int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                         const int8_t *filter, int8_t *scratch, int8_t *output) {
+  if (params == NULL || scratch == NULL) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  const int32_t row_taps = params->dilation_width == 1 ? params->filter.width : 1;
+  if (row_taps * params->input.channels >= 16) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  return opbridge_conv_2d_s8_folded(params, input, filter, output);
+}
+
+int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                             const int8_t *filter, int8_t *output) {
+  if (params == NULL || params->filter.height != 1 || params->filter.width != 1 ||
+      params->input.channels % 16 != 0 || params->padding_height != 0 || params->padding_width != 0) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  return opbridge_conv_2d_s8_folded(params, input, filter, output);
+}
+
 int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                              const int8_t *filter, int8_t *output) {
+  if (params != NULL && params->input.channels != params->output.channels) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT; /* opbridge_depthwise_conv_2d_s8_folded_multiplier */
+  }
+  return opbridge_depthwise_conv_2d_s8_folded_multiplier(params, input, filter, output);
+}
+
+int32_t opbridge_depthwise_conv_2d_s8_folded_multiplier(const opbridge_conv_s8_folded_params *params,
+                                                        const int8_t *input, const int8_t *filter, int8_t *output) {
   if (params == NULL || input == NULL || filter == NULL || output == NULL ||
       !opbridge_folded_conv_params_valid(params, params->filter.channels) ||
       params->output.channels % params->input.channels != 0) {

@@ -466,8 +466,77 @@ static void __attribute__((noinline)) opbridge_conv_interior_segment(const opbri
   }
 }
 
+int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *caller_params, const int8_t *input,
+                                         const int8_t *filter, int8_t *scratch, int8_t *output) {
+  if (caller_params == NULL || input == NULL || filter == NULL || scratch == NULL || output == NULL ||
+      !opbridge_folded_conv_params_valid(caller_params, caller_params->filter.batches) ||
+      caller_params->filter.channels != caller_params->input.channels) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  const opbridge_conv_s8_folded_params local_params = *caller_params;
+  const opbridge_conv_s8_folded_params *params = &local_params;
+  const opbridge_dims *in = &params->input;
+  const opbridge_dims *fl = &params->filter;
+  const opbridge_dims *out = &params->output;
+  const int32_t window_bytes = fl->height * fl->width * fl->channels;
+  const int32_t image_bytes = in->height * in->width * in->channels;
+  if (opbridge_groups(params).group * in->channels >= 16) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT; /* rows of 16 bytes or more: opbridge_conv_2d_s8_folded */
+  }
+  for (int32_t b = 0; b < out->batches; ++b) {
+    for (int32_t oy = 0; oy < out->height; ++oy) {
+      for (int32_t ox = 0; ox < out->width; ++ox) {
+        opbridge_copy_window(params, input + b * image_bytes, oy * params->stride_height - params->padding_height,
+                             ox * params->stride_width - params->padding_width, scratch);
+        opbridge_units(scratch, filter, window_bytes, out->channels, &params->requantization, output);
+        output += out->channels;
+      }
+    }
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
+int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_params *caller_params,
+                                             const int8_t *input, const int8_t *filter, int8_t *output) {
+  if (caller_params == NULL || input == NULL || filter == NULL || output == NULL ||
+      !opbridge_folded_conv_params_valid(caller_params, caller_params->filter.batches) ||
+      caller_params->filter.channels != caller_params->input.channels || caller_params->filter.height != 1 ||
+      caller_params->filter.width != 1 || caller_params->input.channels % 16 != 0 ||
+      caller_params->padding_height != 0 || caller_params->padding_width != 0) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  const opbridge_conv_s8_folded_params local_params = *caller_params;
+  const opbridge_conv_s8_folded_params *params = &local_params;
+  const opbridge_dims *in = &params->input;
+  const opbridge_dims *out = &params->output;
+  const opbridge_folded_requantization *rq = &params->requantization;
+  const int32_t image_bytes = in->height * in->width * in->channels;
+  const int32_t channels = out->channels;
+  const int32_t whole_units = channels / 4 * 4;
+  opbridge_folded_requantization rest = *rq;
+  rest.folded_bias += whole_units;
+  rest.multipliers += rest.per_channel ? whole_units : 0;
+  rest.shifts += rest.per_channel ? whole_units : 0;
+  for (int32_t b = 0; b < out->batches; ++b) {
+    for (int32_t oy = 0; oy < out->height; ++oy) {
+      const int8_t *row = input + b * image_bytes + oy * params->stride_height * in->width * in->channels;
+      for (int32_t ox = 0; ox < out->width; ++ox, output += channels) {
+        const int8_t *x = row + ox * params->stride_width * in->channels;
+        if (whole_units > 0) {
+          opbridge_units_whole(x, filter, in->channels, whole_units, rq, output);
+        }
+        if (whole_units < channels) {
+          opbridge_units(x, filter + whole_units * in->channels, in->channels, channels - whole_units, &rest,
+                         output + whole_units);
+        }
+      }
+    }
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
 int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *caller_params, const int8_t *input,
-                                   const int8_t *filter, int8_t *scratch, int8_t *output) {
+                                   const int8_t *filter, int8_t *output) {
   if (caller_params == NULL || input == NULL || filter == NULL || output == NULL ||
       !opbridge_folded_conv_params_valid(caller_params, caller_params->filter.batches) ||
       caller_params->filter.channels != caller_params->input.channels) {
@@ -483,45 +552,6 @@ int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *caller_
   const int32_t window_bytes = fl->height * fl->width * fl->channels;
   const int32_t image_bytes = in->height * in->width * in->channels;
   const int32_t channels = out->channels;
-  /* Windows whose rows are shorter than a vector are copied whole, then read as one row. */
-  if (scratch != NULL && opbridge_groups(params).group * in->channels < 16) {
-    for (int32_t b = 0; b < out->batches; ++b) {
-      for (int32_t oy = 0; oy < out->height; ++oy) {
-        for (int32_t ox = 0; ox < out->width; ++ox) {
-          opbridge_copy_window(params, input + b * image_bytes, oy * params->stride_height - params->padding_height,
-                               ox * params->stride_width - params->padding_width, scratch);
-          opbridge_units(scratch, filter, window_bytes, channels, rq, output);
-          output += channels;
-        }
-      }
-    }
-    return OPBRIDGE_STATUS_OK;
-  }
-  /* 1x1 windows over whole 16-byte blocks of channels: each position is a fully connected row. */
-  if (fl->height == 1 && fl->width == 1 && in->channels % 16 == 0 && params->padding_height == 0 &&
-      params->padding_width == 0) {
-    const int32_t whole_units = channels / 4 * 4;
-    opbridge_folded_requantization rest = *rq;
-    rest.folded_bias += whole_units;
-    rest.multipliers += rest.per_channel ? whole_units : 0;
-    rest.shifts += rest.per_channel ? whole_units : 0;
-    for (int32_t b = 0; b < out->batches; ++b) {
-      for (int32_t oy = 0; oy < out->height; ++oy) {
-        const int8_t *row = input + b * image_bytes + oy * params->stride_height * in->width * in->channels;
-        for (int32_t ox = 0; ox < out->width; ++ox, output += channels) {
-          const int8_t *x = row + ox * params->stride_width * in->channels;
-          if (whole_units > 0) {
-            opbridge_units_whole(x, filter, in->channels, whole_units, rq, output);
-          }
-          if (whole_units < channels) {
-            opbridge_units(x, filter + whole_units * in->channels, in->channels, channels - whole_units, &rest,
-                           output + whole_units);
-          }
-        }
-      }
-    }
-    return OPBRIDGE_STATUS_OK;
-  }
   /* Otherwise four output channels at a time over every position; the rows of the window are
    * read in place. Windows that overhang the input take the border path. */
   const int32_t run = fl->width * in->channels;                           /* bytes of a window row */
@@ -731,9 +761,13 @@ static void __attribute__((noinline)) opbridge_depthwise_border16(
 /* DEPTHWISE_CONV_2D with a depth multiplier above 1 (e.g. micro_speech's first layer, 1 input
  * channel, 8 outputs): four output channels at a time, their inputs (channel c / multiplier)
  * gathered; taps outside the input read the zero point, whose products cancel in the folded bias. */
-static void __attribute__((noinline)) opbridge_depthwise_multiplied(const opbridge_conv_s8_folded_params *params,
-                                                                    const int8_t *input, const int8_t *filter,
-                                                                    int8_t *output) {
+int32_t opbridge_depthwise_conv_2d_s8_folded_multiplier(const opbridge_conv_s8_folded_params *params,
+                                                        const int8_t *input, const int8_t *filter, int8_t *output) {
+  if (params == NULL || input == NULL || filter == NULL || output == NULL ||
+      !opbridge_folded_conv_params_valid(params, params->filter.channels) ||
+      params->output.channels % params->input.channels != 0) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
   const opbridge_dims in = params->input;
   const opbridge_dims out = params->output;
   const opbridge_dims fl = params->filter;
@@ -785,6 +819,7 @@ static void __attribute__((noinline)) opbridge_depthwise_multiplied(const opbrid
       }
     }
   }
+  return OPBRIDGE_STATUS_OK;
 }
 
 int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
@@ -795,8 +830,7 @@ int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_param
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
   if (params->output.channels != params->input.channels) {
-    opbridge_depthwise_multiplied(params, input, filter, output);
-    return OPBRIDGE_STATUS_OK;
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT; /* opbridge_depthwise_conv_2d_s8_folded_multiplier */
   }
   const opbridge_dims in = params->input;
   const opbridge_dims out = params->output;

@@ -55,17 +55,31 @@ typedef struct {
   opbridge_folded_requantization requantization;
 } opbridge_conv_s8_folded_params;
 
-/* CONV_2D (not grouped). `scratch` (may be NULL) holds one window, filter height x width x
- * input channels bytes: the Helium variant copies each window there when a row of it is
- * shorter than 16 bytes (first layers with 1-3 channels). The emitter sizes it
- * (python/opbridge/ops/conv_2d/emit_c.py, scratch_bytes), the same on every variant. */
+/* CONV_2D (not grouped), any window: rows of the window read in place. */
 int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
-                                   const int8_t *filter, int8_t *scratch, int8_t *output);
+                                   const int8_t *filter, int8_t *output);
 
-/* DEPTHWISE_CONV_2D; filter is [1, h, w, output channels]; output channel c reads input channel
- * c / depth multiplier (output channels / input channels). */
+/* CONV_2D whose window rows (or taps, when dilated along x) are shorter than 16 bytes (first
+ * layers with 1-3 channels): each window is copied into `scratch` (filter height x width x input
+ * channels bytes, planned in the arena: ops/conv_2d/emit_c.py, conv_2d_scratch_bytes) with the
+ * input zero point where it overhangs the input, then read as one row. Other shapes:
+ * OPBRIDGE_STATUS_INVALID_ARGUMENT. */
+int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                         const int8_t *filter, int8_t *scratch, int8_t *output);
+
+/* CONV_2D with a 1x1 filter, input channels a multiple of 16 and no padding: each position is a
+ * fully connected row. Other shapes: OPBRIDGE_STATUS_INVALID_ARGUMENT. */
+int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                             const int8_t *filter, int8_t *output);
+
+/* DEPTHWISE_CONV_2D with depth multiplier 1; filter is [1, h, w, channels]. */
 int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                              const int8_t *filter, int8_t *output);
+
+/* DEPTHWISE_CONV_2D with any depth multiplier (output channels / input channels): output channel c
+ * reads input channel c / multiplier; filter is [1, h, w, output channels]. */
+int32_t opbridge_depthwise_conv_2d_s8_folded_multiplier(const opbridge_conv_s8_folded_params *params,
+                                                        const int8_t *input, const int8_t *filter, int8_t *output);
 
 typedef struct {
   int32_t batches;

@@ -117,11 +117,10 @@ def emit_convolution(ctx: EmitContext, node: Node, depthwise: bool) -> NodeCode:
     .requantization = {folded},
 }};"""
             arguments = f"&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}"
-            if depthwise:
-                call = f"status = opbridge_depthwise_conv_2d_s8_folded({arguments}, {ctx.pointer(node.outputs[0])});"
-            else:
-                scratch = ctx.scratch_pointer(node, "int8_t") if conv_2d_scratch_bytes(graph, node) else "NULL"
-                call = f"status = opbridge_conv_2d_s8_folded({arguments}, {scratch}, {ctx.pointer(node.outputs[0])});"
+            kernel = folded_kernel(graph, node)
+            if kernel == "opbridge_conv_2d_s8_folded_patch":
+                arguments += f", {ctx.scratch_pointer(node, 'int8_t')}"
+            call = f"status = {kernel}({arguments}, {ctx.pointer(node.outputs[0])});"
             return NodeCode(includes=[FOLDED_KERNELS_HEADER], definitions=[*definitions, params], statements=[call])
         requantization_definitions, requantization = fixed_point_requantization(ctx, node, multipliers, shifts)
     params_symbol = ctx.local_symbol(node, "params")
@@ -179,6 +178,27 @@ def folded_convolution_bias(graph: Graph, node: Node, depthwise: bool) -> np.nda
     input_q = input_tensor.quantization
     assert input_q is not None  # int8 operands are quantized (int8_operands)
     return folded_bias(bias, sums, -input_q.zero_point)
+
+
+def folded_kernel(graph: Graph, node: Node) -> str:
+    """Which folded entry point a node calls, by its shape: each is its own function, so a module
+    links only the paths its layers take (docs/kernels.md)."""
+    if node.op_type == "DEPTHWISE_CONV_2D":
+        multiplied = graph.tensor(node.outputs[0]).shape[3] != graph.tensor(node.inputs[0]).shape[3]
+        return (
+            "opbridge_depthwise_conv_2d_s8_folded_multiplier" if multiplied else "opbridge_depthwise_conv_2d_s8_folded"
+        )
+    if conv_2d_scratch_bytes(graph, node):
+        return "opbridge_conv_2d_s8_folded_patch"
+    _, filter_height, filter_width, channels = graph.tensor(node.inputs[1]).shape
+    attributes = node.attributes
+    input_tensor, output = graph.tensor(node.inputs[0]), graph.tensor(node.outputs[0])
+    rows = window(attributes.padding, input_tensor.shape[1], 1, attributes.stride_height, 1)
+    cols = window(attributes.padding, input_tensor.shape[2], 1, attributes.stride_width, 1)
+    unpadded = rows.padding_before == 0 and cols.padding_before == 0
+    if filter_height == filter_width == 1 and channels % 16 == 0 and unpadded and output.shape[3] > 0:
+        return "opbridge_conv_2d_s8_folded_pointwise"
+    return "opbridge_conv_2d_s8_folded"
 
 
 def conv_2d_scratch_bytes(graph: Graph, node: Node) -> int:
