@@ -6,8 +6,10 @@
  * only the variant this header selects, so an emitted module folder builds
  * with any compiler and flags, in Bazel, CMake or an IDE.
  *
- *   OPBRIDGE_KERNELS_HELIUM  1 on cores with integer Helium (MVE), e.g. Cortex-M55
- *   OPBRIDGE_KERNELS_PORTABLE 1 otherwise (x86_64, aarch64, Cortex-M4 today)
+ *   OPBRIDGE_KERNELS_HELIUM   1 on cores with integer Helium (MVE), e.g. Cortex-M55
+ *   OPBRIDGE_KERNELS_DSP      1 on 32-bit Arm cores with the DSP extension and no Helium,
+ *                             e.g. Cortex-M4: the C99 code with SMLAD dot products
+ *   OPBRIDGE_KERNELS_PORTABLE 1 otherwise (x86_64, aarch64)
  *
  * The target's compiler flags decide (-mcpu=cortex-m55 defines
  * __ARM_FEATURE_MVE); defining OPBRIDGE_FORCE_PORTABLE_KERNELS (Bazel:
@@ -19,15 +21,23 @@
 
 #if !defined(OPBRIDGE_FORCE_PORTABLE_KERNELS) && defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 #define OPBRIDGE_KERNELS_HELIUM 1
+#define OPBRIDGE_KERNELS_DSP 0
+#define OPBRIDGE_KERNELS_PORTABLE 0
+#elif !defined(OPBRIDGE_FORCE_PORTABLE_KERNELS) && defined(__ARM_FEATURE_DSP) && !defined(__aarch64__)
+#define OPBRIDGE_KERNELS_HELIUM 0
+#define OPBRIDGE_KERNELS_DSP 1
 #define OPBRIDGE_KERNELS_PORTABLE 0
 #else
 #define OPBRIDGE_KERNELS_HELIUM 0
+#define OPBRIDGE_KERNELS_DSP 0
 #define OPBRIDGE_KERNELS_PORTABLE 1
 #endif
 
 /* The variant's name, for programs that report which one they run. */
 #if OPBRIDGE_KERNELS_HELIUM
 #define OPBRIDGE_KERNEL_VARIANT_NAME "helium"
+#elif OPBRIDGE_KERNELS_DSP
+#define OPBRIDGE_KERNEL_VARIANT_NAME "dsp"
 #else
 #define OPBRIDGE_KERNEL_VARIANT_NAME "portable"
 #endif
