@@ -118,29 +118,24 @@ static void opbridge_rows_units(const int8_t *x, int32_t rows, int32_t run, int3
   }
 }
 
-/* sum(input * weight) over the window's taps inside the input, minus input_offset times the
- * weights of the taps outside it: with the folded bias, TFLite Micro's accumulator. */
+/* CONV_2D, one output channel of a window that may overhang the input: sum(input * weight) over
+ * the taps inside, minus input_offset times the weights of the taps outside (with the folded
+ * bias, TFLite Micro's accumulator, which skips those taps). */
 static int32_t opbridge_folded_window(const opbridge_conv_s8_folded_params *params, const int8_t *input,
-                                      const int8_t *taps, int32_t y_origin, int32_t x_origin, int32_t channel_step,
-                                      int32_t input_channel) {
+                                      const int8_t *taps, int32_t y_origin, int32_t x_origin) {
   const opbridge_dims *in = &params->input;
   const opbridge_dims *fl = &params->filter;
-  /* Conv reads every input channel (channel_step 1, input_channel 0); depthwise one. */
-  const int32_t depth = channel_step == 1 ? in->channels : 1;
+  const int32_t channels = in->channels;
   int32_t acc = 0;
   for (int32_t fy = 0; fy < fl->height; ++fy) {
     const int32_t iy = y_origin + fy * params->dilation_height;
-    for (int32_t fx = 0; fx < fl->width; ++fx) {
+    for (int32_t fx = 0; fx < fl->width; ++fx, taps += channels) {
       const int32_t ix = x_origin + fx * params->dilation_width;
-      const int8_t *weights = taps + (fy * fl->width + fx) * fl->channels;
       if (iy >= 0 && iy < in->height && ix >= 0 && ix < in->width) {
-        const int8_t *pixel = input + (iy * in->width + ix) * in->channels + input_channel;
-        for (int32_t d = 0; d < depth; ++d) {
-          acc += (int32_t)pixel[d] * (int32_t)weights[d * channel_step];
-        }
+        acc += opbridge_dot1(input + (iy * in->width + ix) * channels, taps, channels);
       } else {
-        for (int32_t d = 0; d < depth; ++d) {
-          acc -= params->input_offset * (int32_t)weights[d * channel_step];
+        for (int32_t d = 0; d < channels; ++d) {
+          acc -= params->input_offset * (int32_t)taps[d];
         }
       }
     }
@@ -178,8 +173,7 @@ int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params,
         }
         for (int32_t oc = 0; oc < out->channels; ++oc) {
           const int32_t acc = params->requantization.folded_bias[oc] +
-                              opbridge_folded_window(params, image, filter + oc * filter_size, y_origin, x_origin,
-                                                     1, 0);
+                              opbridge_folded_window(params, image, filter + oc * filter_size, y_origin, x_origin);
           *output++ = opbridge_folded_output(acc, &params->requantization, oc);
         }
       }
@@ -261,52 +255,46 @@ int32_t opbridge_depthwise_conv_2d_s8_folded_multiplier(const opbridge_conv_s8_f
   const opbridge_dims *fl = &params->filter;
   const opbridge_dims *out = &params->output;
   const int32_t depth_multiplier = out->channels / in->channels;
-  const int32_t y_span = (fl->height - 1) * params->dilation_height;
-  const int32_t x_span = (fl->width - 1) * params->dilation_width;
   for (int32_t b = 0; b < out->batches; ++b) {
     const int8_t *image = input + b * in->height * in->width * in->channels;
     for (int32_t oy = 0; oy < out->height; ++oy) {
       const int32_t y_origin = oy * params->stride_height - params->padding_height;
-      const int32_t rows_inside = y_origin >= 0 && y_origin + y_span < in->height;
       for (int32_t ox = 0; ox < out->width; ++ox) {
         const int32_t x_origin = ox * params->stride_width - params->padding_width;
-        if (rows_inside && x_origin >= 0 && x_origin + x_span < in->width) {
-          /* Inside the input: tap by tap over a chunk of channels, no bounds to check. */
-          const int8_t *origin = image + (y_origin * in->width + x_origin) * in->channels;
-          for (int32_t first = 0; first < out->channels; first += OPBRIDGE_DEPTHWISE_CHUNK) {
-            const int32_t count =
-                out->channels - first < OPBRIDGE_DEPTHWISE_CHUNK ? out->channels - first : OPBRIDGE_DEPTHWISE_CHUNK;
-            int32_t acc[OPBRIDGE_DEPTHWISE_CHUNK];
-            for (int32_t k = 0; k < count; ++k) {
-              acc[k] = params->requantization.folded_bias[first + k];
-            }
-            for (int32_t fy = 0; fy < fl->height; ++fy) {
-              const int8_t *row = origin + fy * params->dilation_height * in->width * in->channels;
-              for (int32_t fx = 0; fx < fl->width; ++fx) {
-                const int8_t *pixel = row + fx * params->dilation_width * in->channels;
-                const int8_t *taps = filter + (fy * fl->width + fx) * out->channels + first;
-                if (depth_multiplier == 1) {
-                  for (int32_t k = 0; k < count; ++k) {
-                    acc[k] += (int32_t)pixel[first + k] * (int32_t)taps[k];
-                  }
-                } else {
-                  for (int32_t k = 0; k < count; ++k) {
-                    acc[k] += (int32_t)pixel[(first + k) / depth_multiplier] * (int32_t)taps[k];
-                  }
+        /* Tap by tap over a chunk of channels; a tap outside the input reads the zero point, whose
+         * product cancels the folded bias's share of it (TFLite Micro skips the tap). */
+        for (int32_t first = 0; first < out->channels; first += OPBRIDGE_DEPTHWISE_CHUNK) {
+          const int32_t count =
+              out->channels - first < OPBRIDGE_DEPTHWISE_CHUNK ? out->channels - first : OPBRIDGE_DEPTHWISE_CHUNK;
+          int32_t acc[OPBRIDGE_DEPTHWISE_CHUNK];
+          for (int32_t k = 0; k < count; ++k) {
+            acc[k] = params->requantization.folded_bias[first + k];
+          }
+          for (int32_t fy = 0; fy < fl->height; ++fy) {
+            const int32_t iy = y_origin + fy * params->dilation_height;
+            for (int32_t fx = 0; fx < fl->width; ++fx) {
+              const int32_t ix = x_origin + fx * params->dilation_width;
+              const int8_t *taps = filter + (fy * fl->width + fx) * out->channels + first;
+              if (iy < 0 || iy >= in->height || ix < 0 || ix >= in->width) {
+                for (int32_t k = 0; k < count; ++k) {
+                  acc[k] -= params->input_offset * (int32_t)taps[k];
+                }
+              } else if (depth_multiplier == 1) {
+                const int8_t *pixel = image + (iy * in->width + ix) * in->channels + first;
+                for (int32_t k = 0; k < count; ++k) {
+                  acc[k] += (int32_t)pixel[k] * (int32_t)taps[k];
+                }
+              } else {
+                const int8_t *pixel = image + (iy * in->width + ix) * in->channels;
+                for (int32_t k = 0; k < count; ++k) {
+                  acc[k] += (int32_t)pixel[(first + k) / depth_multiplier] * (int32_t)taps[k];
                 }
               }
             }
-            for (int32_t k = 0; k < count; ++k) {
-              *output++ = opbridge_folded_output(acc[k], &params->requantization, first + k);
-            }
           }
-          continue;
-        }
-        for (int32_t c = 0; c < out->channels; ++c) {
-          const int32_t acc = params->requantization.folded_bias[c] +
-                              opbridge_folded_window(params, image, filter + c, y_origin, x_origin, 0,
-                                                     c / depth_multiplier);
-          *output++ = opbridge_folded_output(acc, &params->requantization, c);
+          for (int32_t k = 0; k < count; ++k) {
+            *output++ = opbridge_folded_output(acc[k], &params->requantization, first + k);
+          }
         }
       }
     }
