@@ -384,8 +384,8 @@ static void __attribute__((noinline)) opbridge_copy_window(const opbridge_conv_s
   const opbridge_dims *fl = &params->filter;
   const int32_t channels = in->channels;
   const int8x16_t zero_points = vdupq_n_s8((int8_t)(-params->input_offset));
-  /* The patch path runs when a row of taps (dilation 1) or one tap (dilated) is under 16 bytes:
-   * each is one predicated load and store. */
+  /* Rows of taps (dilation 1) or taps (dilated) under 16 bytes are one predicated load and store
+   * each; longer taps go 16 bytes at a time. */
   const int32_t row_bytes = fl->width * channels;
   const int32_t whole_rows = params->dilation_width == 1 && x_origin >= 0 && x_origin + fl->width <= in->width;
   const mve_pred16_t row_lanes = vctp8q((uint32_t)row_bytes);
@@ -410,12 +410,18 @@ static void __attribute__((noinline)) opbridge_copy_window(const opbridge_conv_s
         continue;
       }
       const int8_t *pixel = inside ? image + (iy * in->width + ix) * channels : NULL;
-      for (int32_t c = 0; c < channels; ++c) {
-        *patch++ = inside ? pixel[c] : (int8_t)(-params->input_offset);
+      for (int32_t c = 0; c < channels; c += 16) {
+        const mve_pred16_t lanes = vctp8q((uint32_t)(channels - c));
+        vstrbq_p_s8(patch + c, inside ? vldrbq_z_s8(pixel + c, lanes) : zero_points, lanes);
       }
+      patch += channels;
     }
   }
 }
+
+/* The largest window (filter height x width x channels bytes) whose overhanging copies CONV_2D
+ * makes on the stack: 3x3x64, resnet's largest. */
+#define OPBRIDGE_CONV_PATCH_BYTES 576
 
 /* A run of output positions of one row whose windows lie inside the input, for four output
  * channels, with the window's rows contiguous (dilation 1 along x). Kept out of line: with the
@@ -562,6 +568,40 @@ int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *caller_
   const int32_t last_start = in->width - 1 - x_span + params->padding_width; /* largest inside x_origin + pad */
   int32_t end_inside = last_start < 0 ? 0 : last_start / params->stride_width + 1;
   end_inside = end_inside > out->width ? out->width : end_inside;
+  /* Windows that overhang the input, when they are whole 16-byte blocks and fit the stack: copied
+   * with the input zero point outside (its products cancel the folded bias's share of those taps),
+   * then all channels at once as a fully connected row. */
+  const int32_t patched_borders =
+      params->dilation_width == 1 && window_bytes % 16 == 0 && window_bytes <= OPBRIDGE_CONV_PATCH_BYTES;
+  if (patched_borders) {
+    int8_t patch[OPBRIDGE_CONV_PATCH_BYTES];
+    const int32_t whole_units = channels / 4 * 4;
+    opbridge_folded_requantization rest = *rq;
+    rest.folded_bias += whole_units;
+    rest.multipliers += rest.per_channel ? whole_units : 0;
+    rest.shifts += rest.per_channel ? whole_units : 0;
+    for (int32_t b = 0; b < out->batches; ++b) {
+      for (int32_t oy = 0; oy < out->height; ++oy) {
+        const int32_t y_origin = oy * params->stride_height - params->padding_height;
+        const int32_t rows_inside = y_origin >= 0 && y_origin + (fl->height - 1) * params->dilation_height < in->height;
+        for (int32_t ox = 0; ox < out->width; ++ox) {
+          if (rows_inside && ox >= first_inside && ox < end_inside) {
+            continue; /* inside: the loop below */
+          }
+          int8_t *destination = output + ((b * out->height + oy) * out->width + ox) * channels;
+          opbridge_copy_window(params, input + b * image_bytes, y_origin,
+                               ox * params->stride_width - params->padding_width, patch);
+          if (whole_units > 0) {
+            opbridge_units_whole(patch, filter, window_bytes, whole_units, rq, destination);
+          }
+          if (whole_units < channels) {
+            opbridge_units(patch, filter + whole_units * window_bytes, window_bytes, channels - whole_units, &rest,
+                           destination + whole_units);
+          }
+        }
+      }
+    }
+  }
   for (int32_t oc = 0; oc < channels; oc += 4) {
     const int32_t lanes = channels - oc < 4 ? channels - oc : 4;
     const mve_pred16_t mask = vctp32q((uint32_t)lanes);
@@ -593,6 +633,11 @@ int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *caller_
             opbridge_conv_interior_segment(&segment, &stage);
             destination += (end_inside - ox) * channels;
             ox = end_inside;
+            continue;
+          }
+          if (patched_borders) { /* done above */
+            destination += channels;
+            ++ox;
             continue;
           }
           const int32_t x_last = x_origin + (fl->width - 1) * params->dilation_width;

@@ -433,7 +433,7 @@ FEATURES: dict[str, set[str]] = {
     "sub_table": TABLE_FEATURES,
     "conv_2d_folded": COMMON_FEATURES
     | WINDOW_FEATURES
-    | {"patch", "in_place", "dot_tail", "dot_multiple_of_16", "pointwise_whole_blocks"},
+    | {"patch", "in_place", "dot_tail", "dot_multiple_of_16", "pointwise_whole_blocks", "border_windows_copied"},
     "depthwise_conv_2d_folded": COMMON_FEATURES | WINDOW_FEATURES | {"depth_multiplier_1", "depth_multiplier_above_1"},
     "fully_connected_folded": COMMON_FEATURES
     | {"dot_tail", "dot_multiple_of_16", "depth_above_64", "channels_not_multiple_of_16"},
@@ -556,4 +556,7 @@ def window_features(graph: Graph, node: Node) -> set[str]:
             features.add("dot_tail" if (group * in_channels) % 16 else "dot_multiple_of_16")
             if filter_height == filter_width == 1 and in_channels % 16 == 0:
                 features.add("pointwise_whole_blocks")  # 1x1: each position a fully connected row
+            window_bytes = filter_height * filter_width * in_channels
+            if not all(flags) and a.dilation_width == 1 and window_bytes % 16 == 0 and window_bytes <= 576:
+                features.add("border_windows_copied")  # Helium: overhanging windows copied to the stack
     return features
