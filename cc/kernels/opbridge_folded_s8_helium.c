@@ -91,6 +91,21 @@ static inline opbridge_rows4 opbridge_weight_rows(const int8_t *filter, int32_t 
   return rows;
 }
 
+/* The loop of the dot products below: `lr` blocks of 16 bytes (entered by WLS or DLS, label 1),
+ * each one load of the input and, for each of four weight rows, a load and a VMLADAVA.S8 into
+ * its accumulator. Operands: x, w0..w3 (advanced), a0..a3 (even registers: constraint Te). */
+#define OPBRIDGE_DOT4_BLOCKS                 \
+  "1: vldrb.8 q0, [%[x]], #16\n"             \
+  "   vldrb.8 q1, [%[w0]], #16\n"            \
+  "   vmlava.s8 %[a0], q0, q1\n"             \
+  "   vldrb.8 q2, [%[w1]], #16\n"            \
+  "   vmlava.s8 %[a1], q0, q2\n"             \
+  "   vldrb.8 q1, [%[w2]], #16\n"            \
+  "   vmlava.s8 %[a2], q0, q1\n"             \
+  "   vldrb.8 q2, [%[w3]], #16\n"            \
+  "   vmlava.s8 %[a3], q0, q2\n"             \
+  "   le      lr, 1b\n"
+
 /* acc[k] += sum(x[i] * w_k[i]) for i < n, for the four rows w_k. The whole 16-byte blocks run
  * in a low-overhead loop written out (10 instructions per 64 products: GCC 12 spends 17 on the
  * same intrinsics, addressing from one induction variable); VMLADAVA needs even registers (Te). */
@@ -101,16 +116,7 @@ static inline void opbridge_dot4(const int8_t *x, const int8_t *w0, const int8_t
   if (blocks > 0) {
     __asm__ volatile(
         "   wls     lr, %[blocks], 2f\n"
-        "1: vldrb.8 q0, [%[x]], #16\n"
-        "   vldrb.8 q1, [%[w0]], #16\n"
-        "   vmlava.s8 %[a0], q0, q1\n"
-        "   vldrb.8 q2, [%[w1]], #16\n"
-        "   vmlava.s8 %[a1], q0, q2\n"
-        "   vldrb.8 q1, [%[w2]], #16\n"
-        "   vmlava.s8 %[a2], q0, q1\n"
-        "   vldrb.8 q2, [%[w3]], #16\n"
-        "   vmlava.s8 %[a3], q0, q2\n"
-        "   le      lr, 1b\n"
+        OPBRIDGE_DOT4_BLOCKS
         "2:\n"
         : [x] "+r"(x), [w0] "+r"(w0), [w1] "+r"(w1), [w2] "+r"(w2), [w3] "+r"(w3), [a0] "+Te"(a0), [a1] "+Te"(a1),
           [a2] "+Te"(a2), [a3] "+Te"(a3)
@@ -143,16 +149,7 @@ static inline void opbridge_window4(const int8_t *x, int32_t run_stride, int32_t
   __asm__ volatile(
       "0: ldr     lr, %[blocks]\n"
       "   wls     lr, lr, 2f\n"
-      "1: vldrb.8 q0, [%[x]], #16\n"
-      "   vldrb.8 q1, [%[w0]], #16\n"
-      "   vmlava.s8 %[a0], q0, q1\n"
-      "   vldrb.8 q2, [%[w1]], #16\n"
-      "   vmlava.s8 %[a1], q0, q2\n"
-      "   vldrb.8 q1, [%[w2]], #16\n"
-      "   vmlava.s8 %[a2], q0, q1\n"
-      "   vldrb.8 q2, [%[w3]], #16\n"
-      "   vmlava.s8 %[a3], q0, q2\n"
-      "   le      lr, 1b\n"
+      OPBRIDGE_DOT4_BLOCKS
       "2: ldr     lr, %[skip]\n"
       "   add     %[x], %[x], lr\n"
       "   subs    %[runs], %[runs], #1\n"
@@ -209,16 +206,7 @@ static inline void opbridge_rows_dot(const int8_t *x, const int8_t *w, int32_t d
       "   movs    %[a3], #0\n"
       "   ldr     lr, %[blocks]\n"
       "   wls     lr, lr, 2f\n"
-      "1: vldrb.8 q0, [%[x]], #16\n"
-      "   vldrb.8 q1, [%[w0]], #16\n"
-      "   vmlava.s8 %[a0], q0, q1\n"
-      "   vldrb.8 q2, [%[w1]], #16\n"
-      "   vmlava.s8 %[a1], q0, q2\n"
-      "   vldrb.8 q1, [%[w2]], #16\n"
-      "   vmlava.s8 %[a2], q0, q1\n"
-      "   vldrb.8 q2, [%[w3]], #16\n"
-      "   vmlava.s8 %[a3], q0, q2\n"
-      "   le      lr, 1b\n"
+      OPBRIDGE_DOT4_BLOCKS
       "2: str     %[a0], [%[sums]], #4\n"
       "   str     %[a1], [%[sums]], #4\n"
       "   str     %[a2], [%[sums]], #4\n"
