@@ -37,9 +37,60 @@ static inline int8_t opbridge_folded_output(int32_t acc, const opbridge_folded_r
   return (int8_t)value;
 }
 
-static inline int32_t opbridge_add_table_params_valid(const opbridge_add_s8_table_params *params) {
-  return params->count >= 0 && params->input1_table != NULL && params->input2_table != NULL &&
-         params->output_shift <= 0 && params->output_shift >= -31 && params->activation_min <= params->activation_max;
+/* Each entry point's arguments, checked alike by every variant (OPBRIDGE_STATUS_INVALID_ARGUMENT
+ * unless 1). The shape-specialised entry points accept only their shapes. */
+
+static inline int32_t opbridge_conv_call_valid(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                               const int8_t *filter, const int8_t *output) {
+  return params != NULL && input != NULL && filter != NULL && output != NULL &&
+         opbridge_folded_conv_params_valid(params, params->filter.batches) &&
+         params->filter.channels == params->input.channels; /* not grouped */
+}
+
+/* opbridge_conv_2d_s8_folded_patch: window rows (taps, when dilated along x) under 16 bytes. */
+static inline int32_t opbridge_conv_patch_call_valid(const opbridge_conv_s8_folded_params *params,
+                                                     const int8_t *input, const int8_t *filter, const int8_t *scratch,
+                                                     const int8_t *output) {
+  if (!opbridge_conv_call_valid(params, input, filter, output) || scratch == NULL) {
+    return 0;
+  }
+  const int32_t row_taps = params->dilation_width == 1 ? params->filter.width : 1;
+  return row_taps * params->input.channels < 16;
+}
+
+/* opbridge_conv_2d_s8_folded_pointwise: 1x1, channels a multiple of 16, no padding. */
+static inline int32_t opbridge_conv_pointwise_call_valid(const opbridge_conv_s8_folded_params *params,
+                                                         const int8_t *input, const int8_t *filter,
+                                                         const int8_t *output) {
+  return opbridge_conv_call_valid(params, input, filter, output) && params->filter.height == 1 &&
+         params->filter.width == 1 && params->input.channels % 16 == 0 && params->padding_height == 0 &&
+         params->padding_width == 0;
+}
+
+/* Depthwise: output channels a multiple of the input's (any multiplier), or equal to them
+ * (opbridge_depthwise_conv_2d_s8_folded, multiplier 1). */
+static inline int32_t opbridge_depthwise_call_valid(const opbridge_conv_s8_folded_params *params,
+                                                    const int8_t *input, const int8_t *filter, const int8_t *output,
+                                                    int32_t any_multiplier) {
+  return params != NULL && input != NULL && filter != NULL && output != NULL &&
+         opbridge_folded_conv_params_valid(params, params->filter.channels) &&
+         params->output.channels % params->input.channels == 0 &&
+         (any_multiplier || params->output.channels == params->input.channels);
+}
+
+static inline int32_t opbridge_fully_connected_call_valid(const opbridge_fully_connected_s8_folded_params *params,
+                                                          const int8_t *input, const int8_t *filter,
+                                                          const int8_t *output) {
+  return params != NULL && input != NULL && filter != NULL && output != NULL && params->batches > 0 &&
+         params->input_depth > 0 && params->output_depth > 0 &&
+         opbridge_folded_requantization_valid(&params->requantization);
+}
+
+static inline int32_t opbridge_add_table_call_valid(const opbridge_add_s8_table_params *params, const int8_t *input1,
+                                                    const int8_t *input2, const int8_t *output) {
+  return params != NULL && input1 != NULL && input2 != NULL && output != NULL && params->count >= 0 &&
+         params->input1_table != NULL && params->input2_table != NULL && params->output_shift <= 0 &&
+         params->output_shift >= -31 && params->activation_min <= params->activation_max;
 }
 
 #endif /* OPBRIDGE_FOLDED_INTERNAL_H_ */

@@ -145,9 +145,7 @@ static int32_t opbridge_folded_window(const opbridge_conv_s8_folded_params *para
 
 int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                    const int8_t *filter, int8_t *output) {
-  if (params == NULL || input == NULL || filter == NULL || output == NULL ||
-      !opbridge_folded_conv_params_valid(params, params->filter.batches) ||
-      params->filter.channels != params->input.channels) {
+  if (!opbridge_conv_call_valid(params, input, filter, output)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
   const opbridge_dims *in = &params->input;
@@ -186,13 +184,7 @@ int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params,
  * share the general loop (the portable variant has one). */
 int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                          const int8_t *filter, int8_t *scratch, int8_t *output) {
-  if (params == NULL || scratch == NULL) {
-    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
-  }
-  const int32_t row_taps = params->dilation_width == 1 ? params->filter.width : 1;
-  if (input == NULL || filter == NULL || output == NULL ||
-      !opbridge_folded_conv_params_valid(params, params->filter.batches) ||
-      params->filter.channels != params->input.channels || row_taps * params->input.channels >= 16) {
+  if (!opbridge_conv_patch_call_valid(params, input, filter, scratch, output)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
   /* Each window copied with the input zero point where it overhangs the input (whose products
@@ -229,8 +221,7 @@ int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *p
 
 int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                              const int8_t *filter, int8_t *output) {
-  if (params == NULL || params->filter.height != 1 || params->filter.width != 1 ||
-      params->input.channels % 16 != 0 || params->padding_height != 0 || params->padding_width != 0) {
+  if (!opbridge_conv_pointwise_call_valid(params, input, filter, output)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
   return opbridge_conv_2d_s8_folded(params, input, filter, output);
@@ -238,17 +229,15 @@ int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_param
 
 int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                              const int8_t *filter, int8_t *output) {
-  if (params != NULL && params->input.channels != params->output.channels) {
-    return OPBRIDGE_STATUS_INVALID_ARGUMENT; /* opbridge_depthwise_conv_2d_s8_folded_multiplier */
+  if (!opbridge_depthwise_call_valid(params, input, filter, output, 0)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
   return opbridge_depthwise_conv_2d_s8_folded_multiplier(params, input, filter, output);
 }
 
 int32_t opbridge_depthwise_conv_2d_s8_folded_multiplier(const opbridge_conv_s8_folded_params *params,
                                                         const int8_t *input, const int8_t *filter, int8_t *output) {
-  if (params == NULL || input == NULL || filter == NULL || output == NULL ||
-      !opbridge_folded_conv_params_valid(params, params->filter.channels) ||
-      params->output.channels % params->input.channels != 0) {
+  if (!opbridge_depthwise_call_valid(params, input, filter, output, 1)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
   const opbridge_dims *in = &params->input;
@@ -304,9 +293,7 @@ int32_t opbridge_depthwise_conv_2d_s8_folded_multiplier(const opbridge_conv_s8_f
 
 int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_folded_params *params,
                                            const int8_t *input, const int8_t *filter, int8_t *output) {
-  if (params == NULL || input == NULL || filter == NULL || output == NULL || params->batches <= 0 ||
-      params->input_depth <= 0 || params->output_depth <= 0 ||
-      !opbridge_folded_requantization_valid(&params->requantization)) {
+  if (!opbridge_fully_connected_call_valid(params, input, filter, output)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
   for (int32_t batch = 0; batch < params->batches; ++batch) {
@@ -318,8 +305,7 @@ int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_fol
 
 int32_t opbridge_add_s8_table(const opbridge_add_s8_table_params *params, const int8_t *input1,
                               const int8_t *input2, int8_t *output) {
-  if (params == NULL || input1 == NULL || input2 == NULL || output == NULL ||
-      !opbridge_add_table_params_valid(params)) {
+  if (!opbridge_add_table_call_valid(params, input1, input2, output)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
   const int32_t *table1 = params->input1_table + 128;

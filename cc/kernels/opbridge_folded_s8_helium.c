@@ -462,9 +462,7 @@ static void __attribute__((noinline)) opbridge_conv_interior_segment(const opbri
 
 int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *caller_params, const int8_t *input,
                                          const int8_t *filter, int8_t *scratch, int8_t *output) {
-  if (caller_params == NULL || input == NULL || filter == NULL || scratch == NULL || output == NULL ||
-      !opbridge_folded_conv_params_valid(caller_params, caller_params->filter.batches) ||
-      caller_params->filter.channels != caller_params->input.channels) {
+  if (!opbridge_conv_patch_call_valid(caller_params, input, filter, scratch, output)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
   const opbridge_conv_s8_folded_params local_params = *caller_params;
@@ -474,9 +472,6 @@ int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *c
   const opbridge_dims *out = &params->output;
   const int32_t window_bytes = fl->height * fl->width * fl->channels;
   const int32_t image_bytes = in->height * in->width * in->channels;
-  if (opbridge_groups(params).group * in->channels >= 16) {
-    return OPBRIDGE_STATUS_INVALID_ARGUMENT; /* rows of 16 bytes or more: opbridge_conv_2d_s8_folded */
-  }
   for (int32_t b = 0; b < out->batches; ++b) {
     for (int32_t oy = 0; oy < out->height; ++oy) {
       for (int32_t ox = 0; ox < out->width; ++ox) {
@@ -492,11 +487,7 @@ int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *c
 
 int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_params *caller_params,
                                              const int8_t *input, const int8_t *filter, int8_t *output) {
-  if (caller_params == NULL || input == NULL || filter == NULL || output == NULL ||
-      !opbridge_folded_conv_params_valid(caller_params, caller_params->filter.batches) ||
-      caller_params->filter.channels != caller_params->input.channels || caller_params->filter.height != 1 ||
-      caller_params->filter.width != 1 || caller_params->input.channels % 16 != 0 ||
-      caller_params->padding_height != 0 || caller_params->padding_width != 0) {
+  if (!opbridge_conv_pointwise_call_valid(caller_params, input, filter, output)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
   const opbridge_conv_s8_folded_params local_params = *caller_params;
@@ -531,9 +522,7 @@ int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_param
 
 int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *caller_params, const int8_t *input,
                                    const int8_t *filter, int8_t *output) {
-  if (caller_params == NULL || input == NULL || filter == NULL || output == NULL ||
-      !opbridge_folded_conv_params_valid(caller_params, caller_params->filter.batches) ||
-      caller_params->filter.channels != caller_params->input.channels) {
+  if (!opbridge_conv_call_valid(caller_params, input, filter, output)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
   /* A local copy: stores to the output could alias the caller's, and would force reloads. */
@@ -796,9 +785,7 @@ static void __attribute__((noinline)) opbridge_depthwise_border16(
  * gathered; taps outside the input read the zero point, whose products cancel in the folded bias. */
 int32_t opbridge_depthwise_conv_2d_s8_folded_multiplier(const opbridge_conv_s8_folded_params *params,
                                                         const int8_t *input, const int8_t *filter, int8_t *output) {
-  if (params == NULL || input == NULL || filter == NULL || output == NULL ||
-      !opbridge_folded_conv_params_valid(params, params->filter.channels) ||
-      params->output.channels % params->input.channels != 0) {
+  if (!opbridge_depthwise_call_valid(params, input, filter, output, 1)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
   const opbridge_dims in = params->input;
@@ -857,13 +844,8 @@ int32_t opbridge_depthwise_conv_2d_s8_folded_multiplier(const opbridge_conv_s8_f
 
 int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                              const int8_t *filter, int8_t *output) {
-  if (params == NULL || input == NULL || filter == NULL || output == NULL ||
-      !opbridge_folded_conv_params_valid(params, params->filter.channels) ||
-      params->output.channels % params->input.channels != 0) {
+  if (!opbridge_depthwise_call_valid(params, input, filter, output, 0)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
-  }
-  if (params->output.channels != params->input.channels) {
-    return OPBRIDGE_STATUS_INVALID_ARGUMENT; /* opbridge_depthwise_conv_2d_s8_folded_multiplier */
   }
   const opbridge_dims in = params->input;
   const opbridge_dims out = params->output;
@@ -938,9 +920,7 @@ int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_param
 
 int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_folded_params *caller_params,
                                            const int8_t *input, const int8_t *filter, int8_t *output) {
-  if (caller_params == NULL || input == NULL || filter == NULL || output == NULL || caller_params->batches <= 0 ||
-      caller_params->input_depth <= 0 || caller_params->output_depth <= 0 ||
-      !opbridge_folded_requantization_valid(&caller_params->requantization)) {
+  if (!opbridge_fully_connected_call_valid(caller_params, input, filter, output)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
   /* A local copy: stores to the output could alias the caller's, and would force reloads. */
@@ -971,8 +951,7 @@ int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_fol
  * sum, then the output stage with the right shift only (ADD's output_shift is never positive). */
 int32_t opbridge_add_s8_table(const opbridge_add_s8_table_params *caller_params, const int8_t *input1,
                               const int8_t *input2, int8_t *output) {
-  if (caller_params == NULL || input1 == NULL || input2 == NULL || output == NULL ||
-      !opbridge_add_table_params_valid(caller_params)) {
+  if (!opbridge_add_table_call_valid(caller_params, input1, input2, output)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
   const opbridge_add_s8_table_params params = *caller_params;
