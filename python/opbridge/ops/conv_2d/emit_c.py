@@ -4,15 +4,17 @@ opbridge_depthwise_conv_2d_s8_folded (int8 with TFLite's requantization and symm
 else opbridge_conv_2d_s8 / opbridge_depthwise_conv_2d_s8 (int8), and opbridge_conv_f32 /
 opbridge_depthwise_conv_f32 (float32). docs/kernels.md says which form when."""
 
+from typing import Any
+
 import numpy as np
 
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, nhwc_dims
 from opbridge.errors import UnsupportedOperatorError
 from opbridge.ir import DType, Graph, Node
-from opbridge.ir.attribute_types import Requantization, window
+from opbridge.ir.attribute_types import Requantization, Window, window
 from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER, c_float_literal
 from opbridge.ops.shared.float32 import float_activation_range, require_float32
-from opbridge.ops.shared.folded import FOLDED_KERNELS_HEADER, folded_bias, folded_requantization
+from opbridge.ops.shared.folded import FOLDED_KERNELS_HEADER, absorbed_bias, fold_layer_bias, folded_requantization
 from opbridge.ops.shared.quantized import (
     activation_range,
     int8_operands,
@@ -48,12 +50,7 @@ def emit_convolution_float32(ctx: EmitContext, node: Node, depthwise: bool) -> N
     params = f"""static const opbridge_conv_f32_params {params_symbol} = {{
     .activation_min = {c_float_literal(low)},
     .activation_max = {c_float_literal(high)},
-    .stride_height = {attributes.stride_height},
-    .stride_width = {attributes.stride_width},
-    .dilation_height = {attributes.dilation_height},
-    .dilation_width = {attributes.dilation_width},
-    .padding_height = {rows.padding_before},
-    .padding_width = {cols.padding_before},
+{window_fields(attributes, rows, cols)}
     .depth_multiplier = {out_channels // in_channels if depthwise else 1},
     .input_shape = {nhwc_dims(input_tensor)},
     .filter_shape = {nhwc_dims(filter_tensor)},
@@ -102,26 +99,7 @@ def emit_convolution(ctx: EmitContext, node: Node, depthwise: bool) -> NodeCode:
             definitions, folded = folded_requantization(
                 ctx, node, bias, multipliers, shifts, output_q.zero_point, low, high
             )
-            params_symbol = ctx.local_symbol(node, "params")
-            params = f"""static const opbridge_conv_s8_folded_params {params_symbol} = {{
-    .input_offset = {-input_q.zero_point},
-    .stride_height = {attributes.stride_height},
-    .stride_width = {attributes.stride_width},
-    .dilation_height = {attributes.dilation_height},
-    .dilation_width = {attributes.dilation_width},
-    .padding_height = {rows.padding_before},
-    .padding_width = {cols.padding_before},
-    .input = {nhwc_dims(input_tensor)},
-    .filter = {nhwc_dims(filter_tensor)},
-    .output = {nhwc_dims(output)},
-    .requantization = {folded},
-}};"""
-            arguments = f"&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}"
-            kernel = folded_kernel(graph, node)
-            if kernel == "opbridge_conv_2d_s8_folded_patch":
-                arguments += f", {ctx.scratch_pointer(node, 'int8_t')}"
-            call = f"status = {kernel}({arguments}, {ctx.pointer(node.outputs[0])});"
-            return NodeCode(includes=[FOLDED_KERNELS_HEADER], definitions=[*definitions, params], statements=[call])
+            return emit_folded_convolution(ctx, node, definitions, folded, window_fields(attributes, rows, cols))
         requantization_definitions, requantization = fixed_point_requantization(ctx, node, multipliers, shifts)
     params_symbol = ctx.local_symbol(node, "params")
     params = f"""static const opbridge_conv_s8_params {params_symbol} = {{
@@ -129,12 +107,7 @@ def emit_convolution(ctx: EmitContext, node: Node, depthwise: bool) -> NodeCode:
     .output_offset = {output_q.zero_point},
     .activation_min = {low},
     .activation_max = {high},
-    .stride_height = {attributes.stride_height},
-    .stride_width = {attributes.stride_width},
-    .dilation_height = {attributes.dilation_height},
-    .dilation_width = {attributes.dilation_width},
-    .padding_height = {rows.padding_before},
-    .padding_width = {cols.padding_before},
+{window_fields(attributes, rows, cols)}
     .depth_multiplier = {out_channels // in_channels if depthwise else 1},
     .input = {nhwc_dims(input_tensor)},
     .filter = {nhwc_dims(filter_tensor)},
@@ -147,6 +120,41 @@ def emit_convolution(ctx: EmitContext, node: Node, depthwise: bool) -> NodeCode:
         f"{ctx.optional_pointer(bias_index)}, {ctx.pointer(node.outputs[0])});"
     )
     return NodeCode(includes=[KERNELS_HEADER], definitions=[*requantization_definitions, params], statements=[call])
+
+
+def window_fields(attributes: Any, rows: Window, cols: Window) -> str:
+    """The stride, dilation and padding members of the convolution parameter structs."""
+    return f"""    .stride_height = {attributes.stride_height},
+    .stride_width = {attributes.stride_width},
+    .dilation_height = {attributes.dilation_height},
+    .dilation_width = {attributes.dilation_width},
+    .padding_height = {rows.padding_before},
+    .padding_width = {cols.padding_before},"""
+
+
+def emit_folded_convolution(
+    ctx: EmitContext, node: Node, definitions: list[str], requantization: str, window: str
+) -> NodeCode:
+    """The call of the node's folded entry point (folded_kernel), with its parameters."""
+    graph = ctx.graph
+    input_tensor = graph.tensor(node.inputs[0])
+    input_q = input_tensor.quantization
+    assert input_q is not None  # int8 operands are quantized (int8_operands)
+    params_symbol = ctx.local_symbol(node, "params")
+    params = f"""static const opbridge_conv_s8_folded_params {params_symbol} = {{
+    .input_offset = {-input_q.zero_point},
+{window}
+    .input = {nhwc_dims(input_tensor)},
+    .filter = {nhwc_dims(graph.tensor(node.inputs[1]))},
+    .output = {nhwc_dims(graph.tensor(node.outputs[0]))},
+    .requantization = {requantization},
+}};"""
+    arguments = f"&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}"
+    kernel = folded_kernel(graph, node)
+    if kernel == "opbridge_conv_2d_s8_folded_patch":
+        arguments += f", {ctx.scratch_pointer(node, 'int8_t')}"
+    call = f"status = {kernel}({arguments}, {ctx.pointer(node.outputs[0])});"
+    return NodeCode(includes=[FOLDED_KERNELS_HEADER], definitions=[*definitions, params], statements=[call])
 
 
 def folded_convolution_bias(graph: Graph, node: Node, depthwise: bool) -> np.ndarray | None:
@@ -169,15 +177,7 @@ def folded_convolution_bias(graph: Graph, node: Node, depthwise: bool) -> np.nda
         if weights.shape[3] != in_channels:  # grouped
             return None
         sums = weights.reshape(weights.shape[0], -1).sum(axis=1)
-    bias = None
-    if len(node.inputs) > 2 and node.inputs[2] is not None:
-        bias_tensor = graph.tensor(node.inputs[2])
-        if bias_tensor.data is None:
-            return None
-        bias = np.asarray(bias_tensor.data, dtype=np.int64)
-    input_q = input_tensor.quantization
-    assert input_q is not None  # int8 operands are quantized (int8_operands)
-    return folded_bias(bias, sums, -input_q.zero_point)
+    return fold_layer_bias(graph, node, sums)
 
 
 def folded_kernel(graph: Graph, node: Node) -> str:
@@ -234,7 +234,4 @@ def emit_conv_2d(ctx: EmitContext, node: Node) -> NodeCode:
 def folded_bias_input(graph: Graph, node: Node) -> list[int]:
     """The bias, which the folded forms replace with the folded bias (OperatorDefinition.absorbed_constants)."""
     depthwise = node.op_type == "DEPTHWISE_CONV_2D"
-    has_bias = len(node.inputs) > 2 and node.inputs[2] is not None
-    if has_bias and folded_convolution_bias(graph, node, depthwise) is not None:
-        return [node.inputs[2]]
-    return []
+    return absorbed_bias(node, folded_convolution_bias(graph, node, depthwise) is not None)

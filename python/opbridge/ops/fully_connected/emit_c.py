@@ -12,7 +12,7 @@ from opbridge.ops.conv_2d.emit_c import fixed_point_requantization, float_requan
 from opbridge.ops.fully_connected.reference import fully_connected_multipliers
 from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER, c_float_literal
 from opbridge.ops.shared.float32 import float_activation_range, require_float32
-from opbridge.ops.shared.folded import FOLDED_KERNELS_HEADER, folded_bias, folded_requantization
+from opbridge.ops.shared.folded import FOLDED_KERNELS_HEADER, absorbed_bias, fold_layer_bias, folded_requantization
 from opbridge.ops.shared.quantized import activation_range, int8_operands, onnx_output_scales, require_dtype
 
 
@@ -128,18 +128,9 @@ def folded_fully_connected_bias(graph: Graph, node: Node) -> np.ndarray | None:
         FOLDED_MIN_MACS
     ):
         return None
-    bias = None
-    if len(node.inputs) > 2 and node.inputs[2] is not None:
-        bias_tensor = graph.tensor(node.inputs[2])
-        if bias_tensor.data is None:
-            return None
-        bias = np.asarray(bias_tensor.data, dtype=np.int64)
-    sums = np.asarray(filter_tensor.data, dtype=np.int64).sum(axis=1)
-    return folded_bias(bias, sums, -input_q.zero_point)
+    return fold_layer_bias(graph, node, np.asarray(filter_tensor.data, dtype=np.int64).sum(axis=1))
 
 
 def folded_bias_input(graph: Graph, node: Node) -> list[int]:
     """The bias, which the folded form replaces with the folded bias (OperatorDefinition.absorbed_constants)."""
-    if len(node.inputs) > 2 and node.inputs[2] is not None and folded_fully_connected_bias(graph, node) is not None:
-        return [node.inputs[2]]
-    return []
+    return absorbed_bias(node, folded_fully_connected_bias(graph, node) is not None)

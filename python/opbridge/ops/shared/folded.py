@@ -14,7 +14,7 @@ library computes on every call is computed here once:
 import numpy as np
 
 from opbridge.backends.c.emit_context import EmitContext
-from opbridge.ir import Node
+from opbridge.ir import Graph, Node
 
 FOLDED_KERNELS_HEADER = "cc/kernels/opbridge_kernels_folded_s8.h"
 FOLDED_KERNEL_FILES = ("opbridge_folded_s8.c", "opbridge_folded_s8_helium.c")
@@ -30,6 +30,28 @@ def folded_bias(bias: np.ndarray | None, weight_sums: np.ndarray, input_offset: 
     if folded.size and (folded.min() < INT32_MIN or folded.max() > INT32_MAX):
         return None
     return folded
+
+
+def fold_layer_bias(graph: Graph, node: Node, weight_sums: np.ndarray) -> np.ndarray | None:
+    """The folded bias of a layer (input 0 int8 and quantized, input 2 an optional bias) from its
+    weights' sums per output channel; None if the bias is computed at run time or a value leaves int32."""
+    bias = None
+    if len(node.inputs) > 2 and node.inputs[2] is not None:
+        bias_tensor = graph.tensor(node.inputs[2])
+        if bias_tensor.data is None:
+            return None
+        bias = np.asarray(bias_tensor.data, dtype=np.int64)
+    input_q = graph.tensor(node.inputs[0]).quantization
+    assert input_q is not None  # int8 operands are quantized (int8_operands)
+    return folded_bias(bias, weight_sums, -input_q.zero_point)
+
+
+def absorbed_bias(node: Node, folded: bool) -> list[int]:
+    """The node's bias input if it has one and the layer takes a folded form, which replaces it
+    (OperatorDefinition.absorbed_constants); else nothing."""
+    if folded and len(node.inputs) > 2 and node.inputs[2] is not None:
+        return [node.inputs[2]]
+    return []
 
 
 def folded_requantization(
