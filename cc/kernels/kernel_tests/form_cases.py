@@ -381,6 +381,15 @@ def form_graph(name: str) -> Graph:
 # -- what a graph covers -------------------------------------------------------------------
 
 # The code paths each form's graph must exercise (form_cases_test.py).
+# Zero points at the ends of the int8 range and every fused activation: every form covers them.
+EDGE_FEATURES = {
+    "input_zero_point_-128",
+    "input_zero_point_127",
+    "activation_NONE",
+    "activation_RELU",
+    "activation_RELU6",
+    "activation_RELU_N1_TO_1",
+}
 COMMON_FEATURES = {
     "left_shift",
     "right_shift",
@@ -393,14 +402,8 @@ COMMON_FEATURES = {
     "channel_tail",
     "no_bias",
     "bias_near_int32_limit",
-    "input_zero_point_-128",
-    "input_zero_point_127",
-    "activation_NONE",
-    "activation_RELU",
-    "activation_RELU6",
-    "activation_RELU_N1_TO_1",
     "batches_2",
-}
+} | EDGE_FEATURES
 WINDOW_FEATURES = {
     "border_windows",
     "interior_windows",
@@ -421,13 +424,7 @@ TABLE_FEATURES = {
     "elements_multiple_of_4",
     "first_scale_larger",
     "second_scale_larger",
-    "input_zero_point_-128",
-    "input_zero_point_127",
-    "activation_NONE",
-    "activation_RELU",
-    "activation_RELU6",
-    "activation_RELU_N1_TO_1",
-}
+} | EDGE_FEATURES
 FEATURES: dict[str, set[str]] = {
     "add_table": TABLE_FEATURES,
     "sub_table": TABLE_FEATURES,
