@@ -24,6 +24,7 @@
 #if OPBRIDGE_KERNELS_HELIUM
 
 #include <arm_mve.h>
+#include <stddef.h>
 
 #include "cc/kernels/opbridge_folded_internal.h"
 
@@ -684,100 +685,424 @@ static int32x4_t __attribute__((noinline)) opbridge_depthwise_border(const opbri
   return acc;
 }
 
-/* Sixteen channels of a depthwise window inside the input. Per tap: one 16-byte load of inputs
- * and of weights, VMULLB/VMULLT.S8 (the 16 products as two int16 vectors: even and odd
- * channels), then VMOVLB/VMOVLT.S16 and VADD into four int32 accumulators, which hold channels
- * {0,4,8,12}, {2,6,10,14}, {1,5,9,13} and {3,7,11,15}: 15 instructions per 16 products. The
- * output stage reads its constants and writes the outputs in that order (gather, scatter). */
-static void __attribute__((noinline)) opbridge_depthwise_interior16(const opbridge_depthwise_window *window,
-                                                                    const int8_t *origin, const int8_t *taps,
-                                                                    const opbridge_folded_requantization *rq,
-                                                                    int32_t channel, int8_t *destination) {
-  int32x4_t acc0 = vdupq_n_s32(0), acc1 = vdupq_n_s32(0), acc2 = vdupq_n_s32(0), acc3 = vdupq_n_s32(0);
-  int32_t rows = window->filter_height;
+/* The output stage of a block of 16 channels, in the lane order of the accumulators of
+ * OPBRIDGE_DEPTHWISE_TAP16 (channels {0,4,8,12}, {2,6,10,14}, {1,5,9,13}, {3,7,11,15}): gathered
+ * once per block, so that each position reads it with plain loads. */
+typedef struct {
+  int32x4_t bias[4];
+  int32x4_t multiplier[4];
+  int32x4_t left[4];  /* max(shift, 0) */
+  int32x4_t right[4]; /* min(shift, 0) */
+  int32x4_t round[4]; /* -1 where right < 0: the rounding correction's mask */
+  int16x8_t minimum;
+  int16x8_t maximum;
+  int32_t any_left;
+  int32_t offset;
+} opbridge_stage16;
+
+/* Byte offsets of the members opbridge_depthwise_row16's assembly reads (checked below). */
+#define OPBRIDGE_STAGE16_BIAS "0"
+#define OPBRIDGE_STAGE16_MULTIPLIER "64"
+#define OPBRIDGE_STAGE16_RIGHT "192"
+#define OPBRIDGE_STAGE16_ROUND "256"
+#define OPBRIDGE_STAGE16_MINIMUM "320"
+#define OPBRIDGE_STAGE16_MAXIMUM "336"
+typedef char opbridge_stage16_layout[(offsetof(opbridge_stage16, bias) == 0 &&
+                                      offsetof(opbridge_stage16, multiplier) == 64 &&
+                                      offsetof(opbridge_stage16, right) == 192 &&
+                                      offsetof(opbridge_stage16, round) == 256 &&
+                                      offsetof(opbridge_stage16, minimum) == 320 &&
+                                      offsetof(opbridge_stage16, maximum) == 336)
+                                         ? 1
+                                         : -1];
+
+static const int32_t opbridge_lane_order16[4] = {0, 2, 1, 3};
+
+static void opbridge_load_stage16(const opbridge_folded_requantization *rq, int32_t channel,
+                                  opbridge_stage16 *stage) {
+  const uint32x4_t offsets = vidupq_n_u32(0, 4);
+  stage->any_left = 0;
+  for (int32_t k = 0; k < 4; ++k) {
+    const int32_t base = channel + opbridge_lane_order16[k];
+    int32x4_t shift;
+    if (rq->per_channel) {
+      stage->multiplier[k] = vldrwq_gather_shifted_offset_s32(rq->multipliers + base, offsets);
+      shift = vldrwq_gather_shifted_offset_s32(rq->shifts + base, offsets);
+    } else {
+      stage->multiplier[k] = vdupq_n_s32(rq->multipliers[0]);
+      shift = vdupq_n_s32(rq->shifts[0]);
+    }
+    stage->bias[k] = vldrwq_gather_shifted_offset_s32(rq->folded_bias + base, offsets);
+    stage->left[k] = vmaxq_s32(shift, vdupq_n_s32(0));
+    stage->right[k] = vminq_s32(shift, vdupq_n_s32(0));
+    stage->round[k] = vshrq_n_s32(stage->right[k], 31);
+    stage->any_left |= vmaxvq_s32(0, stage->left[k]) > 0;
+  }
+  stage->offset = rq->output_offset;
+  stage->minimum = vdupq_n_s16((int16_t)rq->activation_min);
+  stage->maximum = vdupq_n_s16((int16_t)rq->activation_max);
+}
+
+/* One accumulator vector rescaled (opbridge_lanes_requantize without offset and clamp, which
+ * opbridge_store16 applies to 8 lanes at a time). */
+static inline int32x4_t opbridge_scale16(int32x4_t acc, const opbridge_stage16 *stage, int32_t k) {
+  if (stage->any_left) {
+    acc = vshlq_s32(acc, stage->left[k]);
+  }
+  acc = vqrdmulhq_s32(acc, stage->multiplier[k]);
+  acc = vqaddq_s32(acc, vandq_s32(vshrq_n_s32(acc, 31), stage->round[k]));
+  return vrshlq_s32(acc, stage->right[k]);
+}
+
+/* The four accumulators (folded bias included) -> 16 int8 outputs in channel order. Narrowing
+ * puts the lanes back in order: even channels from accumulators 0 and 1, odd from 2 and 3. The
+ * offset and clamp run on int16 lanes after a saturating narrow, which gives the same result
+ * (anything saturated lies beyond the clamp bounds, which are int8). */
+static void __attribute__((noinline)) opbridge_store16(int32x4_t acc0, int32x4_t acc1, int32x4_t acc2,
+                                                      int32x4_t acc3, const opbridge_stage16 *stage,
+                                                      int8_t *destination) {
+  const int16_t offset = (int16_t)stage->offset;
+  int16x8_t even = vqmovnbq_s32(vdupq_n_s16(0), opbridge_scale16(acc0, stage, 0));
+  even = vqmovntq_s32(even, opbridge_scale16(acc1, stage, 1));
+  int16x8_t odd = vqmovnbq_s32(vdupq_n_s16(0), opbridge_scale16(acc2, stage, 2));
+  odd = vqmovntq_s32(odd, opbridge_scale16(acc3, stage, 3));
+  even = vminq_s16(vmaxq_s16(vqaddq_n_s16(even, offset), stage->minimum), stage->maximum);
+  odd = vminq_s16(vmaxq_s16(vqaddq_n_s16(odd, offset), stage->minimum), stage->maximum);
+  vst1q_s8(destination, vmovntq_s16(vmovnbq_s16(vdupq_n_s8(0), even), odd));
+}
+
+/* One tap of 16 channels: a 16-byte load of inputs (from %[x]) and of weights (from %[w], then
+ * advanced by %[weight_step]), VMULLB/VMULLT.S8 (the 16 products as two int16 vectors: even
+ * and odd channels), then VMOVLB/VMOVLT.S16 and VADD into the four int32 accumulators. */
+#define OPBRIDGE_DEPTHWISE_TAP16            \
+  "   vldrb.8 q0, [%[x]]\n"                 \
+  "   vldrb.8 q1, [%[w]]\n"                 \
+  "   add     %[w], %[w], %[weight_step]\n" \
+  OPBRIDGE_DEPTHWISE_PRODUCTS16
+
+/* The products of the inputs in q0 and the weights in q1, added to the accumulators. */
+#define OPBRIDGE_DEPTHWISE_PRODUCTS16        \
+  "   vmullb.s8 q2, q0, q1\n"               \
+  "   vmullt.s8 q3, q0, q1\n"               \
+  "   vmovlb.s16 q0, q2\n"                  \
+  "   vadd.i32 %q[acc0], %q[acc0], q0\n"    \
+  "   vmovlt.s16 q0, q2\n"                  \
+  "   vadd.i32 %q[acc1], %q[acc1], q0\n"    \
+  "   vmovlb.s16 q0, q3\n"                  \
+  "   vadd.i32 %q[acc2], %q[acc2], q0\n"    \
+  "   vmovlt.s16 q0, q3\n"                  \
+  "   vadd.i32 %q[acc3], %q[acc3], q0\n"
+
+/* One tap of 16 channels whose inputs and weights are both 16 bytes after the previous tap's. */
+#define OPBRIDGE_DEPTHWISE_NEXT_TAP16 \
+  "   vldrb.8 q0, [%[x]], #16\n"      \
+  "   vldrb.8 q1, [%[w]], #16\n"      \
+  OPBRIDGE_DEPTHWISE_PRODUCTS16
+
+/* The taps of a window of `rows` x `columns` taps for 16 channels, accumulated into acc0..acc3
+ * (variables in scope): `x` steps by `tap_step` bytes along a row and by `row_skip` more at a
+ * row's end; `w` by `weight_step` per tap. 14 instructions per tap, 5 more per row. */
+#define OPBRIDGE_DEPTHWISE_WINDOW16(x_, w_, rows_, columns_, tap_step_, weight_step_, row_skip_)                  \
+  do {                                                                                                \
+    int32_t rows_left_ = (rows_);                                                                      \
+    const int32_t columns_left_ = (columns_);                                                               \
+    __asm__ volatile("0: ldr     lr, %[columns]\n"                                                    \
+                     "   dls     lr, lr\n"                                                            \
+                     "1:\n" OPBRIDGE_DEPTHWISE_TAP16 "   add     %[x], %[x], %[tap_step]\n"          \
+                     "   le      lr, 1b\n"                                                            \
+                     "   add     %[x], %[x], %[row_skip]\n"                                           \
+                     "   subs    %[rows], %[rows], #1\n"                                              \
+                     "   bne     0b\n"                                                                \
+                     : [x] "+r"(x_), [w] "+r"(w_), [rows] "+r"(rows_left_), [acc0] "+w"(acc0),            \
+                       [acc1] "+w"(acc1), [acc2] "+w"(acc2), [acc3] "+w"(acc3)                         \
+                     : [columns] "m"(columns_left_), [tap_step] "r"(tap_step_), [weight_step] "r"(weight_step_), \
+                       [row_skip] "r"(row_skip_)                                                       \
+                     : "lr", "q0", "q1", "q2", "q3", "memory", "cc");                                 \
+  } while (0)
+
+/* Border windows of at most this many taps take a table of tap addresses (4 bytes each on the
+ * stack); larger ones take the four-channel path. */
+#define OPBRIDGE_DEPTHWISE_TABLE_TAPS 64
+
+/* Every output position of one block of 16 channels (depth multiplier 1), its output stage
+ * loaded once. Windows inside the input step through their taps by fixed strides; windows that
+ * overhang it read their taps through a table whose entries outside point at 16 copies of the
+ * input zero point (their products cancel the folded bias's share of those taps, as TFLite
+ * Micro's skipping them does). 14 instructions per tap for 16 products. */
+static void __attribute__((noinline)) opbridge_depthwise_block16(const opbridge_conv_s8_folded_params *params,
+                                                                 const opbridge_depthwise_window *window,
+                                                                 const int8_t *image, const int8_t *taps,
+                                                                 int32_t channel, int8_t *destination) {
+  opbridge_stage16 stage;
+  opbridge_load_stage16(&params->requantization, channel, &stage);
+  int8_t zero_points[16];
+  vst1q_s8(zero_points, vdupq_n_s8((int8_t)(-window->input_offset)));
+  const int8_t *table[OPBRIDGE_DEPTHWISE_TABLE_TAPS];
+  const int32_t out_height = params->output.height;
+  const int32_t out_width = params->output.width;
   const int32_t columns = window->filter_width;
+  const int32_t window_taps = window->filter_height * columns;
   const int32_t tap_step = window->tap_step;
   const int32_t weight_step = window->channels;
   const int32_t row_skip = window->tap_row_step - columns * tap_step;
-  __asm__ volatile(
-      "0: ldr     lr, %[columns]\n"
-      "   dls     lr, lr\n"
-      "1: vldrb.8 q0, [%[x]]\n"
-      "   vldrb.8 q1, [%[w]]\n"
-      "   add     %[x], %[x], %[tap_step]\n"
-      "   add     %[w], %[w], %[weight_step]\n"
-      "   vmullb.s8 q2, q0, q1\n"
-      "   vmullt.s8 q3, q0, q1\n"
-      "   vmovlb.s16 q0, q2\n"
-      "   vadd.i32 %q[acc0], %q[acc0], q0\n"
-      "   vmovlt.s16 q0, q2\n"
-      "   vadd.i32 %q[acc1], %q[acc1], q0\n"
-      "   vmovlb.s16 q0, q3\n"
-      "   vadd.i32 %q[acc2], %q[acc2], q0\n"
-      "   vmovlt.s16 q0, q3\n"
-      "   vadd.i32 %q[acc3], %q[acc3], q0\n"
-      "   le      lr, 1b\n"
-      "   add     %[x], %[x], %[row_skip]\n"
-      "   subs    %[rows], %[rows], #1\n"
-      "   bne     0b\n"
-      : [x] "+r"(origin), [w] "+r"(taps), [rows] "+r"(rows), [acc0] "+w"(acc0), [acc1] "+w"(acc1),
-        [acc2] "+w"(acc2), [acc3] "+w"(acc3)
-      : [columns] "m"(columns), [tap_step] "r"(tap_step), [weight_step] "r"(weight_step), [row_skip] "r"(row_skip)
-      : "lr", "q0", "q1", "q2", "q3", "memory", "cc");
-  const int32x4_t sums[4] = {acc0, acc1, acc2, acc3};
-  static const int32_t first_channel[4] = {0, 2, 1, 3};
-  const uint32x4_t offsets = vidupq_n_u32(0, 4);
-  for (int32_t k = 0; k < 4; ++k) {
-    const int32_t base = channel + first_channel[k];
-    int32x4_t multiplier;
-    int32x4_t shift;
-    if (rq->per_channel) {
-      multiplier = vldrwq_gather_shifted_offset_s32(rq->multipliers + base, offsets);
-      shift = vldrwq_gather_shifted_offset_s32(rq->shifts + base, offsets);
-    } else {
-      multiplier = vdupq_n_s32(rq->multipliers[0]);
-      shift = vdupq_n_s32(rq->shifts[0]);
+  const int32_t y_span = (window->filter_height - 1) * params->dilation_height;
+  const int32_t x_span = (columns - 1) * params->dilation_width;
+  const int8_t *block = image + channel;
+  for (int32_t oy = 0; oy < out_height; ++oy) {
+    const int32_t y_origin = oy * params->stride_height - params->padding_height;
+    const int32_t rows_inside = y_origin >= 0 && y_origin + y_span < window->height;
+    for (int32_t ox = 0; ox < out_width; ++ox, destination += window->channels) {
+      const int32_t x_origin = ox * params->stride_width - params->padding_width;
+      int32x4_t acc0 = stage.bias[0], acc1 = stage.bias[1], acc2 = stage.bias[2], acc3 = stage.bias[3];
+      const int8_t *w = taps;
+      if (rows_inside && x_origin >= 0 && x_origin + x_span < window->width) {
+        const int8_t *x = block + (y_origin * window->width + x_origin) * window->channels;
+        OPBRIDGE_DEPTHWISE_WINDOW16(x, w, window->filter_height, columns, tap_step, weight_step, row_skip);
+      } else if (window_taps <= OPBRIDGE_DEPTHWISE_TABLE_TAPS) {
+        const int8_t **entry = table;
+        for (int32_t fy = 0; fy < window->filter_height; ++fy) {
+          const int32_t iy = y_origin + fy * params->dilation_height;
+          const int32_t row_inside = iy >= 0 && iy < window->height;
+          const int8_t *row = block + iy * window->width * window->channels;
+          for (int32_t fx = 0; fx < columns; ++fx) {
+            const int32_t ix = x_origin + fx * params->dilation_width;
+            *entry++ = row_inside && ix >= 0 && ix < window->width ? row + ix * window->channels : zero_points;
+          }
+        }
+        const int8_t *const *next = table;
+        const int8_t *x;
+        __asm__ volatile(
+            "   dls     lr, %[count]\n"
+            "1: ldr     %[x], [%[next]], #4\n" OPBRIDGE_DEPTHWISE_TAP16
+            "   le      lr, 1b\n"
+            : [x] "=&r"(x), [next] "+r"(next), [w] "+r"(w), [acc0] "+w"(acc0), [acc1] "+w"(acc1),
+              [acc2] "+w"(acc2), [acc3] "+w"(acc3)
+            : [count] "r"(window_taps), [weight_step] "r"(weight_step)
+            : "lr", "q0", "q1", "q2", "q3", "memory", "cc");
+      } else {
+        /* A large window over the border: four channels at a time, each with its own stage. */
+        for (int32_t k = 0; k < 16; k += 4) {
+          const mve_pred16_t mask = vctp32q(4);
+          const opbridge_lanes_output lanes = opbridge_load_output(&params->requantization, channel + k, mask);
+          const int32x4_t acc =
+              opbridge_depthwise_border(window, image + channel + k, y_origin, x_origin, params->dilation_height,
+                                        params->dilation_width, taps + k, mask, zero_points);
+          vstrbq_s32(destination + k, opbridge_lanes_requantize(acc, &lanes));
+        }
+        continue;
+      }
+      opbridge_store16(acc0, acc1, acc2, acc3, &stage, destination);
     }
-    const opbridge_lanes_output stage = {
-        vldrwq_gather_shifted_offset_s32(rq->folded_bias + base, offsets),
-        multiplier,
-        vmaxq_s32(shift, vdupq_n_s32(0)),
-        vminq_s32(shift, vdupq_n_s32(0)),
-        rq->output_offset,
-        rq->activation_min,
-        rq->activation_max,
-    };
-    vstrbq_scatter_offset_s32(destination + first_channel[k], offsets, opbridge_lanes_requantize(sums[k], &stage));
   }
 }
 
-/* Windows of at most this many taps that overhang the input are copied (16 channels a tap, on
- * the stack: 144 bytes for 3x3) with the input zero point outside, then run as interior ones. */
-#define OPBRIDGE_DEPTHWISE_PATCH_TAPS 9
+/* What opbridge_depthwise_row16 reads besides the stage, in memory: its loop has more values than
+ * there are general registers. */
+typedef struct {
+  const int8_t *taps;       /* the block's weights: taps `weight_step` bytes apart */
+  int32_t rows;             /* window rows */
+  int32_t columns;          /* taps per window row */
+  int32_t tap_step;         /* bytes between taps along a line */
+  int32_t weight_step;      /* bytes between taps in the filter (its channels) */
+  int32_t row_skip;         /* bytes from a row's last tap + tap_step to the next row's first */
+  int32_t position_step;    /* bytes between the windows of neighbouring output positions */
+  int32_t destination_step; /* bytes between neighbouring output positions (the channels) */
+  int32_t offset;           /* output offset */
+} opbridge_row16;
 
-static void __attribute__((noinline)) opbridge_depthwise_border16(
-    const opbridge_depthwise_window *window, const int8_t *image, int32_t y_origin, int32_t x_origin,
-    int32_t dilation_height, int32_t dilation_width, const int8_t *taps, const opbridge_folded_requantization *rq,
-    int32_t channel, int8_t *destination) {
-  int8_t patch[OPBRIDGE_DEPTHWISE_PATCH_TAPS * 16];
+/* Its members are int32_t and pointers of 4 bytes: at 0, 4, ..., 32 in this order. */
+typedef char opbridge_row16_layout[(sizeof(void *) == 4 && offsetof(opbridge_row16, offset) == 32) ? 1 : -1];
+
+/* acc<k> (an operand) rescaled in place as opbridge_scale16 does without the left shift. */
+#define OPBRIDGE_STAGE16_SCALE(k)                                                 \
+  "   vldrw.32 q0, [%[stage], #" OPBRIDGE_STAGE16_MULTIPLIER " + " #k " * 16]\n" \
+  "   vqrdmulh.s32 %q[acc" #k "], %q[acc" #k "], q0\n"                            \
+  "   vldrw.32 q0, [%[stage], #" OPBRIDGE_STAGE16_ROUND " + " #k " * 16]\n"      \
+  "   vshr.s32 q1, %q[acc" #k "], #31\n"                                          \
+  "   vand     q1, q1, q0\n"                                                       \
+  "   vqadd.s32 %q[acc" #k "], %q[acc" #k "], q1\n"                               \
+  "   vldrw.32 q0, [%[stage], #" OPBRIDGE_STAGE16_RIGHT " + " #k " * 16]\n"      \
+  "   vrshl.s32 %q[acc" #k "], %q[acc" #k "], q0\n"
+
+/* The start of a position in opbridge_depthwise_row16's loops: accumulators = folded bias. */
+#define OPBRIDGE_ROW16_START                                           \
+  "2: vldrw.32 %q[acc0], [%[stage], #" OPBRIDGE_STAGE16_BIAS "]\n"      \
+  "   vldrw.32 %q[acc1], [%[stage], #" OPBRIDGE_STAGE16_BIAS " + 16]\n" \
+  "   vldrw.32 %q[acc2], [%[stage], #" OPBRIDGE_STAGE16_BIAS " + 32]\n" \
+  "   vldrw.32 %q[acc3], [%[stage], #" OPBRIDGE_STAGE16_BIAS " + 48]\n" \
+  "   mov      %[x], %[origin]\n"                                      \
+  "   ldr      %[w], [%[row], #0]\n"                                   \
+  "   ldr      %[rows], [%[row], #4]\n"
+
+/* The end of a position: the output stage of opbridge_store16 (35 instructions), one 16-byte
+ * store, the next position. */
+#define OPBRIDGE_ROW16_END                                          \
+  OPBRIDGE_STAGE16_SCALE(0)                                         \
+  OPBRIDGE_STAGE16_SCALE(1)                                         \
+  OPBRIDGE_STAGE16_SCALE(2)                                         \
+  OPBRIDGE_STAGE16_SCALE(3)                                         \
+  "   vqmovnb.s32 q0, %q[acc0]\n"                                   \
+  "   vqmovnt.s32 q0, %q[acc1]\n"                                   \
+  "   vqmovnb.s32 q1, %q[acc2]\n"                                   \
+  "   vqmovnt.s32 q1, %q[acc3]\n"                                   \
+  "   ldr      %[scratch], [%[row], #32]\n"                         \
+  "   vqadd.s16 q0, q0, %[scratch]\n"                               \
+  "   vqadd.s16 q1, q1, %[scratch]\n"                               \
+  "   vldrw.32 q2, [%[stage], #" OPBRIDGE_STAGE16_MINIMUM "]\n"     \
+  "   vldrw.32 q3, [%[stage], #" OPBRIDGE_STAGE16_MAXIMUM "]\n"     \
+  "   vmax.s16 q0, q0, q2\n"                                        \
+  "   vmax.s16 q1, q1, q2\n"                                        \
+  "   vmin.s16 q0, q0, q3\n"                                        \
+  "   vmin.s16 q1, q1, q3\n"                                        \
+  "   vmovnb.i16 q2, q0\n"                                          \
+  "   vmovnt.i16 q2, q1\n"                                          \
+  "   vstrb.8  q2, [%[destination]]\n"                              \
+  "   ldr      %[scratch], [%[row], #28]\n"                         \
+  "   add      %[destination], %[destination], %[scratch]\n"        \
+  "   ldr      %[scratch], [%[row], #24]\n"                         \
+  "   add      %[origin], %[origin], %[scratch]\n"                  \
+  "   subs     %[count], %[count], #1\n"                            \
+  "   bne      2b\n"
+
+#define OPBRIDGE_ROW16_OPERANDS                                                                              \
+  : [origin] "+r"(origin), [destination] "+r"(destination), [count] "+r"(count), [x] "=&r"(x), [w] "=&r"(w), \
+    [rows] "=&r"(rows), [tap_step] "=&r"(tap_step), [weight_step] "=&r"(weight_step),                       \
+    [scratch] "=&r"(scratch), [acc0] "=&w"(acc0), [acc1] "=&w"(acc1), [acc2] "=&w"(acc2), [acc3] "=&w"(acc3) \
+  : [row] "r"(row), [stage] "r"(stage)                                                                       \
+  : "lr", "q0", "q1", "q2", "q3", "memory", "cc"
+
+/* `count` neighbouring output positions of a block of 16 channels whose output stage has no left
+ * shift, written out in assembly (GCC 12 spills the accumulators between taps and output stage):
+ * per position the taps of OPBRIDGE_DEPTHWISE_WINDOW16 from `origin`, then the output stage and
+ * one 16-byte store. */
+static void __attribute__((noinline)) opbridge_depthwise_row16(const opbridge_row16 *row, const opbridge_stage16 *stage,
+                                                               const int8_t *origin, int8_t *destination,
+                                                               int32_t count) {
+  int32x4_t acc0, acc1, acc2, acc3;
+  const int8_t *x;
+  const int8_t *w;
+  int32_t rows, tap_step, weight_step, scratch;
+  __asm__ volatile(OPBRIDGE_ROW16_START
+                   "   ldr      %[tap_step], [%[row], #12]\n"
+                   "   ldr      %[weight_step], [%[row], #16]\n"
+                   "0: ldr      lr, [%[row], #8]\n"
+                   "   dls      lr, lr\n"
+                   "1:\n" OPBRIDGE_DEPTHWISE_TAP16
+                   "   add      %[x], %[x], %[tap_step]\n"
+                   "   le       lr, 1b\n"
+                   "   ldr      %[scratch], [%[row], #20]\n"
+                   "   add      %[x], %[x], %[scratch]\n"
+                   "   subs     %[rows], %[rows], #1\n"
+                   "   bne      0b\n" OPBRIDGE_ROW16_END OPBRIDGE_ROW16_OPERANDS);
+}
+
+/* As opbridge_depthwise_row16 for windows three taps wide, not dilated along x, whose weights lie
+ * 16 bytes apart (row->taps is a compact copy): each window row written out, its loads
+ * post-incremented (12 instructions per tap, 3 per row). */
+static void __attribute__((noinline)) opbridge_depthwise_row16_3(const opbridge_row16 *row,
+                                                                 const opbridge_stage16 *stage, const int8_t *origin,
+                                                                 int8_t *destination, int32_t count) {
+  int32x4_t acc0, acc1, acc2, acc3;
+  const int8_t *x;
+  const int8_t *w;
+  int32_t rows, tap_step, weight_step, scratch;
+  __asm__ volatile(OPBRIDGE_ROW16_START
+                   "   ldr      %[scratch], [%[row], #20]\n"
+                   "0:\n" OPBRIDGE_DEPTHWISE_NEXT_TAP16 OPBRIDGE_DEPTHWISE_NEXT_TAP16 OPBRIDGE_DEPTHWISE_NEXT_TAP16
+                   "   add      %[x], %[x], %[scratch]\n"
+                   "   subs     %[rows], %[rows], #1\n"
+                   "   bne      0b\n" OPBRIDGE_ROW16_END OPBRIDGE_ROW16_OPERANDS);
+  (void)tap_step;
+  (void)weight_step;
+}
+
+/* The largest copy of window rows (filter height x the columns an output row's windows span x
+ * 16 bytes) that opbridge_depthwise_lines16 keeps on the stack; wider layers take
+ * opbridge_depthwise_block16. */
+#define OPBRIDGE_DEPTHWISE_LINES_BYTES 1024
+
+/* The most taps whose weights opbridge_depthwise_lines16 copies 16 bytes a tap (3x3). */
+#define OPBRIDGE_DEPTHWISE_COMPACT_TAPS 9
+
+/* As opbridge_depthwise_block16, for layers whose window rows fit OPBRIDGE_DEPTHWISE_LINES_BYTES:
+ * for each output row, the block's 16 channels of the input rows its windows read are copied
+ * once, with the input zero point where they overhang the input, so that every window is read
+ * alike, without a test per position or per tap. */
+static void __attribute__((noinline)) opbridge_depthwise_lines16(const opbridge_conv_s8_folded_params *params,
+                                                                 const opbridge_depthwise_window *window,
+                                                                 const int8_t *image, const int8_t *taps,
+                                                                 int32_t channel, int32_t line_columns,
+                                                                 int8_t *destination) {
+  int8_t lines[OPBRIDGE_DEPTHWISE_LINES_BYTES];
+  opbridge_stage16 stage;
+  opbridge_load_stage16(&params->requantization, channel, &stage);
   const int8x16_t zero_points = vdupq_n_s8((int8_t)(-window->input_offset));
-  int8_t *tap = patch;
-  for (int32_t fy = 0; fy < window->filter_height; ++fy) {
-    const int32_t iy = y_origin + fy * dilation_height;
-    const int32_t row_inside = iy >= 0 && iy < window->height;
-    for (int32_t fx = 0; fx < window->filter_width; ++fx, tap += 16) {
-      const int32_t ix = x_origin + fx * dilation_width;
-      if (row_inside && ix >= 0 && ix < window->width) {
-        vst1q_s8(tap, vld1q_s8(image + (iy * window->width + ix) * window->channels));
-      } else {
-        vst1q_s8(tap, zero_points);
+  const int32_t channels = window->channels;
+  const int32_t columns = window->filter_width;
+  const int32_t line_bytes = line_columns * 16;
+  const int32_t tap_step = params->dilation_width * 16;
+  const int32_t weight_step = channels;
+  const int32_t row_skip = line_bytes - columns * tap_step;
+  const int32_t position_step = params->stride_width * 16;
+  /* Columns of a line: [0, left) and [right, line_columns) lie outside the input. */
+  const int32_t padding = params->padding_width;
+  const int32_t left = padding < line_columns ? padding : line_columns;
+  const int32_t right = window->width + padding < line_columns ? window->width + padding : line_columns;
+  const int8_t *block = image + channel;
+  const opbridge_row16 row = {taps,     window->filter_height, columns,       tap_step, weight_step,
+                              row_skip, position_step,         channels, params->requantization.output_offset};
+  /* 3-wide windows not dilated along x take opbridge_depthwise_row16_3, their weights copied
+   * 16 bytes a tap. */
+  int8_t compact[OPBRIDGE_DEPTHWISE_COMPACT_TAPS * 16];
+  const int32_t three = columns == 3 && params->dilation_width == 1 &&
+                        window->filter_height * columns <= OPBRIDGE_DEPTHWISE_COMPACT_TAPS;
+  opbridge_row16 compact_row = row;
+  if (three) {
+    for (int32_t t = 0; t < window->filter_height * columns; ++t) {
+      vst1q_s8(compact + t * 16, vld1q_s8(taps + t * weight_step));
+    }
+    compact_row.taps = compact;
+  }
+  for (int32_t oy = 0; oy < params->output.height; ++oy) {
+    const int32_t y_origin = oy * params->stride_height - params->padding_height;
+    int8_t *line = lines;
+    for (int32_t fy = 0; fy < window->filter_height; ++fy, line += line_bytes) {
+      const int32_t iy = y_origin + fy * params->dilation_height;
+      if (iy < 0 || iy >= window->height) {
+        for (int32_t j = 0; j < line_columns; ++j) {
+          vst1q_s8(line + j * 16, zero_points);
+        }
+        continue;
+      }
+      const int8_t *source = block + (iy * window->width + left - padding) * channels;
+      for (int32_t j = 0; j < left; ++j) {
+        vst1q_s8(line + j * 16, zero_points);
+      }
+      for (int32_t j = left; j < right; ++j, source += channels) {
+        vst1q_s8(line + j * 16, vld1q_s8(source));
+      }
+      for (int32_t j = right; j < line_columns; ++j) {
+        vst1q_s8(line + j * 16, zero_points);
       }
     }
+    if (!stage.any_left) {
+      if (three) {
+        opbridge_depthwise_row16_3(&compact_row, &stage, lines, destination, params->output.width);
+      } else {
+        opbridge_depthwise_row16(&row, &stage, lines, destination, params->output.width);
+      }
+      destination += params->output.width * channels;
+      continue;
+    }
+    const int8_t *origin = lines;
+    for (int32_t ox = 0; ox < params->output.width; ++ox, origin += position_step, destination += channels) {
+      int32x4_t acc0 = stage.bias[0], acc1 = stage.bias[1], acc2 = stage.bias[2], acc3 = stage.bias[3];
+      const int8_t *x = origin;
+      const int8_t *w = taps;
+      OPBRIDGE_DEPTHWISE_WINDOW16(x, w, window->filter_height, columns, tap_step, weight_step, row_skip);
+      opbridge_store16(acc0, acc1, acc2, acc3, &stage, destination);
+    }
   }
-  opbridge_depthwise_window copied = *window;
-  copied.tap_step = 16;
-  copied.tap_row_step = window->filter_width * 16;
-  opbridge_depthwise_interior16(&copied, patch, taps, rq, channel, destination);
 }
 
 /* DEPTHWISE_CONV_2D with a depth multiplier above 1 (e.g. micro_speech's first layer, 1 input
@@ -872,16 +1197,22 @@ int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_param
   const int8_t zero_points[4] = {zero_point, zero_point, zero_point, zero_point};
   const int32_t y_span = (window.filter_height - 1) * dilation_height;
   const int32_t x_span = (window.filter_width - 1) * dilation_width;
+  const int32_t whole_blocks = channels / 16 * 16;
+  /* The input columns an output row's windows span, from the first window's first column. */
+  const int32_t line_columns = (out.width - 1) * stride_width + x_span + 1;
   for (int32_t b = 0; b < out.batches; ++b) {
     const int8_t *image = input + b * image_bytes;
     int8_t *batch_output = output + b * out.height * out.width * channels;
-    /* Four channels at a time over every position, their output stage loaded once. */
-    for (int32_t c = 0; c < channels; c += 4) {
+    for (int32_t c = 0; c < whole_blocks; c += 16) {
+      if (line_columns * window.filter_height * 16 <= OPBRIDGE_DEPTHWISE_LINES_BYTES) {
+        opbridge_depthwise_lines16(params, &window, image, filter + c, c, line_columns, batch_output + c);
+      } else {
+        opbridge_depthwise_block16(params, &window, image, filter + c, c, batch_output + c);
+      }
+    }
+    /* The channels after the last whole block of 16: four at a time over every position. */
+    for (int32_t c = whole_blocks; c < channels; c += 4) {
       const int32_t lanes = channels - c < 4 ? channels - c : 4;
-      /* Interior windows of whole blocks of 16 channels go 16 at a time, from the block's first 4. */
-      const int32_t sixteen_block = c / 16 * 16;
-      const int32_t sixteen = sixteen_block + 16 <= channels;
-      const int32_t leads_block = c % 16 == 0;
       const mve_pred16_t mask = vctp32q((uint32_t)lanes);
       const opbridge_lanes_output stage = opbridge_load_output(&rq, c, mask);
       int8_t *destination = batch_output + c;
@@ -893,19 +1224,7 @@ int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_param
           int32x4_t acc;
           if (rows_inside && x_origin >= 0 && x_origin + x_span < in.width) {
             const int8_t *origin = image + (y_origin * in.width + x_origin) * channels + c;
-            if (sixteen) {
-              if (leads_block) {
-                opbridge_depthwise_interior16(&window, origin, filter + c, &rq, c, destination);
-              }
-              continue;
-            }
             acc = opbridge_depthwise_interior(&window, origin, filter + c, mask);
-          } else if (sixteen && window.filter_height * window.filter_width <= OPBRIDGE_DEPTHWISE_PATCH_TAPS) {
-            if (leads_block) {
-              opbridge_depthwise_border16(&window, image + c, y_origin, x_origin, dilation_height, dilation_width,
-                                          filter + c, &rq, c, destination);
-            }
-            continue;
           } else {
             acc = opbridge_depthwise_border(&window, image + c, y_origin, x_origin, dilation_height, dilation_width,
                                             filter + c, mask, zero_points);
