@@ -822,7 +822,7 @@ static void __attribute__((noinline)) opbridge_store16(int32x4_t acc0, int32x4_t
 
 /* Border windows of at most this many taps take a table of tap addresses (4 bytes each on the
  * stack); larger ones take the four-channel path. */
-#define OPBRIDGE_DEPTHWISE_TABLE_TAPS 64
+#define OPBRIDGE_DEPTHWISE_TABLE_TAPS 25
 
 /* Every output position of one block of 16 channels (depth multiplier 1), its output stage
  * loaded once. Windows inside the input step through their taps by fixed strides; windows that

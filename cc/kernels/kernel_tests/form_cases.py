@@ -190,9 +190,10 @@ class Geometry:
     fields: dict[str, Any]
 
 
-def draw_geometry(draw: DrawFn, index: int) -> Geometry:
-    """Filter, strides, dilations, padding and an input size with a non-empty output."""
-    filter_height, filter_width = draw(FILTER_SIZES[index % len(FILTER_SIZES)])
+def draw_geometry(draw: DrawFn, index: int, filter_sizes: st.SearchStrategy[tuple[int, int]] | None = None) -> Geometry:
+    """Filter (from FILTER_SIZES by index unless `filter_sizes` is given), strides, dilations,
+    padding and an input size with a non-empty output."""
+    filter_height, filter_width = draw(filter_sizes or FILTER_SIZES[index % len(FILTER_SIZES)])
     dilation_height = 1 if filter_height > 5 else draw(st.integers(1, 2))
     dilation_width = 1 if filter_width > 5 else draw(st.integers(1, 2))
     padding = draw(PADDINGS)
@@ -256,10 +257,39 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
 
 
 def draw_depthwise_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
-    """DEPTHWISE_CONV_2D: depth multiplier 1 on even nodes, 2-8 on odd ones (a separate path)."""
-    geometry = draw_geometry(draw, index)
+    """DEPTHWISE_CONV_2D: depth multiplier 1 on even nodes, 2-8 on odd ones (a separate path).
+
+    Of the even nodes, every third has whole blocks of 16 channels (the Helium variant's window
+    lines; where the regime is "ordinary", which has no left shift, the written-out loop of 3x3
+    filters and the loop of other widths) and the next has
+    them with rows wider than those lines hold (its per-window path)."""
+    group = (index // 2) % 3 if index % 2 == 0 else None
+    filter_sizes = None
+    if group == 0 and regime_of(index) == "ordinary":  # 3 taps wide, then the other widths
+        filter_sizes = (
+            st.just((3, 3)) if index % 24 == 0 else st.tuples(st.integers(1, 5), st.sampled_from([1, 2, 4, 5]))
+        )
+    elif group == 1 and index % len(FILTER_SIZES) != 2:  # 3 rows: windows inside the wide input too
+        filter_sizes = st.tuples(st.just(3), st.integers(1, 3))
+    geometry = draw_geometry(draw, index, filter_sizes)
     multiplier = 1 if index % 2 == 0 else draw(st.sampled_from([2, 3, 4, 8]))
-    in_channels = draw(CHANNELS_1_TO_40) if multiplier == 1 else draw(st.integers(1, 5))
+    if multiplier > 1:
+        in_channels = draw(st.integers(1, 5))
+    elif group == 2:
+        in_channels = draw(CHANNELS_1_TO_40)
+    elif group == 0:  # not dilated along x: 3x3 filters take the written-out loop
+        in_channels = draw(st.sampled_from([16, 17, 32, 33, 40]))
+        geometry = dataclasses.replace(geometry, fields={**geometry.fields, "dilation_width": 1})
+    else:
+        in_channels = draw(st.integers(16, 18))
+        width = draw(st.integers(26, 31))
+        geometry = dataclasses.replace(
+            geometry,
+            batches=1,
+            height=MAX_INPUT_ELEMENTS // (in_channels * width),
+            width=width,
+            fields={**geometry.fields, "padding": Padding.SAME, "dilation_height": 1},
+        )
     channels = in_channels * multiplier
     taps = geometry.filter_height * geometry.filter_width
     require_small(geometry, channels, taps * channels)
@@ -431,7 +461,19 @@ FEATURES: dict[str, set[str]] = {
     "conv_2d_folded": COMMON_FEATURES
     | WINDOW_FEATURES
     | {"patch", "in_place", "dot_tail", "dot_multiple_of_16", "pointwise_whole_blocks", "border_windows_copied"},
-    "depthwise_conv_2d_folded": COMMON_FEATURES | WINDOW_FEATURES | {"depth_multiplier_1", "depth_multiplier_above_1"},
+    "depthwise_conv_2d_folded": COMMON_FEATURES
+    | WINDOW_FEATURES
+    | {
+        "depth_multiplier_1",
+        "depth_multiplier_above_1",
+        "lines_3_wide",
+        "lines_other_widths",
+        "lines_left_shift",
+        "wide_rows",
+        "wide_rows_interior_window",
+        "wide_rows_border_window",
+        "wide_rows_large_border_window",
+    },
     "fully_connected_folded": COMMON_FEATURES
     | {"dot_tail", "dot_multiple_of_16", "depth_above_64", "channels_not_multiple_of_16"},
 }
@@ -508,6 +550,43 @@ def table_features(graph: Graph, node: Node) -> set[str]:
     return features
 
 
+# The Helium depthwise kernel's bounds (cc/kernels/opbridge_folded_s8_helium.c).
+DEPTHWISE_LINES_BYTES = 1024  # OPBRIDGE_DEPTHWISE_LINES_BYTES
+DEPTHWISE_COMPACT_TAPS = 9  # OPBRIDGE_DEPTHWISE_COMPACT_TAPS
+DEPTHWISE_TABLE_TAPS = 25  # OPBRIDGE_DEPTHWISE_TABLE_TAPS
+
+
+def depthwise_block_features(graph: Graph, node: Node, inside: list[bool]) -> set[str]:
+    """The Helium paths of DEPTHWISE_CONV_2D's blocks of 16 channels: copied window lines (3 taps
+    wide, written out, or other widths; a block with a left shift leaves the assembly loop), or
+    rows too wide for those lines (windows read in place, through a table of taps on the border,
+    or four channels at a time when the window is large)."""
+    a = node.attributes
+    _, _, width, channels = graph.tensor(node.inputs[0]).shape
+    _, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
+    columns = window(a.padding, width, filter_width, a.stride_width, a.dilation_width)
+    line_columns = (columns.output_size - 1) * a.stride_width + (filter_width - 1) * a.dilation_width + 1
+    if filter_height * line_columns * 16 > DEPTHWISE_LINES_BYTES:
+        features = {"wide_rows"}
+        if any(inside):
+            features.add("wide_rows_interior_window")
+        if not all(inside):
+            large = filter_height * filter_width > DEPTHWISE_TABLE_TAPS
+            features.add("wide_rows_large_border_window" if large else "wide_rows_border_window")
+        return features
+    input_q, filter_q, output_q = (
+        graph.tensor(i).quantization for i in (node.inputs[0], node.inputs[1], node.outputs[0])
+    )
+    assert input_q is not None and filter_q is not None and output_q is not None
+    _, shifts = per_channel_multipliers(input_q.scale, filter_q.scales, output_q.scale, channels)
+    if any((shifts[block : block + 16] > 0).any() for block in range(0, channels - 15, 16)):
+        return {"lines_left_shift"}
+    taps = filter_height * filter_width
+    if filter_width == 3 and a.dilation_width == 1 and taps <= DEPTHWISE_COMPACT_TAPS:
+        return {"lines_3_wide"}
+    return {"lines_other_widths"}
+
+
 def window_features(graph: Graph, node: Node) -> set[str]:
     """CONV_2D and DEPTHWISE_CONV_2D: padding, windows on the border and inside, channels, paths."""
     a = node.attributes
@@ -544,6 +623,8 @@ def window_features(graph: Graph, node: Node) -> set[str]:
         features.add("border_windows")
     if node.op_type == "DEPTHWISE_CONV_2D":
         features.add("depth_multiplier_1" if a.depth_multiplier == 1 else "depth_multiplier_above_1")
+        if a.depth_multiplier == 1 and in_channels >= 16:
+            features |= depthwise_block_features(graph, node, flags)
     if node.op_type == "CONV_2D":
         if conv_2d_scratch_bytes(graph, node):
             features.add("patch")
