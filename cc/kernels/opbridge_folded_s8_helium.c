@@ -261,6 +261,111 @@ static void __attribute__((noinline)) opbridge_units_whole(const int8_t *x, cons
   }
 }
 
+/* What opbridge_pointwise_position<B> reads besides the input and the weights (offsets 0-28). */
+typedef struct {
+  const int32_t *bias;        /* folded bias, [units] */
+  const int32_t *multipliers; /* [units], or [1] (step 0) */
+  const int32_t *shifts;      /* as multipliers, none positive */
+  int32_t groups;             /* units / 4 */
+  int32_t step;               /* bytes from one group's multipliers and shifts to the next's: 16, or 0 if shared */
+  int32_t offset;
+  int32_t minimum;
+  int32_t maximum;
+} opbridge_pointwise_stage;
+
+typedef char opbridge_pointwise_stage_layout[(sizeof(void *) == 4 &&
+                                              offsetof(opbridge_pointwise_stage, maximum) == 28)
+                                                 ? 1
+                                                 : -1];
+
+/* The input vector of B blocks of 16 bytes, held in q4-q7 for every unit. */
+#define OPBRIDGE_PW_LOAD_1 "   vldrb.8 q4, [%[x]]\n"
+#define OPBRIDGE_PW_LOAD_2 OPBRIDGE_PW_LOAD_1 "   vldrb.8 q5, [%[x], #16]\n"
+#define OPBRIDGE_PW_LOAD_3 OPBRIDGE_PW_LOAD_2 "   vldrb.8 q6, [%[x], #32]\n"
+#define OPBRIDGE_PW_LOAD_4 OPBRIDGE_PW_LOAD_3 "   vldrb.8 q7, [%[x], #48]\n"
+
+/* One unit's dot product into accumulator a: its weight row of B blocks, one load and one
+ * VMLADAV(A).S8 a block. */
+#define OPBRIDGE_PW_DOT_1(a) "   vldrb.8 q0, [%[w]], #16\n   vmladav.s8 %[" a "], q4, q0\n"
+#define OPBRIDGE_PW_DOT_2(a) OPBRIDGE_PW_DOT_1(a) "   vldrb.8 q1, [%[w]], #16\n   vmladava.s8 %[" a "], q5, q1\n"
+#define OPBRIDGE_PW_DOT_3(a) OPBRIDGE_PW_DOT_2(a) "   vldrb.8 q0, [%[w]], #16\n   vmladava.s8 %[" a "], q6, q0\n"
+#define OPBRIDGE_PW_DOT_4(a) OPBRIDGE_PW_DOT_3(a) "   vldrb.8 q1, [%[w]], #16\n   vmladava.s8 %[" a "], q7, q1\n"
+
+/* Every unit of one position whose input vector is B whole blocks (B <= 4, so that it stays in
+ * registers), four units a loop: their dot products, then the output stage of
+ * opbridge_lanes_requantize without the left shift (23 instructions per four units). */
+#define OPBRIDGE_POINTWISE_POSITION(B)                                                                     \
+  static void __attribute__((noinline)) opbridge_pointwise_position##B(                                     \
+      const int8_t *x, const int8_t *w, int8_t *destination, const opbridge_pointwise_stage *stage) {       \
+    int32_t a0, a1, a2, a3;                                                                                \
+    const int32_t *bias, *multipliers, *shifts;                                                            \
+    __asm__ volatile(OPBRIDGE_PW_LOAD_##B                                                                  \
+                     "   ldr      %[bias], [%[stage], #0]\n"                                               \
+                     "   ldr      %[multipliers], [%[stage], #4]\n"                                        \
+                     "   ldr      %[shifts], [%[stage], #8]\n"                                             \
+                     "   ldr      lr, [%[stage], #12]\n"                                                   \
+                     "   dls      lr, lr\n"                                                                \
+                     "1:\n" OPBRIDGE_PW_DOT_##B("a0") OPBRIDGE_PW_DOT_##B("a1") OPBRIDGE_PW_DOT_##B("a2")     \
+                         OPBRIDGE_PW_DOT_##B("a3")                                                         \
+                     "   vmov     q0[2], q0[0], %[a2], %[a0]\n"                                            \
+                     "   vmov     q0[3], q0[1], %[a3], %[a1]\n"                                            \
+                     "   vldrw.32 q1, [%[bias]], #16\n"                                                    \
+                     "   vadd.i32 q0, q0, q1\n"                                                            \
+                     "   ldr      %[a0], [%[stage], #16]\n"                                                \
+                     "   vldrw.32 q1, [%[multipliers]]\n"                                                  \
+                     "   add      %[multipliers], %[multipliers], %[a0]\n"                                 \
+                     "   vqrdmulh.s32 q0, q0, q1\n"                                                        \
+                     "   vldrw.32 q1, [%[shifts]]\n"                                                       \
+                     "   add      %[shifts], %[shifts], %[a0]\n"                                           \
+                     "   vshr.s32 q2, q1, #31\n"                                                           \
+                     "   vshr.s32 q3, q0, #31\n"                                                           \
+                     "   vand     q2, q2, q3\n"                                                            \
+                     "   vqadd.s32 q0, q0, q2\n"                                                           \
+                     "   vrshl.s32 q0, q0, q1\n"                                                           \
+                     "   ldr      %[a0], [%[stage], #20]\n"                                                \
+                     "   vadd.i32 q0, q0, %[a0]\n"                                                         \
+                     "   ldr      %[a0], [%[stage], #24]\n"                                                \
+                     "   vdup.32  q1, %[a0]\n"                                                             \
+                     "   vmax.s32 q0, q0, q1\n"                                                            \
+                     "   ldr      %[a0], [%[stage], #28]\n"                                                \
+                     "   vdup.32  q1, %[a0]\n"                                                             \
+                     "   vmin.s32 q0, q0, q1\n"                                                            \
+                     "   vstrb.32 q0, [%[destination]], #4\n"                                              \
+                     "   le       lr, 1b\n"                                                                \
+                     : [w] "+r"(w), [destination] "+r"(destination), [a0] "=&Te"(a0), [a1] "=&Te"(a1),        \
+                       [a2] "=&Te"(a2), [a3] "=&Te"(a3), [bias] "=&r"(bias), [multipliers] "=&r"(multipliers), \
+                       [shifts] "=&r"(shifts)                                                                \
+                     : [x] "r"(x), [stage] "r"(stage)                                                      \
+                     : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory");                    \
+  }
+
+OPBRIDGE_POINTWISE_POSITION(1)
+OPBRIDGE_POINTWISE_POSITION(2)
+OPBRIDGE_POINTWISE_POSITION(3)
+OPBRIDGE_POINTWISE_POSITION(4)
+
+typedef void (*opbridge_pointwise_position_fn)(const int8_t *, const int8_t *, int8_t *,
+                                               const opbridge_pointwise_stage *);
+
+/* The function for input vectors of `depth` bytes, if they are 1-4 whole blocks and no shift is
+ * left; else NULL. */
+static opbridge_pointwise_position_fn opbridge_pointwise_position_for(int32_t depth,
+                                                                      const opbridge_folded_requantization *rq,
+                                                                      int32_t units) {
+  static const opbridge_pointwise_position_fn by_blocks[4] = {
+      opbridge_pointwise_position1, opbridge_pointwise_position2, opbridge_pointwise_position3,
+      opbridge_pointwise_position4};
+  if (depth % 16 != 0 || depth > 64) {
+    return NULL;
+  }
+  for (int32_t u = 0; u < (rq->per_channel ? units : 1); ++u) {
+    if (rq->shifts[u] > 0) {
+      return NULL;
+    }
+  }
+  return by_blocks[depth / 16 - 1];
+}
+
 /* Every output channel (unit) of one input vector of `depth` contiguous bytes: four units at a
  * time, their weight rows consecutive in `filter`, each block's output stage loaded as it goes.
  * The shape of FULLY_CONNECTED, of 1x1 convolutions and of windows copied into scratch. Out of
@@ -503,12 +608,18 @@ int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_param
   rest.folded_bias += whole_units;
   rest.multipliers += rest.per_channel ? whole_units : 0;
   rest.shifts += rest.per_channel ? whole_units : 0;
+  const opbridge_pointwise_position_fn position = opbridge_pointwise_position_for(in->channels, rq, whole_units);
+  const opbridge_pointwise_stage stage = {
+      rq->folded_bias,    rq->multipliers,    rq->shifts,         whole_units / 4,
+      rq->per_channel ? 16 : 0, rq->output_offset, rq->activation_min, rq->activation_max};
   for (int32_t b = 0; b < out->batches; ++b) {
     for (int32_t oy = 0; oy < out->height; ++oy) {
       const int8_t *row = input + b * image_bytes + oy * params->stride_height * in->width * in->channels;
       for (int32_t ox = 0; ox < out->width; ++ox, output += channels) {
         const int8_t *x = row + ox * params->stride_width * in->channels;
-        if (whole_units > 0) {
+        if (whole_units > 0 && position != NULL) {
+          position(x, filter, output, &stage);
+        } else if (whole_units > 0) {
           opbridge_units_whole(x, filter, in->channels, whole_units, rq, output);
         }
         if (whole_units < channels) {
