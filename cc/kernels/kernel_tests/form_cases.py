@@ -193,7 +193,9 @@ class Geometry:
 def draw_geometry(draw: DrawFn, index: int, filter_sizes: st.SearchStrategy[tuple[int, int]] | None = None) -> Geometry:
     """Filter (from FILTER_SIZES by index unless `filter_sizes` is given), strides, dilations,
     padding and an input size with a non-empty output."""
-    filter_height, filter_width = draw(filter_sizes or FILTER_SIZES[index % len(FILTER_SIZES)])
+    filter_height, filter_width = draw(
+        FILTER_SIZES[index % len(FILTER_SIZES)] if filter_sizes is None else filter_sizes
+    )
     dilation_height = 1 if filter_height > 5 else draw(st.integers(1, 2))
     dilation_width = 1 if filter_width > 5 else draw(st.integers(1, 2))
     padding = draw(PADDINGS)
@@ -232,12 +234,20 @@ def require_small(geometry: Geometry, in_channels: int, macs_per_position: int) 
 
 def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     """CONV_2D; windows copied into scratch (row of the window < 16 bytes) when (index // 8) % 2 == 0,
-    else read in place."""
-    geometry = draw_geometry(draw, index)
+    else read in place. In place, 1x1 filters (index % 5 == 0, and index % 8 == 0 besides) take
+    whole blocks of 16 channels: up to 64 (the Helium variant holds those in registers), or 80 on
+    node 30."""
+    in_place = (index // 8) % 2 == 1
+    geometry = draw_geometry(draw, index, st.just((1, 1)) if in_place and index % 8 == 0 else None)
     dilation_width = geometry.fields["dilation_width"]
     row_taps = geometry.filter_width if dilation_width == 1 else 1
-    if (index // 8) % 2 == 0:  # scratch patch: row_taps * in_channels < 16
+    if not in_place:  # scratch patch: row_taps * in_channels < 16
         in_channels = draw(st.integers(1, max(1, 15 // row_taps)))
+    elif geometry.filter_height == geometry.filter_width == 1:
+        in_channels = 80 if index % 16 == 14 else draw(st.sampled_from([16, 32, 48, 64]))
+        geometry = dataclasses.replace(
+            geometry, batches=1, height=min(geometry.height, 4), width=min(geometry.width, 4)
+        )
     else:  # in place: row_taps * in_channels >= 16 (16 and 32: rows of whole vectors)
         low = -(-16 // row_taps)
         edges = sorted(c for c in {low, 16, 17, 32, 33, 40} if c >= low)
@@ -460,7 +470,18 @@ FEATURES: dict[str, set[str]] = {
     "sub_table": TABLE_FEATURES,
     "conv_2d_folded": COMMON_FEATURES
     | WINDOW_FEATURES
-    | {"patch", "in_place", "dot_tail", "dot_multiple_of_16", "pointwise_whole_blocks", "border_windows_copied"},
+    | {
+        "patch",
+        "in_place",
+        "dot_tail",
+        "dot_multiple_of_16",
+        "pointwise_whole_blocks",
+        "pointwise_in_registers_per_channel",
+        "pointwise_in_registers_shared",
+        "pointwise_left_shift",
+        "pointwise_deep_or_narrow",
+        "border_windows_copied",
+    },
     "depthwise_conv_2d_folded": COMMON_FEATURES
     | WINDOW_FEATURES
     | {
@@ -587,6 +608,23 @@ def depthwise_block_features(graph: Graph, node: Node, inside: list[bool]) -> se
     return {"lines_other_widths"}
 
 
+def pointwise_feature(graph: Graph, node: Node) -> str:
+    """The Helium path of a 1x1 CONV_2D over whole blocks: the input vector held in registers (up
+    to 64 bytes, no left shift; multipliers per channel or shared), or read a block at a time."""
+    input_q, filter_q, output_q = (
+        graph.tensor(i).quantization for i in (node.inputs[0], node.inputs[1], node.outputs[0])
+    )
+    assert input_q is not None and filter_q is not None and output_q is not None
+    channels = graph.tensor(node.outputs[0]).shape[3]
+    depth = graph.tensor(node.inputs[0]).shape[3]
+    _, shifts = per_channel_multipliers(input_q.scale, filter_q.scales, output_q.scale, channels)
+    if depth > 64 or channels < 4:
+        return "pointwise_deep_or_narrow"
+    if (shifts[: channels // 4 * 4] > 0).any():
+        return "pointwise_left_shift"
+    return "pointwise_in_registers_" + ("per_channel" if len(filter_q.scales) > 1 else "shared")
+
+
 def window_features(graph: Graph, node: Node) -> set[str]:
     """CONV_2D and DEPTHWISE_CONV_2D: padding, windows on the border and inside, channels, paths."""
     a = node.attributes
@@ -634,6 +672,7 @@ def window_features(graph: Graph, node: Node) -> set[str]:
             features.add("dot_tail" if (group * in_channels) % 16 else "dot_multiple_of_16")
             if filter_height == filter_width == 1 and in_channels % 16 == 0:
                 features.add("pointwise_whole_blocks")  # 1x1: each position a fully connected row
+                features.add(pointwise_feature(graph, node))
             window_bytes = filter_height * filter_width * in_channels
             if not all(flags) and a.dilation_width == 1 and window_bytes % 16 == 0 and window_bytes <= 576:
                 features.add("border_windows_copied")  # Helium: overhanging windows copied to the stack
