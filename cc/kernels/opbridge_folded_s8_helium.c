@@ -261,115 +261,6 @@ static void __attribute__((noinline)) opbridge_units_whole(const int8_t *x, cons
   }
 }
 
-/* What opbridge_pointwise_position<B> reads besides the input and the weights (offsets 0-28). */
-typedef struct {
-  const int32_t *bias;        /* folded bias, [units] */
-  const int32_t *multipliers; /* [units], or [1] (step 0) */
-  const int32_t *shifts;      /* as multipliers, none positive */
-  int32_t groups;             /* units / 4 */
-  int32_t step;               /* bytes from one group's multipliers and shifts to the next's: 16, or 0 if shared */
-  int32_t offset;
-  int32_t minimum;
-  int32_t maximum;
-} opbridge_pointwise_stage;
-
-typedef char opbridge_pointwise_stage_layout[(sizeof(void *) == 4 &&
-                                              offsetof(opbridge_pointwise_stage, maximum) == 28)
-                                                 ? 1
-                                                 : -1];
-
-/* The input vector of B blocks of 16 bytes, held in q4-q7 for every unit. */
-#define OPBRIDGE_PW_LOAD_1 "   vldrb.8 q4, [%[x]]\n"
-#define OPBRIDGE_PW_LOAD_2 OPBRIDGE_PW_LOAD_1 "   vldrb.8 q5, [%[x], #16]\n"
-#define OPBRIDGE_PW_LOAD_3 OPBRIDGE_PW_LOAD_2 "   vldrb.8 q6, [%[x], #32]\n"
-#define OPBRIDGE_PW_LOAD_4 OPBRIDGE_PW_LOAD_3 "   vldrb.8 q7, [%[x], #48]\n"
-
-/* One unit's dot product into accumulator a: its weight row of B blocks, one load and one
- * VMLADAV(A).S8 a block. */
-#define OPBRIDGE_PW_DOT_1(a) "   vldrb.8 q0, [%[w]], #16\n   vmladav.s8 %[" a "], q4, q0\n"
-#define OPBRIDGE_PW_DOT_2(a) OPBRIDGE_PW_DOT_1(a) "   vldrb.8 q1, [%[w]], #16\n   vmladava.s8 %[" a "], q5, q1\n"
-#define OPBRIDGE_PW_DOT_3(a) OPBRIDGE_PW_DOT_2(a) "   vldrb.8 q0, [%[w]], #16\n   vmladava.s8 %[" a "], q6, q0\n"
-#define OPBRIDGE_PW_DOT_4(a) OPBRIDGE_PW_DOT_3(a) "   vldrb.8 q1, [%[w]], #16\n   vmladava.s8 %[" a "], q7, q1\n"
-
-/* Every unit of one position whose input vector is B whole blocks (B <= 4, so that it stays in
- * registers), four units a loop: their dot products, then the output stage of
- * opbridge_lanes_requantize without the left shift (25 instructions per four units). The sums
- * enter the vector one lane at a time: the two-lane VMOV is avoided, as assemblers and emulators
- * have disagreed on which register goes to which lane. */
-#define OPBRIDGE_POINTWISE_POSITION(B)                                                                     \
-  static void __attribute__((noinline)) opbridge_pointwise_position##B(                                     \
-      const int8_t *x, const int8_t *w, int8_t *destination, const opbridge_pointwise_stage *stage) {       \
-    int32_t a0, a1, a2, a3;                                                                                \
-    const int32_t *bias, *multipliers, *shifts;                                                            \
-    __asm__ volatile(OPBRIDGE_PW_LOAD_##B                                                                  \
-                     "   ldr      %[bias], [%[stage], #0]\n"                                               \
-                     "   ldr      %[multipliers], [%[stage], #4]\n"                                        \
-                     "   ldr      %[shifts], [%[stage], #8]\n"                                             \
-                     "   ldr      lr, [%[stage], #12]\n"                                                   \
-                     "   dls      lr, lr\n"                                                                \
-                     "1:\n" OPBRIDGE_PW_DOT_##B("a0") OPBRIDGE_PW_DOT_##B("a1") OPBRIDGE_PW_DOT_##B("a2")     \
-                         OPBRIDGE_PW_DOT_##B("a3")                                                         \
-                     "   vmov.32  q0[0], %[a0]\n"                                                         \
-                     "   vmov.32  q0[1], %[a1]\n"                                                         \
-                     "   vmov.32  q0[2], %[a2]\n"                                                         \
-                     "   vmov.32  q0[3], %[a3]\n"                                                         \
-                     "   vldrw.32 q1, [%[bias]], #16\n"                                                    \
-                     "   vadd.i32 q0, q0, q1\n"                                                            \
-                     "   ldr      %[a0], [%[stage], #16]\n"                                                \
-                     "   vldrw.32 q1, [%[multipliers]]\n"                                                  \
-                     "   add      %[multipliers], %[multipliers], %[a0]\n"                                 \
-                     "   vqrdmulh.s32 q0, q0, q1\n"                                                        \
-                     "   vldrw.32 q1, [%[shifts]]\n"                                                       \
-                     "   add      %[shifts], %[shifts], %[a0]\n"                                           \
-                     "   vshr.s32 q2, q1, #31\n"                                                           \
-                     "   vshr.s32 q3, q0, #31\n"                                                           \
-                     "   vand     q2, q2, q3\n"                                                            \
-                     "   vqadd.s32 q0, q0, q2\n"                                                           \
-                     "   vrshl.s32 q0, q0, q1\n"                                                           \
-                     "   ldr      %[a0], [%[stage], #20]\n"                                                \
-                     "   vadd.i32 q0, q0, %[a0]\n"                                                         \
-                     "   ldr      %[a0], [%[stage], #24]\n"                                                \
-                     "   vdup.32  q1, %[a0]\n"                                                             \
-                     "   vmax.s32 q0, q0, q1\n"                                                            \
-                     "   ldr      %[a0], [%[stage], #28]\n"                                                \
-                     "   vdup.32  q1, %[a0]\n"                                                             \
-                     "   vmin.s32 q0, q0, q1\n"                                                            \
-                     "   vstrb.32 q0, [%[destination]], #4\n"                                              \
-                     "   le       lr, 1b\n"                                                                \
-                     : [w] "+r"(w), [destination] "+r"(destination), [a0] "=&Te"(a0), [a1] "=&Te"(a1),        \
-                       [a2] "=&Te"(a2), [a3] "=&Te"(a3), [bias] "=&r"(bias), [multipliers] "=&r"(multipliers), \
-                       [shifts] "=&r"(shifts)                                                                \
-                     : [x] "r"(x), [stage] "r"(stage)                                                      \
-                     : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory");                    \
-  }
-
-OPBRIDGE_POINTWISE_POSITION(1)
-OPBRIDGE_POINTWISE_POSITION(2)
-OPBRIDGE_POINTWISE_POSITION(3)
-OPBRIDGE_POINTWISE_POSITION(4)
-
-typedef void (*opbridge_pointwise_position_fn)(const int8_t *, const int8_t *, int8_t *,
-                                               const opbridge_pointwise_stage *);
-
-/* The function for input vectors of `depth` bytes, if they are 1-4 whole blocks and no shift is
- * left; else NULL. */
-static opbridge_pointwise_position_fn opbridge_pointwise_position_for(int32_t depth,
-                                                                      const opbridge_folded_requantization *rq,
-                                                                      int32_t units) {
-  static const opbridge_pointwise_position_fn by_blocks[4] = {
-      opbridge_pointwise_position1, opbridge_pointwise_position2, opbridge_pointwise_position3,
-      opbridge_pointwise_position4};
-  if (depth % 16 != 0 || depth > 64) {
-    return NULL;
-  }
-  for (int32_t u = 0; u < (rq->per_channel ? units : 1); ++u) {
-    if (rq->shifts[u] > 0) {
-      return NULL;
-    }
-  }
-  return by_blocks[depth / 16 - 1];
-}
-
 /* Every output channel (unit) of one input vector of `depth` contiguous bytes: four units at a
  * time, their weight rows consecutive in `filter`, each block's output stage loaded as it goes.
  * The shape of FULLY_CONNECTED, of 1x1 convolutions and of windows copied into scratch. Out of
@@ -411,6 +302,167 @@ static void __attribute__((noinline)) opbridge_units(const int8_t *x, const int8
     }
     const int32x4_t sums = opbridge_lanes(acc[0], acc[1], acc[2], acc[3]);
     vstrbq_p_s32(output + unit, opbridge_lanes_requantize(sums, &stage), mask);
+  }
+}
+
+/* What opbridge_units_in_registers<B> reads besides the input and the weights (offsets 0-32). */
+typedef struct {
+  const int32_t *bias;        /* folded bias, [units] */
+  const int32_t *multipliers; /* [units], or four copies of a shared one (step 0) */
+  const int32_t *shifts;      /* as multipliers, none positive */
+  int32_t groups;             /* groups of four units */
+  int32_t step;               /* bytes from one group's multipliers and shifts to the next's: 16, or 0 if shared */
+  int32_t offset;
+  int32_t minimum;
+  int32_t maximum;
+  int32_t depth; /* bytes from one unit's weight row to the next */
+} opbridge_units_stage;
+
+typedef char opbridge_units_stage_layout[(sizeof(void *) == 4 && offsetof(opbridge_units_stage, depth) == 32)
+                                             ? 1
+                                             : -1];
+
+/* One unit's dot product into accumulator a: B blocks of its weight row, one load and one
+ * VMLADAV(A).S8 with an input block (operands x0-x3) a block, then the next row. */
+#define OPBRIDGE_UNIT_DOT_1(a) "   vldrb.8 q0, [%[w]]\n   vmladav.s8 %[" a "], %q[x0], q0\n"
+#define OPBRIDGE_UNIT_DOT_2(a) OPBRIDGE_UNIT_DOT_1(a) "   vldrb.8 q1, [%[w], #16]\n   vmladava.s8 %[" a "], %q[x1], q1\n"
+#define OPBRIDGE_UNIT_DOT_3(a) OPBRIDGE_UNIT_DOT_2(a) "   vldrb.8 q0, [%[w], #32]\n   vmladava.s8 %[" a "], %q[x2], q0\n"
+#define OPBRIDGE_UNIT_DOT_4(a) OPBRIDGE_UNIT_DOT_3(a) "   vldrb.8 q1, [%[w], #48]\n   vmladava.s8 %[" a "], %q[x3], q1\n"
+#define OPBRIDGE_UNIT_DOT(B, a) OPBRIDGE_UNIT_DOT_##B(a) "   add      %[w], %[w], %[depth]\n"
+
+/* stage->groups groups of four units over one input vector of at most B blocks of 16 bytes,
+ * held in registers (x0..x<B-1>; bytes past the vector's end zero, so that the weights read
+ * past a row's end, the next row's, add nothing): the dot products, then the output stage of
+ * opbridge_lanes_requantize without the left shift, 25 instructions per four units. The sums
+ * enter the vector one lane at a time: the two-lane VMOV is avoided, as assemblers and
+ * emulators have disagreed on which register goes to which lane. The last row's last block must
+ * not pass the end of the filter: opbridge_plan_units leaves a group that would to opbridge_units. */
+#define OPBRIDGE_UNITS_IN_REGISTERS_BODY(B)                                                       \
+  int32_t a0, a1, a2, a3, depth;                                                                  \
+  const int32_t *bias, *multipliers, *shifts;                                                     \
+  __asm__ volatile("   ldr      %[bias], [%[stage], #0]\n"                                        \
+                   "   ldr      %[multipliers], [%[stage], #4]\n"                                 \
+                   "   ldr      %[shifts], [%[stage], #8]\n"                                      \
+                   "   ldr      %[depth], [%[stage], #32]\n"                                      \
+                   "   ldr      lr, [%[stage], #12]\n"                                            \
+                   "   dls      lr, lr\n"                                                         \
+                   "1:\n" OPBRIDGE_UNIT_DOT(B, "a0") OPBRIDGE_UNIT_DOT(B, "a1") OPBRIDGE_UNIT_DOT(B, "a2") \
+                       OPBRIDGE_UNIT_DOT(B, "a3")                                                  \
+                   "   vmov.32  q0[0], %[a0]\n"                                                   \
+                   "   vmov.32  q0[1], %[a1]\n"                                                   \
+                   "   vmov.32  q0[2], %[a2]\n"                                                   \
+                   "   vmov.32  q0[3], %[a3]\n"                                                   \
+                   "   vldrw.32 q1, [%[bias]], #16\n"                                             \
+                   "   vadd.i32 q0, q0, q1\n"                                                     \
+                   "   ldr      %[a0], [%[stage], #16]\n"                                         \
+                   "   vldrw.32 q1, [%[multipliers]]\n"                                           \
+                   "   add      %[multipliers], %[multipliers], %[a0]\n"                          \
+                   "   vqrdmulh.s32 q0, q0, q1\n"                                                 \
+                   "   vldrw.32 q1, [%[shifts]]\n"                                                \
+                   "   add      %[shifts], %[shifts], %[a0]\n"                                    \
+                   "   vshr.s32 q2, q1, #31\n"                                                    \
+                   "   vshr.s32 q3, q0, #31\n"                                                    \
+                   "   vand     q2, q2, q3\n"                                                     \
+                   "   vqadd.s32 q0, q0, q2\n"                                                    \
+                   "   vrshl.s32 q0, q0, q1\n"                                                    \
+                   "   ldr      %[a0], [%[stage], #20]\n"                                         \
+                   "   vadd.i32 q0, q0, %[a0]\n"                                                  \
+                   "   ldr      %[a0], [%[stage], #24]\n"                                         \
+                   "   vdup.32  q1, %[a0]\n"                                                      \
+                   "   vmax.s32 q0, q0, q1\n"                                                     \
+                   "   ldr      %[a0], [%[stage], #28]\n"                                         \
+                   "   vdup.32  q1, %[a0]\n"                                                      \
+                   "   vmin.s32 q0, q0, q1\n"                                                     \
+                   "   vstrb.32 q0, [%[destination]], #4\n"                                       \
+                   "   le       lr, 1b\n"                                                         \
+                   : [w] "+r"(w), [destination] "+r"(destination), [a0] "=&Te"(a0), [a1] "=&Te"(a1), \
+                     [a2] "=&Te"(a2), [a3] "=&Te"(a3), [bias] "=&r"(bias),                        \
+                     [multipliers] "=&r"(multipliers), [shifts] "=&r"(shifts), [depth] "=&r"(depth) \
+                   : OPBRIDGE_UNITS_X##B, [stage] "r"(stage)                                      \
+                   : "lr", "q0", "q1", "q2", "q3", "memory")
+
+#define OPBRIDGE_UNITS_X1 [x0] "w"(x[0])
+#define OPBRIDGE_UNITS_X2 OPBRIDGE_UNITS_X1, [x1] "w"(x[1])
+#define OPBRIDGE_UNITS_X3 OPBRIDGE_UNITS_X2, [x2] "w"(x[2])
+#define OPBRIDGE_UNITS_X4 OPBRIDGE_UNITS_X3, [x3] "w"(x[3])
+
+#define OPBRIDGE_UNITS_IN_REGISTERS(B)                                                                 \
+  static void __attribute__((noinline)) opbridge_units_in_registers##B(                                 \
+      const int8x16_t *x, const int8_t *w, int8_t *destination, const opbridge_units_stage *stage) { \
+    OPBRIDGE_UNITS_IN_REGISTERS_BODY(B);                                                                \
+  }
+
+OPBRIDGE_UNITS_IN_REGISTERS(1)
+OPBRIDGE_UNITS_IN_REGISTERS(2)
+OPBRIDGE_UNITS_IN_REGISTERS(3)
+OPBRIDGE_UNITS_IN_REGISTERS(4)
+
+typedef void (*opbridge_units_in_registers_fn)(const int8x16_t *, const int8_t *, int8_t *,
+                                               const opbridge_units_stage *);
+
+/* Units of one input vector of `depth` <= 64 bytes held in registers (opbridge_units_in_registers<B>). */
+typedef struct {
+  opbridge_units_in_registers_fn run; /* NULL: the layer does not qualify */
+  opbridge_units_stage stage;
+  int32_t shared[8]; /* a shared multiplier and shift, four times each */
+  int32_t units;     /* units run in registers: whole groups whose weight reads stay in the filter */
+} opbridge_units_plan;
+
+/* Plans opbridge_units_in_registers for `units` units of `depth` bytes, if depth <= 64 and no shift
+ * is left; else plan->run is NULL. The plan points into itself: keep it where it was planned. */
+static void opbridge_plan_units(int32_t depth, int32_t units, const opbridge_folded_requantization *rq,
+                                opbridge_units_plan *plan) {
+  static const opbridge_units_in_registers_fn by_blocks[4] = {
+      opbridge_units_in_registers1, opbridge_units_in_registers2, opbridge_units_in_registers3,
+      opbridge_units_in_registers4};
+  plan->run = NULL;
+  plan->units = 0;
+  const int32_t blocks = (depth + 15) / 16;
+  /* The last row's reads end at 16 * blocks bytes past its start: past the filter unless depth
+   * is whole blocks, so then the last group is left out. */
+  const int32_t groups = depth % 16 == 0 ? units / 4 : (units - 1) / 4;
+  if (depth > 64 || groups <= 0) {
+    return;
+  }
+  for (int32_t u = 0; u < (rq->per_channel ? units : 1); ++u) {
+    if (rq->shifts[u] > 0) {
+      return;
+    }
+  }
+  for (int32_t k = 0; k < 4; ++k) {
+    plan->shared[k] = rq->multipliers[0];
+    plan->shared[4 + k] = rq->shifts[0];
+  }
+  const opbridge_units_stage stage = {rq->folded_bias,
+                                      rq->per_channel ? rq->multipliers : plan->shared,
+                                      rq->per_channel ? rq->shifts : plan->shared + 4,
+                                      groups,
+                                      rq->per_channel ? 16 : 0,
+                                      rq->output_offset,
+                                      rq->activation_min,
+                                      rq->activation_max,
+                                      depth};
+  plan->stage = stage;
+  plan->units = 4 * groups;
+  plan->run = by_blocks[blocks - 1];
+}
+
+/* Every unit of the input vector x (depth bytes, read whole: its blocks are loaded once, the
+ * last zero-filled past depth): plan->units in registers, the rest by opbridge_units. */
+static inline void opbridge_units_planned(const opbridge_units_plan *plan, const int8_t *x, const int8_t *filter,
+                                          int32_t depth, int32_t units, const opbridge_folded_requantization *rq,
+                                          int8_t *output) {
+  int8x16_t blocks[4];
+  for (int32_t b = 0; b * 16 < depth; ++b) {
+    blocks[b] = vldrbq_z_s8(x + 16 * b, vctp8q((uint32_t)(depth - 16 * b)));
+  }
+  plan->run(blocks, filter, output, &plan->stage);
+  if (plan->units < units) {
+    opbridge_folded_requantization rest = *rq;
+    rest.folded_bias += plan->units;
+    rest.multipliers += rest.per_channel ? plan->units : 0;
+    rest.shifts += rest.per_channel ? plan->units : 0;
+    opbridge_units(x, filter + plan->units * depth, depth, units - plan->units, &rest, output + plan->units);
   }
 }
 
@@ -485,19 +537,29 @@ static void __attribute__((noinline)) opbridge_copy_window(const opbridge_conv_s
   /* Rows of taps (dilation 1) or taps (dilated) under 16 bytes are one predicated load and store
    * each; longer taps go 16 bytes at a time. */
   const int32_t row_bytes = fl->width * channels;
-  const int32_t whole_rows = params->dilation_width == 1 && x_origin >= 0 && x_origin + fl->width <= in->width;
   const mve_pred16_t row_lanes = vctp8q((uint32_t)row_bytes);
+  if (params->dilation_width == 1 && row_bytes < 16) {
+    /* Each window row one load, of the lanes inside the input (lanes off are not read), and the
+     * zero point in the others. */
+    const int32_t before = x_origin < 0 ? -x_origin * channels : 0;
+    const int32_t until = (in->width - x_origin) * channels;
+    const mve_pred16_t inside = (mve_pred16_t)(vctp8q((uint32_t)(until < 16 ? (until < 0 ? 0 : until) : 16)) &
+                                               ~vctp8q((uint32_t)(before < 16 ? before : 16)));
+    const int8_t *column = image + x_origin * channels;
+    for (int32_t fy = 0; fy < fl->height; ++fy, patch += row_bytes) {
+      const int32_t iy = y_origin + fy * params->dilation_height;
+      int8x16_t values = zero_points;
+      if (iy >= 0 && iy < in->height) {
+        values = vpselq_s8(vldrbq_z_s8(column + iy * in->width * channels, inside), zero_points, inside);
+      }
+      vstrbq_p_s8(patch, values, row_lanes);
+    }
+    return;
+  }
   const mve_pred16_t tap_lanes = vctp8q((uint32_t)channels);
   for (int32_t fy = 0; fy < fl->height; ++fy) {
     const int32_t iy = y_origin + fy * params->dilation_height;
     const int32_t row_inside = iy >= 0 && iy < in->height;
-    if (whole_rows && row_bytes < 16) {
-      const int8x16_t values =
-          row_inside ? vldrbq_z_s8(image + (iy * in->width + x_origin) * channels, row_lanes) : zero_points;
-      vstrbq_p_s8(patch, values, row_lanes);
-      patch += row_bytes;
-      continue;
-    }
     for (int32_t fx = 0; fx < fl->width; ++fx) {
       const int32_t ix = x_origin + fx * params->dilation_width;
       const int32_t inside = row_inside && ix >= 0 && ix < in->width;
@@ -582,12 +644,19 @@ int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *c
   const opbridge_dims *out = &params->output;
   const int32_t window_bytes = fl->height * fl->width * fl->channels;
   const int32_t image_bytes = in->height * in->width * in->channels;
+  opbridge_units_plan plan;
+  opbridge_plan_units(window_bytes, out->channels, &params->requantization, &plan);
   for (int32_t b = 0; b < out->batches; ++b) {
     for (int32_t oy = 0; oy < out->height; ++oy) {
       for (int32_t ox = 0; ox < out->width; ++ox) {
         opbridge_copy_window(params, input + b * image_bytes, oy * params->stride_height - params->padding_height,
                              ox * params->stride_width - params->padding_width, scratch);
-        opbridge_units(scratch, filter, window_bytes, out->channels, &params->requantization, output);
+        if (plan.run != NULL) {
+          opbridge_units_planned(&plan, scratch, filter, window_bytes, out->channels, &params->requantization,
+                                 output);
+        } else {
+          opbridge_units(scratch, filter, window_bytes, out->channels, &params->requantization, output);
+        }
         output += out->channels;
       }
     }
@@ -612,26 +681,18 @@ int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_param
   rest.folded_bias += whole_units;
   rest.multipliers += rest.per_channel ? whole_units : 0;
   rest.shifts += rest.per_channel ? whole_units : 0;
-  const opbridge_pointwise_position_fn position = opbridge_pointwise_position_for(in->channels, rq, whole_units);
-  /* A shared multiplier and shift, four times over: the loop loads four lanes and stays put. */
-  const int32_t shared[8] = {rq->multipliers[0], rq->multipliers[0], rq->multipliers[0], rq->multipliers[0],
-                             rq->shifts[0],      rq->shifts[0],      rq->shifts[0],      rq->shifts[0]};
-  const opbridge_pointwise_stage stage = {rq->folded_bias,
-                                          rq->per_channel ? rq->multipliers : shared,
-                                          rq->per_channel ? rq->shifts : shared + 4,
-                                          whole_units / 4,
-                                          rq->per_channel ? 16 : 0,
-                                          rq->output_offset,
-                                          rq->activation_min,
-                                          rq->activation_max};
+  opbridge_units_plan plan;
+  opbridge_plan_units(in->channels, channels, rq, &plan);
   for (int32_t b = 0; b < out->batches; ++b) {
     for (int32_t oy = 0; oy < out->height; ++oy) {
       const int8_t *row = input + b * image_bytes + oy * params->stride_height * in->width * in->channels;
       for (int32_t ox = 0; ox < out->width; ++ox, output += channels) {
         const int8_t *x = row + ox * params->stride_width * in->channels;
-        if (whole_units > 0 && position != NULL) {
-          position(x, filter, output, &stage);
-        } else if (whole_units > 0) {
+        if (plan.run != NULL) {
+          opbridge_units_planned(&plan, x, filter, in->channels, channels, rq, output);
+          continue;
+        }
+        if (whole_units > 0) {
           opbridge_units_whole(x, filter, in->channels, whole_units, rq, output);
         }
         if (whole_units < channels) {
