@@ -330,14 +330,30 @@ typedef char opbridge_units_stage_layout[(sizeof(void *) == 4 && offsetof(opbrid
 #define OPBRIDGE_UNIT_DOT_4(a) OPBRIDGE_UNIT_DOT_3(a) "   vldrb.8 q1, [%[w], #48]\n   vmladava.s8 %[" a "], %q[x3], q1\n"
 #define OPBRIDGE_UNIT_DOT(B, a) OPBRIDGE_UNIT_DOT_##B(a) "   add      %[w], %[w], %[depth]\n"
 
+/* As OPBRIDGE_UNIT_DOT for rows of exactly B blocks: the first block's load steps to the next row. */
+#define OPBRIDGE_UNIT_DOT_WHOLE_1(a) "   vldrb.8 q0, [%[w]], #16\n   vmladav.s8 %[" a "], %q[x0], q0\n"
+#define OPBRIDGE_UNIT_DOT_WHOLE_2(a) \
+  "   vldrb.8 q1, [%[w], #16]\n   vmladav.s8 %[" a "], %q[x1], q1\n"   \
+  "   vldrb.8 q0, [%[w]], #32\n   vmladava.s8 %[" a "], %q[x0], q0\n"
+#define OPBRIDGE_UNIT_DOT_WHOLE_3(a)                                     \
+  "   vldrb.8 q1, [%[w], #16]\n   vmladav.s8 %[" a "], %q[x1], q1\n"   \
+  "   vldrb.8 q0, [%[w], #32]\n   vmladava.s8 %[" a "], %q[x2], q0\n"  \
+  "   vldrb.8 q1, [%[w]], #48\n   vmladava.s8 %[" a "], %q[x0], q1\n"
+#define OPBRIDGE_UNIT_DOT_WHOLE_4(a)                                     \
+  "   vldrb.8 q1, [%[w], #16]\n   vmladav.s8 %[" a "], %q[x1], q1\n"   \
+  "   vldrb.8 q0, [%[w], #32]\n   vmladava.s8 %[" a "], %q[x2], q0\n"  \
+  "   vldrb.8 q1, [%[w], #48]\n   vmladava.s8 %[" a "], %q[x3], q1\n"  \
+  "   vldrb.8 q0, [%[w]], #64\n   vmladava.s8 %[" a "], %q[x0], q0\n"
+#define OPBRIDGE_UNIT_DOT_WHOLE(B, a) OPBRIDGE_UNIT_DOT_WHOLE_##B(a)
+
 /* stage->groups groups of four units over one input vector of at most B blocks of 16 bytes,
  * held in registers (x0..x<B-1>; bytes past the vector's end zero, so that the weights read
  * past a row's end, the next row's, add nothing): the dot products, then the output stage of
  * opbridge_lanes_requantize without the left shift, 25 instructions per four units. The sums
  * enter the vector one lane at a time: the two-lane VMOV is avoided, as assemblers and
  * emulators have disagreed on which register goes to which lane. The last row's last block must
- * not pass the end of the filter: opbridge_plan_units leaves a group that would to opbridge_units. */
-#define OPBRIDGE_UNITS_IN_REGISTERS_BODY(B)                                                       \
+ * not pass the end of the filter: opbridge_plan_units gives such a group a copy of its rows. */
+#define OPBRIDGE_UNITS_IN_REGISTERS_BODY(B, DOT)                                                  \
   int32_t a0, a1, a2, a3, depth;                                                                  \
   const int32_t *bias, *multipliers, *shifts;                                                     \
   __asm__ volatile("   ldr      %[bias], [%[stage], #0]\n"                                        \
@@ -346,8 +362,7 @@ typedef char opbridge_units_stage_layout[(sizeof(void *) == 4 && offsetof(opbrid
                    "   ldr      %[depth], [%[stage], #32]\n"                                      \
                    "   ldr      lr, [%[stage], #12]\n"                                            \
                    "   dls      lr, lr\n"                                                         \
-                   "1:\n" OPBRIDGE_UNIT_DOT(B, "a0") OPBRIDGE_UNIT_DOT(B, "a1") OPBRIDGE_UNIT_DOT(B, "a2") \
-                       OPBRIDGE_UNIT_DOT(B, "a3")                                                  \
+                   "1:\n" DOT(B, "a0") DOT(B, "a1") DOT(B, "a2") DOT(B, "a3")                   \
                    "   vmov.32  q0[0], %[a0]\n"                                                   \
                    "   vmov.32  q0[1], %[a1]\n"                                                   \
                    "   vmov.32  q0[2], %[a2]\n"                                                   \
@@ -381,15 +396,41 @@ typedef char opbridge_units_stage_layout[(sizeof(void *) == 4 && offsetof(opbrid
                    : OPBRIDGE_UNITS_X##B, [stage] "r"(stage)                                      \
                    : "lr", "q0", "q1", "q2", "q3", "memory")
 
-#define OPBRIDGE_UNITS_X1 [x0] "w"(x[0])
-#define OPBRIDGE_UNITS_X2 OPBRIDGE_UNITS_X1, [x1] "w"(x[1])
-#define OPBRIDGE_UNITS_X3 OPBRIDGE_UNITS_X2, [x2] "w"(x[2])
-#define OPBRIDGE_UNITS_X4 OPBRIDGE_UNITS_X3, [x3] "w"(x[3])
+#define OPBRIDGE_UNITS_X1 [x0] "w"(x0)
+#define OPBRIDGE_UNITS_X2 OPBRIDGE_UNITS_X1, [x1] "w"(x1)
+#define OPBRIDGE_UNITS_X3 OPBRIDGE_UNITS_X2, [x2] "w"(x2)
+#define OPBRIDGE_UNITS_X4 OPBRIDGE_UNITS_X3, [x3] "w"(x3)
 
-#define OPBRIDGE_UNITS_IN_REGISTERS(B)                                                                 \
-  static void __attribute__((noinline)) opbridge_units_in_registers##B(                                 \
-      const int8x16_t *x, const int8_t *w, int8_t *destination, const opbridge_units_stage *stage) { \
-    OPBRIDGE_UNITS_IN_REGISTERS_BODY(B);                                                                \
+/* The input vector's blocks x0..x3 (those past B unused): whole, or zero-filled past `depth`. */
+#define OPBRIDGE_UNITS_LOAD_WHOLE(B)                         \
+  const int8x16_t x0 = vld1q_s8(x);                          \
+  const int8x16_t x1 = B > 1 ? vld1q_s8(x + 16) : x0;        \
+  const int8x16_t x2 = B > 2 ? vld1q_s8(x + 32) : x0;        \
+  const int8x16_t x3 = B > 3 ? vld1q_s8(x + 48) : x0;        \
+  (void)x1;                                                  \
+  (void)x2;                                                  \
+  (void)x3
+#define OPBRIDGE_UNITS_LOAD_PART(B)                                                            \
+  const uint32_t bytes = (uint32_t)stage->depth;                                               \
+  const int8x16_t x0 = vldrbq_z_s8(x, vctp8q(bytes));                                          \
+  const int8x16_t x1 = B > 1 ? vldrbq_z_s8(x + 16, vctp8q(bytes > 16 ? bytes - 16 : 0)) : x0; \
+  const int8x16_t x2 = B > 2 ? vldrbq_z_s8(x + 32, vctp8q(bytes > 32 ? bytes - 32 : 0)) : x0; \
+  const int8x16_t x3 = B > 3 ? vldrbq_z_s8(x + 48, vctp8q(bytes > 48 ? bytes - 48 : 0)) : x0; \
+  (void)x1;                                                                                    \
+  (void)x2;                                                                                    \
+  (void)x3
+
+#define OPBRIDGE_UNITS_IN_REGISTERS(B)                                                                      \
+  static void __attribute__((noinline)) opbridge_units_in_registers##B(                                      \
+      const int8_t *x, const int8_t *w, int8_t *destination, const opbridge_units_stage *stage) {         \
+    OPBRIDGE_UNITS_LOAD_PART(B);                                                                             \
+    OPBRIDGE_UNITS_IN_REGISTERS_BODY(B, OPBRIDGE_UNIT_DOT);                                                  \
+  }                                                                                                          \
+  static void __attribute__((noinline)) opbridge_units_in_registers_whole##B(                                \
+      const int8_t *x, const int8_t *w, int8_t *destination, const opbridge_units_stage *stage) {         \
+    OPBRIDGE_UNITS_LOAD_WHOLE(B);                                                                            \
+    OPBRIDGE_UNITS_IN_REGISTERS_BODY(B, OPBRIDGE_UNIT_DOT_WHOLE);                                            \
+    (void)depth;                                                                                             \
   }
 
 OPBRIDGE_UNITS_IN_REGISTERS(1)
@@ -397,33 +438,38 @@ OPBRIDGE_UNITS_IN_REGISTERS(2)
 OPBRIDGE_UNITS_IN_REGISTERS(3)
 OPBRIDGE_UNITS_IN_REGISTERS(4)
 
-typedef void (*opbridge_units_in_registers_fn)(const int8x16_t *, const int8_t *, int8_t *,
+typedef void (*opbridge_units_in_registers_fn)(const int8_t *, const int8_t *, int8_t *,
                                                const opbridge_units_stage *);
 
 /* Units of one input vector of `depth` <= 64 bytes held in registers (opbridge_units_in_registers<B>). */
 typedef struct {
   opbridge_units_in_registers_fn run; /* NULL: the layer does not qualify */
-  opbridge_units_stage stage;
-  int32_t shared[8]; /* a shared multiplier and shift, four times each */
-  int32_t units;     /* units run in registers: whole groups whose weight reads stay in the filter */
+  opbridge_units_stage stage;         /* groups read from the filter */
+  opbridge_units_stage last_stage;    /* the last group, read from last_rows (groups 0: none) */
+  int32_t shared[8];                  /* a shared multiplier and shift, four times each */
+  int32_t units;                      /* units run in registers: every whole group */
+  int8_t last_rows[4 * 64 + 16];      /* the last group's weight rows, then zeros to read past them */
 } opbridge_units_plan;
 
 /* Plans opbridge_units_in_registers for `units` units of `depth` bytes, if depth <= 64 and no shift
  * is left; else plan->run is NULL. The plan points into itself: keep it where it was planned. */
-static void opbridge_plan_units(int32_t depth, int32_t units, const opbridge_folded_requantization *rq,
-                                opbridge_units_plan *plan) {
-  static const opbridge_units_in_registers_fn by_blocks[4] = {
-      opbridge_units_in_registers1, opbridge_units_in_registers2, opbridge_units_in_registers3,
-      opbridge_units_in_registers4};
+static void opbridge_plan_units(const int8_t *filter, int32_t depth, int32_t units,
+                                const opbridge_folded_requantization *rq, opbridge_units_plan *plan) {
+  static const opbridge_units_in_registers_fn by_blocks[2][4] = {
+      {opbridge_units_in_registers1, opbridge_units_in_registers2, opbridge_units_in_registers3,
+       opbridge_units_in_registers4},
+      {opbridge_units_in_registers_whole1, opbridge_units_in_registers_whole2, opbridge_units_in_registers_whole3,
+       opbridge_units_in_registers_whole4}};
   plan->run = NULL;
   plan->units = 0;
   const int32_t blocks = (depth + 15) / 16;
-  /* The last row's reads end at 16 * blocks bytes past its start: past the filter unless depth
-   * is whole blocks, so then the last group is left out. */
-  const int32_t groups = depth % 16 == 0 ? units / 4 : (units - 1) / 4;
+  const int32_t groups = units / 4;
   if (depth > 64 || groups <= 0) {
     return;
   }
+  /* The last row's reads end at 16 * blocks bytes past its start, past the filter unless depth
+   * is whole blocks: then the last group reads a copy of its rows followed by zeros. */
+  const int32_t copied = depth % 16 != 0;
   for (int32_t u = 0; u < (rq->per_channel ? units : 1); ++u) {
     if (rq->shifts[u] > 0) {
       return;
@@ -436,15 +482,26 @@ static void opbridge_plan_units(int32_t depth, int32_t units, const opbridge_fol
   const opbridge_units_stage stage = {rq->folded_bias,
                                       rq->per_channel ? rq->multipliers : plan->shared,
                                       rq->per_channel ? rq->shifts : plan->shared + 4,
-                                      groups,
+                                      groups - copied,
                                       rq->per_channel ? 16 : 0,
                                       rq->output_offset,
                                       rq->activation_min,
                                       rq->activation_max,
                                       depth};
   plan->stage = stage;
+  plan->last_stage = stage;
+  plan->last_stage.groups = copied;
+  if (copied) {
+    const int32_t first = 4 * (groups - 1); /* the last group's first unit */
+    plan->last_stage.bias += first;
+    plan->last_stage.multipliers += rq->per_channel ? first : 0;
+    plan->last_stage.shifts += rq->per_channel ? first : 0;
+    for (int32_t i = 0; i < (int32_t)sizeof(plan->last_rows); ++i) {
+      plan->last_rows[i] = i < 4 * depth ? filter[first * depth + i] : 0;
+    }
+  }
   plan->units = 4 * groups;
-  plan->run = by_blocks[blocks - 1];
+  plan->run = by_blocks[!copied][blocks - 1];
 }
 
 /* Every unit of the input vector x (depth bytes, read whole: its blocks are loaded once, the
@@ -452,11 +509,12 @@ static void opbridge_plan_units(int32_t depth, int32_t units, const opbridge_fol
 static inline void opbridge_units_planned(const opbridge_units_plan *plan, const int8_t *x, const int8_t *filter,
                                           int32_t depth, int32_t units, const opbridge_folded_requantization *rq,
                                           int8_t *output) {
-  int8x16_t blocks[4];
-  for (int32_t b = 0; b * 16 < depth; ++b) {
-    blocks[b] = vldrbq_z_s8(x + 16 * b, vctp8q((uint32_t)(depth - 16 * b)));
+  if (plan->stage.groups > 0) {
+    plan->run(x, filter, output, &plan->stage);
   }
-  plan->run(blocks, filter, output, &plan->stage);
+  if (plan->last_stage.groups > 0) {
+    plan->run(x, plan->last_rows, output + 4 * plan->stage.groups, &plan->last_stage);
+  }
   if (plan->units < units) {
     opbridge_folded_requantization rest = *rq;
     rest.folded_bias += plan->units;
@@ -645,7 +703,7 @@ int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *c
   const int32_t window_bytes = fl->height * fl->width * fl->channels;
   const int32_t image_bytes = in->height * in->width * in->channels;
   opbridge_units_plan plan;
-  opbridge_plan_units(window_bytes, out->channels, &params->requantization, &plan);
+  opbridge_plan_units(filter, window_bytes, out->channels, &params->requantization, &plan);
   for (int32_t b = 0; b < out->batches; ++b) {
     for (int32_t oy = 0; oy < out->height; ++oy) {
       for (int32_t ox = 0; ox < out->width; ++ox) {
@@ -682,7 +740,7 @@ int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_param
   rest.multipliers += rest.per_channel ? whole_units : 0;
   rest.shifts += rest.per_channel ? whole_units : 0;
   opbridge_units_plan plan;
-  opbridge_plan_units(in->channels, channels, rq, &plan);
+  opbridge_plan_units(filter, in->channels, channels, rq, &plan);
   for (int32_t b = 0; b < out->batches; ++b) {
     for (int32_t oy = 0; oy < out->height; ++oy) {
       const int8_t *row = input + b * image_bytes + oy * params->stride_height * in->width * in->channels;
