@@ -657,6 +657,128 @@ typedef struct {
   mve_pred16_t mask;
 } opbridge_conv_segment;
 
+/* What opbridge_conv_segment_in_assembly reads besides the input and the weights: a run of
+ * interior windows of one group of four output channels (whole 16-byte blocks per window row,
+ * no left shift). */
+typedef struct {
+  int32_t blocks;           /* 0: blocks per window row */
+  const int8_t *w0_end;     /* 4: the first weight row's end (its window's last tap + 1) */
+  int32_t row_skip;         /* 8: bytes from the end of a window row to the next row's start */
+  int32_t back;             /* 12: bytes from the end of a window to the next window's start */
+  int32_t window_bytes;     /* 16: bytes of a weight row (one output channel's window) */
+  int32_t destination_step; /* 20: bytes between outputs of neighbouring positions (channels) */
+  int32_t offset;           /* 24: output offset */
+  const int8_t *end;        /* 28: the destination after the last position */
+  int8_t *destination;      /* 32: the first position's output */
+  const int8_t *origin;     /* 36: the first window's first tap */
+  const int8_t *weights;    /* 40: the group's first weight row (the others follow it) */
+  int32_t unused;           /* 44 */
+  int32x4_t bias;           /* 48 */
+  int32x4_t multiplier;     /* 64 */
+  int32x4_t right;          /* 80: min(shift, 0) */
+  int32x4_t round;          /* 96: -1 where right < 0 */
+  int32x4_t minimum;        /* 112 */
+  int32x4_t maximum;        /* 128 */
+} opbridge_conv_job;
+
+typedef char opbridge_conv_job_layout[(sizeof(void *) == 4 && offsetof(opbridge_conv_job, destination) == 32 &&
+                                       offsetof(opbridge_conv_job, bias) == 48 &&
+                                       offsetof(opbridge_conv_job, maximum) == 128)
+                                          ? 1
+                                          : -1];
+
+/* One 16-byte block of a window row for the four weight rows w0..w3 (no loop instruction). */
+#define OPBRIDGE_DOT4_BLOCK        \
+  "   vldrb.8 q0, [%[x]], #16\n"   \
+  "   vldrb.8 q1, [%[w0]], #16\n"  \
+  "   vmlava.s8 %[a0], q0, q1\n"   \
+  "   vldrb.8 q2, [%[w1]], #16\n"  \
+  "   vmlava.s8 %[a1], q0, q2\n"   \
+  "   vldrb.8 q1, [%[w2]], #16\n"  \
+  "   vmlava.s8 %[a2], q0, q1\n"   \
+  "   vldrb.8 q2, [%[w3]], #16\n"  \
+  "   vmlava.s8 %[a3], q0, q2\n"
+
+/* A window row of B blocks: written out for 1-4, else a low-overhead loop. */
+#define OPBRIDGE_CONV_ROW_1 OPBRIDGE_DOT4_BLOCK
+#define OPBRIDGE_CONV_ROW_2 OPBRIDGE_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK
+#define OPBRIDGE_CONV_ROW_3 OPBRIDGE_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK
+#define OPBRIDGE_CONV_ROW_4 OPBRIDGE_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK
+#define OPBRIDGE_CONV_ROW_0              \
+  "   ldr     lr, [%[job], #0]\n"        \
+  "   dls     lr, lr\n"                  \
+  "4:\n" OPBRIDGE_DOT4_BLOCK             \
+  "   le      lr, 4b\n"
+
+/* Every position of the run: the window's rows, then the output stage (constants q3-q7 and the
+ * job), one store of four bytes, then the next window (x, and the weight rows back to their
+ * starts). Stage and loop: 35 instructions a position, and 5 a window row besides its blocks.
+ * Every operand is an output loaded from the job: at -O0, GCC cannot place this many in-out
+ * operands. */
+#define OPBRIDGE_CONV_SEGMENT(B)                                                                      \
+  static void __attribute__((noinline)) opbridge_conv_segment_in_assembly##B(const opbridge_conv_job *job) { \
+    int32_t a0, a1, a2, a3;                                                                            \
+    const int8_t *x, *w0, *w1, *w2, *w3;                                                               \
+    int8_t *destination;                                                                               \
+    __asm__ volatile("   vldrw.32 q3, [%[job], #112]\n"                                                \
+                     "   vldrw.32 q4, [%[job], #48]\n"                                                 \
+                     "   vldrw.32 q5, [%[job], #64]\n"                                                 \
+                     "   vldrw.32 q6, [%[job], #80]\n"                                                 \
+                     "   vldrw.32 q7, [%[job], #96]\n"                                                 \
+                     "   ldr     %[destination], [%[job], #32]\n"                                      \
+                     "   ldr     %[x], [%[job], #36]\n"                                                \
+                     "   ldr     %[w0], [%[job], #40]\n"                                               \
+                     "2: ldr     lr, [%[job], #16]\n"                                                  \
+                     "   add     %[w1], %[w0], lr\n"                                                   \
+                     "   add     %[w2], %[w1], lr\n"                                                   \
+                     "   add     %[w3], %[w2], lr\n"                                                   \
+                     "   movs    %[a0], #0\n"                                                          \
+                     "   movs    %[a1], #0\n"                                                          \
+                     "   movs    %[a2], #0\n"                                                          \
+                     "   movs    %[a3], #0\n"                                                          \
+                     "0:\n" OPBRIDGE_CONV_ROW_##B                                                      \
+                     "   ldr     lr, [%[job], #8]\n"                                                   \
+                     "   add     %[x], %[x], lr\n"                                                     \
+                     "   ldr     lr, [%[job], #4]\n"                                                   \
+                     "   cmp     %[w0], lr\n"                                                          \
+                     "   bne     0b\n"                                                                 \
+                     "   vmov.32 q0[0], %[a0]\n"                                                       \
+                     "   vmov.32 q0[1], %[a1]\n"                                                       \
+                     "   vmov.32 q0[2], %[a2]\n"                                                       \
+                     "   vmov.32 q0[3], %[a3]\n"                                                       \
+                     "   vadd.i32 q0, q0, q4\n"                                                        \
+                     "   vqrdmulh.s32 q0, q0, q5\n"                                                    \
+                     "   vshr.s32 q1, q0, #31\n"                                                       \
+                     "   vand    q1, q1, q7\n"                                                         \
+                     "   vqadd.s32 q0, q0, q1\n"                                                       \
+                     "   vrshl.s32 q0, q0, q6\n"                                                       \
+                     "   ldr     lr, [%[job], #24]\n"                                                  \
+                     "   vadd.i32 q0, q0, lr\n"                                                        \
+                     "   vmax.s32 q0, q0, q3\n"                                                        \
+                     "   vldrw.32 q1, [%[job], #128]\n"                                                \
+                     "   vmin.s32 q0, q0, q1\n"                                                        \
+                     "   vstrb.32 q0, [%[destination]]\n"                                              \
+                     "   ldr     lr, [%[job], #20]\n"                                                  \
+                     "   add     %[destination], %[destination], lr\n"                                 \
+                     "   ldr     lr, [%[job], #12]\n"                                                  \
+                     "   add     %[x], %[x], lr\n"                                                     \
+                     "   ldr     %[w0], [%[job], #40]\n"                                               \
+                     "   ldr     lr, [%[job], #28]\n"                                                  \
+                     "   cmp     %[destination], lr\n"                                                 \
+                     "   bne     2b\n"                                                                 \
+                     : [x] "=&r"(x), [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3),     \
+                       [destination] "=&l"(destination), [a0] "=&Te"(a0), [a1] "=&Te"(a1),              \
+                       [a2] "=&Te"(a2), [a3] "=&Te"(a3)                                                 \
+                     : [job] "r"(job)                                                                  \
+                     : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");         \
+  }
+
+OPBRIDGE_CONV_SEGMENT(0)
+OPBRIDGE_CONV_SEGMENT(1)
+OPBRIDGE_CONV_SEGMENT(2)
+OPBRIDGE_CONV_SEGMENT(3)
+OPBRIDGE_CONV_SEGMENT(4)
+
 static void __attribute__((noinline)) opbridge_conv_interior_segment(const opbridge_conv_segment *segment,
                                                                      const opbridge_lanes_output *stage) {
   const opbridge_lanes_output constants = *stage;
@@ -673,6 +795,36 @@ static void __attribute__((noinline)) opbridge_conv_interior_segment(const opbri
   const int32_t destination_step = segment->destination_step;
   const mve_pred16_t mask = segment->mask;
   const int32_t whole_blocks = run % 16 == 0;
+  if (whole_blocks && mask == 0xffff && vmaxvq_s32(0, constants.left) == 0) {
+    /* Four channels, no left shift: the run in assembly. */
+    typedef void (*segment_fn)(const opbridge_conv_job *);
+    static const segment_fn by_blocks[5] = {
+        opbridge_conv_segment_in_assembly0, opbridge_conv_segment_in_assembly1, opbridge_conv_segment_in_assembly2,
+        opbridge_conv_segment_in_assembly3, opbridge_conv_segment_in_assembly4};
+    const int32_t blocks = run / 16;
+    const opbridge_conv_job job = {
+        blocks,
+        w0 + window_rows * run,
+        row_step - run,
+        origin_step - window_rows * row_step,
+        window_rows * run,
+        destination_step,
+        constants.offset,
+        destination + segment->count * destination_step,
+        destination,
+        origin,
+        w0,
+        0,
+        constants.bias,
+        constants.multiplier,
+        constants.right,
+        vshrq_n_s32(constants.right, 31),
+        vdupq_n_s32(constants.minimum),
+        vdupq_n_s32(constants.maximum),
+    };
+    by_blocks[blocks <= 4 ? blocks : 0](&job);
+    return;
+  }
   for (int32_t i = segment->count; i > 0; --i) {
     int32_t sums[4] = {0, 0, 0, 0};
     if (whole_blocks) {
