@@ -862,11 +862,43 @@ int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *c
   const int32_t image_bytes = in->height * in->width * in->channels;
   opbridge_units_plan plan;
   opbridge_plan_units(filter, window_bytes, out->channels, &params->requantization, &plan);
+  /* Windows inside the input of at most 64 bytes, all within 256 bytes of their first tap, are
+   * gathered into the scratch with byte offsets (one VLDRB gather a block) instead of copied. */
+  const int32_t channels = in->channels;
+  const int32_t y_span = (fl->height - 1) * params->dilation_height;
+  const int32_t x_span = (fl->width - 1) * params->dilation_width;
+  const int32_t gathered = window_bytes <= 64 && (y_span * in->width + x_span + 1) * channels <= 256;
+  uint8x16_t offsets[4];
+  if (gathered) {
+    uint8_t lanes[64];
+    for (int32_t t = 0; t < 64; ++t) {
+      const int32_t tap = t < window_bytes ? t / channels : 0;
+      const int32_t fy = tap / fl->width;
+      const int32_t fx = tap % fl->width;
+      lanes[t] = (uint8_t)(t < window_bytes ? (fy * params->dilation_height * in->width + fx * params->dilation_width) *
+                                                    channels +
+                                                t % channels
+                                          : 0);
+    }
+    for (int32_t k = 0; k < 4; ++k) {
+      offsets[k] = vld1q_u8(lanes + 16 * k);
+    }
+  }
   for (int32_t b = 0; b < out->batches; ++b) {
     for (int32_t oy = 0; oy < out->height; ++oy) {
+      const int32_t y_origin = oy * params->stride_height - params->padding_height;
+      const int32_t rows_inside = y_origin >= 0 && y_origin + y_span < in->height;
       for (int32_t ox = 0; ox < out->width; ++ox) {
-        opbridge_copy_window(params, input + b * image_bytes, oy * params->stride_height - params->padding_height,
-                             ox * params->stride_width - params->padding_width, scratch);
+        const int32_t x_origin = ox * params->stride_width - params->padding_width;
+        if (gathered && rows_inside && x_origin >= 0 && x_origin + x_span < in->width) {
+          const int8_t *origin = input + b * image_bytes + (y_origin * in->width + x_origin) * channels;
+          for (int32_t k = 0; k * 16 < window_bytes; ++k) {
+            const mve_pred16_t p = vctp8q((uint32_t)(window_bytes - 16 * k));
+            vstrbq_p_s8(scratch + 16 * k, vldrbq_gather_offset_z_s8(origin, offsets[k], p), p);
+          }
+        } else {
+          opbridge_copy_window(params, input + b * image_bytes, y_origin, x_origin, scratch);
+        }
         if (plan.run != NULL) {
           opbridge_units_planned(&plan, scratch, filter, window_bytes, out->channels, &params->requantization,
                                  output);

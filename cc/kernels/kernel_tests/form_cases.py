@@ -472,6 +472,7 @@ FEATURES: dict[str, set[str]] = {
     | WINDOW_FEATURES
     | {
         "patch",
+        "patch_gathered",
         "in_place",
         "dot_tail",
         "dot_multiple_of_16",
@@ -666,6 +667,11 @@ def window_features(graph: Graph, node: Node) -> set[str]:
     if node.op_type == "CONV_2D":
         if conv_2d_scratch_bytes(graph, node):
             features.add("patch")
+            window_bytes = filter_height * filter_width * in_channels
+            y_span = (filter_height - 1) * a.dilation_height
+            x_span = (filter_width - 1) * a.dilation_width
+            if window_bytes <= 64 and (y_span * width + x_span + 1) * in_channels <= 256 and any(flags):
+                features.add("patch_gathered")  # Helium: interior windows gathered with byte offsets
         else:
             features.add("in_place")
             group = filter_width if a.dilation_width == 1 else 1
