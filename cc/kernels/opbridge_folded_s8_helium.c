@@ -1669,6 +1669,91 @@ int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_param
   return OPBRIDGE_STATUS_OK;
 }
 
+/* What opbridge_fully_connected_in_assembly reads: one input vector of whole blocks against
+ * every group of four units, with one multiplier and shift (not left) for all. */
+typedef struct {
+  const int8_t *x;          /* 0: the input vector */
+  int32_t depth;            /* 4: bytes of the vector and of each weight row */
+  int32_t quads;            /* 8: blocks / 4 */
+  int32_t singles;          /* 12: blocks % 4 */
+  const int32_t *bias;      /* 16: the next group's folded bias (advanced by the assembly) */
+  int32_t offset;           /* 20: output offset */
+  const int8_t *end;        /* 24: the destination after the last group */
+  int8_t *destination;      /* 28: the first group's outputs */
+  const int8_t *weights;    /* 32: the first weight row */
+  int32_t unused[3];        /* 36 */
+  int32x4_t multiplier;     /* 48 */
+  int32x4_t right;          /* 64 */
+  int32x4_t round;          /* 80 */
+  int32x4_t minimum;        /* 96 */
+  int32x4_t maximum;        /* 112 */
+} opbridge_fully_connected_job;
+
+typedef char opbridge_fully_connected_job_layout[(sizeof(void *) == 4 &&
+                                                  offsetof(opbridge_fully_connected_job, multiplier) == 48 &&
+                                                  offsetof(opbridge_fully_connected_job, maximum) == 112)
+                                                     ? 1
+                                                     : -1];
+
+/* Every group: the dot products (four blocks a loop iteration, then single blocks; 9
+ * instructions a block), then the output stage with its constants in q3-q7 (19). */
+static void __attribute__((noinline)) opbridge_fully_connected_in_assembly(opbridge_fully_connected_job *job) {
+  int32_t a0, a1, a2, a3;
+  const int8_t *x, *w0, *w1, *w2, *w3;
+  int8_t *destination;
+  __asm__ volatile(
+      "   vldrw.32 q3, [%[job], #48]\n"
+      "   vldrw.32 q4, [%[job], #64]\n"
+      "   vldrw.32 q5, [%[job], #80]\n"
+      "   vldrw.32 q6, [%[job], #96]\n"
+      "   vldrw.32 q7, [%[job], #112]\n"
+      "   ldr     %[destination], [%[job], #28]\n"
+      "   ldr     %[w0], [%[job], #32]\n"
+      "2: ldr     %[x], [%[job], #0]\n"
+      "   ldr     lr, [%[job], #4]\n"
+      "   add     %[w1], %[w0], lr\n"
+      "   add     %[w2], %[w1], lr\n"
+      "   add     %[w3], %[w2], lr\n"
+      "   movs    %[a0], #0\n"
+      "   movs    %[a1], #0\n"
+      "   movs    %[a2], #0\n"
+      "   movs    %[a3], #0\n"
+      "   ldr     lr, [%[job], #8]\n"
+      "   wls     lr, lr, 5f\n"
+      "4:\n" OPBRIDGE_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK
+      "   le      lr, 4b\n"
+      "5: ldr     lr, [%[job], #12]\n"
+      "   wls     lr, lr, 7f\n"
+      "6:\n" OPBRIDGE_DOT4_BLOCK
+      "   le      lr, 6b\n"
+      "7: mov     %[w0], %[w3]\n"
+      "   vmov.32 q0[0], %[a0]\n"
+      "   vmov.32 q0[1], %[a1]\n"
+      "   vmov.32 q0[2], %[a2]\n"
+      "   vmov.32 q0[3], %[a3]\n"
+      "   ldr     lr, [%[job], #16]\n"
+      "   vldrw.32 q1, [lr], #16\n"
+      "   str     lr, [%[job], #16]\n"
+      "   vadd.i32 q0, q0, q1\n"
+      "   vqrdmulh.s32 q0, q0, q3\n"
+      "   vshr.s32 q1, q0, #31\n"
+      "   vand    q1, q1, q5\n"
+      "   vqadd.s32 q0, q0, q1\n"
+      "   vrshl.s32 q0, q0, q4\n"
+      "   ldr     lr, [%[job], #20]\n"
+      "   vadd.i32 q0, q0, lr\n"
+      "   vmax.s32 q0, q0, q6\n"
+      "   vmin.s32 q0, q0, q7\n"
+      "   vstrb.32 q0, [%[destination]], #4\n"
+      "   ldr     lr, [%[job], #24]\n"
+      "   cmp     %[destination], lr\n"
+      "   bne     2b\n"
+      : [x] "=&r"(x), [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3),
+        [destination] "=&l"(destination), [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3)
+      : [job] "r"(job)
+      : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
+}
+
 int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_folded_params *caller_params,
                                            const int8_t *input, const int8_t *filter, int8_t *output) {
   if (!opbridge_fully_connected_call_valid(caller_params, input, filter, output)) {
@@ -1680,10 +1765,39 @@ int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_fol
   const int32_t depth = params->input_depth;
   const int32_t units = params->output_depth;
   const int32_t whole_units = depth % 16 == 0 ? units / 4 * 4 : 0;
+  const opbridge_folded_requantization *rq = &params->requantization;
+  /* Vectors of up to 64 bytes stay in registers; longer ones of whole blocks with one shared
+   * multiplier and a shift that is not left take opbridge_fully_connected_in_assembly. */
+  opbridge_units_plan plan;
+  opbridge_plan_units(filter, depth, units, rq, &plan);
+  const int32_t assembly = plan.run == NULL && whole_units > 0 && !rq->per_channel && rq->shifts[0] <= 0;
   for (int32_t batch = 0; batch < params->batches; ++batch) {
     const int8_t *x = input + batch * depth;
     int8_t *row = output + batch * units;
-    if (whole_units > 0) {
+    if (plan.run != NULL) {
+      opbridge_units_planned(&plan, x, filter, depth, units, rq, row);
+      continue;
+    }
+    if (assembly) {
+      opbridge_fully_connected_job job = {
+          x,
+          depth,
+          depth / 64,
+          depth / 16 % 4,
+          rq->folded_bias,
+          rq->output_offset,
+          row + whole_units,
+          row,
+          filter,
+          {0, 0, 0},
+          vdupq_n_s32(rq->multipliers[0]),
+          vdupq_n_s32(rq->shifts[0]),
+          vdupq_n_s32(rq->shifts[0] < 0 ? -1 : 0),
+          vdupq_n_s32(rq->activation_min),
+          vdupq_n_s32(rq->activation_max),
+      };
+      opbridge_fully_connected_in_assembly(&job);
+    } else if (whole_units > 0) {
       opbridge_units_whole(x, filter, depth, whole_units, &params->requantization, row);
     }
     if (whole_units < units) {
