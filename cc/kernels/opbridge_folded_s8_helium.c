@@ -330,21 +330,6 @@ typedef char opbridge_units_stage_layout[(sizeof(void *) == 4 && offsetof(opbrid
 #define OPBRIDGE_UNIT_DOT_4(a) OPBRIDGE_UNIT_DOT_3(a) "   vldrb.8 q1, [%[w], #48]\n   vmladava.s8 %[" a "], %q[x3], q1\n"
 #define OPBRIDGE_UNIT_DOT(B, a) OPBRIDGE_UNIT_DOT_##B(a) "   add      %[w], %[w], %[depth]\n"
 
-/* As OPBRIDGE_UNIT_DOT for rows of exactly B blocks: the first block's load steps to the next row. */
-#define OPBRIDGE_UNIT_DOT_WHOLE_1(a) "   vldrb.8 q0, [%[w]], #16\n   vmladav.s8 %[" a "], %q[x0], q0\n"
-#define OPBRIDGE_UNIT_DOT_WHOLE_2(a) \
-  "   vldrb.8 q1, [%[w], #16]\n   vmladav.s8 %[" a "], %q[x1], q1\n"   \
-  "   vldrb.8 q0, [%[w]], #32\n   vmladava.s8 %[" a "], %q[x0], q0\n"
-#define OPBRIDGE_UNIT_DOT_WHOLE_3(a)                                     \
-  "   vldrb.8 q1, [%[w], #16]\n   vmladav.s8 %[" a "], %q[x1], q1\n"   \
-  "   vldrb.8 q0, [%[w], #32]\n   vmladava.s8 %[" a "], %q[x2], q0\n"  \
-  "   vldrb.8 q1, [%[w]], #48\n   vmladava.s8 %[" a "], %q[x0], q1\n"
-#define OPBRIDGE_UNIT_DOT_WHOLE_4(a)                                     \
-  "   vldrb.8 q1, [%[w], #16]\n   vmladav.s8 %[" a "], %q[x1], q1\n"   \
-  "   vldrb.8 q0, [%[w], #32]\n   vmladava.s8 %[" a "], %q[x2], q0\n"  \
-  "   vldrb.8 q1, [%[w], #48]\n   vmladava.s8 %[" a "], %q[x3], q1\n"  \
-  "   vldrb.8 q0, [%[w]], #64\n   vmladava.s8 %[" a "], %q[x0], q0\n"
-#define OPBRIDGE_UNIT_DOT_WHOLE(B, a) OPBRIDGE_UNIT_DOT_WHOLE_##B(a)
 
 /* stage->groups groups of four units over one input vector of at most B blocks of 16 bytes,
  * held in registers (x0..x<B-1>; bytes past the vector's end zero, so that the weights read
@@ -401,15 +386,7 @@ typedef char opbridge_units_stage_layout[(sizeof(void *) == 4 && offsetof(opbrid
 #define OPBRIDGE_UNITS_X3 OPBRIDGE_UNITS_X2, [x2] "w"(x2)
 #define OPBRIDGE_UNITS_X4 OPBRIDGE_UNITS_X3, [x3] "w"(x3)
 
-/* The input vector's blocks x0..x3 (those past B unused): whole, or zero-filled past `depth`. */
-#define OPBRIDGE_UNITS_LOAD_WHOLE(B)                         \
-  const int8x16_t x0 = vld1q_s8(x);                          \
-  const int8x16_t x1 = B > 1 ? vld1q_s8(x + 16) : x0;        \
-  const int8x16_t x2 = B > 2 ? vld1q_s8(x + 32) : x0;        \
-  const int8x16_t x3 = B > 3 ? vld1q_s8(x + 48) : x0;        \
-  (void)x1;                                                  \
-  (void)x2;                                                  \
-  (void)x3
+/* The input vector's blocks x0..x3 (those past B unused), zero-filled past `depth`. */
 #define OPBRIDGE_UNITS_LOAD_PART(B)                                                            \
   const uint32_t bytes = (uint32_t)stage->depth;                                               \
   const int8x16_t x0 = vldrbq_z_s8(x, vctp8q(bytes));                                          \
@@ -420,17 +397,11 @@ typedef char opbridge_units_stage_layout[(sizeof(void *) == 4 && offsetof(opbrid
   (void)x2;                                                                                    \
   (void)x3
 
-#define OPBRIDGE_UNITS_IN_REGISTERS(B)                                                                      \
-  static void __attribute__((noinline)) opbridge_units_in_registers##B(                                      \
-      const int8_t *x, const int8_t *w, int8_t *destination, const opbridge_units_stage *stage) {         \
-    OPBRIDGE_UNITS_LOAD_PART(B);                                                                             \
-    OPBRIDGE_UNITS_IN_REGISTERS_BODY(B, OPBRIDGE_UNIT_DOT);                                                  \
-  }                                                                                                          \
-  static void __attribute__((noinline)) opbridge_units_in_registers_whole##B(                                \
-      const int8_t *x, const int8_t *w, int8_t *destination, const opbridge_units_stage *stage) {         \
-    OPBRIDGE_UNITS_LOAD_WHOLE(B);                                                                            \
-    OPBRIDGE_UNITS_IN_REGISTERS_BODY(B, OPBRIDGE_UNIT_DOT_WHOLE);                                            \
-    (void)depth;                                                                                             \
+#define OPBRIDGE_UNITS_IN_REGISTERS(B)                                                              \
+  static void __attribute__((noinline)) opbridge_units_in_registers##B(                              \
+      const int8_t *x, const int8_t *w, int8_t *destination, const opbridge_units_stage *stage) { \
+    OPBRIDGE_UNITS_LOAD_PART(B);                                                                     \
+    OPBRIDGE_UNITS_IN_REGISTERS_BODY(B, OPBRIDGE_UNIT_DOT);                                          \
   }
 
 OPBRIDGE_UNITS_IN_REGISTERS(1)
@@ -455,11 +426,9 @@ typedef struct {
  * is left; else plan->run is NULL. The plan points into itself: keep it where it was planned. */
 static void opbridge_plan_units(const int8_t *filter, int32_t depth, int32_t units,
                                 const opbridge_folded_requantization *rq, opbridge_units_plan *plan) {
-  static const opbridge_units_in_registers_fn by_blocks[2][4] = {
-      {opbridge_units_in_registers1, opbridge_units_in_registers2, opbridge_units_in_registers3,
-       opbridge_units_in_registers4},
-      {opbridge_units_in_registers_whole1, opbridge_units_in_registers_whole2, opbridge_units_in_registers_whole3,
-       opbridge_units_in_registers_whole4}};
+  static const opbridge_units_in_registers_fn by_blocks[4] = {
+      opbridge_units_in_registers1, opbridge_units_in_registers2, opbridge_units_in_registers3,
+      opbridge_units_in_registers4};
   plan->run = NULL;
   plan->units = 0;
   const int32_t blocks = (depth + 15) / 16;
@@ -501,12 +470,12 @@ static void opbridge_plan_units(const int8_t *filter, int32_t depth, int32_t uni
     }
   }
   plan->units = 4 * groups;
-  plan->run = by_blocks[!copied][blocks - 1];
+  plan->run = by_blocks[blocks - 1];
 }
 
 /* Every unit of the input vector x (depth bytes, read whole: its blocks are loaded once, the
  * last zero-filled past depth): plan->units in registers, the rest by opbridge_units. */
-static inline void opbridge_units_planned(const opbridge_units_plan *plan, const int8_t *x, const int8_t *filter,
+static void __attribute__((noinline)) opbridge_units_planned(const opbridge_units_plan *plan, const int8_t *x, const int8_t *filter,
                                           int32_t depth, int32_t units, const opbridge_folded_requantization *rq,
                                           int8_t *output) {
   if (plan->stage.groups > 0) {
@@ -705,11 +674,8 @@ typedef char opbridge_conv_job_layout[(sizeof(void *) == 4 && offsetof(opbridge_
   "   vldrb.8 q2, [%[w3]], #16\n"  \
   "   vmlava.s8 %[a3], q0, q2\n"
 
-/* A window row of B blocks: written out for 1-4, else a low-overhead loop. */
-#define OPBRIDGE_CONV_ROW_1 OPBRIDGE_DOT4_BLOCK
-#define OPBRIDGE_CONV_ROW_2 OPBRIDGE_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK
+/* A window row of B blocks: written out for 3, else (0) a low-overhead loop. */
 #define OPBRIDGE_CONV_ROW_3 OPBRIDGE_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK
-#define OPBRIDGE_CONV_ROW_4 OPBRIDGE_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK
 #define OPBRIDGE_CONV_ROW_0              \
   "   ldr     lr, [%[job], #0]\n"        \
   "   dls     lr, lr\n"                  \
@@ -779,11 +745,10 @@ typedef char opbridge_conv_job_layout[(sizeof(void *) == 4 && offsetof(opbridge_
                      : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");         \
   }
 
+/* Window rows of 3 blocks (3x3 over 16 channels, common in small CNNs) written out; the rest
+ * loop (each written-out width costs about 350 bytes of flash in every module that links CONV_2D). */
 OPBRIDGE_CONV_SEGMENT(0)
-OPBRIDGE_CONV_SEGMENT(1)
-OPBRIDGE_CONV_SEGMENT(2)
 OPBRIDGE_CONV_SEGMENT(3)
-OPBRIDGE_CONV_SEGMENT(4)
 
 static void __attribute__((noinline)) opbridge_conv_interior_segment(const opbridge_conv_segment *segment,
                                                                      const opbridge_lanes_output *stage) {
@@ -803,10 +768,6 @@ static void __attribute__((noinline)) opbridge_conv_interior_segment(const opbri
   const int32_t whole_blocks = run % 16 == 0;
   if (whole_blocks && mask == 0xffff && vmaxvq_s32(0, constants.left) == 0) {
     /* Four channels, no left shift: the run in assembly. */
-    typedef void (*segment_fn)(const opbridge_conv_job *);
-    static const segment_fn by_blocks[5] = {
-        opbridge_conv_segment_in_assembly0, opbridge_conv_segment_in_assembly1, opbridge_conv_segment_in_assembly2,
-        opbridge_conv_segment_in_assembly3, opbridge_conv_segment_in_assembly4};
     const int32_t blocks = run / 16;
     const opbridge_conv_job job = {
         blocks,
@@ -828,7 +789,7 @@ static void __attribute__((noinline)) opbridge_conv_interior_segment(const opbri
         vdupq_n_s32(constants.minimum),
         vdupq_n_s32(constants.maximum),
     };
-    by_blocks[blocks <= 4 ? blocks : 0](&job);
+    (blocks == 3 ? opbridge_conv_segment_in_assembly3 : opbridge_conv_segment_in_assembly0)(&job);
     return;
   }
   for (int32_t i = segment->count; i > 0; --i) {
@@ -1076,27 +1037,8 @@ typedef struct {
   int32_t input_offset;
 } opbridge_depthwise_window;
 
-/* sum(input * weight) of four channels over a window inside the input (blocks of 16 channels
- * take opbridge_depthwise_interior16: this serves the channels after the last whole one). */
-static int32x4_t __attribute__((noinline)) opbridge_depthwise_interior(const opbridge_depthwise_window *window,
-                                                                       const int8_t *origin, const int8_t *taps,
-                                                                       mve_pred16_t mask) {
-  int32x4_t acc = vdupq_n_s32(0);
-  for (int32_t fy = 0; fy < window->filter_height; ++fy) {
-    const int8_t *x = origin;
-    for (int32_t fx = 0; fx < window->filter_width; ++fx) {
-      const int32x4_t values = vldrbq_z_s32(x, mask);
-      const int32x4_t weights = vldrbq_z_s32(taps, mask);
-      acc = vaddq_s32(acc, vmulq_s32(values, weights));
-      x += window->tap_step;
-      taps += window->channels;
-    }
-    origin += window->tap_row_step;
-  }
-  return acc;
-}
-
-/* As opbridge_depthwise_interior for a window that overhangs the input: taps outside read
+/* sum(input * weight) of four channels over a window (the channels after the last block of 16,
+ * and windows too large for the line buffer): taps outside the input read
  * `zero_points` (the input zero point in every lane), whose products cancel the folded bias's
  * share of those taps, as TFLite Micro's skipping them does. */
 static int32x4_t __attribute__((noinline)) opbridge_depthwise_border(const opbridge_depthwise_window *window, const int8_t *image,
@@ -1129,22 +1071,25 @@ typedef struct {
   int16x8_t minimum;
   int16x8_t maximum;
   int32_t any_left;
-  int32_t offset;
 } opbridge_stage16;
 
 /* Byte offsets of the members opbridge_depthwise_row16's assembly reads (checked below). */
 #define OPBRIDGE_STAGE16_BIAS "0"
 #define OPBRIDGE_STAGE16_MULTIPLIER "64"
+#define OPBRIDGE_STAGE16_LEFT "128"
 #define OPBRIDGE_STAGE16_RIGHT "192"
 #define OPBRIDGE_STAGE16_ROUND "256"
 #define OPBRIDGE_STAGE16_MINIMUM "320"
 #define OPBRIDGE_STAGE16_MAXIMUM "336"
+#define OPBRIDGE_STAGE16_ANY_LEFT "352"
 typedef char opbridge_stage16_layout[(offsetof(opbridge_stage16, bias) == 0 &&
                                       offsetof(opbridge_stage16, multiplier) == 64 &&
+                                      offsetof(opbridge_stage16, left) == 128 &&
                                       offsetof(opbridge_stage16, right) == 192 &&
                                       offsetof(opbridge_stage16, round) == 256 &&
                                       offsetof(opbridge_stage16, minimum) == 320 &&
-                                      offsetof(opbridge_stage16, maximum) == 336)
+                                      offsetof(opbridge_stage16, maximum) == 336 &&
+                                      offsetof(opbridge_stage16, any_left) == 352)
                                          ? 1
                                          : -1];
 
@@ -1170,37 +1115,8 @@ static void opbridge_load_stage16(const opbridge_folded_requantization *rq, int3
     stage->round[k] = vshrq_n_s32(stage->right[k], 31);
     stage->any_left |= vmaxvq_s32(0, stage->left[k]) > 0;
   }
-  stage->offset = rq->output_offset;
   stage->minimum = vdupq_n_s16((int16_t)rq->activation_min);
   stage->maximum = vdupq_n_s16((int16_t)rq->activation_max);
-}
-
-/* One accumulator vector rescaled (opbridge_lanes_requantize without offset and clamp, which
- * opbridge_store16 applies to 8 lanes at a time). */
-static inline int32x4_t opbridge_scale16(int32x4_t acc, const opbridge_stage16 *stage, int32_t k) {
-  if (stage->any_left) {
-    acc = vshlq_s32(acc, stage->left[k]);
-  }
-  acc = vqrdmulhq_s32(acc, stage->multiplier[k]);
-  acc = vqaddq_s32(acc, vandq_s32(vshrq_n_s32(acc, 31), stage->round[k]));
-  return vrshlq_s32(acc, stage->right[k]);
-}
-
-/* The four accumulators (folded bias included) -> 16 int8 outputs in channel order. Narrowing
- * puts the lanes back in order: even channels from accumulators 0 and 1, odd from 2 and 3. The
- * offset and clamp run on int16 lanes after a saturating narrow, which gives the same result
- * (anything saturated lies beyond the clamp bounds, which are int8). */
-static void __attribute__((noinline)) opbridge_store16(int32x4_t acc0, int32x4_t acc1, int32x4_t acc2,
-                                                      int32x4_t acc3, const opbridge_stage16 *stage,
-                                                      int8_t *destination) {
-  const int16_t offset = (int16_t)stage->offset;
-  int16x8_t even = vqmovnbq_s32(vdupq_n_s16(0), opbridge_scale16(acc0, stage, 0));
-  even = vqmovntq_s32(even, opbridge_scale16(acc1, stage, 1));
-  int16x8_t odd = vqmovnbq_s32(vdupq_n_s16(0), opbridge_scale16(acc2, stage, 2));
-  odd = vqmovntq_s32(odd, opbridge_scale16(acc3, stage, 3));
-  even = vminq_s16(vmaxq_s16(vqaddq_n_s16(even, offset), stage->minimum), stage->maximum);
-  odd = vminq_s16(vmaxq_s16(vqaddq_n_s16(odd, offset), stage->minimum), stage->maximum);
-  vst1q_s8(destination, vmovntq_s16(vmovnbq_s16(vdupq_n_s8(0), even), odd));
 }
 
 /* One tap of 16 channels: a 16-byte load of inputs (from %[x]) and of weights (from %[w], then
@@ -1231,103 +1147,6 @@ static void __attribute__((noinline)) opbridge_store16(int32x4_t acc0, int32x4_t
   "   vldrb.8 q1, [%[w]], #16\n"      \
   OPBRIDGE_DEPTHWISE_PRODUCTS16
 
-/* The taps of a window of `rows` x `columns` taps for 16 channels, accumulated into acc0..acc3
- * (variables in scope): `x` steps by `tap_step` bytes along a row and by `row_skip` more at a
- * row's end; `w` by `weight_step` per tap. 14 instructions per tap, 5 more per row. */
-#define OPBRIDGE_DEPTHWISE_WINDOW16(x_, w_, rows_, columns_, tap_step_, weight_step_, row_skip_)                  \
-  do {                                                                                                \
-    int32_t rows_left_ = (rows_);                                                                      \
-    const int32_t columns_left_ = (columns_);                                                               \
-    __asm__ volatile("0: ldr     lr, %[columns]\n"                                                    \
-                     "   dls     lr, lr\n"                                                            \
-                     "1:\n" OPBRIDGE_DEPTHWISE_TAP16 "   add     %[x], %[x], %[tap_step]\n"          \
-                     "   le      lr, 1b\n"                                                            \
-                     "   add     %[x], %[x], %[row_skip]\n"                                           \
-                     "   subs    %[rows], %[rows], #1\n"                                              \
-                     "   bne     0b\n"                                                                \
-                     : [x] "+r"(x_), [w] "+r"(w_), [rows] "+r"(rows_left_), [acc0] "+w"(acc0),            \
-                       [acc1] "+w"(acc1), [acc2] "+w"(acc2), [acc3] "+w"(acc3)                         \
-                     : [columns] "m"(columns_left_), [tap_step] "r"(tap_step_), [weight_step] "r"(weight_step_), \
-                       [row_skip] "r"(row_skip_)                                                       \
-                     : "lr", "q0", "q1", "q2", "q3", "memory", "cc");                                 \
-  } while (0)
-
-/* Border windows of at most this many taps take a table of tap addresses (4 bytes each on the
- * stack); larger ones take the four-channel path. */
-#define OPBRIDGE_DEPTHWISE_TABLE_TAPS 25
-
-/* Every output position of one block of 16 channels (depth multiplier 1), its output stage
- * loaded once. Windows inside the input step through their taps by fixed strides; windows that
- * overhang it read their taps through a table whose entries outside point at 16 copies of the
- * input zero point (their products cancel the folded bias's share of those taps, as TFLite
- * Micro's skipping them does). 14 instructions per tap for 16 products. */
-static void __attribute__((noinline)) opbridge_depthwise_block16(const opbridge_conv_s8_folded_params *params,
-                                                                 const opbridge_depthwise_window *window,
-                                                                 const int8_t *image, const int8_t *taps,
-                                                                 int32_t channel, int8_t *destination) {
-  opbridge_stage16 stage;
-  opbridge_load_stage16(&params->requantization, channel, &stage);
-  int8_t zero_points[16];
-  vst1q_s8(zero_points, vdupq_n_s8((int8_t)(-window->input_offset)));
-  const int8_t *table[OPBRIDGE_DEPTHWISE_TABLE_TAPS];
-  const int32_t out_height = params->output.height;
-  const int32_t out_width = params->output.width;
-  const int32_t columns = window->filter_width;
-  const int32_t window_taps = window->filter_height * columns;
-  const int32_t tap_step = window->tap_step;
-  const int32_t weight_step = window->channels;
-  const int32_t row_skip = window->tap_row_step - columns * tap_step;
-  const int32_t y_span = (window->filter_height - 1) * params->dilation_height;
-  const int32_t x_span = (columns - 1) * params->dilation_width;
-  const int8_t *block = image + channel;
-  for (int32_t oy = 0; oy < out_height; ++oy) {
-    const int32_t y_origin = oy * params->stride_height - params->padding_height;
-    const int32_t rows_inside = y_origin >= 0 && y_origin + y_span < window->height;
-    for (int32_t ox = 0; ox < out_width; ++ox, destination += window->channels) {
-      const int32_t x_origin = ox * params->stride_width - params->padding_width;
-      int32x4_t acc0 = stage.bias[0], acc1 = stage.bias[1], acc2 = stage.bias[2], acc3 = stage.bias[3];
-      const int8_t *w = taps;
-      if (rows_inside && x_origin >= 0 && x_origin + x_span < window->width) {
-        const int8_t *x = block + (y_origin * window->width + x_origin) * window->channels;
-        OPBRIDGE_DEPTHWISE_WINDOW16(x, w, window->filter_height, columns, tap_step, weight_step, row_skip);
-      } else if (window_taps <= OPBRIDGE_DEPTHWISE_TABLE_TAPS) {
-        const int8_t **entry = table;
-        for (int32_t fy = 0; fy < window->filter_height; ++fy) {
-          const int32_t iy = y_origin + fy * params->dilation_height;
-          const int32_t row_inside = iy >= 0 && iy < window->height;
-          const int8_t *row = block + iy * window->width * window->channels;
-          for (int32_t fx = 0; fx < columns; ++fx) {
-            const int32_t ix = x_origin + fx * params->dilation_width;
-            *entry++ = row_inside && ix >= 0 && ix < window->width ? row + ix * window->channels : zero_points;
-          }
-        }
-        const int8_t *const *next = table;
-        const int8_t *x;
-        __asm__ volatile(
-            "   dls     lr, %[count]\n"
-            "1: ldr     %[x], [%[next]], #4\n" OPBRIDGE_DEPTHWISE_TAP16
-            "   le      lr, 1b\n"
-            : [x] "=&r"(x), [next] "+r"(next), [w] "+r"(w), [acc0] "+w"(acc0), [acc1] "+w"(acc1),
-              [acc2] "+w"(acc2), [acc3] "+w"(acc3)
-            : [count] "r"(window_taps), [weight_step] "r"(weight_step)
-            : "lr", "q0", "q1", "q2", "q3", "memory", "cc");
-      } else {
-        /* A large window over the border: four channels at a time, each with its own stage. */
-        for (int32_t k = 0; k < 16; k += 4) {
-          const mve_pred16_t mask = vctp32q(4);
-          const opbridge_lanes_output lanes = opbridge_load_output(&params->requantization, channel + k, mask);
-          const int32x4_t acc =
-              opbridge_depthwise_border(window, image + channel + k, y_origin, x_origin, params->dilation_height,
-                                        params->dilation_width, taps + k, mask, zero_points);
-          vstrbq_s32(destination + k, opbridge_lanes_requantize(acc, &lanes));
-        }
-        continue;
-      }
-      opbridge_store16(acc0, acc1, acc2, acc3, &stage, destination);
-    }
-  }
-}
-
 /* What opbridge_depthwise_row16 reads besides the stage, in memory: its loop has more values than
  * there are general registers. */
 typedef struct {
@@ -1345,7 +1164,8 @@ typedef struct {
 /* Its members are int32_t and pointers of 4 bytes: at 0, 4, ..., 32 in this order. */
 typedef char opbridge_row16_layout[(sizeof(void *) == 4 && offsetof(opbridge_row16, offset) == 32) ? 1 : -1];
 
-/* acc<k> (an operand) rescaled in place as opbridge_scale16 does without the left shift. */
+/* acc<k> (an operand) rescaled in place, after any left shift: VQRDMULH, then the rounding
+ * right shift as opbridge_lanes_requantize does. */
 #define OPBRIDGE_STAGE16_SCALE(k)                                                 \
   "   vldrw.32 q0, [%[stage], #" OPBRIDGE_STAGE16_MULTIPLIER " + " #k " * 16]\n" \
   "   vqrdmulh.s32 %q[acc" #k "], %q[acc" #k "], q0\n"                            \
@@ -1366,9 +1186,24 @@ typedef char opbridge_row16_layout[(sizeof(void *) == 4 && offsetof(opbridge_row
   "   ldr      %[w], [%[row], #0]\n"                                   \
   "   ldr      %[rows], [%[row], #4]\n"
 
-/* The end of a position: the output stage of opbridge_store16 (35 instructions), one 16-byte
- * store, the next position. */
-#define OPBRIDGE_ROW16_END                                          \
+/* The end of a position: the output stage (38 instructions; 8 more when a channel of the block
+ * shifts left), one 16-byte store, the next position. The 16 lanes leave in channel order:
+ * saturating narrows to int16 (even channels from accumulators 0 and 1, odd from 2 and 3), the
+ * offset and clamp on int16 lanes (a saturated value lies beyond the int8 clamp bounds anyway),
+ * then narrows to bytes. */
+#define OPBRIDGE_ROW16_END                                                      \
+  "   ldr      %[scratch], [%[stage], #" OPBRIDGE_STAGE16_ANY_LEFT "]\n"      \
+  "   cmp      %[scratch], #0\n"                                              \
+  "   beq      5f\n"                                                          \
+  "   vldrw.32 q0, [%[stage], #" OPBRIDGE_STAGE16_LEFT "]\n"                  \
+  "   vshl.s32 %q[acc0], %q[acc0], q0\n"                                      \
+  "   vldrw.32 q0, [%[stage], #" OPBRIDGE_STAGE16_LEFT " + 16]\n"             \
+  "   vshl.s32 %q[acc1], %q[acc1], q0\n"                                      \
+  "   vldrw.32 q0, [%[stage], #" OPBRIDGE_STAGE16_LEFT " + 32]\n"             \
+  "   vshl.s32 %q[acc2], %q[acc2], q0\n"                                      \
+  "   vldrw.32 q0, [%[stage], #" OPBRIDGE_STAGE16_LEFT " + 48]\n"             \
+  "   vshl.s32 %q[acc3], %q[acc3], q0\n"                                      \
+  "5:\n"                                                                      \
   OPBRIDGE_STAGE16_SCALE(0)                                         \
   OPBRIDGE_STAGE16_SCALE(1)                                         \
   OPBRIDGE_STAGE16_SCALE(2)                                         \
@@ -1403,10 +1238,10 @@ typedef char opbridge_row16_layout[(sizeof(void *) == 4 && offsetof(opbridge_row
   : [row] "r"(row), [stage] "r"(stage)                                                                       \
   : "lr", "q0", "q1", "q2", "q3", "memory", "cc"
 
-/* `count` neighbouring output positions of a block of 16 channels whose output stage has no left
- * shift, written out in assembly (GCC 12 spills the accumulators between taps and output stage):
- * per position the taps of OPBRIDGE_DEPTHWISE_WINDOW16 from `origin`, then the output stage and
- * one 16-byte store. */
+/* `count` neighbouring output positions of a block of 16 channels, in assembly (GCC 12 spills the
+ * accumulators between taps and output stage): per position the window's taps from `origin`
+ * (OPBRIDGE_DEPTHWISE_TAP16: 14 instructions each, 5 more a window row), then the output stage
+ * and one 16-byte store. */
 static void __attribute__((noinline)) opbridge_depthwise_row16(const opbridge_row16 *row, const opbridge_stage16 *stage,
                                                                const int8_t *origin, int8_t *destination,
                                                                int32_t count) {
@@ -1448,22 +1283,23 @@ static void __attribute__((noinline)) opbridge_depthwise_row16_3(const opbridge_
   (void)weight_step;
 }
 
-/* The largest copy of window rows (filter height x the columns an output row's windows span x
- * 16 bytes) that opbridge_depthwise_lines16 keeps on the stack; wider layers take
- * opbridge_depthwise_block16. */
+/* The stack opbridge_depthwise_lines16 copies window lines into (filter height x the input
+ * columns of a chunk of output positions x 16 bytes). */
 #define OPBRIDGE_DEPTHWISE_LINES_BYTES 1024
 
 /* The most taps whose weights opbridge_depthwise_lines16 copies 16 bytes a tap (3x3). */
 #define OPBRIDGE_DEPTHWISE_COMPACT_TAPS 9
 
-/* As opbridge_depthwise_block16, for layers whose window rows fit OPBRIDGE_DEPTHWISE_LINES_BYTES:
- * for each output row, the block's 16 channels of the input rows its windows read are copied
- * once, with the input zero point where they overhang the input, so that every window is read
- * alike, without a test per position or per tap. */
+/* Every output position of one block of 16 channels (depth multiplier 1), its output stage
+ * loaded once. For each output row, a chunk of positions at a time (as many as the line buffer
+ * holds), the block's 16 channels of the input rows their windows read are copied once, with the
+ * input zero point where they overhang the input (its products cancel the folded bias's share of
+ * those taps, as TFLite Micro's skipping them does), so that every window is read alike, without
+ * a test per position or per tap. */
 static void __attribute__((noinline)) opbridge_depthwise_lines16(const opbridge_conv_s8_folded_params *params,
                                                                  const opbridge_depthwise_window *window,
                                                                  const int8_t *image, const int8_t *taps,
-                                                                 int32_t channel, int32_t line_columns,
+                                                                 int32_t channel, int32_t chunk,
                                                                  int8_t *destination) {
   int8_t lines[OPBRIDGE_DEPTHWISE_LINES_BYTES];
   opbridge_stage16 stage;
@@ -1471,15 +1307,15 @@ static void __attribute__((noinline)) opbridge_depthwise_lines16(const opbridge_
   const int8x16_t zero_points = vdupq_n_s8((int8_t)(-window->input_offset));
   const int32_t channels = window->channels;
   const int32_t columns = window->filter_width;
+  const int32_t stride = params->stride_width;
+  const int32_t x_span = (columns - 1) * params->dilation_width;
+  /* A line holds the input columns of `chunk` neighbouring output positions. */
+  const int32_t line_columns = (chunk - 1) * stride + x_span + 1;
   const int32_t line_bytes = line_columns * 16;
   const int32_t tap_step = params->dilation_width * 16;
   const int32_t weight_step = channels;
   const int32_t row_skip = line_bytes - columns * tap_step;
-  const int32_t position_step = params->stride_width * 16;
-  /* Columns of a line: [0, left) and [right, line_columns) lie outside the input. */
-  const int32_t padding = params->padding_width;
-  const int32_t left = padding < line_columns ? padding : line_columns;
-  const int32_t right = window->width + padding < line_columns ? window->width + padding : line_columns;
+  const int32_t position_step = stride * 16;
   const int8_t *block = image + channel;
   const opbridge_row16 row = {taps,     window->filter_height, columns,       tap_step, weight_step,
                               row_skip, position_step,         channels, params->requantization.output_offset};
@@ -1497,42 +1333,36 @@ static void __attribute__((noinline)) opbridge_depthwise_lines16(const opbridge_
   }
   for (int32_t oy = 0; oy < params->output.height; ++oy) {
     const int32_t y_origin = oy * params->stride_height - params->padding_height;
-    int8_t *line = lines;
-    for (int32_t fy = 0; fy < window->filter_height; ++fy, line += line_bytes) {
-      const int32_t iy = y_origin + fy * params->dilation_height;
-      if (iy < 0 || iy >= window->height) {
-        for (int32_t j = 0; j < line_columns; ++j) {
+    for (int32_t first = 0; first < params->output.width; first += chunk) {
+      const int32_t count = params->output.width - first < chunk ? params->output.width - first : chunk;
+      /* The line's first column is input column x_first; [left, right) lie inside the input. */
+      const int32_t x_first = first * stride - params->padding_width;
+      const int32_t used = (count - 1) * stride + x_span + 1;
+      int32_t left = -x_first < 0 ? 0 : -x_first;
+      left = left < used ? left : used;
+      int32_t right = window->width - x_first < used ? window->width - x_first : used;
+      right = right < left ? left : right;
+      int8_t *line = lines;
+      for (int32_t fy = 0; fy < window->filter_height; ++fy, line += line_bytes) {
+        const int32_t iy = y_origin + fy * params->dilation_height;
+        const int32_t inside_from = iy >= 0 && iy < window->height ? left : used; /* no column inside */
+        const int8_t *source = block + (iy * window->width + x_first + left) * channels;
+        for (int32_t j = 0; j < inside_from; ++j) {
           vst1q_s8(line + j * 16, zero_points);
         }
-        continue;
+        for (int32_t j = inside_from; j < right; ++j, source += channels) {
+          vst1q_s8(line + j * 16, vld1q_s8(source));
+        }
+        for (int32_t j = right > inside_from ? right : inside_from; j < used; ++j) {
+          vst1q_s8(line + j * 16, zero_points);
+        }
       }
-      const int8_t *source = block + (iy * window->width + left - padding) * channels;
-      for (int32_t j = 0; j < left; ++j) {
-        vst1q_s8(line + j * 16, zero_points);
-      }
-      for (int32_t j = left; j < right; ++j, source += channels) {
-        vst1q_s8(line + j * 16, vld1q_s8(source));
-      }
-      for (int32_t j = right; j < line_columns; ++j) {
-        vst1q_s8(line + j * 16, zero_points);
-      }
-    }
-    if (!stage.any_left) {
+      int8_t *output = destination + (oy * params->output.width + first) * channels;
       if (three) {
-        opbridge_depthwise_row16_3(&compact_row, &stage, lines, destination, params->output.width);
+        opbridge_depthwise_row16_3(&compact_row, &stage, lines, output, count);
       } else {
-        opbridge_depthwise_row16(&row, &stage, lines, destination, params->output.width);
+        opbridge_depthwise_row16(&row, &stage, lines, output, count);
       }
-      destination += params->output.width * channels;
-      continue;
-    }
-    const int8_t *origin = lines;
-    for (int32_t ox = 0; ox < params->output.width; ++ox, origin += position_step, destination += channels) {
-      int32x4_t acc0 = stage.bias[0], acc1 = stage.bias[1], acc2 = stage.bias[2], acc3 = stage.bias[3];
-      const int8_t *x = origin;
-      const int8_t *w = taps;
-      OPBRIDGE_DEPTHWISE_WINDOW16(x, w, window->filter_height, columns, tap_step, weight_step, row_skip);
-      opbridge_store16(acc0, acc1, acc2, acc3, &stage, destination);
     }
   }
 }
@@ -1627,20 +1457,18 @@ int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_param
   const int32_t image_bytes = in.height * in.width * channels;
   const int8_t zero_point = (int8_t)(-params->input_offset);
   const int8_t zero_points[4] = {zero_point, zero_point, zero_point, zero_point};
-  const int32_t y_span = (window.filter_height - 1) * dilation_height;
   const int32_t x_span = (window.filter_width - 1) * dilation_width;
-  const int32_t whole_blocks = channels / 16 * 16;
-  /* The input columns an output row's windows span, from the first window's first column. */
-  const int32_t line_columns = (out.width - 1) * stride_width + x_span + 1;
+  /* Output positions per chunk of window lines (opbridge_depthwise_lines16): as many as the
+   * line buffer holds, 0 if not even one window fits (then four channels at a time). */
+  const int32_t line_limit = OPBRIDGE_DEPTHWISE_LINES_BYTES / (window.filter_height * 16);
+  int32_t chunk = line_limit > x_span ? (line_limit - x_span - 1) / stride_width + 1 : 0;
+  chunk = chunk > out.width ? out.width : chunk;
+  const int32_t whole_blocks = chunk > 0 ? channels / 16 * 16 : 0;
   for (int32_t b = 0; b < out.batches; ++b) {
     const int8_t *image = input + b * image_bytes;
     int8_t *batch_output = output + b * out.height * out.width * channels;
     for (int32_t c = 0; c < whole_blocks; c += 16) {
-      if (line_columns * window.filter_height * 16 <= OPBRIDGE_DEPTHWISE_LINES_BYTES) {
-        opbridge_depthwise_lines16(params, &window, image, filter + c, c, line_columns, batch_output + c);
-      } else {
-        opbridge_depthwise_block16(params, &window, image, filter + c, c, batch_output + c);
-      }
+      opbridge_depthwise_lines16(params, &window, image, filter + c, c, chunk, batch_output + c);
     }
     /* The channels after the last whole block of 16: four at a time over every position. */
     for (int32_t c = whole_blocks; c < channels; c += 4) {
@@ -1650,17 +1478,10 @@ int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_param
       int8_t *destination = batch_output + c;
       for (int32_t oy = 0; oy < out.height; ++oy) {
         const int32_t y_origin = oy * stride_height - padding_height;
-        const int32_t rows_inside = y_origin >= 0 && y_origin + y_span < in.height;
         for (int32_t ox = 0; ox < out.width; ++ox, destination += channels) {
           const int32_t x_origin = ox * stride_width - padding_width;
-          int32x4_t acc;
-          if (rows_inside && x_origin >= 0 && x_origin + x_span < in.width) {
-            const int8_t *origin = image + (y_origin * in.width + x_origin) * channels + c;
-            acc = opbridge_depthwise_interior(&window, origin, filter + c, mask);
-          } else {
-            acc = opbridge_depthwise_border(&window, image + c, y_origin, x_origin, dilation_height, dilation_width,
-                                            filter + c, mask, zero_points);
-          }
+          const int32x4_t acc = opbridge_depthwise_border(&window, image + c, y_origin, x_origin, dilation_height,
+                                                          dilation_width, filter + c, mask, zero_points);
           vstrbq_p_s32(destination, opbridge_lanes_requantize(acc, &stage), mask);
         }
       }
@@ -1766,18 +1587,12 @@ int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_fol
   const int32_t units = params->output_depth;
   const int32_t whole_units = depth % 16 == 0 ? units / 4 * 4 : 0;
   const opbridge_folded_requantization *rq = &params->requantization;
-  /* Vectors of up to 64 bytes stay in registers; longer ones of whole blocks with one shared
-   * multiplier and a shift that is not left take opbridge_fully_connected_in_assembly. */
-  opbridge_units_plan plan;
-  opbridge_plan_units(filter, depth, units, rq, &plan);
-  const int32_t assembly = plan.run == NULL && whole_units > 0 && !rq->per_channel && rq->shifts[0] <= 0;
+  /* Whole blocks with one shared multiplier and a shift that is not left (the usual per-tensor
+   * quantization) take opbridge_fully_connected_in_assembly. */
+  const int32_t assembly = whole_units > 0 && !rq->per_channel && rq->shifts[0] <= 0;
   for (int32_t batch = 0; batch < params->batches; ++batch) {
     const int8_t *x = input + batch * depth;
     int8_t *row = output + batch * units;
-    if (plan.run != NULL) {
-      opbridge_units_planned(&plan, x, filter, depth, units, rq, row);
-      continue;
-    }
     if (assembly) {
       opbridge_fully_connected_job job = {
           x,

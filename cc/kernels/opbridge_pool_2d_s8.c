@@ -18,17 +18,13 @@ static inline int32_t opbridge_pool_average(int32_t sum, int32_t count) {
 }
 
 #if OPBRIDGE_KERNELS_HELIUM
-/* One output position, 16 channels a vector (a predicated last one): the window's maximum with
- * VMAX.S8, or its sum in int16 lanes (exact: at most 256 values of -128..127) divided per channel.
- * Windows of more than 256 values return 0 and take the scalar loop. */
-static int32_t opbridge_pool_position_helium(const opbridge_pool_s8_params *params, const int8_t *image,
-                                             int32_t y_start, int32_t y_end, int32_t x_start, int32_t x_end,
-                                             int8_t *destination, opbridge_pool_kind kind) {
+/* One output position, 16 channels a step (a predicated last one): the window's maximum with
+ * VMAX.S8, or its sum in four int32 vectors (widening loads) divided per channel. */
+static void opbridge_pool_position_helium(const opbridge_pool_s8_params *params, const int8_t *image,
+                                          int32_t y_start, int32_t y_end, int32_t x_start, int32_t x_end,
+                                          int8_t *destination, opbridge_pool_kind kind) {
   const int32_t channels = params->input.channels;
   const int32_t count = (y_end - y_start) * (x_end - x_start);
-  if (kind == OPBRIDGE_POOL_AVERAGE && count > 256) {
-    return 0;
-  }
   const int32_t row_skip = (params->input.width - (x_end - x_start)) * channels;
   for (int32_t c = 0; c < channels; c += 16) {
     const uint32_t lanes = (uint32_t)(channels - c < 16 ? channels - c : 16);
@@ -46,25 +42,24 @@ static int32_t opbridge_pool_position_helium(const opbridge_pool_s8_params *para
       vstrbq_p_s8(destination + c, maximum, p);
       continue;
     }
-    const mve_pred16_t low = vctp16q(lanes);
-    const mve_pred16_t high = vctp16q(lanes > 8 ? lanes - 8 : 0);
-    int16x8_t sum_low = vdupq_n_s16(0);
-    int16x8_t sum_high = vdupq_n_s16(0);
+    int32x4_t sums[4] = {vdupq_n_s32(0), vdupq_n_s32(0), vdupq_n_s32(0), vdupq_n_s32(0)};
     for (int32_t y = y_start; y < y_end; ++y, x += row_skip) {
       for (int32_t i = x_start; i < x_end; ++i, x += channels) {
-        sum_low = vaddq_s16(sum_low, vldrbq_z_s16(x, low));
-        sum_high = vaddq_s16(sum_high, vldrbq_z_s16(x + 8, high));
+        for (int32_t k = 0; k < 4; ++k) {
+          const uint32_t part = lanes > 4u * (uint32_t)k ? lanes - 4u * (uint32_t)k : 0;
+          sums[k] = vaddq_s32(sums[k], vldrbq_z_s32(x + 4 * k, vctp32q(part)));
+        }
       }
     }
-    int16_t sums[16];
-    vst1q_s16(sums, sum_low);
-    vst1q_s16(sums + 8, sum_high);
+    int32_t values[16];
+    for (int32_t k = 0; k < 4; ++k) {
+      vst1q_s32(values + 4 * k, sums[k]);
+    }
     for (uint32_t k = 0; k < lanes; ++k) {
       destination[c + (int32_t)k] =
-          opbridge_clamp_s8(opbridge_pool_average(sums[k], count), params->activation_min, params->activation_max);
+          opbridge_clamp_s8(opbridge_pool_average(values[k], count), params->activation_min, params->activation_max);
     }
   }
-  return 1;
 }
 #endif
 
@@ -93,12 +88,11 @@ static int32_t opbridge_pool_2d_s8(const opbridge_pool_s8_params *params, const 
         const int32_t x_end = x_limit < in->width ? x_limit : in->width;
         const int32_t count = (y_end - y_start) * (x_end - x_start);
 #if OPBRIDGE_KERNELS_HELIUM
-        int8_t *destination = output + ((b * out->height + oy) * out->width + ox) * out->channels;
-        if (opbridge_pool_position_helium(params, input + b * in->height * in->width * in->channels, y_start, y_end,
-                                          x_start, x_end, destination, kind)) {
-          continue;
-        }
-#endif
+        opbridge_pool_position_helium(params, input + b * in->height * in->width * in->channels, y_start, y_end,
+                                      x_start, x_end,
+                                      output + ((b * out->height + oy) * out->width + ox) * out->channels, kind);
+        (void)count;
+#else
         for (int32_t c = 0; c < out->channels; ++c) {
           int32_t sum = 0;
           int32_t maximum = -128;
@@ -116,6 +110,7 @@ static int32_t opbridge_pool_2d_s8(const opbridge_pool_s8_params *params, const 
           output[((b * out->height + oy) * out->width + ox) * out->channels + c] =
               opbridge_clamp_s8(result, params->activation_min, params->activation_max);
         }
+#endif
       }
     }
   }

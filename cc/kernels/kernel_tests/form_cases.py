@@ -271,15 +271,15 @@ def draw_depthwise_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
 
     Of the even nodes, every third has whole blocks of 16 channels (the Helium variant's window
     lines; where the regime is "ordinary", which has no left shift, the written-out loop of 3x3
-    filters and the loop of other widths) and the next has
-    them with rows wider than those lines hold (its per-window path)."""
+    filters and the loop of other widths) and the next has them with rows wider than the line
+    buffer holds (chunks of a row; a dilated 10x4 window too large for it)."""
     group = (index // 2) % 3 if index % 2 == 0 else None
     filter_sizes = None
     if group == 0 and regime_of(index) == "ordinary":  # 3 taps wide, then the other widths
         filter_sizes = (
             st.just((3, 3)) if index % 24 == 0 else st.tuples(st.integers(1, 5), st.sampled_from([1, 2, 4, 5]))
         )
-    elif group == 1 and index % len(FILTER_SIZES) != 2:  # 3 rows: windows inside the wide input too
+    elif group == 1 and index % len(FILTER_SIZES) != 2:  # 3 rows: a row wider than the line buffer
         filter_sizes = st.tuples(st.just(3), st.integers(1, 3))
     geometry = draw_geometry(draw, index, filter_sizes)
     multiplier = 1 if index % 2 == 0 else draw(st.sampled_from([2, 3, 4, 8]))
@@ -491,10 +491,8 @@ FEATURES: dict[str, set[str]] = {
         "lines_3_wide",
         "lines_other_widths",
         "lines_left_shift",
-        "wide_rows",
-        "wide_rows_interior_window",
-        "wide_rows_border_window",
-        "wide_rows_large_border_window",
+        "lines_in_chunks",
+        "lines_window_too_large",
     },
     "fully_connected_folded": COMMON_FEATURES
     | {"dot_tail", "dot_multiple_of_16", "depth_above_64", "channels_not_multiple_of_16"},
@@ -575,38 +573,34 @@ def table_features(graph: Graph, node: Node) -> set[str]:
 # The Helium depthwise kernel's bounds (cc/kernels/opbridge_folded_s8_helium.c).
 DEPTHWISE_LINES_BYTES = 1024  # OPBRIDGE_DEPTHWISE_LINES_BYTES
 DEPTHWISE_COMPACT_TAPS = 9  # OPBRIDGE_DEPTHWISE_COMPACT_TAPS
-DEPTHWISE_TABLE_TAPS = 25  # OPBRIDGE_DEPTHWISE_TABLE_TAPS
 
 
-def depthwise_block_features(graph: Graph, node: Node, inside: list[bool]) -> set[str]:
-    """The Helium paths of DEPTHWISE_CONV_2D's blocks of 16 channels: copied window lines (3 taps
-    wide, written out, or other widths; a block with a left shift leaves the assembly loop), or
-    rows too wide for those lines (windows read in place, through a table of taps on the border,
-    or four channels at a time when the window is large)."""
+def depthwise_block_features(graph: Graph, node: Node) -> set[str]:
+    """The Helium paths of DEPTHWISE_CONV_2D's blocks of 16 channels: copied window lines, a row
+    of positions at once or in chunks when the row is wider than the line buffer; 3 taps wide
+    (written out) or other widths; a block with a left shift leaves the assembly loop. A window
+    too large for the buffer takes the four-channel path."""
     a = node.attributes
     _, _, width, channels = graph.tensor(node.inputs[0]).shape
     _, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
     columns = window(a.padding, width, filter_width, a.stride_width, a.dilation_width)
-    line_columns = (columns.output_size - 1) * a.stride_width + (filter_width - 1) * a.dilation_width + 1
-    if filter_height * line_columns * 16 > DEPTHWISE_LINES_BYTES:
-        features = {"wide_rows"}
-        if any(inside):
-            features.add("wide_rows_interior_window")
-        if not all(inside):
-            large = filter_height * filter_width > DEPTHWISE_TABLE_TAPS
-            features.add("wide_rows_large_border_window" if large else "wide_rows_border_window")
-        return features
+    line_limit = DEPTHWISE_LINES_BYTES // (filter_height * 16)
+    x_span = (filter_width - 1) * a.dilation_width
+    chunk = (line_limit - x_span - 1) // a.stride_width + 1 if line_limit > x_span else 0
+    if chunk == 0:
+        return {"lines_window_too_large"}
+    features = {"lines_in_chunks"} if chunk < columns.output_size else set()
     input_q, filter_q, output_q = (
         graph.tensor(i).quantization for i in (node.inputs[0], node.inputs[1], node.outputs[0])
     )
     assert input_q is not None and filter_q is not None and output_q is not None
     _, shifts = per_channel_multipliers(input_q.scale, filter_q.scales, output_q.scale, channels)
     if any((shifts[block : block + 16] > 0).any() for block in range(0, channels - 15, 16)):
-        return {"lines_left_shift"}
+        return features | {"lines_left_shift"}
     taps = filter_height * filter_width
     if filter_width == 3 and a.dilation_width == 1 and taps <= DEPTHWISE_COMPACT_TAPS:
-        return {"lines_3_wide"}
-    return {"lines_other_widths"}
+        return features | {"lines_3_wide"}
+    return features | {"lines_other_widths"}
 
 
 def pointwise_feature(graph: Graph, node: Node) -> str:
@@ -663,7 +657,7 @@ def window_features(graph: Graph, node: Node) -> set[str]:
     if node.op_type == "DEPTHWISE_CONV_2D":
         features.add("depth_multiplier_1" if a.depth_multiplier == 1 else "depth_multiplier_above_1")
         if a.depth_multiplier == 1 and in_channels >= 16:
-            features |= depthwise_block_features(graph, node, flags)
+            features |= depthwise_block_features(graph, node)
     if node.op_type == "CONV_2D":
         if conv_2d_scratch_bytes(graph, node):
             features.add("patch")
