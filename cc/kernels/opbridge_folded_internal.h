@@ -58,6 +58,18 @@ static inline int32_t opbridge_conv_patch_call_valid(const opbridge_conv_s8_fold
   return row_taps * params->input.channels < 16;
 }
 
+/* opbridge_conv_2d_s8_folded_blocks: window rows of whole blocks, windows of at most 576 bytes. */
+static inline int32_t opbridge_conv_blocks_call_valid(const opbridge_conv_s8_folded_params *params,
+                                                      const int8_t *input, const int8_t *filter,
+                                                      const int8_t *output) {
+  if (!opbridge_conv_call_valid(params, input, filter, output)) {
+    return 0;
+  }
+  const opbridge_dims *fl = &params->filter;
+  return params->dilation_width == 1 && (fl->width * fl->channels) % 16 == 0 &&
+         fl->height * fl->width * fl->channels <= OPBRIDGE_CONV_BLOCKS_MAX_WINDOW;
+}
+
 /* opbridge_conv_2d_s8_folded_pointwise: 1x1, channels a multiple of 16, no padding. */
 static inline int32_t opbridge_conv_pointwise_call_valid(const opbridge_conv_s8_folded_params *params,
                                                          const int8_t *input, const int8_t *filter,

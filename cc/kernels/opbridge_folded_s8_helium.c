@@ -26,6 +26,14 @@
 #include <arm_mve.h>
 #include <stddef.h>
 
+/* Paths that run rarely or once per call (tails, fallbacks, set-up) are optimised for size
+ * whatever the build's level: they are most of the flash a module pays for, little of its time. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define OPBRIDGE_RARELY_RUN __attribute__((optimize("Os")))
+#else
+#define OPBRIDGE_RARELY_RUN
+#endif
+
 #include "cc/kernels/opbridge_folded_internal.h"
 
 /* The output stage's constants for four channels (offset and clamp bounds stay scalars: the
@@ -265,7 +273,7 @@ static void __attribute__((noinline)) opbridge_units_whole(const int8_t *x, cons
  * time, their weight rows consecutive in `filter`, each block's output stage loaded as it goes.
  * The shape of FULLY_CONNECTED, of 1x1 convolutions and of windows copied into scratch. Out of
  * line and with everything in locals, so that GCC keeps the loop's values in registers. */
-static void __attribute__((noinline)) opbridge_units(const int8_t *x, const int8_t *filter, int32_t depth,
+static OPBRIDGE_RARELY_RUN void __attribute__((noinline)) opbridge_units(const int8_t *x, const int8_t *filter, int32_t depth,
                                                      int32_t units, const opbridge_folded_requantization *rq,
                                                      int8_t *output) {
   const int32_t *bias = rq->folded_bias;
@@ -404,9 +412,10 @@ typedef char opbridge_units_stage_layout[(sizeof(void *) == 4 && offsetof(opbrid
     OPBRIDGE_UNITS_IN_REGISTERS_BODY(B, OPBRIDGE_UNIT_DOT);                                          \
   }
 
+/* Vectors of 1, 2 and 4 blocks (3 run as 4, their fourth block zero): each variant costs about
+ * 300 bytes of flash in every module that links it. */
 OPBRIDGE_UNITS_IN_REGISTERS(1)
 OPBRIDGE_UNITS_IN_REGISTERS(2)
-OPBRIDGE_UNITS_IN_REGISTERS(3)
 OPBRIDGE_UNITS_IN_REGISTERS(4)
 
 typedef void (*opbridge_units_in_registers_fn)(const int8_t *, const int8_t *, int8_t *,
@@ -424,10 +433,10 @@ typedef struct {
 
 /* Plans opbridge_units_in_registers for `units` units of `depth` bytes, if depth <= 64 and no shift
  * is left; else plan->run is NULL. The plan points into itself: keep it where it was planned. */
-static void opbridge_plan_units(const int8_t *filter, int32_t depth, int32_t units,
+static OPBRIDGE_RARELY_RUN void opbridge_plan_units(const int8_t *filter, int32_t depth, int32_t units,
                                 const opbridge_folded_requantization *rq, opbridge_units_plan *plan) {
   static const opbridge_units_in_registers_fn by_blocks[4] = {
-      opbridge_units_in_registers1, opbridge_units_in_registers2, opbridge_units_in_registers3,
+      opbridge_units_in_registers1, opbridge_units_in_registers2, opbridge_units_in_registers4,
       opbridge_units_in_registers4};
   plan->run = NULL;
   plan->units = 0;
@@ -438,7 +447,8 @@ static void opbridge_plan_units(const int8_t *filter, int32_t depth, int32_t uni
   }
   /* The last row's reads end at 16 * blocks bytes past its start, past the filter unless depth
    * is whole blocks: then the last group reads a copy of its rows followed by zeros. */
-  const int32_t copied = depth % 16 != 0;
+  const int32_t read = 16 * (blocks == 3 ? 4 : blocks); /* bytes each row's loads span */
+  const int32_t copied = depth != read;
   for (int32_t u = 0; u < (rq->per_channel ? units : 1); ++u) {
     if (rq->shifts[u] > 0) {
       return;
@@ -475,7 +485,7 @@ static void opbridge_plan_units(const int8_t *filter, int32_t depth, int32_t uni
 
 /* Every unit of the input vector x (depth bytes, read whole: its blocks are loaded once, the
  * last zero-filled past depth): plan->units in registers, the rest by opbridge_units. */
-static void __attribute__((noinline)) opbridge_units_planned(const opbridge_units_plan *plan, const int8_t *x, const int8_t *filter,
+static inline void opbridge_units_planned(const opbridge_units_plan *plan, const int8_t *x, const int8_t *filter,
                                           int32_t depth, int32_t units, const opbridge_folded_requantization *rq,
                                           int8_t *output) {
   if (plan->stage.groups > 0) {
@@ -508,7 +518,7 @@ static inline opbridge_row_groups opbridge_groups(const opbridge_conv_s8_folded_
 }
 
 /* One window of CONV_2D for four output channels, taps outside the input corrected. */
-static int32x4_t __attribute__((noinline)) opbridge_conv_window4(const opbridge_conv_s8_folded_params *params, const int8_t *image,
+static OPBRIDGE_RARELY_RUN int32x4_t __attribute__((noinline)) opbridge_conv_window4(const opbridge_conv_s8_folded_params *params, const int8_t *image,
                                               int32_t y_origin, int32_t x_origin, const opbridge_rows4 *rows,
                                               int32_t interior) {
   const opbridge_dims *in = &params->input;
@@ -614,7 +624,7 @@ static void __attribute__((noinline)) opbridge_copy_window(const opbridge_conv_s
 
 /* The largest window (filter height x width x channels bytes) whose overhanging copies CONV_2D
  * makes on the stack: 3x3x64, resnet's largest. */
-#define OPBRIDGE_CONV_PATCH_BYTES 576
+#define OPBRIDGE_CONV_PATCH_BYTES OPBRIDGE_CONV_BLOCKS_MAX_WINDOW
 
 /* A run of output positions of one row whose windows lie inside the input, for four output
  * channels, with the window's rows contiguous (dilation 1 along x). Kept out of line: with the
@@ -750,8 +760,8 @@ typedef char opbridge_conv_job_layout[(sizeof(void *) == 4 && offsetof(opbridge_
 OPBRIDGE_CONV_SEGMENT(0)
 OPBRIDGE_CONV_SEGMENT(3)
 
-static void __attribute__((noinline)) opbridge_conv_interior_segment(const opbridge_conv_segment *segment,
-                                                                     const opbridge_lanes_output *stage) {
+static inline __attribute__((always_inline)) void opbridge_conv_interior_segment(
+    const opbridge_conv_segment *segment, const opbridge_lanes_output *stage, int32_t rows_of_blocks) {
   const opbridge_lanes_output constants = *stage;
   const int8_t *origin = segment->origin;
   int8_t *destination = segment->destination;
@@ -765,7 +775,7 @@ static void __attribute__((noinline)) opbridge_conv_interior_segment(const opbri
   const int32_t origin_step = segment->origin_step;
   const int32_t destination_step = segment->destination_step;
   const mve_pred16_t mask = segment->mask;
-  const int32_t whole_blocks = run % 16 == 0;
+  const int32_t whole_blocks = rows_of_blocks || run % 16 == 0;
   if (whole_blocks && mask == 0xffff && vmaxvq_s32(0, constants.left) == 0) {
     /* Four channels, no left shift: the run in assembly. */
     const int32_t blocks = run / 16;
@@ -807,6 +817,19 @@ static void __attribute__((noinline)) opbridge_conv_interior_segment(const opbri
     origin += origin_step;
     destination += destination_step;
   }
+}
+
+/* The segment for window rows of whole blocks (opbridge_conv_2d_s8_folded_blocks: no partial-block
+ * loop linked), and for any rows. Out of line: with the border paths around it, GCC would spill
+ * the hot loop's values. */
+static void __attribute__((noinline)) opbridge_conv_segment_of_blocks(const opbridge_conv_segment *segment,
+                                                                      const opbridge_lanes_output *stage) {
+  opbridge_conv_interior_segment(segment, stage, 1);
+}
+
+static void __attribute__((noinline)) opbridge_conv_segment_any(const opbridge_conv_segment *segment,
+                                                                const opbridge_lanes_output *stage) {
+  opbridge_conv_interior_segment(segment, stage, 0);
 }
 
 int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *caller_params, const int8_t *input,
@@ -873,7 +896,7 @@ int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *c
   return OPBRIDGE_STATUS_OK;
 }
 
-int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_params *caller_params,
+OPBRIDGE_RARELY_RUN int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_params *caller_params,
                                              const int8_t *input, const int8_t *filter, int8_t *output) {
   if (!opbridge_conv_pointwise_call_valid(caller_params, input, filter, output)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
@@ -914,11 +937,11 @@ int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_param
   return OPBRIDGE_STATUS_OK;
 }
 
-int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *caller_params, const int8_t *input,
-                                   const int8_t *filter, int8_t *output) {
-  if (!opbridge_conv_call_valid(caller_params, input, filter, output)) {
-    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
-  }
+/* CONV_2D, in place. `of_blocks` (a constant, opbridge_conv_2d_s8_folded_blocks): window rows of
+ * whole blocks and windows that fit the stack copy, so the per-tap border path is not linked. */
+static inline __attribute__((always_inline)) int32_t opbridge_conv_folded(
+    const opbridge_conv_s8_folded_params *caller_params, const int8_t *input, const int8_t *filter, int8_t *output,
+    int32_t of_blocks) {
   /* A local copy: stores to the output could alias the caller's, and would force reloads. */
   const opbridge_conv_s8_folded_params local_params = *caller_params;
   const opbridge_conv_s8_folded_params *params = &local_params;
@@ -943,7 +966,8 @@ int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *caller_
    * with the input zero point outside (its products cancel the folded bias's share of those taps),
    * then all channels at once as a fully connected row. */
   const int32_t patched_borders =
-      params->dilation_width == 1 && window_bytes % 16 == 0 && window_bytes <= OPBRIDGE_CONV_PATCH_BYTES;
+      of_blocks ||
+      (params->dilation_width == 1 && window_bytes % 16 == 0 && window_bytes <= OPBRIDGE_CONV_PATCH_BYTES);
   if (patched_borders) {
     int8_t patch[OPBRIDGE_CONV_PATCH_BYTES];
     const int32_t whole_units = channels / 4 * 4;
@@ -1001,12 +1025,16 @@ int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *caller_
                 channels,
                 mask,
             };
-            opbridge_conv_interior_segment(&segment, &stage);
+            if (of_blocks) {
+              opbridge_conv_segment_of_blocks(&segment, &stage);
+            } else {
+              opbridge_conv_segment_any(&segment, &stage);
+            }
             destination += (end_inside - ox) * channels;
             ox = end_inside;
             continue;
           }
-          if (patched_borders) { /* done above */
+          if (of_blocks || patched_borders) { /* done above */
             destination += channels;
             ++ox;
             continue;
@@ -1022,6 +1050,22 @@ int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *caller_
     }
   }
   return OPBRIDGE_STATUS_OK;
+}
+
+int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                   const int8_t *filter, int8_t *output) {
+  if (!opbridge_conv_call_valid(params, input, filter, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  return opbridge_conv_folded(params, input, filter, output, 0);
+}
+
+int32_t opbridge_conv_2d_s8_folded_blocks(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                          const int8_t *filter, int8_t *output) {
+  if (!opbridge_conv_blocks_call_valid(params, input, filter, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  return opbridge_conv_folded(params, input, filter, output, 1);
 }
 
 /* The geometry of a depthwise window, copied out of the parameters once per call (stores to the
@@ -1041,7 +1085,7 @@ typedef struct {
  * and windows too large for the line buffer): taps outside the input read
  * `zero_points` (the input zero point in every lane), whose products cancel the folded bias's
  * share of those taps, as TFLite Micro's skipping them does. */
-static int32x4_t __attribute__((noinline)) opbridge_depthwise_border(const opbridge_depthwise_window *window, const int8_t *image,
+static OPBRIDGE_RARELY_RUN int32x4_t __attribute__((noinline)) opbridge_depthwise_border(const opbridge_depthwise_window *window, const int8_t *image,
                                                   int32_t y_origin, int32_t x_origin, int32_t dilation_height,
                                                   int32_t dilation_width, const int8_t *taps, mve_pred16_t mask,
                                                   const int8_t *zero_points) {
@@ -1095,7 +1139,7 @@ typedef char opbridge_stage16_layout[(offsetof(opbridge_stage16, bias) == 0 &&
 
 static const int32_t opbridge_lane_order16[4] = {0, 2, 1, 3};
 
-static void opbridge_load_stage16(const opbridge_folded_requantization *rq, int32_t channel,
+static OPBRIDGE_RARELY_RUN void opbridge_load_stage16(const opbridge_folded_requantization *rq, int32_t channel,
                                   opbridge_stage16 *stage) {
   const uint32x4_t offsets = vidupq_n_u32(0, 4);
   stage->any_left = 0;
@@ -1429,7 +1473,7 @@ int32_t opbridge_depthwise_conv_2d_s8_folded_multiplier(const opbridge_conv_s8_f
   return OPBRIDGE_STATUS_OK;
 }
 
-int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+OPBRIDGE_RARELY_RUN int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                              const int8_t *filter, int8_t *output) {
   if (!opbridge_depthwise_call_valid(params, input, filter, output, 0)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;

@@ -67,6 +67,17 @@ int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params,
 int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                          const int8_t *filter, int8_t *scratch, int8_t *output);
 
+/* The largest window opbridge_conv_2d_s8_folded_blocks takes (3x3x64): its variants may copy a
+ * window that overhangs the input onto the stack. */
+#define OPBRIDGE_CONV_BLOCKS_MAX_WINDOW 576
+
+/* CONV_2D whose window rows are whole 16-byte blocks (filter width x input channels a multiple of
+ * 16, not dilated along x) and whose window is at most OPBRIDGE_CONV_BLOCKS_MAX_WINDOW bytes:
+ * the general form without its per-tap border corrections (the 3x3 layers of small CNNs). Other
+ * shapes: OPBRIDGE_STATUS_INVALID_ARGUMENT. */
+int32_t opbridge_conv_2d_s8_folded_blocks(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                          const int8_t *filter, int8_t *output);
+
 /* CONV_2D with a 1x1 filter, input channels a multiple of 16 and no padding: each position is a
  * fully connected row. Other shapes: OPBRIDGE_STATUS_INVALID_ARGUMENT. */
 int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_params *params, const int8_t *input,

@@ -40,7 +40,7 @@ from kernel_cases import (
 )
 from opbridge.ir import DType, Graph, Node, Quantization
 from opbridge.ir.attribute_types import Padding, Requantization, window
-from opbridge.ops.conv_2d.emit_c import conv_2d_scratch_bytes
+from opbridge.ops.conv_2d.emit_c import conv_2d_scratch_bytes, folded_kernel
 from opbridge.ops.fully_connected.emit_c import FOLDED_MIN_MACS
 from opbridge.ops.fully_connected.reference import fully_connected_multipliers
 from opbridge.ops.shared.quantized import per_channel_multipliers
@@ -482,6 +482,9 @@ FEATURES: dict[str, set[str]] = {
         "pointwise_left_shift",
         "pointwise_deep_or_narrow",
         "border_windows_copied",
+        "general",  # the in-place entry points: opbridge_conv_2d_s8_folded,
+        "blocks",  # opbridge_conv_2d_s8_folded_blocks
+        "pointwise",  # and opbridge_conv_2d_s8_folded_pointwise
     },
     "depthwise_conv_2d_folded": COMMON_FEATURES
     | WINDOW_FEATURES
@@ -676,4 +679,5 @@ def window_features(graph: Graph, node: Node) -> set[str]:
             window_bytes = filter_height * filter_width * in_channels
             if not all(flags) and a.dilation_width == 1 and window_bytes % 16 == 0 and window_bytes <= 576:
                 features.add("border_windows_copied")  # Helium: overhanging windows copied to the stack
+            features.add(folded_kernel(graph, node).removeprefix("opbridge_conv_2d_s8_folded").strip("_") or "general")
     return features

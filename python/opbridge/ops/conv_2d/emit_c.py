@@ -180,6 +180,11 @@ def folded_convolution_bias(graph: Graph, node: Node, depthwise: bool) -> np.nda
     return fold_layer_bias(graph, node, sums)
 
 
+# OPBRIDGE_CONV_BLOCKS_MAX_WINDOW in cc/kernels/opbridge_kernels_folded_s8.h: the largest window of
+# opbridge_conv_2d_s8_folded_blocks (its variants may copy a window onto the stack).
+CONV_BLOCKS_MAX_WINDOW = 576
+
+
 def folded_kernel(graph: Graph, node: Node) -> str:
     """Which folded entry point a node calls, by its shape: each is its own function, so a module
     links only the paths its layers take (docs/kernels.md)."""
@@ -198,6 +203,9 @@ def folded_kernel(graph: Graph, node: Node) -> str:
     unpadded = rows.padding_before == 0 and cols.padding_before == 0
     if filter_height == filter_width == 1 and channels % 16 == 0 and unpadded and output.shape[3] > 0:
         return "opbridge_conv_2d_s8_folded_pointwise"
+    window_bytes = filter_height * filter_width * channels
+    if attributes.dilation_width == 1 and filter_width * channels % 16 == 0 and window_bytes <= CONV_BLOCKS_MAX_WINDOW:
+        return "opbridge_conv_2d_s8_folded_blocks"
     return "opbridge_conv_2d_s8_folded"
 
 
