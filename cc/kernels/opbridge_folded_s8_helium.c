@@ -26,13 +26,6 @@
 #include <arm_mve.h>
 #include <stddef.h>
 
-/* Paths that run rarely or once per call (tails, fallbacks, set-up) are optimised for size
- * whatever the build's level: they are most of the flash a module pays for, little of its time. */
-#if defined(__GNUC__) && !defined(__clang__)
-#define OPBRIDGE_RARELY_RUN __attribute__((optimize("Os")))
-#else
-#define OPBRIDGE_RARELY_RUN
-#endif
 
 #include "cc/kernels/opbridge_folded_internal.h"
 
@@ -273,7 +266,7 @@ static void __attribute__((noinline)) opbridge_units_whole(const int8_t *x, cons
  * time, their weight rows consecutive in `filter`, each block's output stage loaded as it goes.
  * The shape of FULLY_CONNECTED, of 1x1 convolutions and of windows copied into scratch. Out of
  * line and with everything in locals, so that GCC keeps the loop's values in registers. */
-static OPBRIDGE_RARELY_RUN void __attribute__((noinline)) opbridge_units(const int8_t *x, const int8_t *filter, int32_t depth,
+static OPBRIDGE_OPTIMIZE_FOR_SIZE void __attribute__((noinline)) opbridge_units(const int8_t *x, const int8_t *filter, int32_t depth,
                                                      int32_t units, const opbridge_folded_requantization *rq,
                                                      int8_t *output) {
   const int32_t *bias = rq->folded_bias;
@@ -412,9 +405,8 @@ typedef char opbridge_units_stage_layout[(sizeof(void *) == 4 && offsetof(opbrid
     OPBRIDGE_UNITS_IN_REGISTERS_BODY(B, OPBRIDGE_UNIT_DOT);                                          \
   }
 
-/* Vectors of 1, 2 and 4 blocks (3 run as 4, their fourth block zero): each variant costs about
- * 300 bytes of flash in every module that links it. */
-OPBRIDGE_UNITS_IN_REGISTERS(1)
+/* Vectors of up to 2 and of 3-4 blocks (the blocks past the vector zero): each variant costs
+ * about 300 bytes of flash in every module that links it. */
 OPBRIDGE_UNITS_IN_REGISTERS(2)
 OPBRIDGE_UNITS_IN_REGISTERS(4)
 
@@ -433,10 +425,10 @@ typedef struct {
 
 /* Plans opbridge_units_in_registers for `units` units of `depth` bytes, if depth <= 64 and no shift
  * is left; else plan->run is NULL. The plan points into itself: keep it where it was planned. */
-static OPBRIDGE_RARELY_RUN void opbridge_plan_units(const int8_t *filter, int32_t depth, int32_t units,
+static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_plan_units(const int8_t *filter, int32_t depth, int32_t units,
                                 const opbridge_folded_requantization *rq, opbridge_units_plan *plan) {
   static const opbridge_units_in_registers_fn by_blocks[4] = {
-      opbridge_units_in_registers1, opbridge_units_in_registers2, opbridge_units_in_registers4,
+      opbridge_units_in_registers2, opbridge_units_in_registers2, opbridge_units_in_registers4,
       opbridge_units_in_registers4};
   plan->run = NULL;
   plan->units = 0;
@@ -447,7 +439,7 @@ static OPBRIDGE_RARELY_RUN void opbridge_plan_units(const int8_t *filter, int32_
   }
   /* The last row's reads end at 16 * blocks bytes past its start, past the filter unless depth
    * is whole blocks: then the last group reads a copy of its rows followed by zeros. */
-  const int32_t read = 16 * (blocks == 3 ? 4 : blocks); /* bytes each row's loads span */
+  const int32_t read = blocks <= 2 ? 32 : 64; /* bytes each row's loads span */
   const int32_t copied = depth != read;
   for (int32_t u = 0; u < (rq->per_channel ? units : 1); ++u) {
     if (rq->shifts[u] > 0) {
@@ -518,7 +510,7 @@ static inline opbridge_row_groups opbridge_groups(const opbridge_conv_s8_folded_
 }
 
 /* One window of CONV_2D for four output channels, taps outside the input corrected. */
-static OPBRIDGE_RARELY_RUN int32x4_t __attribute__((noinline)) opbridge_conv_window4(const opbridge_conv_s8_folded_params *params, const int8_t *image,
+static OPBRIDGE_OPTIMIZE_FOR_SIZE int32x4_t __attribute__((noinline)) opbridge_conv_window4(const opbridge_conv_s8_folded_params *params, const int8_t *image,
                                               int32_t y_origin, int32_t x_origin, const opbridge_rows4 *rows,
                                               int32_t interior) {
   const opbridge_dims *in = &params->input;
@@ -896,7 +888,7 @@ int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *c
   return OPBRIDGE_STATUS_OK;
 }
 
-OPBRIDGE_RARELY_RUN int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_params *caller_params,
+OPBRIDGE_OPTIMIZE_FOR_SIZE int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_params *caller_params,
                                              const int8_t *input, const int8_t *filter, int8_t *output) {
   if (!opbridge_conv_pointwise_call_valid(caller_params, input, filter, output)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
@@ -1085,7 +1077,7 @@ typedef struct {
  * and windows too large for the line buffer): taps outside the input read
  * `zero_points` (the input zero point in every lane), whose products cancel the folded bias's
  * share of those taps, as TFLite Micro's skipping them does. */
-static OPBRIDGE_RARELY_RUN int32x4_t __attribute__((noinline)) opbridge_depthwise_border(const opbridge_depthwise_window *window, const int8_t *image,
+static OPBRIDGE_OPTIMIZE_FOR_SIZE int32x4_t __attribute__((noinline)) opbridge_depthwise_border(const opbridge_depthwise_window *window, const int8_t *image,
                                                   int32_t y_origin, int32_t x_origin, int32_t dilation_height,
                                                   int32_t dilation_width, const int8_t *taps, mve_pred16_t mask,
                                                   const int8_t *zero_points) {
@@ -1139,7 +1131,7 @@ typedef char opbridge_stage16_layout[(offsetof(opbridge_stage16, bias) == 0 &&
 
 static const int32_t opbridge_lane_order16[4] = {0, 2, 1, 3};
 
-static OPBRIDGE_RARELY_RUN void opbridge_load_stage16(const opbridge_folded_requantization *rq, int32_t channel,
+static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_load_stage16(const opbridge_folded_requantization *rq, int32_t channel,
                                   opbridge_stage16 *stage) {
   const uint32x4_t offsets = vidupq_n_u32(0, 4);
   stage->any_left = 0;
@@ -1185,11 +1177,6 @@ static OPBRIDGE_RARELY_RUN void opbridge_load_stage16(const opbridge_folded_requ
   "   vmovlt.s16 q0, q3\n"                  \
   "   vadd.i32 %q[acc3], %q[acc3], q0\n"
 
-/* One tap of 16 channels whose inputs and weights are both 16 bytes after the previous tap's. */
-#define OPBRIDGE_DEPTHWISE_NEXT_TAP16 \
-  "   vldrb.8 q0, [%[x]], #16\n"      \
-  "   vldrb.8 q1, [%[w]], #16\n"      \
-  OPBRIDGE_DEPTHWISE_PRODUCTS16
 
 /* What opbridge_depthwise_row16 reads besides the stage, in memory: its loop has more values than
  * there are general registers. */
@@ -1307,32 +1294,9 @@ static void __attribute__((noinline)) opbridge_depthwise_row16(const opbridge_ro
                    "   bne      0b\n" OPBRIDGE_ROW16_END OPBRIDGE_ROW16_OPERANDS);
 }
 
-/* As opbridge_depthwise_row16 for windows three taps wide, not dilated along x, whose weights lie
- * 16 bytes apart (row->taps is a compact copy): each window row written out, its loads
- * post-incremented (12 instructions per tap, 3 per row). */
-static void __attribute__((noinline)) opbridge_depthwise_row16_3(const opbridge_row16 *row,
-                                                                 const opbridge_stage16 *stage, const int8_t *origin,
-                                                                 int8_t *destination, int32_t count) {
-  int32x4_t acc0, acc1, acc2, acc3;
-  const int8_t *x;
-  const int8_t *w;
-  int32_t rows, tap_step, weight_step, scratch;
-  __asm__ volatile(OPBRIDGE_ROW16_START
-                   "   ldr      %[scratch], [%[row], #20]\n"
-                   "0:\n" OPBRIDGE_DEPTHWISE_NEXT_TAP16 OPBRIDGE_DEPTHWISE_NEXT_TAP16 OPBRIDGE_DEPTHWISE_NEXT_TAP16
-                   "   add      %[x], %[x], %[scratch]\n"
-                   "   subs     %[rows], %[rows], #1\n"
-                   "   bne      0b\n" OPBRIDGE_ROW16_END OPBRIDGE_ROW16_OPERANDS);
-  (void)tap_step;
-  (void)weight_step;
-}
-
 /* The stack opbridge_depthwise_lines16 copies window lines into (filter height x the input
  * columns of a chunk of output positions x 16 bytes). */
 #define OPBRIDGE_DEPTHWISE_LINES_BYTES 1024
-
-/* The most taps whose weights opbridge_depthwise_lines16 copies 16 bytes a tap (3x3). */
-#define OPBRIDGE_DEPTHWISE_COMPACT_TAPS 9
 
 /* Every output position of one block of 16 channels (depth multiplier 1), its output stage
  * loaded once. For each output row, a chunk of positions at a time (as many as the line buffer
@@ -1363,18 +1327,6 @@ static void __attribute__((noinline)) opbridge_depthwise_lines16(const opbridge_
   const int8_t *block = image + channel;
   const opbridge_row16 row = {taps,     window->filter_height, columns,       tap_step, weight_step,
                               row_skip, position_step,         channels, params->requantization.output_offset};
-  /* 3-wide windows not dilated along x take opbridge_depthwise_row16_3, their weights copied
-   * 16 bytes a tap. */
-  int8_t compact[OPBRIDGE_DEPTHWISE_COMPACT_TAPS * 16];
-  const int32_t three = columns == 3 && params->dilation_width == 1 &&
-                        window->filter_height * columns <= OPBRIDGE_DEPTHWISE_COMPACT_TAPS;
-  opbridge_row16 compact_row = row;
-  if (three) {
-    for (int32_t t = 0; t < window->filter_height * columns; ++t) {
-      vst1q_s8(compact + t * 16, vld1q_s8(taps + t * weight_step));
-    }
-    compact_row.taps = compact;
-  }
   for (int32_t oy = 0; oy < params->output.height; ++oy) {
     const int32_t y_origin = oy * params->stride_height - params->padding_height;
     for (int32_t first = 0; first < params->output.width; first += chunk) {
@@ -1402,11 +1354,7 @@ static void __attribute__((noinline)) opbridge_depthwise_lines16(const opbridge_
         }
       }
       int8_t *output = destination + (oy * params->output.width + first) * channels;
-      if (three) {
-        opbridge_depthwise_row16_3(&compact_row, &stage, lines, output, count);
-      } else {
-        opbridge_depthwise_row16(&row, &stage, lines, output, count);
-      }
+      opbridge_depthwise_row16(&row, &stage, lines, output, count);
     }
   }
 }
@@ -1473,7 +1421,7 @@ int32_t opbridge_depthwise_conv_2d_s8_folded_multiplier(const opbridge_conv_s8_f
   return OPBRIDGE_STATUS_OK;
 }
 
-OPBRIDGE_RARELY_RUN int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+OPBRIDGE_OPTIMIZE_FOR_SIZE int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                              const int8_t *filter, int8_t *output) {
   if (!opbridge_depthwise_call_valid(params, input, filter, output, 0)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;

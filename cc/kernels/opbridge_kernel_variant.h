@@ -42,4 +42,13 @@
 #define OPBRIDGE_KERNEL_VARIANT_NAME "portable"
 #endif
 
+/* Code that runs rarely or once per call (tails, fallbacks, set-up) or for a small share of any
+ * model's time, optimised for size whatever the build's level: it is much of the flash a module
+ * pays for and little of its time. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define OPBRIDGE_OPTIMIZE_FOR_SIZE __attribute__((optimize("Os")))
+#else
+#define OPBRIDGE_OPTIMIZE_FOR_SIZE
+#endif
+
 #endif /* OPBRIDGE_KERNEL_VARIANT_H_ */

@@ -10,12 +10,6 @@
 #include <arm_mve.h>
 #endif
 
-/* Pooling is a small share of any model's time: optimised for size whatever the build's level. */
-#if defined(__GNUC__) && !defined(__clang__)
-#define OPBRIDGE_POOL_SIZE __attribute__((optimize("Os")))
-#else
-#define OPBRIDGE_POOL_SIZE
-#endif
 
 typedef enum { OPBRIDGE_POOL_AVERAGE, OPBRIDGE_POOL_MAX } opbridge_pool_kind;
 
@@ -27,7 +21,7 @@ static inline int32_t opbridge_pool_average(int32_t sum, int32_t count) {
 #if OPBRIDGE_KERNELS_HELIUM
 /* One output position, 16 channels a step (a predicated last one): the window's maximum with
  * VMAX.S8, or its sum in four int32 vectors (widening loads) divided per channel. */
-static OPBRIDGE_POOL_SIZE void opbridge_pool_position_helium(const opbridge_pool_s8_params *params, const int8_t *image,
+static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_pool_position_helium(const opbridge_pool_s8_params *params, const int8_t *image,
                                           int32_t y_start, int32_t y_end, int32_t x_start, int32_t x_end,
                                           int8_t *destination, opbridge_pool_kind kind) {
   const int32_t channels = params->input.channels;
@@ -49,26 +43,15 @@ static OPBRIDGE_POOL_SIZE void opbridge_pool_position_helium(const opbridge_pool
       vstrbq_p_s8(destination + c, maximum, p);
       continue;
     }
+    const mve_pred16_t p0 = vctp32q(lanes), p1 = vctp32q(lanes > 4 ? lanes - 4 : 0);
+    const mve_pred16_t p2 = vctp32q(lanes > 8 ? lanes - 8 : 0), p3 = vctp32q(lanes > 12 ? lanes - 12 : 0);
     int32x4_t sum0 = vdupq_n_s32(0), sum1 = sum0, sum2 = sum0, sum3 = sum0;
-    if (lanes == 16) { /* no predication: GCC 12 would put a VPST before each load */
-      for (int32_t y = y_start; y < y_end; ++y, x += row_skip) {
-        for (int32_t i = x_start; i < x_end; ++i, x += channels) {
-          sum0 = vaddq_s32(sum0, vldrbq_s32(x));
-          sum1 = vaddq_s32(sum1, vldrbq_s32(x + 4));
-          sum2 = vaddq_s32(sum2, vldrbq_s32(x + 8));
-          sum3 = vaddq_s32(sum3, vldrbq_s32(x + 12));
-        }
-      }
-    } else {
-      const mve_pred16_t p0 = vctp32q(lanes), p1 = vctp32q(lanes > 4 ? lanes - 4 : 0);
-      const mve_pred16_t p2 = vctp32q(lanes > 8 ? lanes - 8 : 0), p3 = vctp32q(lanes > 12 ? lanes - 12 : 0);
-      for (int32_t y = y_start; y < y_end; ++y, x += row_skip) {
-        for (int32_t i = x_start; i < x_end; ++i, x += channels) {
-          sum0 = vaddq_s32(sum0, vldrbq_z_s32(x, p0));
-          sum1 = vaddq_s32(sum1, vldrbq_z_s32(x + 4, p1));
-          sum2 = vaddq_s32(sum2, vldrbq_z_s32(x + 8, p2));
-          sum3 = vaddq_s32(sum3, vldrbq_z_s32(x + 12, p3));
-        }
+    for (int32_t y = y_start; y < y_end; ++y, x += row_skip) {
+      for (int32_t i = x_start; i < x_end; ++i, x += channels) {
+        sum0 = vaddq_s32(sum0, vldrbq_z_s32(x, p0));
+        sum1 = vaddq_s32(sum1, vldrbq_z_s32(x + 4, p1));
+        sum2 = vaddq_s32(sum2, vldrbq_z_s32(x + 8, p2));
+        sum3 = vaddq_s32(sum3, vldrbq_z_s32(x + 12, p3));
       }
     }
     int32_t values[16];
@@ -84,7 +67,7 @@ static OPBRIDGE_POOL_SIZE void opbridge_pool_position_helium(const opbridge_pool
 }
 #endif
 
-static OPBRIDGE_POOL_SIZE int32_t opbridge_pool_2d_s8(const opbridge_pool_s8_params *params, const int8_t *input, int8_t *output,
+static OPBRIDGE_OPTIMIZE_FOR_SIZE int32_t opbridge_pool_2d_s8(const opbridge_pool_s8_params *params, const int8_t *input, int8_t *output,
                                    opbridge_pool_kind kind) {
   if (params == NULL || input == NULL || output == NULL) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;

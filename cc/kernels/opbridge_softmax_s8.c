@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "cc/kernels/opbridge_gemmlowp.h"
+#include "cc/kernels/opbridge_kernel_variant.h"
 #include "cc/kernels/opbridge_kernels_internal.h"
 
 #define SCALED_DIFF_INTEGER_BITS 5
@@ -19,7 +20,7 @@ static int32_t opbridge_softmax_count_leading_zeros(uint32_t x) {
   return zeros;
 }
 
-int32_t opbridge_softmax_s8(const opbridge_softmax_s8_params *params, const int8_t *input, int8_t *output) {
+OPBRIDGE_OPTIMIZE_FOR_SIZE int32_t opbridge_softmax_s8(const opbridge_softmax_s8_params *params, const int8_t *input, int8_t *output) {
   if (params == NULL || input == NULL || output == NULL || params->rows <= 0 || params->depth <= 0 ||
       params->input_left_shift < 0 || params->input_left_shift > 31) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;

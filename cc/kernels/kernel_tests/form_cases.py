@@ -270,12 +270,12 @@ def draw_depthwise_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     """DEPTHWISE_CONV_2D: depth multiplier 1 on even nodes, 2-8 on odd ones (a separate path).
 
     Of the even nodes, every third has whole blocks of 16 channels (the Helium variant's window
-    lines; where the regime is "ordinary", which has no left shift, the written-out loop of 3x3
-    filters and the loop of other widths) and the next has them with rows wider than the line
-    buffer holds (chunks of a row; a dilated 10x4 window too large for it)."""
+    lines, with a left shift or, where the regime is "ordinary", without; 3x3 filters and others)
+    and the next has them with rows wider than the line buffer holds (chunks of a row; a dilated
+    10x4 window too large for it)."""
     group = (index // 2) % 3 if index % 2 == 0 else None
     filter_sizes = None
-    if group == 0 and regime_of(index) == "ordinary":  # 3 taps wide, then the other widths
+    if group == 0 and regime_of(index) == "ordinary":  # 3x3, then other sizes
         filter_sizes = (
             st.just((3, 3)) if index % 24 == 0 else st.tuples(st.integers(1, 5), st.sampled_from([1, 2, 4, 5]))
         )
@@ -287,7 +287,7 @@ def draw_depthwise_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
         in_channels = draw(st.integers(1, 5))
     elif group == 2:
         in_channels = draw(CHANNELS_1_TO_40)
-    elif group == 0:  # not dilated along x: 3x3 filters take the written-out loop
+    elif group == 0:  # not dilated along x
         in_channels = draw(st.sampled_from([16, 17, 32, 33, 40]))
         geometry = dataclasses.replace(geometry, fields={**geometry.fields, "dilation_width": 1})
     else:
@@ -491,10 +491,10 @@ FEATURES: dict[str, set[str]] = {
     | {
         "depth_multiplier_1",
         "depth_multiplier_above_1",
-        "lines_3_wide",
-        "lines_other_widths",
-        "lines_left_shift",
+        "lines_whole_rows",
         "lines_in_chunks",
+        "lines_left_shift",
+        "lines_no_left_shift",
         "lines_window_too_large",
     },
     "fully_connected_folded": COMMON_FEATURES
@@ -573,16 +573,14 @@ def table_features(graph: Graph, node: Node) -> set[str]:
     return features
 
 
-# The Helium depthwise kernel's bounds (cc/kernels/opbridge_folded_s8_helium.c).
+# The Helium depthwise kernel's line buffer (cc/kernels/opbridge_folded_s8_helium.c).
 DEPTHWISE_LINES_BYTES = 1024  # OPBRIDGE_DEPTHWISE_LINES_BYTES
-DEPTHWISE_COMPACT_TAPS = 9  # OPBRIDGE_DEPTHWISE_COMPACT_TAPS
 
 
 def depthwise_block_features(graph: Graph, node: Node) -> set[str]:
     """The Helium paths of DEPTHWISE_CONV_2D's blocks of 16 channels: copied window lines, a row
-    of positions at once or in chunks when the row is wider than the line buffer; 3 taps wide
-    (written out) or other widths; a block with a left shift leaves the assembly loop. A window
-    too large for the buffer takes the four-channel path."""
+    of positions at once or in chunks when the row is wider than the line buffer, a block with a
+    left shift or not. A window too large for the buffer takes the four-channel path."""
     a = node.attributes
     _, _, width, channels = graph.tensor(node.inputs[0]).shape
     _, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
@@ -592,18 +590,14 @@ def depthwise_block_features(graph: Graph, node: Node) -> set[str]:
     chunk = (line_limit - x_span - 1) // a.stride_width + 1 if line_limit > x_span else 0
     if chunk == 0:
         return {"lines_window_too_large"}
-    features = {"lines_in_chunks"} if chunk < columns.output_size else set()
+    features = {"lines_in_chunks" if chunk < columns.output_size else "lines_whole_rows"}
     input_q, filter_q, output_q = (
         graph.tensor(i).quantization for i in (node.inputs[0], node.inputs[1], node.outputs[0])
     )
     assert input_q is not None and filter_q is not None and output_q is not None
     _, shifts = per_channel_multipliers(input_q.scale, filter_q.scales, output_q.scale, channels)
-    if any((shifts[block : block + 16] > 0).any() for block in range(0, channels - 15, 16)):
-        return features | {"lines_left_shift"}
-    taps = filter_height * filter_width
-    if filter_width == 3 and a.dilation_width == 1 and taps <= DEPTHWISE_COMPACT_TAPS:
-        return features | {"lines_3_wide"}
-    return features | {"lines_other_widths"}
+    left = any((shifts[block : block + 16] > 0).any() for block in range(0, channels - 15, 16))
+    return features | {"lines_left_shift" if left else "lines_no_left_shift"}
 
 
 def pointwise_feature(graph: Graph, node: Node) -> str:

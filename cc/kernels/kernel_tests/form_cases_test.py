@@ -87,7 +87,7 @@ def test_the_graphs_are_reproducible() -> None:
 
 def test_the_python_bounds_are_the_kernels() -> None:
     """The emitter's and form_cases' copies of the Helium kernels' bounds equal the C macros."""
-    from form_cases import DEPTHWISE_COMPACT_TAPS, DEPTHWISE_LINES_BYTES
+    from form_cases import DEPTHWISE_LINES_BYTES
     from opbridge.ops.conv_2d.emit_c import CONV_BLOCKS_MAX_WINDOW
 
     header = pathlib.Path("cc/kernels/opbridge_kernels_folded_s8.h").read_text()
@@ -95,7 +95,6 @@ def test_the_python_bounds_are_the_kernels() -> None:
     for name, source, value in (
         ("OPBRIDGE_CONV_BLOCKS_MAX_WINDOW", header, CONV_BLOCKS_MAX_WINDOW),
         ("OPBRIDGE_DEPTHWISE_LINES_BYTES", helium, DEPTHWISE_LINES_BYTES),
-        ("OPBRIDGE_DEPTHWISE_COMPACT_TAPS", helium, DEPTHWISE_COMPACT_TAPS),
     ):
         match = re.search(rf"#define {name} (\d+)", source)
         assert match, f"no {name} in the kernels"
