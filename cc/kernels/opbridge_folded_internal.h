@@ -79,6 +79,24 @@ static inline int32_t opbridge_conv_pointwise_call_valid(const opbridge_conv_s8_
          params->padding_width == 0;
 }
 
+/* opbridge_conv_2d_s8_folded_pointwise_narrow: at most 64 input channels, output channels a
+ * multiple of 4, no left shift. */
+static inline int32_t opbridge_conv_pointwise_narrow_call_valid(const opbridge_conv_s8_folded_params *params,
+                                                                const int8_t *input, const int8_t *filter,
+                                                                const int8_t *output) {
+  if (!opbridge_conv_pointwise_call_valid(params, input, filter, output) || params->input.channels > 64 ||
+      params->output.channels % 4 != 0) {
+    return 0;
+  }
+  const opbridge_folded_requantization *rq = &params->requantization;
+  for (int32_t c = 0; c < (rq->per_channel ? params->output.channels : 1); ++c) {
+    if (rq->shifts[c] > 0) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 /* Depthwise: output channels a multiple of the input's (any multiplier), or equal to them
  * (opbridge_depthwise_conv_2d_s8_folded, multiplier 1). */
 static inline int32_t opbridge_depthwise_call_valid(const opbridge_conv_s8_folded_params *params,

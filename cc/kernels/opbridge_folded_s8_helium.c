@@ -405,8 +405,9 @@ typedef char opbridge_units_stage_layout[(sizeof(void *) == 4 && offsetof(opbrid
     OPBRIDGE_UNITS_IN_REGISTERS_BODY(B, OPBRIDGE_UNIT_DOT);                                          \
   }
 
-/* Vectors of up to 2 and of 3-4 blocks (the blocks past the vector zero): each variant costs
- * about 300 bytes of flash in every module that links it. */
+/* Vectors of 1, 2 and 3-4 blocks (the blocks past the vector zero): each variant costs about 300
+ * bytes of flash in every module that links it. */
+OPBRIDGE_UNITS_IN_REGISTERS(1)
 OPBRIDGE_UNITS_IN_REGISTERS(2)
 OPBRIDGE_UNITS_IN_REGISTERS(4)
 
@@ -428,7 +429,7 @@ typedef struct {
 static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_plan_units(const int8_t *filter, int32_t depth, int32_t units,
                                 const opbridge_folded_requantization *rq, opbridge_units_plan *plan) {
   static const opbridge_units_in_registers_fn by_blocks[4] = {
-      opbridge_units_in_registers2, opbridge_units_in_registers2, opbridge_units_in_registers4,
+      opbridge_units_in_registers1, opbridge_units_in_registers2, opbridge_units_in_registers4,
       opbridge_units_in_registers4};
   plan->run = NULL;
   plan->units = 0;
@@ -439,7 +440,7 @@ static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_plan_units(const int8_t *filter,
   }
   /* The last row's reads end at 16 * blocks bytes past its start, past the filter unless depth
    * is whole blocks: then the last group reads a copy of its rows followed by zeros. */
-  const int32_t read = blocks <= 2 ? 32 : 64; /* bytes each row's loads span */
+  const int32_t read = 16 * (blocks == 3 ? 4 : blocks); /* bytes each row's loads span */
   const int32_t copied = depth != read;
   for (int32_t u = 0; u < (rq->per_channel ? units : 1); ++u) {
     if (rq->shifts[u] > 0) {
@@ -477,15 +478,21 @@ static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_plan_units(const int8_t *filter,
 
 /* Every unit of the input vector x (depth bytes, read whole: its blocks are loaded once, the
  * last zero-filled past depth): plan->units in registers, the rest by opbridge_units. */
-static inline void opbridge_units_planned(const opbridge_units_plan *plan, const int8_t *x, const int8_t *filter,
-                                          int32_t depth, int32_t units, const opbridge_folded_requantization *rq,
-                                          int8_t *output) {
+/* The whole groups of four units of opbridge_units_planned. */
+static inline void opbridge_units_planned_groups(const opbridge_units_plan *plan, const int8_t *x,
+                                                 const int8_t *filter, int8_t *output) {
   if (plan->stage.groups > 0) {
     plan->run(x, filter, output, &plan->stage);
   }
   if (plan->last_stage.groups > 0) {
     plan->run(x, plan->last_rows, output + 4 * plan->stage.groups, &plan->last_stage);
   }
+}
+
+static inline void opbridge_units_planned(const opbridge_units_plan *plan, const int8_t *x, const int8_t *filter,
+                                          int32_t depth, int32_t units, const opbridge_folded_requantization *rq,
+                                          int8_t *output) {
+  opbridge_units_planned_groups(plan, x, filter, output);
   if (plan->units < units) {
     opbridge_folded_requantization rest = *rq;
     rest.folded_bias += plan->units;
@@ -923,6 +930,29 @@ OPBRIDGE_OPTIMIZE_FOR_SIZE int32_t opbridge_conv_2d_s8_folded_pointwise(const op
           opbridge_units(x, filter + whole_units * in->channels, in->channels, channels - whole_units, &rest,
                          output + whole_units);
         }
+      }
+    }
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
+int32_t opbridge_conv_2d_s8_folded_pointwise_narrow(const opbridge_conv_s8_folded_params *params,
+                                                    const int8_t *input, const int8_t *filter, int8_t *output) {
+  if (!opbridge_conv_pointwise_narrow_call_valid(params, input, filter, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  const opbridge_dims in = params->input;
+  const opbridge_dims out = params->output;
+  opbridge_units_plan plan; /* every unit in registers: whole groups, no left shift */
+  opbridge_plan_units(filter, in.channels, out.channels, &params->requantization, &plan);
+  const int32_t row_step = params->stride_height * in.width * in.channels;
+  const int32_t column_step = params->stride_width * in.channels;
+  for (int32_t b = 0; b < out.batches; ++b) {
+    const int8_t *image = input + b * in.height * in.width * in.channels;
+    for (int32_t oy = 0; oy < out.height; ++oy) {
+      const int8_t *x = image + oy * row_step;
+      for (int32_t ox = 0; ox < out.width; ++ox, x += column_step, output += out.channels) {
+        opbridge_units_planned_groups(&plan, x, filter, output);
       }
     }
   }

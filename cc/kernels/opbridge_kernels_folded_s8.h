@@ -83,6 +83,12 @@ int32_t opbridge_conv_2d_s8_folded_blocks(const opbridge_conv_s8_folded_params *
 int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                              const int8_t *filter, int8_t *output);
 
+/* opbridge_conv_2d_s8_folded_pointwise for at most 64 input channels, output channels a multiple
+ * of 4 and no left shift (positive shift): the 1x1 layers of small models, whose variants hold
+ * the input vector in registers. Other shapes: OPBRIDGE_STATUS_INVALID_ARGUMENT. */
+int32_t opbridge_conv_2d_s8_folded_pointwise_narrow(const opbridge_conv_s8_folded_params *params,
+                                                    const int8_t *input, const int8_t *filter, int8_t *output);
+
 /* DEPTHWISE_CONV_2D with depth multiplier 1; filter is [1, h, w, channels]. */
 int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                              const int8_t *filter, int8_t *output);

@@ -484,7 +484,8 @@ FEATURES: dict[str, set[str]] = {
         "border_windows_copied",
         "general",  # the in-place entry points: opbridge_conv_2d_s8_folded,
         "blocks",  # opbridge_conv_2d_s8_folded_blocks
-        "pointwise",  # and opbridge_conv_2d_s8_folded_pointwise
+        "pointwise",  # opbridge_conv_2d_s8_folded_pointwise
+        "pointwise_narrow",  # and opbridge_conv_2d_s8_folded_pointwise_narrow
     },
     "depthwise_conv_2d_folded": COMMON_FEATURES
     | WINDOW_FEATURES

@@ -202,11 +202,24 @@ def folded_kernel(graph: Graph, node: Node) -> str:
     cols = window(attributes.padding, input_tensor.shape[2], 1, attributes.stride_width, 1)
     unpadded = rows.padding_before == 0 and cols.padding_before == 0
     if filter_height == filter_width == 1 and channels % 16 == 0 and unpadded and output.shape[3] > 0:
+        if channels <= 64 and output.shape[3] % 4 == 0 and not _shifts_left(graph, node):
+            return "opbridge_conv_2d_s8_folded_pointwise_narrow"
         return "opbridge_conv_2d_s8_folded_pointwise"
     window_bytes = filter_height * filter_width * channels
     if attributes.dilation_width == 1 and filter_width * channels % 16 == 0 and window_bytes <= CONV_BLOCKS_MAX_WINDOW:
         return "opbridge_conv_2d_s8_folded_blocks"
     return "opbridge_conv_2d_s8_folded"
+
+
+def _shifts_left(graph: Graph, node: Node) -> bool:
+    """Whether any output channel's requantization shifts left (a positive shift)."""
+    input_q, filter_q, output_q = (
+        graph.tensor(i).quantization for i in (node.inputs[0], node.inputs[1], node.outputs[0])
+    )
+    assert input_q is not None and filter_q is not None and output_q is not None
+    channels = graph.tensor(node.outputs[0]).shape[3]
+    _, shifts = per_channel_multipliers(input_q.scale, filter_q.scales, output_q.scale, channels)
+    return bool((np.asarray(shifts) > 0).any())
 
 
 def conv_2d_scratch_bytes(graph: Graph, node: Node) -> int:
