@@ -9,7 +9,7 @@ M4), where SysTick counts the CPU clock (32 MHz and 25 MHz) and QEMU
 advances 32 ns per instruction (platforms/boards/common/opbridge_board_timer.h);
 deterministic to a few instructions. QEMU counts instructions, not
 cycles: no MVE beats, no wait states. Each program is built with the
-core's own kernel variant (Helium on the M55, portable C99 on the M4 today)
+core's own kernel variant (Helium on the M55, DSP on the M4)
 and, on the M55, with the portable variant too (--//cc/kernels:portable).
 Flash is split into kernels, module code and constants from the ELF's
 symbols. A second build of each module times every node (OPBRIDGE_TIME_NODES)
