@@ -266,7 +266,8 @@ static void __attribute__((noinline)) opbridge_units_whole(const int8_t *x, cons
  * time, their weight rows consecutive in `filter`, each block's output stage loaded as it goes.
  * The shape of FULLY_CONNECTED, of 1x1 convolutions and of windows copied into scratch. Out of
  * line and with everything in locals, so that GCC keeps the loop's values in registers. */
-static OPBRIDGE_OPTIMIZE_FOR_SIZE void __attribute__((noinline)) opbridge_units(const int8_t *x, const int8_t *filter, int32_t depth,
+static OPBRIDGE_OPTIMIZE_FOR_SIZE void __attribute__((noinline)) opbridge_units(const int8_t *x, const int8_t *filter,
+                                                                                int32_t depth,
                                                      int32_t units, const opbridge_folded_requantization *rq,
                                                      int8_t *output) {
   const int32_t *bias = rq->folded_bias;
@@ -326,9 +327,12 @@ typedef char opbridge_units_stage_layout[(sizeof(void *) == 4 && offsetof(opbrid
 /* One unit's dot product into accumulator a: B blocks of its weight row, one load and one
  * VMLADAV(A).S8 with an input block (operands x0-x3) a block, then the next row. */
 #define OPBRIDGE_UNIT_DOT_1(a) "   vldrb.8 q0, [%[w]]\n   vmladav.s8 %[" a "], %q[x0], q0\n"
-#define OPBRIDGE_UNIT_DOT_2(a) OPBRIDGE_UNIT_DOT_1(a) "   vldrb.8 q1, [%[w], #16]\n   vmladava.s8 %[" a "], %q[x1], q1\n"
-#define OPBRIDGE_UNIT_DOT_3(a) OPBRIDGE_UNIT_DOT_2(a) "   vldrb.8 q0, [%[w], #32]\n   vmladava.s8 %[" a "], %q[x2], q0\n"
-#define OPBRIDGE_UNIT_DOT_4(a) OPBRIDGE_UNIT_DOT_3(a) "   vldrb.8 q1, [%[w], #48]\n   vmladava.s8 %[" a "], %q[x3], q1\n"
+#define OPBRIDGE_UNIT_DOT_2(a) \
+  OPBRIDGE_UNIT_DOT_1(a) "   vldrb.8 q1, [%[w], #16]\n   vmladava.s8 %[" a "], %q[x1], q1\n"
+#define OPBRIDGE_UNIT_DOT_3(a) \
+  OPBRIDGE_UNIT_DOT_2(a) "   vldrb.8 q0, [%[w], #32]\n   vmladava.s8 %[" a "], %q[x2], q0\n"
+#define OPBRIDGE_UNIT_DOT_4(a) \
+  OPBRIDGE_UNIT_DOT_3(a) "   vldrb.8 q1, [%[w], #48]\n   vmladava.s8 %[" a "], %q[x3], q1\n"
 #define OPBRIDGE_UNIT_DOT(B, a) OPBRIDGE_UNIT_DOT_##B(a) "   add      %[w], %[w], %[depth]\n"
 
 
@@ -517,7 +521,8 @@ static inline opbridge_row_groups opbridge_groups(const opbridge_conv_s8_folded_
 }
 
 /* One window of CONV_2D for four output channels, taps outside the input corrected. */
-static OPBRIDGE_OPTIMIZE_FOR_SIZE int32x4_t __attribute__((noinline)) opbridge_conv_window4(const opbridge_conv_s8_folded_params *params, const int8_t *image,
+static OPBRIDGE_OPTIMIZE_FOR_SIZE int32x4_t __attribute__((noinline))
+opbridge_conv_window4(const opbridge_conv_s8_folded_params *params, const int8_t *image,
                                               int32_t y_origin, int32_t x_origin, const opbridge_rows4 *rows,
                                               int32_t interior) {
   const opbridge_dims *in = &params->input;
@@ -564,7 +569,8 @@ static OPBRIDGE_OPTIMIZE_FOR_SIZE int32x4_t __attribute__((noinline)) opbridge_c
 
 /* Copies the window at (y_origin, x_origin) into `patch`, input zero point where it overhangs
  * the input: (zero point + input_offset) * weight is 0, as a skipped tap. */
-static void __attribute__((noinline)) opbridge_copy_window(const opbridge_conv_s8_folded_params *params, const int8_t *image,
+static void __attribute__((noinline)) opbridge_copy_window(const opbridge_conv_s8_folded_params *params,
+                                                           const int8_t *image,
                                  int32_t y_origin, int32_t x_origin, int8_t *patch) {
   const opbridge_dims *in = &params->input;
   const opbridge_dims *fl = &params->filter;
@@ -600,7 +606,8 @@ static void __attribute__((noinline)) opbridge_copy_window(const opbridge_conv_s
       const int32_t ix = x_origin + fx * params->dilation_width;
       const int32_t inside = row_inside && ix >= 0 && ix < in->width;
       if (channels < 16) {
-        const int8x16_t values = inside ? vldrbq_z_s8(image + (iy * in->width + ix) * channels, tap_lanes) : zero_points;
+        const int8x16_t values =
+            inside ? vldrbq_z_s8(image + (iy * in->width + ix) * channels, tap_lanes) : zero_points;
         vstrbq_p_s8(patch, values, tap_lanes);
         patch += channels;
         continue;
@@ -895,7 +902,8 @@ int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *c
   return OPBRIDGE_STATUS_OK;
 }
 
-OPBRIDGE_OPTIMIZE_FOR_SIZE int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_params *caller_params,
+OPBRIDGE_OPTIMIZE_FOR_SIZE int32_t
+opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_params *caller_params,
                                              const int8_t *input, const int8_t *filter, int8_t *output) {
   if (!opbridge_conv_pointwise_call_valid(caller_params, input, filter, output)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
@@ -1107,7 +1115,8 @@ typedef struct {
  * and windows too large for the line buffer): taps outside the input read
  * `zero_points` (the input zero point in every lane), whose products cancel the folded bias's
  * share of those taps, as TFLite Micro's skipping them does. */
-static OPBRIDGE_OPTIMIZE_FOR_SIZE int32x4_t __attribute__((noinline)) opbridge_depthwise_border(const opbridge_depthwise_window *window, const int8_t *image,
+static OPBRIDGE_OPTIMIZE_FOR_SIZE int32x4_t __attribute__((noinline))
+opbridge_depthwise_border(const opbridge_depthwise_window *window, const int8_t *image,
                                                   int32_t y_origin, int32_t x_origin, int32_t dilation_height,
                                                   int32_t dilation_width, const int8_t *taps, mve_pred16_t mask,
                                                   const int8_t *zero_points) {
@@ -1451,7 +1460,8 @@ int32_t opbridge_depthwise_conv_2d_s8_folded_multiplier(const opbridge_conv_s8_f
   return OPBRIDGE_STATUS_OK;
 }
 
-OPBRIDGE_OPTIMIZE_FOR_SIZE int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+OPBRIDGE_OPTIMIZE_FOR_SIZE int32_t
+opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                              const int8_t *filter, int8_t *output) {
   if (!opbridge_depthwise_call_valid(params, input, filter, output, 0)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
