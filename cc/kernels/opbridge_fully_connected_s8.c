@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "cc/kernels/opbridge_kernel_variant.h"
 #include "cc/kernels/opbridge_kernels_internal.h"
 
 #include <stddef.h>
 
 
-OPBRIDGE_OPTIMIZE_FOR_SIZE int32_t opbridge_fully_connected_s8(const opbridge_fully_connected_s8_params *params, const int8_t *input,
+int32_t opbridge_fully_connected_s8(const opbridge_fully_connected_s8_params *params, const int8_t *input,
                                     const int8_t *filter, const int32_t *bias, int8_t *output) {
   if (params == NULL || input == NULL || filter == NULL || output == NULL) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
