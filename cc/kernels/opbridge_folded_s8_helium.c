@@ -570,8 +570,8 @@ opbridge_conv_window4(const opbridge_conv_s8_folded_params *params, const int8_t
 /* Copies the window at (y_origin, x_origin) into `patch`, input zero point where it overhangs
  * the input: (zero point + input_offset) * weight is 0, as a skipped tap. */
 static void __attribute__((noinline)) opbridge_copy_window(const opbridge_conv_s8_folded_params *params,
-                                                           const int8_t *image,
-                                 int32_t y_origin, int32_t x_origin, int8_t *patch) {
+                                                           const int8_t *image, int32_t y_origin, int32_t x_origin,
+                                                           int8_t *patch) {
   const opbridge_dims *in = &params->input;
   const opbridge_dims *fl = &params->filter;
   const int32_t channels = in->channels;
@@ -1398,6 +1398,52 @@ static void __attribute__((noinline)) opbridge_depthwise_lines16(const opbridge_
   }
 }
 
+/* The most weight bytes (taps x output channels) that the single-input-channel depthwise path
+ * transposes onto the stack. */
+#define OPBRIDGE_SINGLE_CHANNEL_WEIGHTS 768
+
+/* DEPTHWISE_CONV_2D of one input channel (e.g. micro_speech's first layer, 8 outputs): every
+ * output channel reads the same window, so each position is a fully connected row, its window
+ * (copied with the zero point where it overhangs) against the output channels' weights, which
+ * are transposed once per call onto the stack ([channel][tap]). */
+static void __attribute__((noinline)) opbridge_depthwise_single_channel(const opbridge_conv_s8_folded_params *params,
+                                                                        const int8_t *input, const int8_t *filter,
+                                                                        int8_t *output) {
+  int8_t weights[OPBRIDGE_SINGLE_CHANNEL_WEIGHTS];
+  int8_t patch[OPBRIDGE_SINGLE_CHANNEL_WEIGHTS];
+  const opbridge_dims in = params->input;
+  const opbridge_dims out = params->output;
+  const int32_t taps = params->filter.height * params->filter.width;
+  const int32_t channels = out.channels;
+  for (int32_t c = 0; c < channels; ++c) {
+    for (int32_t t = 0; t < taps; ++t) {
+      weights[c * taps + t] = filter[t * channels + c];
+    }
+  }
+  const opbridge_folded_requantization *rq = &params->requantization;
+  const int32_t whole_units = taps % 16 == 0 ? channels / 4 * 4 : 0;
+  opbridge_folded_requantization rest = *rq;
+  rest.folded_bias += whole_units;
+  rest.multipliers += rest.per_channel ? whole_units : 0;
+  rest.shifts += rest.per_channel ? whole_units : 0;
+  for (int32_t b = 0; b < out.batches; ++b) {
+    const int8_t *image = input + b * in.height * in.width;
+    for (int32_t oy = 0; oy < out.height; ++oy) {
+      for (int32_t ox = 0; ox < out.width; ++ox, output += channels) {
+        opbridge_copy_window(params, image, oy * params->stride_height - params->padding_height,
+                             ox * params->stride_width - params->padding_width, patch);
+        if (whole_units > 0) {
+          opbridge_units_whole(patch, weights, taps, whole_units, rq, output);
+        }
+        if (whole_units < channels) {
+          opbridge_units(patch, weights + whole_units * taps, taps, channels - whole_units, &rest,
+                         output + whole_units);
+        }
+      }
+    }
+  }
+}
+
 /* DEPTHWISE_CONV_2D with a depth multiplier above 1 (e.g. micro_speech's first layer, 1 input
  * channel, 8 outputs): four output channels at a time, their inputs (channel c / multiplier)
  * gathered; taps outside the input read the zero point, whose products cancel in the folded bias. */
@@ -1405,6 +1451,11 @@ int32_t opbridge_depthwise_conv_2d_s8_folded_multiplier(const opbridge_conv_s8_f
                                                         const int8_t *input, const int8_t *filter, int8_t *output) {
   if (!opbridge_depthwise_call_valid(params, input, filter, output, 1)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  if (params->input.channels == 1 &&
+      params->filter.height * params->filter.width * params->output.channels <= OPBRIDGE_SINGLE_CHANNEL_WEIGHTS) {
+    opbridge_depthwise_single_channel(params, input, filter, output);
+    return OPBRIDGE_STATUS_OK;
   }
   const opbridge_dims in = params->input;
   const opbridge_dims out = params->output;

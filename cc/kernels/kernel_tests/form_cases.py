@@ -281,10 +281,12 @@ def draw_depthwise_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
         )
     elif group == 1 and index % len(FILTER_SIZES) != 2:  # 3 rows: a row wider than the line buffer
         filter_sizes = st.tuples(st.just(3), st.integers(1, 3))
+    elif index % 8 == 1:  # one input channel, windows of whole 16-byte blocks
+        filter_sizes = st.sampled_from([(4, 4), (2, 8)])
     geometry = draw_geometry(draw, index, filter_sizes)
-    multiplier = 1 if index % 2 == 0 else draw(st.sampled_from([2, 3, 4, 8]))
-    if multiplier > 1:
-        in_channels = draw(st.integers(1, 5))
+    multiplier = 1 if index % 2 == 0 else draw(st.sampled_from([4, 8] if index % 8 == 1 else [2, 3, 4, 8]))
+    if multiplier > 1:  # one input channel on every other odd node (its own Helium path)
+        in_channels = 1 if index % 4 == 1 else draw(st.integers(2, 5))
     elif group == 2:
         in_channels = draw(CHANNELS_1_TO_40)
     elif group == 0:  # not dilated along x
@@ -492,6 +494,8 @@ FEATURES: dict[str, set[str]] = {
     | {
         "depth_multiplier_1",
         "depth_multiplier_above_1",
+        "single_input_channel",
+        "single_input_channel_whole_blocks",
         "lines_whole_rows",
         "lines_in_chunks",
         "lines_left_shift",
@@ -654,6 +658,11 @@ def window_features(graph: Graph, node: Node) -> set[str]:
         features.add("border_windows")
     if node.op_type == "DEPTHWISE_CONV_2D":
         features.add("depth_multiplier_1" if a.depth_multiplier == 1 else "depth_multiplier_above_1")
+        if a.depth_multiplier > 1 and in_channels == 1:
+            # Helium: each position a fully connected row over the window (whole blocks or not)
+            taps = filter_height * filter_width
+            whole = taps % 16 == 0 and a.depth_multiplier % 4 == 0
+            features.add("single_input_channel" + ("_whole_blocks" if whole else ""))
         if a.depth_multiplier == 1 and in_channels >= 16:
             features |= depthwise_block_features(graph, node)
     if node.op_type == "CONV_2D":
