@@ -1410,7 +1410,7 @@ static void __attribute__((noinline)) opbridge_depthwise_single_channel(const op
                                                                         const int8_t *input, const int8_t *filter,
                                                                         int8_t *output) {
   int8_t weights[OPBRIDGE_SINGLE_CHANNEL_WEIGHTS];
-  int8_t patch[OPBRIDGE_SINGLE_CHANNEL_WEIGHTS];
+  int8_t patch[OPBRIDGE_SINGLE_CHANNEL_WEIGHTS / 2]; /* taps: at least 2 output channels */
   const opbridge_dims in = params->input;
   const opbridge_dims out = params->output;
   const int32_t taps = params->filter.height * params->filter.width;
@@ -1452,7 +1452,7 @@ int32_t opbridge_depthwise_conv_2d_s8_folded_multiplier(const opbridge_conv_s8_f
   if (!opbridge_depthwise_call_valid(params, input, filter, output, 1)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
-  if (params->input.channels == 1 &&
+  if (params->input.channels == 1 && params->output.channels >= 2 &&
       params->filter.height * params->filter.width * params->output.channels <= OPBRIDGE_SINGLE_CHANNEL_WEIGHTS) {
     opbridge_depthwise_single_channel(params, input, filter, output);
     return OPBRIDGE_STATUS_OK;
