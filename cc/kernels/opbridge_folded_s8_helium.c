@@ -93,20 +93,22 @@ static inline opbridge_rows4 opbridge_weight_rows(const int8_t *filter, int32_t 
   return rows;
 }
 
-/* The loop of the dot products below: `lr` blocks of 16 bytes (entered by WLS or DLS, label 1),
- * each one load of the input and, for each of four weight rows, a load and a VMLADAVA.S8 into
- * its accumulator. Operands: x, w0..w3 (advanced), a0..a3 (even registers: constraint Te). */
-#define OPBRIDGE_DOT4_BLOCKS                 \
-  "1: vldrb.8 q0, [%[x]], #16\n"             \
-  "   vldrb.8 q1, [%[w0]], #16\n"            \
-  "   vmlava.s8 %[a0], q0, q1\n"             \
-  "   vldrb.8 q2, [%[w1]], #16\n"            \
-  "   vmlava.s8 %[a1], q0, q2\n"             \
-  "   vldrb.8 q1, [%[w2]], #16\n"            \
-  "   vmlava.s8 %[a2], q0, q1\n"             \
-  "   vldrb.8 q2, [%[w3]], #16\n"            \
-  "   vmlava.s8 %[a3], q0, q2\n"             \
-  "   le      lr, 1b\n"
+/* One 16-byte block for four weight rows: one load of the input and, for each row, a load and a
+ * VMLADAVA.S8 into its accumulator. Operands: x, w0..w3 (advanced), a0..a3 (even registers:
+ * constraint Te). */
+#define OPBRIDGE_DOT4_BLOCK        \
+  "   vldrb.8 q0, [%[x]], #16\n"   \
+  "   vldrb.8 q1, [%[w0]], #16\n"  \
+  "   vmlava.s8 %[a0], q0, q1\n"   \
+  "   vldrb.8 q2, [%[w1]], #16\n"  \
+  "   vmlava.s8 %[a1], q0, q2\n"   \
+  "   vldrb.8 q1, [%[w2]], #16\n"  \
+  "   vmlava.s8 %[a2], q0, q1\n"   \
+  "   vldrb.8 q2, [%[w3]], #16\n"  \
+  "   vmlava.s8 %[a3], q0, q2\n"
+
+/* The loop of the dot products below: `lr` blocks (entered by WLS or DLS, label 1). */
+#define OPBRIDGE_DOT4_BLOCKS "1:\n" OPBRIDGE_DOT4_BLOCK "   le      lr, 1b\n"
 
 /* acc[k] += sum(x[i] * w_k[i]) for i < n, for the four rows w_k. The whole 16-byte blocks run
  * in a low-overhead loop written out (10 instructions per 64 products: GCC 12 spends 17 on the
@@ -628,9 +630,6 @@ static void __attribute__((noinline)) opbridge_copy_window(const opbridge_conv_s
   }
 }
 
-/* The largest window (filter height x width x channels bytes) whose overhanging copies CONV_2D
- * makes on the stack: 3x3x64, resnet's largest. */
-#define OPBRIDGE_CONV_PATCH_BYTES OPBRIDGE_CONV_BLOCKS_MAX_WINDOW
 
 /* A run of output positions of one row whose windows lie inside the input, for four output
  * channels, with the window's rows contiguous (dilation 1 along x). Kept out of line: with the
@@ -677,18 +676,6 @@ typedef char opbridge_conv_job_layout[(sizeof(void *) == 4 && offsetof(opbridge_
                                        offsetof(opbridge_conv_job, maximum) == 128)
                                           ? 1
                                           : -1];
-
-/* One 16-byte block of a window row for the four weight rows w0..w3 (no loop instruction). */
-#define OPBRIDGE_DOT4_BLOCK        \
-  "   vldrb.8 q0, [%[x]], #16\n"   \
-  "   vldrb.8 q1, [%[w0]], #16\n"  \
-  "   vmlava.s8 %[a0], q0, q1\n"   \
-  "   vldrb.8 q2, [%[w1]], #16\n"  \
-  "   vmlava.s8 %[a1], q0, q2\n"   \
-  "   vldrb.8 q1, [%[w2]], #16\n"  \
-  "   vmlava.s8 %[a2], q0, q1\n"   \
-  "   vldrb.8 q2, [%[w3]], #16\n"  \
-  "   vmlava.s8 %[a3], q0, q2\n"
 
 /* A window row of B blocks: written out for 3, else (0) a low-overhead loop. */
 #define OPBRIDGE_CONV_ROW_3 OPBRIDGE_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK
@@ -997,9 +984,9 @@ static inline __attribute__((always_inline)) int32_t opbridge_conv_folded(
    * then all channels at once as a fully connected row. */
   const int32_t patched_borders =
       of_blocks ||
-      (params->dilation_width == 1 && window_bytes % 16 == 0 && window_bytes <= OPBRIDGE_CONV_PATCH_BYTES);
+      (params->dilation_width == 1 && window_bytes % 16 == 0 && window_bytes <= OPBRIDGE_CONV_BLOCKS_MAX_WINDOW);
   if (patched_borders) {
-    int8_t patch[OPBRIDGE_CONV_PATCH_BYTES];
+    int8_t patch[OPBRIDGE_CONV_BLOCKS_MAX_WINDOW]; /* the largest window copied onto the stack */
     const int32_t whole_units = channels / 4 * 4;
     opbridge_folded_requantization rest = *rq;
     rest.folded_bias += whole_units;
