@@ -40,7 +40,7 @@ from kernel_cases import (
 )
 from opbridge.ir import DType, Graph, Node, Quantization
 from opbridge.ir.attribute_types import Padding, Requantization, window
-from opbridge.ops.conv_2d.emit_c import conv_2d_scratch_bytes, folded_kernel
+from opbridge.ops.conv_2d.emit_c import CONV_BLOCKS_MAX_WINDOW, conv_2d_scratch_bytes, folded_kernel
 from opbridge.ops.fully_connected.emit_c import FOLDED_MIN_MACS
 from opbridge.ops.fully_connected.reference import fully_connected_multipliers
 from opbridge.ops.shared.quantized import per_channel_multipliers
@@ -681,7 +681,8 @@ def window_features(graph: Graph, node: Node) -> set[str]:
                 features.add("pointwise_whole_blocks")  # 1x1: each position a fully connected row
                 features.add(pointwise_feature(graph, node))
             window_bytes = filter_height * filter_width * in_channels
-            if not all(flags) and a.dilation_width == 1 and window_bytes % 16 == 0 and window_bytes <= 576:
+            copyable = a.dilation_width == 1 and window_bytes % 16 == 0 and window_bytes <= CONV_BLOCKS_MAX_WINDOW
+            if not all(flags) and copyable:
                 features.add("border_windows_copied")  # Helium: overhanging windows copied to the stack
             features.add(folded_kernel(graph, node).removeprefix("opbridge_conv_2d_s8_folded").strip("_") or "general")
     return features
