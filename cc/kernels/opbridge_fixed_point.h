@@ -36,6 +36,24 @@ int32_t opbridge_rounding_divide_by_power_of_two(int32_t x, int32_t exponent);
  */
 int32_t opbridge_multiply_by_quantized_multiplier(int32_t x, int32_t multiplier, int32_t shift);
 
+/*
+ * opbridge_multiply_by_quantized_multiplier for the kernels' inner loops, inline. With the
+ * multiplier in [0, 2^31) the doubling high multiply cannot saturate, and gemmlowp's
+ * sign-dependent nudge then truncation toward zero equals floor((a * b + 2^30) / 2^31) for
+ * every product: one multiply-accumulate into 64 bits (SMLAL on Arm) and a shift, instead of a
+ * 64-bit division. The rounding right shift is TFLite's, unchanged.
+ */
+static inline int32_t opbridge_rescale(int32_t x, int32_t multiplier, int32_t shift) {
+  const int32_t left_shift = shift > 0 ? shift : 0;
+  const int32_t right_shift = shift > 0 ? 0 : -shift;
+  const int32_t shifted = (int32_t)((uint32_t)x << left_shift);
+  /* >> of a negative integer is an arithmetic shift on every compiler we use. */
+  const int32_t high = (int32_t)(((int64_t)shifted * (int64_t)multiplier + (INT64_C(1) << 30)) >> 31);
+  const int32_t mask = (int32_t)((UINT32_C(1) << right_shift) - 1u);
+  const int32_t threshold = (mask >> 1) + (high < 0 ? 1 : 0);
+  return (high >> right_shift) + ((high & mask) > threshold ? 1 : 0);
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -41,6 +41,20 @@ static int32_t exact_divide_by_power_of_two(int32_t x, int32_t exponent) {
   return (int32_t)(value < 0 ? -quotient : quotient);
 }
 
+/* The inline rescale equals the two steps it fuses, for any x, multiplier in [0, 2^31) and
+ * shift in [-31, 30]. */
+static void expect_rescale_equal(int32_t x, int32_t multiplier, int32_t shift) {
+  const int32_t left_shift = shift > 0 ? shift : 0;
+  const int32_t shifted = (int32_t)((uint32_t)x << left_shift);
+  const int32_t expected =
+      exact_divide_by_power_of_two(exact_doubling_high_mul(shifted, multiplier), shift > 0 ? 0 : -shift);
+  const int32_t found = opbridge_rescale(x, multiplier, shift);
+  if (found != expected && failures++ < 10) {
+    printf("FAIL rescale(%ld, %ld, %ld) = %ld, expected %ld\n", (long)x, (long)multiplier, (long)shift, (long)found,
+           (long)expected);
+  }
+}
+
 static uint32_t random_state = 0x9E3779B9u;
 
 static uint32_t next_random(void) { /* xorshift32: the same sequence everywhere */
@@ -60,6 +74,11 @@ int main(void) {
       expect_equal("doubling_high_mul", edges[i], edges[j],
                    opbridge_saturating_rounding_doubling_high_mul(edges[i], edges[j]),
                    exact_doubling_high_mul(edges[i], edges[j]));
+    }
+    for (int j = 0; j < edge_count; ++j) {
+      for (int32_t shift = -31; shift <= 30 && edges[j] >= 0; ++shift) {
+        expect_rescale_equal(edges[i], edges[j], shift);
+      }
     }
     for (int32_t exponent = 0; exponent <= 31; ++exponent) {
       expect_equal("divide_by_power_of_two", edges[i], exponent,
@@ -83,6 +102,8 @@ int main(void) {
     const int32_t shift = -(int32_t)(next_random() % 20u);
     const int32_t x = (int32_t)(next_random() % 2000001u) - 1000000;
     const int32_t found = opbridge_multiply_by_quantized_multiplier(x, multiplier, shift);
+    expect_rescale_equal(x, multiplier, shift);
+    expect_rescale_equal(a, (int32_t)((uint32_t)b >> 1), (int32_t)(next_random() % 62u) - 31);
     const double real = (double)x * ((double)multiplier / 2147483648.0) / (double)(1L << -shift);
     const double error = (double)found - real;
     if ((error >= 1.0 || error <= -1.0) && failures++ < 10) {

@@ -30,7 +30,7 @@ static inline int32_t opbridge_folded_conv_params_valid(const opbridge_conv_s8_f
 /* One output: acc (folded bias included) rescaled, offset and clamped, as TFLite Micro does. */
 static inline int8_t opbridge_folded_output(int32_t acc, const opbridge_folded_requantization *rq, int32_t channel) {
   const int32_t index = rq->per_channel ? channel : 0;
-  int32_t value = opbridge_multiply_by_quantized_multiplier(acc, rq->multipliers[index], rq->shifts[index]);
+  int32_t value = opbridge_rescale(acc, rq->multipliers[index], rq->shifts[index]);
   value += rq->output_offset;
   value = value < rq->activation_min ? rq->activation_min : value;
   value = value > rq->activation_max ? rq->activation_max : value;

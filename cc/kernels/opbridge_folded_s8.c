@@ -6,6 +6,7 @@
 
 #if OPBRIDGE_KERNELS_PORTABLE || OPBRIDGE_KERNELS_DSP
 
+#include <stddef.h>
 #include <string.h>
 
 #include "cc/kernels/opbridge_folded_internal.h"
@@ -92,12 +93,232 @@ static inline int32_t opbridge_dot1(const int8_t *x, const int8_t *w, int32_t n)
   return acc;
 }
 
+/* The output stage's constants, read once per call rather than once per output. */
+typedef struct {
+  const int32_t *multipliers;
+  const int32_t *shifts;
+  int32_t channel_step; /* 1 if per channel, else 0 */
+  int32_t output_offset;
+  int32_t activation_min;
+  int32_t activation_max;
+} opbridge_output_stage;
+
+static inline opbridge_output_stage opbridge_output_stage_of(const opbridge_folded_requantization *rq) {
+  const opbridge_output_stage stage = {rq->multipliers,   rq->shifts,          rq->per_channel ? 1 : 0,
+                                       rq->output_offset, rq->activation_min, rq->activation_max};
+  return stage;
+}
+
+/* opbridge_folded_output with the stage's constants at hand. */
+static inline int8_t opbridge_stage_output(int32_t acc, const opbridge_output_stage *stage, int32_t channel) {
+  const int32_t index = channel * stage->channel_step;
+  int32_t value = opbridge_rescale(acc, stage->multipliers[index], stage->shifts[index]) + stage->output_offset;
+  value = value < stage->activation_min ? stage->activation_min : value;
+  value = value > stage->activation_max ? stage->activation_max : value;
+  return (int8_t)value;
+}
+
+#if OPBRIDGE_KERNELS_DSP && defined(__thumb2__)
+/* All groups of four units of one window, in assembly: GCC 12 cannot keep the four weight
+ * pointers, four accumulators and the unpacked input in registers (it spills in the loop), and
+ * this is most of a model's time on the Cortex-M4.
+ *
+ * Dot products: per 4 input bytes one load and two SXTB16 for the input, shared by the units,
+ * and per unit one load, two SXTB16 and two SMLAD (4 products): 24 instructions per 16 products,
+ * the loop unrolled twice. Output stage, per output: TFLite's rescale for a right shift r >= 1 in
+ * one 64-bit sum, P = acc * multiplier + 2^30 + c * 2^31 with c = 2^(r-1) - (1 if the doubling
+ * high multiply is negative), and the result is P >> (31 + r): the same floors as the rounding
+ * doubling high multiply followed by the rounding right shift (derivation in docs/kernels.md).
+ *
+ * The job's fields are read by offset in the assembly: keep the layout (checked below). */
+typedef struct {
+  const int8_t *x;             /* 0: the window's first row */
+  const int8_t *w;             /* 4: unit 0's weights (rows x run bytes); unit k's k * depth further */
+  int32_t depth;               /* 8: bytes between consecutive units' weights */
+  int32_t run;                 /* 12: bytes per window row: a positive multiple of 4 */
+  int32_t rows;                /* 16: window rows, > 0 */
+  int32_t row_skip;            /* 20: bytes from the end of one window row to the start of the next */
+  int32_t groups;              /* 24: groups of four units, > 0 (consumed) */
+  const int32_t *bias;         /* 28: folded bias, four per group */
+  const int32_t *multipliers;  /* 32: four per group ... */
+  const int32_t *shifts;       /* 36: ... each <= -1 */
+  int32_t stage_step;          /* 40: bytes the two above advance per group: 16, or 0 per tensor */
+  int8_t *output;              /* 44: four per group */
+  int32_t output_offset;       /* 48 */
+  int32_t activation_min;      /* 52 */
+  int32_t activation_max;      /* 56 */
+  int32_t rows_left;           /* 60: scratch */
+} opbridge_dsp_window4_job;
+
+typedef char opbridge_dsp_window4_job_layout[(offsetof(opbridge_dsp_window4_job, groups) == 24 &&
+                                              offsetof(opbridge_dsp_window4_job, output) == 44 &&
+                                              offsetof(opbridge_dsp_window4_job, rows_left) == 60)
+                                                 ? 1
+                                                 : -1];
+
+/* activation range [-128, 127]: SSAT; otherwise compare and move. */
+void opbridge_dsp_window4_full(opbridge_dsp_window4_job *job);
+void opbridge_dsp_window4_clamped(opbridge_dsp_window4_job *job);
+
+/* Dot products: r0 input, r1/r12/r3/r2 the four units' weights, lr the row's end, r4-r7 the
+ * accumulators, r8/r9 the input's even/odd bytes as int16 pairs, r10/r11 a unit's. */
+#define OPBRIDGE_DSP_UNIT(weights, acc)                                                                           \
+  "ldr r11, [" weights "], #4\n"                                                                                 \
+  "sxtb16 r10, r11\n"                                                                                            \
+  "sxtb16 r11, r11, ror #8\n"                                                                                    \
+  "smlad " acc ", r10, r8, " acc "\n"                                                                            \
+  "smlad " acc ", r11, r9, " acc "\n"
+#define OPBRIDGE_DSP_STEP                                                                                         \
+  "ldr r9, [r0], #4\n"                                                                                           \
+  "sxtb16 r8, r9\n"                                                                                              \
+  "sxtb16 r9, r9, ror #8\n" OPBRIDGE_DSP_UNIT("r1", "r4") OPBRIDGE_DSP_UNIT("r12", "r5")                         \
+      OPBRIDGE_DSP_UNIT("r3", "r6") OPBRIDGE_DSP_UNIT("r2", "r7")
+
+/* Output stage: r0 multipliers, r1 shifts, r2 output, r3 output offset, r12/lr activation
+ * min/max; r9:r10 the 64-bit sum, r11 the multiplier then r - 1, r8 c. */
+#define OPBRIDGE_DSP_OUTPUT(acc, offset, clamp)                                                                   \
+  "ldr r11, [r0, #" offset "*4]\n"                                                                               \
+  "mov r9, #0x40000000\n"                                                                                        \
+  "mov r10, #0\n"                                                                                                \
+  "smlal r9, r10, " acc ", r11\n"                                                                                \
+  "ldr r11, [r1, #" offset "*4]\n"                                                                               \
+  "mvn r11, r11\n"                                                                                               \
+  "mov r8, #1\n"                                                                                                 \
+  "lsl r8, r8, r11\n"                                                                                            \
+  "add r8, r8, r10, asr #31\n"                                                                                   \
+  "adds r9, r9, r8, lsl #31\n"                                                                                   \
+  "adc r10, r10, r8, asr #1\n"                                                                                   \
+  "asr " acc ", r10, r11\n"                                                                                      \
+  "add " acc ", " acc ", r3\n" clamp(acc) "strb " acc ", [r2, #" offset "]\n"
+#define OPBRIDGE_DSP_FULL(acc) "ssat " acc ", #8, " acc "\n"
+#define OPBRIDGE_DSP_CLAMPED(acc)                                                                                 \
+  "cmp " acc ", r12\n"                                                                                           \
+  "it lt\n"                                                                                                      \
+  "movlt " acc ", r12\n"                                                                                         \
+  "cmp " acc ", lr\n"                                                                                            \
+  "it gt\n"                                                                                                      \
+  "movgt " acc ", lr\n"
+
+#define OPBRIDGE_DSP_WINDOW4(name, clamp)                                                                         \
+  __asm__(".text\n"                                                                                              \
+          ".syntax unified\n"                                                                                    \
+          ".thumb\n"                                                                                             \
+          ".p2align 2\n"                                                                                         \
+          ".global " #name "\n"                                                                                  \
+          ".hidden " #name "\n"                                                                                  \
+          ".type " #name ", %function\n"                                                                         \
+          ".thumb_func\n" #name ":\n"                                                                            \
+          "push {r0, r4-r11, lr}\n" /* the job stays at [sp] */                                                  \
+          "1:\n"                    /* a group: weights, accumulators from the bias */                           \
+          "ldr r8, [sp]\n"                                                                                       \
+          "ldr r1, [r8, #4]\n"                                                                                   \
+          "ldr r2, [r8, #8]\n"                                                                                   \
+          "add r12, r1, r2\n"                                                                                    \
+          "add r3, r12, r2\n"                                                                                    \
+          "add r2, r3, r2\n"                                                                                     \
+          "ldr r9, [r8, #28]\n"                                                                                  \
+          "ldm r9!, {r4-r7}\n"                                                                                   \
+          "str r9, [r8, #28]\n"                                                                                  \
+          "ldr r9, [r8, #16]\n"                                                                                  \
+          "str r9, [r8, #60]\n"                                                                                  \
+          "ldr r0, [r8]\n"                                                                                       \
+          "2:\n" /* a window row */                                                                              \
+          "ldr r9, [r8, #12]\n"                                                                                  \
+          "add lr, r0, r9\n"                                                                                     \
+          "tst r9, #4\n" /* an odd number of words: enter at the second step */                                 \
+          "bne 4f\n"                                                                                             \
+          "3:\n" OPBRIDGE_DSP_STEP "4:\n" OPBRIDGE_DSP_STEP "cmp r0, lr\n"                                       \
+          "bne 3b\n"                                                                                             \
+          "ldr r8, [sp]\n"                                                                                       \
+          "ldr r9, [r8, #60]\n"                                                                                  \
+          "subs r9, r9, #1\n"                                                                                    \
+          "beq 5f\n"                                                                                             \
+          "str r9, [r8, #60]\n"                                                                                  \
+          "ldr r9, [r8, #20]\n"                                                                                  \
+          "add r0, r0, r9\n"                                                                                     \
+          "b 2b\n"                                                                                               \
+          "5:\n"                      /* the group's outputs */                                                  \
+          "str r2, [r8, #4]\n"        /* the last unit's weights end where the next group's start */             \
+          "ldr r0, [r8, #32]\n"                                                                                  \
+          "ldr r1, [r8, #36]\n"                                                                                  \
+          "ldr r2, [r8, #44]\n"                                                                                  \
+          "ldr r3, [r8, #48]\n"                                                                                  \
+          "ldr r12, [r8, #52]\n"                                                                                 \
+          "ldr lr, [r8, #56]\n" OPBRIDGE_DSP_OUTPUT("r4", "0", clamp) OPBRIDGE_DSP_OUTPUT("r5", "1", clamp)       \
+              OPBRIDGE_DSP_OUTPUT("r6", "2", clamp) OPBRIDGE_DSP_OUTPUT("r7", "3", clamp) "ldr r8, [sp]\n"      \
+                                                                                          "ldr r9, [r8, #40]\n" \
+                                                                                          "add r0, r0, r9\n"    \
+                                                                                          "add r1, r1, r9\n"    \
+                                                                                          "str r0, [r8, #32]\n" \
+                                                                                          "str r1, [r8, #36]\n" \
+                                                                                          "add r2, r2, #4\n"    \
+                                                                                          "str r2, [r8, #44]\n" \
+                                                                                          "ldr r9, [r8, #24]\n" \
+                                                                                          "subs r9, r9, #1\n"   \
+                                                                                          "str r9, [r8, #24]\n" \
+                                                                                          "bne 1b\n"            \
+                                                                                          "pop {r0, r4-r11, pc}\n" \
+                                                                                          ".size " #name        \
+                                                                                          ", . - " #name "\n")
+
+OPBRIDGE_DSP_WINDOW4(opbridge_dsp_window4_full, OPBRIDGE_DSP_FULL);
+OPBRIDGE_DSP_WINDOW4(opbridge_dsp_window4_clamped, OPBRIDGE_DSP_CLAMPED);
+#define OPBRIDGE_DSP_WINDOW4_AVAILABLE 1
+#else
+#define OPBRIDGE_DSP_WINDOW4_AVAILABLE 0
+#endif
+
+/* Whether every output channel's rescale is a right shift of at least 1 (the assembly output
+ * stage's case). */
+static inline int32_t opbridge_right_shifts_only(const opbridge_folded_requantization *rq, int32_t units) {
+  const int32_t count = rq->per_channel ? units : 1;
+  for (int32_t c = 0; c < count; ++c) {
+    if (rq->shifts[c] > -1) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 /* All `units` outputs of one window whose `rows` rows of `run` contiguous bytes are `row_step`
  * apart in the input (weights: `rows * run` bytes per unit, contiguous): four units at a time. */
 static void opbridge_rows_units(const int8_t *x, int32_t rows, int32_t run, int32_t row_step, const int8_t *filter,
                                 int32_t units, const opbridge_folded_requantization *rq, int8_t *output) {
   const int32_t depth = rows * run;
+  const opbridge_output_stage stage = opbridge_output_stage_of(rq);
   int32_t unit = 0;
+#if OPBRIDGE_DSP_WINDOW4_AVAILABLE
+  if (run % 4 == 0 && units >= 4 && opbridge_right_shifts_only(rq, units)) {
+    /* Per tensor, the group's four outputs read one multiplier and shift four times. */
+    int32_t multipliers[4], shifts[4];
+    for (int32_t k = 0; k < 4; ++k) {
+      multipliers[k] = rq->multipliers[0];
+      shifts[k] = rq->shifts[0];
+    }
+    opbridge_dsp_window4_job job;
+    job.x = x;
+    job.w = filter;
+    job.depth = depth;
+    job.run = run;
+    job.rows = rows;
+    job.row_skip = row_step - run;
+    job.groups = units / 4;
+    job.bias = rq->folded_bias;
+    job.multipliers = rq->per_channel ? rq->multipliers : multipliers;
+    job.shifts = rq->per_channel ? rq->shifts : shifts;
+    job.stage_step = rq->per_channel ? 16 : 0;
+    job.output = output;
+    job.output_offset = rq->output_offset;
+    job.activation_min = rq->activation_min;
+    job.activation_max = rq->activation_max;
+    if (rq->activation_min == -128 && rq->activation_max == 127) {
+      opbridge_dsp_window4_full(&job);
+    } else {
+      opbridge_dsp_window4_clamped(&job);
+    }
+    unit = units / 4 * 4;
+  }
+#endif
   for (; unit + 4 <= units; unit += 4) {
     int32_t acc[4] = {rq->folded_bias[unit], rq->folded_bias[unit + 1], rq->folded_bias[unit + 2],
                       rq->folded_bias[unit + 3]};
@@ -106,7 +327,7 @@ static void opbridge_rows_units(const int8_t *x, int32_t rows, int32_t run, int3
       opbridge_dot4(x + r * row_step, w + r * run, depth, run, acc);
     }
     for (int32_t k = 0; k < 4; ++k) {
-      output[unit + k] = opbridge_folded_output(acc[k], rq, unit + k);
+      output[unit + k] = opbridge_stage_output(acc[k], &stage, unit + k);
     }
   }
   for (; unit < units; ++unit) {
@@ -114,7 +335,7 @@ static void opbridge_rows_units(const int8_t *x, int32_t rows, int32_t run, int3
     for (int32_t r = 0; r < rows; ++r) {
       acc += opbridge_dot1(x + r * row_step, filter + unit * depth + r * run, run);
     }
-    output[unit] = opbridge_folded_output(acc, rq, unit);
+    output[unit] = opbridge_stage_output(acc, &stage, unit);
   }
 }
 
@@ -328,7 +549,7 @@ int32_t opbridge_add_s8_table(const opbridge_add_s8_table_params *params, const 
   const int32_t *table2 = params->input2_table + 128;
   for (int32_t i = 0; i < params->count; ++i) {
     const int32_t sum = table1[input1[i]] + table2[input2[i]];
-    int32_t value = opbridge_multiply_by_quantized_multiplier(sum, params->output_multiplier, params->output_shift);
+    int32_t value = opbridge_rescale(sum, params->output_multiplier, params->output_shift);
     value += params->output_offset;
     value = value < params->activation_min ? params->activation_min : value;
     value = value > params->activation_max ? params->activation_max : value;
