@@ -261,6 +261,101 @@ void opbridge_dsp_window4_clamped(opbridge_dsp_window4_job *job);
                                                                                           ".size " #name        \
                                                                                           ", . - " #name "\n")
 
+/* DEPTHWISE_CONV_2D (multiplier 1) of one output position, four channels at a time: per tap
+ * one input and one weight load, two SXTB16 each, and SMLABB/SMLATT into the four channels'
+ * accumulators; the output stage as above. A tap outside the input points at a row of the input
+ * zero point, whose products cancel the folded bias's share of it. Layout checked below. */
+typedef struct {
+  const int8_t *const *taps; /* 0: each tap's input pixel (or the zero-point row), channel 0 */
+  int32_t tap_count;         /* 4: > 0 */
+  const int8_t *filter;      /* 8: tap 0's weights of the group's first channel (advanced) */
+  int32_t channels;          /* 12: bytes between consecutive taps' weights */
+  int32_t groups;            /* 16: groups of four channels, > 0 (consumed) */
+  const int32_t *bias;       /* 20 */
+  const int32_t *multipliers; /* 24 */
+  const int32_t *shifts;     /* 28: each <= -1 */
+  int32_t stage_step;        /* 32: 16, or 0 per tensor */
+  int8_t *output;            /* 36 */
+  int32_t output_offset;     /* 40 */
+  int32_t activation_min;    /* 44 */
+  int32_t activation_max;    /* 48 */
+  int32_t channel;           /* 52: the group's first channel's byte offset, from 0 (advanced) */
+} opbridge_dsp_depthwise4_job;
+
+typedef char opbridge_dsp_depthwise4_job_layout[(offsetof(opbridge_dsp_depthwise4_job, groups) == 16 &&
+                                                 offsetof(opbridge_dsp_depthwise4_job, output) == 36 &&
+                                                 offsetof(opbridge_dsp_depthwise4_job, channel) == 52)
+                                                    ? 1
+                                                    : -1];
+
+void opbridge_dsp_depthwise4_full(opbridge_dsp_depthwise4_job *job);
+void opbridge_dsp_depthwise4_clamped(opbridge_dsp_depthwise4_job *job);
+
+#define OPBRIDGE_DSP_DEPTHWISE4(name, clamp)                                                                      \
+  __asm__(".text\n"                                                                                              \
+          ".syntax unified\n"                                                                                    \
+          ".thumb\n"                                                                                             \
+          ".p2align 2\n"                                                                                         \
+          ".global " #name "\n"                                                                                  \
+          ".hidden " #name "\n"                                                                                  \
+          ".type " #name ", %function\n"                                                                         \
+          ".thumb_func\n" #name ":\n"                                                                            \
+          "push {r0, r4-r11, lr}\n"                                                                              \
+          "1:\n"                                                                                                 \
+          "ldr r8, [sp]\n"                                                                                       \
+          "ldr r9, [r8, #20]\n"                                                                                  \
+          "ldm r9!, {r4-r7}\n"                                                                                   \
+          "str r9, [r8, #20]\n"                                                                                  \
+          "ldr r0, [r8]\n"                                                                                       \
+          "ldr r1, [r8, #4]\n"                                                                                   \
+          "ldr r2, [r8, #8]\n"                                                                                   \
+          "ldr r3, [r8, #12]\n"                                                                                  \
+          "ldr r12, [r8, #52]\n"                                                                                 \
+          "2:\n" /* a tap: r0 the tap table, r1 taps left, r2 its weights, r3 their stride, r12 channel */       \
+          "ldr r8, [r0], #4\n"                                                                                   \
+          "ldr r9, [r8, r12]\n"                                                                                  \
+          "ldr r10, [r2]\n"                                                                                      \
+          "add r2, r2, r3\n"                                                                                     \
+          "sxtb16 r11, r9\n"                                                                                     \
+          "sxtb16 r8, r10\n"                                                                                     \
+          "smlabb r4, r11, r8, r4\n"                                                                             \
+          "smlatt r6, r11, r8, r6\n"                                                                             \
+          "sxtb16 r9, r9, ror #8\n"                                                                              \
+          "sxtb16 r10, r10, ror #8\n"                                                                            \
+          "smlabb r5, r9, r10, r5\n"                                                                             \
+          "smlatt r7, r9, r10, r7\n"                                                                             \
+          "subs r1, r1, #1\n"                                                                                    \
+          "bne 2b\n"                                                                                             \
+          "ldr r8, [sp]\n"                                                                                       \
+          "ldr r9, [r8, #8]\n"                                                                                   \
+          "add r9, r9, #4\n"                                                                                     \
+          "str r9, [r8, #8]\n"                                                                                   \
+          "add r12, r12, #4\n"                                                                                   \
+          "str r12, [r8, #52]\n"                                                                                 \
+          "ldr r0, [r8, #24]\n"                                                                                  \
+          "ldr r1, [r8, #28]\n"                                                                                  \
+          "ldr r2, [r8, #36]\n"                                                                                  \
+          "ldr r3, [r8, #40]\n"                                                                                  \
+          "ldr r12, [r8, #44]\n"                                                                                 \
+          "ldr lr, [r8, #48]\n" OPBRIDGE_DSP_OUTPUT("r4", "0", clamp) OPBRIDGE_DSP_OUTPUT("r5", "1", clamp)       \
+              OPBRIDGE_DSP_OUTPUT("r6", "2", clamp) OPBRIDGE_DSP_OUTPUT("r7", "3", clamp) "ldr r8, [sp]\n"      \
+                                                                                          "ldr r9, [r8, #32]\n" \
+                                                                                          "add r0, r0, r9\n"    \
+                                                                                          "add r1, r1, r9\n"    \
+                                                                                          "str r0, [r8, #24]\n" \
+                                                                                          "str r1, [r8, #28]\n" \
+                                                                                          "add r2, r2, #4\n"    \
+                                                                                          "str r2, [r8, #36]\n" \
+                                                                                          "ldr r9, [r8, #16]\n" \
+                                                                                          "subs r9, r9, #1\n"   \
+                                                                                          "str r9, [r8, #16]\n" \
+                                                                                          "bne 1b\n"            \
+                                                                                          "pop {r0, r4-r11, pc}\n" \
+                                                                                          ".size " #name        \
+                                                                                          ", . - " #name "\n")
+
+OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_full, OPBRIDGE_DSP_FULL);
+OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_CLAMPED);
 OPBRIDGE_DSP_WINDOW4(opbridge_dsp_window4_full, OPBRIDGE_DSP_FULL);
 OPBRIDGE_DSP_WINDOW4(opbridge_dsp_window4_clamped, OPBRIDGE_DSP_CLAMPED);
 #define OPBRIDGE_DSP_WINDOW4_AVAILABLE 1
@@ -464,6 +559,74 @@ int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_param
   return opbridge_conv_2d_s8_folded(params, input, filter, output);
 }
 
+#if OPBRIDGE_DSP_WINDOW4_AVAILABLE
+/* The largest depthwise layer opbridge_dsp_depthwise takes: channels (the zero-point row is on the
+ * stack) and taps (the tap table). */
+#define OPBRIDGE_DSP_DEPTHWISE_MAX_CHANNELS 256
+#define OPBRIDGE_DSP_DEPTHWISE_MAX_TAPS 64
+
+/* DEPTHWISE_CONV_2D of multiplier 1, channels a multiple of 4, right shifts only, in assembly
+ * (opbridge_dsp_depthwise4_*); 0 if the layer is not of that kind (the caller's C loop runs). */
+static int32_t opbridge_dsp_depthwise(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                      const int8_t *filter, int8_t *output) {
+  const opbridge_dims *in = &params->input;
+  const opbridge_dims *fl = &params->filter;
+  const opbridge_dims *out = &params->output;
+  const opbridge_folded_requantization *rq = &params->requantization;
+  const int32_t channels = in->channels;
+  if (out->channels != channels || channels % 4 != 0 || channels > OPBRIDGE_DSP_DEPTHWISE_MAX_CHANNELS ||
+      fl->height * fl->width > OPBRIDGE_DSP_DEPTHWISE_MAX_TAPS || !opbridge_right_shifts_only(rq, channels)) {
+    return 0;
+  }
+  int8_t zero_point_row[OPBRIDGE_DSP_DEPTHWISE_MAX_CHANNELS];
+  memset(zero_point_row, (int8_t)(-params->input_offset), (size_t)channels);
+  const int8_t *taps[OPBRIDGE_DSP_DEPTHWISE_MAX_TAPS];
+  int32_t multipliers[4], shifts[4];
+  for (int32_t k = 0; k < 4; ++k) {
+    multipliers[k] = rq->multipliers[0];
+    shifts[k] = rq->shifts[0];
+  }
+  void (*const kernel)(opbridge_dsp_depthwise4_job *) = rq->activation_min == -128 && rq->activation_max == 127
+                                                            ? opbridge_dsp_depthwise4_full
+                                                            : opbridge_dsp_depthwise4_clamped;
+  opbridge_dsp_depthwise4_job job;
+  job.taps = taps;
+  job.tap_count = fl->height * fl->width;
+  job.channels = channels;
+  job.output_offset = rq->output_offset;
+  job.activation_min = rq->activation_min;
+  job.activation_max = rq->activation_max;
+  job.stage_step = rq->per_channel ? 16 : 0;
+  for (int32_t b = 0; b < out->batches; ++b) {
+    const int8_t *image = input + b * in->height * in->width * channels;
+    for (int32_t oy = 0; oy < out->height; ++oy) {
+      const int32_t y_origin = oy * params->stride_height - params->padding_height;
+      for (int32_t ox = 0; ox < out->width; ++ox, output += channels) {
+        const int32_t x_origin = ox * params->stride_width - params->padding_width;
+        const int8_t **tap = taps;
+        for (int32_t fy = 0; fy < fl->height; ++fy) {
+          const int32_t iy = y_origin + fy * params->dilation_height;
+          for (int32_t fx = 0; fx < fl->width; ++fx) {
+            const int32_t ix = x_origin + fx * params->dilation_width;
+            const int32_t inside = iy >= 0 && iy < in->height && ix >= 0 && ix < in->width;
+            *tap++ = inside ? image + (iy * in->width + ix) * channels : zero_point_row;
+          }
+        }
+        job.filter = filter;
+        job.groups = channels / 4;
+        job.bias = rq->folded_bias;
+        job.multipliers = rq->per_channel ? rq->multipliers : multipliers;
+        job.shifts = rq->per_channel ? rq->shifts : shifts;
+        job.output = output;
+        job.channel = 0;
+        kernel(&job);
+      }
+    }
+  }
+  return 1;
+}
+#endif
+
 int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                              const int8_t *filter, int8_t *output) {
   if (!opbridge_depthwise_call_valid(params, input, filter, output, 0)) {
@@ -477,6 +640,11 @@ int32_t opbridge_depthwise_conv_2d_s8_folded_multiplier(const opbridge_conv_s8_f
   if (!opbridge_depthwise_call_valid(params, input, filter, output, 1)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
+#if OPBRIDGE_DSP_WINDOW4_AVAILABLE
+  if (opbridge_dsp_depthwise(params, input, filter, output)) {
+    return OPBRIDGE_STATUS_OK;
+  }
+#endif
   const opbridge_dims *in = &params->input;
   const opbridge_dims *fl = &params->filter;
   const opbridge_dims *out = &params->output;
