@@ -356,6 +356,106 @@ void opbridge_dsp_depthwise4_clamped(opbridge_dsp_depthwise4_job *job);
 
 OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_full, OPBRIDGE_DSP_FULL);
 OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_CLAMPED);
+/* Two windows by two units at a time, from the two windows widened to int16 pairs and
+ * interleaved on the stack ([window 0 even, window 0 odd, window 1 even, window 1 odd] per 4
+ * input bytes, one LDM): per 4 input bytes per unit one load, two SXTB16 and four SMLAD (8
+ * products), so 15 instructions per 16 products, each weight unpacked once for both windows.
+ * The output stage as above. Layout checked below. */
+typedef struct {
+  const int32_t *windows;     /* 0: the two windows, widened and interleaved */
+  const int8_t *w;            /* 4: the pair's first unit's weights (advanced) */
+  int32_t depth;              /* 8: bytes per unit's weights */
+  int32_t words;              /* 12: depth / 4, > 0 */
+  int32_t groups;             /* 16: pairs of units, > 0 (consumed) */
+  const int32_t *bias;        /* 20 */
+  const int32_t *multipliers; /* 24 */
+  const int32_t *shifts;      /* 28: each <= -1 */
+  int32_t stage_step;         /* 32: 8, or 0 per tensor */
+  int8_t *output;             /* 36: window 0's outputs (advanced) */
+  int32_t second_output;      /* 40: bytes from window 0's outputs to window 1's */
+  int32_t output_offset;      /* 44 */
+  int32_t activation_min;     /* 48 */
+  int32_t activation_max;     /* 52 */
+} opbridge_dsp_pair2_job;
+
+typedef char opbridge_dsp_pair2_job_layout[(offsetof(opbridge_dsp_pair2_job, groups) == 16 &&
+                                            offsetof(opbridge_dsp_pair2_job, output) == 36 &&
+                                            offsetof(opbridge_dsp_pair2_job, activation_max) == 52)
+                                               ? 1
+                                               : -1];
+
+void opbridge_dsp_pair2_full(opbridge_dsp_pair2_job *job);
+void opbridge_dsp_pair2_clamped(opbridge_dsp_pair2_job *job);
+
+/* r0 the windows, r1/r2 the two units' weights, lr the end, r4/r5 window 0's accumulators and
+ * r6/r7 window 1's, r8-r11 the windows' int16 pairs, r3/r12 a unit's. */
+#define OPBRIDGE_DSP_PAIR_UNIT(weights, acc0, acc1)                                                               \
+  "ldr r12, [" weights "], #4\n"                                                                                 \
+  "sxtb16 r3, r12\n"                                                                                             \
+  "sxtb16 r12, r12, ror #8\n"                                                                                    \
+  "smlad " acc0 ", r3, r8, " acc0 "\n"                                                                           \
+  "smlad " acc0 ", r12, r9, " acc0 "\n"                                                                          \
+  "smlad " acc1 ", r3, r10, " acc1 "\n"                                                                          \
+  "smlad " acc1 ", r12, r11, " acc1 "\n"
+#define OPBRIDGE_DSP_PAIR_STEP                                                                                    \
+  "ldm r0!, {r8-r11}\n" OPBRIDGE_DSP_PAIR_UNIT("r1", "r4", "r6") OPBRIDGE_DSP_PAIR_UNIT("r2", "r5", "r7")
+
+#define OPBRIDGE_DSP_PAIR2(name, clamp)                                                                           \
+  __asm__(".text\n"                                                                                              \
+          ".syntax unified\n"                                                                                    \
+          ".thumb\n"                                                                                             \
+          ".p2align 2\n"                                                                                         \
+          ".global " #name "\n"                                                                                  \
+          ".hidden " #name "\n"                                                                                  \
+          ".type " #name ", %function\n"                                                                         \
+          ".thumb_func\n" #name ":\n"                                                                            \
+          "push {r0, r4-r11, lr}\n"                                                                              \
+          "1:\n"                                                                                                 \
+          "ldr r8, [sp]\n"                                                                                       \
+          "ldr r1, [r8, #4]\n"                                                                                   \
+          "ldr r2, [r8, #8]\n"                                                                                   \
+          "add r2, r1, r2\n"                                                                                     \
+          "ldr r9, [r8, #20]\n"                                                                                  \
+          "ldrd r4, r5, [r9], #8\n"                                                                              \
+          "str r9, [r8, #20]\n"                                                                                  \
+          "mov r6, r4\n"                                                                                         \
+          "mov r7, r5\n"                                                                                         \
+          "ldr r0, [r8]\n"                                                                                       \
+          "ldr r3, [r8, #12]\n"                                                                                  \
+          "add lr, r0, r3, lsl #4\n"                                                                             \
+          "tst r3, #1\n" /* an odd number of words: enter at the second step */                                 \
+          "bne 3f\n"                                                                                             \
+          "2:\n" OPBRIDGE_DSP_PAIR_STEP "3:\n" OPBRIDGE_DSP_PAIR_STEP "cmp r0, lr\n"                             \
+          "bne 2b\n"                                                                                             \
+          "ldr r8, [sp]\n"                                                                                       \
+          "str r2, [r8, #4]\n" /* the second unit's weights end where the next pair's start */                  \
+          "ldr r0, [r8, #24]\n"                                                                                  \
+          "ldr r1, [r8, #28]\n"                                                                                  \
+          "ldr r2, [r8, #36]\n"                                                                                  \
+          "ldr r3, [r8, #44]\n"                                                                                  \
+          "ldr r12, [r8, #48]\n"                                                                                 \
+          "ldr lr, [r8, #52]\n" OPBRIDGE_DSP_OUTPUT("r4", "0", clamp) OPBRIDGE_DSP_OUTPUT("r5", "1", clamp)       \
+          "ldr r8, [sp]\n"                                                                                       \
+          "ldr r9, [r8, #40]\n"                                                                                  \
+          "add r2, r2, r9\n" OPBRIDGE_DSP_OUTPUT("r6", "0", clamp) OPBRIDGE_DSP_OUTPUT("r7", "1", clamp)         \
+          "ldr r8, [sp]\n"                                                                                       \
+          "ldr r9, [r8, #32]\n"                                                                                  \
+          "add r0, r0, r9\n"                                                                                     \
+          "add r1, r1, r9\n"                                                                                     \
+          "str r0, [r8, #24]\n"                                                                                  \
+          "str r1, [r8, #28]\n"                                                                                  \
+          "ldr r2, [r8, #36]\n"                                                                                  \
+          "add r2, r2, #2\n"                                                                                     \
+          "str r2, [r8, #36]\n"                                                                                  \
+          "ldr r9, [r8, #16]\n"                                                                                  \
+          "subs r9, r9, #1\n"                                                                                    \
+          "str r9, [r8, #16]\n"                                                                                  \
+          "bne 1b\n"                                                                                             \
+          "pop {r0, r4-r11, pc}\n"                                                                               \
+          ".size " #name ", . - " #name "\n")
+
+OPBRIDGE_DSP_PAIR2(opbridge_dsp_pair2_full, OPBRIDGE_DSP_FULL);
+OPBRIDGE_DSP_PAIR2(opbridge_dsp_pair2_clamped, OPBRIDGE_DSP_CLAMPED);
 OPBRIDGE_DSP_WINDOW4(opbridge_dsp_window4_full, OPBRIDGE_DSP_FULL);
 OPBRIDGE_DSP_WINDOW4(opbridge_dsp_window4_clamped, OPBRIDGE_DSP_CLAMPED);
 #define OPBRIDGE_DSP_WINDOW4_AVAILABLE 1
@@ -459,11 +559,106 @@ static int32_t opbridge_folded_window(const opbridge_conv_s8_folded_params *para
   return acc;
 }
 
+#if OPBRIDGE_DSP_WINDOW4_AVAILABLE
+/* The largest window opbridge_dsp_conv_pairs takes: its two widened windows take 4 bytes per
+ * window byte on the stack (1152 bytes). */
+#define OPBRIDGE_DSP_PAIR_MAX_WINDOW 288
+
+/* Window `slot` (0 or 1) of the output position (oy, ox), each input byte as an int16, the even
+ * and odd bytes of each 4 as two int16 pairs, interleaved with the other window's; taps outside
+ * the input read the input zero point. */
+static void opbridge_dsp_widen_window(const opbridge_conv_s8_folded_params *params, const int8_t *image,
+                                      int32_t oy, int32_t ox, int32_t *windows) {
+  const opbridge_dims *in = &params->input;
+  const opbridge_dims *fl = &params->filter;
+  const int32_t words = in->channels / 4;
+  const int32_t zero_point = (-params->input_offset) & 0xFFFF;
+  const int32_t zero_points = (int32_t)((uint32_t)zero_point << 16 | (uint32_t)zero_point);
+  const int32_t y_origin = oy * params->stride_height - params->padding_height;
+  const int32_t x_origin = ox * params->stride_width - params->padding_width;
+  for (int32_t fy = 0; fy < fl->height; ++fy) {
+    const int32_t iy = y_origin + fy * params->dilation_height;
+    for (int32_t fx = 0; fx < fl->width; ++fx) {
+      const int32_t ix = x_origin + fx * params->dilation_width;
+      if (iy >= 0 && iy < in->height && ix >= 0 && ix < in->width) {
+        const int8_t *pixel = image + (iy * in->width + ix) * in->channels;
+        for (int32_t i = 0; i < words; ++i, windows += 4) {
+          const uint32_t word = opbridge_load4(pixel + 4 * i);
+          windows[0] = __sxtb16(word);
+          windows[1] = opbridge_odd_bytes(word);
+        }
+      } else {
+        for (int32_t i = 0; i < words; ++i, windows += 4) {
+          windows[0] = zero_points;
+          windows[1] = zero_points;
+        }
+      }
+    }
+  }
+}
+
+/* CONV_2D with input channels a multiple of 4, an even number of output channels, windows of at
+ * most OPBRIDGE_DSP_PAIR_MAX_WINDOW bytes and right shifts only: output positions two at a time,
+ * their windows widened once and read by every pair of units (opbridge_dsp_pair2_*). 0 if the
+ * layer is not of that kind. */
+static int32_t opbridge_dsp_conv_pairs(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                       const int8_t *filter, int8_t *output) {
+  const opbridge_dims *in = &params->input;
+  const opbridge_dims *fl = &params->filter;
+  const opbridge_dims *out = &params->output;
+  const opbridge_folded_requantization *rq = &params->requantization;
+  const int32_t depth = fl->height * fl->width * in->channels;
+  if (in->channels % 4 != 0 || out->channels % 2 != 0 || depth > OPBRIDGE_DSP_PAIR_MAX_WINDOW ||
+      !opbridge_right_shifts_only(rq, out->channels)) {
+    return 0;
+  }
+  int32_t windows[OPBRIDGE_DSP_PAIR_MAX_WINDOW];
+  int32_t multipliers[2] = {rq->multipliers[0], rq->multipliers[0]};
+  int32_t shifts[2] = {rq->shifts[0], rq->shifts[0]};
+  void (*const kernel)(opbridge_dsp_pair2_job *) = rq->activation_min == -128 && rq->activation_max == 127
+                                                       ? opbridge_dsp_pair2_full
+                                                       : opbridge_dsp_pair2_clamped;
+  opbridge_dsp_pair2_job job;
+  job.windows = windows;
+  job.depth = depth;
+  job.words = depth / 4;
+  job.stage_step = rq->per_channel ? 8 : 0;
+  job.output_offset = rq->output_offset;
+  job.activation_min = rq->activation_min;
+  job.activation_max = rq->activation_max;
+  const int32_t positions = out->height * out->width;
+  for (int32_t b = 0; b < out->batches; ++b) {
+    const int8_t *image = input + b * in->height * in->width * in->channels;
+    for (int32_t position = 0; position < positions; position += 2) {
+      opbridge_dsp_widen_window(params, image, position / out->width, position % out->width, windows);
+      /* An odd last position is computed twice, its second result written over its first. */
+      const int32_t second = position + 1 < positions ? position + 1 : position;
+      opbridge_dsp_widen_window(params, image, second / out->width, second % out->width, windows + 2);
+      job.w = filter;
+      job.groups = out->channels / 2;
+      job.bias = rq->folded_bias;
+      job.multipliers = rq->per_channel ? rq->multipliers : multipliers;
+      job.shifts = rq->per_channel ? rq->shifts : shifts;
+      job.output = output + position * out->channels;
+      job.second_output = (second - position) * out->channels;
+      kernel(&job);
+    }
+    output += positions * out->channels;
+  }
+  return 1;
+}
+#endif
+
 int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                    const int8_t *filter, int8_t *output) {
   if (!opbridge_conv_call_valid(params, input, filter, output)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
+#if OPBRIDGE_DSP_WINDOW4_AVAILABLE
+  if (opbridge_dsp_conv_pairs(params, input, filter, output)) {
+    return OPBRIDGE_STATUS_OK;
+  }
+#endif
   const opbridge_dims *in = &params->input;
   const opbridge_dims *fl = &params->filter;
   const opbridge_dims *out = &params->output;
