@@ -39,11 +39,11 @@ from kernel_cases import (
     attributes,
 )
 from opbridge.ir import DType, Graph, Node, Quantization
-from opbridge.ir.attribute_types import Padding, Requantization, window
+from opbridge.ir.attribute_types import Activation, Padding, Requantization, window
 from opbridge.ops.conv_2d.emit_c import CONV_BLOCKS_MAX_WINDOW, conv_2d_scratch_bytes, folded_kernel
 from opbridge.ops.fully_connected.emit_c import FOLDED_MIN_MACS
 from opbridge.ops.fully_connected.reference import fully_connected_multipliers
-from opbridge.ops.shared.quantized import per_channel_multipliers
+from opbridge.ops.shared.quantized import activation_range, per_channel_multipliers
 from opbridge_testing.strategies import ACTIVATIONS, PADDINGS, ZERO_POINTS, int8_array, scales
 
 INT32_MAX = 2**31 - 1
@@ -238,7 +238,10 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     whole blocks of 16 channels: up to 64 (the Helium variant holds those in registers), or 80 on
     node 30."""
     in_place = (index // 8) % 2 == 1
-    geometry = draw_geometry(draw, index, st.just((1, 1)) if in_place and index % 8 == 0 else None)
+    filter_sizes = st.just((1, 1)) if in_place and index % 8 == 0 else None
+    if index % 32 == 12:  # the DSP variant's pairs with an odd number of words: odd taps (below)
+        filter_sizes = st.just((3, 3))
+    geometry = draw_geometry(draw, index, filter_sizes)
     dilation_width = geometry.fields["dilation_width"]
     row_taps = geometry.filter_width if dilation_width == 1 else 1
     if not in_place:  # scratch patch: row_taps * in_channels < 16
@@ -253,6 +256,18 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
         edges = sorted(c for c in {low, 16, 17, 32, 33, 40} if c >= low)
         in_channels = draw(st.one_of(st.sampled_from(edges), st.integers(low, 40)))
     out_channels = draw(OUT_CHANNELS)
+    if in_place and index % 16 == 12:
+        # The DSP variant's pairs of positions: input channels a multiple of 4 (an odd number of
+        # them on node 12 mod 32: an odd number of words with odd filters), an even number of
+        # output channels, and the full int8 range (saturating output stage) on node 28 mod 32.
+        in_channels = -(-in_channels // 4) * 4
+        if index % 32 == 12:
+            in_channels = 4 * (2 * (min(in_channels, 28) // 8) + 1)
+            while in_channels * row_taps < 16:
+                in_channels += 8
+        out_channels += out_channels % 2
+        if index % 32 == 28:
+            geometry = dataclasses.replace(geometry, fields={**geometry.fields, "activation": Activation.NONE})
     taps = geometry.filter_height * geometry.filter_width * in_channels
     require_small(geometry, in_channels, taps * out_channels)
     input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), out_channels, per_channel_of(index), 0)
@@ -303,6 +318,8 @@ def draw_depthwise_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
             fields={**geometry.fields, "padding": Padding.SAME, "dilation_height": 1},
         )
     channels = in_channels * multiplier
+    if index == 12:  # the DSP variant's depthwise assembly with the full int8 range
+        geometry = dataclasses.replace(geometry, fields={**geometry.fields, "activation": Activation.NONE})
     taps = geometry.filter_height * geometry.filter_width
     require_small(geometry, channels, taps * channels)
     input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), channels, per_channel_of(index), 3)
@@ -327,6 +344,8 @@ def draw_fully_connected(draw: DrawFn, index: int) -> NodeSpec:
     # which keeps depth % 16 as drawn.
     shortfall = FOLDED_MIN_MACS - batches * units * depth
     depth += 16 * max(0, math.ceil(shortfall / (16 * batches * units)))
+    if index == 20 and depth % 8 == 0:  # the DSP variant's odd number of words per row
+        depth += 4
     input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), units, per_channel_of(index), 0)
     inputs = [
         TensorSpec("input", DType.INT8, (batches, depth), input_q),
@@ -488,6 +507,13 @@ FEATURES: dict[str, set[str]] = {
         "blocks",  # opbridge_conv_2d_s8_folded_blocks
         "pointwise",  # opbridge_conv_2d_s8_folded_pointwise
         "pointwise_narrow",  # and opbridge_conv_2d_s8_folded_pointwise_narrow
+        "dsp_pairs",  # DSP: two positions by two units from widened windows
+        "dsp_pairs_odd_positions",
+        "dsp_pairs_odd_words",
+        "dsp_window4",  # DSP: four units of one window in assembly
+        "dsp_window4_odd_words",
+        "dsp_clamped",
+        "dsp_full_range",
     },
     "depthwise_conv_2d_folded": COMMON_FEATURES
     | WINDOW_FEATURES
@@ -501,9 +527,21 @@ FEATURES: dict[str, set[str]] = {
         "lines_left_shift",
         "lines_no_left_shift",
         "lines_window_too_large",
+        "dsp_depthwise",  # DSP: four channels over a tap table in assembly
+        "dsp_clamped",
+        "dsp_full_range",
     },
     "fully_connected_folded": COMMON_FEATURES
-    | {"dot_tail", "dot_multiple_of_16", "depth_above_64", "channels_not_multiple_of_16"},
+    | {
+        "dot_tail",
+        "dot_multiple_of_16",
+        "depth_above_64",
+        "channels_not_multiple_of_16",
+        "dsp_window4",
+        "dsp_window4_odd_words",
+        "dsp_clamped",
+        "dsp_full_range",
+    },
 }
 
 
@@ -560,7 +598,60 @@ def node_features(graph: Graph, node: Node) -> set[str]:
         features.add("multiplier_rounded_up")
     shared = bool((multipliers == multipliers[0]).all() and (shifts == shifts[0]).all())
     features.add("shared_multiplier" if shared else "per_channel_multipliers")
-    return features
+    return features | dsp_features(graph, node, shifts)
+
+
+# The Cortex-M4 (DSP) variant's assembly paths and their limits (cc/kernels/opbridge_folded_s8.c).
+DSP_PAIR_MAX_WINDOW = 288  # OPBRIDGE_DSP_PAIR_MAX_WINDOW
+DSP_DEPTHWISE_MAX_CHANNELS = 256  # OPBRIDGE_DSP_DEPTHWISE_MAX_CHANNELS
+DSP_DEPTHWISE_MAX_TAPS = 64  # OPBRIDGE_DSP_DEPTHWISE_MAX_TAPS
+
+
+def dsp_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[str]:
+    """The DSP variant's assembly paths a node takes: each needs every rescale to be a right shift
+    of at least 1; the output stage saturates (full int8 range) or clamps."""
+    if not (shifts <= -1).all():
+        return set()
+    output_q = graph.tensor(node.outputs[0]).quantization
+    assert output_q is not None
+    low, high = activation_range(node.attributes.activation, output_q)
+    stage = {"dsp_full_range" if (low, high) == (-128, 127) else "dsp_clamped"}
+    if node.op_type == "FULLY_CONNECTED":
+        depth = graph.tensor(node.inputs[1]).shape[1]
+        if depth % 4 == 0 and graph.tensor(node.inputs[1]).shape[0] >= 4:
+            return stage | {"dsp_window4"} | ({"dsp_window4_odd_words"} if depth % 8 else set())
+        return set()
+    a = node.attributes
+    _, height, width, in_channels = graph.tensor(node.inputs[0]).shape
+    _, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
+    out_channels = graph.tensor(node.outputs[0]).shape[3]
+    if node.op_type == "DEPTHWISE_CONV_2D":
+        if (
+            a.depth_multiplier == 1
+            and in_channels % 4 == 0
+            and in_channels <= DSP_DEPTHWISE_MAX_CHANNELS
+            and filter_height * filter_width <= DSP_DEPTHWISE_MAX_TAPS
+        ):
+            return stage | {"dsp_depthwise"}
+        return set()
+    window_bytes = filter_height * filter_width * in_channels
+    if conv_2d_scratch_bytes(graph, node):  # the patch form: each window copied, then one row
+        if window_bytes % 4 == 0 and out_channels >= 4:
+            return stage | {"dsp_window4"} | ({"dsp_window4_odd_words"} if window_bytes % 8 else set())
+        return set()
+    if in_channels % 4 == 0 and out_channels % 2 == 0 and window_bytes <= DSP_PAIR_MAX_WINDOW:
+        _, out_height, out_width, _ = graph.tensor(node.outputs[0]).shape
+        features = stage | {"dsp_pairs"}
+        if (out_height * out_width) % 2:
+            features.add("dsp_pairs_odd_positions")
+        if (window_bytes // 4) % 2:
+            features.add("dsp_pairs_odd_words")
+        return features
+    run = filter_width * in_channels
+    interior = "interior_windows" in window_features(graph, node)
+    if a.dilation_width == 1 and interior and run % 4 == 0 and out_channels >= 4:
+        return stage | {"dsp_window4"} | ({"dsp_window4_odd_words"} if run % 8 else set())
+    return set()
 
 
 def table_features(graph: Graph, node: Node) -> set[str]:
