@@ -622,7 +622,7 @@ def dsp_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[str]:
             return stage | {"dsp_window4"} | ({"dsp_window4_odd_words"} if depth % 8 else set())
         return set()
     a = node.attributes
-    _, height, width, in_channels = graph.tensor(node.inputs[0]).shape
+    in_channels = graph.tensor(node.inputs[0]).shape[3]
     _, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
     out_channels = graph.tensor(node.outputs[0]).shape[3]
     if node.op_type == "DEPTHWISE_CONV_2D":
