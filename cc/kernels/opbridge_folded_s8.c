@@ -200,7 +200,7 @@ void opbridge_dsp_window4_clamped(opbridge_dsp_window4_job *job);
   "movgt " acc ", lr\n"
 
 #define OPBRIDGE_DSP_WINDOW4(name, clamp)                                                                         \
-  __asm__(".text\n"                                                                                              \
+  __asm__(".pushsection .text\n"                                                                                              \
           ".syntax unified\n"                                                                                    \
           ".thumb\n"                                                                                             \
           ".p2align 2\n"                                                                                         \
@@ -245,21 +245,22 @@ void opbridge_dsp_window4_clamped(opbridge_dsp_window4_job *job);
           "ldr r3, [r8, #48]\n"                                                                                  \
           "ldr r12, [r8, #52]\n"                                                                                 \
           "ldr lr, [r8, #56]\n" OPBRIDGE_DSP_OUTPUT("r4", "0", clamp) OPBRIDGE_DSP_OUTPUT("r5", "1", clamp)       \
-              OPBRIDGE_DSP_OUTPUT("r6", "2", clamp) OPBRIDGE_DSP_OUTPUT("r7", "3", clamp) "ldr r8, [sp]\n"      \
-                                                                                          "ldr r9, [r8, #40]\n" \
-                                                                                          "add r0, r0, r9\n"    \
-                                                                                          "add r1, r1, r9\n"    \
-                                                                                          "str r0, [r8, #32]\n" \
-                                                                                          "str r1, [r8, #36]\n" \
-                                                                                          "add r2, r2, #4\n"    \
-                                                                                          "str r2, [r8, #44]\n" \
-                                                                                          "ldr r9, [r8, #24]\n" \
-                                                                                          "subs r9, r9, #1\n"   \
-                                                                                          "str r9, [r8, #24]\n" \
-                                                                                          "bne 1b\n"            \
-                                                                                          "pop {r0, r4-r11, pc}\n" \
-                                                                                          ".size " #name        \
-                                                                                          ", . - " #name "\n")
+              OPBRIDGE_DSP_OUTPUT("r6", "2", clamp) OPBRIDGE_DSP_OUTPUT("r7", "3", clamp)                        \
+          "ldr r8, [sp]\n"                                                                                       \
+          "ldr r9, [r8, #40]\n"                                                                                  \
+          "add r0, r0, r9\n"                                                                                     \
+          "add r1, r1, r9\n"                                                                                     \
+          "str r0, [r8, #32]\n"                                                                                  \
+          "str r1, [r8, #36]\n"                                                                                  \
+          "add r2, r2, #4\n"                                                                                     \
+          "str r2, [r8, #44]\n"                                                                                  \
+          "ldr r9, [r8, #24]\n"                                                                                  \
+          "subs r9, r9, #1\n"                                                                                    \
+          "str r9, [r8, #24]\n"                                                                                  \
+          "bne 1b\n"                                                                                             \
+          "pop {r0, r4-r11, pc}\n"                                                                               \
+          ".size " #name ", . - " #name "\n"                                                                     \
+          ".popsection\n")
 
 /* DEPTHWISE_CONV_2D (multiplier 1) of one output position, four channels at a time: per tap
  * one input and one weight load, two SXTB16 each, and SMLABB/SMLATT into the four channels'
@@ -292,7 +293,7 @@ void opbridge_dsp_depthwise4_full(opbridge_dsp_depthwise4_job *job);
 void opbridge_dsp_depthwise4_clamped(opbridge_dsp_depthwise4_job *job);
 
 #define OPBRIDGE_DSP_DEPTHWISE4(name, clamp)                                                                      \
-  __asm__(".text\n"                                                                                              \
+  __asm__(".pushsection .text\n"                                                                                              \
           ".syntax unified\n"                                                                                    \
           ".thumb\n"                                                                                             \
           ".p2align 2\n"                                                                                         \
@@ -338,21 +339,22 @@ void opbridge_dsp_depthwise4_clamped(opbridge_dsp_depthwise4_job *job);
           "ldr r3, [r8, #40]\n"                                                                                  \
           "ldr r12, [r8, #44]\n"                                                                                 \
           "ldr lr, [r8, #48]\n" OPBRIDGE_DSP_OUTPUT("r4", "0", clamp) OPBRIDGE_DSP_OUTPUT("r5", "1", clamp)       \
-              OPBRIDGE_DSP_OUTPUT("r6", "2", clamp) OPBRIDGE_DSP_OUTPUT("r7", "3", clamp) "ldr r8, [sp]\n"      \
-                                                                                          "ldr r9, [r8, #32]\n" \
-                                                                                          "add r0, r0, r9\n"    \
-                                                                                          "add r1, r1, r9\n"    \
-                                                                                          "str r0, [r8, #24]\n" \
-                                                                                          "str r1, [r8, #28]\n" \
-                                                                                          "add r2, r2, #4\n"    \
-                                                                                          "str r2, [r8, #36]\n" \
-                                                                                          "ldr r9, [r8, #16]\n" \
-                                                                                          "subs r9, r9, #1\n"   \
-                                                                                          "str r9, [r8, #16]\n" \
-                                                                                          "bne 1b\n"            \
-                                                                                          "pop {r0, r4-r11, pc}\n" \
-                                                                                          ".size " #name        \
-                                                                                          ", . - " #name "\n")
+              OPBRIDGE_DSP_OUTPUT("r6", "2", clamp) OPBRIDGE_DSP_OUTPUT("r7", "3", clamp)                        \
+          "ldr r8, [sp]\n"                                                                                       \
+          "ldr r9, [r8, #32]\n"                                                                                  \
+          "add r0, r0, r9\n"                                                                                     \
+          "add r1, r1, r9\n"                                                                                     \
+          "str r0, [r8, #24]\n"                                                                                  \
+          "str r1, [r8, #28]\n"                                                                                  \
+          "add r2, r2, #4\n"                                                                                     \
+          "str r2, [r8, #36]\n"                                                                                  \
+          "ldr r9, [r8, #16]\n"                                                                                  \
+          "subs r9, r9, #1\n"                                                                                    \
+          "str r9, [r8, #16]\n"                                                                                  \
+          "bne 1b\n"                                                                                             \
+          "pop {r0, r4-r11, pc}\n"                                                                               \
+          ".size " #name ", . - " #name "\n"                                                                     \
+          ".popsection\n")
 
 OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_full, OPBRIDGE_DSP_FULL);
 OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_CLAMPED);
@@ -401,7 +403,7 @@ void opbridge_dsp_pair2_clamped(opbridge_dsp_pair2_job *job);
   "ldm r0!, {r8-r11}\n" OPBRIDGE_DSP_PAIR_UNIT("r1", "r4", "r6") OPBRIDGE_DSP_PAIR_UNIT("r2", "r5", "r7")
 
 #define OPBRIDGE_DSP_PAIR2(name, clamp)                                                                           \
-  __asm__(".text\n"                                                                                              \
+  __asm__(".pushsection .text\n"                                                                                              \
           ".syntax unified\n"                                                                                    \
           ".thumb\n"                                                                                             \
           ".p2align 2\n"                                                                                         \
@@ -452,7 +454,8 @@ void opbridge_dsp_pair2_clamped(opbridge_dsp_pair2_job *job);
           "str r9, [r8, #16]\n"                                                                                  \
           "bne 1b\n"                                                                                             \
           "pop {r0, r4-r11, pc}\n"                                                                               \
-          ".size " #name ", . - " #name "\n")
+          ".size " #name ", . - " #name "\n"                                                                   \
+          ".popsection\n")
 
 OPBRIDGE_DSP_PAIR2(opbridge_dsp_pair2_full, OPBRIDGE_DSP_FULL);
 OPBRIDGE_DSP_PAIR2(opbridge_dsp_pair2_clamped, OPBRIDGE_DSP_CLAMPED);

@@ -10,7 +10,7 @@ advances 32 ns per instruction (platforms/boards/common/opbridge_board_timer.h);
 deterministic to a few instructions. QEMU counts instructions, not
 cycles: no MVE beats, no wait states. Each program is built with the
 core's own kernel variant (Helium on the M55, DSP on the M4)
-and, on the M55, with the portable variant too (--//cc/kernels:portable).
+and with the portable variant too (--//cc/kernels:portable).
 Flash is split into kernels, module code and constants from the ELF's
 symbols. A second build of each module times every node (OPBRIDGE_TIME_NODES)
 for the shares per operator type. MACs are counted from the model's graph;
@@ -105,7 +105,7 @@ def main(argv: list[str]) -> int:
     context = as_registry_context(build_builtin_registry())
     header = (
         f"{'model':<13}{'M55':>10}{'M55 portable':>14}{'TFLM+CMSIS-NN':>15}{'heliaAOT':>10}"
-        f"{'M4':>11}{'TFLM M4':>10}{'MACs':>10}{'MACs/16':>9}{'M55/MAC':>9}"
+        f"{'M4':>11}{'M4 portable':>13}{'TFLM M4':>10}{'MACs':>10}{'MACs/16':>9}{'M55/MAC':>9}"
     )
     print("instructions per inference")
     print(header)
@@ -119,13 +119,14 @@ def main(argv: list[str]) -> int:
         m55 = run_program(program(model, "cortex_m55"), "cortex_m55")
         m55_portable = run_program(program(model, "cortex_m55", portable=True), "cortex_m55")
         m4 = run_program(program(model, "cortex_m4"), "cortex_m4")
+        m4_portable = run_program(program(model, "cortex_m4", portable=True), "cortex_m4")
         timed = run_program(program(model, "cortex_m55", timed=True), "cortex_m55")
         empty = m55["empty"]
         tflm, heliaaot, tflm_m4 = QUOTED.get(model, ("", "", ""))
         per_mac = f"{m55['run'] / macs:.3f}" if macs else "-"
         print(
             f"{model:<13}{m55['run']:>10}{m55_portable['run']:>14}{tflm!s:>15}{heliaaot!s:>10}"
-            f"{m4['run']:>11}{tflm_m4!s:>10}{macs:>10}{macs // 16:>9}{per_mac:>9}"
+            f"{m4['run']:>11}{m4_portable['run']:>13}{tflm_m4!s:>10}{macs:>10}{macs // 16:>9}{per_mac:>9}"
         )
         flashes[model] = flash_breakdown(program(model, "cortex_m55"), model)
         by_type: collections.Counter[str] = collections.Counter()
