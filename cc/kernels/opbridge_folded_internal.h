@@ -116,6 +116,13 @@ static inline int32_t opbridge_fully_connected_call_valid(const opbridge_fully_c
          opbridge_folded_requantization_valid(&params->requantization);
 }
 
+/* opbridge_fully_connected_s8_folded_short: rows shorter than 16 bytes. */
+static inline int32_t opbridge_fully_connected_short_call_valid(const opbridge_fully_connected_s8_folded_params *params,
+                                                                const int8_t *input, const int8_t *filter,
+                                                                const int8_t *output) {
+  return opbridge_fully_connected_call_valid(params, input, filter, output) && params->input_depth < 16;
+}
+
 static inline int32_t opbridge_add_table_call_valid(const opbridge_add_s8_table_params *params, const int8_t *input1,
                                                     const int8_t *input2, const int8_t *output) {
   return params != NULL && input1 != NULL && input2 != NULL && output != NULL && params->count >= 0 &&

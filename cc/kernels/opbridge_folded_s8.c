@@ -906,6 +906,14 @@ int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_fol
   return OPBRIDGE_STATUS_OK;
 }
 
+int32_t opbridge_fully_connected_s8_folded_short(const opbridge_fully_connected_s8_folded_params *params,
+                                                 const int8_t *input, const int8_t *filter, int8_t *output) {
+  if (!opbridge_fully_connected_short_call_valid(params, input, filter, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  return opbridge_fully_connected_s8_folded(params, input, filter, output);
+}
+
 int32_t opbridge_add_s8_table(const opbridge_add_s8_table_params *params, const int8_t *input1,
                               const int8_t *input2, int8_t *output) {
   if (!opbridge_add_table_call_valid(params, input1, input2, output)) {

@@ -1586,8 +1586,8 @@ typedef char opbridge_fully_connected_job_layout[(sizeof(void *) == 4 &&
                                                      ? 1
                                                      : -1];
 
-/* Every group: the dot products (four blocks a loop iteration, then single blocks; 9
- * instructions a block), then the output stage with its constants in q3-q7 (19). */
+/* Every group: the dot products from the folded bias (four blocks a loop iteration, then single
+ * blocks; 9 instructions a block), then the output stage with its constants in q3-q7 (15). */
 static void __attribute__((noinline)) opbridge_fully_connected_in_assembly(opbridge_fully_connected_job *job) {
   int32_t a0, a1, a2, a3;
   const int8_t *x, *w0, *w1, *w2, *w3;
@@ -1605,10 +1605,10 @@ static void __attribute__((noinline)) opbridge_fully_connected_in_assembly(opbri
       "   add     %[w1], %[w0], lr\n"
       "   add     %[w2], %[w1], lr\n"
       "   add     %[w3], %[w2], lr\n"
-      "   movs    %[a0], #0\n"
-      "   movs    %[a1], #0\n"
-      "   movs    %[a2], #0\n"
-      "   movs    %[a3], #0\n"
+      "   ldr     lr, [%[job], #16]\n" /* the sums start from the folded bias */
+      "   ldrd    %[a0], %[a1], [lr], #8\n"
+      "   ldrd    %[a2], %[a3], [lr], #8\n"
+      "   str     lr, [%[job], #16]\n"
       "   ldr     lr, [%[job], #8]\n"
       "   wls     lr, lr, 5f\n"
       "4:\n" OPBRIDGE_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK
@@ -1622,10 +1622,6 @@ static void __attribute__((noinline)) opbridge_fully_connected_in_assembly(opbri
       "   vmov.32 q0[1], %[a1]\n"
       "   vmov.32 q0[2], %[a2]\n"
       "   vmov.32 q0[3], %[a3]\n"
-      "   ldr     lr, [%[job], #16]\n"
-      "   vldrw.32 q1, [lr], #16\n"
-      "   str     lr, [%[job], #16]\n"
-      "   vadd.i32 q0, q0, q1\n"
       "   vqrdmulh.s32 q0, q0, q3\n"
       "   vshr.s32 q1, q0, #31\n"
       "   vand    q1, q1, q5\n"
@@ -1691,6 +1687,60 @@ int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_fol
       rest.multipliers += rest.per_channel ? whole_units : 0;
       rest.shifts += rest.per_channel ? whole_units : 0;
       opbridge_units(x, filter + whole_units * depth, depth, units - whole_units, &rest, row + whole_units);
+    }
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
+/* Rows shorter than 16 bytes: the input vector is one register with zeros past its end, so each
+ * row is one plain 16-byte load (the bytes past the row, the next rows', meet those zeros) and one
+ * VMLADAV; rows whose load would pass the end of the filter are loaded predicated. Four rows,
+ * then their output stage in lanes. */
+int32_t opbridge_fully_connected_s8_folded_short(const opbridge_fully_connected_s8_folded_params *params,
+                                                 const int8_t *input, const int8_t *filter, int8_t *output) {
+  if (!opbridge_fully_connected_short_call_valid(params, input, filter, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  const int32_t depth = params->input_depth;
+  const int32_t units = params->output_depth;
+  const opbridge_folded_requantization *rq = &params->requantization;
+  const mve_pred16_t row = vctp8q((uint32_t)depth);
+  /* Rows before this one can be read 16 bytes at a time without passing the filter's end. */
+  const int32_t safe_rows = units - (16 + depth - 1) / depth + 1;
+  const int32_t safe_groups = safe_rows > 0 ? safe_rows / 4 : 0;
+  for (int32_t batch = 0; batch < params->batches; ++batch) {
+    const int8x16_t x = vldrbq_z_s8(input + batch * depth, row);
+    int8_t *destination = output + batch * units;
+    const int8_t *w = filter;
+    int32_t unit = 0;
+    if (!rq->per_channel) {
+      /* One multiplier and shift: the stage's constants stay in registers. */
+      opbridge_lanes_output stage = opbridge_load_output(rq, 0, vctp32q(4));
+      for (int32_t group = 0; group < safe_groups; ++group, unit += 4, w += 4 * depth) {
+        stage.bias = vldrwq_s32(rq->folded_bias + unit);
+        const int32x4_t acc = opbridge_lanes(vmladavq_s8(x, vldrbq_s8(w)), vmladavq_s8(x, vldrbq_s8(w + depth)),
+                                             vmladavq_s8(x, vldrbq_s8(w + 2 * depth)),
+                                             vmladavq_s8(x, vldrbq_s8(w + 3 * depth)));
+        vstrbq_s32(destination + unit, opbridge_lanes_requantize(acc, &stage));
+      }
+    }
+    for (int32_t group = unit / 4; group < safe_groups; ++group, unit += 4, w += 4 * depth) {
+      const opbridge_lanes_output stage = opbridge_load_output(rq, unit, vctp32q(4));
+      const int32x4_t acc = opbridge_lanes(vmladavq_s8(x, vldrbq_s8(w)), vmladavq_s8(x, vldrbq_s8(w + depth)),
+                                           vmladavq_s8(x, vldrbq_s8(w + 2 * depth)),
+                                           vmladavq_s8(x, vldrbq_s8(w + 3 * depth)));
+      vstrbq_s32(destination + unit, opbridge_lanes_requantize(acc, &stage));
+    }
+    for (; unit < units; unit += 4, w += 4 * depth) {
+      const int32_t lanes = units - unit < 4 ? units - unit : 4;
+      const mve_pred16_t mask = vctp32q((uint32_t)lanes);
+      const opbridge_lanes_output stage = opbridge_load_output(rq, unit, mask);
+      int32_t acc[4] = {0, 0, 0, 0};
+      for (int32_t k = 0; k < lanes; ++k) {
+        acc[k] = vmladavq_s8(x, vldrbq_z_s8(w + k * depth, row));
+      }
+      const int32x4_t sums = opbridge_lanes(acc[0], acc[1], acc[2], acc[3]);
+      vstrbq_p_s32(destination + unit, opbridge_lanes_requantize(sums, &stage), mask);
     }
   }
   return OPBRIDGE_STATUS_OK;

@@ -109,6 +109,12 @@ typedef struct {
 int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_folded_params *params,
                                            const int8_t *input, const int8_t *filter, int8_t *output);
 
+/* opbridge_fully_connected_s8_folded for rows shorter than 16 bytes (input_depth < 16: an
+ * autoencoder's bottleneck), whose variants read each row as one vector. Other shapes:
+ * OPBRIDGE_STATUS_INVALID_ARGUMENT. */
+int32_t opbridge_fully_connected_s8_folded_short(const opbridge_fully_connected_s8_folded_params *params,
+                                                 const int8_t *input, const int8_t *filter, int8_t *output);
+
 /* ADD and SUB of two int8 tensors of one shape. TFLite Micro's per-input stage (offset, the
  * shift left by 20, the input's multiplier) depends only on the input byte, so it is a table of
  * 256 int32 per input, indexed by byte + 128 (SUB's second table is negated); the kernel adds two

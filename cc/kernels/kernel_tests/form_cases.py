@@ -346,6 +346,9 @@ def draw_fully_connected(draw: DrawFn, index: int) -> NodeSpec:
     depth += 16 * max(0, math.ceil(shortfall / (16 * batches * units)))
     if index == 20 and depth % 8 == 0:  # the DSP variant's odd number of words per row
         depth += 4
+    if index % 4 == 2:  # rows shorter than 16 bytes (their own entry point), enough units to fold
+        depth = (8, 5, 15, 1, 8, 3)[index // 4 % 6]  # 8: two rows a vector, as ad01's bottleneck
+        units = max(units, -(-FOLDED_MIN_MACS // (batches * depth)))
     input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), units, per_channel_of(index), 0)
     inputs = [
         TensorSpec("input", DType.INT8, (batches, depth), input_q),
@@ -541,6 +544,7 @@ FEATURES: dict[str, set[str]] = {
         "dsp_window4_odd_words",
         "dsp_clamped",
         "dsp_full_range",
+        "short_rows",  # opbridge_fully_connected_s8_folded_short
     },
 }
 
@@ -575,6 +579,8 @@ def node_features(graph: Graph, node: Node) -> set[str]:
         features.add("dot_tail" if depth % 16 else "dot_multiple_of_16")
         if depth > 64:
             features.add("depth_above_64")
+        if depth < 16:
+            features.add("short_rows")
         if depth % 16:
             features.add("channels_not_multiple_of_16")
     else:

@@ -82,8 +82,10 @@ def emit_fully_connected(ctx: EmitContext, node: Node) -> NodeCode:
     .output_depth = {units},
     .requantization = {folded},
 }};"""
+            # Rows shorter than a vector: their own entry point (each row one vector on Helium).
+            kernel = "opbridge_fully_connected_s8_folded" + ("_short" if depth < 16 else "")
             call = (
-                f"status = opbridge_fully_connected_s8_folded(&{params_symbol}, {ctx.pointer(node.inputs[0])}, "
+                f"status = {kernel}(&{params_symbol}, {ctx.pointer(node.inputs[0])}, "
                 f"{ctx.pointer(node.inputs[1])}, {ctx.pointer(node.outputs[0])});"
             )
             return NodeCode(includes=[FOLDED_KERNELS_HEADER], definitions=[*definitions, params], statements=[call])
