@@ -1575,7 +1575,7 @@ typedef struct {
   int32_t unused[3];        /* 36 */
   int32x4_t multiplier;     /* 48 */
   int32x4_t right;          /* 64 */
-  int32x4_t round;          /* 80 */
+  int32x4_t round;          /* 80: -31 with a right shift (a negative value's sign bit), else -32 (none) */
   int32x4_t minimum;        /* 96 */
   int32x4_t maximum;        /* 112 */
 } opbridge_fully_connected_job;
@@ -1587,7 +1587,7 @@ typedef char opbridge_fully_connected_job_layout[(sizeof(void *) == 4 &&
                                                      : -1];
 
 /* Every group: the dot products from the folded bias (four blocks a loop iteration, then single
- * blocks; 9 instructions a block), then the output stage with its constants in q3-q7 (15). */
+ * blocks; 9 instructions a block), then the output stage with its constants in q3-q7 (14). */
 static void __attribute__((noinline)) opbridge_fully_connected_in_assembly(opbridge_fully_connected_job *job) {
   int32_t a0, a1, a2, a3;
   const int8_t *x, *w0, *w1, *w2, *w3;
@@ -1623,9 +1623,8 @@ static void __attribute__((noinline)) opbridge_fully_connected_in_assembly(opbri
       "   vmov.32 q0[2], %[a2]\n"
       "   vmov.32 q0[3], %[a3]\n"
       "   vqrdmulh.s32 q0, q0, q3\n"
-      "   vshr.s32 q1, q0, #31\n"
-      "   vand    q1, q1, q5\n"
-      "   vqadd.s32 q0, q0, q1\n"
+      "   vshl.u32 q1, q0, q5\n" /* 1 for a negative value if there is a right shift, else 0 */
+      "   vqsub.s32 q0, q0, q1\n"
       "   vrshl.s32 q0, q0, q4\n"
       "   ldr     lr, [%[job], #20]\n"
       "   vadd.i32 q0, q0, lr\n"
@@ -1673,7 +1672,7 @@ int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_fol
           {0, 0, 0},
           vdupq_n_s32(rq->multipliers[0]),
           vdupq_n_s32(rq->shifts[0]),
-          vdupq_n_s32(rq->shifts[0] < 0 ? -1 : 0),
+          vdupq_n_s32(rq->shifts[0] < 0 ? -31 : -32),
           vdupq_n_s32(rq->activation_min),
           vdupq_n_s32(rq->activation_max),
       };
@@ -1714,14 +1713,24 @@ int32_t opbridge_fully_connected_s8_folded_short(const opbridge_fully_connected_
     const int8_t *w = filter;
     int32_t unit = 0;
     if (!rq->per_channel) {
-      /* One multiplier and shift: the stage's constants stay in registers. */
-      opbridge_lanes_output stage = opbridge_load_output(rq, 0, vctp32q(4));
+      /* One multiplier and shift: the stage's constants stay in registers, and the rounding
+       * correction (1 off a negative value before a rounding right shift) is one VSHL. */
+      const int32_t shift = rq->shifts[0];
+      const int32_t multiplier = rq->multipliers[0];
+      const int32x4_t correction = vdupq_n_s32(shift < 0 ? -31 : -32);
+      const int32_t left = shift > 0 ? shift : 0;
+      const int32_t right = shift < 0 ? shift : 0;
+      const int32x4_t minimum = vdupq_n_s32(rq->activation_min);
+      const int32x4_t maximum = vdupq_n_s32(rq->activation_max);
       for (int32_t group = 0; group < safe_groups; ++group, unit += 4, w += 4 * depth) {
-        stage.bias = vldrwq_s32(rq->folded_bias + unit);
-        const int32x4_t acc = opbridge_lanes(vmladavq_s8(x, vldrbq_s8(w)), vmladavq_s8(x, vldrbq_s8(w + depth)),
-                                             vmladavq_s8(x, vldrbq_s8(w + 2 * depth)),
-                                             vmladavq_s8(x, vldrbq_s8(w + 3 * depth)));
-        vstrbq_s32(destination + unit, opbridge_lanes_requantize(acc, &stage));
+        int32x4_t acc = opbridge_lanes(vmladavq_s8(x, vldrbq_s8(w)), vmladavq_s8(x, vldrbq_s8(w + depth)),
+                                       vmladavq_s8(x, vldrbq_s8(w + 2 * depth)),
+                                       vmladavq_s8(x, vldrbq_s8(w + 3 * depth)));
+        acc = vaddq_s32(acc, vldrwq_s32(rq->folded_bias + unit));
+        acc = vqrdmulhq_n_s32(vshlq_r_s32(acc, left), multiplier);
+        acc = vqsubq_s32(acc, vreinterpretq_s32_u32(vshlq_u32(vreinterpretq_u32_s32(acc), correction)));
+        acc = vaddq_n_s32(vrshlq_n_s32(acc, right), rq->output_offset);
+        vstrbq_s32(destination + unit, vminq_s32(vmaxq_s32(acc, minimum), maximum));
       }
     }
     for (int32_t group = unit / 4; group < safe_groups; ++group, unit += 4, w += 4 * depth) {
