@@ -15,6 +15,15 @@
 #include "opbridge_signal_rfft.h"
 #include "opbridge_signal_integer.h"
 
+/* Helium (Cortex-M55): radix-4 stages four butterflies at a time (see run_stage4_helium). The
+ * build's flag for the portable kernels (OPBRIDGE_FORCE_PORTABLE_KERNELS) turns it off. */
+#if !defined(OPBRIDGE_FORCE_PORTABLE_KERNELS) && defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#include <arm_mve.h>
+#define OPBRIDGE_SIGNAL_RFFT_HELIUM 1
+#else
+#define OPBRIDGE_SIGNAL_RFFT_HELIUM 0
+#endif
+
 #define Q15_MAX 32767
 #define Q15_HALF_LSB 16384
 /* Stages of radix 2, 3, 4 and 5 only: TFLM cannot run its generic radix. */
@@ -179,6 +188,95 @@ static void run_stage(int16_t *work, int32_t radix, int32_t span, int32_t stride
   }
 }
 
+#if OPBRIDGE_SIGNAL_RFFT_HELIUM
+/* A radix-4 stage, four butterflies per step, each vector four complex values (re, im
+ * interleaved) with the same arithmetic as run_stage:
+ *   - scale_down by 8191 in Q15: VQRDMULH.S16 is (2ab + 2^15) >> 16 = (ab + 2^14) >> 15, the
+ *     product rounded as round_q15 does (it cannot saturate: |8191 a| < 2^28);
+ *   - the twiddle product: VQRDMLSDH gives the real parts, round((a.r t.r - a.i t.i) / 2^15),
+ *     VQRDMLADHX the imaginary ones, round((a.r t.i + a.i t.r) / 2^15), each sum of two products
+ *     rounded once as in multiply (in range: scaled legs are below 2^13 in magnitude);
+ *   - dft4: VADD/VSUB.I16 wrap modulo 2^16 like the int16 stores, and VCADD by 270 and 90
+ *     degrees is minus_i_times and plus_i_times.
+ * Twiddles and, in the first stage (span 1), the legs are read with halfword gathers: the tables
+ * and the work buffer are only halfword-aligned. */
+static inline int16x8_t helium_twiddle_product(int16x8_t a, int16x8_t twiddle) {
+  int16x8_t product = vqrdmlsdhq_s16(vdupq_n_s16(0), a, twiddle);
+  return vqrdmladhxq_s16(product, a, twiddle);
+}
+
+static inline void helium_dft4(int16x8_t *x0, int16x8_t *x1, int16x8_t *x2, int16x8_t *x3) {
+  const int16x8_t even_sum = vaddq_s16(*x0, *x2);
+  const int16x8_t even_difference = vsubq_s16(*x0, *x2);
+  const int16x8_t odd_sum = vaddq_s16(*x1, *x3);
+  const int16x8_t odd_difference = vsubq_s16(*x1, *x3);
+  *x0 = vaddq_s16(even_sum, odd_sum);
+  *x1 = vcaddq_rot270_s16(even_difference, odd_difference);
+  *x2 = vsubq_s16(even_sum, odd_sum);
+  *x3 = vcaddq_rot90_s16(even_difference, odd_difference);
+}
+
+/* 1 if the stage ran here; 0 for the caller's scalar loop (other shapes). */
+static int32_t run_stage4_helium(int16_t *work, int32_t span, int32_t stride, const int16_t *twiddles) {
+  const int16_t scale = Q15_MAX / 4;
+  /* Halfword offsets of four consecutive complex values: 0, 1, 2, 3, ..., 6, 7. */
+  const uint16x8_t lanes = vidupq_n_u16(0, 1);
+  /* Each lane's complex index (lane / 2) and part (lane % 2). */
+  const uint16x8_t complex_lane = vshrq_n_u16(lanes, 1);
+  const uint16x8_t part = vandq_u16(lanes, vdupq_n_u16(1));
+  if (span % 4 == 0) {
+    /* Four consecutive k of one block: legs contiguous, twiddles at q * k * stride. */
+    for (int32_t block = 0; block < stride; ++block) {
+      int16_t *const values = work + 2 * block * 4 * span;
+      for (int32_t k = 0; k < span; k += 4) {
+        const uint16x8_t index = vmulq_n_u16(vaddq_n_u16(complex_lane, (uint16_t)k), (uint16_t)stride);
+        int16x8_t x0 = vqrdmulhq_n_s16(vld1q_s16(values + 2 * k), scale);
+        int16x8_t x1 = vqrdmulhq_n_s16(vld1q_s16(values + 2 * (k + span)), scale);
+        int16x8_t x2 = vqrdmulhq_n_s16(vld1q_s16(values + 2 * (k + 2 * span)), scale);
+        int16x8_t x3 = vqrdmulhq_n_s16(vld1q_s16(values + 2 * (k + 3 * span)), scale);
+        x1 = helium_twiddle_product(x1, vldrhq_gather_shifted_offset_s16(twiddles, vaddq_u16(vshlq_n_u16(index, 1), part)));
+        x2 = helium_twiddle_product(x2, vldrhq_gather_shifted_offset_s16(twiddles, vaddq_u16(vshlq_n_u16(index, 2), part)));
+        x3 = helium_twiddle_product(
+            x3, vldrhq_gather_shifted_offset_s16(twiddles, vaddq_u16(vmulq_n_u16(index, 6), part)));
+        helium_dft4(&x0, &x1, &x2, &x3);
+        vst1q_s16(values + 2 * k, x0);
+        vst1q_s16(values + 2 * (k + span), x1);
+        vst1q_s16(values + 2 * (k + 2 * span), x2);
+        vst1q_s16(values + 2 * (k + 3 * span), x3);
+      }
+    }
+    return 1;
+  }
+  if (span == 1 && stride % 4 == 0) {
+    /* Four blocks of four adjacent legs (k = 0, twiddles all entry 0): leg q of block b is
+     * complex value 4 b + q, gathered and scattered by halfword offsets 8 b + 2 q + part. */
+    const uint32_t entry0 = (uint32_t)(uint16_t)twiddles[0] | (uint32_t)(uint16_t)twiddles[1] << 16;
+    const int16x8_t twiddle = vreinterpretq_s16_u32(vdupq_n_u32(entry0));
+    const uint16x8_t offsets0 = vaddq_u16(vmulq_n_u16(complex_lane, 8), part);
+    const uint16x8_t offsets1 = vaddq_n_u16(offsets0, 2);
+    const uint16x8_t offsets2 = vaddq_n_u16(offsets0, 4);
+    const uint16x8_t offsets3 = vaddq_n_u16(offsets0, 6);
+    for (int32_t block = 0; block < stride; block += 4) {
+      int16_t *const values = work + 2 * 4 * block;
+      int16x8_t x0 = vqrdmulhq_n_s16(vldrhq_gather_shifted_offset_s16(values, offsets0), scale);
+      int16x8_t x1 = vqrdmulhq_n_s16(vldrhq_gather_shifted_offset_s16(values, offsets1), scale);
+      int16x8_t x2 = vqrdmulhq_n_s16(vldrhq_gather_shifted_offset_s16(values, offsets2), scale);
+      int16x8_t x3 = vqrdmulhq_n_s16(vldrhq_gather_shifted_offset_s16(values, offsets3), scale);
+      x1 = helium_twiddle_product(x1, twiddle);
+      x2 = helium_twiddle_product(x2, twiddle);
+      x3 = helium_twiddle_product(x3, twiddle);
+      helium_dft4(&x0, &x1, &x2, &x3);
+      vstrhq_scatter_shifted_offset_s16(values, offsets0, x0);
+      vstrhq_scatter_shifted_offset_s16(values, offsets1, x1);
+      vstrhq_scatter_shifted_offset_s16(values, offsets2, x2);
+      vstrhq_scatter_shifted_offset_s16(values, offsets3, x3);
+    }
+    return 1;
+  }
+  return 0;
+}
+#endif
+
 /* KISS's kiss_fft over the input's (even, odd) sample pairs, into `work`. */
 static int32_t complex_fft(const opbridge_signal_rfft_plan *plan, const int16_t *input, int32_t input_length,
                            int16_t *work) {
@@ -200,6 +298,11 @@ static int32_t complex_fft(const opbridge_signal_rfft_plan *plan, const int16_t 
       return 1; /* TFLM cannot run a generic-radix stage either */
     }
     stride /= radix;
+#if OPBRIDGE_SIGNAL_RFFT_HELIUM
+    if (radix == 4 && run_stage4_helium(work, span, stride, plan->twiddles)) {
+      continue;
+    }
+#endif
     run_stage(work, radix, span, stride, plan->twiddles);
   }
   return 0;
