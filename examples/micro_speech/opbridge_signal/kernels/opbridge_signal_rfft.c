@@ -195,7 +195,8 @@ static void run_stage(int16_t *work, int32_t radix, int32_t span, int32_t stride
  *     product rounded as round_q15 does (it cannot saturate: |8191 a| < 2^28);
  *   - the twiddle product: VQRDMLSDH gives the real parts, round((a.r t.r - a.i t.i) / 2^15),
  *     VQRDMLADHX the imaginary ones, round((a.r t.i + a.i t.r) / 2^15), each sum of two products
- *     rounded once as in multiply (in range: scaled legs are below 2^13 in magnitude);
+ *     rounded once as in multiply (in range: scaled legs are at most 2^13 in magnitude, so no
+ *     part reaches 2^14 and the saturating instructions never saturate);
  *   - dft4: VADD/VSUB.I16 wrap modulo 2^16 like the int16 stores, and VCADD by 270 and 90
  *     degrees is minus_i_times and plus_i_times.
  * Twiddles and, in the first stage (span 1), the legs are read with halfword gathers: the tables
@@ -203,6 +204,16 @@ static void run_stage(int16_t *work, int32_t radix, int32_t span, int32_t stride
 static inline int16x8_t helium_twiddle_product(int16x8_t a, int16x8_t twiddle) {
   int16x8_t product = vqrdmlsdhq_s16(vdupq_n_s16(0), a, twiddle);
   return vqrdmladhxq_s16(product, a, twiddle);
+}
+
+/* The twiddle product where it can leave the int16 range (the split step's differences reach
+ * 2^15): each part's two products summed in int32 and narrowed by VRSHRN, which rounds as
+ * round_q15 does and wraps instead of saturating. */
+static inline int16x8_t helium_twiddle_product_wrapping(int16x8_t a, int16x8_t twiddle) {
+  const int16x8_t swapped = vrev32q_s16(a); /* (a.i, a.r) */
+  const int32x4_t real = vsubq_s32(vmullbq_int_s16(a, twiddle), vmulltq_int_s16(a, twiddle));
+  const int32x4_t imaginary = vaddq_s32(vmullbq_int_s16(swapped, twiddle), vmulltq_int_s16(swapped, twiddle));
+  return vrshrntq_n_s32(vrshrnbq_n_s32(vdupq_n_s16(0), real, 15), imaginary, 15);
 }
 
 static inline void helium_dft4(int16x8_t *x0, int16x8_t *x1, int16x8_t *x2, int16x8_t *x3) {
@@ -277,6 +288,67 @@ static int32_t run_stage4_helium(int16_t *work, int32_t span, int32_t stride, co
 }
 #endif
 
+#if OPBRIDGE_SIGNAL_RFFT_HELIUM
+/* KISS's leaf copies, four complex values at a time: each lane's halfword offset is twice its
+ * position's input_order entry plus its part, and lanes past input_length are zero (the gather is
+ * predicated, which zeroes them). 1 if done; 0 for the scalar loop. */
+static int32_t leaves_helium(const opbridge_signal_rfft_plan *plan, const int16_t *input, int32_t input_length,
+                             int16_t *work) {
+  const int32_t points = plan->fft_length / 2;
+  if (points % 4 != 0 || plan->fft_length > 0xFFFF) {
+    return 0;
+  }
+  const uint16x8_t lanes = vidupq_n_u16(0, 1);
+  const uint16x8_t complex_lane = vshrq_n_u16(lanes, 1);
+  const uint16x8_t part = vandq_u16(lanes, vdupq_n_u16(1));
+  for (int32_t position = 0; position < points; position += 4) {
+    const uint16x8_t order = vldrhq_gather_shifted_offset_u16(plan->input_order + position, complex_lane);
+    const uint16x8_t sample = vaddq_u16(vshlq_n_u16(order, 1), part);
+    const mve_pred16_t inside = vcmphiq_u16(vdupq_n_u16((uint16_t)input_length), sample);
+    vst1q_s16(work + 2 * position, vldrhq_gather_shifted_offset_z_s16(input, sample, inside));
+  }
+  return 1;
+}
+
+/* KISS's split step, four bins k at a time: the mirrored bins points - k are gathered in
+ * descending order and conjugated by a multiply by (1, -1) (wrapping, as the negation stored to
+ * int16 does), both halves scaled by 16383 (VQRDMULH), the difference turned by the split
+ * twiddles (VQRDMLSDH/VQRDMLADHX), and each output halved from the int sum by VHADD/VHSUB (the
+ * floor of the exact sum, as shift_right of the int32 does). The mirrored outputs are scattered
+ * after the direct ones, so that bin points / 2, written by both, keeps the mirrored value as in
+ * KISS. 1 if done; 0 for the scalar loop. */
+static int32_t split_spectrum_helium(const opbridge_signal_rfft_plan *plan, const int16_t *work, int16_t *output) {
+  const int32_t points = plan->fft_length / 2;
+  if ((points / 2) % 4 != 0 || plan->fft_length > 0x7FFF) {
+    return 0;
+  }
+  const int16_t scale = Q15_MAX / 2;
+  const q15_complex dc = scale_down(load(work, 0), 2);
+  store(output, 0, make((int32_t)dc.r + dc.i, 0));
+  store(output, points, make((int32_t)dc.r - dc.i, 0));
+  const uint16x8_t lanes = vidupq_n_u16(0, 1);
+  const uint16x8_t complex_lane = vshrq_n_u16(lanes, 1);
+  const uint16x8_t part = vandq_u16(lanes, vdupq_n_u16(1));
+  const mve_pred16_t real_lanes = vcmpeqq_n_u16(part, 0);
+  const int16x8_t conjugate = vsubq_s16(vdupq_n_s16(1), vreinterpretq_s16_u16(vshlq_n_u16(part, 1)));
+  for (int32_t k = 1; k <= points / 2; k += 4) {
+    /* Halfword offsets of bins points - k - lane, relative to bin points - k - 3. */
+    const uint16x8_t mirrored_offsets = vaddq_u16(vshlq_n_u16(vsubq_u16(vdupq_n_u16(3), complex_lane), 1), part);
+    const int16x8_t forward = vqrdmulhq_n_s16(vld1q_s16(work + 2 * k), scale);
+    const int16x8_t mirrored_raw = vldrhq_gather_shifted_offset_s16(work + 2 * (points - k - 3), mirrored_offsets);
+    const int16x8_t mirrored = vqrdmulhq_n_s16(vmulq_s16(mirrored_raw, conjugate), scale);
+    const int16x8_t sum = vaddq_s16(forward, mirrored);
+    const int16x8_t rotated =
+        helium_twiddle_product_wrapping(vsubq_s16(forward, mirrored), vld1q_s16(plan->split_twiddles + 2 * (k - 1)));
+    vst1q_s16(output + 2 * k, vhaddq_s16(sum, rotated));
+    /* Real parts (sum - rotated) / 2, imaginary parts (rotated - sum) / 2. */
+    const int16x8_t back = vpselq_s16(vhsubq_s16(sum, rotated), vhsubq_s16(rotated, sum), real_lanes);
+    vstrhq_scatter_shifted_offset_s16(output + 2 * (points - k - 3), mirrored_offsets, back);
+  }
+  return 1;
+}
+#endif
+
 /* KISS's kiss_fft over the input's (even, odd) sample pairs, into `work`. */
 static int32_t complex_fft(const opbridge_signal_rfft_plan *plan, const int16_t *input, int32_t input_length,
                            int16_t *work) {
@@ -285,7 +357,12 @@ static int32_t complex_fft(const opbridge_signal_rfft_plan *plan, const int16_t 
   int32_t stage;
   int32_t stride = points;
   /* KISS's leaf copies, with the zero padding TFLM applies past input_length. */
-  for (position = 0; position < points; ++position) {
+#if OPBRIDGE_SIGNAL_RFFT_HELIUM
+  position = leaves_helium(plan, input, input_length, work) ? points : 0;
+#else
+  position = 0;
+#endif
+  for (; position < points; ++position) {
     const int32_t sample = 2 * (int32_t)plan->input_order[position];
     work[2 * position] = sample < input_length ? input[sample] : 0;
     work[2 * position + 1] = sample + 1 < input_length ? input[sample + 1] : 0;
@@ -340,6 +417,11 @@ int32_t opbridge_signal_rfft_int16(const opbridge_signal_rfft_plan *plan, const 
     if (complex_fft(plan, input + frame * input_length, input_length, work) != 0) {
       return 1;
     }
+#if OPBRIDGE_SIGNAL_RFFT_HELIUM
+    if (split_spectrum_helium(plan, work, output + frame * (plan->fft_length + 2))) {
+      continue;
+    }
+#endif
     split_spectrum(plan, work, output + frame * (plan->fft_length + 2));
   }
   return 0;
