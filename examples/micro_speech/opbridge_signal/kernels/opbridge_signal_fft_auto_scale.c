@@ -3,12 +3,43 @@
 #include "opbridge_signal_fft_auto_scale.h"
 #include "opbridge_signal_integer.h"
 
+/* Helium (Cortex-M55) paths; the build's flag for the portable kernels
+ * (OPBRIDGE_FORCE_PORTABLE_KERNELS) turns them off. */
+#if !defined(OPBRIDGE_FORCE_PORTABLE_KERNELS) && defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#include <arm_mve.h>
+#define OPBRIDGE_SIGNAL_HELIUM 1
+#else
+#define OPBRIDGE_SIGNAL_HELIUM 0
+#endif
+
 /* TFLM's MaxAbs16, quirk included: the running peak is an int16, so
  * negating -32768 stores -32768, and from then on any larger sample (even a
  * negative one) replaces it. */
 static int16_t peak_magnitude(const int16_t *input, int32_t count) {
   int16_t peak = 0;
   int32_t i;
+#if OPBRIDGE_SIGNAL_HELIUM
+  {
+    /* Without -32768 the running peak is max |value|: the largest and the smallest value, eight
+     * lanes at a time. With it (the quirk above), the loop below runs from the start. */
+    int16x8_t largest = vdupq_n_s16(0);
+    int16x8_t smallest = vdupq_n_s16(0);
+    for (i = 0; i + 8 <= count; i += 8) {
+      const int16x8_t x = vld1q_s16(input + i);
+      largest = vmaxq_s16(largest, x);
+      smallest = vminq_s16(smallest, x);
+    }
+    int32_t high = vmaxvq_s16(0, largest);
+    int32_t low = vminvq_s16(0, smallest);
+    for (; i < count; ++i) {
+      high = input[i] > high ? input[i] : high;
+      low = input[i] < low ? input[i] : low;
+    }
+    if (low > INT16_MIN) {
+      return (int16_t)(high > -low ? high : -low);
+    }
+  }
+#endif
   for (i = 0; i < count; ++i) {
     const int16_t value = input[i];
     if (value > peak) {
@@ -39,7 +70,14 @@ int32_t opbridge_signal_fft_auto_scale(const int16_t *input, int32_t count, int1
     }
     bits = 15 - length;
   }
-  for (i = 0; i < count; ++i) {
+  i = 0;
+#if OPBRIDGE_SIGNAL_HELIUM
+  /* VSHL.I16 wraps as the int16 store does. */
+  for (; i + 8 <= count; i += 8) {
+    vst1q_s16(output + i, vshlq_r_s16(vld1q_s16(input + i), bits));
+  }
+#endif
+  for (; i < count; ++i) {
     /* |input| << bits fits int32 (bits <= 14 when peak > 0); the store wraps as TFLM's does. */
     output[i] = opbridge_signal_wrap16((int32_t)input[i] * ((int32_t)1 << bits));
   }

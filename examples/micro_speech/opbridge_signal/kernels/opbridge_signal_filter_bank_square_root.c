@@ -5,6 +5,23 @@
  * top: keep a bit when its square still fits. 32-bit multiplies only, since
  * filter bank energies mostly stay below 2^32. */
 static uint32_t floor_sqrt32(uint32_t value) {
+#if defined(__ARM_FP) && (__ARM_FP & 4) && defined(__thumb2__)
+    /* A core with a single-precision FPU (Cortex-M4, M55): VSQRT of the value as a float gives
+     * the root within 1 (float keeps 24 bits; the root has at most 16), and the integer steps
+     * below make it exact whatever the estimate: about 12 instructions instead of the bit
+     * loop's 90. */
+    float estimate = (float)value;
+    __asm__("vsqrt.f32 %0, %0" : "+t"(estimate));
+    uint32_t root = (uint32_t)estimate;
+    root = root > UINT32_C(0xFFFF) ? UINT32_C(0xFFFF) : root;
+    while (root * root > value) {
+        --root;
+    }
+    while (root < UINT32_C(0xFFFF) && (root + 1u) * (root + 1u) <= value) {
+        ++root;
+    }
+    return root;
+#else
     uint32_t root = 0;
     uint32_t bit = UINT32_C(1) << 15;
     while (bit != 0) {
@@ -15,6 +32,7 @@ static uint32_t floor_sqrt32(uint32_t value) {
         bit >>= 1;
     }
     return root;
+#endif
 }
 
 /* floor(sqrt(value)) for any 64-bit value; each square is one 32x32->64 multiply. */

@@ -3,6 +3,15 @@
 #include "opbridge_signal_window.h"
 #include "opbridge_signal_integer.h"
 
+/* Helium (Cortex-M55) paths; the build's flag for the portable kernels
+ * (OPBRIDGE_FORCE_PORTABLE_KERNELS) turns them off. */
+#if !defined(OPBRIDGE_FORCE_PORTABLE_KERNELS) && defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#include <arm_mve.h>
+#define OPBRIDGE_SIGNAL_HELIUM 1
+#else
+#define OPBRIDGE_SIGNAL_HELIUM 0
+#endif
+
 int32_t opbridge_signal_window(const int16_t *input, const int16_t *weights, int32_t weight_count,
                                int32_t sample_count, int32_t shift, int16_t *output) {
   int32_t start;
@@ -11,8 +20,19 @@ int32_t opbridge_signal_window(const int16_t *input, const int16_t *weights, int
   }
   /* TFLM windows each run of weight_count samples (e.g. each batch row) alike. */
   for (start = 0; start < sample_count; start += weight_count) {
-    int32_t i;
-    for (i = 0; i < weight_count; ++i) {
+    int32_t i = 0;
+#if OPBRIDGE_SIGNAL_HELIUM
+    /* Eight samples a step: even and odd lanes multiplied into int32 (VMULLB/VMULLT), shifted
+     * right arithmetically (floor, as shift_right), narrowed back with saturation to int16. */
+    for (; i + 8 <= weight_count; i += 8) {
+      const int16x8_t x = vld1q_s16(input + start + i);
+      const int16x8_t w = vld1q_s16(weights + i);
+      const int32x4_t even = vshlq_r_s32(vmullbq_int_s16(x, w), -shift);
+      const int32x4_t odd = vshlq_r_s32(vmulltq_int_s16(x, w), -shift);
+      vst1q_s16(output + start + i, vqmovntq_s32(vqmovnbq_s32(vdupq_n_s16(0), even), odd));
+    }
+#endif
+    for (; i < weight_count; ++i) {
       /* int16 * int16 always fits int32. */
       const int32_t scaled = opbridge_signal_shift_right((int32_t)input[start + i] * weights[i], shift);
       output[start + i] = (int16_t)(scaled < INT16_MIN ? INT16_MIN : scaled > INT16_MAX ? INT16_MAX : scaled);
