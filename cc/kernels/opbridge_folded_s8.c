@@ -914,11 +914,93 @@ int32_t opbridge_fully_connected_s8_folded_short(const opbridge_fully_connected_
   return opbridge_fully_connected_s8_folded(params, input, filter, output);
 }
 
+#if OPBRIDGE_DSP_WINDOW4_AVAILABLE
+/* ADD/SUB tables for the full int8 activation range and a right shift of at least 1, one
+ * element per pass: two byte loads, two table loads, and the output stage of the forms above
+ * (one 64-bit sum, SSAT): 17 instructions an element. Layout checked below. */
+typedef struct {
+  const int8_t *input1; /* 0 */
+  const int8_t *input2; /* 4 */
+  int8_t *output;       /* 8 */
+  int32_t count;        /* 12: > 0 */
+  const int32_t *table1; /* 16: entry 128 (byte 0) */
+  const int32_t *table2; /* 20 */
+  int32_t multiplier;   /* 24 */
+  int32_t right_minus_1; /* 28: the right shift less 1 */
+  int32_t output_offset; /* 32 */
+} opbridge_dsp_add_job;
+
+typedef char opbridge_dsp_add_job_layout[(offsetof(opbridge_dsp_add_job, count) == 12 &&
+                                          offsetof(opbridge_dsp_add_job, output_offset) == 32)
+                                             ? 1
+                                             : -1];
+
+void opbridge_dsp_add_full(const opbridge_dsp_add_job *job);
+
+/* r1/r2 the inputs, r3 the output, r12 the count, r4/r5 the tables, r6 the multiplier, r7 r - 1,
+ * r8 the output offset, lr 2^(r-1); r9-r11 and r0 the element's sum, 64-bit sum and c. */
+__asm__(".pushsection .text\n"
+        ".syntax unified\n"
+        ".thumb\n"
+        ".p2align 2\n"
+        ".global opbridge_dsp_add_full\n"
+        ".hidden opbridge_dsp_add_full\n"
+        ".type opbridge_dsp_add_full, %function\n"
+        ".thumb_func\n"
+        "opbridge_dsp_add_full:\n"
+        "push {r4-r11, lr}\n"
+        "ldm r0, {r1-r3, r12}\n"
+        "ldr r4, [r0, #16]\n"
+        "ldr r5, [r0, #20]\n"
+        "ldr r6, [r0, #24]\n"
+        "ldr r7, [r0, #28]\n"
+        "ldr r8, [r0, #32]\n"
+        "mov lr, #1\n"
+        "lsl lr, lr, r7\n"
+        "1:\n"
+        "ldrsb r9, [r1], #1\n"
+        "ldrsb r10, [r2], #1\n"
+        "ldr r9, [r4, r9, lsl #2]\n"
+        "ldr r10, [r5, r10, lsl #2]\n"
+        "add r9, r9, r10\n"
+        "mov r10, #0x40000000\n"
+        "mov r11, #0\n"
+        "smlal r10, r11, r9, r6\n"
+        "add r0, lr, r11, asr #31\n"
+        "adds r10, r10, r0, lsl #31\n"
+        "adc r11, r11, r0, asr #1\n"
+        "asr r9, r11, r7\n"
+        "add r9, r9, r8\n"
+        "ssat r9, #8, r9\n"
+        "strb r9, [r3], #1\n"
+        "subs r12, r12, #1\n"
+        "bne 1b\n"
+        "pop {r4-r11, pc}\n"
+        ".size opbridge_dsp_add_full, . - opbridge_dsp_add_full\n"
+        ".popsection\n");
+#endif
+
 int32_t opbridge_add_s8_table(const opbridge_add_s8_table_params *params, const int8_t *input1,
                               const int8_t *input2, int8_t *output) {
   if (!opbridge_add_table_call_valid(params, input1, input2, output)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
+#if OPBRIDGE_DSP_WINDOW4_AVAILABLE
+  if (params->count > 0 && params->output_shift <= -1 && params->activation_min == -128 &&
+      params->activation_max == 127) {
+    const opbridge_dsp_add_job job = {input1,
+                                      input2,
+                                      output,
+                                      params->count,
+                                      params->input1_table + 128,
+                                      params->input2_table + 128,
+                                      params->output_multiplier,
+                                      -params->output_shift - 1,
+                                      params->output_offset};
+    opbridge_dsp_add_full(&job);
+    return OPBRIDGE_STATUS_OK;
+  }
+#endif
   const int32_t *table1 = params->input1_table + 128;
   const int32_t *table2 = params->input2_table + 128;
   for (int32_t i = 0; i < params->count; ++i) {

@@ -40,10 +40,12 @@ from kernel_cases import (
 )
 from opbridge.ir import DType, Graph, Node, Quantization
 from opbridge.ir.attribute_types import Activation, Padding, Requantization, window
+from opbridge.ops.add.reference import add_parameters
 from opbridge.ops.conv_2d.emit_c import CONV_BLOCKS_MAX_WINDOW, conv_2d_scratch_bytes, folded_kernel
 from opbridge.ops.fully_connected.emit_c import FOLDED_MIN_MACS
 from opbridge.ops.fully_connected.reference import fully_connected_multipliers
 from opbridge.ops.shared.quantized import activation_range, per_channel_multipliers
+from opbridge.ops.sub.reference import sub_parameters
 from opbridge_testing.strategies import ACTIVATIONS, PADDINGS, ZERO_POINTS, int8_array, scales
 
 INT32_MAX = 2**31 - 1
@@ -488,6 +490,7 @@ TABLE_FEATURES = {
     "elements_multiple_of_4",
     "first_scale_larger",
     "second_scale_larger",
+    "dsp_add_assembly",  # DSP: full int8 range and a right shift, in assembly
 } | EDGE_FEATURES
 FEATURES: dict[str, set[str]] = {
     "add_table": TABLE_FEATURES,
@@ -668,6 +671,12 @@ def table_features(graph: Graph, node: Node) -> set[str]:
     features.add("elements_tail" if first.element_count % 4 else "elements_multiple_of_4")
     larger_first = first.quantization.scale >= second.quantization.scale
     features.add("first_scale_larger" if larger_first else "second_scale_larger")
+    output_q = graph.tensor(node.outputs[0]).quantization
+    assert output_q is not None
+    parameters = add_parameters if node.op_type == "ADD" else sub_parameters
+    shift = parameters(first.quantization, second.quantization, output_q).output_shift
+    if shift <= -1 and activation_range(node.attributes.activation, output_q) == (-128, 127):
+        features.add("dsp_add_assembly")
     for tensor in (first, second):
         assert tensor.quantization is not None
         if tensor.quantization.zero_point in (-128, 127):
