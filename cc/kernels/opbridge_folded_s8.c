@@ -562,6 +562,29 @@ static int32_t opbridge_folded_window(const opbridge_conv_s8_folded_params *para
   return acc;
 }
 
+/* The window of output position (oy, ox) copied into `patch` (filter height x width x input
+ * channels bytes), the input zero point where it overhangs the input: its products cancel the
+ * folded bias's share of those taps. */
+static void opbridge_patch_gather(const opbridge_conv_s8_folded_params *params, const int8_t *image, int32_t oy,
+                                  int32_t ox, int8_t *patch) {
+  const opbridge_dims *in = &params->input;
+  const opbridge_dims *fl = &params->filter;
+  const int8_t zero_point = (int8_t)(-params->input_offset);
+  const int32_t y_origin = oy * params->stride_height - params->padding_height;
+  const int32_t x_origin = ox * params->stride_width - params->padding_width;
+  for (int32_t fy = 0; fy < fl->height; ++fy) {
+    const int32_t iy = y_origin + fy * params->dilation_height;
+    for (int32_t fx = 0; fx < fl->width; ++fx, patch += in->channels) {
+      const int32_t ix = x_origin + fx * params->dilation_width;
+      if (iy >= 0 && iy < in->height && ix >= 0 && ix < in->width) {
+        memcpy(patch, image + (iy * in->width + ix) * in->channels, (size_t)in->channels);
+      } else {
+        memset(patch, zero_point, (size_t)in->channels);
+      }
+    }
+  }
+}
+
 #if OPBRIDGE_DSP_WINDOW4_AVAILABLE
 /* The largest window opbridge_dsp_conv_pairs takes: its two widened windows take 4 bytes per
  * window byte on the stack (1152 bytes). */
@@ -600,19 +623,31 @@ static void opbridge_dsp_widen_window(const opbridge_conv_s8_folded_params *para
   }
 }
 
-/* CONV_2D with input channels a multiple of 4, an even number of output channels, windows of at
- * most OPBRIDGE_DSP_PAIR_MAX_WINDOW bytes and right shifts only: output positions two at a time,
- * their windows widened once and read by every pair of units (opbridge_dsp_pair2_*). 0 if the
- * layer is not of that kind. */
+/* `words` words of contiguous bytes (a copied window) widened as opbridge_dsp_widen_window does. */
+static void opbridge_dsp_widen_bytes(const int8_t *bytes, int32_t words, int32_t *windows) {
+  for (int32_t i = 0; i < words; ++i, windows += 4) {
+    const uint32_t word = opbridge_load4(bytes + 4 * i);
+    windows[0] = __sxtb16(word);
+    windows[1] = opbridge_odd_bytes(word);
+  }
+}
+
+/* CONV_2D with an even number of output channels, windows of at most
+ * OPBRIDGE_DSP_PAIR_MAX_WINDOW bytes and right shifts only: output positions two at a time,
+ * their windows widened once and read by every pair of units (opbridge_dsp_pair2_*). Input
+ * channels a multiple of 4 are widened tap by tap from the input; otherwise (the patch form,
+ * `scratch` not NULL) each window is copied into scratch first and must be a whole number of
+ * words. 0 if the layer is not of that kind. */
 static int32_t opbridge_dsp_conv_pairs(const opbridge_conv_s8_folded_params *params, const int8_t *input,
-                                       const int8_t *filter, int8_t *output) {
+                                       const int8_t *filter, int8_t *scratch, int8_t *output) {
   const opbridge_dims *in = &params->input;
   const opbridge_dims *fl = &params->filter;
   const opbridge_dims *out = &params->output;
   const opbridge_folded_requantization *rq = &params->requantization;
   const int32_t depth = fl->height * fl->width * in->channels;
-  if (in->channels % 4 != 0 || out->channels % 2 != 0 || depth > OPBRIDGE_DSP_PAIR_MAX_WINDOW ||
-      !opbridge_right_shifts_only(rq, out->channels)) {
+  const int32_t by_tap = in->channels % 4 == 0;
+  if ((!by_tap && (scratch == NULL || depth % 4 != 0)) || out->channels % 2 != 0 ||
+      depth > OPBRIDGE_DSP_PAIR_MAX_WINDOW || !opbridge_right_shifts_only(rq, out->channels)) {
     return 0;
   }
   int32_t windows[OPBRIDGE_DSP_PAIR_MAX_WINDOW];
@@ -633,10 +668,17 @@ static int32_t opbridge_dsp_conv_pairs(const opbridge_conv_s8_folded_params *par
   for (int32_t b = 0; b < out->batches; ++b) {
     const int8_t *image = input + b * in->height * in->width * in->channels;
     for (int32_t position = 0; position < positions; position += 2) {
-      opbridge_dsp_widen_window(params, image, position / out->width, position % out->width, windows);
       /* An odd last position is computed twice, its second result written over its first. */
       const int32_t second = position + 1 < positions ? position + 1 : position;
-      opbridge_dsp_widen_window(params, image, second / out->width, second % out->width, windows + 2);
+      if (by_tap) {
+        opbridge_dsp_widen_window(params, image, position / out->width, position % out->width, windows);
+        opbridge_dsp_widen_window(params, image, second / out->width, second % out->width, windows + 2);
+      } else {
+        opbridge_patch_gather(params, image, position / out->width, position % out->width, scratch);
+        opbridge_dsp_widen_bytes(scratch, depth / 4, windows);
+        opbridge_patch_gather(params, image, second / out->width, second % out->width, scratch);
+        opbridge_dsp_widen_bytes(scratch, depth / 4, windows + 2);
+      }
       job.w = filter;
       job.groups = out->channels / 2;
       job.bias = rq->folded_bias;
@@ -658,7 +700,7 @@ int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params,
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
 #if OPBRIDGE_DSP_WINDOW4_AVAILABLE
-  if (opbridge_dsp_conv_pairs(params, input, filter, output)) {
+  if (opbridge_dsp_conv_pairs(params, input, filter, NULL, output)) {
     return OPBRIDGE_STATUS_OK;
   }
 #endif
@@ -717,31 +759,21 @@ int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *p
   if (!opbridge_conv_patch_call_valid(params, input, filter, scratch, output)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
-  /* Each window copied with the input zero point where it overhangs the input (whose products
-   * cancel the folded bias's share of those taps), then one row of fully connected units. */
+#if OPBRIDGE_DSP_WINDOW4_AVAILABLE
+  if (opbridge_dsp_conv_pairs(params, input, filter, scratch, output)) {
+    return OPBRIDGE_STATUS_OK;
+  }
+#endif
+  /* Each window copied (opbridge_patch_gather), then one row of fully connected units. */
   const opbridge_dims *in = &params->input;
   const opbridge_dims *fl = &params->filter;
   const opbridge_dims *out = &params->output;
-  const int8_t zero_point = (int8_t)(-params->input_offset);
   const int32_t window_bytes = fl->height * fl->width * in->channels;
   for (int32_t b = 0; b < out->batches; ++b) {
     const int8_t *image = input + b * in->height * in->width * in->channels;
     for (int32_t oy = 0; oy < out->height; ++oy) {
-      const int32_t y_origin = oy * params->stride_height - params->padding_height;
       for (int32_t ox = 0; ox < out->width; ++ox, output += out->channels) {
-        const int32_t x_origin = ox * params->stride_width - params->padding_width;
-        int8_t *patch = scratch;
-        for (int32_t fy = 0; fy < fl->height; ++fy) {
-          const int32_t iy = y_origin + fy * params->dilation_height;
-          for (int32_t fx = 0; fx < fl->width; ++fx, patch += in->channels) {
-            const int32_t ix = x_origin + fx * params->dilation_width;
-            if (iy >= 0 && iy < in->height && ix >= 0 && ix < in->width) {
-              memcpy(patch, image + (iy * in->width + ix) * in->channels, (size_t)in->channels);
-            } else {
-              memset(patch, zero_point, (size_t)in->channels);
-            }
-          }
-        }
+        opbridge_patch_gather(params, image, oy, ox, scratch);
         opbridge_rows_units(scratch, 1, window_bytes, 0, filter, out->channels, &params->requantization, output);
       }
     }

@@ -516,8 +516,7 @@ FEATURES: dict[str, set[str]] = {
         "dsp_pairs",  # DSP: two positions by two units from widened windows
         "dsp_pairs_odd_positions",
         "dsp_pairs_odd_words",
-        "dsp_window4",  # DSP: four units of one window in assembly
-        "dsp_window4_odd_words",
+        "dsp_window4",  # DSP: four units of one window in assembly (odd words: fully_connected's)
         "dsp_clamped",
         "dsp_full_range",
     },
@@ -644,11 +643,9 @@ def dsp_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[str]:
             return stage | {"dsp_depthwise"}
         return set()
     window_bytes = filter_height * filter_width * in_channels
-    if conv_2d_scratch_bytes(graph, node):  # the patch form: each window copied, then one row
-        if window_bytes % 4 == 0 and out_channels >= 4:
-            return stage | {"dsp_window4"} | ({"dsp_window4_odd_words"} if window_bytes % 8 else set())
-        return set()
-    if in_channels % 4 == 0 and out_channels % 2 == 0 and window_bytes <= DSP_PAIR_MAX_WINDOW:
+    patch = bool(conv_2d_scratch_bytes(graph, node))  # each window copied into scratch first
+    by_words = in_channels % 4 == 0 or (patch and window_bytes % 4 == 0)
+    if by_words and out_channels % 2 == 0 and window_bytes <= DSP_PAIR_MAX_WINDOW:
         _, out_height, out_width, _ = graph.tensor(node.outputs[0]).shape
         features = stage | {"dsp_pairs"}
         if (out_height * out_width) % 2:
@@ -656,6 +653,10 @@ def dsp_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[str]:
         if (window_bytes // 4) % 2:
             features.add("dsp_pairs_odd_words")
         return features
+    if patch:  # then one row of units, four at a time
+        if window_bytes % 4 == 0 and out_channels >= 4:
+            return stage | {"dsp_window4"} | ({"dsp_window4_odd_words"} if window_bytes % 8 else set())
+        return set()
     run = filter_width * in_channels
     interior = "interior_windows" in window_features(graph, node)
     if a.dilation_width == 1 and interior and run % 4 == 0 and out_channels >= 4:
