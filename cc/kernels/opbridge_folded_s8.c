@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The folded int8 forms (opbridge_kernels_folded_s8.h) in C99: the portable variant (x86_64,
- * aarch64), the reference for the others, and the DSP variant (Cortex-M4), which is the same
- * code with its dot products in SMLAD pairs (opbridge_dot4). */
+ * aarch64), the reference for the others, and the DSP variant (Cortex-M4): the same code with
+ * its dot products in SMLAD pairs (opbridge_dot4) and, on Thumb-2 cores (OPBRIDGE_DSP_ASSEMBLY),
+ * its hot loops in assembly (docs/kernels.md, "Variants"). */
 #include "cc/kernels/opbridge_kernel_variant.h"
 
 #if OPBRIDGE_KERNELS_PORTABLE || OPBRIDGE_KERNELS_DSP
@@ -461,9 +462,9 @@ OPBRIDGE_DSP_PAIR2(opbridge_dsp_pair2_full, OPBRIDGE_DSP_FULL);
 OPBRIDGE_DSP_PAIR2(opbridge_dsp_pair2_clamped, OPBRIDGE_DSP_CLAMPED);
 OPBRIDGE_DSP_WINDOW4(opbridge_dsp_window4_full, OPBRIDGE_DSP_FULL);
 OPBRIDGE_DSP_WINDOW4(opbridge_dsp_window4_clamped, OPBRIDGE_DSP_CLAMPED);
-#define OPBRIDGE_DSP_WINDOW4_AVAILABLE 1
+#define OPBRIDGE_DSP_ASSEMBLY 1
 #else
-#define OPBRIDGE_DSP_WINDOW4_AVAILABLE 0
+#define OPBRIDGE_DSP_ASSEMBLY 0
 #endif
 
 /* Whether every output channel's rescale is a right shift of at least 1 (the assembly output
@@ -485,7 +486,7 @@ static void opbridge_rows_units(const int8_t *x, int32_t rows, int32_t run, int3
   const int32_t depth = rows * run;
   const opbridge_output_stage stage = opbridge_output_stage_of(rq);
   int32_t unit = 0;
-#if OPBRIDGE_DSP_WINDOW4_AVAILABLE
+#if OPBRIDGE_DSP_ASSEMBLY
   if (run % 4 == 0 && units >= 4 && opbridge_right_shifts_only(rq, units)) {
     /* Per tensor, the group's four outputs read one multiplier and shift four times. */
     int32_t multipliers[4], shifts[4];
@@ -585,14 +586,15 @@ static void opbridge_patch_gather(const opbridge_conv_s8_folded_params *params, 
   }
 }
 
-#if OPBRIDGE_DSP_WINDOW4_AVAILABLE
+#if OPBRIDGE_DSP_ASSEMBLY
 /* The largest window opbridge_dsp_conv_pairs takes: its two widened windows take 4 bytes per
  * window byte on the stack (1152 bytes). */
 #define OPBRIDGE_DSP_PAIR_MAX_WINDOW 288
 
-/* Window `slot` (0 or 1) of the output position (oy, ox), each input byte as an int16, the even
- * and odd bytes of each 4 as two int16 pairs, interleaved with the other window's; taps outside
- * the input read the input zero point. */
+/* The window of output position (oy, ox) into `windows` (window 0 at windows, window 1 at
+ * windows + 2): each input byte as an int16, the even and odd bytes of each 4 as two int16
+ * pairs, four words per 4 bytes interleaved with the other window's; taps outside the input read
+ * the input zero point. */
 static void opbridge_dsp_widen_window(const opbridge_conv_s8_folded_params *params, const int8_t *image,
                                       int32_t oy, int32_t ox, int32_t *windows) {
   const opbridge_dims *in = &params->input;
@@ -699,7 +701,7 @@ int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params,
   if (!opbridge_conv_call_valid(params, input, filter, output)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
-#if OPBRIDGE_DSP_WINDOW4_AVAILABLE
+#if OPBRIDGE_DSP_ASSEMBLY
   if (opbridge_dsp_conv_pairs(params, input, filter, NULL, output)) {
     return OPBRIDGE_STATUS_OK;
   }
@@ -759,7 +761,7 @@ int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *p
   if (!opbridge_conv_patch_call_valid(params, input, filter, scratch, output)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
-#if OPBRIDGE_DSP_WINDOW4_AVAILABLE
+#if OPBRIDGE_DSP_ASSEMBLY
   if (opbridge_dsp_conv_pairs(params, input, filter, scratch, output)) {
     return OPBRIDGE_STATUS_OK;
   }
@@ -789,7 +791,7 @@ int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_param
   return opbridge_conv_2d_s8_folded(params, input, filter, output);
 }
 
-#if OPBRIDGE_DSP_WINDOW4_AVAILABLE
+#if OPBRIDGE_DSP_ASSEMBLY
 /* The largest depthwise layer opbridge_dsp_depthwise takes: channels (the zero-point row is on the
  * stack) and taps (the tap table). */
 #define OPBRIDGE_DSP_DEPTHWISE_MAX_CHANNELS 256
@@ -870,7 +872,7 @@ int32_t opbridge_depthwise_conv_2d_s8_folded_multiplier(const opbridge_conv_s8_f
   if (!opbridge_depthwise_call_valid(params, input, filter, output, 1)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
-#if OPBRIDGE_DSP_WINDOW4_AVAILABLE
+#if OPBRIDGE_DSP_ASSEMBLY
   if (opbridge_dsp_depthwise(params, input, filter, output)) {
     return OPBRIDGE_STATUS_OK;
   }
@@ -946,7 +948,7 @@ int32_t opbridge_fully_connected_s8_folded_short(const opbridge_fully_connected_
   return opbridge_fully_connected_s8_folded(params, input, filter, output);
 }
 
-#if OPBRIDGE_DSP_WINDOW4_AVAILABLE
+#if OPBRIDGE_DSP_ASSEMBLY
 /* ADD/SUB tables for the full int8 activation range and a right shift of at least 1, one
  * element per pass: two byte loads, two table loads, and the output stage of the forms above
  * (one 64-bit sum, SSAT): 17 instructions an element. Layout checked below. */
@@ -1017,7 +1019,7 @@ int32_t opbridge_add_s8_table(const opbridge_add_s8_table_params *params, const 
   if (!opbridge_add_table_call_valid(params, input1, input2, output)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
-#if OPBRIDGE_DSP_WINDOW4_AVAILABLE
+#if OPBRIDGE_DSP_ASSEMBLY
   if (params->count > 0 && params->output_shift <= -1 && params->activation_min == -128 &&
       params->activation_max == 127) {
     const opbridge_dsp_add_job job = {input1,
