@@ -120,60 +120,87 @@ static inline int8_t opbridge_stage_output(int32_t acc, const opbridge_output_st
 }
 
 #if OPBRIDGE_KERNELS_DSP && defined(__thumb2__)
-/* All groups of four units of one window, in assembly: GCC 12 cannot keep the four weight
- * pointers, four accumulators and the unpacked input in registers (it spills in the loop), and
- * this is most of a model's time on the Cortex-M4.
- *
- * Dot products: per 4 input bytes one load and two SXTB16 for the input, shared by the units,
- * and per unit one load, two SXTB16 and two SMLAD (4 products): 24 instructions per 16 products,
- * the loop unrolled twice. Output stage, per output: TFLite's rescale for a right shift r >= 1 in
- * one 64-bit sum, P = acc * multiplier + 2^30 + c * 2^31 with c = 2^(r-1) - (1 if the doubling
- * high multiply is negative), and the result is P >> (31 + r): the same floors as the rounding
- * doubling high multiply followed by the rounding right shift (derivation in docs/kernels.md).
- *
- * The job's fields are read by offset in the assembly: keep the layout (checked below). */
+/* The hot loops of the DSP variant, in assembly: GCC 12 cannot keep four weight pointers, four
+ * accumulators and the unpacked input in registers (it spills in the loop), and these loops are
+ * most of a model's time on the Cortex-M4. Each function takes a job struct whose fields it reads
+ * by offset (layouts checked at compile time) and ends every group of outputs in the same output
+ * stage: TFLite's rescale for a right shift r >= 1 in one 64-bit sum, P = acc * multiplier +
+ * 2^30 + c * 2^31 with c = 2^(r-1) - (1 if the doubling high multiply is negative), the result
+ * P >> (31 + r): the same floors as the rounding doubling high multiply followed by the rounding
+ * right shift (derivation in docs/kernels.md). */
+
+/* The output stage's part of every job, at its start. */
 typedef struct {
-  const int8_t *x;             /* 0: the window's first row */
-  const int8_t *w;             /* 4: unit 0's weights (rows x run bytes); unit k's k * depth further */
-  int32_t depth;               /* 8: bytes between consecutive units' weights */
-  int32_t run;                 /* 12: bytes per window row: a positive multiple of 4 */
-  int32_t rows;                /* 16: window rows, > 0 */
-  int32_t row_skip;            /* 20: bytes from the end of one window row to the start of the next */
-  int32_t groups;              /* 24: groups of four units, > 0 (consumed) */
-  const int32_t *bias;         /* 28: folded bias, four per group */
-  const int32_t *multipliers;  /* 32: four per group ... */
-  const int32_t *shifts;       /* 36: ... each <= -1 */
-  int32_t stage_step;          /* 40: bytes the two above advance per group: 16, or 0 per tensor */
-  int8_t *output;              /* 44: four per group */
-  int32_t output_offset;       /* 48 */
-  int32_t activation_min;      /* 52 */
-  int32_t activation_max;      /* 56 */
-  int32_t rows_left;           /* 60: scratch */
-} opbridge_dsp_window4_job;
+  int32_t groups;             /* 0: groups of outputs, > 0 (consumed) */
+  const int32_t *bias;        /* 4: the folded bias (advanced) */
+  const int32_t *multipliers; /* 8: one per output of a group ... (advanced) */
+  const int32_t *shifts;      /* 12: ... each <= -1 (advanced) */
+  int32_t stage_step;         /* 16: bytes the two above advance per group; 0 per tensor */
+  int8_t *output;             /* 20: the group's outputs (advanced) */
+  int32_t output_offset;      /* 24 */
+  int32_t activation_min;     /* 28 */
+  int32_t activation_max;     /* 32 */
+} opbridge_dsp_stage;
 
-typedef char opbridge_dsp_window4_job_layout[(offsetof(opbridge_dsp_window4_job, groups) == 24 &&
-                                              offsetof(opbridge_dsp_window4_job, output) == 44 &&
-                                              offsetof(opbridge_dsp_window4_job, rows_left) == 60)
-                                                 ? 1
-                                                 : -1];
+typedef char opbridge_dsp_stage_layout[(offsetof(opbridge_dsp_stage, stage_step) == 16 &&
+                                        offsetof(opbridge_dsp_stage, activation_max) == 32 &&
+                                        sizeof(opbridge_dsp_stage) == 36)
+                                           ? 1
+                                           : -1];
 
-/* activation range [-128, 127]: SSAT; otherwise compare and move. */
-void opbridge_dsp_window4_full(opbridge_dsp_window4_job *job);
-void opbridge_dsp_window4_clamped(opbridge_dsp_window4_job *job);
+/* One multiplier and shift repeated for the four outputs of a group (per-tensor quantization). */
+typedef struct {
+  int32_t multipliers[4];
+  int32_t shifts[4];
+} opbridge_dsp_shared_stage;
 
-/* Dot products: r0 input, r1/r12/r3/r2 the four units' weights, lr the row's end, r4-r7 the
- * accumulators, r8/r9 the input's even/odd bytes as int16 pairs, r10/r11 a unit's. */
-#define OPBRIDGE_DSP_UNIT(weights, acc)                                                                           \
-  "ldr r11, [" weights "], #4\n"                                                                                 \
-  "sxtb16 r10, r11\n"                                                                                            \
-  "sxtb16 r11, r11, ror #8\n"                                                                                    \
-  "smlad " acc ", r10, r8, " acc "\n"                                                                            \
-  "smlad " acc ", r11, r9, " acc "\n"
-#define OPBRIDGE_DSP_STEP                                                                                         \
-  "ldr r9, [r0], #4\n"                                                                                           \
-  "sxtb16 r8, r9\n"                                                                                              \
-  "sxtb16 r9, r9, ror #8\n" OPBRIDGE_DSP_UNIT("r1", "r4") OPBRIDGE_DSP_UNIT("r12", "r5")                         \
-      OPBRIDGE_DSP_UNIT("r3", "r6") OPBRIDGE_DSP_UNIT("r2", "r7")
+static inline opbridge_dsp_shared_stage opbridge_dsp_shared_stage_of(const opbridge_folded_requantization *rq) {
+  opbridge_dsp_shared_stage shared;
+  for (int32_t k = 0; k < 4; ++k) {
+    shared.multipliers[k] = rq->multipliers[0];
+    shared.shifts[k] = rq->shifts[0];
+  }
+  return shared;
+}
+
+/* The stage's constants, for groups of `group_outputs` outputs. */
+static inline void opbridge_dsp_stage_init(opbridge_dsp_stage *stage, const opbridge_folded_requantization *rq,
+                                           int32_t group_outputs) {
+  stage->stage_step = rq->per_channel ? 4 * group_outputs : 0;
+  stage->output_offset = rq->output_offset;
+  stage->activation_min = rq->activation_min;
+  stage->activation_max = rq->activation_max;
+}
+
+/* The stage from channel 0 again (the assembly advances it): `groups` groups written to `output`. */
+static inline void opbridge_dsp_stage_restart(opbridge_dsp_stage *stage, const opbridge_folded_requantization *rq,
+                                              const opbridge_dsp_shared_stage *shared, int32_t groups,
+                                              int8_t *output) {
+  stage->groups = groups;
+  stage->bias = rq->folded_bias;
+  stage->multipliers = rq->per_channel ? rq->multipliers : shared->multipliers;
+  stage->shifts = rq->per_channel ? rq->shifts : shared->shifts;
+  stage->output = output;
+}
+
+/* The `_full` functions saturate with SSAT (activation range [-128, 127]); the `_clamped` ones
+ * compare and move. */
+static inline int32_t opbridge_dsp_full_range(const opbridge_folded_requantization *rq) {
+  return rq->activation_min == -128 && rq->activation_max == 127;
+}
+
+#define OPBRIDGE_DSP_BEGIN(name)                                                                                  \
+  ".pushsection .text\n"                                                                                         \
+  ".syntax unified\n"                                                                                            \
+  ".thumb\n"                                                                                                     \
+  ".p2align 2\n"                                                                                                 \
+  ".global " #name "\n"                                                                                          \
+  ".hidden " #name "\n"                                                                                          \
+  ".type " #name ", %function\n"                                                                                 \
+  ".thumb_func\n" #name ":\n"
+#define OPBRIDGE_DSP_END(name)                                                                                    \
+  ".size " #name ", . - " #name "\n"                                                                             \
+  ".popsection\n"
 
 /* Output stage: r0 multipliers, r1 shifts, r2 output, r3 output offset, r12/lr activation
  * min/max; r9:r10 the 64-bit sum, r11 the multiplier then r - 1, r8 c. */
@@ -199,32 +226,85 @@ void opbridge_dsp_window4_clamped(opbridge_dsp_window4_job *job);
   "cmp " acc ", lr\n"                                                                                            \
   "it gt\n"                                                                                                      \
   "movgt " acc ", lr\n"
+/* r8 the job: four accumulators r4-r7 from the bias. */
+#define OPBRIDGE_DSP_BIAS4                                                                                        \
+  "ldr r9, [r8, #4]\n"                                                                                           \
+  "ldm r9!, {r4-r7}\n"                                                                                           \
+  "str r9, [r8, #4]\n"
+/* r8 the job: the stage's registers for OPBRIDGE_DSP_OUTPUT. */
+#define OPBRIDGE_DSP_LOAD_STAGE                                                                                   \
+  "ldr r0, [r8, #8]\n"                                                                                           \
+  "ldr r1, [r8, #12]\n"                                                                                          \
+  "ldr r2, [r8, #20]\n"                                                                                          \
+  "ldr r3, [r8, #24]\n"                                                                                          \
+  "ldr r12, [r8, #28]\n"                                                                                         \
+  "ldr lr, [r8, #32]\n"
+/* r8 the job, r0-r2 the group's multipliers, shifts and outputs: on to the next group (label 1)
+ * or out, `outputs` being the group's. */
+#define OPBRIDGE_DSP_NEXT_GROUP(outputs)                                                                          \
+  "ldr r9, [r8, #16]\n"                                                                                          \
+  "add r0, r0, r9\n"                                                                                             \
+  "add r1, r1, r9\n"                                                                                             \
+  "str r0, [r8, #8]\n"                                                                                           \
+  "str r1, [r8, #12]\n"                                                                                          \
+  "add r2, r2, #" outputs "\n"                                                                                   \
+  "str r2, [r8, #20]\n"                                                                                          \
+  "ldr r9, [r8]\n"                                                                                               \
+  "subs r9, r9, #1\n"                                                                                            \
+  "str r9, [r8]\n"                                                                                               \
+  "bne 1b\n"
+
+/* All groups of four units of one window. Per 4 input bytes one load and two SXTB16 for the
+ * input, shared by the units, and per unit one load, two SXTB16 and two SMLAD (4 products): 24
+ * instructions per 16 products, the loop unrolled twice. */
+typedef struct {
+  opbridge_dsp_stage stage; /* 0: groups of four units */
+  const int8_t *x;          /* 36: the window's first row */
+  const int8_t *w;          /* 40: unit 0's weights (rows x run bytes); unit k's k * depth further */
+  int32_t depth;            /* 44: bytes between consecutive units' weights */
+  int32_t run;              /* 48: bytes per window row: a positive multiple of 4 */
+  int32_t rows;             /* 52: window rows, > 0 */
+  int32_t row_skip;         /* 56: bytes from the end of one window row to the start of the next */
+  int32_t rows_left;        /* 60: scratch */
+} opbridge_dsp_window4_job;
+
+typedef char opbridge_dsp_window4_job_layout[(offsetof(opbridge_dsp_window4_job, x) == 36 &&
+                                              offsetof(opbridge_dsp_window4_job, rows_left) == 60)
+                                                 ? 1
+                                                 : -1];
+
+void opbridge_dsp_window4_full(opbridge_dsp_window4_job *job);
+void opbridge_dsp_window4_clamped(opbridge_dsp_window4_job *job);
+
+/* Dot products: r0 input, r1/r12/r3/r2 the four units' weights, lr the row's end, r4-r7 the
+ * accumulators, r8/r9 the input's even/odd bytes as int16 pairs, r10/r11 a unit's. */
+#define OPBRIDGE_DSP_UNIT(weights, acc)                                                                           \
+  "ldr r11, [" weights "], #4\n"                                                                                 \
+  "sxtb16 r10, r11\n"                                                                                            \
+  "sxtb16 r11, r11, ror #8\n"                                                                                    \
+  "smlad " acc ", r10, r8, " acc "\n"                                                                            \
+  "smlad " acc ", r11, r9, " acc "\n"
+#define OPBRIDGE_DSP_STEP                                                                                         \
+  "ldr r9, [r0], #4\n"                                                                                           \
+  "sxtb16 r8, r9\n"                                                                                              \
+  "sxtb16 r9, r9, ror #8\n" OPBRIDGE_DSP_UNIT("r1", "r4") OPBRIDGE_DSP_UNIT("r12", "r5")                         \
+      OPBRIDGE_DSP_UNIT("r3", "r6") OPBRIDGE_DSP_UNIT("r2", "r7")
 
 #define OPBRIDGE_DSP_WINDOW4(name, clamp)                                                                         \
-  __asm__(".pushsection .text\n"                                                                                              \
-          ".syntax unified\n"                                                                                    \
-          ".thumb\n"                                                                                             \
-          ".p2align 2\n"                                                                                         \
-          ".global " #name "\n"                                                                                  \
-          ".hidden " #name "\n"                                                                                  \
-          ".type " #name ", %function\n"                                                                         \
-          ".thumb_func\n" #name ":\n"                                                                            \
+  __asm__(OPBRIDGE_DSP_BEGIN(name)                                                                               \
           "push {r0, r4-r11, lr}\n" /* the job stays at [sp] */                                                  \
           "1:\n"                    /* a group: weights, accumulators from the bias */                           \
           "ldr r8, [sp]\n"                                                                                       \
-          "ldr r1, [r8, #4]\n"                                                                                   \
-          "ldr r2, [r8, #8]\n"                                                                                   \
+          "ldr r1, [r8, #40]\n"                                                                                  \
+          "ldr r2, [r8, #44]\n"                                                                                  \
           "add r12, r1, r2\n"                                                                                    \
           "add r3, r12, r2\n"                                                                                    \
-          "add r2, r3, r2\n"                                                                                     \
-          "ldr r9, [r8, #28]\n"                                                                                  \
-          "ldm r9!, {r4-r7}\n"                                                                                   \
-          "str r9, [r8, #28]\n"                                                                                  \
-          "ldr r9, [r8, #16]\n"                                                                                  \
+          "add r2, r3, r2\n" OPBRIDGE_DSP_BIAS4                                                                  \
+          "ldr r9, [r8, #52]\n"                                                                                  \
           "str r9, [r8, #60]\n"                                                                                  \
-          "ldr r0, [r8]\n"                                                                                       \
+          "ldr r0, [r8, #36]\n"                                                                                  \
           "2:\n" /* a window row */                                                                              \
-          "ldr r9, [r8, #12]\n"                                                                                  \
+          "ldr r9, [r8, #48]\n"                                                                                  \
           "add lr, r0, r9\n"                                                                                     \
           "tst r9, #4\n" /* an odd number of words: enter at the second step */                                 \
           "bne 4f\n"                                                                                             \
@@ -235,57 +315,29 @@ void opbridge_dsp_window4_clamped(opbridge_dsp_window4_job *job);
           "subs r9, r9, #1\n"                                                                                    \
           "beq 5f\n"                                                                                             \
           "str r9, [r8, #60]\n"                                                                                  \
-          "ldr r9, [r8, #20]\n"                                                                                  \
+          "ldr r9, [r8, #56]\n"                                                                                  \
           "add r0, r0, r9\n"                                                                                     \
           "b 2b\n"                                                                                               \
-          "5:\n"                      /* the group's outputs */                                                  \
-          "str r2, [r8, #4]\n"        /* the last unit's weights end where the next group's start */             \
-          "ldr r0, [r8, #32]\n"                                                                                  \
-          "ldr r1, [r8, #36]\n"                                                                                  \
-          "ldr r2, [r8, #44]\n"                                                                                  \
-          "ldr r3, [r8, #48]\n"                                                                                  \
-          "ldr r12, [r8, #52]\n"                                                                                 \
-          "ldr lr, [r8, #56]\n" OPBRIDGE_DSP_OUTPUT("r4", "0", clamp) OPBRIDGE_DSP_OUTPUT("r5", "1", clamp)       \
+          "5:\n"               /* the group's outputs */                                                         \
+          "str r2, [r8, #40]\n" /* the last unit's weights end where the next group's start */                  \
+          OPBRIDGE_DSP_LOAD_STAGE OPBRIDGE_DSP_OUTPUT("r4", "0", clamp) OPBRIDGE_DSP_OUTPUT("r5", "1", clamp)    \
               OPBRIDGE_DSP_OUTPUT("r6", "2", clamp) OPBRIDGE_DSP_OUTPUT("r7", "3", clamp)                        \
-          "ldr r8, [sp]\n"                                                                                       \
-          "ldr r9, [r8, #40]\n"                                                                                  \
-          "add r0, r0, r9\n"                                                                                     \
-          "add r1, r1, r9\n"                                                                                     \
-          "str r0, [r8, #32]\n"                                                                                  \
-          "str r1, [r8, #36]\n"                                                                                  \
-          "add r2, r2, #4\n"                                                                                     \
-          "str r2, [r8, #44]\n"                                                                                  \
-          "ldr r9, [r8, #24]\n"                                                                                  \
-          "subs r9, r9, #1\n"                                                                                    \
-          "str r9, [r8, #24]\n"                                                                                  \
-          "bne 1b\n"                                                                                             \
-          "pop {r0, r4-r11, pc}\n"                                                                               \
-          ".size " #name ", . - " #name "\n"                                                                     \
-          ".popsection\n")
+          "ldr r8, [sp]\n" OPBRIDGE_DSP_NEXT_GROUP("4") "pop {r0, r4-r11, pc}\n" OPBRIDGE_DSP_END(name))
 
 /* DEPTHWISE_CONV_2D (multiplier 1) of one output position, four channels at a time: per tap
  * one input and one weight load, two SXTB16 each, and SMLABB/SMLATT into the four channels'
- * accumulators; the output stage as above. A tap outside the input points at a row of the input
- * zero point, whose products cancel the folded bias's share of it. Layout checked below. */
+ * accumulators. A tap outside the input points at a row of the input zero point, whose products
+ * cancel the folded bias's share of it. */
 typedef struct {
-  const int8_t *const *taps; /* 0: each tap's input pixel (or the zero-point row), channel 0 */
-  int32_t tap_count;         /* 4: > 0 */
-  const int8_t *filter;      /* 8: tap 0's weights of the group's first channel (advanced) */
-  int32_t channels;          /* 12: bytes between consecutive taps' weights */
-  int32_t groups;            /* 16: groups of four channels, > 0 (consumed) */
-  const int32_t *bias;       /* 20 */
-  const int32_t *multipliers; /* 24 */
-  const int32_t *shifts;     /* 28: each <= -1 */
-  int32_t stage_step;        /* 32: 16, or 0 per tensor */
-  int8_t *output;            /* 36 */
-  int32_t output_offset;     /* 40 */
-  int32_t activation_min;    /* 44 */
-  int32_t activation_max;    /* 48 */
+  opbridge_dsp_stage stage;  /* 0: groups of four channels */
+  const int8_t *const *taps; /* 36: each tap's input pixel (or the zero-point row), channel 0 */
+  int32_t tap_count;         /* 40: > 0 */
+  const int8_t *filter;      /* 44: tap 0's weights of the group's first channel (advanced) */
+  int32_t channels;          /* 48: bytes between consecutive taps' weights */
   int32_t channel;           /* 52: the group's first channel's byte offset, from 0 (advanced) */
 } opbridge_dsp_depthwise4_job;
 
-typedef char opbridge_dsp_depthwise4_job_layout[(offsetof(opbridge_dsp_depthwise4_job, groups) == 16 &&
-                                                 offsetof(opbridge_dsp_depthwise4_job, output) == 36 &&
+typedef char opbridge_dsp_depthwise4_job_layout[(offsetof(opbridge_dsp_depthwise4_job, taps) == 36 &&
                                                  offsetof(opbridge_dsp_depthwise4_job, channel) == 52)
                                                     ? 1
                                                     : -1];
@@ -294,24 +346,14 @@ void opbridge_dsp_depthwise4_full(opbridge_dsp_depthwise4_job *job);
 void opbridge_dsp_depthwise4_clamped(opbridge_dsp_depthwise4_job *job);
 
 #define OPBRIDGE_DSP_DEPTHWISE4(name, clamp)                                                                      \
-  __asm__(".pushsection .text\n"                                                                                              \
-          ".syntax unified\n"                                                                                    \
-          ".thumb\n"                                                                                             \
-          ".p2align 2\n"                                                                                         \
-          ".global " #name "\n"                                                                                  \
-          ".hidden " #name "\n"                                                                                  \
-          ".type " #name ", %function\n"                                                                         \
-          ".thumb_func\n" #name ":\n"                                                                            \
+  __asm__(OPBRIDGE_DSP_BEGIN(name)                                                                               \
           "push {r0, r4-r11, lr}\n"                                                                              \
           "1:\n"                                                                                                 \
-          "ldr r8, [sp]\n"                                                                                       \
-          "ldr r9, [r8, #20]\n"                                                                                  \
-          "ldm r9!, {r4-r7}\n"                                                                                   \
-          "str r9, [r8, #20]\n"                                                                                  \
-          "ldr r0, [r8]\n"                                                                                       \
-          "ldr r1, [r8, #4]\n"                                                                                   \
-          "ldr r2, [r8, #8]\n"                                                                                   \
-          "ldr r3, [r8, #12]\n"                                                                                  \
+          "ldr r8, [sp]\n" OPBRIDGE_DSP_BIAS4                                                                    \
+          "ldr r0, [r8, #36]\n"                                                                                  \
+          "ldr r1, [r8, #40]\n"                                                                                  \
+          "ldr r2, [r8, #44]\n"                                                                                  \
+          "ldr r3, [r8, #48]\n"                                                                                  \
           "ldr r12, [r8, #52]\n"                                                                                 \
           "2:\n" /* a tap: r0 the tap table, r1 taps left, r2 its weights, r3 their stride, r12 channel */       \
           "ldr r8, [r0], #4\n"                                                                                   \
@@ -329,61 +371,33 @@ void opbridge_dsp_depthwise4_clamped(opbridge_dsp_depthwise4_job *job);
           "subs r1, r1, #1\n"                                                                                    \
           "bne 2b\n"                                                                                             \
           "ldr r8, [sp]\n"                                                                                       \
-          "ldr r9, [r8, #8]\n"                                                                                   \
+          "ldr r9, [r8, #44]\n"                                                                                  \
           "add r9, r9, #4\n"                                                                                     \
-          "str r9, [r8, #8]\n"                                                                                   \
+          "str r9, [r8, #44]\n"                                                                                  \
           "add r12, r12, #4\n"                                                                                   \
-          "str r12, [r8, #52]\n"                                                                                 \
-          "ldr r0, [r8, #24]\n"                                                                                  \
-          "ldr r1, [r8, #28]\n"                                                                                  \
-          "ldr r2, [r8, #36]\n"                                                                                  \
-          "ldr r3, [r8, #40]\n"                                                                                  \
-          "ldr r12, [r8, #44]\n"                                                                                 \
-          "ldr lr, [r8, #48]\n" OPBRIDGE_DSP_OUTPUT("r4", "0", clamp) OPBRIDGE_DSP_OUTPUT("r5", "1", clamp)       \
-              OPBRIDGE_DSP_OUTPUT("r6", "2", clamp) OPBRIDGE_DSP_OUTPUT("r7", "3", clamp)                        \
-          "ldr r8, [sp]\n"                                                                                       \
-          "ldr r9, [r8, #32]\n"                                                                                  \
-          "add r0, r0, r9\n"                                                                                     \
-          "add r1, r1, r9\n"                                                                                     \
-          "str r0, [r8, #24]\n"                                                                                  \
-          "str r1, [r8, #28]\n"                                                                                  \
-          "add r2, r2, #4\n"                                                                                     \
-          "str r2, [r8, #36]\n"                                                                                  \
-          "ldr r9, [r8, #16]\n"                                                                                  \
-          "subs r9, r9, #1\n"                                                                                    \
-          "str r9, [r8, #16]\n"                                                                                  \
-          "bne 1b\n"                                                                                             \
-          "pop {r0, r4-r11, pc}\n"                                                                               \
-          ".size " #name ", . - " #name "\n"                                                                     \
-          ".popsection\n")
+          "str r12, [r8, #52]\n" OPBRIDGE_DSP_LOAD_STAGE OPBRIDGE_DSP_OUTPUT("r4", "0", clamp)                   \
+              OPBRIDGE_DSP_OUTPUT("r5", "1", clamp) OPBRIDGE_DSP_OUTPUT("r6", "2", clamp)                        \
+                  OPBRIDGE_DSP_OUTPUT("r7", "3", clamp) "ldr r8, [sp]\n" OPBRIDGE_DSP_NEXT_GROUP("4")            \
+                      "pop {r0, r4-r11, pc}\n" OPBRIDGE_DSP_END(name))
 
 OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_full, OPBRIDGE_DSP_FULL);
 OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_CLAMPED);
+
 /* Two windows by two units at a time, from the two windows widened to int16 pairs and
  * interleaved on the stack ([window 0 even, window 0 odd, window 1 even, window 1 odd] per 4
  * input bytes, one LDM): per 4 input bytes per unit one load, two SXTB16 and four SMLAD (8
- * products), so 15 instructions per 16 products, each weight unpacked once for both windows.
- * The output stage as above. Layout checked below. */
+ * products), so 15 instructions per 16 products, each weight unpacked once for both windows. */
 typedef struct {
-  const int32_t *windows;     /* 0: the two windows, widened and interleaved */
-  const int8_t *w;            /* 4: the pair's first unit's weights (advanced) */
-  int32_t depth;              /* 8: bytes per unit's weights */
-  int32_t words;              /* 12: depth / 4, > 0 */
-  int32_t groups;             /* 16: pairs of units, > 0 (consumed) */
-  const int32_t *bias;        /* 20 */
-  const int32_t *multipliers; /* 24 */
-  const int32_t *shifts;      /* 28: each <= -1 */
-  int32_t stage_step;         /* 32: 8, or 0 per tensor */
-  int8_t *output;             /* 36: window 0's outputs (advanced) */
-  int32_t second_output;      /* 40: bytes from window 0's outputs to window 1's */
-  int32_t output_offset;      /* 44 */
-  int32_t activation_min;     /* 48 */
-  int32_t activation_max;     /* 52 */
+  opbridge_dsp_stage stage;   /* 0: pairs of units; the outputs are window 0's */
+  const int32_t *windows;     /* 36: the two windows, widened and interleaved */
+  const int8_t *w;            /* 40: the pair's first unit's weights (advanced) */
+  int32_t depth;              /* 44: bytes per unit's weights */
+  int32_t words;              /* 48: depth / 4, > 0 */
+  int32_t second_output;      /* 52: bytes from window 0's outputs to window 1's */
 } opbridge_dsp_pair2_job;
 
-typedef char opbridge_dsp_pair2_job_layout[(offsetof(opbridge_dsp_pair2_job, groups) == 16 &&
-                                            offsetof(opbridge_dsp_pair2_job, output) == 36 &&
-                                            offsetof(opbridge_dsp_pair2_job, activation_max) == 52)
+typedef char opbridge_dsp_pair2_job_layout[(offsetof(opbridge_dsp_pair2_job, windows) == 36 &&
+                                            offsetof(opbridge_dsp_pair2_job, second_output) == 52)
                                                ? 1
                                                : -1];
 
@@ -404,59 +418,33 @@ void opbridge_dsp_pair2_clamped(opbridge_dsp_pair2_job *job);
   "ldm r0!, {r8-r11}\n" OPBRIDGE_DSP_PAIR_UNIT("r1", "r4", "r6") OPBRIDGE_DSP_PAIR_UNIT("r2", "r5", "r7")
 
 #define OPBRIDGE_DSP_PAIR2(name, clamp)                                                                           \
-  __asm__(".pushsection .text\n"                                                                                              \
-          ".syntax unified\n"                                                                                    \
-          ".thumb\n"                                                                                             \
-          ".p2align 2\n"                                                                                         \
-          ".global " #name "\n"                                                                                  \
-          ".hidden " #name "\n"                                                                                  \
-          ".type " #name ", %function\n"                                                                         \
-          ".thumb_func\n" #name ":\n"                                                                            \
+  __asm__(OPBRIDGE_DSP_BEGIN(name)                                                                               \
           "push {r0, r4-r11, lr}\n"                                                                              \
           "1:\n"                                                                                                 \
           "ldr r8, [sp]\n"                                                                                       \
-          "ldr r1, [r8, #4]\n"                                                                                   \
-          "ldr r2, [r8, #8]\n"                                                                                   \
+          "ldr r1, [r8, #40]\n"                                                                                  \
+          "ldr r2, [r8, #44]\n"                                                                                  \
           "add r2, r1, r2\n"                                                                                     \
-          "ldr r9, [r8, #20]\n"                                                                                  \
+          "ldr r9, [r8, #4]\n"                                                                                   \
           "ldrd r4, r5, [r9], #8\n"                                                                              \
-          "str r9, [r8, #20]\n"                                                                                  \
+          "str r9, [r8, #4]\n"                                                                                   \
           "mov r6, r4\n"                                                                                         \
           "mov r7, r5\n"                                                                                         \
-          "ldr r0, [r8]\n"                                                                                       \
-          "ldr r3, [r8, #12]\n"                                                                                  \
+          "ldr r0, [r8, #36]\n"                                                                                  \
+          "ldr r3, [r8, #48]\n"                                                                                  \
           "add lr, r0, r3, lsl #4\n"                                                                             \
           "tst r3, #1\n" /* an odd number of words: enter at the second step */                                 \
           "bne 3f\n"                                                                                             \
           "2:\n" OPBRIDGE_DSP_PAIR_STEP "3:\n" OPBRIDGE_DSP_PAIR_STEP "cmp r0, lr\n"                             \
           "bne 2b\n"                                                                                             \
           "ldr r8, [sp]\n"                                                                                       \
-          "str r2, [r8, #4]\n" /* the second unit's weights end where the next pair's start */                  \
-          "ldr r0, [r8, #24]\n"                                                                                  \
-          "ldr r1, [r8, #28]\n"                                                                                  \
-          "ldr r2, [r8, #36]\n"                                                                                  \
-          "ldr r3, [r8, #44]\n"                                                                                  \
-          "ldr r12, [r8, #48]\n"                                                                                 \
-          "ldr lr, [r8, #52]\n" OPBRIDGE_DSP_OUTPUT("r4", "0", clamp) OPBRIDGE_DSP_OUTPUT("r5", "1", clamp)       \
+          "str r2, [r8, #40]\n" /* the second unit's weights end where the next pair's start */                 \
+          OPBRIDGE_DSP_LOAD_STAGE OPBRIDGE_DSP_OUTPUT("r4", "0", clamp) OPBRIDGE_DSP_OUTPUT("r5", "1", clamp)    \
           "ldr r8, [sp]\n"                                                                                       \
-          "ldr r9, [r8, #40]\n"                                                                                  \
+          "ldr r9, [r8, #52]\n"                                                                                  \
           "add r2, r2, r9\n" OPBRIDGE_DSP_OUTPUT("r6", "0", clamp) OPBRIDGE_DSP_OUTPUT("r7", "1", clamp)         \
           "ldr r8, [sp]\n"                                                                                       \
-          "ldr r9, [r8, #32]\n"                                                                                  \
-          "add r0, r0, r9\n"                                                                                     \
-          "add r1, r1, r9\n"                                                                                     \
-          "str r0, [r8, #24]\n"                                                                                  \
-          "str r1, [r8, #28]\n"                                                                                  \
-          "ldr r2, [r8, #36]\n"                                                                                  \
-          "add r2, r2, #2\n"                                                                                     \
-          "str r2, [r8, #36]\n"                                                                                  \
-          "ldr r9, [r8, #16]\n"                                                                                  \
-          "subs r9, r9, #1\n"                                                                                    \
-          "str r9, [r8, #16]\n"                                                                                  \
-          "bne 1b\n"                                                                                             \
-          "pop {r0, r4-r11, pc}\n"                                                                               \
-          ".size " #name ", . - " #name "\n"                                                                   \
-          ".popsection\n")
+          "ldr r2, [r8, #20]\n" OPBRIDGE_DSP_NEXT_GROUP("2") "pop {r0, r4-r11, pc}\n" OPBRIDGE_DSP_END(name))
 
 OPBRIDGE_DSP_PAIR2(opbridge_dsp_pair2_full, OPBRIDGE_DSP_FULL);
 OPBRIDGE_DSP_PAIR2(opbridge_dsp_pair2_clamped, OPBRIDGE_DSP_CLAMPED);
@@ -488,29 +476,17 @@ static void opbridge_rows_units(const int8_t *x, int32_t rows, int32_t run, int3
   int32_t unit = 0;
 #if OPBRIDGE_DSP_ASSEMBLY
   if (run % 4 == 0 && units >= 4 && opbridge_right_shifts_only(rq, units)) {
-    /* Per tensor, the group's four outputs read one multiplier and shift four times. */
-    int32_t multipliers[4], shifts[4];
-    for (int32_t k = 0; k < 4; ++k) {
-      multipliers[k] = rq->multipliers[0];
-      shifts[k] = rq->shifts[0];
-    }
+    const opbridge_dsp_shared_stage shared = opbridge_dsp_shared_stage_of(rq);
     opbridge_dsp_window4_job job;
+    opbridge_dsp_stage_init(&job.stage, rq, 4);
+    opbridge_dsp_stage_restart(&job.stage, rq, &shared, units / 4, output);
     job.x = x;
     job.w = filter;
     job.depth = depth;
     job.run = run;
     job.rows = rows;
     job.row_skip = row_step - run;
-    job.groups = units / 4;
-    job.bias = rq->folded_bias;
-    job.multipliers = rq->per_channel ? rq->multipliers : multipliers;
-    job.shifts = rq->per_channel ? rq->shifts : shifts;
-    job.stage_step = rq->per_channel ? 16 : 0;
-    job.output = output;
-    job.output_offset = rq->output_offset;
-    job.activation_min = rq->activation_min;
-    job.activation_max = rq->activation_max;
-    if (rq->activation_min == -128 && rq->activation_max == 127) {
+    if (opbridge_dsp_full_range(rq)) {
       opbridge_dsp_window4_full(&job);
     } else {
       opbridge_dsp_window4_clamped(&job);
@@ -653,19 +629,14 @@ static int32_t opbridge_dsp_conv_pairs(const opbridge_conv_s8_folded_params *par
     return 0;
   }
   int32_t windows[OPBRIDGE_DSP_PAIR_MAX_WINDOW];
-  int32_t multipliers[2] = {rq->multipliers[0], rq->multipliers[0]};
-  int32_t shifts[2] = {rq->shifts[0], rq->shifts[0]};
-  void (*const kernel)(opbridge_dsp_pair2_job *) = rq->activation_min == -128 && rq->activation_max == 127
-                                                       ? opbridge_dsp_pair2_full
-                                                       : opbridge_dsp_pair2_clamped;
+  const opbridge_dsp_shared_stage shared = opbridge_dsp_shared_stage_of(rq);
+  void (*const kernel)(opbridge_dsp_pair2_job *) =
+      opbridge_dsp_full_range(rq) ? opbridge_dsp_pair2_full : opbridge_dsp_pair2_clamped;
   opbridge_dsp_pair2_job job;
+  opbridge_dsp_stage_init(&job.stage, rq, 2);
   job.windows = windows;
   job.depth = depth;
   job.words = depth / 4;
-  job.stage_step = rq->per_channel ? 8 : 0;
-  job.output_offset = rq->output_offset;
-  job.activation_min = rq->activation_min;
-  job.activation_max = rq->activation_max;
   const int32_t positions = out->height * out->width;
   for (int32_t b = 0; b < out->batches; ++b) {
     const int8_t *image = input + b * in->height * in->width * in->channels;
@@ -681,12 +652,8 @@ static int32_t opbridge_dsp_conv_pairs(const opbridge_conv_s8_folded_params *par
         opbridge_patch_gather(params, image, second / out->width, second % out->width, scratch);
         opbridge_dsp_widen_bytes(scratch, depth / 4, windows + 2);
       }
+      opbridge_dsp_stage_restart(&job.stage, rq, &shared, out->channels / 2, output + position * out->channels);
       job.w = filter;
-      job.groups = out->channels / 2;
-      job.bias = rq->folded_bias;
-      job.multipliers = rq->per_channel ? rq->multipliers : multipliers;
-      job.shifts = rq->per_channel ? rq->shifts : shifts;
-      job.output = output + position * out->channels;
       job.second_output = (second - position) * out->channels;
       kernel(&job);
     }
@@ -813,22 +780,14 @@ static int32_t opbridge_dsp_depthwise(const opbridge_conv_s8_folded_params *para
   int8_t zero_point_row[OPBRIDGE_DSP_DEPTHWISE_MAX_CHANNELS];
   memset(zero_point_row, (int8_t)(-params->input_offset), (size_t)channels);
   const int8_t *taps[OPBRIDGE_DSP_DEPTHWISE_MAX_TAPS];
-  int32_t multipliers[4], shifts[4];
-  for (int32_t k = 0; k < 4; ++k) {
-    multipliers[k] = rq->multipliers[0];
-    shifts[k] = rq->shifts[0];
-  }
-  void (*const kernel)(opbridge_dsp_depthwise4_job *) = rq->activation_min == -128 && rq->activation_max == 127
-                                                            ? opbridge_dsp_depthwise4_full
-                                                            : opbridge_dsp_depthwise4_clamped;
+  const opbridge_dsp_shared_stage shared = opbridge_dsp_shared_stage_of(rq);
+  void (*const kernel)(opbridge_dsp_depthwise4_job *) =
+      opbridge_dsp_full_range(rq) ? opbridge_dsp_depthwise4_full : opbridge_dsp_depthwise4_clamped;
   opbridge_dsp_depthwise4_job job;
+  opbridge_dsp_stage_init(&job.stage, rq, 4);
   job.taps = taps;
   job.tap_count = fl->height * fl->width;
   job.channels = channels;
-  job.output_offset = rq->output_offset;
-  job.activation_min = rq->activation_min;
-  job.activation_max = rq->activation_max;
-  job.stage_step = rq->per_channel ? 16 : 0;
   for (int32_t b = 0; b < out->batches; ++b) {
     const int8_t *image = input + b * in->height * in->width * channels;
     for (int32_t oy = 0; oy < out->height; ++oy) {
@@ -844,12 +803,8 @@ static int32_t opbridge_dsp_depthwise(const opbridge_conv_s8_folded_params *para
             *tap++ = inside ? image + (iy * in->width + ix) * channels : zero_point_row;
           }
         }
+        opbridge_dsp_stage_restart(&job.stage, rq, &shared, channels / 4, output);
         job.filter = filter;
-        job.groups = channels / 4;
-        job.bias = rq->folded_bias;
-        job.multipliers = rq->per_channel ? rq->multipliers : multipliers;
-        job.shifts = rq->per_channel ? rq->shifts : shifts;
-        job.output = output;
         job.channel = 0;
         kernel(&job);
       }
@@ -973,15 +928,7 @@ void opbridge_dsp_add_full(const opbridge_dsp_add_job *job);
 
 /* r1/r2 the inputs, r3 the output, r12 the count, r4/r5 the tables, r6 the multiplier, r7 r - 1,
  * r8 the output offset, lr 2^(r-1); r9-r11 and r0 the element's sum, 64-bit sum and c. */
-__asm__(".pushsection .text\n"
-        ".syntax unified\n"
-        ".thumb\n"
-        ".p2align 2\n"
-        ".global opbridge_dsp_add_full\n"
-        ".hidden opbridge_dsp_add_full\n"
-        ".type opbridge_dsp_add_full, %function\n"
-        ".thumb_func\n"
-        "opbridge_dsp_add_full:\n"
+__asm__(OPBRIDGE_DSP_BEGIN(opbridge_dsp_add_full)
         "push {r4-r11, lr}\n"
         "ldm r0, {r1-r3, r12}\n"
         "ldr r4, [r0, #16]\n"
@@ -1009,9 +956,7 @@ __asm__(".pushsection .text\n"
         "strb r9, [r3], #1\n"
         "subs r12, r12, #1\n"
         "bne 1b\n"
-        "pop {r4-r11, pc}\n"
-        ".size opbridge_dsp_add_full, . - opbridge_dsp_add_full\n"
-        ".popsection\n");
+        "pop {r4-r11, pc}\n" OPBRIDGE_DSP_END(opbridge_dsp_add_full));
 #endif
 
 int32_t opbridge_add_s8_table(const opbridge_add_s8_table_params *params, const int8_t *input1,
