@@ -1695,6 +1695,12 @@ int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_fol
  * row is one plain 16-byte load (the bytes past the row, the next rows', meet those zeros) and one
  * VMLADAV; rows whose load would pass the end of the filter are loaded predicated. Four rows,
  * then their output stage in lanes. */
+/* Four short rows' dot products with the zero-padded input, each row read 16 bytes at once. */
+static inline int32x4_t opbridge_short_rows4(int8x16_t x, const int8_t *w, int32_t depth) {
+  return opbridge_lanes(vmladavq_s8(x, vldrbq_s8(w)), vmladavq_s8(x, vldrbq_s8(w + depth)),
+                        vmladavq_s8(x, vldrbq_s8(w + 2 * depth)), vmladavq_s8(x, vldrbq_s8(w + 3 * depth)));
+}
+
 int32_t opbridge_fully_connected_s8_folded_short(const opbridge_fully_connected_s8_folded_params *params,
                                                  const int8_t *input, const int8_t *filter, int8_t *output) {
   if (!opbridge_fully_connected_short_call_valid(params, input, filter, output)) {
@@ -1723,10 +1729,7 @@ int32_t opbridge_fully_connected_s8_folded_short(const opbridge_fully_connected_
       const int32x4_t minimum = vdupq_n_s32(rq->activation_min);
       const int32x4_t maximum = vdupq_n_s32(rq->activation_max);
       for (int32_t group = 0; group < safe_groups; ++group, unit += 4, w += 4 * depth) {
-        int32x4_t acc = opbridge_lanes(vmladavq_s8(x, vldrbq_s8(w)), vmladavq_s8(x, vldrbq_s8(w + depth)),
-                                       vmladavq_s8(x, vldrbq_s8(w + 2 * depth)),
-                                       vmladavq_s8(x, vldrbq_s8(w + 3 * depth)));
-        acc = vaddq_s32(acc, vldrwq_s32(rq->folded_bias + unit));
+        int32x4_t acc = vaddq_s32(opbridge_short_rows4(x, w, depth), vldrwq_s32(rq->folded_bias + unit));
         acc = vqrdmulhq_n_s32(vshlq_r_s32(acc, left), multiplier);
         acc = vqsubq_s32(acc, vreinterpretq_s32_u32(vshlq_u32(vreinterpretq_u32_s32(acc), correction)));
         acc = vaddq_n_s32(vrshlq_n_s32(acc, right), rq->output_offset);
@@ -1735,10 +1738,7 @@ int32_t opbridge_fully_connected_s8_folded_short(const opbridge_fully_connected_
     }
     for (int32_t group = unit / 4; group < safe_groups; ++group, unit += 4, w += 4 * depth) {
       const opbridge_lanes_output stage = opbridge_load_output(rq, unit, vctp32q(4));
-      const int32x4_t acc = opbridge_lanes(vmladavq_s8(x, vldrbq_s8(w)), vmladavq_s8(x, vldrbq_s8(w + depth)),
-                                           vmladavq_s8(x, vldrbq_s8(w + 2 * depth)),
-                                           vmladavq_s8(x, vldrbq_s8(w + 3 * depth)));
-      vstrbq_s32(destination + unit, opbridge_lanes_requantize(acc, &stage));
+      vstrbq_s32(destination + unit, opbridge_lanes_requantize(opbridge_short_rows4(x, w, depth), &stage));
     }
     for (; unit < units; unit += 4, w += 4 * depth) {
       const int32_t lanes = units - unit < 4 ? units - unit : 4;

@@ -1,15 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* SignalEnergy, bit-exact with TFLM's SpectrumToEnergy. */
 #include "opbridge_signal_energy.h"
-
-/* Helium (Cortex-M55) paths; the build's flag for the portable kernels
- * (OPBRIDGE_FORCE_PORTABLE_KERNELS) turns them off. */
-#if !defined(OPBRIDGE_FORCE_PORTABLE_KERNELS) && defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
-#include <arm_mve.h>
-#define OPBRIDGE_SIGNAL_HELIUM 1
-#else
-#define OPBRIDGE_SIGNAL_HELIUM 0
-#endif
+#include "opbridge_signal_integer.h"
 
 int32_t opbridge_signal_energy(const int16_t *spectrum, int32_t start_index, int32_t end_index, int32_t bin_count,
                                uint32_t *output) {

@@ -3,15 +3,6 @@
 #include "opbridge_signal_fft_auto_scale.h"
 #include "opbridge_signal_integer.h"
 
-/* Helium (Cortex-M55) paths; the build's flag for the portable kernels
- * (OPBRIDGE_FORCE_PORTABLE_KERNELS) turns them off. */
-#if !defined(OPBRIDGE_FORCE_PORTABLE_KERNELS) && defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
-#include <arm_mve.h>
-#define OPBRIDGE_SIGNAL_HELIUM 1
-#else
-#define OPBRIDGE_SIGNAL_HELIUM 0
-#endif
-
 /* TFLM's MaxAbs16, quirk included: the running peak is an int16, so
  * negating -32768 stores -32768, and from then on any larger sample (even a
  * negative one) replaces it. */

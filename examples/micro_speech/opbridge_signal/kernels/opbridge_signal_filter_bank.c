@@ -1,14 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "opbridge_signal_filter_bank.h"
-
-/* Helium (Cortex-M55) path; the build's flag for the portable kernels
- * (OPBRIDGE_FORCE_PORTABLE_KERNELS) turns it off. */
-#if !defined(OPBRIDGE_FORCE_PORTABLE_KERNELS) && defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
-#include <arm_mve.h>
-#define OPBRIDGE_SIGNAL_HELIUM 1
-#else
-#define OPBRIDGE_SIGNAL_HELIUM 0
-#endif
+#include "opbridge_signal_integer.h"
 
 /* Whether [start, start + width) lies inside [0, length); an empty band reads nothing. */
 static int band_fits(int32_t start, int32_t width, int32_t length) {

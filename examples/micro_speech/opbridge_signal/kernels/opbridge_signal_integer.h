@@ -8,6 +8,15 @@
 
 #include <stdint.h>
 
+/* The kernels' Helium (Cortex-M55) paths: 1 on cores with integer MVE, unless the build asks
+ * for the portable kernels (OPBRIDGE_FORCE_PORTABLE_KERNELS, --//cc/kernels:portable). */
+#if !defined(OPBRIDGE_FORCE_PORTABLE_KERNELS) && defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#include <arm_mve.h>
+#define OPBRIDGE_SIGNAL_HELIUM 1
+#else
+#define OPBRIDGE_SIGNAL_HELIUM 0
+#endif
+
 /* floor(value / 2^bits): an arithmetic right shift. */
 static inline int32_t opbridge_signal_shift_right(int32_t value, int32_t bits) {
   return value >= 0 ? value >> bits : ~(~value >> bits);

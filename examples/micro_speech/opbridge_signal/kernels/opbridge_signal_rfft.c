@@ -15,15 +15,6 @@
 #include "opbridge_signal_rfft.h"
 #include "opbridge_signal_integer.h"
 
-/* Helium (Cortex-M55): radix-4 stages four butterflies at a time (see run_stage4_helium). The
- * build's flag for the portable kernels (OPBRIDGE_FORCE_PORTABLE_KERNELS) turns it off. */
-#if !defined(OPBRIDGE_FORCE_PORTABLE_KERNELS) && defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
-#include <arm_mve.h>
-#define OPBRIDGE_SIGNAL_RFFT_HELIUM 1
-#else
-#define OPBRIDGE_SIGNAL_RFFT_HELIUM 0
-#endif
-
 #define Q15_MAX 32767
 #define Q15_HALF_LSB 16384
 /* Stages of radix 2, 3, 4 and 5 only: TFLM cannot run its generic radix. */
@@ -188,7 +179,7 @@ static void run_stage(int16_t *work, int32_t radix, int32_t span, int32_t stride
   }
 }
 
-#if OPBRIDGE_SIGNAL_RFFT_HELIUM
+#if OPBRIDGE_SIGNAL_HELIUM
 /* A radix-4 stage, four butterflies per step, each vector four complex values (re, im
  * interleaved) with the same arithmetic as run_stage:
  *   - scale_down by 8191 in Q15: VQRDMULH.S16 is (2ab + 2^15) >> 16 = (ab + 2^14) >> 15, the
@@ -288,7 +279,7 @@ static int32_t run_stage4_helium(int16_t *work, int32_t span, int32_t stride, co
 }
 #endif
 
-#if OPBRIDGE_SIGNAL_RFFT_HELIUM
+#if OPBRIDGE_SIGNAL_HELIUM
 /* KISS's leaf copies, four complex values at a time: each lane's halfword offset is twice its
  * position's input_order entry plus its part, and lanes past input_length are zero (the gather is
  * predicated, which zeroes them). 1 if done; 0 for the scalar loop. */
@@ -357,7 +348,7 @@ static int32_t complex_fft(const opbridge_signal_rfft_plan *plan, const int16_t 
   int32_t stage;
   int32_t stride = points;
   /* KISS's leaf copies, with the zero padding TFLM applies past input_length. */
-#if OPBRIDGE_SIGNAL_RFFT_HELIUM
+#if OPBRIDGE_SIGNAL_HELIUM
   position = leaves_helium(plan, input, input_length, work) ? points : 0;
 #else
   position = 0;
@@ -375,7 +366,7 @@ static int32_t complex_fft(const opbridge_signal_rfft_plan *plan, const int16_t 
       return 1; /* TFLM cannot run a generic-radix stage either */
     }
     stride /= radix;
-#if OPBRIDGE_SIGNAL_RFFT_HELIUM
+#if OPBRIDGE_SIGNAL_HELIUM
     if (radix == 4 && run_stage4_helium(work, span, stride, plan->twiddles)) {
       continue;
     }
@@ -417,7 +408,7 @@ int32_t opbridge_signal_rfft_int16(const opbridge_signal_rfft_plan *plan, const 
     if (complex_fft(plan, input + frame * input_length, input_length, work) != 0) {
       return 1;
     }
-#if OPBRIDGE_SIGNAL_RFFT_HELIUM
+#if OPBRIDGE_SIGNAL_HELIUM
     if (split_spectrum_helium(plan, work, output + frame * (plan->fft_length + 2))) {
       continue;
     }

@@ -3,15 +3,6 @@
 #include "opbridge_signal_window.h"
 #include "opbridge_signal_integer.h"
 
-/* Helium (Cortex-M55) paths; the build's flag for the portable kernels
- * (OPBRIDGE_FORCE_PORTABLE_KERNELS) turns them off. */
-#if !defined(OPBRIDGE_FORCE_PORTABLE_KERNELS) && defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
-#include <arm_mve.h>
-#define OPBRIDGE_SIGNAL_HELIUM 1
-#else
-#define OPBRIDGE_SIGNAL_HELIUM 0
-#endif
-
 int32_t opbridge_signal_window(const int16_t *input, const int16_t *weights, int32_t weight_count,
                                int32_t sample_count, int32_t shift, int16_t *output) {
   int32_t start;
