@@ -467,15 +467,23 @@ static inline int32_t opbridge_right_shifts_only(const opbridge_folded_requantiz
   return 1;
 }
 
+/* Whether a layer's `units` outputs may take opbridge_rows_units's assembly (checked once per
+ * call, not per window). */
+static inline int32_t opbridge_rows_assembly(const opbridge_folded_requantization *rq, int32_t units) {
+  return OPBRIDGE_DSP_ASSEMBLY && units >= 4 && opbridge_right_shifts_only(rq, units);
+}
+
 /* All `units` outputs of one window whose `rows` rows of `run` contiguous bytes are `row_step`
- * apart in the input (weights: `rows * run` bytes per unit, contiguous): four units at a time. */
+ * apart in the input (weights: `rows * run` bytes per unit, contiguous): four units at a time,
+ * in assembly when `assembly` (opbridge_rows_assembly) and the rows are whole words. */
 static void opbridge_rows_units(const int8_t *x, int32_t rows, int32_t run, int32_t row_step, const int8_t *filter,
-                                int32_t units, const opbridge_folded_requantization *rq, int8_t *output) {
+                                int32_t units, const opbridge_folded_requantization *rq, int32_t assembly,
+                                int8_t *output) {
   const int32_t depth = rows * run;
   const opbridge_output_stage stage = opbridge_output_stage_of(rq);
   int32_t unit = 0;
 #if OPBRIDGE_DSP_ASSEMBLY
-  if (run % 4 == 0 && units >= 4 && opbridge_right_shifts_only(rq, units)) {
+  if (assembly && run % 4 == 0) {
     const opbridge_dsp_shared_stage shared = opbridge_dsp_shared_stage_of(rq);
     opbridge_dsp_window4_job job;
     opbridge_dsp_stage_init(&job.stage, rq, 4);
@@ -493,6 +501,8 @@ static void opbridge_rows_units(const int8_t *x, int32_t rows, int32_t run, int3
     }
     unit = units / 4 * 4;
   }
+#else
+  (void)assembly;
 #endif
   for (; unit + 4 <= units; unit += 4) {
     int32_t acc[4] = {rq->folded_bias[unit], rq->folded_bias[unit + 1], rq->folded_bias[unit + 2],
@@ -677,6 +687,7 @@ int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params,
   const opbridge_dims *fl = &params->filter;
   const opbridge_dims *out = &params->output;
   const int32_t filter_size = fl->height * fl->width * fl->channels;
+  const int32_t assembly = opbridge_rows_assembly(&params->requantization, out->channels);
   for (int32_t b = 0; b < out->batches; ++b) {
     const int8_t *image = input + b * in->height * in->width * in->channels;
     for (int32_t oy = 0; oy < out->height; ++oy) {
@@ -690,7 +701,7 @@ int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params,
           /* Each window row is one contiguous run of filter width x channels bytes. */
           opbridge_rows_units(image + (y_origin * in->width + x_origin) * in->channels, fl->height,
                               fl->width * in->channels, params->dilation_height * in->width * in->channels, filter,
-                              out->channels, &params->requantization, output);
+                              out->channels, &params->requantization, assembly, output);
           output += out->channels;
           continue;
         }
@@ -738,12 +749,14 @@ int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *p
   const opbridge_dims *fl = &params->filter;
   const opbridge_dims *out = &params->output;
   const int32_t window_bytes = fl->height * fl->width * in->channels;
+  const int32_t assembly = opbridge_rows_assembly(&params->requantization, out->channels);
   for (int32_t b = 0; b < out->batches; ++b) {
     const int8_t *image = input + b * in->height * in->width * in->channels;
     for (int32_t oy = 0; oy < out->height; ++oy) {
       for (int32_t ox = 0; ox < out->width; ++ox, output += out->channels) {
         opbridge_patch_gather(params, image, oy, ox, scratch);
-        opbridge_rows_units(scratch, 1, window_bytes, 0, filter, out->channels, &params->requantization, output);
+        opbridge_rows_units(scratch, 1, window_bytes, 0, filter, out->channels, &params->requantization, assembly,
+                            output);
       }
     }
   }
@@ -888,9 +901,10 @@ int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_fol
   if (!opbridge_fully_connected_call_valid(params, input, filter, output)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
+  const int32_t assembly = opbridge_rows_assembly(&params->requantization, params->output_depth);
   for (int32_t batch = 0; batch < params->batches; ++batch) {
     opbridge_rows_units(input + batch * params->input_depth, 1, params->input_depth, 0, filter, params->output_depth,
-                        &params->requantization, output + batch * params->output_depth);
+                        &params->requantization, assembly, output + batch * params->output_depth);
   }
   return OPBRIDGE_STATUS_OK;
 }
