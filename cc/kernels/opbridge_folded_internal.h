@@ -27,6 +27,21 @@ static inline int32_t opbridge_folded_conv_params_valid(const opbridge_conv_s8_f
          opbridge_folded_requantization_valid(&params->requantization);
 }
 
+/* A function written in assembly at file scope (the variants' hand-scheduled loops: every
+ * register is theirs, at any optimization level), in Thumb-2, hidden from other modules. */
+#define OPBRIDGE_ASM_FUNCTION_BEGIN(name)                                                                           \
+  ".pushsection .text\n"                                                                                            \
+  ".syntax unified\n"                                                                                               \
+  ".thumb\n"                                                                                                        \
+  ".p2align 2\n"                                                                                                    \
+  ".global " #name "\n"                                                                                             \
+  ".hidden " #name "\n"                                                                                             \
+  ".type " #name ", %function\n"                                                                                    \
+  ".thumb_func\n" #name ":\n"
+#define OPBRIDGE_ASM_FUNCTION_END(name)                                                                             \
+  ".size " #name ", . - " #name "\n"                                                                                \
+  ".popsection\n"
+
 /* One output: acc (folded bias included) rescaled, offset and clamped, as TFLite Micro does. */
 static inline int8_t opbridge_folded_output(int32_t acc, const opbridge_folded_requantization *rq, int32_t channel) {
   const int32_t index = rq->per_channel ? channel : 0;

@@ -189,19 +189,6 @@ static inline int32_t opbridge_dsp_full_range(const opbridge_folded_requantizati
   return rq->activation_min == -128 && rq->activation_max == 127;
 }
 
-#define OPBRIDGE_DSP_BEGIN(name)                                                                                  \
-  ".pushsection .text\n"                                                                                         \
-  ".syntax unified\n"                                                                                            \
-  ".thumb\n"                                                                                                     \
-  ".p2align 2\n"                                                                                                 \
-  ".global " #name "\n"                                                                                          \
-  ".hidden " #name "\n"                                                                                          \
-  ".type " #name ", %function\n"                                                                                 \
-  ".thumb_func\n" #name ":\n"
-#define OPBRIDGE_DSP_END(name)                                                                                    \
-  ".size " #name ", . - " #name "\n"                                                                             \
-  ".popsection\n"
-
 /* Output stage: r0 multipliers, r1 shifts, r2 output, r3 output offset, r12/lr activation
  * min/max; r9:r10 the 64-bit sum, r11 the multiplier then r - 1, r8 c. */
 #define OPBRIDGE_DSP_OUTPUT(acc, offset, clamp)                                                                   \
@@ -291,7 +278,7 @@ void opbridge_dsp_window4_clamped(opbridge_dsp_window4_job *job);
       OPBRIDGE_DSP_UNIT("r3", "r6") OPBRIDGE_DSP_UNIT("r2", "r7")
 
 #define OPBRIDGE_DSP_WINDOW4(name, clamp)                                                                         \
-  __asm__(OPBRIDGE_DSP_BEGIN(name)                                                                               \
+  __asm__(OPBRIDGE_ASM_FUNCTION_BEGIN(name)                                                                      \
           "push {r0, r4-r11, lr}\n" /* the job stays at [sp] */                                                  \
           "1:\n"                    /* a group: weights, accumulators from the bias */                           \
           "ldr r8, [sp]\n"                                                                                       \
@@ -322,7 +309,7 @@ void opbridge_dsp_window4_clamped(opbridge_dsp_window4_job *job);
           "str r2, [r8, #40]\n" /* the last unit's weights end where the next group's start */                  \
           OPBRIDGE_DSP_LOAD_STAGE OPBRIDGE_DSP_OUTPUT("r4", "0", clamp) OPBRIDGE_DSP_OUTPUT("r5", "1", clamp)    \
               OPBRIDGE_DSP_OUTPUT("r6", "2", clamp) OPBRIDGE_DSP_OUTPUT("r7", "3", clamp)                        \
-          "ldr r8, [sp]\n" OPBRIDGE_DSP_NEXT_GROUP("4") "pop {r0, r4-r11, pc}\n" OPBRIDGE_DSP_END(name))
+          "ldr r8, [sp]\n" OPBRIDGE_DSP_NEXT_GROUP("4") "pop {r0, r4-r11, pc}\n" OPBRIDGE_ASM_FUNCTION_END(name))
 
 /* DEPTHWISE_CONV_2D (multiplier 1) of one output position, four channels at a time: per tap
  * one input and one weight load, two SXTB16 each, and SMLABB/SMLATT into the four channels'
@@ -346,7 +333,7 @@ void opbridge_dsp_depthwise4_full(opbridge_dsp_depthwise4_job *job);
 void opbridge_dsp_depthwise4_clamped(opbridge_dsp_depthwise4_job *job);
 
 #define OPBRIDGE_DSP_DEPTHWISE4(name, clamp)                                                                      \
-  __asm__(OPBRIDGE_DSP_BEGIN(name)                                                                               \
+  __asm__(OPBRIDGE_ASM_FUNCTION_BEGIN(name)                                                                      \
           "push {r0, r4-r11, lr}\n"                                                                              \
           "1:\n"                                                                                                 \
           "ldr r8, [sp]\n" OPBRIDGE_DSP_BIAS4                                                                    \
@@ -378,7 +365,7 @@ void opbridge_dsp_depthwise4_clamped(opbridge_dsp_depthwise4_job *job);
           "str r12, [r8, #52]\n" OPBRIDGE_DSP_LOAD_STAGE OPBRIDGE_DSP_OUTPUT("r4", "0", clamp)                   \
               OPBRIDGE_DSP_OUTPUT("r5", "1", clamp) OPBRIDGE_DSP_OUTPUT("r6", "2", clamp)                        \
                   OPBRIDGE_DSP_OUTPUT("r7", "3", clamp) "ldr r8, [sp]\n" OPBRIDGE_DSP_NEXT_GROUP("4")            \
-                      "pop {r0, r4-r11, pc}\n" OPBRIDGE_DSP_END(name))
+                      "pop {r0, r4-r11, pc}\n" OPBRIDGE_ASM_FUNCTION_END(name))
 
 OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_full, OPBRIDGE_DSP_FULL);
 OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_CLAMPED);
@@ -418,7 +405,7 @@ void opbridge_dsp_pair2_clamped(opbridge_dsp_pair2_job *job);
   "ldm r0!, {r8-r11}\n" OPBRIDGE_DSP_PAIR_UNIT("r1", "r4", "r6") OPBRIDGE_DSP_PAIR_UNIT("r2", "r5", "r7")
 
 #define OPBRIDGE_DSP_PAIR2(name, clamp)                                                                           \
-  __asm__(OPBRIDGE_DSP_BEGIN(name)                                                                               \
+  __asm__(OPBRIDGE_ASM_FUNCTION_BEGIN(name)                                                                      \
           "push {r0, r4-r11, lr}\n"                                                                              \
           "1:\n"                                                                                                 \
           "ldr r8, [sp]\n"                                                                                       \
@@ -444,7 +431,7 @@ void opbridge_dsp_pair2_clamped(opbridge_dsp_pair2_job *job);
           "ldr r9, [r8, #52]\n"                                                                                  \
           "add r2, r2, r9\n" OPBRIDGE_DSP_OUTPUT("r6", "0", clamp) OPBRIDGE_DSP_OUTPUT("r7", "1", clamp)         \
           "ldr r8, [sp]\n"                                                                                       \
-          "ldr r2, [r8, #20]\n" OPBRIDGE_DSP_NEXT_GROUP("2") "pop {r0, r4-r11, pc}\n" OPBRIDGE_DSP_END(name))
+          "ldr r2, [r8, #20]\n" OPBRIDGE_DSP_NEXT_GROUP("2") "pop {r0, r4-r11, pc}\n" OPBRIDGE_ASM_FUNCTION_END(name))
 
 OPBRIDGE_DSP_PAIR2(opbridge_dsp_pair2_full, OPBRIDGE_DSP_FULL);
 OPBRIDGE_DSP_PAIR2(opbridge_dsp_pair2_clamped, OPBRIDGE_DSP_CLAMPED);
@@ -942,7 +929,7 @@ void opbridge_dsp_add_full(const opbridge_dsp_add_job *job);
 
 /* r1/r2 the inputs, r3 the output, r12 the count, r4/r5 the tables, r6 the multiplier, r7 r - 1,
  * r8 the output offset, lr 2^(r-1); r9-r11 and r0 the element's sum, 64-bit sum and c. */
-__asm__(OPBRIDGE_DSP_BEGIN(opbridge_dsp_add_full)
+__asm__(OPBRIDGE_ASM_FUNCTION_BEGIN(opbridge_dsp_add_full)
         "push {r4-r11, lr}\n"
         "ldm r0, {r1-r3, r12}\n"
         "ldr r4, [r0, #16]\n"
@@ -970,7 +957,7 @@ __asm__(OPBRIDGE_DSP_BEGIN(opbridge_dsp_add_full)
         "strb r9, [r3], #1\n"
         "subs r12, r12, #1\n"
         "bne 1b\n"
-        "pop {r4-r11, pc}\n" OPBRIDGE_DSP_END(opbridge_dsp_add_full));
+        "pop {r4-r11, pc}\n" OPBRIDGE_ASM_FUNCTION_END(opbridge_dsp_add_full));
 #endif
 
 int32_t opbridge_add_s8_table(const opbridge_add_s8_table_params *params, const int8_t *input1,

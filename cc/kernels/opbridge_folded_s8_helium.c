@@ -94,18 +94,21 @@ static inline opbridge_rows4 opbridge_weight_rows(const int8_t *filter, int32_t 
 }
 
 /* One 16-byte block for four weight rows: one load of the input and, for each row, a load and a
- * VMLADAVA.S8 into its accumulator. Operands: x, w0..w3 (advanced), a0..a3 (even registers:
- * constraint Te). */
-#define OPBRIDGE_DOT4_BLOCK        \
-  "   vldrb.8 q0, [%[x]], #16\n"   \
-  "   vldrb.8 q1, [%[w0]], #16\n"  \
-  "   vmlava.s8 %[a0], q0, q1\n"   \
-  "   vldrb.8 q2, [%[w1]], #16\n"  \
-  "   vmlava.s8 %[a1], q0, q2\n"   \
-  "   vldrb.8 q1, [%[w2]], #16\n"  \
-  "   vmlava.s8 %[a2], q0, q1\n"   \
-  "   vldrb.8 q2, [%[w3]], #16\n"  \
-  "   vmlava.s8 %[a3], q0, q2\n"
+ * VMLADAVA.S8 into its accumulator; the second and fourth rows load into `odd` (q1 or q2: the
+ * loads alternate to keep one load ahead of its VMLADAVA where a register is spare). */
+#define OPBRIDGE_DOT4_BLOCK_OF(x, w0, w1, w2, w3, a0, a1, a2, a3, odd) \
+  "   vldrb.8 q0, [" x "], #16\n"                                      \
+  "   vldrb.8 q1, [" w0 "], #16\n"                                     \
+  "   vmlava.s8 " a0 ", q0, q1\n"                                      \
+  "   vldrb.8 " odd ", [" w1 "], #16\n"                                \
+  "   vmlava.s8 " a1 ", q0, " odd "\n"                                 \
+  "   vldrb.8 q1, [" w2 "], #16\n"                                     \
+  "   vmlava.s8 " a2 ", q0, q1\n"                                      \
+  "   vldrb.8 " odd ", [" w3 "], #16\n"                                \
+  "   vmlava.s8 " a3 ", q0, " odd "\n"
+/* In inline assembly: operands x, w0..w3 (advanced), a0..a3 (even registers: constraint Te). */
+#define OPBRIDGE_DOT4_BLOCK                                                                                 \
+  OPBRIDGE_DOT4_BLOCK_OF("%[x]", "%[w0]", "%[w1]", "%[w2]", "%[w3]", "%[a0]", "%[a1]", "%[a2]", "%[a3]", "q2")
 
 /* The loop of the dot products below: `lr` blocks (entered by WLS or DLS, label 1). */
 #define OPBRIDGE_DOT4_BLOCKS "1:\n" OPBRIDGE_DOT4_BLOCK "   le      lr, 1b\n"
@@ -1560,85 +1563,103 @@ opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *param
   return OPBRIDGE_STATUS_OK;
 }
 
-/* What opbridge_fully_connected_in_assembly reads: one input vector of whole blocks against
- * every group of four units, with one multiplier and shift (not left) for all. */
+/* OPBRIDGE_DOT4_BLOCK for the functions in assembly: input r1, weight rows r3, r5, r7, r9,
+ * accumulators r0, r2, r4, r12, every weight row into q1 (q2 holds a constant there). */
+#define OPBRIDGE_HELIUM_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK_OF("r1", "r3", "r5", "r7", "r9", "r0", "r2", "r4", "r12", "q1")
+
+/* What opbridge_helium_fully_connected_rows reads: one input vector of whole blocks against
+ * every group of four units, with one multiplier and a shift that is not left for all. */
 typedef struct {
-  const int8_t *x;          /* 0: the input vector */
-  int32_t depth;            /* 4: bytes of the vector and of each weight row */
-  int32_t quads;            /* 8: blocks / 4 */
-  int32_t singles;          /* 12: blocks % 4 */
-  const int32_t *bias;      /* 16: the next group's folded bias (advanced by the assembly) */
-  int32_t offset;           /* 20: output offset */
-  const int8_t *end;        /* 24: the destination after the last group */
-  int8_t *destination;      /* 28: the first group's outputs */
-  const int8_t *weights;    /* 32: the first weight row */
-  int32_t unused[3];        /* 36 */
-  int32x4_t multiplier;     /* 48 */
-  int32x4_t right;          /* 64 */
-  int32x4_t round;          /* 80: -31 with a right shift (a negative value's sign bit), else -32 (none) */
-  int32x4_t minimum;        /* 96 */
-  int32x4_t maximum;        /* 112 */
+  const int8_t *x;      /* 0: the input vector */
+  int32_t depth;        /* 4: bytes of the vector and of each weight row, a multiple of 16 */
+  int32_t iterations;   /* 8: passes of the four-block loop: ceil(blocks / 4) */
+  int32_t skipped;      /* 12: blocks the first pass skips: 4 * iterations - blocks */
+  const int32_t *bias;  /* 16: the first group's folded bias */
+  int32_t offset;       /* 20: output offset */
+  int32_t groups;       /* 24: groups of four units, > 0 */
+  int8_t *destination;  /* 28: the first group's outputs */
+  const int8_t *weights; /* 32: the first weight row */
+  int32_t unused[3];    /* 36 */
+  int32x4_t multiplier; /* 48 */
+  int32x4_t right;      /* 64 */
+  int32x4_t round;      /* 80: -31 with a right shift (a negative value's sign bit), else -32 (none) */
+  int32x4_t minimum;    /* 96 */
+  int32x4_t maximum;    /* 112 */
 } opbridge_fully_connected_job;
 
 typedef char opbridge_fully_connected_job_layout[(sizeof(void *) == 4 &&
+                                                  offsetof(opbridge_fully_connected_job, weights) == 32 &&
                                                   offsetof(opbridge_fully_connected_job, multiplier) == 48 &&
                                                   offsetof(opbridge_fully_connected_job, maximum) == 112)
                                                      ? 1
                                                      : -1];
 
-/* Every group: the dot products from the folded bias (four blocks a loop iteration, then single
- * blocks; 9 instructions a block), then the output stage with its constants in q3-q7 (14). */
-static void __attribute__((noinline)) opbridge_fully_connected_in_assembly(opbridge_fully_connected_job *job) {
-  int32_t a0, a1, a2, a3;
-  const int8_t *x, *w0, *w1, *w2, *w3;
-  int8_t *destination;
-  __asm__ volatile(
-      "   vldrw.32 q3, [%[job], #48]\n"
-      "   vldrw.32 q4, [%[job], #64]\n"
-      "   vldrw.32 q5, [%[job], #80]\n"
-      "   vldrw.32 q6, [%[job], #96]\n"
-      "   vldrw.32 q7, [%[job], #112]\n"
-      "   ldr     %[destination], [%[job], #28]\n"
-      "   ldr     %[w0], [%[job], #32]\n"
-      "2: ldr     %[x], [%[job], #0]\n"
-      "   ldr     lr, [%[job], #4]\n"
-      "   add     %[w1], %[w0], lr\n"
-      "   add     %[w2], %[w1], lr\n"
-      "   add     %[w3], %[w2], lr\n"
-      "   ldr     lr, [%[job], #16]\n" /* the sums start from the folded bias */
-      "   ldrd    %[a0], %[a1], [lr], #8\n"
-      "   ldrd    %[a2], %[a3], [lr], #8\n"
-      "   str     lr, [%[job], #16]\n"
-      "   ldr     lr, [%[job], #8]\n"
-      "   wls     lr, lr, 5f\n"
-      "4:\n" OPBRIDGE_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK
-      "   le      lr, 4b\n"
-      "5: ldr     lr, [%[job], #12]\n"
-      "   wls     lr, lr, 7f\n"
-      "6:\n" OPBRIDGE_DOT4_BLOCK
-      "   le      lr, 6b\n"
-      "7: mov     %[w0], %[w3]\n"
-      "   vmov.32 q0[0], %[a0]\n"
-      "   vmov.32 q0[1], %[a1]\n"
-      "   vmov.32 q0[2], %[a2]\n"
-      "   vmov.32 q0[3], %[a3]\n"
-      "   vqrdmulh.s32 q0, q0, q3\n"
-      "   vshl.u32 q1, q0, q5\n" /* 1 for a negative value if there is a right shift, else 0 */
-      "   vqsub.s32 q0, q0, q1\n"
-      "   vrshl.s32 q0, q0, q4\n"
-      "   ldr     lr, [%[job], #20]\n"
-      "   vadd.i32 q0, q0, lr\n"
-      "   vmax.s32 q0, q0, q6\n"
-      "   vmin.s32 q0, q0, q7\n"
-      "   vstrb.32 q0, [%[destination]], #4\n"
-      "   ldr     lr, [%[job], #24]\n"
-      "   cmp     %[destination], lr\n"
-      "   bne     2b\n"
-      : [x] "=&r"(x), [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3),
-        [destination] "=&l"(destination), [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3)
-      : [job] "r"(job)
-      : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
-}
+void opbridge_helium_fully_connected_rows(const opbridge_fully_connected_job *job);
+
+/* Every group of four units: the sums start from the folded bias (r0, r2, r4, r12: VMLADAVA
+ * takes even registers), a low-overhead loop of four blocks of 9 instructions (input r1, weight
+ * rows r3, r5, r7, r9), entered at the block the first pass starts from (the address at [sp]),
+ * then the output stage with its constants in q2-q7 (12 instructions). A group's setup is 9
+ * instructions: the four weight pointers end where the next group's rows start, the input
+ * pointer steps back by the depth (r10). r8 the bias, r6 the outputs (a widening store takes a
+ * low register), r11 the groups left,
+ * [sp, #4] the passes. Written at file scope so that every register is free at any optimization
+ * level (GCC's inline assembly at -O0 gets 11); q4-q7 (d8-d15) are callee-saved. */
+__asm__(OPBRIDGE_ASM_FUNCTION_BEGIN(opbridge_helium_fully_connected_rows)
+        "push {r4-r11, lr}\n"
+        "vpush {d8-d15}\n"
+        "ldr r1, [r0, #20]\n"
+        "vdup.32 q2, r1\n"
+        "vldrw.32 q3, [r0, #48]\n"
+        "vldrw.32 q4, [r0, #64]\n"
+        "vldrw.32 q5, [r0, #80]\n"
+        "vldrw.32 q6, [r0, #96]\n"
+        "vldrw.32 q7, [r0, #112]\n"
+        "ldr r1, [r0, #12]\n"
+        "adr r2, 30f\n"
+        "ldr r2, [r2, r1, lsl #2]\n"
+        "ldr r3, [r0, #8]\n"
+        "push {r2, r3}\n"
+        "ldr r10, [r0, #4]\n"
+        "ldr r8, [r0, #16]\n"
+        "ldr r11, [r0, #24]\n"
+        "ldr r6, [r0, #28]\n"
+        "ldr r9, [r0, #32]\n"
+        "ldr r1, [r0, #0]\n"
+        "add r1, r1, r10\n"
+        "1:\n"
+        "sub r1, r1, r10\n"
+        "mov r3, r9\n"
+        "add r5, r3, r10\n"
+        "add r7, r5, r10\n"
+        "add r9, r7, r10\n"
+        "ldrd r0, r2, [r8], #8\n"
+        "ldrd r4, r12, [r8], #8\n"
+        "ldr lr, [sp, #4]\n"
+        "ldr pc, [sp]\n"
+        "10:\n" OPBRIDGE_HELIUM_DOT4_BLOCK "11:\n" OPBRIDGE_HELIUM_DOT4_BLOCK "12:\n" OPBRIDGE_HELIUM_DOT4_BLOCK
+        "13:\n" OPBRIDGE_HELIUM_DOT4_BLOCK
+        "le lr, 10b\n"
+        "vmov.32 q0[0], r0\n"
+        "vmov.32 q0[1], r2\n"
+        "vmov.32 q0[2], r4\n"
+        "vmov.32 q0[3], r12\n"
+        "vqrdmulh.s32 q0, q0, q3\n"
+        "vshl.u32 q1, q0, q5\n" /* 1 for a negative value if there is a right shift, else 0 */
+        "vqsub.s32 q0, q0, q1\n"
+        "vrshl.s32 q0, q0, q4\n"
+        "vadd.i32 q0, q0, q2\n"
+        "vmax.s32 q0, q0, q6\n"
+        "vmin.s32 q0, q0, q7\n"
+        "vstrb.32 q0, [r6], #4\n"
+        "subs r11, r11, #1\n"
+        "bne 1b\n"
+        "add sp, sp, #8\n"
+        "vpop {d8-d15}\n"
+        "pop {r4-r11, pc}\n"
+        ".p2align 2\n"
+        "30: .word 10b + 1, 11b + 1, 12b + 1, 13b + 1\n" /* Thumb addresses */
+        OPBRIDGE_ASM_FUNCTION_END(opbridge_helium_fully_connected_rows));
 
 int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_folded_params *caller_params,
                                            const int8_t *input, const int8_t *filter, int8_t *output) {
@@ -1653,20 +1674,22 @@ int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_fol
   const int32_t whole_units = depth % 16 == 0 ? units / 4 * 4 : 0;
   const opbridge_folded_requantization *rq = &params->requantization;
   /* Whole blocks with one shared multiplier and a shift that is not left (the usual per-tensor
-   * quantization) take opbridge_fully_connected_in_assembly. */
+   * quantization) take opbridge_helium_fully_connected_rows. */
   const int32_t assembly = whole_units > 0 && !rq->per_channel && rq->shifts[0] <= 0;
   for (int32_t batch = 0; batch < params->batches; ++batch) {
     const int8_t *x = input + batch * depth;
     int8_t *row = output + batch * units;
     if (assembly) {
-      opbridge_fully_connected_job job = {
+      const int32_t blocks = depth / 16;
+      const int32_t iterations = (blocks + 3) / 4;
+      const opbridge_fully_connected_job job = {
           x,
           depth,
-          depth / 64,
-          depth / 16 % 4,
+          iterations,
+          4 * iterations - blocks,
           rq->folded_bias,
           rq->output_offset,
-          row + whole_units,
+          whole_units / 4,
           row,
           filter,
           {0, 0, 0},
@@ -1676,7 +1699,7 @@ int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_fol
           vdupq_n_s32(rq->activation_min),
           vdupq_n_s32(rq->activation_max),
       };
-      opbridge_fully_connected_in_assembly(&job);
+      opbridge_helium_fully_connected_rows(&job);
     } else if (whole_units > 0) {
       opbridge_units_whole(x, filter, depth, whole_units, &params->requantization, row);
     }

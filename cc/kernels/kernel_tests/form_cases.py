@@ -338,6 +338,11 @@ def draw_depthwise_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     return NodeSpec(inputs, node_attributes, output_q)
 
 
+# Nodes (ordinary regime, shared multiplier) whose rows are whole 16-byte blocks, so many that the
+# Helium assembly's first pass of four blocks skips 0, 1, 2 or 3 of them.
+ROWS_ASSEMBLY_SKIPS = {4: 0, 12: 1, 20: 2, 28: 3}
+
+
 def draw_fully_connected(draw: DrawFn, index: int) -> NodeSpec:
     depth = draw(st.one_of(st.sampled_from([1, 3, 15, 16, 17, 31, 32, 33, 64, 100]), st.integers(1, 100)))
     units = draw(OUT_CHANNELS)
@@ -346,8 +351,12 @@ def draw_fully_connected(draw: DrawFn, index: int) -> NodeSpec:
     # which keeps depth % 16 as drawn.
     shortfall = FOLDED_MIN_MACS - batches * units * depth
     depth += 16 * max(0, math.ceil(shortfall / (16 * batches * units)))
-    if index == 20 and depth % 8 == 0:  # the DSP variant's odd number of words per row
+    if index == 0 and depth % 8 == 0:  # the DSP variant's odd number of words per row
         depth += 4
+    if index in ROWS_ASSEMBLY_SKIPS:  # Helium's four units in assembly (shared multiplier, no left shift)
+        blocks = -(-depth // 16)
+        depth = 16 * (blocks + (-ROWS_ASSEMBLY_SKIPS[index] - blocks) % 4)
+        units = max(units, 4)
     if index % 4 == 2:  # rows shorter than 16 bytes (their own entry point), enough units to fold
         depth = (8, 5, 15, 1, 8, 3)[index // 4 % 6]  # 8: two rows a vector, as ad01's bottleneck
         units = max(units, -(-FOLDED_MIN_MACS // (batches * depth)))
@@ -394,7 +403,7 @@ FORMS: dict[str, Form] = {
             draw_depthwise_conv_2d,
         ),
         Form(
-            "fully_connected_folded", "FULLY_CONNECTED", "opbridge_fully_connected_s8_folded", 24, draw_fully_connected
+            "fully_connected_folded", "FULLY_CONNECTED", "opbridge_fully_connected_s8_folded", 32, draw_fully_connected
         ),
         Form("add_table", "ADD", "opbridge_add_s8_table", 16, draw_add_or_sub("ADD")),
         Form("sub_table", "SUB", "opbridge_add_s8_table", 16, draw_add_or_sub("SUB")),
@@ -547,6 +556,12 @@ FEATURES: dict[str, set[str]] = {
         "dsp_clamped",
         "dsp_full_range",
         "short_rows",  # opbridge_fully_connected_s8_folded_short
+        # Helium: whole blocks, four units a group in assembly, its first pass of four blocks
+        # entered after skipping 0-3 of them
+        "rows_assembly_skip_0",
+        "rows_assembly_skip_1",
+        "rows_assembly_skip_2",
+        "rows_assembly_skip_3",
     },
 }
 
@@ -585,6 +600,8 @@ def node_features(graph: Graph, node: Node) -> set[str]:
             features.add("short_rows")
         if depth % 16:
             features.add("channels_not_multiple_of_16")
+        if depth % 16 == 0 and channels >= 4 and (multipliers == multipliers[0]).all() and shifts[0] <= 0:
+            features.add(f"rows_assembly_skip_{-(depth // 16) % 4}")
     else:
         channels = graph.tensor(node.outputs[0]).shape[3]
         multipliers, shifts = per_channel_multipliers(input_q.scale, filter_q.scales, output_q.scale, channels)
