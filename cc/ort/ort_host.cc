@@ -9,6 +9,7 @@
 #include <exception>
 #include <optional>
 #include <set>
+#include <string>
 #include <tuple>
 #include <utility>
 
@@ -24,6 +25,14 @@ static_assert(ORT_API_VERSION == 29, "cc/ort/ort_host.cc was audited against ORT
 struct OrtStatus {
   OrtErrorCode code;
   std::string message;
+  bool immortal = false;  // the host's own "not implemented" statuses: ReleaseStatus keeps them
+};
+
+// Every tensor the host hands out is in CPU memory.
+struct OrtMemoryInfo {
+  OrtAllocatorType type = OrtDeviceAllocator;
+  OrtMemType mem_type = OrtMemTypeDefault;
+  bool immortal = false;  // the one GetTensorMemoryInfo returns
 };
 
 struct OrtCustomOpDomain {
@@ -87,7 +96,9 @@ OrtErrorCode ORT_API_CALL GetErrorCode(const OrtStatus* status) noexcept {
 const char* ORT_API_CALL GetErrorMessage(const OrtStatus* status) noexcept {
   return status != nullptr ? status->message.c_str() : "";
 }
-void ORT_API_CALL ReleaseStatus(OrtStatus* status) noexcept { delete status; }
+void ORT_API_CALL ReleaseStatus(OrtStatus* status) noexcept {
+  if (status != nullptr && !status->immortal) delete status;
+}
 
 OrtStatus* ORT_API_CALL CreateCustomOpDomain(const char* domain, OrtCustomOpDomain** out) noexcept {
   if (domain == nullptr || out == nullptr) return MakeStatus(ORT_INVALID_ARGUMENT, "CreateCustomOpDomain: NULL argument");
@@ -336,7 +347,79 @@ OrtStatus* ORT_API_CALL KernelInfoGetAttribute_tensor(const OrtKernelInfo*, cons
   return MakeStatus(ORT_NOT_IMPLEMENTED, kNoTensorAttributes);
 }
 
-// The table: every slot not assigned here stays NULL.
+// Memory info: every tensor is on the CPU ("Cpu", device 0, default memory),
+// which is what plugins built with ORT's C++ wrappers check before reading.
+const OrtMemoryInfo kCpuMemory{OrtDeviceAllocator, OrtMemTypeDefault, true};
+OrtStatus* ORT_API_CALL GetTensorMemoryInfo(const OrtValue* value, const OrtMemoryInfo** out) noexcept {
+  if (value == nullptr || out == nullptr) return MakeStatus(ORT_INVALID_ARGUMENT, "GetTensorMemoryInfo: NULL");
+  *out = &kCpuMemory;
+  return nullptr;
+}
+OrtStatus* ORT_API_CALL CreateCpuMemoryInfo(OrtAllocatorType type, OrtMemType mem_type, OrtMemoryInfo** out) noexcept {
+  if (out == nullptr) return MakeStatus(ORT_INVALID_ARGUMENT, "CreateCpuMemoryInfo: NULL");
+  try {
+    *out = new OrtMemoryInfo{type, mem_type, false};
+  } catch (...) {
+    return MakeStatus(ORT_FAIL, "CreateCpuMemoryInfo: out of memory");
+  }
+  return nullptr;
+}
+void ORT_API_CALL ReleaseMemoryInfo(OrtMemoryInfo* info) noexcept {
+  if (info != nullptr && !info->immortal) delete info;
+}
+OrtStatus* ORT_API_CALL MemoryInfoGetName(const OrtMemoryInfo* info, const char** out) noexcept {
+  if (info == nullptr || out == nullptr) return MakeStatus(ORT_INVALID_ARGUMENT, "MemoryInfoGetName: NULL");
+  *out = "Cpu";
+  return nullptr;
+}
+OrtStatus* ORT_API_CALL MemoryInfoGetId(const OrtMemoryInfo* info, int* out) noexcept {
+  if (info == nullptr || out == nullptr) return MakeStatus(ORT_INVALID_ARGUMENT, "MemoryInfoGetId: NULL");
+  *out = 0;
+  return nullptr;
+}
+OrtStatus* ORT_API_CALL MemoryInfoGetMemType(const OrtMemoryInfo* info, OrtMemType* out) noexcept {
+  if (info == nullptr || out == nullptr) return MakeStatus(ORT_INVALID_ARGUMENT, "MemoryInfoGetMemType: NULL");
+  *out = info->mem_type;
+  return nullptr;
+}
+OrtStatus* ORT_API_CALL MemoryInfoGetType(const OrtMemoryInfo* info, OrtAllocatorType* out) noexcept {
+  if (info == nullptr || out == nullptr) return MakeStatus(ORT_INVALID_ARGUMENT, "MemoryInfoGetType: NULL");
+  *out = info->type;
+  return nullptr;
+}
+
+// The slots the host does not implement: rather than NULL (a plugin calling
+// one would crash the process), each returns a status naming its slot. The
+// status is the host's own and survives ReleaseStatus, so a slot whose real
+// function returns void or a value leaks nothing when called. OrtApi is a
+// table of function pointers only.
+constexpr size_t kApiSlots = sizeof(OrtApi) / sizeof(void (*)());
+static_assert(sizeof(OrtApi) % sizeof(void (*)()) == 0, "OrtApi holds only function pointers");
+
+template <size_t kSlot>
+OrtStatus* ORT_API_CALL NotImplemented() noexcept {
+  static OrtStatus status{ORT_NOT_IMPLEMENTED,
+                          "OrtApi function number " + std::to_string(kSlot) +
+                              " (counting from 0 in onnxruntime_c_api.h's struct OrtApi) is not implemented by "
+                              "opbridge's ORT host; docs/native_plugins.md lists the ones it serves",
+                          true};
+  return &status;
+}
+
+template <size_t... kSlots>
+void FillUnimplemented(OrtApi& table, std::index_sequence<kSlots...>) {
+  using Slot = OrtStatus*(ORT_API_CALL*)() noexcept;
+  Slot stubs[] = {NotImplemented<kSlots>...};
+  void (*slots[kApiSlots])();
+  std::memcpy(slots, &table, sizeof(table));
+  for (size_t i = 0; i < kApiSlots; ++i) {
+    if (slots[i] == nullptr) slots[i] = reinterpret_cast<void (*)()>(stubs[i]);
+  }
+  std::memcpy(&table, slots, sizeof(table));
+}
+
+// The table: the functions below, then a "not implemented" stub in every
+// other slot (FillUnimplemented).
 const OrtApi* HostApi() {
   static const OrtApi api = [] {
     OrtApi table{};
@@ -373,6 +456,14 @@ const OrtApi* HostApi() {
     table.GetTensorShapeElementCount = GetTensorShapeElementCount;
     table.GetAllocatorWithDefaultOptions = GetAllocatorWithDefaultOptions;
     table.KernelInfoGetAttribute_tensor = KernelInfoGetAttribute_tensor;
+    table.GetTensorMemoryInfo = GetTensorMemoryInfo;
+    table.CreateCpuMemoryInfo = CreateCpuMemoryInfo;
+    table.ReleaseMemoryInfo = ReleaseMemoryInfo;
+    table.MemoryInfoGetName = MemoryInfoGetName;
+    table.MemoryInfoGetId = MemoryInfoGetId;
+    table.MemoryInfoGetMemType = MemoryInfoGetMemType;
+    table.MemoryInfoGetType = MemoryInfoGetType;
+    FillUnimplemented(table, std::make_index_sequence<kApiSlots>());
     return table;
   }();
   return &api;
@@ -412,15 +503,35 @@ bool ServableType(int32_t type) {
 }
 
 std::string TypeName(int32_t type) {
+  if (type == ONNX_TENSOR_ELEMENT_DATA_TYPE_STRING) return "string";
+  if (type == ONNX_TENSOR_ELEMENT_DATA_TYPE_UNDEFINED) return "a generic type (UNDEFINED)";
   return ServableType(type) ? opbridge_dtype_name(type) : "ONNX element type " + std::to_string(type);
 }
 
+// Why an unservable element type is not served.
+std::string TypeRemedy(int32_t type) {
+  if (type == ONNX_TENSOR_ELEMENT_DATA_TYPE_STRING) {
+    return " (string tensors are not served: the host exchanges numeric arrays only; see docs/native_plugins.md)";
+  }
+  return " (only numeric element types are served; a generic type needs ONNX Runtime's type inference)";
+}
+
+// The OrtCustomOp version from which each member exists (ONNX Runtime reads a
+// member only from these versions: a descriptor built against an older header
+// ends before it, so reading it would read past the struct). Version 1 has
+// CreateKernel, GetName, GetExecutionProviderType, the type callbacks,
+// KernelCompute and KernelDestroy.
+constexpr uint32_t kCharacteristicsSince = 8;  // GetInput/OutputCharacteristic
+constexpr uint32_t kMemoryTypeSince = 13;      // GetInputMemoryType
+constexpr uint32_t kStatusCallbacksSince = 16;  // CreateKernelV2, KernelComputeV2
+constexpr uint32_t kOpsetRangeSince = 17;      // GetStartVersion, GetEndVersion (and InferOutputShapeFn)
+constexpr uint32_t kAliasMapSince = 18;        // GetMayInplace, GetAliasMap and their releases
+
 // Reads an op's descriptor; structural defects throw (the library is
 // rejected), ops the host cannot run are kept with a reason. Members are read
-// only from the OrtCustomOp version that has them (as ONNX Runtime does):
-// the type callbacks exist since version 1, CreateKernelV2/KernelComputeV2
-// since 16, InferOutputShapeFn and the opset range since 17, the in-place
-// and alias maps since 18.
+// only from the OrtCustomOp version that has them (the constants above); the
+// rest take ONNX Runtime's defaults: inputs and outputs required, default
+// memory, opsets 1 and up, no aliases, the legacy CreateKernel/KernelCompute.
 OrtOpInfo Describe(const OrtCustomOp* op, const std::string& domain, const std::string& path) {
   const std::string where = "plugin " + path + ", domain \"" + domain + "\"";
   if (op == nullptr) throw LoadError(where + ": registered a NULL OrtCustomOp");
@@ -456,13 +567,13 @@ OrtOpInfo Describe(const OrtCustomOp* op, const std::string& domain, const std::
   }
   for (size_t i = 0; i < inputs; ++i) {
     if (!ServableType(info.input_types[i])) {
-      unsupported("input " + std::to_string(i) + " has " + TypeName(info.input_types[i]) +
-                  " (generic or non-numeric types are not supported)");
+      unsupported("input " + std::to_string(i) + " has " + TypeName(info.input_types[i]) + TypeRemedy(info.input_types[i]));
     }
   }
   for (size_t i = 0; i < outputs; ++i) {
     if (!ServableType(info.output_types[i])) {
-      unsupported("output " + std::to_string(i) + " has " + TypeName(info.output_types[i]));
+      unsupported("output " + std::to_string(i) + " has " + TypeName(info.output_types[i]) +
+                  TypeRemedy(info.output_types[i]));
     }
   }
   if (op->GetExecutionProviderType != nullptr) {
@@ -471,17 +582,21 @@ OrtOpInfo Describe(const OrtCustomOp* op, const std::string& domain, const std::
       unsupported(std::string("runs on execution provider ") + provider + ", not the CPU");
     }
   }
-  for (size_t i = 0; i < inputs && op->GetInputCharacteristic != nullptr; ++i) {
-    if (op->GetInputCharacteristic(op, i) != INPUT_OUTPUT_REQUIRED) {
-      unsupported("input " + std::to_string(i) + " is optional or variadic");
+  const uint32_t version = op->version;
+  for (size_t i = 0; i < inputs && version >= kCharacteristicsSince && op->GetInputCharacteristic != nullptr; ++i) {
+    // Optional inputs are served when the node gives them (ORT's "lite" C++
+    // API, which onnxruntime-extensions uses, marks every input optional).
+    if (op->GetInputCharacteristic(op, i) == INPUT_OUTPUT_VARIADIC) {
+      unsupported("input " + std::to_string(i) + " is variadic");
     }
   }
-  for (size_t i = 0; i < outputs && op->GetOutputCharacteristic != nullptr; ++i) {
-    if (op->GetOutputCharacteristic(op, i) != INPUT_OUTPUT_REQUIRED) {
-      unsupported("output " + std::to_string(i) + " is optional or variadic");
+  for (size_t i = 0; i < outputs && version >= kCharacteristicsSince && op->GetOutputCharacteristic != nullptr;
+       ++i) {
+    if (op->GetOutputCharacteristic(op, i) == INPUT_OUTPUT_VARIADIC) {
+      unsupported("output " + std::to_string(i) + " is variadic");
     }
   }
-  for (size_t i = 0; i < inputs && op->GetInputMemoryType != nullptr; ++i) {
+  for (size_t i = 0; i < inputs && version >= kMemoryTypeSince && op->GetInputMemoryType != nullptr; ++i) {
     if (op->GetInputMemoryType(op, i) != OrtMemTypeDefault) {
       unsupported("input " + std::to_string(i) + " asks for non-default memory");
     }
@@ -489,7 +604,7 @@ OrtOpInfo Describe(const OrtCustomOp* op, const std::string& domain, const std::
   // InferOutputShapeFn only helps graph-level shape inference: output shapes
   // are known here when the kernel allocates them, so it is never called.
   // GetMayInplace only permits reusing an input; outputs are always separate.
-  if (op->GetAliasMap != nullptr) {
+  if (version >= kAliasMapSince && op->GetAliasMap != nullptr) {
     // An alias means the output *is* an input's buffer, which the kernel may
     // then not write: such ops need ORT's memory planning.
     int* input_index = nullptr;
@@ -498,14 +613,14 @@ OrtOpInfo Describe(const OrtCustomOp* op, const std::string& domain, const std::
     if (op->ReleaseAliasMap != nullptr) op->ReleaseAliasMap(input_index, output_index);
     if (aliases > 0) unsupported("declares outputs that alias inputs (GetAliasMap)");
   }
-  if (op->GetStartVersion != nullptr) info.start_version = op->GetStartVersion(op);
-  if (op->GetEndVersion != nullptr) info.end_version = op->GetEndVersion(op);
+  if (version >= kOpsetRangeSince && op->GetStartVersion != nullptr) info.start_version = op->GetStartVersion(op);
+  if (version >= kOpsetRangeSince && op->GetEndVersion != nullptr) info.end_version = op->GetEndVersion(op);
   if (info.start_version < 1 || info.end_version < info.start_version) {
     throw LoadError(label + ": opset range " + std::to_string(info.start_version) + ".." +
                     std::to_string(info.end_version) + " is empty or invalid");
   }
   if (op->KernelDestroy == nullptr) throw LoadError(label + ": KernelDestroy is NULL");
-  if (op->CreateKernelV2 != nullptr && op->KernelComputeV2 != nullptr) {
+  if (version >= kStatusCallbacksSince && op->CreateKernelV2 != nullptr && op->KernelComputeV2 != nullptr) {
     info.status_callbacks = true;
   } else if (op->CreateKernel == nullptr || op->KernelCompute == nullptr) {
     throw LoadError(label + ": needs CreateKernelV2 and KernelComputeV2 (or the legacy CreateKernel and KernelCompute)");
@@ -544,7 +659,16 @@ std::shared_ptr<OrtPluginLibrary> OrtPluginLibrary::Open(const std::string& path
                     "copy of the library's globals. Host it in a process without ONNX Runtime, or build it with "
                     "-fvisibility=hidden");
   }
-  library->original_ = plugin::OpenLibrary(library->path_);
+  // A library with GNU-unique symbols cannot have a private instance: the
+  // copy's unique symbols bind to the original's, so state the copy leaves
+  // there (ORT's C++ wrapper, onnxruntime-extensions: a static registry of
+  // descriptors pointing into the copy's code) would outlive the copy once
+  // it is unloaded, and the next load would call into unmapped code. glibc
+  // keeps such a library loaded anyway; the host says so (RTLD_NODELETE),
+  // loads it once per process and registers it again on each load, as ONNX
+  // Runtime does for each session.
+  const bool keep_loaded = !facts.unique_symbols.empty();
+  library->original_ = plugin::OpenLibrary(library->path_, keep_loaded ? RTLD_NODELETE : 0);
   if (dlsym(library->original_.get(), "RegisterCustomOps") == nullptr) {
     throw LoadError("plugin " + library->path_ +
                     " does not export RegisterCustomOps(OrtSessionOptions*, const OrtApiBase*); "
@@ -553,7 +677,8 @@ std::shared_ptr<OrtPluginLibrary> OrtPluginLibrary::Open(const std::string& path
   // ORT's C++ wrapper keeps the OrtApi pointer it is registered with in a
   // process-global: a private instance keeps ONNX Runtime (or another
   // session) using the same file in this process from switching it.
-  library->handle_ = plugin::OpenPrivateInstance(library->path_, library->original_);
+  library->handle_ = keep_loaded ? plugin::OpenLibrary(library->path_, RTLD_NODELETE)
+                                 : plugin::OpenPrivateInstance(library->path_, library->original_);
   dlerror();
   auto register_ops = reinterpret_cast<RegisterCustomOpsFn>(dlsym(library->handle_.get(), "RegisterCustomOps"));
   if (register_ops == nullptr) {

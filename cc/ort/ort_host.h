@@ -22,10 +22,10 @@ using plugin::Attributes;
 using plugin::HostTensor;
 using plugin::TensorRef;
 
-// The oldest OrtCustomOp.version this host serves: CreateKernelV2 and
-// KernelComputeV2 exist from 16; 18 is the first version whose struct this
-// host has audited end to end.
-constexpr uint32_t kMinOpVersion = 18;
+// The oldest OrtCustomOp.version this host serves, as ONNX Runtime: version
+// 1's members are read from every descriptor, later members only from the
+// versions that define them (ort_host.cc, Describe).
+constexpr uint32_t kMinOpVersion = 1;
 
 // One op a library registered. `unsupported` says why the host cannot run
 // it (empty when it can); such ops are listed but rejected when used.

@@ -25,6 +25,8 @@ constexpr int32_t kFloat16 = 10;
 constexpr int32_t kDouble = 11;
 constexpr int32_t kBFloat16 = 16;
 const char kLibrary[] = "examples/native_plugins/libort_leaky_relu.so";
+const char kOldLibrary[] = "cc/ort/libold_descriptor_plugin.so";
+const char kUniqueLibrary[] = "cc/ort/libunique_global_plugin.so";
 
 void Registration() {
   auto library = OrtPluginLibrary::Open(kLibrary);
@@ -40,11 +42,15 @@ void Registration() {
                library->Select("com.example", "LeakyRelu", 2, {kFloat}));
   CHECK_THROWS(InvalidInput, "has no op com.example::Relu (it registers: com.example::LeakyRelu",
                library->Select("com.example", "Relu", 1, {kFloat}));
-  // Version-17 descriptors: listed (two overloads, told apart by type), not served.
-  auto old = OrtPluginLibrary::Open("cc/ort/libold_descriptor_plugin.so");
+  // Descriptors of versions 11 and 1: only their versions' members are read
+  // (the rest are poisoned), and the legacy callbacks serve them.
+  auto old = OrtPluginLibrary::Open(kOldLibrary);
   CHECK(old->ops().size() == 2);
-  CHECK_THROWS(InvalidInput, "cannot be hosted: built against ORT API version 17; this host serves 18..29",
-               old->Select("com.test", "Old", 1, {kDouble}));
+  for (const auto& op : old->ops()) {
+    CHECK(op.unsupported.empty() && !op.status_callbacks && op.start_version == 1 && op.end_version == INT32_MAX);
+  }
+  CHECK(old->Select("com.test", "AddOne", 1, {kFloat}).version == 11);
+  CHECK(old->Select("com.test", "AddOne", 1, {kDouble}).version == 1);
   CHECK_THROWS(LoadError, "does not export RegisterCustomOps",
                OrtPluginLibrary::Open("examples/native_plugins/libleaky_relu_plugin.so"));
   CHECK_THROWS(LoadError, "does not exist", OrtPluginLibrary::Open("./missing.so"));
@@ -88,13 +94,52 @@ void Compute() {
   CHECK(!no_alpha.created());
 }
 
+void LegacyCompute() {
+  auto library = OrtPluginLibrary::Open(kOldLibrary);
+  const std::vector<float> x = {1.5f, -2.0f, 0.0f};
+  OrtKernel floats(library, library->Select("com.test", "AddOne", 1, {kFloat}), {}, "v11");
+  std::vector<HostTensor> y = floats.Compute({TensorRef{kFloat, {3}, x.data()}});
+  const float* out = static_cast<const float*>(y[0].data());
+  CHECK(y[0].shape() == std::vector<int64_t>({3}) && out[0] == 2.5f && out[1] == -1.0f && out[2] == 1.0f);
+  const std::vector<double> xd = {-0.5, 2.0};
+  OrtKernel doubles(library, library->Select("com.test", "AddOne", 1, {kDouble}), {}, "v1");
+  y = doubles.Compute({TensorRef{kDouble, {2, 1}, xd.data()}});
+  CHECK(static_cast<const double*>(y[0].data())[0] == 0.5 && static_cast<const double*>(y[0].data())[1] == 3.0);
+}
+
+// Load, use, release, load again, 100 times, for every library the tests
+// host (with and without GNU-unique symbols); and load, fail to select an
+// op (as a session does that rejects a model), release, load again.
+void Reload() {
+  struct Case {
+    const char* path;
+    const char* domain;
+    const char* name;
+  };
+  const Case cases[] = {{kLibrary, "com.example", "LeakyRelu"},
+                        {kOldLibrary, "com.test", "AddOne"},
+                        {kUniqueLibrary, "com.test", "Negate"}};
+  const std::vector<float> x = {1.0f, -3.0f};
+  for (const Case& c : cases) {
+    for (int round = 0; round < 100; ++round) {
+      auto library = OrtPluginLibrary::Open(c.path);
+      OrtKernel kernel(library, library->Select(c.domain, c.name, 1, {kFloat}), {{"alpha", 0.5}}, "n");
+      CHECK(kernel.Compute({TensorRef{kFloat, {2}, x.data()}})[0].element_count() == 2);
+    }
+    for (int round = 0; round < 100; ++round) {
+      auto library = OrtPluginLibrary::Open(c.path);
+      CHECK_THROWS(InvalidInput, "has no op", library->Select(c.domain, "Missing", 1, {kFloat}));
+    }
+  }
+}
+
 void ElfChecks() {
   // Hidden visibility: nothing GNU-unique; the example needs libstdc++, not ORT.
   const auto example = opbridge::plugin::ReadElfFacts(kLibrary);
   CHECK(example.unique_symbols.empty());
   for (const auto& needed : example.needed) CHECK(needed.rfind("libonnxruntime", 0) != 0);
   // Default visibility and an inline function's static: a GNU-unique symbol.
-  const char unique[] = "cc/ort/libunique_global_plugin.so";
+  const char* unique = kUniqueLibrary;
   CHECK(!opbridge::plugin::ReadElfFacts(unique).unique_symbols.empty());
   // Without ONNX Runtime in the process it is still hosted, and says so.
   auto library = OrtPluginLibrary::Open(unique);
@@ -111,6 +156,8 @@ void ElfChecks() {
 int main() {
   Registration();
   Compute();
+  LegacyCompute();
+  Reload();
   ElfChecks();
   std::puts("ort_host_test: all checks passed");
   return 0;

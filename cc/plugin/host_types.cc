@@ -64,9 +64,9 @@ void LibraryCloser::operator()(void* handle) const {
   if (handle != nullptr) dlclose(handle);
 }
 
-LibraryHandle OpenLibrary(const std::string& resolved_path) {
+LibraryHandle OpenLibrary(const std::string& resolved_path, int extra_flags) {
   dlerror();
-  void* handle = dlopen(resolved_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  void* handle = dlopen(resolved_path.c_str(), RTLD_NOW | RTLD_LOCAL | extra_flags);
   if (handle == nullptr) {
     const char* reason = dlerror();
     throw LoadError("cannot load plugin library " + resolved_path + ": " +

@@ -88,7 +88,8 @@ struct LibraryCloser {
   void operator()(void* handle) const;
 };
 using LibraryHandle = std::unique_ptr<void, LibraryCloser>;
-LibraryHandle OpenLibrary(const std::string& resolved_path);
+// `extra_flags` (e.g. RTLD_NODELETE) are added to RTLD_NOW | RTLD_LOCAL.
+LibraryHandle OpenLibrary(const std::string& resolved_path, int extra_flags = 0);
 
 // Loads a private instance of a library that another loader (ONNX Runtime,
 // another host) may also have loaded: a library keeping process-global

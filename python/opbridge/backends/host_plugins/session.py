@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from opbridge.backends.host_plugins.dtypes import ONNX_NUMBERS, dtype_of_number, name_of_number
 from opbridge.backends.host_plugins.executor import NativeExecutor
+from opbridge.backends.host_plugins.isolated import IsolatedExecutor
 from opbridge.backends.host_plugins.limits import check_model_size
 from opbridge.backends.host_plugins.plugins import Floats, Ints, NativePlugin, NodeKernel, OrtCustomOpLibrary, Strings
 from opbridge.errors import InvalidInputError, ModelFormatError, UnsupportedOperatorError, UnsupportedTensorError
@@ -54,21 +55,35 @@ class CustomOpSession:
     a context manager or call close(); an abandoned session is released by a
     finalizer. Runs are serialized; inputs are copied before a plugin sees
     them; outputs are new arrays owned by the caller.
+
+    `isolate=True` loads the library and runs its kernels in a child process
+    (isolated.py): a crash in plugin code raises PluginKernelError naming the
+    node and op (PluginLoadError while loading) instead of ending the
+    caller's process, at the cost of copying inputs and outputs across a pipe.
     """
 
     def __init__(
-        self, plugin: str | os.PathLike[str], model: bytes | bytearray | memoryview, *, abi: Abi = "ort"
+        self,
+        plugin: str | os.PathLike[str],
+        model: bytes | bytearray | memoryview,
+        *,
+        abi: Abi = "ort",
+        isolate: bool = False,
     ) -> None:
         if not isinstance(model, bytes | bytearray | memoryview):
             raise TypeError(f"model must be the bytes of an ONNX file, got {type(model).__name__}")
         check_model_size(memoryview(model).nbytes)  # before anything is copied or parsed
         proto, opsets = read_model_proto(bytes(model))
-        if abi == "ort":
-            library: Library = OrtCustomOpLibrary.load(plugin)
-        elif abi == "opbridge":
-            library = NativePlugin.load(plugin)
-        else:
+        if abi not in ("ort", "opbridge"):
             raise ValueError(f'abi must be "ort" or "opbridge", got {abi!r}')
+        self._lock = threading.Lock()
+        self._closed = False
+        if isolate:
+            isolated = IsolatedExecutor(plugin, bytes(model), abi)
+            self._executor: NativeExecutor | IsolatedExecutor = isolated
+            self._finalizer = weakref.finalize(self, isolated.close)
+            return
+        library: Library = OrtCustomOpLibrary.load(plugin) if abi == "ort" else NativePlugin.load(plugin)
         builder = _GraphBuilder(library, opsets)
         try:
             graph = builder.build(proto)
@@ -77,8 +92,6 @@ class CustomOpSession:
             raise
         kernels = builder.kernels
         self._executor = NativeExecutor(graph, kernels, unranked_inputs=builder.unranked)
-        self._lock = threading.Lock()
-        self._closed = False
         self._finalizer = weakref.finalize(self, _release, list(kernels.values()), library)
 
     @property
