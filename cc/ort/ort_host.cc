@@ -13,6 +13,7 @@
 #include <tuple>
 #include <utility>
 
+#include "cc/ort/ort_api_names.h"
 #include "cc/plugin/elf_facts.h"
 #include "cc/plugin/tensor_limits.h"
 #include "onnxruntime_c_api.h"
@@ -395,13 +396,14 @@ OrtStatus* ORT_API_CALL MemoryInfoGetType(const OrtMemoryInfo* info, OrtAllocato
 // table of function pointers only.
 constexpr size_t kApiSlots = sizeof(OrtApi) / sizeof(void (*)());
 static_assert(sizeof(OrtApi) % sizeof(void (*)()) == 0, "OrtApi holds only function pointers");
+static_assert(kOrtApiNameCount == kApiSlots, "ort_api_names.py read a different OrtApi than the compiler");
 
 template <size_t kSlot>
 OrtStatus* ORT_API_CALL NotImplemented() noexcept {
   static OrtStatus status{ORT_NOT_IMPLEMENTED,
-                          "OrtApi function number " + std::to_string(kSlot) +
-                              " (counting from 0 in onnxruntime_c_api.h's struct OrtApi) is not implemented by "
-                              "opbridge's ORT host; docs/native_plugins.md lists the ones it serves",
+                          std::string("OrtApi::") + kOrtApiNames[kSlot] +
+                              " is not implemented by opbridge's ORT host (docs/native_plugins.md lists the "
+                              "functions it serves)",
                           true};
   return &status;
 }

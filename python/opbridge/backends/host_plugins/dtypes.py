@@ -29,6 +29,11 @@ def number_of_array(array: np.ndarray[Any, Any]) -> int | None:
     return number
 
 
+_STRING = 8  # TensorProto.STRING
+
+
 def name_of_number(number: int) -> str:
     dtype = ONNX_DTYPES.get(number)
-    return dtype.value if dtype is not None else f"ONNX element type {number}"
+    if dtype is not None:
+        return dtype.value
+    return "string" if number == _STRING else f"ONNX element type {number}"

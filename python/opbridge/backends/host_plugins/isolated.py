@@ -14,6 +14,7 @@ Inputs and outputs cross the pipe pickled (arrays are copied both ways):
 the cost per run is measured by `bazel run //tests/benchmarks:native_plugins`.
 """
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -62,17 +63,15 @@ def _error_message(error: BaseException) -> tuple[str, str, str]:
 
 def _serve(connection: Connection, plugin: str, model: bytes, abi: str, current: Any) -> None:
     """The child: one session, runs on request until told to stop or the pipe closes."""
-    from opbridge.backends.host_plugins.session import CustomOpSession  # noqa: PLC0415 (the child's own import)
+    from opbridge.backends.host_plugins.session import CustomOpSession
 
     try:
         session = CustomOpSession(plugin, model, abi=abi)  # type: ignore[arg-type]
-    except BaseException as error:  # noqa: BLE001 (every failure goes back to the parent)
+    except BaseException as error:
         connection.send(("error", _error_message(error)))
         return
     executor = session._executor
-    executor.kernels = {
-        index: _TracedKernel(kernel, index, current) for index, kernel in executor.kernels.items()
-    }
+    executor.kernels = {index: _TracedKernel(kernel, index, current) for index, kernel in executor.kernels.items()}
     connection.send(("ready", session.graph))
     with session:
         while True:
@@ -84,14 +83,14 @@ def _serve(connection: Connection, plugin: str, model: bytes, abi: str, current:
                 return
             try:
                 connection.send(("outputs", session.run(request)))
-            except BaseException as error:  # noqa: BLE001
+            except BaseException as error:
                 current.value = _LOADING
                 connection.send(("error", _error_message(error)))
 
 
 def _error_of(name: str, message: str, hint: str) -> BaseException:
     """The child's exception, rebuilt as the same opbridge error class (others as RuntimeError)."""
-    import opbridge.errors as errors  # noqa: PLC0415
+    import opbridge.errors as errors
 
     kind = getattr(errors, name, None)
     if isinstance(kind, type) and issubclass(kind, OpbridgeError):
@@ -170,10 +169,8 @@ class IsolatedExecutor:
     def close(self) -> None:
         """Stops the child (it releases its kernels and library first). Idempotent."""
         if not self._connection.closed:
-            try:
+            with contextlib.suppress(BrokenPipeError, ConnectionError, OSError):
                 self._connection.send(None)
-            except (BrokenPipeError, ConnectionError, OSError):
-                pass
             self._connection.close()
         self._process.join(timeout=10)
         if self._process.is_alive():

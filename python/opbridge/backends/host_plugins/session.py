@@ -248,7 +248,8 @@ def _value_dtype(number: int, what: str) -> DType:
     if dtype is None:
         raise UnsupportedTensorError(
             f"{what} has element type {name_of_number(number)}",
-            hint="native plugins take float16, bfloat16, float32, float64 and integer tensors",
+            hint="native plugins take float16, bfloat16, float32, float64, integer and bool tensors (string "
+            "tensors are not served: docs/native_plugins.md)",
         )
     return dtype
 
