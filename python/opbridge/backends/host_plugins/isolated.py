@@ -18,7 +18,7 @@ import contextlib
 import multiprocessing
 import os
 import signal
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -61,12 +61,11 @@ def _error_message(error: BaseException) -> tuple[str, str, str]:
     return type(error).__name__, str(error), ""
 
 
-def _serve(connection: Connection, plugin: str, model: bytes, abi: str, current: Any) -> None:
-    """The child: one session, runs on request until told to stop or the pipe closes."""
-    from opbridge.backends.host_plugins.session import CustomOpSession
-
+def _serve(connection: Connection, open_session: Callable[[], Any], current: Any) -> None:
+    """The child: one in-process session (`open_session()`: a CustomOpSession), runs on request
+    until told to stop or the pipe closes. Every failure goes back to the parent."""
     try:
-        session = CustomOpSession(plugin, model, abi=abi)  # type: ignore[arg-type]
+        session = open_session()
     except BaseException as error:
         connection.send(("error", _error_message(error)))
         return
@@ -103,7 +102,8 @@ def _error_of(name: str, message: str, hint: str) -> BaseException:
 class IsolatedExecutor:
     """Runs a plugin session in a child process; `graph` and `run` as NativeExecutor's."""
 
-    def __init__(self, plugin: str | os.PathLike[str], model: bytes, abi: str) -> None:
+    def __init__(self, plugin: str | os.PathLike[str], open_session: Callable[[], Any]) -> None:
+        """`open_session` (picklable: the child calls it) opens the in-process session on `plugin`."""
         context = multiprocessing.get_context("spawn")
         self._current = context.Value("i", _LOADING, lock=False)
         self._plugin = os.fspath(plugin)
@@ -111,7 +111,7 @@ class IsolatedExecutor:
         self._connection = parent
         self._process = context.Process(
             target=_serve,
-            args=(child, self._plugin, bytes(model), abi, self._current),
+            args=(child, open_session, self._current),
             name="opbridge-isolated-plugin",
             daemon=True,
         )

@@ -10,6 +10,7 @@ NativeExecutor runs them. Nothing of ONNX Runtime is imported or loaded.
 """
 
 import dataclasses
+import functools
 import os
 import threading
 import weakref
@@ -79,7 +80,8 @@ class CustomOpSession:
         self._lock = threading.Lock()
         self._closed = False
         if isolate:
-            isolated = IsolatedExecutor(plugin, bytes(model), abi)
+            open_session = functools.partial(CustomOpSession, os.fspath(plugin), bytes(model), abi=abi)
+            isolated = IsolatedExecutor(plugin, open_session)
             self._executor: NativeExecutor | IsolatedExecutor = isolated
             self._finalizer = weakref.finalize(self, isolated.close)
             return
