@@ -215,6 +215,23 @@ def test_what_the_host_cannot_serve_is_rejected_clearly() -> None:
         session.run([np.ones(3), np.ones(3)])
 
 
+@pytest.mark.parametrize("kind", ["tutorial", "optim"])
+def test_onnx_extended_load_release_and_reload_100_times(kind: str) -> None:
+    # With onnxruntime loaded in this process too; and a session that loads
+    # the library, fails on the model (no such op) and releases it.
+    library = onnx_extended_library(kind)
+    missing = tutorial_model("Missing", 1)
+    for _ in range(100):
+        loaded = OrtCustomOpLibrary.load(library)
+        assert loaded.ops
+        loaded.release()
+        with pytest.raises(UnsupportedOperatorError, match="Missing"):
+            CustomOpSession(library, missing)
+    model = tutorial_model("MyCustomOp", 2)
+    with CustomOpSession(onnx_extended_library("tutorial"), model) as session:
+        assert session.run([np.ones(2, np.float32), np.ones(2, np.float32)])[0].shape == (2,)
+
+
 def test_a_library_sharing_globals_with_onnxruntime_is_refused() -> None:
     # Its OrtApi pointer is GNU-unique: a copy loaded by opbridge would share
     # it with onnxruntime's. Once onnxruntime is loaded, loading it is refused.

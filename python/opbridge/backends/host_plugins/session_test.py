@@ -10,6 +10,7 @@ import gc
 import re
 import sys
 import threading
+from typing import Literal
 
 import ml_dtypes
 import numpy as np
@@ -507,6 +508,26 @@ def test_library_listing() -> None:
     assert plugin.api_version == 1
     (op,) = plugin.ops
     assert op.input_dtypes[0] == {DType.FLOAT16, DType.BFLOAT16, DType.FLOAT32, DType.FLOAT64}
+
+
+@pytest.mark.parametrize(
+    ("library", "abi"),
+    [(LEAKY_RELU_ORT, "ort"), (LEAKY_RELU_OPBRIDGE, "opbridge"), (TEST_PLUGIN, "opbridge")],
+)
+def test_load_release_and_reload_100_times(library: str, abi: Literal["ort", "opbridge"]) -> None:
+    # Load, run, release, and load again; and a session that loads the library,
+    # fails on the model (an op it does not have) and releases it. Under ASan
+    # in .ci/run (--config=asan-python).
+    if library == TEST_PLUGIN:
+        model, missing = single_node_model("Echo", domain="test"), single_node_model("Missing", domain="test")
+    else:
+        model, missing = leaky_relu_model(), single_node_model("Missing", domain="com.example")
+    x = np.array([[-1.0, 2.0]], np.float32)
+    for _ in range(100):
+        with CustomOpSession(plugin_path(library), model, abi=abi) as session:
+            assert session.run([x])[0].shape == (1, 2)
+        with pytest.raises(UnsupportedOperatorError, match="Missing"):
+            CustomOpSession(plugin_path(library), missing, abi=abi)
 
 
 def test_onnxruntime_was_never_imported() -> None:
