@@ -7,6 +7,9 @@ isolated runs equal in-process ones; the child's errors keep their types.
 """
 
 import os
+import pathlib
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -74,3 +77,22 @@ def test_the_child_s_errors_keep_their_types() -> None:
         with pytest.raises(InvalidInputError, match="float64"):
             session.run([np.ones(2)])
         assert session.run([np.ones(2, np.float32)])[0].tolist() == [2.0, 2.0]  # still alive
+
+
+def test_a_script_without_a_main_guard_can_isolate(tmp_path: pathlib.Path) -> None:
+    # The child never imports the caller's __main__ (multiprocessing's spawn
+    # would, running this script's top level again in the child).
+    script = tmp_path / "user_script.py"
+    script.write_text(
+        "import numpy as np\n"
+        "from opbridge.backends.host_plugins import CustomOpSession\n"
+        f"session = CustomOpSession({CRASHING!r}, {chain_model('Twice')!r}, isolate=True)\n"
+        "print(session.run([np.array([4.0], np.float32)])[0].tolist())\n"
+        "session.close()\n"
+    )
+    environment = dict(os.environ, PYTHONPATH=os.pathsep.join(path for path in sys.path if path))
+    result = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=environment, timeout=120, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[8.0]"

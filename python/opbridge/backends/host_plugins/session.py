@@ -10,7 +10,6 @@ NativeExecutor runs them. Nothing of ONNX Runtime is imported or loaded.
 """
 
 import dataclasses
-import functools
 import os
 import threading
 import weakref
@@ -80,8 +79,7 @@ class CustomOpSession:
         self._lock = threading.Lock()
         self._closed = False
         if isolate:
-            open_session = functools.partial(CustomOpSession, os.fspath(plugin), bytes(model), abi=abi)
-            isolated = IsolatedExecutor(plugin, open_session)
+            isolated = IsolatedExecutor(plugin, bytes(model), abi)
             self._executor: NativeExecutor | IsolatedExecutor = isolated
             self._finalizer = weakref.finalize(self, isolated.close)
             return
@@ -99,6 +97,13 @@ class CustomOpSession:
     @property
     def graph(self) -> Graph:
         return self._executor.graph
+
+    @property
+    def native_executor(self) -> NativeExecutor:
+        """The executor of an in-process session (its kernels by node index)."""
+        if not isinstance(self._executor, NativeExecutor):
+            raise TypeError("an isolated session runs its kernels in a child process")
+        return self._executor
 
     @property
     def input_names(self) -> list[str]:
