@@ -30,10 +30,22 @@ cache_flags=("$@")
 
 mkdir -p "$work_dir"
 work_dir=$(cd "$work_dir" && pwd)
+# The servers' temporary files go under WORK_DIR, which the caller removes:
+# with --execution_log_json_file Bazel writes a raw log of about 1.5 GB to
+# the JVM's temporary directory and leaves it there (3 per .ci/run).
+jvm_tmp="$work_dir/jvm_tmp"
+mkdir -p "$jvm_tmp"
 output_bases=()
+
+# bazel_at OUTPUT_BASE ARGS...: Bazel with its own output base and temporary directory.
+bazel_at() {
+  local output_base=$1
+  shift
+  bazel --output_base="$output_base" --host_jvm_args=-Djava.io.tmpdir="$jvm_tmp" "$@"
+}
 shutdown_servers() {
   for output_base in "${output_bases[@]}"; do
-    bazel --output_base="$output_base" shutdown >/dev/null 2>&1 || true
+    bazel_at "$output_base" shutdown >/dev/null 2>&1 || true
   done
 }
 trap shutdown_servers EXIT
@@ -43,7 +55,7 @@ bazel_in() {
   local clone=$1 output_base=$2
   shift 2
   output_bases+=("$output_base")
-  (cd "$clone" && bazel --output_base="$output_base" "$@")
+  (cd "$clone" && bazel_at "$output_base" "$@")
 }
 
 first="$work_dir/first/opbridge"
@@ -53,12 +65,12 @@ git clone --quiet "$root" "$second"
 
 echo "--- $name: filling the cache from $first"
 bazel_in "$first" "$work_dir/output_base_first" test --config=ci "${cache_flags[@]}" //...
-bazel --output_base="$work_dir/output_base_first" shutdown
+bazel_at "$work_dir/output_base_first" shutdown
 
 echo "--- $name: testing from $second (fresh output base)"
 bazel_in "$second" "$work_dir/output_base_second" test --config=ci "${cache_flags[@]}" \
   --execution_log_json_file="$work_dir/second.log" //...
-bazel --output_base="$work_dir/output_base_second" shutdown
+bazel_at "$work_dir/output_base_second" shutdown
 python3 "$here/cache_hits.py" ratio "$work_dir/second.log" --name "$name" --minimum 0.95
 
 if $poison; then
@@ -80,7 +92,7 @@ PYTHON
     "tests(rdeps(//..., //${changed%/*}:${changed##*/}))" >"$work_dir/dependent_tests.txt"
   bazel_in "$second" "$work_dir/output_base_poisoned" test --config=ci "${cache_flags[@]}" \
     --execution_log_json_file="$work_dir/poisoned.log" //...
-  bazel --output_base="$work_dir/output_base_poisoned" shutdown
+  bazel_at "$work_dir/output_base_poisoned" shutdown
   python3 "$here/cache_hits.py" poison "$work_dir/poisoned.log" --baseline "$work_dir/second.log" \
     --expected-tests "$work_dir/dependent_tests.txt" --changed-source "$changed"
 fi
