@@ -32,6 +32,7 @@ from typing import Any, BinaryIO
 
 import numpy.typing as npt
 
+import opbridge.errors as opbridge_errors
 from opbridge.backends.host_plugins.plugins import NodeKernel
 from opbridge.errors import OpbridgeError, PluginKernelError, PluginLoadError
 from opbridge.ir import Graph
@@ -116,15 +117,16 @@ def error_reply(error: BaseException) -> tuple[str, tuple[str, str, str]]:
     return "error", (type(error).__name__, str(error), "")
 
 
+_BUILTIN_ERRORS: dict[str, type[Exception]] = {"ValueError": ValueError, "TypeError": TypeError}
+
+
 def _error_of(name: str, message: str, hint: str) -> BaseException:
     """The child's exception, rebuilt as the same opbridge error class (others as RuntimeError)."""
-    import opbridge.errors as errors
-
-    kind = getattr(errors, name, None)
+    kind = getattr(opbridge_errors, name, None)
     if isinstance(kind, type) and issubclass(kind, OpbridgeError):
         return kind(message, hint=hint)
-    if name in ("ValueError", "TypeError"):
-        return {"ValueError": ValueError, "TypeError": TypeError}[name](message)
+    if name in _BUILTIN_ERRORS:
+        return _BUILTIN_ERRORS[name](message)
     return RuntimeError(f"{name}: {message}")
 
 
