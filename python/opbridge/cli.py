@@ -48,6 +48,7 @@ def _convert(arguments: argparse.Namespace) -> int:
             "plan_json": arguments.plan_json,
             "bundle_kernels": arguments.bundle_kernels,
             "golden_cases": arguments.golden_cases,
+            "max_arena_bytes": arguments.max_arena_bytes,
         },
     )
     result = AotConverter(config, registry_context=_context(arguments)).convert()
@@ -116,6 +117,10 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument(
         "--no-bundle-kernels", dest="bundle_kernels", action="store_false", default=None,
         help="do not copy the kernels into OUTPUT_DIR/kernels (when the build links cc/kernels itself)",
+    )  # fmt: skip
+    convert.add_argument(
+        "--max-arena-bytes", type=int, dest="max_arena_bytes",
+        help="fail, naming the peak step and its tensors, when the arena needs more",
     )  # fmt: skip
     convert.add_argument("-v", "--verbose", action="store_true", help="print the memory plan")
     _add_plugin_arguments(convert)

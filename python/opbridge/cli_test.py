@@ -169,3 +169,36 @@ def test_plan_and_golden_paths_are_checked_before_the_module_is_written(
     error = convert_error(["-o", out, "--prefix", "hw", "--golden-test", str(tmp_path / "file" / "golden.c")], capsys)
     assert f"golden_test (--golden-test) {tmp_path / 'file' / 'golden.c'} cannot be created" in error
     assert tree(tmp_path) == ["file", "folder"]
+
+
+def test_a_plan_over_the_ram_budget_names_the_peak_and_writes_nothing(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    status = cli.main(["convert", str(HELLO_WORLD), "-o", str(out), "--max-arena-bytes", "31"])
+    assert status != 0
+    error = capsys.readouterr().err
+    assert "the arena needs 32 bytes but max_arena_bytes is 31" in error
+    # hello_world peaks at its second FULLY_CONNECTED: 16 bytes in, 16 out.
+    assert "the peak is at step 1, node 1 (FULLY_CONNECTED" in error
+    assert error.count("(16 B)") == 2
+    assert "hint: raise max_arena_bytes" in error
+    assert not out.exists()
+    assert cli.main(["convert", str(HELLO_WORLD), "-o", str(out), "--max-arena-bytes", "32"]) == 0
+
+
+def test_sections_must_be_linker_section_names(tmp_path: pathlib.Path) -> None:
+    with pytest.raises(ConfigError, match="arena_section: .*not a linker section name"):
+        load_convert_args(None, {"model": HELLO_WORLD, "output_dir": tmp_path, "arena_section": '.dtcm") evil'})
+    config = load_convert_args(
+        None, {"model": HELLO_WORLD, "output_dir": tmp_path, "arena_section": ".dtcm.arena", "plan_search_budget": 0}
+    )
+    assert config.arena_section == ".dtcm.arena" and config.plan_search_budget == 0
+
+
+def test_verbose_reports_the_placement_strategy(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["convert", str(HELLO_WORLD), "-o", str(tmp_path / "out"), "-v"]) == 0
+    printed = capsys.readouterr().out
+    assert "placement: largest first, lowest fit (optimal)" in printed
+    plan = json.loads((tmp_path / "out" / "plan.json").read_text())
+    assert plan["strategy"] == "largest first, lowest fit" and plan["optimal"] is True

@@ -15,6 +15,7 @@ Stages: model hooks -> LiteRT parsers -> transforms (config `transforms`)
 import dataclasses
 import difflib
 import pathlib
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,6 +27,7 @@ from opbridge.backends.c.emitter import EmittedModule, check_prefix, emit_module
 from opbridge.backends.c.golden import golden_test_source
 from opbridge.backends.c.golden_inputs import DEFAULT_SEED
 from opbridge.backends.c.memory_plan import DEFAULT_ALIGNMENT, MemoryPlan, plan_memory
+from opbridge.backends.c.placement import DEFAULT_SEARCH_BUDGET
 from opbridge.errors import ConfigError
 from opbridge.frontends.models import load_model
 from opbridge.ir import Graph
@@ -48,6 +50,9 @@ class TransformRule(pydantic.BaseModel):
     options: dict[str, Any] | None = None
 
 
+SECTION_NAME = re.compile(r"[A-Za-z0-9_.$]{1,64}")
+
+
 class ConvertArgs(pydantic.BaseModel):
     """Settings of one conversion; YAML config files use the same keys."""
 
@@ -57,6 +62,13 @@ class ConvertArgs(pydantic.BaseModel):
     output_dir: pathlib.Path
     prefix: str = "model"
     arena_alignment: int = pydantic.Field(DEFAULT_ALIGNMENT, ge=1, le=64)
+    # RAM budget: conversion fails, naming the peak step and what is live there, above it.
+    max_arena_bytes: int | None = pydantic.Field(None, ge=0)
+    # Linker sections for the static arena (e.g. ".dtcm.arena") and the constant tables (e.g. ".flash.weights").
+    arena_section: str | None = None
+    constants_section: str | None = None
+    # Work the exact placement search may do when no heuristic reaches the bound (0: heuristics only).
+    plan_search_budget: int = pydantic.Field(DEFAULT_SEARCH_BUDGET, ge=0)
     plan_json: pathlib.Path | None = None  # default: OUTPUT_DIR/plan.json
     bundle_kernels: bool = True  # copy cc/kernels into OUTPUT_DIR/kernels (Bazel links them instead)
     golden_test: pathlib.Path | None = None  # also write a golden test program here
@@ -76,6 +88,15 @@ class ConvertArgs(pydantic.BaseModel):
     @classmethod
     def _prefix_is_a_c_identifier(cls, value: str) -> str:
         check_prefix(value)
+        return value
+
+    @pydantic.field_validator("arena_section", "constants_section")
+    @classmethod
+    def _section_is_a_linker_section_name(cls, value: str | None) -> str | None:
+        if value is not None and not SECTION_NAME.fullmatch(value):
+            raise ValueError(
+                f"{value!r} is not a linker section name: use letters, digits, '.', '_' and '$' (e.g. '.dtcm.arena')"
+            )
         return value
 
     @pydantic.field_validator("arena_alignment")
@@ -129,7 +150,8 @@ class ConvertResult:
         operators = ", ".join(sorted({n.op_type for n in self.graph.nodes}))
         return (
             f"converted {len(self.graph.nodes)} nodes ({operators}) into {self.module.directory}\n"
-            f"arena: {self.plan.arena_bytes} bytes (liveness lower bound {self.plan.lower_bound_bytes} bytes); "
+            f"arena: {self.plan.arena_bytes} bytes (liveness lower bound {self.plan.lower_bound_bytes} bytes, "
+            f"placed by {self.plan.strategy}); "
             f"constants: {constants} bytes"
         )
 
@@ -157,9 +179,18 @@ def plan_and_emit(
     *,
     alignment: int = DEFAULT_ALIGNMENT,
     bundle_kernels: bool = True,
+    memory: "ConvertArgs | None" = None,
 ) -> tuple[MemoryPlan, EmittedModule]:
+    """Plans and emits; `memory` carries the planner's settings (budget, sections, search)."""
     plan = plan_memory(
-        graph, alignment=alignment, scratch_bytes=resolved.scratch_bytes, persistent_bytes=resolved.persistent_bytes
+        graph,
+        alignment=alignment,
+        scratch_bytes=resolved.scratch_bytes,
+        persistent_bytes=resolved.persistent_bytes,
+        max_arena_bytes=memory.max_arena_bytes if memory else None,
+        search_budget=memory.plan_search_budget if memory else DEFAULT_SEARCH_BUDGET,
+        arena_section=memory.arena_section if memory else None,
+        constants_section=memory.constants_section if memory else None,
     )
     module = emit_module(graph, resolved.operators, plan, prefix, directory, bundle_kernels)
     return plan, module
@@ -219,6 +250,7 @@ class AotConverter:
                 config.output_dir,
                 alignment=config.arena_alignment,
                 bundle_kernels=config.bundle_kernels,
+                memory=config,
             )
         with writing_to(plan_path, "plan_json", "--plan-json"):
             plan_path.parent.mkdir(parents=True, exist_ok=True)

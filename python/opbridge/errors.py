@@ -49,3 +49,7 @@ class OperatorPluginError(OpbridgeError):
 
 class SchemaError(OpbridgeError):
     """A schema (or an opset domain) is malformed, or conflicts with what is registered."""
+
+
+class ArenaBudgetError(OpbridgeError):
+    """The memory plan does not fit the RAM budget (`max_arena_bytes`)."""

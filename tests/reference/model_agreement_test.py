@@ -27,14 +27,22 @@ MODEL_NAMES = [
     "mlperf_tiny/ad01_int8",
     "mlperf_tiny/kws_ref_model",
     "mlperf_tiny/pretrainedResnet_quant",
+    # Built by //tests/models:mobilenet_tflite (opbridge_testing.mobilenet), not a shared file.
+    "generated/mobilenet_v1_025_96",
 ]
+GENERATED = pathlib.Path("tests/models")
+
+
+def _path(name: str) -> pathlib.Path:
+    folder, stem = name.split("/")
+    return (GENERATED if folder == "generated" else MODELS / folder) / f"{stem}.tflite"
 INPUTS = 20
 TFLM_ARENA_BYTES = 256 * 1024
 
 
 @pytest.mark.parametrize("name", MODEL_NAMES)
 def test_reference_equals_tflite_micro(name: str) -> None:
-    path = MODELS / f"{name}.tflite"
+    path = _path(name)
     registry = build_builtin_registry()
     graph = load_litert_model(path, as_registry_context(registry))
     interpreter = ReferenceInterpreter(graph, registry)
@@ -60,7 +68,7 @@ def test_reference_equals_tflite_micro(name: str) -> None:
 
 @pytest.mark.parametrize("name", MODEL_NAMES)
 def test_agreement_with_litert_reference_kernels_is_reported(name: str, capsys: pytest.CaptureFixture[str]) -> None:
-    path = MODELS / f"{name}.tflite"
+    path = _path(name)
     registry = build_builtin_registry()
     graph = load_litert_model(path, as_registry_context(registry))
     interpreter = ReferenceInterpreter(graph, registry)

@@ -108,7 +108,8 @@ class EmitContext:
         """(definition, symbol) of a static const int32_t array for `node`."""
         symbol = self.local_symbol(node, name)
         values = [int(v) for v in np.asarray(values).ravel()]
-        return f"static const int32_t {symbol}[{len(values)}] = {{{c_int_list(values)}}};", symbol
+        placement = f"{self.prefix.upper()}_CONSTANTS_PLACEMENT "
+        return f"{placement}static const int32_t {symbol}[{len(values)}] = {{{c_int_list(values)}}};", symbol
 
     def float32_array(self, node: Node, name: str, values: Sequence[float] | np.ndarray) -> tuple[str, str]:
         """(definition, symbol) of a static const float array of finite float32 values for `node`."""
@@ -117,7 +118,8 @@ class EmitContext:
         if not np.isfinite(singles).all():
             raise ValueError(f"{node.describe()}: {name} has values that are not finite float32")
         literals = ", ".join(f"{float(v)!r}f" for v in singles)
-        return f"static const float {symbol}[{len(singles)}] = {{{literals}}};", symbol
+        placement = f"{self.prefix.upper()}_CONSTANTS_PLACEMENT "
+        return f"{placement}static const float {symbol}[{len(singles)}] = {{{literals}}};", symbol
 
 
 def nhwc_dims(tensor: Tensor) -> str:

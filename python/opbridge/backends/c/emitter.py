@@ -100,6 +100,17 @@ def c_array(ctype: str, symbol: str, values: np.ndarray, storage: str = "const")
     return f"{storage} {ctype} {symbol}[{len(flat)}] = {{\n    {body}\n}};\n"
 
 
+def _placement_macro(macro: str, setting: str, section: str | None) -> str:
+    """A macro that places definitions in the linker section the conversion named
+    (empty: the toolchain's default); defining it when compiling overrides it."""
+    value = f' __attribute__((section("{section}")))' if section else ""
+    return (
+        f"/* Where these go: ConvertArgs.{setting} ({section or 'the default section'}). "
+        f"Define {macro} to override. */\n"
+        f"#ifndef {macro}\n#define {macro}{value}\n#endif\n\n"
+    )
+
+
 def _header_guard(name: str) -> str:
     return re.sub(r"[^A-Z0-9]", "_", name.upper()) + "_"
 
@@ -279,10 +290,11 @@ int32_t {p}_run({p}_context *ctx);
             declarations.append(
                 f"extern const {ctype} {symbol}[{tensor.element_count}]; /* {c_comment(tensor.name)} */"
             )
-            definitions.append(c_array(ctype, symbol, tensor.data))
+            definitions.append(c_array(ctype, symbol, tensor.data, f"{p.upper()}_CONSTANTS_PLACEMENT const"))
         header = (
             f"/* {GENERATED_NOTICE} */\n"
             f"#ifndef {guard}H_\n#define {guard}H_\n\n#include <stdint.h>\n\n"
+            + _placement_macro(f"{p.upper()}_CONSTANTS_PLACEMENT", "constants_section", self.plan.constants_section)
             + "\n".join(declarations)
             + f"\n\n#endif /* {guard}H_ */\n"
         )
@@ -291,6 +303,7 @@ int32_t {p}_run({p}_context *ctx);
 
     def module_source(self) -> str:
         p, m = self.prefix, self.prefix.upper()
+        arena_placement = _placement_macro(f"{m}_ARENA_PLACEMENT", "arena_section", self.plan.arena_section)
         graph = self.graph
         prototypes = []
         for operator in self.operators:
@@ -361,8 +374,8 @@ void opbridge_node_timer(int32_t node, const char *op_type, int32_t end);
 #endif
 
 #ifndef {m}_NO_STATIC_ARENA
-/* The module's own arena, used when {p}_init gets no arena. */
-static uint8_t {p}_static_arena[{m}_ARENA_BYTES > 0 ? {m}_ARENA_BYTES : 1]
+{arena_placement}/* The module's own arena, used when {p}_init gets no arena. */
+{m}_ARENA_PLACEMENT static uint8_t {p}_static_arena[{m}_ARENA_BYTES > 0 ? {m}_ARENA_BYTES : 1]
     __attribute__((aligned({m}_ARENA_ALIGNMENT)));
 #endif
 

@@ -7,8 +7,8 @@ it (graph inputs: before the first node) to the last node that reads it
 (graph outputs: to the end). Reshape-like nodes alias their output to their
 input, so the two share one buffer and one lifetime.
 
-Buffers are placed greedily by size, largest first, each at the lowest
-offset where it overlaps no already placed buffer whose lifetime it shares.
+Offsets come from `placement.place`: several greedy orders and fits, then,
+when none reaches the liveness bound, an exact search within a budget.
 A node's scratch lives only while that node runs; a node's persistent
 state lives for the whole module (it is reset by the module's init and
 kept from run to run), so nothing else ever shares its bytes.
@@ -18,8 +18,10 @@ sum of bytes live at any one step, which no plan can beat.
 
 import dataclasses
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
+from opbridge.backends.c.placement import DEFAULT_SEARCH_BUDGET, Request, place
+from opbridge.errors import ArenaBudgetError
 from opbridge.ir import Graph
 
 DEFAULT_ALIGNMENT = 4
@@ -50,6 +52,12 @@ class MemoryPlan:
     lower_bound_bytes: int
     alignment: int
     buffers: tuple[Buffer, ...]
+    strategy: str = ""  # which placement won (placement.place)
+    optimal: bool = False  # proven: at the bound, or the exact search ran to the end
+    # Linker sections for the module's static arena and its constant tables
+    # (None: the toolchain's defaults, .bss and .rodata).
+    arena_section: str | None = None
+    constants_section: str | None = None
 
     def scratch_offset(self, node_index: int) -> int:
         for buffer in self.buffers:
@@ -78,6 +86,10 @@ class MemoryPlan:
                 "arena_bytes": self.arena_bytes,
                 "lower_bound_bytes": self.lower_bound_bytes,
                 "alignment": self.alignment,
+                "strategy": self.strategy,
+                "optimal": self.optimal,
+                "arena_section": self.arena_section,
+                "constants_section": self.constants_section,
                 "tensors": [
                     {
                         "index": index,
@@ -106,8 +118,10 @@ class MemoryPlan:
         )
 
     def to_table(self, graph: Graph) -> str:
+        proof = "optimal" if self.optimal else "not proven optimal"
         lines = [
             f"arena: {self.arena_bytes} bytes (liveness lower bound {self.lower_bound_bytes} bytes)",
+            f"placement: {self.strategy} ({proof})",
             f"{'offset':>8} {'bytes':>8} {'steps':>9}  tensor",
         ]
         for buffer in sorted(self.buffers, key=lambda b: (b.offset, b.first_step)):
@@ -167,9 +181,17 @@ def plan_memory(
     alignment: int = DEFAULT_ALIGNMENT,
     scratch_bytes: Mapping[int, int] | None = None,
     persistent_bytes: Mapping[int, int] | None = None,
+    *,
+    max_arena_bytes: int | None = None,
+    search_budget: int = DEFAULT_SEARCH_BUDGET,
+    arena_section: str | None = None,
+    constants_section: str | None = None,
 ) -> MemoryPlan:
     """Plans activations, `scratch_bytes[node index]` of scratch live only while
-    that node runs, and `persistent_bytes[node index]` live always."""
+    that node runs, and `persistent_bytes[node index]` live always.
+
+    Raises ArenaBudgetError, naming the peak step and what is live there,
+    when the arena would exceed `max_arena_bytes`."""
     lifetimes = _lifetimes(graph)
     unplaced: list[Buffer] = []  # offsets are decided below
     for group in _alias_groups(graph):
@@ -187,36 +209,69 @@ def plan_memory(
             everywhere = (-1, len(graph.nodes))
             unplaced.append(Buffer((), 0, size, *everywhere, persistent_of_node=node_index))
 
-    placed: list[Buffer] = []
-    # Largest first; ties by earliest start, then tensor index, so plans are deterministic.
-    for candidate in sorted(unplaced, key=lambda b: (-b.size, b.first_step, b.tensors)):
-        size = candidate.size
+    requests = []
+    for candidate in unplaced:
         # Every buffer is aligned for its element type (uint64 energies need 8);
         # scratch and state may hold 64-bit words, so they get at least 8.
         if candidate.tensors:
             step = max(alignment, *(graph.tensor(i).dtype.itemsize for i in candidate.tensors))
         else:
             step = max(alignment, STATE_ALIGNMENT)
-        conflicts = sorted((b for b in placed if b.overlaps_in_time(candidate)), key=lambda b: b.offset)
-        offset = 0
-        for other in conflicts:
-            if offset + size <= other.offset:
-                break
-            offset = max(offset, _align(other.offset + other.size, step))
-        placed.append(dataclasses.replace(candidate, offset=offset))
+        requests.append(Request(candidate.size, candidate.first_step, candidate.last_step, step))
+    placement = place(requests, search_budget)
+    placed = [dataclasses.replace(b, offset=o) for b, o in zip(unplaced, placement.offsets, strict=True)]
 
-    arena_bytes = _align(max((b.offset + b.size for b in placed), default=0), alignment)
-    return MemoryPlan(
+    arena_bytes = _align(placement.end, alignment)
+    plan = MemoryPlan(
         arena_bytes=arena_bytes,
-        lower_bound_bytes=liveness_lower_bound(placed, len(graph.nodes)),
+        lower_bound_bytes=placement.lower_bound,
         alignment=alignment,
         buffers=tuple(sorted(placed, key=lambda b: (b.offset, b.first_step))),
+        strategy=placement.strategy,
+        optimal=placement.optimal,
+        arena_section=arena_section,
+        constants_section=constants_section,
+    )
+    if max_arena_bytes is not None and arena_bytes > max_arena_bytes:
+        raise ArenaBudgetError(_over_budget_message(graph, plan, max_arena_bytes), hint=_over_budget_hint(plan))
+    return plan
+
+
+def _peak_step(plan: MemoryPlan, steps: int) -> int:
+    live = {
+        step: sum(b.size for b in plan.buffers if b.first_step <= step <= b.last_step) for step in range(-1, steps + 1)
+    }
+    return max(live, key=lambda step: (live[step], -step))
+
+
+def _describe_buffer(graph: Graph, buffer: Buffer) -> str:
+    if buffer.scratch_of_node is not None:
+        return f"scratch of {graph.nodes[buffer.scratch_of_node].describe()} ({buffer.size} B)"
+    if buffer.persistent_of_node is not None:
+        return f"persistent state of {graph.nodes[buffer.persistent_of_node].describe()} ({buffer.size} B)"
+    return " = ".join(graph.tensor(i).describe() for i in buffer.tensors) + f" ({buffer.size} B)"
+
+
+def _over_budget_message(graph: Graph, plan: MemoryPlan, max_arena_bytes: int) -> str:
+    step = _peak_step(plan, len(graph.nodes))
+    if step < 0:
+        where = "before the first node (the graph's inputs)"
+    elif step >= len(graph.nodes):
+        where = "after the last node (the graph's outputs)"
+    else:
+        where = f"at step {step}, {graph.nodes[step].describe()}"
+    live = sorted((b for b in plan.buffers if b.first_step <= step <= b.last_step), key=lambda b: -b.size)
+    listed = "; ".join(_describe_buffer(graph, b) for b in live)
+    return (
+        f"the arena needs {plan.arena_bytes} bytes but max_arena_bytes is {max_arena_bytes}; "
+        f"the peak is {where}, where these are live: {listed}"
     )
 
 
-def liveness_lower_bound(buffers: Iterable[Buffer], steps: int) -> int:
-    buffers = list(buffers)
-    return max(
-        (sum(b.size for b in buffers if b.first_step <= step <= b.last_step) for step in range(-1, steps + 1)),
-        default=0,
-    )
+def _over_budget_hint(plan: MemoryPlan) -> str:
+    if plan.arena_bytes > plan.lower_bound_bytes:
+        return (
+            f"no plan of this schedule needs less than {plan.lower_bound_bytes} bytes; raise max_arena_bytes, "
+            "or shrink the tensors live at the peak (a smaller input, fewer channels)"
+        )
+    return "raise max_arena_bytes, or shrink the tensors live at the peak (a smaller input, fewer channels)"

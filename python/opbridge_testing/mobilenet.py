@@ -1,0 +1,284 @@
+# SPDX-License-Identifier: Apache-2.0
+"""A MobileNet-v1 as an int8 LiteRT model with seeded random weights.
+
+The shape of TFLite Micro's person-detection model (alpha 0.25, 96x96x1
+input, 2 classes): a 3x3 stride-2 convolution, 13 depthwise-separable
+blocks, average pooling, a 1x1 convolution as the classifier, softmax.
+Written with LiteRT's own schema bindings (no TensorFlow on our machines).
+
+    python -m opbridge_testing.mobilenet OUT.tflite [--alpha 0.25] [--size 96]
+
+Quantization follows TFLite's int8 scheme: per-channel symmetric weights,
+int32 biases at input scale x weight scale, asymmetric activations. The
+output scales are set from the expected spread of each layer's output
+(weights uniform in [-1, 1], so a sum of K products grows like sqrt(K)), so
+that activations use the int8 range rather than saturating.
+"""
+
+import argparse
+import math
+import pathlib
+import sys
+
+import flatbuffers
+import numpy as np
+from ai_edge_litert import schema_py_generated as schema
+
+# (stride, output channels at alpha 1) of the 13 depthwise-separable blocks.
+BLOCKS = [(1, 64), (2, 128), (1, 128), (2, 256), (1, 256), (2, 512)] + [(1, 512)] * 5 + [(2, 1024), (1, 1024)]
+
+
+class _ModelWriter:
+    """Tensors, buffers and operators of one subgraph, packed into .tflite bytes."""
+
+    def __init__(self) -> None:
+        self.buffers = [schema.BufferT()]
+        self.tensors: list[schema.TensorT] = []
+        self.operators: list[schema.OperatorT] = []
+        self.codes: list[tuple[int, int]] = []
+
+    def tensor(
+        self,
+        name: str,
+        shape: list[int],
+        tensor_type: int,
+        scales: list[float],
+        zero_points: list[int],
+        data: np.ndarray | None = None,
+        axis: int = 0,
+    ) -> int:
+        packed = schema.TensorT()
+        packed.name = name
+        packed.shape = shape
+        packed.type = tensor_type
+        packed.buffer = 0
+        if data is not None:
+            buffer = schema.BufferT()
+            buffer.data = np.ascontiguousarray(data).tobytes()
+            self.buffers.append(buffer)
+            packed.buffer = len(self.buffers) - 1
+        quantization = schema.QuantizationParametersT()
+        quantization.scale = scales
+        quantization.zeroPoint = zero_points
+        quantization.quantizedDimension = axis
+        packed.quantization = quantization
+        self.tensors.append(packed)
+        return len(self.tensors) - 1
+
+    def operator(
+        self, code: int, version: int, inputs: list[int], outputs: list[int], options_type: int, options: object
+    ) -> None:
+        if (code, version) not in self.codes:
+            self.codes.append((code, version))
+        operator = schema.OperatorT()
+        operator.opcodeIndex = self.codes.index((code, version))
+        operator.inputs = inputs
+        operator.outputs = outputs
+        operator.builtinOptionsType = options_type
+        operator.builtinOptions = options
+        self.operators.append(operator)
+
+    def finish(self, inputs: list[int], outputs: list[int], description: str) -> bytes:
+        subgraph = schema.SubGraphT()
+        subgraph.tensors = self.tensors
+        subgraph.inputs = inputs
+        subgraph.outputs = outputs
+        subgraph.operators = self.operators
+        subgraph.name = "main"
+        model = schema.ModelT()
+        model.version = 3
+        model.operatorCodes = []
+        for code, version in self.codes:
+            operator_code = schema.OperatorCodeT()
+            operator_code.builtinCode = code
+            operator_code.deprecatedBuiltinCode = min(code, 127)
+            operator_code.version = version
+            model.operatorCodes.append(operator_code)
+        model.subgraphs = [subgraph]
+        model.buffers = self.buffers
+        model.description = description
+        builder = flatbuffers.Builder(1024)
+        builder.Finish(model.Pack(builder), file_identifier=b"TFL3")
+        return bytes(builder.Output())
+
+
+class _Activation:
+    """An int8 activation tensor and the spread (standard deviation) of its real values."""
+
+    def __init__(self, index: int, shape: list[int], scale: float, zero_point: int, spread: float) -> None:
+        self.index, self.shape, self.scale, self.zero_point, self.spread = index, shape, scale, zero_point, spread
+
+
+def _relu_output(writer: _ModelWriter, name: str, shape: list[int], spread: float) -> _Activation:
+    # ReLU outputs in [0, 6 sigma] over the whole int8 range: zero point -128.
+    scale = 6.0 * spread / 255.0
+    index = writer.tensor(name, shape, schema.TensorType.INT8, [scale], [-128])
+    return _Activation(index, shape, scale, -128, spread * math.sqrt(0.5))
+
+
+def _convolution(
+    writer: _ModelWriter,
+    rng: np.random.Generator,
+    name: str,
+    source: _Activation,
+    channels: int,
+    kernel: int,
+    stride: int,
+    depthwise: bool,
+    relu: bool = True,
+) -> _Activation:
+    height, width, depth = source.shape[1:]
+    out_height, out_width = -(-height // stride), -(-width // stride)  # SAME padding
+    if depthwise:
+        channels = depth
+        filter_shape = [1, kernel, kernel, depth]
+        taps = kernel * kernel
+    else:
+        filter_shape = [channels, kernel, kernel, depth]
+        taps = kernel * kernel * depth
+    weights = rng.integers(-127, 128, size=filter_shape, dtype=np.int8)
+    weight_scales = [1.0 / 127.0] * channels
+    axis = 3 if depthwise else 0
+    filter_index = writer.tensor(
+        f"{name}/weights", filter_shape, schema.TensorType.INT8, weight_scales, [0] * channels, weights, axis
+    )
+    bias_scales = [source.scale * s for s in weight_scales]
+    bias = rng.integers(-256, 257, size=channels, dtype=np.int32)
+    bias_index = writer.tensor(f"{name}/bias", [channels], schema.TensorType.INT32, bias_scales, [0] * channels, bias)
+    # Real weights are uniform in [-1, 1] (standard deviation 1/sqrt(3)).
+    spread = max(source.spread * math.sqrt(taps / 3.0), 1e-3)
+    shape = [1, out_height, out_width, channels]
+    if relu:
+        output = _relu_output(writer, name, shape, spread)
+    else:
+        scale = 8.0 * spread / 255.0
+        output = _Activation(writer.tensor(name, shape, schema.TensorType.INT8, [scale], [0]), shape, scale, 0, spread)
+    activation = schema.ActivationFunctionType.RELU if relu else schema.ActivationFunctionType.NONE
+    if depthwise:
+        options = schema.DepthwiseConv2DOptionsT()
+        options.depthMultiplier = 1
+        code, version, options_type = (
+            schema.BuiltinOperator.DEPTHWISE_CONV_2D,
+            3,
+            schema.BuiltinOptions.DepthwiseConv2DOptions,
+        )
+    else:
+        options = schema.Conv2DOptionsT()
+        code, version, options_type = schema.BuiltinOperator.CONV_2D, 3, schema.BuiltinOptions.Conv2DOptions
+    options.padding = schema.Padding.SAME
+    options.strideW = options.strideH = stride
+    options.dilationWFactor = options.dilationHFactor = 1
+    options.fusedActivationFunction = activation
+    writer.operator(code, version, [source.index, filter_index, bias_index], [output.index], options_type, options)
+    return output
+
+
+def mobilenet_v1(
+    alpha: float = 0.25,
+    size: int = 96,
+    channels: int = 1,
+    classes: int = 2,
+    seed: int = 0,
+    float_input: bool = False,
+) -> bytes:
+    """The model's .tflite bytes; the same arguments give the same bytes.
+
+    `float_input`: a float32 input quantized by a QUANTIZE node, as LiteRT's
+    converter writes when the input type is left float."""
+    rng = np.random.default_rng(seed)
+    writer = _ModelWriter()
+    input_shape = [1, size, size, channels]
+    # Inputs in [-1, 1): scale 1/128, zero point 0, like an image normalised to that range.
+    image = _Activation(
+        writer.tensor(
+            "input_int8" if float_input else "input", input_shape, schema.TensorType.INT8, [1.0 / 128.0], [0]
+        ),
+        input_shape,
+        1.0 / 128.0,
+        0,
+        0.577,
+    )
+    graph_input = image.index
+    if float_input:
+        graph_input = writer.tensor("input", input_shape, schema.TensorType.FLOAT32, [], [])
+        writer.operator(
+            schema.BuiltinOperator.QUANTIZE,
+            1,
+            [graph_input],
+            [image.index],
+            schema.BuiltinOptions.QuantizeOptions,
+            schema.QuantizeOptionsT(),
+        )
+    width = max(8, int(32 * alpha))
+    x = _convolution(writer, rng, "conv_0", image, width, 3, 2, depthwise=False)
+    for block, (stride, filters) in enumerate(BLOCKS, start=1):
+        x = _convolution(writer, rng, f"block_{block}/depthwise", x, 0, 3, stride, depthwise=True)
+        x = _convolution(writer, rng, f"block_{block}/pointwise", x, max(8, int(filters * alpha)), 1, 1, False)
+
+    pooled_shape = [1, 1, 1, x.shape[3]]
+    pooled = _Activation(
+        writer.tensor("pool", pooled_shape, schema.TensorType.INT8, [x.scale], [x.zero_point]),
+        pooled_shape,
+        x.scale,
+        x.zero_point,
+        x.spread,
+    )
+    options = schema.Pool2DOptionsT()
+    options.padding = schema.Padding.VALID
+    options.strideW = options.strideH = 1
+    options.filterWidth, options.filterHeight = x.shape[2], x.shape[1]
+    options.fusedActivationFunction = schema.ActivationFunctionType.NONE
+    writer.operator(
+        schema.BuiltinOperator.AVERAGE_POOL_2D,
+        2,
+        [x.index],
+        [pooled.index],
+        schema.BuiltinOptions.Pool2DOptions,
+        options,
+    )
+    logits = _convolution(writer, rng, "classifier", pooled, classes, 1, 1, depthwise=False, relu=False)
+
+    shape_index = writer.tensor(
+        "classifier/shape", [2], schema.TensorType.INT32, [], [], np.array([1, classes], dtype=np.int32)
+    )
+    flat = writer.tensor("logits", [1, classes], schema.TensorType.INT8, [logits.scale], [logits.zero_point])
+    reshape_options = schema.ReshapeOptionsT()
+    reshape_options.newShape = [1, classes]
+    writer.operator(
+        schema.BuiltinOperator.RESHAPE,
+        1,
+        [logits.index, shape_index],
+        [flat],
+        schema.BuiltinOptions.ReshapeOptions,
+        reshape_options,
+    )
+    probabilities = writer.tensor("probabilities", [1, classes], schema.TensorType.INT8, [1.0 / 256.0], [-128])
+    softmax_options = schema.SoftmaxOptionsT()
+    softmax_options.beta = 1.0
+    writer.operator(
+        schema.BuiltinOperator.SOFTMAX,
+        2,
+        [flat],
+        [probabilities],
+        schema.BuiltinOptions.SoftmaxOptions,
+        softmax_options,
+    )
+    description = f"opbridge MobileNet-v1 alpha {alpha} {size}x{size}x{channels}, random weights (seed {seed})"
+    return writer.finish([graph_input], [probabilities], description)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("output", type=pathlib.Path)
+    parser.add_argument("--alpha", type=float, default=0.25)
+    parser.add_argument("--size", type=int, default=96)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--float-input", action="store_true", help="a float32 input and a QUANTIZE node")
+    arguments = parser.parse_args(argv)
+    model = mobilenet_v1(arguments.alpha, arguments.size, seed=arguments.seed, float_input=arguments.float_input)
+    arguments.output.write_bytes(model)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
