@@ -188,7 +188,7 @@ def test_a_plan_over_the_ram_budget_names_the_peak_and_writes_nothing(
 
 
 def test_sections_must_be_linker_section_names(tmp_path: pathlib.Path) -> None:
-    with pytest.raises(ConfigError, match="arena_section: .*not a linker section name"):
+    with pytest.raises(ConfigError, match=r"arena_section: .*not a linker section name"):
         load_convert_args(None, {"model": HELLO_WORLD, "output_dir": tmp_path, "arena_section": '.dtcm") evil'})
     config = load_convert_args(
         None, {"model": HELLO_WORLD, "output_dir": tmp_path, "arena_section": ".dtcm.arena", "plan_search_budget": 0}

@@ -3,12 +3,15 @@
 
     bazel run //tests/benchmarks:memory
 
-For each shared model: opbridge's planned arena, the liveness lower bound
-(no plan can use less), the smallest arena TFLite Micro (the `tflite-micro`
-package) runs the model in, found by bisection in this run, and the flash
-opbridge's module takes on the Cortex-M55 (kernels, module code, constants),
-from the symbol table of the model's golden-test ELF. heliaAOT's figures are
-quoted from issue 3, where they were measured on this machine kind.
+For each shared model (and the MobileNet-v1 the tests build): opbridge's
+planned arena, the liveness lower bound (no plan can use less), the arena
+of TFLite Micro's greedy placement (largest first) on the same lifetimes,
+the smallest arena TFLite Micro (the `tflite-micro` package) runs the model
+in, found by bisection in this run, and the flash opbridge's module takes on
+the Cortex-M55 (kernels, module code, constants), from the symbol table of
+the model's golden-test ELF; then which placement won and how long a whole
+conversion took. heliaAOT's figures are quoted from issues 3 and 18, where
+they were measured on this machine kind.
 """
 
 import dataclasses
@@ -16,9 +19,12 @@ import json
 import pathlib
 import subprocess
 import sys
+import tempfile
+import time
 
 import numpy as np
 from opbridge.backends.c.flash import flash_breakdown
+from opbridge.converter import AotConverter, ConvertArgs
 
 RUNFILES_ROOT = pathlib.Path(__file__).absolute().parents[2]
 MODELS = RUNFILES_ROOT.parent / "shared_models" / "models"
@@ -30,6 +36,11 @@ class Model:
     path: str  # under the shared models folder
     heliaaot_arena: int | None  # heliaAOT 1.1.0 scratch arena, quoted from issue 3 (None: cannot convert)
     package: str = "tests/models"  # where its aot_model is
+    generated: bool = False  # built by the tests (path is under RUNFILES_ROOT), not a shared file
+    has_plugin: bool = False  # needs a plugin to convert: conversion not timed here
+
+    def file(self) -> pathlib.Path:
+        return RUNFILES_ROOT / self.path if self.generated else MODELS / self.path
 
 
 MODEL_LIST = [
@@ -40,7 +51,9 @@ MODEL_LIST = [
     Model("hello_world", "tflm/hello_world_int8.tflite", 32),
     # TFLM's audio front end: nine Signal custom operators (the opbridge_signal plugin);
     # heliaAOT has no Signal operators, so it cannot convert this model (issue 4).
-    Model("frontend", "tflm/audio_preprocessor_int8.tflite", None, package="examples/micro_speech"),
+    Model("frontend", "tflm/audio_preprocessor_int8.tflite", None, package="examples/micro_speech", has_plugin=True),
+    # heliaAOT's figure for a MobileNet-v1 0.25 96x96 int8 (person-detection shape) is quoted from issue 18.
+    Model("mobilenet", "tests/models/mobilenet_v1_025_96.tflite", 55296, generated=True),
 ]
 
 # One probe per process: TFLite Micro can abort the process on a tiny arena.
@@ -79,30 +92,46 @@ def tflm_minimum_arena(model: pathlib.Path) -> int:
     return high
 
 
+def conversion_seconds(model: Model) -> float:
+    """Wall time of one whole conversion (load, check, plan, emit), default settings."""
+    with tempfile.TemporaryDirectory() as directory:
+        started = time.perf_counter()
+        AotConverter(ConvertArgs(model=model.file(), output_dir=pathlib.Path(directory) / "out")).convert()
+        return time.perf_counter() - started
+
+
 def main() -> int:
     header = (
-        f"{'model':<14}{'arena':>9}{'bound':>9}{'TFLM':>9}{'heliaAOT':>10}   "
+        f"{'model':<14}{'arena':>9}{'bound':>9}{'greedy':>9}{'TFLM':>9}{'heliaAOT':>10}   "
         f"{'flash (M55)':>11} = {'kernels':>7} + {'module':>7} + {'constants':>9}"
     )
     print(__doc__.split("\n\n")[2].replace("\n", " "), "\n")
     print(header)
     print("-" * len(header))
     worst = []
+    placements = []
     for model in MODEL_LIST:
         plan = json.loads((RUNFILES_ROOT / model.package / f"{model.name}_module_plan.json").read_text())
         elf = RUNFILES_ROOT / model.package / f"{model.name}_golden_test_cortex_m55_elf"
         flash = flash_breakdown(elf, model.name)
-        tflm = tflm_minimum_arena(MODELS / model.path)
+        tflm = tflm_minimum_arena(model.file())
         heliaaot = "n/a" if model.heliaaot_arena is None else str(model.heliaaot_arena)
         print(
-            f"{model.name:<14}{plan['arena_bytes']:>9}{plan['lower_bound_bytes']:>9}{tflm:>9}{heliaaot:>10}   "
+            f"{model.name:<14}{plan['arena_bytes']:>9}{plan['lower_bound_bytes']:>9}"
+            f"{plan['largest_first_arena_bytes']:>9}{tflm:>9}{heliaaot:>10}   "
             f"{flash.total:>11} = {flash.kernels:>7} + {flash.module_code:>7} + {flash.constants:>9}"
         )
         worst.append(plan["arena_bytes"] - plan["lower_bound_bytes"])
-    print("\narena and bound in bytes; TFLM: minimum arena of tflite-micro", _tflm_version(), "measured now")
+        seconds = "(plugin)" if model.has_plugin else f"{conversion_seconds(model):.2f} s"
+        proof = "optimal" if plan["optimal"] else "not proven optimal"
+        placements.append(f"{model.name:<14}{seconds:>10}   {plan['strategy']} ({proof})")
+    print("\narena and bound in bytes; greedy: TFLite Micro's placement (largest first, lowest offset) of the same")
+    print("buffers; TFLM: minimum arena of tflite-micro", _tflm_version(), "measured now")
     print("frontend: the arena includes the front end's persistent state (the noise estimate); n/a: heliaAOT cannot")
     print("convert the model (it has no Signal operators)")
     print(f"largest arena above the liveness lower bound: {max(worst)} bytes")
+    print(f"\n{'model':<14}{'convert':>10}   placement")
+    print("\n".join(placements))
     return 0
 
 

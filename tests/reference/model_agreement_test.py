@@ -36,6 +36,8 @@ GENERATED = pathlib.Path("tests/models")
 def _path(name: str) -> pathlib.Path:
     folder, stem = name.split("/")
     return (GENERATED if folder == "generated" else MODELS / folder) / f"{stem}.tflite"
+
+
 INPUTS = 20
 TFLM_ARENA_BYTES = 256 * 1024
 

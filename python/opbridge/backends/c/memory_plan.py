@@ -54,6 +54,7 @@ class MemoryPlan:
     buffers: tuple[Buffer, ...]
     strategy: str = ""  # which placement won (placement.place)
     optimal: bool = False  # proven: at the bound, or the exact search ran to the end
+    largest_first_bytes: int = 0  # the arena of TFLite Micro's greedy plan, for comparison
     # Linker sections for the module's static arena and its constant tables
     # (None: the toolchain's defaults, .bss and .rodata).
     arena_section: str | None = None
@@ -88,6 +89,7 @@ class MemoryPlan:
                 "alignment": self.alignment,
                 "strategy": self.strategy,
                 "optimal": self.optimal,
+                "largest_first_arena_bytes": self.largest_first_bytes,
                 "arena_section": self.arena_section,
                 "constants_section": self.constants_section,
                 "tensors": [
@@ -229,6 +231,7 @@ def plan_memory(
         buffers=tuple(sorted(placed, key=lambda b: (b.offset, b.first_step))),
         strategy=placement.strategy,
         optimal=placement.optimal,
+        largest_first_bytes=_align(placement.largest_first_end, alignment),
         arena_section=arena_section,
         constants_section=constants_section,
     )

@@ -51,6 +51,7 @@ class Placement:
     lower_bound: int  # the liveness bound: the most bytes live at one step
     strategy: str  # which heuristic or search produced the offsets
     optimal: bool  # proven: equal to the bound, or the exact search ran to the end
+    largest_first_end: int  # what TFLite Micro's greedy plan (largest first, lowest fit) needs, for comparison
 
 
 def _align(value: int, alignment: int) -> int:
@@ -217,20 +218,23 @@ def largest_first(requests: Sequence[Request]) -> tuple[int, ...]:
 def place(requests: Sequence[Request], search_budget: int = DEFAULT_SEARCH_BUDGET) -> Placement:
     """Offsets for `requests` (each a multiple of its alignment); deterministic."""
     if not requests:
-        return Placement((), 0, 0, "empty", True)
+        return Placement((), 0, 0, "empty", True, 0)
     conflicts = _conflicts(requests)
     bound = liveness_bound(requests)
     best_name, best_offsets, best_end = "", [], -1
+    largest_first_end = -1
     for order_name, order in _orders(requests, conflicts).items():
         for fit_name, fit in (("lowest fit", _lowest_fit), ("best fit", _best_fit)):
             offsets = _greedy(requests, conflicts, order, fit)
             end = max(o + r.size for o, r in zip(offsets, requests, strict=True))
+            if largest_first_end < 0:
+                largest_first_end = end  # the first plan tried is TFLite Micro's
             if best_end < 0 or end < best_end:
                 best_name, best_offsets, best_end = f"{order_name}, {fit_name}", offsets, end
             if best_end <= bound:
-                return Placement(tuple(best_offsets), best_end, bound, best_name, True)
+                return Placement(tuple(best_offsets), best_end, bound, best_name, True, largest_first_end)
     if search_budget <= 0:
-        return Placement(tuple(best_offsets), best_end, bound, best_name, False)
+        return Placement(tuple(best_offsets), best_end, bound, best_name, False, largest_first_end)
     search = _Search(requests, conflicts, best_offsets, search_budget)
     complete = search.run(bound)
     if search.best_end < best_end:
@@ -238,4 +242,4 @@ def place(requests: Sequence[Request], search_budget: int = DEFAULT_SEARCH_BUDGE
     optimal = complete or best_end <= bound
     if complete and best_name != "exact search":
         best_name += " (proven optimal by exact search)"
-    return Placement(tuple(best_offsets), best_end, bound, best_name, optimal)
+    return Placement(tuple(best_offsets), best_end, bound, best_name, optimal, largest_first_end)
