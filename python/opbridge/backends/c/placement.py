@@ -29,6 +29,9 @@ from collections.abc import Callable, Sequence
 # Work the exact stage may do (see the module docstring): at most about 0.4 s on our
 # machines at any graph size. A count rather than a time keeps plans deterministic.
 DEFAULT_SEARCH_BUDGET = 1_000_000
+# The search recurses once per buffer; beyond this many buffers it would not
+# get far within the budget anyway, so the greedy plans stand.
+MAX_SEARCH_BUFFERS = 400
 
 
 @dataclasses.dataclass(frozen=True)
@@ -233,7 +236,7 @@ def place(requests: Sequence[Request], search_budget: int = DEFAULT_SEARCH_BUDGE
                 best_name, best_offsets, best_end = f"{order_name}, {fit_name}", offsets, end
             if best_end <= bound:
                 return Placement(tuple(best_offsets), best_end, bound, best_name, True, largest_first_end)
-    if search_budget <= 0:
+    if search_budget <= 0 or len(requests) > MAX_SEARCH_BUFFERS:
         return Placement(tuple(best_offsets), best_end, bound, best_name, False, largest_first_end)
     search = _Search(requests, conflicts, best_offsets, search_budget)
     complete = search.run(bound)

@@ -115,3 +115,11 @@ def test_the_exact_search_beats_every_heuristic() -> None:
     _check(placed, placement.offsets, placement.end)
     assert placement.end == _optimum(placed) == 20
     assert placement.strategy == "exact search" and placement.optimal
+
+
+def test_large_graphs_keep_the_greedy_plan_without_deep_recursion() -> None:
+    # 1,000 buffers whose greedy plans miss the bound (alignment padding): no RecursionError.
+    placed = [Request(5 + i % 7, i // 3, i // 3 + 2, 4) for i in range(1000)]
+    placement = place(placed)
+    _check(placed, placement.offsets, placement.end)
+    assert placement.end >= placement.lower_bound
