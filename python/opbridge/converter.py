@@ -69,6 +69,8 @@ class ConvertArgs(pydantic.BaseModel):
     constants_section: str | None = None
     # Work the exact placement search may do when no heuristic reaches the bound (0: heuristics only).
     plan_search_budget: int = pydantic.Field(DEFAULT_SEARCH_BUDGET, ge=0)
+    # Element-wise operators may write over an input that dies at them (OperatorDefinition.in_place).
+    in_place: bool = True
     plan_json: pathlib.Path | None = None  # default: OUTPUT_DIR/plan.json
     bundle_kernels: bool = True  # copy cc/kernels into OUTPUT_DIR/kernels (Bazel links them instead)
     golden_test: pathlib.Path | None = None  # also write a golden test program here
@@ -191,6 +193,7 @@ def plan_and_emit(
         search_budget=memory.plan_search_budget if memory else DEFAULT_SEARCH_BUDGET,
         arena_section=memory.arena_section if memory else None,
         constants_section=memory.constants_section if memory else None,
+        in_place_nodes=resolved.in_place_nodes if memory is None or memory.in_place else (),
     )
     module = emit_module(graph, resolved.operators, plan, prefix, directory, bundle_kernels)
     return plan, module

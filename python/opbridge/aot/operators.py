@@ -164,6 +164,11 @@ class AotOperator:
         """State kept from run to run, planned in the arena and reset by <prefix>_<name>_init."""
         return 0
 
+    def in_place(self) -> bool:
+        """True when the C may write output 0 over an input that dies here (element i of
+        each input is read before element i of the output is written, and never after)."""
+        return False
+
     def absorbed_constants(self) -> list[int]:
         """Indices of constant inputs whose data this node's C replaces with its own (the module
         leaves a constant out when every node that reads it absorbs it)."""
@@ -318,6 +323,9 @@ class BuiltinAotOperator(NodeCodeOperator):
         if self.DEFINITION.absorbed_constants is None:
             return []
         return self.DEFINITION.absorbed_constants(self.graph, self.node)
+
+    def in_place(self) -> bool:
+        return self.DEFINITION.in_place
 
     def emit_node_code(self, context: EmitContext) -> NodeCode:
         assert self.DEFINITION.emit_c is not None  # on_resolve checked

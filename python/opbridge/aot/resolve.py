@@ -125,6 +125,8 @@ class ResolvedGraph:
     operators: list[Any]  # AotOperator, one per node in schedule order
     scratch_bytes: dict[int, int]
     persistent_bytes: dict[int, int]
+    # Nodes whose C may write output 0 over an input (AotOperator.in_place).
+    in_place_nodes: set[int] = dataclasses.field(default_factory=set)
 
 
 def resolve_operators(
@@ -178,4 +180,6 @@ def resolve_operators(
             resolved.scratch_bytes[node.index] = scratch
         if persistent:
             resolved.persistent_bytes[node.index] = persistent
+        if operator.in_place() is True:
+            resolved.in_place_nodes.add(node.index)
     return resolved

@@ -18,11 +18,11 @@ sum of bytes live at any one step, which no plan can beat.
 
 import dataclasses
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 
-from opbridge.backends.c.placement import DEFAULT_SEARCH_BUDGET, Request, place
+from opbridge.backends.c.placement import DEFAULT_SEARCH_BUDGET, Request, liveness_bound, place
 from opbridge.errors import ArenaBudgetError
-from opbridge.ir import Graph
+from opbridge.ir import Graph, Node
 
 DEFAULT_ALIGNMENT = 4
 STATE_ALIGNMENT = 8
@@ -52,6 +52,8 @@ class MemoryPlan:
     lower_bound_bytes: int
     alignment: int
     buffers: tuple[Buffer, ...]
+    # The bound if every operator wrote a fresh buffer (no in-place outputs): what the plan saves.
+    lower_bound_without_in_place_bytes: int = 0
     strategy: str = ""  # which placement won (placement.place)
     optimal: bool = False  # proven: at the bound, or the exact search ran to the end
     largest_first_bytes: int = 0  # the arena of TFLite Micro's greedy plan, for comparison
@@ -86,6 +88,7 @@ class MemoryPlan:
             {
                 "arena_bytes": self.arena_bytes,
                 "lower_bound_bytes": self.lower_bound_bytes,
+                "lower_bound_without_in_place_bytes": self.lower_bound_without_in_place_bytes,
                 "alignment": self.alignment,
                 "strategy": self.strategy,
                 "optimal": self.optimal,
@@ -121,8 +124,10 @@ class MemoryPlan:
 
     def to_table(self, graph: Graph) -> str:
         proof = "optimal" if self.optimal else "not proven optimal"
+        saved = self.lower_bound_without_in_place_bytes - self.lower_bound_bytes
+        in_place = f"; in-place outputs save {saved} bytes of it" if saved > 0 else ""
         lines = [
-            f"arena: {self.arena_bytes} bytes (liveness lower bound {self.lower_bound_bytes} bytes)",
+            f"arena: {self.arena_bytes} bytes (liveness lower bound {self.lower_bound_bytes} bytes{in_place})",
             f"placement: {self.strategy} ({proof})",
             f"{'offset':>8} {'bytes':>8} {'steps':>9}  tensor",
         ]
@@ -140,26 +145,71 @@ def _align(value: int, alignment: int) -> int:
     return (value + alignment - 1) // alignment * alignment
 
 
-def _alias_groups(graph: Graph) -> list[list[int]]:
-    """Activations grouped so that each group shares one buffer."""
+def _alias_groups(graph: Graph, in_place_nodes: Collection[int] = ()) -> list[list[int]]:
+    """Activations grouped so that each group shares one buffer: reshape-like
+    outputs with their input, and in-place outputs with the input they overwrite."""
     root = {}
     for tensor in graph.tensors:
         if not tensor.is_constant:
             root[tensor.index] = tensor.index
-    graph_outputs = set(graph.outputs)
+
+    def find(index: int) -> int:
+        while root[index] != index:
+            index = root[index]
+        return index
+
+    last_read = {}
+    for node in graph.nodes:
+        for index in node.inputs:
+            if index is not None and index in root:
+                last_read[index] = node.index
+    graph_inputs, graph_outputs = set(graph.inputs), set(graph.outputs)
     for node in graph.nodes:
         source = node.inputs[0] if node.inputs else None
         if node.op_type in ALIASING_OPERATORS and source is not None and source in root:
             output = node.outputs[0]
             # A graph input and a graph output sharing bytes would make the caller's view confusing; copy then.
-            if not (source in graph.inputs and output in graph_outputs):
-                root[output] = root[source]
+            if not (source in graph_inputs and output in graph_outputs):
+                root[output] = find(source)
+        elif node.index in in_place_nodes and len(node.outputs) == 1:
+            target = _in_place_input(graph, node, root, find, last_read, graph_inputs, graph_outputs)
+            if target is not None:
+                root[node.outputs[0]] = target
     groups: dict[int, list[int]] = {}
-    for tensor_index, group_root in root.items():
-        while root[group_root] != group_root:
-            group_root = root[group_root]
-        groups.setdefault(group_root, []).append(tensor_index)
+    for tensor_index in root:
+        groups.setdefault(find(tensor_index), []).append(tensor_index)
     return list(groups.values())
+
+
+def _in_place_input(
+    graph: Graph,
+    node: Node,
+    root: dict[int, int],
+    find: Callable[[int], int],
+    last_read: dict[int, int],
+    graph_inputs: set[int],
+    graph_outputs: set[int],
+) -> int | None:
+    """The group whose buffer `node`'s output may take over: an input of the same
+    bytes and element width whose whole group is read for the last time here and
+    holds no graph input (the caller's data) or graph output."""
+    output = graph.tensor(node.outputs[0])
+    for index in node.inputs:
+        if index is None or index not in root:
+            continue
+        tensor = graph.tensor(index)
+        if tensor.bytes != output.bytes or tensor.dtype.itemsize != output.dtype.itemsize:
+            continue
+        group_root = find(index)
+        members = [i for i in root if find(i) == group_root]
+        if any(i in graph_inputs or i in graph_outputs for i in members):
+            continue
+        if any(last_read.get(i, -1) > node.index for i in members):
+            continue  # read again later: it does not die here
+        if max(graph.tensor(i).bytes for i in members) != output.bytes:
+            continue
+        return group_root
+    return None
 
 
 def _lifetimes(graph: Graph) -> dict[int, tuple[int, int]]:
@@ -178,6 +228,20 @@ def _lifetimes(graph: Graph) -> dict[int, tuple[int, int]]:
     return {index: (first[index], last[index]) for index in first}
 
 
+def _tensor_buffers(graph: Graph, groups: list[list[int]]) -> list[Buffer]:
+    """One unplaced buffer per group of activations, live from its first write to its last read."""
+    lifetimes = _lifetimes(graph)
+    buffers = []
+    for group in groups:
+        live = [lifetimes[i] for i in group if i in lifetimes]
+        if not live:
+            continue  # written by nothing and read by nothing
+        size = max(graph.tensor(i).bytes for i in group)
+        first_step, last_step = min(first for first, _ in live), max(last for _, last in live)
+        buffers.append(Buffer(tuple(sorted(group)), 0, size, first_step, last_step))
+    return buffers
+
+
 def plan_memory(
     graph: Graph,
     alignment: int = DEFAULT_ALIGNMENT,
@@ -188,28 +252,26 @@ def plan_memory(
     search_budget: int = DEFAULT_SEARCH_BUDGET,
     arena_section: str | None = None,
     constants_section: str | None = None,
+    in_place_nodes: Collection[int] = (),
 ) -> MemoryPlan:
     """Plans activations, `scratch_bytes[node index]` of scratch live only while
     that node runs, and `persistent_bytes[node index]` live always.
 
     Raises ArenaBudgetError, naming the peak step and what is live there,
     when the arena would exceed `max_arena_bytes`."""
-    lifetimes = _lifetimes(graph)
-    unplaced: list[Buffer] = []  # offsets are decided below
-    for group in _alias_groups(graph):
-        live = [lifetimes[i] for i in group if i in lifetimes]
-        if not live:
-            continue  # written by nothing and read by nothing
-        size = max(graph.tensor(i).bytes for i in group)
-        first_step, last_step = min(first for first, _ in live), max(last for _, last in live)
-        unplaced.append(Buffer(tuple(sorted(group)), 0, size, first_step, last_step))
+    unplaced = _tensor_buffers(graph, _alias_groups(graph, in_place_nodes))
+    without_in_place = unplaced
+    if in_place_nodes:
+        without_in_place = _tensor_buffers(graph, _alias_groups(graph))
+    extra: list[Buffer] = []  # scratch and state
     for node_index, size in sorted((scratch_bytes or {}).items()):
         if size > 0:
-            unplaced.append(Buffer((), 0, size, node_index, node_index, scratch_of_node=node_index))
+            extra.append(Buffer((), 0, size, node_index, node_index, scratch_of_node=node_index))
     for node_index, size in sorted((persistent_bytes or {}).items()):
         if size > 0:
             everywhere = (-1, len(graph.nodes))
-            unplaced.append(Buffer((), 0, size, *everywhere, persistent_of_node=node_index))
+            extra.append(Buffer((), 0, size, *everywhere, persistent_of_node=node_index))
+    unplaced = unplaced + extra
 
     requests = []
     for candidate in unplaced:
@@ -227,6 +289,9 @@ def plan_memory(
     plan = MemoryPlan(
         arena_bytes=arena_bytes,
         lower_bound_bytes=placement.lower_bound,
+        lower_bound_without_in_place_bytes=liveness_bound(
+            [Request(b.size, b.first_step, b.last_step) for b in without_in_place + extra]
+        ),
         alignment=alignment,
         buffers=tuple(sorted(placed, key=lambda b: (b.offset, b.first_step))),
         strategy=placement.strategy,

@@ -21,6 +21,7 @@ ADD = OperatorDefinition(
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=ADD_SCHEMA,
+    in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)
 )
 
 # What ops/builtin.py registers from this folder.

@@ -22,6 +22,7 @@ CAST = OperatorDefinition(
     c_kernels=("opbridge_cast.c",),
     doc=__doc__ or "",
     schema=CAST_SCHEMA,
+    in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)
 )
 
 # What ops/builtin.py registers from this folder.

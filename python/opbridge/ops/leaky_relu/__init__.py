@@ -20,6 +20,7 @@ LEAKY_RELU = OperatorDefinition(
     c_kernels=("opbridge_leaky_relu.c",),
     doc=__doc__ or "",
     schema=LEAKY_RELU_SCHEMA,
+    in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)
 )
 
 # What ops/builtin.py registers from this folder.

@@ -24,6 +24,7 @@ MUL = OperatorDefinition(
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=MUL_SCHEMA,
+    in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)
 )
 
 # What ops/builtin.py registers from this folder.

@@ -19,6 +19,7 @@ QUANTIZE = OperatorDefinition(
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=QUANTIZE_SCHEMA,
+    in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)
 )
 
 # What ops/builtin.py registers from this folder.

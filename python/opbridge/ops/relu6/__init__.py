@@ -17,6 +17,7 @@ RELU6 = OperatorDefinition(
     c_kernels=("opbridge_elementwise_s8.c", "opbridge_elementwise_f32.c"),
     doc=__doc__ or "",
     schema=RELU6_SCHEMA,
+    in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)
 )
 
 # What ops/builtin.py registers from this folder.

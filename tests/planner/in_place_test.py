@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Every kernel declared safe to run in place (OperatorDefinition.in_place),
+run with its output planned over its input, equals the NumPy reference.
+
+Each case is a two-node graph: ADD(graph input, zeros) writes `a`, then the
+operator under test reads `a` and writes `y`. `a` dies at the second node
+and is not the caller's data, so the planner gives `y` the bytes of `a`;
+the test checks that it did, then compiles the module with the host gcc and
+compares its outputs with the reference (opbridge_testing.single_op).
+The models' golden tests cover the Helium and DSP variants where a shared
+model runs in place (the resnet's ADDs).
+"""
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from opbridge.aot.resolve import resolve_operators
+from opbridge.backends.c.memory_plan import plan_memory
+from opbridge.ir import DType, Graph, Node, Quantization, Tensor
+from opbridge.ops.add.attributes import AddAttributes
+from opbridge.ops.builtin import build_builtin_registry
+from opbridge.ops.cast.attributes import CastAttributes
+from opbridge.ops.leaky_relu.attributes import LeakyReluAttributes
+from opbridge.ops.quantize.attributes import QuantizeAttributes
+from opbridge.registry import as_registry_context
+from opbridge_testing.single_op import check_c_matches_reference
+
+REGISTRY = build_builtin_registry()
+
+INPUT_Q = Quantization((0.05,), (3,))
+A_Q = Quantization((0.06,), (-2,))
+OUTPUT_Q = Quantization((0.07,), (5,))
+# Output quantizations TFLite fixes for these int8 operators.
+FIXED_OUTPUT_Q = {"LOGISTIC": Quantization((1 / 256,), (-128,)), "TANH": Quantization((1 / 128,), (0,))}
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    op_type: str
+    input_dtype: DType
+    output_dtype: DType
+    attributes: Any = None
+    binary: bool = False
+
+
+CASES = [
+    *(
+        Case(op, dtype, dtype, AddAttributes(), binary=True)
+        for op in ("ADD", "SUB", "MUL")
+        for dtype in (DType.INT8, DType.FLOAT32)
+    ),
+    Case("ADD", DType.INT32, DType.INT32, AddAttributes(), binary=True),
+    *(Case(op, dtype, dtype) for op in ("RELU", "RELU6", "LOGISTIC", "TANH") for dtype in (DType.INT8, DType.FLOAT32)),
+    *(Case("LEAKY_RELU", dtype, dtype, LeakyReluAttributes(0.3)) for dtype in (DType.INT8, DType.FLOAT32)),
+    Case("QUANTIZE", DType.INT8, DType.INT8, QuantizeAttributes()),
+    Case("CAST", DType.INT32, DType.FLOAT32, CastAttributes(DType.FLOAT32)),  # the one equal-width CAST opbridge has
+]
+
+
+def _quantization(dtype: DType, which: Quantization) -> Quantization | None:
+    return which if dtype is DType.INT8 else None
+
+
+def in_place_graph(case: Case, shape: tuple[int, ...], second_shape: tuple[int, ...]) -> Graph:
+    dtype = case.input_dtype
+    tensors = [
+        Tensor(0, "x", dtype, shape, _quantization(dtype, INPUT_Q)),
+        Tensor(1, "zeros", dtype, (), _quantization(dtype, INPUT_Q), np.zeros((), dtype.numpy)),
+        Tensor(2, "a", dtype, shape, _quantization(dtype, A_Q)),
+    ]
+    inputs = [2]
+    graph_inputs = [0]
+    if case.binary:
+        tensors.append(Tensor(3, "b", dtype, second_shape, _quantization(dtype, INPUT_Q)))
+        inputs.append(3)
+        graph_inputs.append(3)
+    output_q = FIXED_OUTPUT_Q.get(case.op_type, OUTPUT_Q)
+    tensors.append(Tensor(len(tensors), "y", case.output_dtype, shape, _quantization(case.output_dtype, output_q)))
+    nodes = [
+        Node(0, "producer", "ADD", [0, 1], [2], AddAttributes()),
+        Node(1, "under_test", case.op_type, inputs, [len(tensors) - 1], case.attributes),
+    ]
+    return Graph("in_place", tensors, nodes, graph_inputs, [len(tensors) - 1])
+
+
+def test_every_in_place_operator_has_a_case() -> None:
+    declared = {d.op_type for d in REGISTRY.definitions() if d.in_place}
+    assert declared == {case.op_type for case in CASES}
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c.op_type}-{c.input_dtype.value}-{c.output_dtype.value}")
+@settings(max_examples=4, deadline=None)
+@given(data=st.data())
+def test_in_place_kernel_equals_the_reference(case: Case, data: st.DataObject) -> None:
+    shape = tuple(data.draw(st.integers(1, 5)) for _ in range(data.draw(st.integers(1, 4))))
+    # The second input of a binary operator keeps or broadcasts each dimension.
+    second_shape = tuple(d if data.draw(st.booleans()) else 1 for d in shape)
+    graph = in_place_graph(case, shape, second_shape)
+    resolved = resolve_operators(graph, as_registry_context(REGISTRY), "in_place")
+    assert resolved.in_place_nodes == {0, 1}
+    plan = plan_memory(graph, in_place_nodes=resolved.in_place_nodes)
+    a, y = 2, len(graph.tensors) - 1
+    assert plan.buffer_of(a) is plan.buffer_of(y), "the planner did not put the output over its input"
+    check_c_matches_reference(graph, REGISTRY, cases=3, seed=data.draw(st.integers(0, 1000)))
+
+
+def test_an_input_read_later_is_not_overwritten() -> None:
+    graph = in_place_graph(Case("RELU", DType.INT8, DType.INT8), (4, 4), (4, 4))
+    # A third node reads `a` after RELU: `a` does not die at RELU, so RELU gets a buffer of its own.
+    tensors = [*graph.tensors, Tensor(4, "z", DType.INT8, (4, 4), OUTPUT_Q)]
+    nodes = [*graph.nodes, Node(2, "later", "ADD", [2, 3], [4], AddAttributes())]
+    later = Graph("later", tensors, nodes, [0], [3, 4])
+    plan = plan_memory(later, in_place_nodes={0, 1, 2})
+    assert plan.buffer_of(2) is not plan.buffer_of(3)
+    assert plan.buffer_of(2) is plan.buffer_of(4)  # the last reader may take it over
+
+
+def test_graph_inputs_are_never_overwritten() -> None:
+    graph = in_place_graph(Case("RELU", DType.INT8, DType.INT8), (8,), (8,))
+    plan = plan_memory(graph, in_place_nodes={0, 1})
+    assert plan.buffer_of(0) is not plan.buffer_of(2)  # ADD reads the caller's input: fresh output
+    assert plan.lower_bound_without_in_place_bytes == 16 and plan.lower_bound_bytes == 16
