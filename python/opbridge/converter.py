@@ -17,7 +17,7 @@ import difflib
 import pathlib
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import pydantic
 import yaml
@@ -28,6 +28,7 @@ from opbridge.backends.c.golden import golden_test_source
 from opbridge.backends.c.golden_inputs import DEFAULT_SEED
 from opbridge.backends.c.memory_plan import DEFAULT_ALIGNMENT, MemoryPlan, plan_memory
 from opbridge.backends.c.placement import DEFAULT_SEARCH_BUDGET
+from opbridge.backends.c.schedule import best_schedule, reorder
 from opbridge.errors import ConfigError
 from opbridge.frontends.models import load_model
 from opbridge.ir import Graph
@@ -71,6 +72,8 @@ class ConvertArgs(pydantic.BaseModel):
     plan_search_budget: int = pydantic.Field(DEFAULT_SEARCH_BUDGET, ge=0)
     # Element-wise operators may write over an input that dies at them (OperatorDefinition.in_place).
     in_place: bool = True
+    # "memory": run the nodes in the order of smallest peak memory (graphs with branches); "file": as written.
+    schedule: Literal["memory", "file"] = "memory"
     plan_json: pathlib.Path | None = None  # default: OUTPUT_DIR/plan.json
     bundle_kernels: bool = True  # copy cc/kernels into OUTPUT_DIR/kernels (Bazel links them instead)
     golden_test: pathlib.Path | None = None  # also write a golden test program here
@@ -146,6 +149,7 @@ class ConvertResult:
     graph: Graph
     plan: MemoryPlan
     module: EmittedModule
+    schedule_note: str = ""  # how the nodes were reordered, if they were
 
     def summary(self) -> str:
         constants = sum(t.bytes for t in self.graph.tensors if t.is_constant)
@@ -154,7 +158,7 @@ class ConvertResult:
             f"converted {len(self.graph.nodes)} nodes ({operators}) into {self.module.directory}\n"
             f"arena: {self.plan.arena_bytes} bytes (liveness lower bound {self.plan.lower_bound_bytes} bytes, "
             f"placed by {self.plan.strategy}); "
-            f"constants: {constants} bytes"
+            f"constants: {constants} bytes" + (f"\n{self.schedule_note}" if self.schedule_note else "")
         )
 
 
@@ -204,6 +208,7 @@ class AotConverter:
 
     def __init__(self, config: ConvertArgs, registry_context: RegistryContext | OperatorRegistry | None = None) -> None:
         self.config = config
+        self.schedule_note = ""  # set by convert() when it reorders the nodes
         self.registry_context = (
             default_registry_context() if registry_context is None else as_registry_context(registry_context)
         )
@@ -237,6 +242,14 @@ class AotConverter:
         graph = load_model(config.model, context)
         validate_graph(graph, context.operators)  # every node against its schema, before any rewrite
         graph = self.transform(graph)
+        if config.schedule == "memory":
+            schedule = best_schedule(graph)
+            if schedule.peak_bytes < schedule.file_peak_bytes:
+                graph = reorder(graph, schedule.order)
+                self.schedule_note = (
+                    f"schedule: nodes reordered to lower the peak from {schedule.file_peak_bytes} "
+                    f"to {schedule.peak_bytes} bytes (schedule: file keeps the model's order)"
+                )
         # Admission checks first, then the golden outputs, then files: a failing
         # reference must not leave a new module beside an old golden test.
         resolved = resolve_operators(graph, context, config.prefix, config.operators)
@@ -262,4 +275,4 @@ class AotConverter:
             with writing_to(config.golden_test, "golden_test", "--golden-test"):
                 config.golden_test.parent.mkdir(parents=True, exist_ok=True)
                 config.golden_test.write_text(golden)
-        return ConvertResult(graph=graph, plan=plan, module=module)
+        return ConvertResult(graph=graph, plan=plan, module=module, schedule_note=self.schedule_note)

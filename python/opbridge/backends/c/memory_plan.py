@@ -145,7 +145,7 @@ def _align(value: int, alignment: int) -> int:
     return (value + alignment - 1) // alignment * alignment
 
 
-def _alias_groups(graph: Graph, in_place_nodes: Collection[int] = ()) -> list[list[int]]:
+def alias_groups(graph: Graph, in_place_nodes: Collection[int] = ()) -> list[list[int]]:
     """Activations grouped so that each group shares one buffer: reshape-like
     outputs with their input, and in-place outputs with the input they overwrite."""
     root = {}
@@ -259,10 +259,10 @@ def plan_memory(
 
     Raises ArenaBudgetError, naming the peak step and what is live there,
     when the arena would exceed `max_arena_bytes`."""
-    unplaced = _tensor_buffers(graph, _alias_groups(graph, in_place_nodes))
+    unplaced = _tensor_buffers(graph, alias_groups(graph, in_place_nodes))
     without_in_place = unplaced
     if in_place_nodes:
-        without_in_place = _tensor_buffers(graph, _alias_groups(graph))
+        without_in_place = _tensor_buffers(graph, alias_groups(graph))
     extra: list[Buffer] = []  # scratch and state
     for node_index, size in sorted((scratch_bytes or {}).items()):
         if size > 0:

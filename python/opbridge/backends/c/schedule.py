@@ -1,0 +1,128 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The order of nodes that needs the least memory.
+
+A graph with branches (a residual block's shortcut, two heads) can run its
+nodes in many orders; the bytes live at the worst step depend on the order.
+This finds the order with the smallest peak: a shortest-path search over the
+sets of nodes already run (each set is a state; running a ready node moves
+to a bigger set; a path's cost is the largest number of bytes live at any of
+its steps, as the memory planner counts them: a node's inputs, its outputs
+and everything still to be read). States are expanded cheapest first, so the
+first complete set reached is an optimal order. The number of states is
+bounded by `budget` (a count: the same graph gives the same order on every
+machine); past it, the file's order stands.
+
+Only an order with a strictly smaller peak replaces the file's, so a chain,
+or a graph whose file order is already best, is left as it is. Scratch is
+not counted (it is known only once the operators are resolved, and small).
+"""
+
+import dataclasses
+import heapq
+
+from opbridge.backends.c.memory_plan import alias_groups
+from opbridge.ir import Graph
+
+DEFAULT_SCHEDULE_BUDGET = 20_000
+
+
+@dataclasses.dataclass(frozen=True)
+class Schedule:
+    order: tuple[int, ...]  # node indices of the input graph, in the order to run them
+    peak_bytes: int  # the most bytes live at one step in that order
+    file_peak_bytes: int  # the same for the file's order
+    complete: bool  # False: the budget ran out and the file's order stands
+
+
+class _Liveness:
+    """Buffer groups (aliases share one), their sizes, producers and readers as bit masks."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.size: dict[int, int] = {}
+        group_of: dict[int, int] = {}
+        for group in alias_groups(graph):
+            key = min(group)
+            self.size[key] = max(graph.tensor(i).bytes for i in group)
+            for index in group:
+                group_of[index] = key
+        self.readers = dict.fromkeys(self.size, 0)
+        self.writers = dict.fromkeys(self.size, 0)
+        for node in graph.nodes:
+            for index in node.inputs:
+                if index is not None and index in group_of:
+                    self.readers[group_of[index]] |= 1 << node.index
+            for index in node.outputs:
+                self.writers[group_of[index]] |= 1 << node.index
+        self.always_written = {group_of[i] for i in graph.inputs}
+        self.kept = {group_of[i] for i in graph.outputs}
+        self.writes = [{group_of[i] for i in node.outputs} for node in graph.nodes]
+        # A node needs the nodes that write the tensors it reads (not the whole group:
+        # two RESHAPEs of one tensor share its buffer but do not wait for each other).
+        writer_of = {index: node.index for node in graph.nodes for index in node.outputs}
+        self.needs = [
+            sum({1 << writer_of[i] for i in node.inputs if i is not None and i in writer_of}) for node in graph.nodes
+        ]
+
+    def written(self, group: int, done: int) -> bool:
+        return group in self.always_written or (self.writers[group] & done) != 0
+
+    def live_after(self, done: int) -> int:
+        """Bytes live between steps, once the nodes in `done` have run."""
+        return sum(
+            size
+            for group, size in self.size.items()
+            if self.written(group, done) and (group in self.kept or (self.readers[group] & ~done) != 0)
+        )
+
+    def during(self, done: int, node: int) -> int:
+        """Bytes live while `node` runs after the nodes in `done`: what is live, plus its new outputs."""
+        fresh = sum(self.size[g] for g in self.writes[node] if not self.written(g, done))
+        return self.live_after(done) + fresh
+
+
+def file_order_peak(graph: Graph) -> int:
+    liveness = _Liveness(graph)
+    done, peak = 0, liveness.live_after(0)
+    for node in graph.nodes:
+        peak = max(peak, liveness.during(done, node.index))
+        done |= 1 << node.index
+        peak = max(peak, liveness.live_after(done))
+    return peak
+
+
+def best_schedule(graph: Graph, budget: int = DEFAULT_SCHEDULE_BUDGET) -> Schedule:
+    """The order of smallest peak (the file's order when it is as good, or when out of budget)."""
+    file_order = tuple(range(len(graph.nodes)))
+    file_peak = file_order_peak(graph)
+    liveness = _Liveness(graph)
+    everything = (1 << len(graph.nodes)) - 1
+    best = {0: liveness.live_after(0)}
+    # (peak so far, order so far as a tuple, the set of nodes run): ties go to the file-like order.
+    queue: list[tuple[int, tuple[int, ...], int]] = [(best[0], (), 0)]
+    expanded = 0
+    while queue:
+        peak, order, done = heapq.heappop(queue)
+        if best.get(done, peak) < peak:
+            continue  # reached more cheaply since
+        if done == everything:
+            if peak < file_peak:
+                return Schedule(order, peak, file_peak, True)
+            return Schedule(file_order, file_peak, file_peak, True)
+        expanded += 1
+        if expanded > budget:
+            break
+        for node in range(len(graph.nodes)):
+            if done >> node & 1 or liveness.needs[node] & ~done:
+                continue
+            after = done | 1 << node
+            cost = max(peak, liveness.during(done, node), liveness.live_after(after))
+            if cost < best.get(after, cost + 1):
+                best[after] = cost
+                heapq.heappush(queue, (cost, (*order, node), after))
+    return Schedule(file_order, file_peak, file_peak, False)
+
+
+def reorder(graph: Graph, order: tuple[int, ...]) -> Graph:
+    """The graph with its nodes run in `order` (renumbered to their new positions)."""
+    nodes = [dataclasses.replace(graph.nodes[old], index=new) for new, old in enumerate(order)]
+    return Graph(graph.name, graph.tensors, nodes, graph.inputs, graph.outputs)
