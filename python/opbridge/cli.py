@@ -20,6 +20,7 @@ from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.converter import AotConverter, load_convert_args
 from opbridge.errors import OpbridgeError
 from opbridge.frontends.models import load_model
+from opbridge.output_paths import check_output_file, writing_to
 from opbridge.plugins import build_plugin_context
 from opbridge.registry_context import RegistryContext
 
@@ -51,10 +52,18 @@ def _convert(arguments: argparse.Namespace) -> int:
             "max_arena_bytes": arguments.max_arena_bytes,
         },
     )
+    if arguments.plot is not None:  # checked first: a bad path must not follow a finished conversion
+        check_output_file(arguments.plot, "plot", "--plot", "arena.svg")
     result = AotConverter(config, registry_context=_context(arguments)).convert()
     print(result.summary())
     if arguments.verbose:
         print(result.plan.to_table(result.graph))
+    if arguments.plot is not None:
+        with writing_to(arguments.plot, "plot", "--plot"):
+            plan = result.plan
+            title = f"{config.model.name}: arena {plan.arena_bytes} B, liveness bound {plan.lower_bound_bytes} B"
+            arguments.plot.write_text(plan.to_svg(result.graph, title))
+        print(f"arena over time drawn in {arguments.plot}")
     return 0
 
 
@@ -123,6 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="fail, naming the peak step and its tensors, when the arena needs more",
     )  # fmt: skip
     convert.add_argument("-v", "--verbose", action="store_true", help="print the memory plan")
+    convert.add_argument(
+        "--plot", type=_user_path, help="also draw the arena over time into this SVG file (docs/memory_planner.md)"
+    )
     _add_plugin_arguments(convert)
     convert.set_defaults(handler=_convert)
     run = commands.add_parser("run", help="run a model with the NumPy reference interpreter")

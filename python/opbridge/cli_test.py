@@ -202,3 +202,28 @@ def test_verbose_reports_the_placement_strategy(tmp_path: pathlib.Path, capsys: 
     assert "placement: largest first, lowest fit (optimal)" in printed
     plan = json.loads((tmp_path / "out" / "plan.json").read_text())
     assert plan["strategy"] == "largest first, lowest fit" and plan["optimal"] is True
+
+
+def test_plot_draws_every_buffer_inside_the_arena(tmp_path: pathlib.Path) -> None:
+    import xml.etree.ElementTree as ElementTree
+
+    svg = tmp_path / "arena.svg"
+    assert cli.main(["convert", str(HELLO_WORLD), "-o", str(tmp_path / "out"), "--plot", str(svg)]) == 0
+    plan = json.loads((tmp_path / "out" / "plan.json").read_text())
+    root = ElementTree.parse(svg).getroot()
+    namespace = "{http://www.w3.org/2000/svg}"
+    bars = [r for r in root.iter(f"{namespace}rect") if r.get("class") == "buffer"]
+    frame = next(r for r in root.iter(f"{namespace}rect") if r.get("stroke") == "#888")
+    top, bottom = float(frame.get("y")), float(frame.get("y")) + float(frame.get("height"))
+    assert len(bars) == len({(t["offset"], t["first_step"]) for t in plan["tensors"]})
+    for bar in bars:
+        assert top - 0.1 <= float(bar.get("y")) and float(bar.get("y")) + float(bar.get("height")) <= bottom + 0.6
+        assert "B at offset" in bar.find(f"{namespace}title").text
+
+
+def test_plot_path_is_checked_before_converting(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "taken").mkdir()
+    out = tmp_path / "out"
+    assert cli.main(["convert", str(HELLO_WORLD), "-o", str(out), "--plot", str(tmp_path / "taken")]) != 0
+    assert "plot (--plot)" in capsys.readouterr().err
+    assert not out.exists()

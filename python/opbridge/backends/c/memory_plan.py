@@ -122,6 +122,53 @@ class MemoryPlan:
             indent=2,
         )
 
+    def to_svg(self, graph: Graph, title: str = "") -> str:
+        """The arena over time as a self-contained SVG: one bar per buffer, across
+        the steps it lives and up the bytes it holds (scratch and state shaded)."""
+        steps = len(graph.nodes)
+        width, height, left, bottom, top = 720, 420, 70, 40, 30
+        plot_width, plot_height = width - left - 20, height - bottom - top
+        column = plot_width / (steps + 2)  # step -1 (inputs) .. steps (outputs)
+        scale = plot_height / max(self.arena_bytes, 1)
+        heading = title or f"{graph.name}: arena {self.arena_bytes} B, bound {self.lower_bound_bytes} B"
+        parts = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
+            f"<title>{_xml(heading)}</title>",
+            f'<rect x="0" y="0" width="{width}" height="{height}" fill="white"/>',
+            f'<text x="{left}" y="18" font-size="13">{_xml(heading)}</text>',
+            f'<rect x="{left}" y="{top}" width="{plot_width}" height="{plot_height}" fill="none" stroke="#888"/>',
+        ]
+        for buffer in sorted(self.buffers, key=lambda b: (b.offset, b.first_step)):
+            x = left + (buffer.first_step + 1) * column
+            y = top + plot_height - (buffer.offset + buffer.size) * scale
+            if buffer.scratch_of_node is not None:
+                fill, label = "#f4a259", f"scratch of node {buffer.scratch_of_node}"
+            elif buffer.persistent_of_node is not None:
+                fill, label = "#bc4b51", f"state of node {buffer.persistent_of_node}"
+            else:
+                fill = "#5b8e7d" if len(buffer.tensors) == 1 else "#8cb369"
+                label = ", ".join(graph.tensor(i).name for i in buffer.tensors)
+            bar_width = (buffer.last_step - buffer.first_step + 1) * column
+            parts.append(
+                f'<rect class="buffer" x="{x:.1f}" y="{y:.1f}" width="{bar_width:.1f}" '
+                f'height="{max(buffer.size * scale, 0.5):.1f}" fill="{fill}" stroke="white" stroke-width="0.5">'
+                f"<title>{_xml(label)}: {buffer.size} B at offset {buffer.offset}, steps "
+                f"{buffer.first_step}..{buffer.last_step}</title></rect>"
+            )
+        bound_y = top + plot_height - self.lower_bound_bytes * scale
+        parts += [
+            f'<line x1="{left}" y1="{bound_y:.1f}" x2="{left + plot_width}" y2="{bound_y:.1f}" stroke="#c00" '
+            'stroke-dasharray="4 3"/>',
+            f'<text x="{left - 4}" y="{bound_y + 4:.1f}" text-anchor="end" fill="#c00">bound</text>',
+            f'<text x="{left - 4}" y="{top + plot_height + 4}" text-anchor="end">0 B</text>',
+            f'<text x="{left - 4}" y="{top + 10}" text-anchor="end">{self.arena_bytes} B</text>',
+            f'<text x="{left + plot_width / 2}" y="{height - 8}" text-anchor="middle">'
+            f"schedule step (inputs, nodes 0..{steps - 1}, outputs); bars: buffers at their offsets</text>",
+            "</svg>",
+        ]
+        return "\n".join(parts) + "\n"
+
     def to_table(self, graph: Graph) -> str:
         proof = "optimal" if self.optimal else "not proven optimal"
         saved = self.lower_bound_without_in_place_bytes - self.lower_bound_bytes
@@ -139,6 +186,10 @@ class MemoryPlan:
                 names = f"persistent state of {graph.nodes[buffer.persistent_of_node].describe()}"
             lines.append(f"{buffer.offset:>8} {buffer.size:>8} {buffer.first_step:>4}..{buffer.last_step:<3}  {names}")
         return "\n".join(lines)
+
+
+def _xml(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
 def _align(value: int, alignment: int) -> int:
