@@ -28,7 +28,7 @@ from ai_edge_litert import schema_py_generated as schema
 BLOCKS = [(1, 64), (2, 128), (1, 128), (2, 256), (1, 256), (2, 512)] + [(1, 512)] * 5 + [(2, 1024), (1, 1024)]
 
 
-class _ModelWriter:
+class ModelWriter:
     """Tensors, buffers and operators of one subgraph, packed into .tflite bytes."""
 
     def __init__(self) -> None:
@@ -102,31 +102,31 @@ class _ModelWriter:
         return bytes(builder.Output())
 
 
-class _Activation:
+class Activation:
     """An int8 activation tensor and the spread (standard deviation) of its real values."""
 
     def __init__(self, index: int, shape: list[int], scale: float, zero_point: int, spread: float) -> None:
         self.index, self.shape, self.scale, self.zero_point, self.spread = index, shape, scale, zero_point, spread
 
 
-def _relu_output(writer: _ModelWriter, name: str, shape: list[int], spread: float) -> _Activation:
+def _relu_output(writer: ModelWriter, name: str, shape: list[int], spread: float) -> Activation:
     # ReLU outputs in [0, 6 sigma] over the whole int8 range: zero point -128.
     scale = 6.0 * spread / 255.0
     index = writer.tensor(name, shape, schema.TensorType.INT8, [scale], [-128])
-    return _Activation(index, shape, scale, -128, spread * math.sqrt(0.5))
+    return Activation(index, shape, scale, -128, spread * math.sqrt(0.5))
 
 
-def _convolution(
-    writer: _ModelWriter,
+def convolution(
+    writer: ModelWriter,
     rng: np.random.Generator,
     name: str,
-    source: _Activation,
+    source: Activation,
     channels: int,
     kernel: int,
     stride: int,
     depthwise: bool,
     relu: bool = True,
-) -> _Activation:
+) -> Activation:
     height, width, depth = source.shape[1:]
     out_height, out_width = -(-height // stride), -(-width // stride)  # SAME padding
     if depthwise:
@@ -152,7 +152,7 @@ def _convolution(
         output = _relu_output(writer, name, shape, spread)
     else:
         scale = 8.0 * spread / 255.0
-        output = _Activation(writer.tensor(name, shape, schema.TensorType.INT8, [scale], [0]), shape, scale, 0, spread)
+        output = Activation(writer.tensor(name, shape, schema.TensorType.INT8, [scale], [0]), shape, scale, 0, spread)
     activation = schema.ActivationFunctionType.RELU if relu else schema.ActivationFunctionType.NONE
     if depthwise:
         options = schema.DepthwiseConv2DOptionsT()
@@ -186,10 +186,10 @@ def mobilenet_v1(
     `float_input`: a float32 input quantized by a QUANTIZE node, as LiteRT's
     converter writes when the input type is left float."""
     rng = np.random.default_rng(seed)
-    writer = _ModelWriter()
+    writer = ModelWriter()
     input_shape = [1, size, size, channels]
     # Inputs in [-1, 1): scale 1/128, zero point 0, like an image normalised to that range.
-    image = _Activation(
+    image = Activation(
         writer.tensor(
             "input_int8" if float_input else "input", input_shape, schema.TensorType.INT8, [1.0 / 128.0], [0]
         ),
@@ -210,13 +210,13 @@ def mobilenet_v1(
             schema.QuantizeOptionsT(),
         )
     width = max(8, int(32 * alpha))
-    x = _convolution(writer, rng, "conv_0", image, width, 3, 2, depthwise=False)
+    x = convolution(writer, rng, "conv_0", image, width, 3, 2, depthwise=False)
     for block, (stride, filters) in enumerate(BLOCKS, start=1):
-        x = _convolution(writer, rng, f"block_{block}/depthwise", x, 0, 3, stride, depthwise=True)
-        x = _convolution(writer, rng, f"block_{block}/pointwise", x, max(8, int(filters * alpha)), 1, 1, False)
+        x = convolution(writer, rng, f"block_{block}/depthwise", x, 0, 3, stride, depthwise=True)
+        x = convolution(writer, rng, f"block_{block}/pointwise", x, max(8, int(filters * alpha)), 1, 1, False)
 
     pooled_shape = [1, 1, 1, x.shape[3]]
-    pooled = _Activation(
+    pooled = Activation(
         writer.tensor("pool", pooled_shape, schema.TensorType.INT8, [x.scale], [x.zero_point]),
         pooled_shape,
         x.scale,
@@ -236,7 +236,7 @@ def mobilenet_v1(
         schema.BuiltinOptions.Pool2DOptions,
         options,
     )
-    logits = _convolution(writer, rng, "classifier", pooled, classes, 1, 1, depthwise=False, relu=False)
+    logits = convolution(writer, rng, "classifier", pooled, classes, 1, 1, depthwise=False, relu=False)
 
     shape_index = writer.tensor(
         "classifier/shape", [2], schema.TensorType.INT32, [], [], np.array([1, classes], dtype=np.int32)

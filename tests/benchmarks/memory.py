@@ -54,6 +54,8 @@ MODEL_LIST = [
     Model("frontend", "tflm/audio_preprocessor_int8.tflite", None, package="examples/micro_speech", has_plugin=True),
     # heliaAOT's figure for a MobileNet-v1 0.25 96x96 int8 (person-detection shape) is quoted from issue 18.
     Model("mobilenet", "tests/models/mobilenet_v1_025_96.tflite", 55296, generated=True),
+    # Two branches listed convolution-first (opbridge_testing.branches): the schedule search's case.
+    Model("two_branches", "tests/models/two_branches.tflite", None, generated=True),
 ]
 
 # One probe per process: TFLite Micro can abort the process on a tiny arena.
@@ -128,7 +130,7 @@ def main() -> int:
     print("\narena and bound in bytes; greedy: TFLite Micro's placement (largest first, lowest offset) of the same")
     print("buffers; TFLM: minimum arena of tflite-micro", _tflm_version(), "measured now")
     print("frontend: the arena includes the front end's persistent state (the noise estimate); n/a: heliaAOT cannot")
-    print("convert the model (it has no Signal operators)")
+    print("convert the model (it has no Signal operators), or was not run on it (two_branches)")
     print(f"largest arena above the liveness lower bound: {max(worst)} bytes")
     print(f"\n{'model':<14}{'convert':>10}   placement")
     print("\n".join(placements))

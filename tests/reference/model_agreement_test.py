@@ -27,8 +27,9 @@ MODEL_NAMES = [
     "mlperf_tiny/ad01_int8",
     "mlperf_tiny/kws_ref_model",
     "mlperf_tiny/pretrainedResnet_quant",
-    # Built by //tests/models:mobilenet_tflite (opbridge_testing.mobilenet), not a shared file.
+    # Built by //tests/models:mobilenet_tflite and :two_branches_tflite (opbridge_testing), not shared files.
     "generated/mobilenet_v1_025_96",
+    "generated/two_branches",
 ]
 GENERATED = pathlib.Path("tests/models")
 
