@@ -194,6 +194,10 @@ def test_sections_must_be_linker_section_names(tmp_path: pathlib.Path) -> None:
         None, {"model": HELLO_WORLD, "output_dir": tmp_path, "arena_section": ".dtcm.arena", "plan_search_budget": 0}
     )
     assert config.arena_section == ".dtcm.arena" and config.plan_search_budget == 0
+    with pytest.raises(ConfigError, match="cannot share a section"):
+        load_convert_args(
+            None, {"model": HELLO_WORLD, "output_dir": tmp_path, "arena_section": ".x", "constants_section": ".x"}
+        )
 
 
 def test_verbose_reports_the_placement_strategy(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -104,6 +104,15 @@ class ConvertArgs(pydantic.BaseModel):
             )
         return value
 
+    @pydantic.model_validator(mode="after")
+    def _sections_differ(self) -> "ConvertArgs":
+        if self.arena_section is not None and self.arena_section == self.constants_section:
+            raise ValueError(
+                f"arena_section and constants_section are both {self.arena_section!r}: the arena is writable and the "
+                "constants are not, so they cannot share a section; name two sections"
+            )
+        return self
+
     @pydantic.field_validator("arena_alignment")
     @classmethod
     def _alignment_is_a_power_of_two(cls, value: int) -> int:
@@ -230,6 +239,37 @@ class AotConverter:
             )
         return graph
 
+    def schedule(self, graph: Graph) -> Graph:
+        """The graph in the order of smallest arena (schedule.best_schedule proposes an
+        order; both are planned in full, in-place outputs and scratch included)."""
+        schedule = best_schedule(graph)
+        if not schedule.complete:
+            self.schedule_note = "schedule: the order search reached its budget; the model's order is kept"
+            return graph
+        if schedule.peak_bytes >= schedule.file_peak_bytes:
+            return graph
+        candidate = reorder(graph, schedule.order)
+        before, after = self._arena_bytes(graph), self._arena_bytes(candidate)
+        if after >= before:
+            return graph
+        self.schedule_note = (
+            f"schedule: nodes reordered to shrink the arena from {before} to {after} bytes "
+            "(schedule: file keeps the model's order)"
+        )
+        return candidate
+
+    def _arena_bytes(self, graph: Graph) -> int:
+        config = self.config
+        resolved = resolve_operators(graph, self.registry_context, config.prefix, config.operators)
+        return plan_memory(
+            graph,
+            alignment=config.arena_alignment,
+            scratch_bytes=resolved.scratch_bytes,
+            persistent_bytes=resolved.persistent_bytes,
+            search_budget=config.plan_search_budget,
+            in_place_nodes=resolved.in_place_nodes if config.in_place else (),
+        ).arena_bytes
+
     def convert(self) -> ConvertResult:
         config = self.config
         context = self.registry_context
@@ -243,13 +283,7 @@ class AotConverter:
         validate_graph(graph, context.operators)  # every node against its schema, before any rewrite
         graph = self.transform(graph)
         if config.schedule == "memory":
-            schedule = best_schedule(graph)
-            if schedule.peak_bytes < schedule.file_peak_bytes:
-                graph = reorder(graph, schedule.order)
-                self.schedule_note = (
-                    f"schedule: nodes reordered to lower the peak from {schedule.file_peak_bytes} "
-                    f"to {schedule.peak_bytes} bytes (schedule: file keeps the model's order)"
-                )
+            graph = self.schedule(graph)
         # Admission checks first, then the golden outputs, then files: a failing
         # reference must not leave a new module beside an old golden test.
         resolved = resolve_operators(graph, context, config.prefix, config.operators)

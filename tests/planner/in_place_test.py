@@ -57,7 +57,9 @@ CASES = [
     *(Case(op, dtype, dtype) for op in ("RELU", "RELU6", "LOGISTIC", "TANH") for dtype in (DType.INT8, DType.FLOAT32)),
     *(Case("LEAKY_RELU", dtype, dtype, LeakyReluAttributes(0.3)) for dtype in (DType.INT8, DType.FLOAT32)),
     Case("QUANTIZE", DType.INT8, DType.INT8, QuantizeAttributes()),
-    Case("CAST", DType.INT32, DType.FLOAT32, CastAttributes(DType.FLOAT32)),  # the one equal-width CAST opbridge has
+    Case(
+        "CAST", DType.INT32, DType.FLOAT32, CastAttributes(DType.FLOAT32)
+    ),  # one of CAST's equal-width pairs (int32<->uint32, int8, int16, bool->int8: same kernel loop)
 ]
 
 

@@ -118,7 +118,7 @@ class OperatorDefinition:
     # The C kernel may write its output over an input: it reads element i of each input before it
     # writes element i of the output, and never reads an element after writing it. The planner
     # then lets output 0 share the buffer of a same-size, same-width input that dies at this node
-    # (docs/memory_planner.md, "In place"; tests/codegen/in_place_test.py runs every such kernel aliased).
+    # (docs/memory_planner.md, "In place"; tests/planner/in_place_test.py runs every such kernel aliased).
     in_place: bool = False
 
 

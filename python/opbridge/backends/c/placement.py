@@ -18,9 +18,9 @@ This is dynamic storage allocation (NP-hard in general), solved in two stages:
    per-step bound: the buffers still to place that are live at one step
    stack above the current offset. When the search runs to the end, the
    result is optimal; it stops when it has spent `search_budget` units of
-   work (each node costs the number of buffers left plus the number of
-   steps: a count, not a clock, so plans are the same on every machine) and
-   keeps the best found.
+   work (each node costs the lengths of the per-step live lists plus the
+   neighbour lists it walks: a count, not a clock, so plans are the same on
+   every machine) and keeps the best found.
 """
 
 import dataclasses
@@ -150,6 +150,8 @@ class _Search:
             step: [i for i, r in enumerate(requests) if r.first_step <= step <= r.last_step]
             for step in sorted({r.first_step for r in requests})
         }
+        # What one node costs: the bound walks every live list, the candidates every neighbour list.
+        self.node_cost = sum(map(len, self.live_at.values())) + sum(map(len, conflicts)) + len(requests)
 
     def run(self, lower_bound: int) -> bool:
         """Searches; returns True when it ran to the end (the best is optimal)."""
@@ -177,7 +179,7 @@ class _Search:
             if end < self.best_end:
                 self.best_end, self.best_offsets = end, list(offsets)
             return True
-        self.visited += remaining + len(self.live_at)
+        self.visited += self.node_cost
         if self.visited > self.budget:
             return False
         if self._bound(offsets, current, end) >= self.best_end:
