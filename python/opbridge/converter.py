@@ -197,19 +197,32 @@ def plan_and_emit(
     memory: "ConvertArgs | None" = None,
 ) -> tuple[MemoryPlan, EmittedModule]:
     """Plans and emits; `memory` carries the planner's settings (budget, sections, search)."""
-    plan = plan_memory(
+    plan = plan_graph(graph, resolved, alignment, memory)
+    module = emit_module(graph, resolved.operators, plan, prefix, directory, bundle_kernels)
+    return plan, module
+
+
+def plan_graph(
+    graph: Graph,
+    resolved: ResolvedGraph,
+    alignment: int,
+    memory: "ConvertArgs | None",
+    *,
+    enforce_budget: bool = True,
+) -> MemoryPlan:
+    """The memory plan with `memory`'s settings (None: the defaults); `enforce_budget=False`
+    plans past `max_arena_bytes` instead of raising (to compare plans)."""
+    return plan_memory(
         graph,
         alignment=alignment,
         scratch_bytes=resolved.scratch_bytes,
         persistent_bytes=resolved.persistent_bytes,
-        max_arena_bytes=memory.max_arena_bytes if memory else None,
+        max_arena_bytes=memory.max_arena_bytes if memory and enforce_budget else None,
         search_budget=memory.plan_search_budget if memory else DEFAULT_SEARCH_BUDGET,
         arena_section=memory.arena_section if memory else None,
         constants_section=memory.constants_section if memory else None,
         in_place_nodes=resolved.in_place_nodes if memory is None or memory.in_place else (),
     )
-    module = emit_module(graph, resolved.operators, plan, prefix, directory, bundle_kernels)
-    return plan, module
 
 
 class AotConverter:
@@ -261,14 +274,7 @@ class AotConverter:
     def _arena_bytes(self, graph: Graph) -> int:
         config = self.config
         resolved = resolve_operators(graph, self.registry_context, config.prefix, config.operators)
-        return plan_memory(
-            graph,
-            alignment=config.arena_alignment,
-            scratch_bytes=resolved.scratch_bytes,
-            persistent_bytes=resolved.persistent_bytes,
-            search_budget=config.plan_search_budget,
-            in_place_nodes=resolved.in_place_nodes if config.in_place else (),
-        ).arena_bytes
+        return plan_graph(graph, resolved, config.arena_alignment, config, enforce_budget=False).arena_bytes
 
     def convert(self) -> ConvertResult:
         config = self.config

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """A two-branch int8 LiteRT model whose file order is not the memory-minimal one.
 
-    python -m opbridge_testing.branches OUT.tflite
+`//tests/models:test_models` writes it (tests/models/make_models.py).
 
 Input 16x16x4; two branches, each a 3x3 convolution to 16x16x16 (4 KB) then a
 4x4 max pool to 4x4x16; an ADD joins them. The file lists both convolutions
@@ -9,10 +9,6 @@ first, so both 4 KB activations are live at once; finishing one branch before
 starting the other needs much less (the converter's schedule search,
 docs/memory_planner.md). Written with LiteRT's schema bindings, seeded weights.
 """
-
-import argparse
-import pathlib
-import sys
 
 import numpy as np
 from ai_edge_litert import schema_py_generated as schema
@@ -56,15 +52,3 @@ def two_branches(seed: int = 0) -> bytes:
         options,
     )
     return writer.finish([image.index], [output], f"opbridge two-branch test model (seed {seed})")
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("output", type=pathlib.Path)
-    arguments = parser.parse_args(argv)
-    arguments.output.write_bytes(two_branches())
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -6,7 +6,7 @@ input, 2 classes): a 3x3 stride-2 convolution, 13 depthwise-separable
 blocks, average pooling, a 1x1 convolution as the classifier, softmax.
 Written with LiteRT's own schema bindings (no TensorFlow on our machines).
 
-    python -m opbridge_testing.mobilenet OUT.tflite [--alpha 0.25] [--size 96]
+`//tests/models:test_models` writes it (tests/models/make_models.py).
 
 Quantization follows TFLite's int8 scheme: per-channel symmetric weights,
 int32 biases at input scale x weight scale, asymmetric activations. The
@@ -15,10 +15,7 @@ output scales are set from the expected spread of each layer's output
 that activations use the int8 range rather than saturating.
 """
 
-import argparse
 import math
-import pathlib
-import sys
 
 import flatbuffers
 import numpy as np
@@ -179,36 +176,19 @@ def mobilenet_v1(
     channels: int = 1,
     classes: int = 2,
     seed: int = 0,
-    float_input: bool = False,
 ) -> bytes:
-    """The model's .tflite bytes; the same arguments give the same bytes.
-
-    `float_input`: a float32 input quantized by a QUANTIZE node, as LiteRT's
-    converter writes when the input type is left float."""
+    """The model's .tflite bytes; the same arguments give the same bytes."""
     rng = np.random.default_rng(seed)
     writer = ModelWriter()
     input_shape = [1, size, size, channels]
     # Inputs in [-1, 1): scale 1/128, zero point 0, like an image normalised to that range.
     image = Activation(
-        writer.tensor(
-            "input_int8" if float_input else "input", input_shape, schema.TensorType.INT8, [1.0 / 128.0], [0]
-        ),
+        writer.tensor("input", input_shape, schema.TensorType.INT8, [1.0 / 128.0], [0]),
         input_shape,
         1.0 / 128.0,
         0,
         0.577,
     )
-    graph_input = image.index
-    if float_input:
-        graph_input = writer.tensor("input", input_shape, schema.TensorType.FLOAT32, [], [])
-        writer.operator(
-            schema.BuiltinOperator.QUANTIZE,
-            1,
-            [graph_input],
-            [image.index],
-            schema.BuiltinOptions.QuantizeOptions,
-            schema.QuantizeOptionsT(),
-        )
     width = max(8, int(32 * alpha))
     x = convolution(writer, rng, "conv_0", image, width, 3, 2, depthwise=False)
     for block, (stride, filters) in enumerate(BLOCKS, start=1):
@@ -264,21 +244,4 @@ def mobilenet_v1(
         softmax_options,
     )
     description = f"opbridge MobileNet-v1 alpha {alpha} {size}x{size}x{channels}, random weights (seed {seed})"
-    return writer.finish([graph_input], [probabilities], description)
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("output", type=pathlib.Path)
-    parser.add_argument("--alpha", type=float, default=0.25)
-    parser.add_argument("--size", type=int, default=96)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--float-input", action="store_true", help="a float32 input and a QUANTIZE node")
-    arguments = parser.parse_args(argv)
-    model = mobilenet_v1(arguments.alpha, arguments.size, seed=arguments.seed, float_input=arguments.float_input)
-    arguments.output.write_bytes(model)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    return writer.finish([image.index], [probabilities], description)

@@ -27,7 +27,7 @@ MODEL_NAMES = [
     "mlperf_tiny/ad01_int8",
     "mlperf_tiny/kws_ref_model",
     "mlperf_tiny/pretrainedResnet_quant",
-    # Built by //tests/models:mobilenet_tflite and :two_branches_tflite (opbridge_testing), not shared files.
+    # Built by //tests/models:test_models (opbridge_testing), not shared files.
     "generated/mobilenet_v1_025_96",
     "generated/two_branches",
 ]

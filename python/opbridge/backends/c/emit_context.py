@@ -63,6 +63,12 @@ def c_int_list(values: Iterable[int]) -> str:
     return ", ".join(str(int(v)) for v in values)
 
 
+def constants_placement(prefix: str) -> str:
+    """The macro that puts a module's constant tables in ConvertArgs.constants_section
+    (defined in <prefix>_constants.h)."""
+    return f"{prefix.upper()}_CONSTANTS_PLACEMENT"
+
+
 class EmitContext:
     """Names in the emitted module: tensors, constants and per-node definitions."""
 
@@ -108,8 +114,8 @@ class EmitContext:
         """(definition, symbol) of a static const int32_t array for `node`."""
         symbol = self.local_symbol(node, name)
         values = [int(v) for v in np.asarray(values).ravel()]
-        placement = f"{self.prefix.upper()}_CONSTANTS_PLACEMENT "
-        return f"{placement}static const int32_t {symbol}[{len(values)}] = {{{c_int_list(values)}}};", symbol
+        definition = f"static const int32_t {symbol}[{len(values)}] = {{{c_int_list(values)}}};"
+        return f"{constants_placement(self.prefix)} {definition}", symbol
 
     def float32_array(self, node: Node, name: str, values: Sequence[float] | np.ndarray) -> tuple[str, str]:
         """(definition, symbol) of a static const float array of finite float32 values for `node`."""
@@ -118,8 +124,10 @@ class EmitContext:
         if not np.isfinite(singles).all():
             raise ValueError(f"{node.describe()}: {name} has values that are not finite float32")
         literals = ", ".join(f"{float(v)!r}f" for v in singles)
-        placement = f"{self.prefix.upper()}_CONSTANTS_PLACEMENT "
-        return f"{placement}static const float {symbol}[{len(singles)}] = {{{literals}}};", symbol
+        return (
+            f"{constants_placement(self.prefix)} static const float {symbol}[{len(singles)}] = {{{literals}}};",
+            symbol,
+        )
 
 
 def nhwc_dims(tensor: Tensor) -> str:

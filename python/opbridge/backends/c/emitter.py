@@ -29,7 +29,15 @@ from typing import Any
 
 import numpy as np
 
-from opbridge.backends.c.emit_context import C_TYPES, GENERATED_NOTICE, EmitContext, c_comment, c_int_list, c_string
+from opbridge.backends.c.emit_context import (
+    C_TYPES,
+    GENERATED_NOTICE,
+    EmitContext,
+    c_comment,
+    c_int_list,
+    c_string,
+    constants_placement,
+)
 from opbridge.backends.c.memory_plan import MemoryPlan
 from opbridge.errors import OpbridgeError, OperatorPluginError
 from opbridge.ir import Graph, Tensor
@@ -290,11 +298,11 @@ int32_t {p}_run({p}_context *ctx);
             declarations.append(
                 f"extern const {ctype} {symbol}[{tensor.element_count}]; /* {c_comment(tensor.name)} */"
             )
-            definitions.append(c_array(ctype, symbol, tensor.data, f"{p.upper()}_CONSTANTS_PLACEMENT const"))
+            definitions.append(c_array(ctype, symbol, tensor.data, f"{constants_placement(p)} const"))
         header = (
             f"/* {GENERATED_NOTICE} */\n"
             f"#ifndef {guard}H_\n#define {guard}H_\n\n#include <stdint.h>\n\n"
-            + _placement_macro(f"{p.upper()}_CONSTANTS_PLACEMENT", "constants_section", self.plan.constants_section)
+            + _placement_macro(constants_placement(p), "constants_section", self.plan.constants_section)
             + "\n".join(declarations)
             + f"\n\n#endif /* {guard}H_ */\n"
         )

@@ -279,9 +279,8 @@ def _lifetimes(graph: Graph) -> dict[int, tuple[int, int]]:
     return {index: (first[index], last[index]) for index in first}
 
 
-def _tensor_buffers(graph: Graph, groups: list[list[int]]) -> list[Buffer]:
+def _tensor_buffers(graph: Graph, groups: list[list[int]], lifetimes: dict[int, tuple[int, int]]) -> list[Buffer]:
     """One unplaced buffer per group of activations, live from its first write to its last read."""
-    lifetimes = _lifetimes(graph)
     buffers = []
     for group in groups:
         live = [lifetimes[i] for i in group if i in lifetimes]
@@ -310,10 +309,11 @@ def plan_memory(
 
     Raises ArenaBudgetError, naming the peak step and what is live there,
     when the arena would exceed `max_arena_bytes`."""
-    unplaced = _tensor_buffers(graph, alias_groups(graph, in_place_nodes))
+    lifetimes = _lifetimes(graph)
+    unplaced = _tensor_buffers(graph, alias_groups(graph, in_place_nodes), lifetimes)
     without_in_place = unplaced
     if in_place_nodes:
-        without_in_place = _tensor_buffers(graph, alias_groups(graph))
+        without_in_place = _tensor_buffers(graph, alias_groups(graph), lifetimes)
     extra: list[Buffer] = []  # scratch and state
     for node_index, size in sorted((scratch_bytes or {}).items()):
         if size > 0:
@@ -388,9 +388,7 @@ def _over_budget_message(graph: Graph, plan: MemoryPlan, max_arena_bytes: int) -
 
 
 def _over_budget_hint(plan: MemoryPlan) -> str:
+    advice = "raise max_arena_bytes, or shrink the tensors live at the peak (a smaller input, fewer channels)"
     if plan.arena_bytes > plan.lower_bound_bytes:
-        return (
-            f"no plan of this schedule needs less than {plan.lower_bound_bytes} bytes; raise max_arena_bytes, "
-            "or shrink the tensors live at the peak (a smaller input, fewer channels)"
-        )
-    return "raise max_arena_bytes, or shrink the tensors live at the peak (a smaller input, fewer channels)"
+        return f"no plan of this schedule needs less than {plan.lower_bound_bytes} bytes; {advice}"
+    return advice

@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Writes the models the tests build (opbridge_testing), one per path given, chosen by file name."""
+
+import pathlib
+import sys
+from collections.abc import Callable
+
+from opbridge_testing.branches import two_branches
+from opbridge_testing.mobilenet import mobilenet_v1
+
+MODELS: dict[str, Callable[[], bytes]] = {
+    "mobilenet_v1_025_96.tflite": mobilenet_v1,  # alpha 0.25, 96x96x1: the defaults
+    "two_branches.tflite": two_branches,
+}
+
+
+def main(paths: list[str]) -> int:
+    for path in map(pathlib.Path, paths):
+        if path.name not in MODELS:
+            raise SystemExit(f"no test model is named {path.name!r}; known: {', '.join(MODELS)}")
+        path.write_bytes(MODELS[path.name]())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
