@@ -17,16 +17,17 @@ import difflib
 import pathlib
 import re
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import pydantic
 import yaml
 
+from opbridge.aot.patch_stage import PatchStage, apply_patch_stage, choose_patch_stage
 from opbridge.aot.resolve import OperatorRule, ResolvedGraph, resolve_operators
 from opbridge.backends.c.emitter import EmittedModule, check_prefix, emit_module
 from opbridge.backends.c.golden import golden_test_source
 from opbridge.backends.c.golden_inputs import DEFAULT_SEED
-from opbridge.backends.c.memory_plan import DEFAULT_ALIGNMENT, MemoryPlan, plan_memory
+from opbridge.backends.c.memory_plan import DEFAULT_ALIGNMENT, MemoryPlan, arena_lower_bound, plan_memory
 from opbridge.backends.c.placement import DEFAULT_SEARCH_BUDGET
 from opbridge.backends.c.schedule import best_schedule, reorder
 from opbridge.errors import ConfigError
@@ -49,6 +50,19 @@ class TransformRule(pydantic.BaseModel):
 
     name: str
     options: dict[str, Any] | None = None
+
+
+class PatchBased(pydantic.BaseModel):
+    """`patch_based:` run the first layers tile by tile (docs/memory_planner.md, "Patch-based inference")."""
+
+    model_config = pydantic.ConfigDict(extra="forbid", frozen=True)
+
+    # How many leading layers form the stage ("auto": the count of smallest arena).
+    stages: Literal["auto"] | pydantic.PositiveInt = "auto"
+    # Tiles per side of the grid over the stage's output ("auto": as stages).
+    tiles: Literal["auto"] | Annotated[int, pydantic.Field(ge=2)] = "auto"
+    # The automatic choices keep the recomputed overlap within this fraction of the model's MACs.
+    max_overhead: float = pydantic.Field(0.2, ge=0)
 
 
 SECTION_NAME = re.compile(r"[A-Za-z0-9_.$]{1,64}")
@@ -74,6 +88,8 @@ class ConvertArgs(pydantic.BaseModel):
     in_place: bool = True
     # "memory": run the nodes in the order of smallest peak memory (graphs with branches); "file": as written.
     schedule: Literal["memory", "file"] = "memory"
+    # Opt-in: the first layers run tile by tile so their large activations never exist whole.
+    patch_based: PatchBased | None = None
     plan_json: pathlib.Path | None = None  # default: OUTPUT_DIR/plan.json
     bundle_kernels: bool = True  # copy cc/kernels into OUTPUT_DIR/kernels (Bazel links them instead)
     golden_test: pathlib.Path | None = None  # also write a golden test program here
@@ -159,6 +175,7 @@ class ConvertResult:
     plan: MemoryPlan
     module: EmittedModule
     schedule_note: str = ""  # how the nodes were reordered, if they were
+    patch_note: str = ""  # the patch-based stage chosen (patch_based), or why none
 
     def summary(self) -> str:
         constants = sum(t.bytes for t in self.graph.tensors if t.is_constant)
@@ -167,7 +184,8 @@ class ConvertResult:
             f"converted {len(self.graph.nodes)} nodes ({operators}) into {self.module.directory}\n"
             f"arena: {self.plan.arena_bytes} bytes (liveness lower bound {self.plan.lower_bound_bytes} bytes, "
             f"placed by {self.plan.strategy}); "
-            f"constants: {constants} bytes" + (f"\n{self.schedule_note}" if self.schedule_note else "")
+            f"constants: {constants} bytes"
+            + "".join(f"\n{note}" for note in (self.schedule_note, self.patch_note) if note)
         )
 
 
@@ -271,6 +289,25 @@ class AotConverter:
         )
         return candidate
 
+    def patch(self, graph: Graph, resolved: ResolvedGraph) -> tuple[Graph, ResolvedGraph, PatchStage | None, str]:
+        """The graph with its first layers run as a patch stage (config patch_based), the stage, and a note."""
+        config = self.config
+        settings = config.patch_based
+        if settings is None:
+            return graph, resolved, None, ""
+
+        def estimate(candidate: Graph, operators: ResolvedGraph) -> int:
+            in_place = operators.in_place_nodes if config.in_place else ()
+            return arena_lower_bound(candidate, operators.scratch_bytes, operators.persistent_bytes, in_place)
+
+        stage, note = choose_patch_stage(
+            graph, resolved, settings.stages, settings.tiles, settings.max_overhead, estimate
+        )
+        if stage is None:
+            return graph, resolved, None, note
+        staged, staged_resolved = apply_patch_stage(graph, resolved, stage, config.prefix)
+        return staged, staged_resolved, stage, note
+
     def _arena_bytes(self, graph: Graph) -> int:
         config = self.config
         resolved = resolve_operators(graph, self.registry_context, config.prefix, config.operators)
@@ -298,21 +335,27 @@ class AotConverter:
             golden = golden_test_source(
                 graph, context.operators, config.prefix, config.golden_cases, config.golden_seed
             )
+        # The reference (and so the golden outputs) runs the model whole; the module may run its first layers as tiles.
+        module_graph, module_operators, stage, patch_note = self.patch(graph, resolved)
         with writing_to(config.output_dir, "output_dir", "-o"):
             plan, module = plan_and_emit(
-                graph,
-                resolved,
+                module_graph,
+                module_operators,
                 config.prefix,
                 config.output_dir,
                 alignment=config.arena_alignment,
                 bundle_kernels=config.bundle_kernels,
                 memory=config,
             )
+        if stage is not None:
+            plan = dataclasses.replace(plan, patch_stage=stage.to_dict())
         with writing_to(plan_path, "plan_json", "--plan-json"):
             plan_path.parent.mkdir(parents=True, exist_ok=True)
-            plan_path.write_text(plan.to_json(graph) + "\n")
+            plan_path.write_text(plan.to_json(module_graph) + "\n")
         if config.golden_test is not None and golden is not None:
             with writing_to(config.golden_test, "golden_test", "--golden-test"):
                 config.golden_test.parent.mkdir(parents=True, exist_ok=True)
                 config.golden_test.write_text(golden)
-        return ConvertResult(graph=graph, plan=plan, module=module, schedule_note=self.schedule_note)
+        return ConvertResult(
+            graph=module_graph, plan=plan, module=module, schedule_note=self.schedule_note, patch_note=patch_note
+        )

@@ -25,7 +25,7 @@ import re
 import subprocess
 import sys
 
-import numpy as np
+from opbridge.aot.patch_stage import multiply_accumulates as node_multiply_accumulates
 from opbridge.backends.c.flash import flash_breakdown
 from opbridge.frontends.models import load_model
 from opbridge.ir import Graph
@@ -77,20 +77,7 @@ def run_program(program: pathlib.Path, core: str) -> dict[str, object]:
 
 def multiply_accumulates(graph: Graph) -> int:
     """int8/float MACs of the convolutions and fully connected layers (the rest count 0)."""
-    total = 0
-    for node in graph.nodes:
-        if node.op_type not in ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED"):
-            continue
-        output = graph.tensor(node.outputs[0])
-        weights = graph.tensor(node.inputs[1]).shape
-        outputs = int(np.prod(output.shape))
-        if node.op_type == "CONV_2D":
-            total += outputs * int(np.prod(weights[1:]))
-        elif node.op_type == "DEPTHWISE_CONV_2D":
-            total += outputs * weights[1] * weights[2]
-        else:
-            total += outputs * weights[-1]
-    return total
+    return sum(node_multiply_accumulates(graph, node) for node in graph.nodes)
 
 
 def program(model: str, core: str, portable: bool = False, timed: bool = False) -> pathlib.Path:

@@ -24,7 +24,10 @@ import time
 
 import numpy as np
 from opbridge.backends.c.flash import flash_breakdown
-from opbridge.converter import AotConverter, ConvertArgs
+from opbridge.converter import AotConverter, ConvertArgs, PatchBased
+from opbridge.errors import OpbridgeError
+
+from tests.benchmarks.cycles import run_program
 
 RUNFILES_ROOT = pathlib.Path(__file__).absolute().parents[2]
 MODELS = RUNFILES_ROOT.parent / "shared_models" / "models"
@@ -102,9 +105,47 @@ def conversion_seconds(model: Model) -> float:
         return time.perf_counter() - started
 
 
+def patch_based_arena(model: Model) -> str:
+    """The arena with patch_based at its defaults (converted now), or '-' when no stage shrinks it."""
+    with tempfile.TemporaryDirectory() as directory:
+        settings = ConvertArgs(model=model.file(), output_dir=pathlib.Path(directory) / "out", patch_based=PatchBased())
+        try:
+            result = AotConverter(settings).convert()
+        except OpbridgeError as error:  # a model that needs a plugin
+            return f"({type(error).__name__})"
+        return str(result.plan.arena_bytes) if result.plan.patch_stage else "-"
+
+
+def patch_based_instructions() -> None:
+    """The MobileNet's run on the emulated M55 (Helium kernels), whole and patch-based."""
+    plain = json.loads((RUNFILES_ROOT / "tests/models/mobilenet_module_plan.json").read_text())
+    patched = json.loads((RUNFILES_ROOT / "tests/models/mobilenet_patch_module_plan.json").read_text())
+    stage = patched["patch_stage"]
+    runs = {
+        name: run_program(RUNFILES_ROOT / "tests" / "benchmarks" / f"{name}_cycles_cortex_m55", "cortex_m55")
+        for name in ("mobilenet", "mobilenet_patch")
+    }
+    whole, tiled = runs["mobilenet"]["run"], runs["mobilenet_patch"]["run"]
+    macs = stage["model_macs"]
+    print("\nPatch-based inference, MobileNet-v1 0.25 96x96 int8 (patch_based at its defaults):")
+    print(f"{'variant':<14}{'arena':>9}{'bound':>9}{'MACs':>10}{'MACs/16':>9}{'M55 instructions':>18}")
+    print(f"{'whole':<14}{plain['arena_bytes']:>9}{plain['lower_bound_bytes']:>9}{macs:>10}{macs // 16:>9}{whole:>18}")
+    print(
+        f"{'patch-based':<14}{patched['arena_bytes']:>9}{patched['lower_bound_bytes']:>9}"
+        f"{macs + stage['tiled_macs'] - stage['macs']:>10}{(macs + stage['tiled_macs'] - stage['macs']) // 16:>9}"
+        f"{tiled:>18}"
+    )
+    print(
+        f"stage: nodes {stage['layers'][0]}-{stage['layers'][-1]} as {stage['tiles_per_side']}x"
+        f"{stage['tiles_per_side']} tiles; RAM saved {plain['arena_bytes'] - patched['arena_bytes']} bytes "
+        f"({100 * (1 - patched['arena_bytes'] / plain['arena_bytes']):.1f}%), extra MACs "
+        f"{100 * stage['overhead']:.1f}%, extra instructions {tiled - whole} ({100 * (tiled / whole - 1):.1f}%)"
+    )
+
+
 def main() -> int:
     header = (
-        f"{'model':<14}{'arena':>9}{'bound':>9}{'greedy':>9}{'TFLM':>9}{'heliaAOT':>10}   "
+        f"{'model':<14}{'arena':>9}{'bound':>9}{'greedy':>9}{'patch':>9}{'TFLM':>9}{'heliaAOT':>10}   "
         f"{'flash (M55)':>11} = {'kernels':>7} + {'module':>7} + {'constants':>9}"
     )
     print(__doc__.split("\n\n")[2].replace("\n", " "), "\n")
@@ -118,9 +159,10 @@ def main() -> int:
         flash = flash_breakdown(elf, model.name)
         tflm = tflm_minimum_arena(model.file())
         heliaaot = "n/a" if model.heliaaot_arena is None else str(model.heliaaot_arena)
+        patched = "(plugin)" if model.has_plugin else patch_based_arena(model)
         print(
             f"{model.name:<14}{plan['arena_bytes']:>9}{plan['lower_bound_bytes']:>9}"
-            f"{plan['largest_first_arena_bytes']:>9}{tflm:>9}{heliaaot:>10}   "
+            f"{plan['largest_first_arena_bytes']:>9}{patched:>9}{tflm:>9}{heliaaot:>10}   "
             f"{flash.total:>11} = {flash.kernels:>7} + {flash.module_code:>7} + {flash.constants:>9}"
         )
         worst.append(plan["arena_bytes"] - plan["lower_bound_bytes"])
@@ -128,12 +170,14 @@ def main() -> int:
         proof = "optimal" if plan["optimal"] else "not proven optimal"
         placements.append(f"{model.name:<14}{seconds:>10}   {plan['strategy']} ({proof})")
     print("\narena and bound in bytes; greedy: TFLite Micro's placement (largest first, lowest offset) of the same")
-    print("buffers; TFLM: minimum arena of tflite-micro", _tflm_version(), "measured now")
+    print("buffers; patch: the arena with patch_based at its defaults (-: no stage of int8 convolutions shrinks it);")
+    print("TFLM: minimum arena of tflite-micro", _tflm_version(), "measured now")
     print("frontend: the arena includes the front end's persistent state (the noise estimate); n/a: heliaAOT cannot")
     print("convert the model (it has no Signal operators), or was not run on it (two_branches)")
     print(f"largest arena above the liveness lower bound: {max(worst)} bytes")
     print(f"\n{'model':<14}{'convert':>10}   placement")
     print("\n".join(placements))
+    patch_based_instructions()
     return 0
 
 

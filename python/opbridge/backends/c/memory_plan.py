@@ -19,6 +19,7 @@ sum of bytes live at any one step, which no plan can beat.
 import dataclasses
 import json
 from collections.abc import Callable, Collection, Mapping
+from typing import Any
 
 from opbridge.backends.c.placement import DEFAULT_SEARCH_BUDGET, Request, liveness_bound, place
 from opbridge.errors import ArenaBudgetError
@@ -61,6 +62,8 @@ class MemoryPlan:
     # (None: the toolchain's defaults, .bss and .rodata).
     arena_section: str | None = None
     constants_section: str | None = None
+    # The patch-based stage at step 0, if any (aot/patch_stage.py, PatchStage.to_dict).
+    patch_stage: dict[str, Any] | None = None
 
     def scratch_offset(self, node_index: int) -> int:
         for buffer in self.buffers:
@@ -95,6 +98,7 @@ class MemoryPlan:
                 "largest_first_arena_bytes": self.largest_first_bytes,
                 "arena_section": self.arena_section,
                 "constants_section": self.constants_section,
+                "patch_stage": self.patch_stage,
                 "tensors": [
                     {
                         "index": index,
@@ -292,6 +296,34 @@ def _tensor_buffers(graph: Graph, groups: list[list[int]], lifetimes: dict[int, 
     return buffers
 
 
+def _scratch_and_state(
+    graph: Graph, scratch_bytes: Mapping[int, int] | None, persistent_bytes: Mapping[int, int] | None
+) -> list[Buffer]:
+    """Unplaced buffers for each node's scratch (live while it runs) and persistent state (always)."""
+    extra: list[Buffer] = []
+    for node_index, size in sorted((scratch_bytes or {}).items()):
+        if size > 0:
+            extra.append(Buffer((), 0, size, node_index, node_index, scratch_of_node=node_index))
+    for node_index, size in sorted((persistent_bytes or {}).items()):
+        if size > 0:
+            everywhere = (-1, len(graph.nodes))
+            extra.append(Buffer((), 0, size, *everywhere, persistent_of_node=node_index))
+    return extra
+
+
+def arena_lower_bound(
+    graph: Graph,
+    scratch_bytes: Mapping[int, int] | None = None,
+    persistent_bytes: Mapping[int, int] | None = None,
+    in_place_nodes: Collection[int] = (),
+) -> int:
+    """The liveness bound plan_memory would report, without placing anything (to compare
+    graphs cheaply, e.g. patch stages)."""
+    buffers = _tensor_buffers(graph, alias_groups(graph, in_place_nodes), _lifetimes(graph))
+    buffers += _scratch_and_state(graph, scratch_bytes, persistent_bytes)
+    return liveness_bound([Request(b.size, b.first_step, b.last_step) for b in buffers])
+
+
 def plan_memory(
     graph: Graph,
     alignment: int = DEFAULT_ALIGNMENT,
@@ -314,14 +346,7 @@ def plan_memory(
     without_in_place = unplaced
     if in_place_nodes:
         without_in_place = _tensor_buffers(graph, alias_groups(graph), lifetimes)
-    extra: list[Buffer] = []  # scratch and state
-    for node_index, size in sorted((scratch_bytes or {}).items()):
-        if size > 0:
-            extra.append(Buffer((), 0, size, node_index, node_index, scratch_of_node=node_index))
-    for node_index, size in sorted((persistent_bytes or {}).items()):
-        if size > 0:
-            everywhere = (-1, len(graph.nodes))
-            extra.append(Buffer((), 0, size, *everywhere, persistent_of_node=node_index))
+    extra = _scratch_and_state(graph, scratch_bytes, persistent_bytes)
     unplaced = unplaced + extra
 
     requests = []
