@@ -50,6 +50,8 @@ def _convert(arguments: argparse.Namespace) -> int:
             "bundle_kernels": arguments.bundle_kernels,
             "golden_cases": arguments.golden_cases,
             "max_arena_bytes": arguments.max_arena_bytes,
+            # --patch-based: the config's patch_based settings, or the defaults.
+            "patch_based": {} if arguments.patch_based else None,
         },
     )
     if arguments.plot is not None:  # checked first: a bad path must not follow a finished conversion
@@ -130,6 +132,10 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument(
         "--max-arena-bytes", type=int, dest="max_arena_bytes",
         help="fail, naming the peak step and its tensors, when the arena needs more",
+    )  # fmt: skip
+    convert.add_argument(
+        "--patch-based", action="store_true",
+        help="run the first convolution layers tile by tile (patch_based; docs/memory_planner.md)",
     )  # fmt: skip
     convert.add_argument("-v", "--verbose", action="store_true", help="print the memory plan")
     convert.add_argument(

@@ -150,16 +150,15 @@ def load_convert_args(config_path: pathlib.Path | None, overrides: dict[str, Any
         if loaded is not None and not isinstance(loaded, dict):
             raise ConfigError(f"{config_path}: expected a mapping of settings, got {type(loaded).__name__}")
         settings.update(loaded or {})
-    settings.update({key: value for key, value in overrides.items() if value is not None})
-    valid = list(ConvertArgs.model_fields)
-    for key in settings:
-        if key not in valid:
-            nearest = difflib.get_close_matches(str(key), valid, n=1)
-            where = f" in {config_path}" if config_path else ""
-            raise ConfigError(
-                f"unknown setting {key!r}{where}",
-                hint=f"did you mean {nearest[0]!r}?" if nearest else f"valid settings: {', '.join(valid)}",
-            )
+    for key, value in overrides.items():
+        if isinstance(value, dict) and isinstance(settings.get(key), dict):
+            settings[key] = {**settings[key], **value}  # a group of settings: the config's, with the overrides on top
+        elif value is not None:
+            settings[key] = value
+    where = f" in {config_path}" if config_path else ""
+    _check_keys(settings, list(ConvertArgs.model_fields), "", where)
+    if isinstance(settings.get("patch_based"), dict):
+        _check_keys(settings["patch_based"], list(PatchBased.model_fields), "patch_based.", where)
     try:
         return ConvertArgs(**settings)
     except pydantic.ValidationError as error:
@@ -167,6 +166,17 @@ def load_convert_args(config_path: pathlib.Path | None, overrides: dict[str, Any
         raise ConfigError(
             f"invalid settings: {problems}", hint="see ConvertArgs in python/opbridge/converter.py"
         ) from None
+
+
+def _check_keys(settings: dict[str, Any], valid: list[str], group: str, where: str) -> None:
+    """Unknown keys are errors naming the nearest valid one."""
+    for key in settings:
+        if key not in valid:
+            nearest = difflib.get_close_matches(str(key), valid, n=1)
+            raise ConfigError(
+                f"unknown setting '{group}{key}'{where}",
+                hint=f"did you mean '{group}{nearest[0]}'?" if nearest else f"valid settings: {', '.join(valid)}",
+            )
 
 
 @dataclasses.dataclass(frozen=True)
