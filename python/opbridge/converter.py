@@ -250,6 +250,7 @@ def plan_graph(
         arena_section=memory.arena_section if memory else None,
         constants_section=memory.constants_section if memory else None,
         in_place_nodes=resolved.in_place_nodes if memory is None or memory.in_place else (),
+        in_place_scratch_bytes=resolved.in_place_scratch_bytes,
     )
 
 
@@ -308,7 +309,13 @@ class AotConverter:
 
         def estimate(candidate: Graph, operators: ResolvedGraph) -> int:
             in_place = operators.in_place_nodes if config.in_place else ()
-            return arena_lower_bound(candidate, operators.scratch_bytes, operators.persistent_bytes, in_place)
+            return arena_lower_bound(
+                candidate,
+                operators.scratch_bytes,
+                operators.persistent_bytes,
+                in_place,
+                operators.in_place_scratch_bytes,
+            )
 
         stage, note = choose_patch_stage(
             graph, resolved, settings.stages, settings.tiles, settings.max_overhead, estimate

@@ -61,6 +61,8 @@ MODEL_LIST = [
     Model("mobilenet", "tests/models/mobilenet_v1_025_96.tflite", 55296, generated=True),
     # Two branches listed convolution-first (opbridge_testing.branches): the schedule search's case.
     Model("two_branches", "tests/models/two_branches.tflite", None, generated=True),
+    # A MobileNet-v2 inverted residual block (opbridge_testing.inverted_residual): in-place depthwise's case.
+    Model("inverted_residual", "tests/models/inverted_residual.tflite", None, generated=True),
 ]
 
 # One probe per process: TFLite Micro can abort the process on a tiny arena.

@@ -24,9 +24,11 @@ from opbridge.ir import DType, Graph, Node, Quantization, Tensor
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.cast.attributes import CastAttributes
+from opbridge.ops.depthwise_conv_2d.attributes import DepthwiseConv2DAttributes
 from opbridge.ops.leaky_relu.attributes import LeakyReluAttributes
 from opbridge.ops.quantize.attributes import QuantizeAttributes
 from opbridge.registry import as_registry_context
+from opbridge_testing import strategies
 from opbridge_testing.single_op import check_c_matches_reference
 
 REGISTRY = build_builtin_registry()
@@ -91,7 +93,71 @@ def in_place_graph(case: Case, shape: tuple[int, ...], second_shape: tuple[int, 
 
 def test_every_in_place_operator_has_a_case() -> None:
     declared = {d.op_type for d in REGISTRY.definitions() if d.in_place}
-    assert declared == {case.op_type for case in CASES}
+    # DEPTHWISE_CONV_2D's predicate (stride 1, equal shapes) has its own test below.
+    assert declared == {case.op_type for case in CASES} | {"DEPTHWISE_CONV_2D"}
+
+
+def depthwise_graph(data: st.DataObject, stride: int = 1) -> Graph:
+    """ADD(x, zeros) -> a, then DEPTHWISE_CONV_2D(a) -> y with drawn windows, dilations and padding."""
+    height, width, channels = (data.draw(st.integers(1, 9)) for _ in range(3))
+    taps = (data.draw(st.integers(1, 4)), data.draw(st.integers(1, 4)))
+    dilation = (data.draw(st.integers(1, 2)), data.draw(st.integers(1, 2)))
+    filter_q = data.draw(strategies.symmetric_filter(channels, axis=3))
+    bias_scales = tuple(A_Q.scales[0] * s for s in filter_q.scales)
+    bias_q = Quantization(bias_scales, (0,) * len(bias_scales), 0 if len(bias_scales) > 1 else None)
+    out_height, out_width = -(-height // stride), -(-width // stride)  # SAME padding
+    tensors = [
+        Tensor(0, "x", DType.INT8, (1, height, width, channels), INPUT_Q),
+        Tensor(1, "zeros", DType.INT8, (), INPUT_Q, np.zeros((), np.int8)),
+        Tensor(2, "a", DType.INT8, (1, height, width, channels), A_Q),
+        Tensor(
+            3,
+            "filter",
+            DType.INT8,
+            (1, *taps, channels),
+            filter_q,
+            strategies.int8_array(data.draw, (1, *taps, channels)),
+        ),
+        Tensor(4, "bias", DType.INT32, (channels,), bias_q, strategies.bias_array(data.draw, channels)),
+        Tensor(5, "y", DType.INT8, (1, out_height, out_width, channels), OUTPUT_Q),
+    ]
+    attributes = DepthwiseConv2DAttributes(
+        stride_height=stride,
+        stride_width=stride,
+        dilation_height=dilation[0],
+        dilation_width=dilation[1],
+        activation=data.draw(strategies.ACTIVATIONS),
+    )
+    nodes = [
+        Node(0, "producer", "ADD", [0, 1], [2], AddAttributes()),
+        Node(1, "under_test", "DEPTHWISE_CONV_2D", [2, 3, 4], [5], attributes),
+    ]
+    return Graph("in_place_depthwise", tensors, nodes, [0], [5])
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_in_place_depthwise_equals_the_reference(data: st.DataObject) -> None:
+    """Stride 1, SAME padding: the output rows overwrite the input rows, the windows' rows wait in the scratch."""
+    graph = depthwise_graph(data)
+    resolved = resolve_operators(graph, as_registry_context(REGISTRY), "in_place")
+    assert resolved.in_place_nodes == {0, 1}
+    plan = plan_memory(
+        graph,
+        scratch_bytes=resolved.scratch_bytes,
+        in_place_nodes=resolved.in_place_nodes,
+        in_place_scratch_bytes=resolved.in_place_scratch_bytes,
+    )
+    assert plan.buffer_of(2) is plan.buffer_of(5), "the planner did not put the output over its input"
+    check_c_matches_reference(graph, REGISTRY, cases=3, seed=data.draw(st.integers(0, 1000)))
+
+
+@settings(max_examples=5, deadline=None)
+@given(data=st.data())
+def test_strided_depthwise_does_not_run_in_place(data: st.DataObject) -> None:
+    graph = depthwise_graph(data, stride=2)
+    resolved = resolve_operators(graph, as_registry_context(REGISTRY), "in_place")
+    assert 1 not in resolved.in_place_nodes and 1 not in resolved.in_place_scratch_bytes
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c.op_type}-{c.input_dtype.value}-{c.output_dtype.value}")

@@ -30,6 +30,7 @@ MODEL_NAMES = [
     # Built by //tests/models:test_models (opbridge_testing), not shared files.
     "generated/mobilenet_v1_025_96",
     "generated/two_branches",
+    "generated/inverted_residual",
 ]
 GENERATED = pathlib.Path("tests/models")
 

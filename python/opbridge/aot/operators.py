@@ -169,6 +169,10 @@ class AotOperator:
         each input is read before element i of the output is written, and never after)."""
         return False
 
+    def in_place_scratch_bytes(self) -> int:
+        """Scratch the C needs only when the planner put output 0 over an input (planned only then)."""
+        return 0
+
     def absorbed_constants(self) -> list[int]:
         """Indices of constant inputs whose data this node's C replaces with its own (the module
         leaves a constant out when every node that reads it absorbs it)."""
@@ -325,7 +329,13 @@ class BuiltinAotOperator(NodeCodeOperator):
         return self.DEFINITION.absorbed_constants(self.graph, self.node)
 
     def in_place(self) -> bool:
-        return self.DEFINITION.in_place
+        in_place = self.DEFINITION.in_place
+        return in_place(self.graph, self.node) if callable(in_place) else in_place
+
+    def in_place_scratch_bytes(self) -> int:
+        if self.DEFINITION.in_place_scratch_bytes is None:
+            return 0
+        return self.DEFINITION.in_place_scratch_bytes(self.graph, self.node)
 
     def emit_node_code(self, context: EmitContext) -> NodeCode:
         assert self.DEFINITION.emit_c is not None  # on_resolve checked

@@ -19,13 +19,12 @@ Settings: ConvertArgs.patch_based (docs/memory_planner.md, "Patch-based inferenc
 """
 
 import dataclasses
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from opbridge.aot.operators import BuiltinAotOperator, NodeCodeOperator
 from opbridge.aot.resolve import ResolvedGraph
-from opbridge.backends.c.emit_context import EmitContext, NodeCode, constants_placement
+from opbridge.backends.c.emit_context import EmitContext, NodeCode, constants_placement, kernel_call
 from opbridge.backends.c.memory_plan import MemoryPlan
 from opbridge.errors import ConfigError
 from opbridge.ir import DType, Graph, Node
@@ -295,6 +294,7 @@ def apply_patch_stage(
         scratch_bytes=scratch,
         persistent_bytes=shifted(resolved.persistent_bytes),
         in_place_nodes={index - count + 1 for index in resolved.in_place_nodes if index >= count},
+        in_place_scratch_bytes=shifted(resolved.in_place_scratch_bytes),
     )
 
 
@@ -483,10 +483,8 @@ typedef struct {{
         context.tile_pointers = {node.inputs[0]: "layer_input", node.outputs[0]: "layer_output"}
         layer_code = operator.emit_node_code(context)
         params_symbol = context.local_symbol(node, "params")
-        declaration = re.compile(rf"static const (\w+) {re.escape(params_symbol)} = \{{")
-        types = [match.group(1) for text in layer_code.definitions for match in declaration.finditer(text)]
-        calls = [line for line in layer_code.statements if f"&{params_symbol}," in line]
-        if len(types) != 1 or len(calls) != 1 or len(layer_code.statements) != 1 or layer_code.init_statements:
+        call = kernel_call(layer_code, params_symbol)
+        if call is None:
             raise ConfigError(
                 f"{node.describe()}: its C is not one kernel call with one parameter struct; "
                 "it cannot run in a patch stage",
@@ -505,7 +503,7 @@ typedef struct {{
         return [
             f"{{ /* {node.describe()} */",
             f"  const {context.stage_symbol}_layer_tile *g = &tile->layers[{position}];",
-            f"  {types[0]} params = {params_symbol};",
+            f"  {call[0]} params = {params_symbol};",
             "  params.input.height = g->input_height;",
             "  params.input.width = g->input_width;",
             "  params.output.height = g->output_height;",
@@ -513,7 +511,7 @@ typedef struct {{
             "  params.padding_height = g->padding_height;",
             "  params.padding_width = g->padding_width;",
             f"  layer_output = {where};",
-            "  " + calls[0].replace(f"&{params_symbol},", "&params,"),
+            "  " + call[1].replace(f"&{params_symbol},", "&params,"),
             "  if (status != 0) {",
             "    return status;",
             "  }",

@@ -127,6 +127,8 @@ class ResolvedGraph:
     persistent_bytes: dict[int, int]
     # Nodes whose C may write output 0 over an input (AotOperator.in_place).
     in_place_nodes: set[int] = dataclasses.field(default_factory=set)
+    # Scratch those nodes need only when they do run in place (AotOperator.in_place_scratch_bytes).
+    in_place_scratch_bytes: dict[int, int] = dataclasses.field(default_factory=dict)
 
 
 def resolve_operators(
@@ -182,4 +184,13 @@ def resolve_operators(
             resolved.persistent_bytes[node.index] = persistent
         if operator.in_place() is True:
             resolved.in_place_nodes.add(node.index)
+            in_place_scratch = operator.in_place_scratch_bytes()
+            if not isinstance(in_place_scratch, int) or in_place_scratch < 0:
+                raise OperatorPluginError(
+                    f"{node.describe()}: {operator_class.__qualname__}.in_place_scratch_bytes() returned "
+                    f"{in_place_scratch!r}",
+                    hint="return a byte count, an int >= 0",
+                )
+            if in_place_scratch:
+                resolved.in_place_scratch_bytes[node.index] = in_place_scratch
     return resolved

@@ -119,7 +119,10 @@ class OperatorDefinition:
     # writes element i of the output, and never reads an element after writing it. The planner
     # then lets output 0 share the buffer of a same-size, same-width input that dies at this node
     # (docs/memory_planner.md, "In place"; tests/planner/in_place_test.py runs every such kernel aliased).
-    in_place: bool = False
+    # A predicate (graph, node) -> bool when only some nodes qualify (DEPTHWISE_CONV_2D: stride 1, equal shapes).
+    in_place: bool | Callable[[Graph, Node], bool] = False
+    # Scratch the C needs only when the node runs in place (planned only then, while it runs).
+    in_place_scratch_bytes: Callable[[Graph, Node], int] | None = None
 
 
 def empty_like_output(tensor: Tensor) -> Array:

@@ -102,6 +102,13 @@ class EmitContext:
         """The node's planned persistent state in the arena (kept from run to run)."""
         return f"(({ctype} *)(ctx->arena + {self.plan.persistent_offset(node.index)}))"
 
+    def shares_buffer(self, first: int, second: int) -> bool:
+        """True when the plan put two activations in one buffer (an alias or an in-place output)."""
+        try:
+            return self.plan.buffer_of(first) is self.plan.buffer_of(second)
+        except KeyError:  # a constant, or a tensor outside the arena (inside a patch stage)
+            return False
+
     def node_symbol(self, node: Node) -> str:
         return f"{self.prefix}_node_{node.index}_{node.op_type.lower()}"
 
@@ -128,6 +135,18 @@ class EmitContext:
             f"{constants_placement(self.prefix)} static const float {symbol}[{len(singles)}] = {{{literals}}};",
             symbol,
         )
+
+
+def kernel_call(code: NodeCode, params_symbol: str) -> tuple[str, str] | None:
+    """(parameter struct type, call statement) when `code` is one kernel call taking `&params_symbol`
+    (a static const struct of its definitions), else None: code that runs a kernel on other sizes
+    (a patch stage's tiles, an in-place depthwise row) copies the struct and calls it on the copy."""
+    declaration = re.compile(rf"static const (\w+) {re.escape(params_symbol)} = \{{")
+    types = [match.group(1) for text in code.definitions for match in declaration.finditer(text)]
+    calls = [line for line in code.statements if f"&{params_symbol}," in line]
+    if len(types) != 1 or len(calls) != 1 or len(code.statements) != 1 or code.init_statements:
+        return None
+    return types[0], calls[0]
 
 
 def nhwc_dims(tensor: Tensor) -> str:

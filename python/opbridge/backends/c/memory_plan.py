@@ -311,16 +311,38 @@ def _scratch_and_state(
     return extra
 
 
+def _with_in_place_scratch(
+    graph: Graph,
+    groups: list[list[int]],
+    scratch_bytes: Mapping[int, int] | None,
+    in_place_scratch_bytes: Mapping[int, int] | None,
+) -> dict[int, int]:
+    """Each node's scratch, plus its in-place scratch when its output did land on an input."""
+    scratch = dict(scratch_bytes or {})
+    if not in_place_scratch_bytes:
+        return scratch
+    group_of = {index: position for position, group in enumerate(groups) for index in group}
+    for node_index, size in in_place_scratch_bytes.items():
+        node = graph.nodes[node_index]
+        output_group = group_of.get(node.outputs[0])
+        if output_group is not None and any(group_of.get(i) == output_group for i in node.inputs if i is not None):
+            scratch[node_index] = scratch.get(node_index, 0) + size
+    return scratch
+
+
 def arena_lower_bound(
     graph: Graph,
     scratch_bytes: Mapping[int, int] | None = None,
     persistent_bytes: Mapping[int, int] | None = None,
     in_place_nodes: Collection[int] = (),
+    in_place_scratch_bytes: Mapping[int, int] | None = None,
 ) -> int:
     """The liveness bound plan_memory would report, without placing anything (to compare
     graphs cheaply, e.g. patch stages)."""
-    buffers = _tensor_buffers(graph, alias_groups(graph, in_place_nodes), _lifetimes(graph))
-    buffers += _scratch_and_state(graph, scratch_bytes, persistent_bytes)
+    groups = alias_groups(graph, in_place_nodes)
+    buffers = _tensor_buffers(graph, groups, _lifetimes(graph))
+    scratch = _with_in_place_scratch(graph, groups, scratch_bytes, in_place_scratch_bytes)
+    buffers += _scratch_and_state(graph, scratch, persistent_bytes)
     return liveness_bound([Request(b.size, b.first_step, b.last_step) for b in buffers])
 
 
@@ -335,18 +357,22 @@ def plan_memory(
     arena_section: str | None = None,
     constants_section: str | None = None,
     in_place_nodes: Collection[int] = (),
+    in_place_scratch_bytes: Mapping[int, int] | None = None,
 ) -> MemoryPlan:
     """Plans activations, `scratch_bytes[node index]` of scratch live only while
-    that node runs, and `persistent_bytes[node index]` live always.
+    that node runs (plus `in_place_scratch_bytes[node index]` when its output
+    lands on an input), and `persistent_bytes[node index]` live always.
 
     Raises ArenaBudgetError, naming the peak step and what is live there,
     when the arena would exceed `max_arena_bytes`."""
     lifetimes = _lifetimes(graph)
-    unplaced = _tensor_buffers(graph, alias_groups(graph, in_place_nodes), lifetimes)
+    groups = alias_groups(graph, in_place_nodes)
+    unplaced = _tensor_buffers(graph, groups, lifetimes)
     without_in_place = unplaced
     if in_place_nodes:
         without_in_place = _tensor_buffers(graph, alias_groups(graph), lifetimes)
-    extra = _scratch_and_state(graph, scratch_bytes, persistent_bytes)
+    scratch = _with_in_place_scratch(graph, groups, scratch_bytes, in_place_scratch_bytes)
+    extra = _scratch_and_state(graph, scratch, persistent_bytes)
     unplaced = unplaced + extra
 
     requests = []
@@ -366,7 +392,10 @@ def plan_memory(
         arena_bytes=arena_bytes,
         lower_bound_bytes=placement.lower_bound,
         lower_bound_without_in_place_bytes=liveness_bound(
-            [Request(b.size, b.first_step, b.last_step) for b in without_in_place + extra]
+            [
+                Request(b.size, b.first_step, b.last_step)
+                for b in without_in_place + _scratch_and_state(graph, scratch_bytes, persistent_bytes)
+            ]
         ),
         alignment=alignment,
         buffers=tuple(sorted(placed, key=lambda b: (b.offset, b.first_step))),

@@ -3,7 +3,7 @@
 
 from opbridge.ops.conv_2d.emit_c import folded_bias_input
 from opbridge.ops.definition import OperatorDefinition
-from opbridge.ops.depthwise_conv_2d.emit_c import emit_depthwise_conv_2d
+from opbridge.ops.depthwise_conv_2d.emit_c import emit_depthwise_conv_2d, in_place_scratch_bytes, runs_in_place
 from opbridge.ops.depthwise_conv_2d.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.depthwise_conv_2d.reference import depthwise_conv_2d_reference
 from opbridge.ops.depthwise_conv_2d.schema import DEPTHWISE_CONV_2D_SCHEMA
@@ -17,6 +17,10 @@ DEPTHWISE_CONV_2D = OperatorDefinition(
     parse_litert_options=parse_litert_options,
     emit_c=emit_depthwise_conv_2d,
     absorbed_constants=folded_bias_input,
+    # int8 stride-1 layers whose input dies here run row by row over their input, keeping the rows
+    # their windows still need in a scratch of a few rows (docs/memory_planner.md, "In place").
+    in_place=runs_in_place,
+    in_place_scratch_bytes=in_place_scratch_bytes,
     c_kernels=("opbridge_conv_s8.c", "opbridge_conv_f32.c", *FOLDED_KERNEL_FILES),
     doc=__doc__ or "",
     schema=DEPTHWISE_CONV_2D_SCHEMA,
