@@ -84,7 +84,8 @@ class ConvertArgs(pydantic.BaseModel):
     constants_section: str | None = None
     # Work the exact placement search may do when no heuristic reaches the bound (0: heuristics only).
     plan_search_budget: int = pydantic.Field(DEFAULT_SEARCH_BUDGET, ge=0)
-    # Element-wise operators may write over an input that dies at them (OperatorDefinition.in_place).
+    # Element-wise operators may write over an input that dies at them (OperatorDefinition.in_place),
+    # and producers write straight into their slice of a CONCATENATION's output (output_slices).
     in_place: bool = True
     # "memory": run the nodes in the order of smallest peak memory (graphs with branches); "file": as written.
     schedule: Literal["memory", "file"] = "memory"
@@ -251,6 +252,7 @@ def plan_graph(
         constants_section=memory.constants_section if memory else None,
         in_place_nodes=resolved.in_place_nodes if memory is None or memory.in_place else (),
         in_place_scratch_bytes=resolved.in_place_scratch_bytes,
+        output_slices=resolved.output_slices if memory is None or memory.in_place else None,
     )
 
 
@@ -315,6 +317,7 @@ class AotConverter:
                 operators.persistent_bytes,
                 in_place,
                 operators.in_place_scratch_bytes,
+                operators.output_slices if config.in_place else None,
             )
 
         stage, note = choose_patch_stage(

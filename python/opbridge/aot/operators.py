@@ -173,6 +173,11 @@ class AotOperator:
         """Scratch the C needs only when the planner put output 0 over an input (planned only then)."""
         return 0
 
+    def output_slices(self) -> list[int] | None:
+        """Byte offsets of the inputs inside output 0 when each is a contiguous slice of it (the planner
+        may then place them there, and the C must not copy an input onto itself), else None."""
+        return None
+
     def absorbed_constants(self) -> list[int]:
         """Indices of constant inputs whose data this node's C replaces with its own (the module
         leaves a constant out when every node that reads it absorbs it)."""
@@ -336,6 +341,11 @@ class BuiltinAotOperator(NodeCodeOperator):
         if self.DEFINITION.in_place_scratch_bytes is None:
             return 0
         return self.DEFINITION.in_place_scratch_bytes(self.graph, self.node)
+
+    def output_slices(self) -> list[int] | None:
+        if self.DEFINITION.output_slices is None:
+            return None
+        return self.DEFINITION.output_slices(self.graph, self.node)
 
     def emit_node_code(self, context: EmitContext) -> NodeCode:
         assert self.DEFINITION.emit_c is not None  # on_resolve checked

@@ -295,6 +295,7 @@ def apply_patch_stage(
         persistent_bytes=shifted(resolved.persistent_bytes),
         in_place_nodes={index - count + 1 for index in resolved.in_place_nodes if index >= count},
         in_place_scratch_bytes=shifted(resolved.in_place_scratch_bytes),
+        output_slices={index - count + 1: s for index, s in resolved.output_slices.items() if index >= count},
     )
 
 

@@ -129,6 +129,8 @@ class ResolvedGraph:
     in_place_nodes: set[int] = dataclasses.field(default_factory=set)
     # Scratch those nodes need only when they do run in place (AotOperator.in_place_scratch_bytes).
     in_place_scratch_bytes: dict[int, int] = dataclasses.field(default_factory=dict)
+    # Nodes whose inputs are slices of their output, with each input's byte offset (AotOperator.output_slices).
+    output_slices: dict[int, list[int]] = dataclasses.field(default_factory=dict)
 
 
 def resolve_operators(
@@ -193,4 +195,12 @@ def resolve_operators(
                 )
             if in_place_scratch:
                 resolved.in_place_scratch_bytes[node.index] = in_place_scratch
+        slices = operator.output_slices()
+        if slices is not None:
+            if len(slices) != len(node.inputs) or not all(isinstance(s, int) and s >= 0 for s in slices):
+                raise OperatorPluginError(
+                    f"{node.describe()}: {operator_class.__qualname__}.output_slices() returned {slices!r}",
+                    hint="return one byte offset (an int >= 0) per input, or None",
+                )
+            resolved.output_slices[node.index] = list(slices)
     return resolved

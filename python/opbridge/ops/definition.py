@@ -123,6 +123,11 @@ class OperatorDefinition:
     in_place: bool | Callable[[Graph, Node], bool] = False
     # Scratch the C needs only when the node runs in place (planned only then, while it runs).
     in_place_scratch_bytes: Callable[[Graph, Node], int] | None = None
+    # (graph, node) -> the byte offset of each input inside output 0 when every input is one
+    # contiguous slice of it (CONCATENATION along its outermost axis), else None. The planner may
+    # then have the producers write straight into those slices; the C must skip the copy of an
+    # input already in place (EmitContext.in_slice).
+    output_slices: Callable[[Graph, Node], list[int] | None] | None = None
 
 
 def empty_like_output(tensor: Tensor) -> Array:

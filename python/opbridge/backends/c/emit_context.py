@@ -103,9 +103,15 @@ class EmitContext:
         return f"(({ctype} *)(ctx->arena + {self.plan.persistent_offset(node.index)}))"
 
     def shares_buffer(self, first: int, second: int) -> bool:
-        """True when the plan put two activations in one buffer (an alias or an in-place output)."""
+        """True when the plan put two activations on the same bytes (an alias or an in-place output)."""
+        return self.in_slice(first, second, 0)
+
+    def in_slice(self, tensor: int, whole: int, offset: int) -> bool:
+        """True when the plan put `tensor` `offset` bytes into `whole`'s buffer (a concatenation's input
+        written in place by its producer: the C must not copy it onto itself)."""
         try:
-            return self.plan.buffer_of(first) is self.plan.buffer_of(second)
+            same = self.plan.buffer_of(tensor) is self.plan.buffer_of(whole)
+            return same and self.plan.offset_of(tensor) == self.plan.offset_of(whole) + offset
         except KeyError:  # a constant, or a tensor outside the arena (inside a patch stage)
             return False
 

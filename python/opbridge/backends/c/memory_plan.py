@@ -18,7 +18,7 @@ sum of bytes live at any one step, which no plan can beat.
 
 import dataclasses
 import json
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from opbridge.backends.c.placement import DEFAULT_SEARCH_BUDGET, Request, liveness_bound, place
@@ -42,6 +42,8 @@ class Buffer:
     last_step: int
     scratch_of_node: int | None = None
     persistent_of_node: int | None = None
+    # (tensor, bytes from the buffer's start) of tensors that are a slice of it (a CONCATENATION's inputs).
+    tensor_offsets: tuple[tuple[int, int], ...] = ()
 
     def overlaps_in_time(self, other: "Buffer") -> bool:
         return self.first_step <= other.last_step and other.first_step <= self.last_step
@@ -53,7 +55,8 @@ class MemoryPlan:
     lower_bound_bytes: int
     alignment: int
     buffers: tuple[Buffer, ...]
-    # The bound if every operator wrote a fresh buffer (no in-place outputs): what the plan saves.
+    # The bound if every operator wrote a fresh buffer (no in-place outputs, no concatenation slices):
+    # what those save.
     lower_bound_without_in_place_bytes: int = 0
     strategy: str = ""  # which placement won (placement.place)
     optimal: bool = False  # proven: at the bound, or the exact search ran to the end
@@ -84,7 +87,8 @@ class MemoryPlan:
         raise KeyError(f"tensor {tensor_index} is not in the arena (a constant?)")
 
     def offset_of(self, tensor_index: int) -> int:
-        return self.buffer_of(tensor_index).offset
+        buffer = self.buffer_of(tensor_index)
+        return buffer.offset + dict(buffer.tensor_offsets).get(tensor_index, 0)
 
     def to_json(self, graph: Graph) -> str:
         return json.dumps(
@@ -103,7 +107,7 @@ class MemoryPlan:
                     {
                         "index": index,
                         "name": graph.tensor(index).name,
-                        "offset": buffer.offset,
+                        "offset": self.offset_of(index),
                         "bytes": graph.tensor(index).bytes,
                         "first_step": buffer.first_step,
                         "last_step": buffer.last_step,
@@ -176,14 +180,17 @@ class MemoryPlan:
     def to_table(self, graph: Graph) -> str:
         proof = "optimal" if self.optimal else "not proven optimal"
         saved = self.lower_bound_without_in_place_bytes - self.lower_bound_bytes
-        in_place = f"; in-place outputs save {saved} bytes of it" if saved > 0 else ""
+        in_place = f"; in-place outputs and slices save {saved} bytes of it" if saved > 0 else ""
         lines = [
             f"arena: {self.arena_bytes} bytes (liveness lower bound {self.lower_bound_bytes} bytes{in_place})",
             f"placement: {self.strategy} ({proof})",
             f"{'offset':>8} {'bytes':>8} {'steps':>9}  tensor",
         ]
         for buffer in sorted(self.buffers, key=lambda b: (b.offset, b.first_step)):
-            names = ", ".join(graph.tensor(i).describe() for i in buffer.tensors)
+            inside = dict(buffer.tensor_offsets)
+            names = ", ".join(
+                graph.tensor(i).describe() + (f" at +{inside[i]}" if i in inside else "") for i in buffer.tensors
+            )
             if buffer.scratch_of_node is not None:
                 names = f"scratch of {graph.nodes[buffer.scratch_of_node].describe()}"
             if buffer.persistent_of_node is not None:
@@ -200,9 +207,26 @@ def _align(value: int, alignment: int) -> int:
     return (value + alignment - 1) // alignment * alignment
 
 
-def alias_groups(graph: Graph, in_place_nodes: Collection[int] = ()) -> list[list[int]]:
+def alias_groups(
+    graph: Graph,
+    in_place_nodes: Collection[int] = (),
+    output_slices: Mapping[int, Sequence[int]] | None = None,
+    alignment: int = 1,
+) -> list[list[int]]:
     """Activations grouped so that each group shares one buffer: reshape-like
-    outputs with their input, and in-place outputs with the input they overwrite."""
+    outputs with their input, in-place outputs with the input they overwrite,
+    and a CONCATENATION's inputs with its output (alias_layout)."""
+    return alias_layout(graph, in_place_nodes, output_slices, alignment)[0]
+
+
+def alias_layout(
+    graph: Graph,
+    in_place_nodes: Collection[int] = (),
+    output_slices: Mapping[int, Sequence[int]] | None = None,
+    alignment: int = 1,
+) -> tuple[list[list[int]], dict[int, int]]:
+    """The alias groups, and the byte offset inside its group's buffer of each tensor that is a
+    slice of it (the inputs of `output_slices` nodes, written by their producers in place)."""
     root = {}
     for tensor in graph.tensors:
         if not tensor.is_constant:
@@ -230,10 +254,54 @@ def alias_groups(graph: Graph, in_place_nodes: Collection[int] = ()) -> list[lis
             target = _in_place_input(graph, node, root, find, last_read, graph_inputs, graph_outputs)
             if target is not None:
                 root[node.outputs[0]] = target
+    offsets = _place_slices(graph, root, find, output_slices or {}, alignment)
     groups: dict[int, list[int]] = {}
     for tensor_index in root:
         groups.setdefault(find(tensor_index), []).append(tensor_index)
-    return list(groups.values())
+    return list(groups.values()), offsets
+
+
+def _place_slices(
+    graph: Graph,
+    root: dict[int, int],
+    find: Callable[[int], int],
+    output_slices: Mapping[int, Sequence[int]],
+    alignment: int,
+) -> dict[int, int]:
+    """Merges each slicing node's inputs into its output's group at their slices' offsets, when every
+    input is a tensor of its own (no alias, not the caller's, written by a node, read once there)
+    at an aligned offset. Later nodes first, so a concatenation feeding another nests in it."""
+    offsets: dict[int, int] = {}
+    graph_inputs, graph_outputs = set(graph.inputs), set(graph.outputs)
+    written = {index for node in graph.nodes for index in node.outputs}
+
+    def alone(index: int) -> bool:
+        group = find(index)
+        return all(find(other) != group for other in root if other != index)
+
+    for node_index in sorted(output_slices, reverse=True):
+        node = graph.nodes[node_index]
+        output = node.outputs[0]
+        if output not in root or output in graph_inputs:
+            continue
+        base = offsets.get(output, 0)
+        places = [base + offset for offset in output_slices[node_index]]
+        if all(
+            index is not None
+            and index in root
+            and index in written
+            and index not in graph_inputs
+            and index not in graph_outputs
+            and node.inputs.count(index) == 1
+            and place % max(alignment, graph.tensor(index).dtype.itemsize) == 0
+            and find(index) != find(output)
+            and alone(index)
+            for index, place in zip(node.inputs, places, strict=True)
+        ):
+            for index, place in zip(node.inputs, places, strict=True):
+                root[index] = find(output)
+                offsets[index] = place
+    return offsets
 
 
 def _in_place_input(
@@ -283,16 +351,24 @@ def _lifetimes(graph: Graph) -> dict[int, tuple[int, int]]:
     return {index: (first[index], last[index]) for index in first}
 
 
-def _tensor_buffers(graph: Graph, groups: list[list[int]], lifetimes: dict[int, tuple[int, int]]) -> list[Buffer]:
-    """One unplaced buffer per group of activations, live from its first write to its last read."""
+def _tensor_buffers(
+    graph: Graph,
+    groups: list[list[int]],
+    lifetimes: dict[int, tuple[int, int]],
+    offsets: Mapping[int, int] | None = None,
+) -> list[Buffer]:
+    """One unplaced buffer per group of activations, live from its first write to its last read
+    (`offsets`: where slices sit inside their group's buffer)."""
+    offsets = offsets or {}
     buffers = []
     for group in groups:
         live = [lifetimes[i] for i in group if i in lifetimes]
         if not live:
             continue  # written by nothing and read by nothing
-        size = max(graph.tensor(i).bytes for i in group)
+        size = max(offsets.get(i, 0) + graph.tensor(i).bytes for i in group)
         first_step, last_step = min(first for first, _ in live), max(last for _, last in live)
-        buffers.append(Buffer(tuple(sorted(group)), 0, size, first_step, last_step))
+        sliced = tuple(sorted((i, offsets[i]) for i in group if offsets.get(i)))
+        buffers.append(Buffer(tuple(sorted(group)), 0, size, first_step, last_step, tensor_offsets=sliced))
     return buffers
 
 
@@ -336,11 +412,13 @@ def arena_lower_bound(
     persistent_bytes: Mapping[int, int] | None = None,
     in_place_nodes: Collection[int] = (),
     in_place_scratch_bytes: Mapping[int, int] | None = None,
+    output_slices: Mapping[int, Sequence[int]] | None = None,
+    alignment: int = DEFAULT_ALIGNMENT,
 ) -> int:
     """The liveness bound plan_memory would report, without placing anything (to compare
     graphs cheaply, e.g. patch stages)."""
-    groups = alias_groups(graph, in_place_nodes)
-    buffers = _tensor_buffers(graph, groups, _lifetimes(graph))
+    groups, offsets = alias_layout(graph, in_place_nodes, output_slices, alignment)
+    buffers = _tensor_buffers(graph, groups, _lifetimes(graph), offsets)
     scratch = _with_in_place_scratch(graph, groups, scratch_bytes, in_place_scratch_bytes)
     buffers += _scratch_and_state(graph, scratch, persistent_bytes)
     return liveness_bound([Request(b.size, b.first_step, b.last_step) for b in buffers])
@@ -358,6 +436,7 @@ def plan_memory(
     constants_section: str | None = None,
     in_place_nodes: Collection[int] = (),
     in_place_scratch_bytes: Mapping[int, int] | None = None,
+    output_slices: Mapping[int, Sequence[int]] | None = None,
 ) -> MemoryPlan:
     """Plans activations, `scratch_bytes[node index]` of scratch live only while
     that node runs (plus `in_place_scratch_bytes[node index]` when its output
@@ -366,10 +445,10 @@ def plan_memory(
     Raises ArenaBudgetError, naming the peak step and what is live there,
     when the arena would exceed `max_arena_bytes`."""
     lifetimes = _lifetimes(graph)
-    groups = alias_groups(graph, in_place_nodes)
-    unplaced = _tensor_buffers(graph, groups, lifetimes)
+    groups, offsets = alias_layout(graph, in_place_nodes, output_slices, alignment)
+    unplaced = _tensor_buffers(graph, groups, lifetimes, offsets)
     without_in_place = unplaced
-    if in_place_nodes:
+    if in_place_nodes or offsets:
         without_in_place = _tensor_buffers(graph, alias_groups(graph), lifetimes)
     scratch = _with_in_place_scratch(graph, groups, scratch_bytes, in_place_scratch_bytes)
     extra = _scratch_and_state(graph, scratch, persistent_bytes)

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """CONCATENATION: inputs joined along one axis (int8 of the output's quantization, or int16, int32, ...)."""
 
-from opbridge.ops.concatenation.emit_c import emit_concatenation
+from opbridge.ops.concatenation.emit_c import concatenation_slices, emit_concatenation
 from opbridge.ops.concatenation.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.concatenation.onnx import ONNX_CONVERTERS
 from opbridge.ops.concatenation.reference import concatenation_reference
@@ -15,6 +15,8 @@ CONCATENATION = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_concatenation,
+    # Along its outermost axis, the producers write straight into the output (docs/memory_planner.md).
+    output_slices=concatenation_slices,
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=CONCATENATION_SCHEMA,
