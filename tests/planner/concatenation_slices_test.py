@@ -119,3 +119,22 @@ def test_nested_concatenations_share_one_buffer() -> None:
     z = zero + 3
     assert [memory.offset_of(i) - memory.offset_of(z) for i in (a0, a1, y, zero + 2)] == [0, 4, 0, 12]
     check_c_matches_reference(graph, REGISTRY, cases=2, seed=5)
+
+
+def test_constant_inputs_are_copied_beside_the_slices() -> None:
+    graph = concatenation_graph(DType.INT8, [(1, 4), (1, 8)], axis=1)
+    tensors = list(graph.tensors)
+    constant = len(tensors)
+    tensors.append(Tensor(constant, "padding", DType.INT8, (1, 4), Q, np.arange(4, dtype=np.int8).reshape(1, 4)))
+    y = graph.outputs[0]
+    tensors[y] = Tensor(y, "y", DType.INT8, (1, 16), Q)
+    join = graph.nodes[-1]
+    nodes = [
+        *graph.nodes[:-1],
+        Node(join.index, "join", "CONCATENATION", [constant, *join.inputs], [y], join.attributes),
+    ]
+    padded = Graph("padded", tensors, nodes, graph.inputs, [y])
+    memory = plan(padded)
+    a0, a1 = join.inputs
+    assert [memory.offset_of(i) - memory.offset_of(y) for i in (a0, a1)] == [4, 8]
+    check_c_matches_reference(padded, REGISTRY, cases=2, seed=9)

@@ -269,8 +269,9 @@ def _place_slices(
     alignment: int,
 ) -> dict[int, int]:
     """Merges each slicing node's inputs into its output's group at their slices' offsets, when every
-    input is a tensor of its own (no alias, not the caller's, written by a node, read once there)
-    at an aligned offset. Later nodes first, so a concatenation feeding another nests in it."""
+    input but the constants is a tensor of its own (no alias, not the caller's, written by a node,
+    read once there) at an aligned offset. Later nodes first, so a concatenation feeding another
+    nests in it."""
     offsets: dict[int, int] = {}
     graph_inputs, graph_outputs = set(graph.inputs), set(graph.outputs)
     written = {index for node in graph.nodes for index in node.outputs}
@@ -285,8 +286,13 @@ def _place_slices(
         if output not in root or output in graph_inputs:
             continue
         base = offsets.get(output, 0)
-        places = [base + offset for offset in output_slices[node_index]]
-        if all(
+        # Constant inputs are copied into their slices by the node; the activations are placed there.
+        places = [
+            (index, base + offset)
+            for index, offset in zip(node.inputs, output_slices[node_index], strict=True)
+            if index is None or not graph.tensor(index).is_constant
+        ]
+        if places and all(
             index is not None
             and index in root
             and index in written
@@ -296,9 +302,10 @@ def _place_slices(
             and place % max(alignment, graph.tensor(index).dtype.itemsize) == 0
             and find(index) != find(output)
             and alone(index)
-            for index, place in zip(node.inputs, places, strict=True)
+            for index, place in places
         ):
-            for index, place in zip(node.inputs, places, strict=True):
+            for index, place in places:
+                assert index is not None  # checked above
                 root[index] = find(output)
                 offsets[index] = place
     return offsets
