@@ -98,17 +98,20 @@ def test_every_in_place_operator_has_a_case() -> None:
 
 
 def depthwise_graph(data: st.DataObject, stride: int = 1) -> Graph:
-    """ADD(x, zeros) -> a, then DEPTHWISE_CONV_2D(a) -> y with drawn windows, dilations and padding."""
-    height, width, channels = (data.draw(st.integers(1, 9)) for _ in range(3))
+    """ADD(x, zeros) -> a, then DEPTHWISE_CONV_2D(a) -> y with drawn windows, dilations and padding.
+    x is one row, broadcast down `a` by the zeros, so the depthwise step holds the peak and running it
+    in place (a window of rows shorter than the image) lowers it: the planner then takes it."""
+    width, channels = data.draw(st.integers(1, 9)), data.draw(st.integers(1, 9))
     taps = (data.draw(st.integers(1, 4)), data.draw(st.integers(1, 4)))
     dilation = (data.draw(st.integers(1, 2)), data.draw(st.integers(1, 2)))
+    height = (taps[0] - 1) * dilation[0] + 1 + data.draw(st.integers(1, 4))
     filter_q = data.draw(strategies.symmetric_filter(channels, axis=3))
     bias_scales = tuple(A_Q.scales[0] * s for s in filter_q.scales)
     bias_q = Quantization(bias_scales, (0,) * len(bias_scales), 0 if len(bias_scales) > 1 else None)
     out_height, out_width = -(-height // stride), -(-width // stride)  # SAME padding
     tensors = [
-        Tensor(0, "x", DType.INT8, (1, height, width, channels), INPUT_Q),
-        Tensor(1, "zeros", DType.INT8, (), INPUT_Q, np.zeros((), np.int8)),
+        Tensor(0, "x", DType.INT8, (1, 1, width, channels), INPUT_Q),
+        Tensor(1, "zeros", DType.INT8, (1, height, 1, 1), INPUT_Q, np.zeros((1, height, 1, 1), np.int8)),
         Tensor(2, "a", DType.INT8, (1, height, width, channels), A_Q),
         Tensor(
             3,
@@ -133,6 +136,42 @@ def depthwise_graph(data: st.DataObject, stride: int = 1) -> Graph:
         Node(1, "under_test", "DEPTHWISE_CONV_2D", [2, 3, 4], [5], attributes),
     ]
     return Graph("in_place_depthwise", tensors, nodes, [0], [5])
+
+
+def test_depthwise_keeps_a_fresh_output_unless_in_place_lowers_the_bound() -> None:
+    """Rows are copied and the kernel runs row by row in place: worth it only for bytes."""
+    graph = in_place_graph(
+        Case("ADD", DType.INT8, DType.INT8, AddAttributes(), binary=True), (1, 4, 4, 2), (1, 4, 4, 2)
+    )
+    tensors = list(graph.tensors)
+    y = graph.outputs[0]
+    filter_q = Quantization((0.01,), (0,))
+    tensors += [
+        Tensor(len(tensors), "filter", DType.INT8, (1, 3, 3, 2), filter_q, np.ones((1, 3, 3, 2), np.int8)),
+        Tensor(len(tensors) + 1, "out", DType.INT8, (1, 4, 4, 2), OUTPUT_Q),
+    ]
+    nodes = [
+        *graph.nodes,
+        Node(
+            2,
+            "depthwise",
+            "DEPTHWISE_CONV_2D",
+            [y, len(tensors) - 2, None],
+            [len(tensors) - 1],
+            DepthwiseConv2DAttributes(),
+        ),
+    ]
+    # The ADD step (x, b and its output) holds more than the depthwise step: in place would save nothing.
+    chain = Graph("chain", tensors, nodes, graph.inputs, [len(tensors) - 1])
+    resolved = resolve_operators(chain, as_registry_context(REGISTRY), "chain")
+    assert 2 in resolved.in_place_nodes
+    plan = plan_memory(
+        chain,
+        in_place_nodes=resolved.in_place_nodes,
+        in_place_scratch_bytes=resolved.in_place_scratch_bytes,
+    )
+    assert plan.buffer_of(y) is not plan.buffer_of(len(tensors) - 1)
+    assert all(buffer.scratch_of_node != 2 for buffer in plan.buffers)
 
 
 @settings(max_examples=25, deadline=None)

@@ -431,6 +431,37 @@ def arena_lower_bound(
     return liveness_bound([Request(b.size, b.first_step, b.last_step) for b in buffers])
 
 
+def _worth_running_in_place(
+    graph: Graph,
+    scratch_bytes: Mapping[int, int] | None,
+    persistent_bytes: Mapping[int, int] | None,
+    in_place_nodes: Collection[int],
+    in_place_scratch_bytes: Mapping[int, int] | None,
+    output_slices: Mapping[int, Sequence[int]] | None,
+    alignment: int,
+) -> set[int]:
+    """The in-place nodes to use. One that needs working rows to run in place (in_place_scratch_bytes,
+    a depthwise convolution) copies them and runs its kernel row by row, which costs time: it keeps
+    a fresh output unless running in place lowers the bound."""
+    chosen = set(in_place_nodes)
+    costly = sorted(node for node in chosen if (in_place_scratch_bytes or {}).get(node))
+    if not costly:
+        return chosen
+
+    def bound(nodes: set[int]) -> int:
+        return arena_lower_bound(
+            graph, scratch_bytes, persistent_bytes, nodes, in_place_scratch_bytes, output_slices, alignment
+        )
+
+    best = bound(chosen)
+    for node in costly:
+        trial = chosen - {node}
+        trial_bound = bound(trial)
+        if trial_bound <= best:
+            chosen, best = trial, trial_bound
+    return chosen
+
+
 def plan_memory(
     graph: Graph,
     alignment: int = DEFAULT_ALIGNMENT,
@@ -451,6 +482,9 @@ def plan_memory(
 
     Raises ArenaBudgetError, naming the peak step and what is live there,
     when the arena would exceed `max_arena_bytes`."""
+    in_place_nodes = _worth_running_in_place(
+        graph, scratch_bytes, persistent_bytes, in_place_nodes, in_place_scratch_bytes, output_slices, alignment
+    )
     lifetimes = _lifetimes(graph)
     groups, offsets = alias_layout(graph, in_place_nodes, output_slices, alignment)
     unplaced = _tensor_buffers(graph, groups, lifetimes, offsets)
