@@ -131,10 +131,10 @@ def patch_based_instructions() -> None:
     whole, tiled = runs["mobilenet"]["run"], runs["mobilenet_patch"]["run"]
     macs = stage["model_macs"]
     print("\nPatch-based inference, MobileNet-v1 0.25 96x96 int8 (patch_based at its defaults):")
-    print(f"{'variant':<14}{'arena':>9}{'bound':>9}{'MACs':>10}{'MACs/16':>9}{'M55 instructions':>18}")
-    print(f"{'whole':<14}{plain['arena_bytes']:>9}{plain['lower_bound_bytes']:>9}{macs:>10}{macs // 16:>9}{whole:>18}")
+    print(f"{'variant':<18}{'arena':>9}{'bound':>9}{'MACs':>10}{'MACs/16':>9}{'M55 instructions':>18}")
+    print(f"{'whole':<18}{plain['arena_bytes']:>9}{plain['lower_bound_bytes']:>9}{macs:>10}{macs // 16:>9}{whole:>18}")
     print(
-        f"{'patch-based':<14}{patched['arena_bytes']:>9}{patched['lower_bound_bytes']:>9}"
+        f"{'patch-based':<18}{patched['arena_bytes']:>9}{patched['lower_bound_bytes']:>9}"
         f"{macs + stage['tiled_macs'] - stage['macs']:>10}{(macs + stage['tiled_macs'] - stage['macs']) // 16:>9}"
         f"{tiled:>18}"
     )
@@ -148,7 +148,7 @@ def patch_based_instructions() -> None:
 
 def main() -> int:
     header = (
-        f"{'model':<14}{'arena':>9}{'bound':>9}{'greedy':>9}{'patch':>9}{'TFLM':>9}{'heliaAOT':>10}   "
+        f"{'model':<18}{'arena':>9}{'bound':>9}{'greedy':>9}{'patch':>9}{'TFLM':>9}{'heliaAOT':>10}   "
         f"{'flash (M55)':>11} = {'kernels':>7} + {'module':>7} + {'constants':>9}"
     )
     print(__doc__.split("\n\n")[2].replace("\n", " "), "\n")
@@ -164,7 +164,7 @@ def main() -> int:
         heliaaot = "n/a" if model.heliaaot_arena is None else str(model.heliaaot_arena)
         patched, patch_seconds = ("(plugin)", None) if model.has_plugin else patch_based_arena(model)
         print(
-            f"{model.name:<14}{plan['arena_bytes']:>9}{plan['lower_bound_bytes']:>9}"
+            f"{model.name:<18}{plan['arena_bytes']:>9}{plan['lower_bound_bytes']:>9}"
             f"{plan['largest_first_arena_bytes']:>9}{patched:>9}{tflm:>9}{heliaaot:>10}   "
             f"{flash.total:>11} = {flash.kernels:>7} + {flash.module_code:>7} + {flash.constants:>9}"
         )
@@ -172,14 +172,14 @@ def main() -> int:
         seconds = "(plugin)" if model.has_plugin else f"{conversion_seconds(model):.2f} s"
         proof = "optimal" if plan["optimal"] else "not proven optimal"
         with_patches = "" if patch_seconds is None else f"{patch_seconds:.2f} s"
-        placements.append(f"{model.name:<14}{seconds:>10}{with_patches:>10}   {plan['strategy']} ({proof})")
+        placements.append(f"{model.name:<18}{seconds:>10}{with_patches:>10}   {plan['strategy']} ({proof})")
     print("\narena and bound in bytes; greedy: TFLite Micro's placement (largest first, lowest offset) of the same")
     print("buffers; patch: the arena with patch_based at its defaults (-: no stage of int8 convolutions shrinks it);")
     print("TFLM: minimum arena of tflite-micro", _tflm_version(), "measured now")
     print("frontend: the arena includes the front end's persistent state (the noise estimate); n/a: heliaAOT cannot")
     print("convert the model (it has no Signal operators), or was not run on it (two_branches)")
     print(f"largest arena above the liveness lower bound: {max(worst)} bytes")
-    print(f"\n{'model':<14}{'convert':>10}{'patch':>10}   placement (convert: default settings; patch: patch_based)")
+    print(f"\n{'model':<18}{'convert':>10}{'patch':>10}   placement (convert: default settings; patch: patch_based)")
     print("\n".join(placements))
     patch_based_instructions()
     return 0
