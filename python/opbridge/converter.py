@@ -318,6 +318,7 @@ class AotConverter:
                 in_place,
                 operators.in_place_scratch_bytes,
                 operators.output_slices if config.in_place else None,
+                config.arena_alignment,
             )
 
         stage, note = choose_patch_stage(

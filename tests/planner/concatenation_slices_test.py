@@ -138,3 +138,20 @@ def test_constant_inputs_are_copied_beside_the_slices() -> None:
     a0, a1 = join.inputs
     assert [memory.offset_of(i) - memory.offset_of(y) for i in (a0, a1)] == [4, 8]
     check_c_matches_reference(padded, REGISTRY, cases=2, seed=9)
+
+
+def test_an_input_read_after_the_concatenation_keeps_its_own_bytes() -> None:
+    """c = CONCATENATION(a, b); e = ADD(c, a) runs in place over c: had a been written into c, the
+    first row of e would overwrite a before the second row reads it."""
+    graph = concatenation_graph(DType.INT8, [(1, 4), (1, 4)], axis=0)
+    tensors = list(graph.tensors)
+    y = graph.outputs[0]
+    a = graph.nodes[-1].inputs[0]
+    e = len(tensors)
+    tensors.append(Tensor(e, "e", DType.INT8, (2, 4), Q))
+    nodes = [*graph.nodes, Node(len(graph.nodes), "later", "ADD", [y, a], [e], AddAttributes())]
+    later = Graph("later", tensors, nodes, graph.inputs, [e])
+    memory = plan(later)
+    assert memory.buffer_of(a) is not memory.buffer_of(y)
+    assert memory.buffer_of(e) is memory.buffer_of(y)  # the ADD still runs in place over the concatenation
+    check_c_matches_reference(later, REGISTRY, cases=2, seed=11)

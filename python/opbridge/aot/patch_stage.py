@@ -35,6 +35,8 @@ PATCH_STAGE = "PATCH_STAGE"
 PATCH_OPERATORS = frozenset({"CONV_2D", "DEPTHWISE_CONV_2D"})
 # The automatic choice tries grids of 2x2 .. 8x8 tiles (more tiles only add overlap).
 MAX_TILES_PER_SIDE = 8
+# The emitted tile table holds int16_t sizes and positions.
+INT16_MAX = 32767
 # Tile buffers are placed at 4-byte boundaries (the kernels read words).
 TILE_ALIGNMENT = 4
 
@@ -151,6 +153,8 @@ def _unsuited(graph: Graph, node: Node, operator: Any) -> str | None:
     source, output = graph.tensor(node.inputs[0]), graph.tensor(node.outputs[0])
     if source.dtype is not DType.INT8 or output.dtype is not DType.INT8:
         return f"{node.describe()} is not int8 (tiles run the int8 kernels)"
+    if any(index is not None and not graph.tensor(index).is_constant for index in node.inputs[1:]):
+        return f"{node.describe()} has weights computed at run time"
     if len(source.shape) != 4 or source.shape[0] != 1 or source.is_constant:
         return f"{node.describe()} does not read one NHWC image"
     return None
@@ -211,7 +215,16 @@ def plan_tiles(graph: Graph, layers: int, tiles_per_side: int, layer_scratch_byt
                     _align(layer.input_height * layer.input_width * in_channels)
                     + _align(layer.output_height * layer.output_width * out_channels),
                 )
-            tiles.append(Tile(row_range[0], col_range[0], rows[0], cols[0], tuple(layer_tiles)))
+            tile = Tile(row_range[0], col_range[0], rows[0], cols[0], tuple(layer_tiles))
+            sizes = dataclasses.astuple(tile)[:4] + tuple(
+                v for layer in tile.layers for v in dataclasses.astuple(layer)
+            )
+            if max(sizes) > INT16_MAX:
+                raise ConfigError(
+                    f"patch_based: a tile of nodes 0-{layers - 1} has a size or position over {INT16_MAX}",
+                    hint="the tile table holds 16-bit sizes; use a shorter stage (patch_based.stages)",
+                )
+            tiles.append(tile)
     model_macs = sum(multiply_accumulates(graph, node) for node in graph.nodes)
     return PatchStage(
         layers=tuple(node.index for node in nodes),
@@ -282,6 +295,7 @@ def apply_patch_stage(
     operators: list[Any] = [stage_operator]
     for operator, node in zip(resolved.operators[count:], staged.nodes[1:], strict=True):
         renumbered = type(operator)(node, staged, prefix, operator.settings)
+        renumbered.on_resolve()  # a class may keep what it worked out there
         operators.append(renumbered)
 
     def shifted(indices: dict[int, int]) -> dict[int, int]:
@@ -328,19 +342,28 @@ def choose_patch_stage(
     layer_scratch = [operator.scratch_bytes() for operator in resolved.operators[:chain]]
     baseline = estimate(graph, resolved)
     best: tuple[tuple[int, float, int], PatchStage] | None = None
+    fixed = stages != "auto" and tiles != "auto"
     for length in lengths:
         _, height, width, _ = graph.tensor(graph.nodes[length - 1].outputs[0]).shape
-        sides = range(2, min(height, width, MAX_TILES_PER_SIDE) + 1) if tiles == "auto" else [int(tiles)]
+        if tiles == "auto":
+            sides: Sequence[int] = range(2, min(height, width, MAX_TILES_PER_SIDE) + 1)
+        else:  # automatic lengths skip stages whose output is smaller than the grid
+            sides = [int(tiles)] if stages != "auto" or int(tiles) <= min(height, width) else []
         for side in sides:
-            stage = plan_tiles(graph, length, side, max(layer_scratch[:length]))
-            if (tiles == "auto" or stages == "auto") and stage.overhead > max_overhead:
+            try:
+                stage = plan_tiles(graph, length, side, max(layer_scratch[:length]))
+            except ConfigError:
+                if stages != "auto":
+                    raise
+                continue  # a grid this stage cannot take (a tile reading only padding): not a candidate
+            if not fixed and stage.overhead > max_overhead:
                 continue
             staged, staged_resolved = apply_patch_stage(graph, resolved, stage, "estimate")
             key = (estimate(staged, staged_resolved), stage.overhead, length)
             if best is None or key < best[0]:
                 best = (key, stage)
     if best is None:
-        return None, f"patch-based: no stage keeps the extra MACs within max_overhead {max_overhead}"
+        return None, f"patch-based: no stage fits the grid and keeps the extra MACs within max_overhead {max_overhead}"
     if best[0][0] >= baseline and stages == "auto" and tiles == "auto":
         return None, f"patch-based: no stage shrinks the arena below {baseline} bytes; the model runs whole"
     return best[1], best[1].describe()

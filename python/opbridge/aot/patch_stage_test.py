@@ -251,3 +251,26 @@ def test_too_many_tiles_are_refused() -> None:
     graph = wide_chain()
     with pytest.raises(ConfigError, match=r"patch_based\.tiles: 17 tiles per side"):
         plan_tiles(graph, 2, 17)
+
+
+def test_a_fixed_grid_skips_the_stages_too_small_for_it() -> None:
+    graph = wide_chain()  # the stage outputs are 32x32 after one layer and 16x16 after two
+    resolved = resolve_operators(graph, CONTEXT, "wide")
+    stage, _ = choose_patch_stage(graph, resolved, "auto", 17, 1.0, estimate)
+    assert stage is not None and stage.layers == (0,) and stage.tiles_per_side == 17
+
+
+def test_a_layer_whose_tile_would_read_only_padding_is_skipped_by_the_automatic_choice() -> None:
+    builder = GraphBuilder()
+    q, filter_q = Quantization((0.05,), (1,)), Quantization((0.01,), (0,))
+    x = builder.tensor("x", DType.INT8, (1, 2, 2, 1), q)
+    w = builder.tensor("w", DType.INT8, (1, 2, 2, 1), filter_q, _ones((1, 2, 2, 1)))
+    y = builder.tensor("y", DType.INT8, (1, 2, 2, 1), q)
+    # Dilation 3 on a 2x2 image: one output's taps all fall in the padding.
+    attributes = Conv2DAttributes(dilation_height=3, dilation_width=3)
+    graph = Graph("dilated", builder.tensors, [Node(0, "conv", "CONV_2D", [x, w, None], [y], attributes)], [x], [y])
+    resolved = resolve_operators(graph, CONTEXT, "dilated")
+    stage, note = choose_patch_stage(graph, resolved, "auto", "auto", 1.0, estimate)
+    assert stage is None and note.startswith("patch-based: no stage")
+    with pytest.raises(ConfigError, match="read only padding"):
+        choose_patch_stage(graph, resolved, 1, 2, 1.0, estimate)

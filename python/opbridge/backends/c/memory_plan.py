@@ -270,11 +270,16 @@ def _place_slices(
 ) -> dict[int, int]:
     """Merges each slicing node's inputs into its output's group at their slices' offsets, when every
     input but the constants is a tensor of its own (no alias, not the caller's, written by a node,
-    read once there) at an aligned offset. Later nodes first, so a concatenation feeding another
-    nests in it."""
+    read there for the last time) at an aligned offset. Later nodes first, so a concatenation
+    feeding another nests in it."""
     offsets: dict[int, int] = {}
     graph_inputs, graph_outputs = set(graph.inputs), set(graph.outputs)
     written = {index for node in graph.nodes for index in node.outputs}
+    last_read: dict[int, int] = {}
+    for reader in graph.nodes:
+        for index in reader.inputs:
+            if index is not None:
+                last_read[index] = reader.index
 
     def alone(index: int) -> bool:
         group = find(index)
@@ -299,6 +304,8 @@ def _place_slices(
             and index not in graph_inputs
             and index not in graph_outputs
             and node.inputs.count(index) == 1
+            # Not read after the node: the output's bytes may be overwritten from there on (in place).
+            and last_read.get(index) == node_index
             and place % max(alignment, graph.tensor(index).dtype.itemsize) == 0
             and find(index) != find(output)
             and alone(index)
@@ -397,18 +404,24 @@ def _scratch_and_state(
 def _with_in_place_scratch(
     graph: Graph,
     groups: list[list[int]],
+    offsets: Mapping[int, int],
     scratch_bytes: Mapping[int, int] | None,
     in_place_scratch_bytes: Mapping[int, int] | None,
 ) -> dict[int, int]:
-    """Each node's scratch, plus its in-place scratch when its output did land on an input."""
+    """Each node's scratch, plus its in-place scratch when its output did land on an input
+    (the same group, at the same offset: EmitContext.shares_buffer)."""
     scratch = dict(scratch_bytes or {})
     if not in_place_scratch_bytes:
         return scratch
     group_of = {index: position for position, group in enumerate(groups) for index in group}
+
+    def place(index: int) -> tuple[int | None, int]:
+        return group_of.get(index), offsets.get(index, 0)
+
     for node_index, size in in_place_scratch_bytes.items():
         node = graph.nodes[node_index]
-        output_group = group_of.get(node.outputs[0])
-        if output_group is not None and any(group_of.get(i) == output_group for i in node.inputs if i is not None):
+        output = node.outputs[0]
+        if output in group_of and any(place(i) == place(output) for i in node.inputs if i is not None):
             scratch[node_index] = scratch.get(node_index, 0) + size
     return scratch
 
@@ -426,7 +439,7 @@ def arena_lower_bound(
     graphs cheaply, e.g. patch stages)."""
     groups, offsets = alias_layout(graph, in_place_nodes, output_slices, alignment)
     buffers = _tensor_buffers(graph, groups, _lifetimes(graph), offsets)
-    scratch = _with_in_place_scratch(graph, groups, scratch_bytes, in_place_scratch_bytes)
+    scratch = _with_in_place_scratch(graph, groups, offsets, scratch_bytes, in_place_scratch_bytes)
     buffers += _scratch_and_state(graph, scratch, persistent_bytes)
     return liveness_bound([Request(b.size, b.first_step, b.last_step) for b in buffers])
 
@@ -491,7 +504,7 @@ def plan_memory(
     without_in_place = unplaced
     if in_place_nodes or offsets:
         without_in_place = _tensor_buffers(graph, alias_groups(graph), lifetimes)
-    scratch = _with_in_place_scratch(graph, groups, scratch_bytes, in_place_scratch_bytes)
+    scratch = _with_in_place_scratch(graph, groups, offsets, scratch_bytes, in_place_scratch_bytes)
     extra = _scratch_and_state(graph, scratch, persistent_bytes)
     unplaced = unplaced + extra
 

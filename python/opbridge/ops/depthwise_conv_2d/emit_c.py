@@ -18,6 +18,8 @@ def runs_in_place(graph: Graph, node: Node) -> bool:
     attributes = node.attributes
     if source.dtype is not DType.INT8 or output.dtype is not DType.INT8 or source.is_constant:
         return False
+    if not graph.tensor(node.inputs[1]).is_constant:  # a filter computed at run time could be the target
+        return False
     if attributes.stride_height != 1 or attributes.stride_width != 1:
         return False
     return len(source.shape) == 4 and source.shape[0] == 1 and tuple(source.shape) == tuple(output.shape)
