@@ -13,7 +13,7 @@ docs/memory_planner.md). Written with LiteRT's schema bindings, seeded weights.
 import numpy as np
 from ai_edge_litert import schema_py_generated as schema
 
-from opbridge_testing.mobilenet import Activation, ModelWriter, convolution
+from opbridge_testing.mobilenet import Activation, ModelWriter, add, convolution
 
 
 def _max_pool(writer: ModelWriter, name: str, source: Activation, size: int) -> Activation:
@@ -39,16 +39,5 @@ def two_branches(seed: int = 0) -> bytes:
     right = convolution(writer, rng, "right/conv", image, 16, 3, 1, depthwise=False)
     left_pooled = _max_pool(writer, "left/pool", left, 4)
     right_pooled = _max_pool(writer, "right/pool", right, 4)
-    scale = 2 * max(left_pooled.scale, right_pooled.scale)
-    output = writer.tensor("sum", left_pooled.shape, schema.TensorType.INT8, [scale], [-128])
-    options = schema.AddOptionsT()
-    options.fusedActivationFunction = schema.ActivationFunctionType.NONE
-    writer.operator(
-        schema.BuiltinOperator.ADD,
-        1,
-        [left_pooled.index, right_pooled.index],
-        [output],
-        schema.BuiltinOptions.AddOptions,
-        options,
-    )
+    output = add(writer, left_pooled, right_pooled, zero_point=-128)
     return writer.finish([image.index], [output], f"opbridge two-branch test model (seed {seed})")

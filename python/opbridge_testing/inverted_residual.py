@@ -14,7 +14,7 @@ unless it runs in place: the planner's case for in-place depthwise
 import numpy as np
 from ai_edge_litert import schema_py_generated as schema
 
-from opbridge_testing.mobilenet import Activation, ModelWriter, convolution
+from opbridge_testing.mobilenet import Activation, ModelWriter, add, convolution
 
 
 def inverted_residual(seed: int = 0) -> bytes:
@@ -25,16 +25,5 @@ def inverted_residual(seed: int = 0) -> bytes:
     expanded = convolution(writer, rng, "expand", image, 48, 1, 1, depthwise=False)
     filtered = convolution(writer, rng, "depthwise", expanded, 0, 3, 1, depthwise=True)
     projected = convolution(writer, rng, "project", filtered, 8, 1, 1, depthwise=False, relu=False)
-    scale = 2 * max(image.scale, projected.scale)
-    output = writer.tensor("sum", shape, schema.TensorType.INT8, [scale], [0])
-    options = schema.AddOptionsT()
-    options.fusedActivationFunction = schema.ActivationFunctionType.NONE
-    writer.operator(
-        schema.BuiltinOperator.ADD,
-        1,
-        [image.index, projected.index],
-        [output],
-        schema.BuiltinOptions.AddOptions,
-        options,
-    )
+    output = add(writer, image, projected, zero_point=0)
     return writer.finish([image.index], [output], f"opbridge inverted residual test model (seed {seed})")

@@ -170,6 +170,23 @@ def convolution(
     return output
 
 
+def add(writer: ModelWriter, first: Activation, second: Activation, zero_point: int) -> int:
+    """ADD of two int8 activations of one shape into a tensor "sum" at twice the larger scale."""
+    scale = 2 * max(first.scale, second.scale)
+    output = writer.tensor("sum", first.shape, schema.TensorType.INT8, [scale], [zero_point])
+    options = schema.AddOptionsT()
+    options.fusedActivationFunction = schema.ActivationFunctionType.NONE
+    writer.operator(
+        schema.BuiltinOperator.ADD,
+        1,
+        [first.index, second.index],
+        [output],
+        schema.BuiltinOptions.AddOptions,
+        options,
+    )
+    return output
+
+
 def mobilenet_v1(
     alpha: float = 0.25,
     size: int = 96,

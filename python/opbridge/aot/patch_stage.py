@@ -238,22 +238,38 @@ def plan_tiles(graph: Graph, layers: int, tiles_per_side: int, layer_scratch_byt
     )
 
 
-def _reach(graph: Graph, node: Node, axis: int, wanted: tuple[int, int]) -> tuple[tuple[int, int], int]:
-    """The input rows (axis 1) or columns (axis 2) that output range `wanted` of `node` reads
-    (first to last inside the input; a dilated window may skip some), and the padding before
-    them as the tile's kernel call sees it: its first window starts where the untiled one does."""
+@dataclasses.dataclass(frozen=True)
+class AxisWindow:
+    """A convolution's window along rows (axis 1) or columns (axis 2)."""
+
+    size: int  # of the input
+    taps: int
+    stride: int
+    dilation: int
+    padding: int  # before the input (TFLite's SAME or VALID)
+
+
+def axis_window(graph: Graph, node: Node, axis: int) -> AxisWindow:
     attributes = node.attributes
     size = graph.tensor(node.inputs[0]).shape[axis]
     taps = graph.tensor(node.inputs[1]).shape[axis]
     stride = attributes.stride_height if axis == 1 else attributes.stride_width
     dilation = attributes.dilation_height if axis == 1 else attributes.dilation_width
     padding = window(attributes.padding, size, taps, stride, dilation).padding_before
-    first = wanted[0] * stride - padding
+    return AxisWindow(size, taps, stride, dilation, padding)
+
+
+def _reach(graph: Graph, node: Node, axis: int, wanted: tuple[int, int]) -> tuple[tuple[int, int], int]:
+    """The input rows (axis 1) or columns (axis 2) that output range `wanted` of `node` reads
+    (first to last inside the input; a dilated window may skip some), and the padding before
+    them as the tile's kernel call sees it: its first window starts where the untiled one does."""
+    along = axis_window(graph, node, axis)
+    first = wanted[0] * along.stride - along.padding
     read = [
         position
         for output in range(*wanted)
-        for tap in range(taps)
-        if 0 <= (position := output * stride - padding + tap * dilation) < size
+        for tap in range(along.taps)
+        if 0 <= (position := output * along.stride - along.padding + tap * along.dilation) < along.size
     ]
     if not read:
         raise ConfigError(
@@ -298,7 +314,7 @@ def apply_patch_stage(
         renumbered.on_resolve()  # a class may keep what it worked out there
         operators.append(renumbered)
 
-    def shifted(indices: dict[int, int]) -> dict[int, int]:
+    def shifted(indices: dict[int, Any]) -> dict[int, Any]:
         return {index - count + 1: value for index, value in indices.items() if index >= count}
 
     scratch = shifted(resolved.scratch_bytes)
@@ -309,7 +325,7 @@ def apply_patch_stage(
         persistent_bytes=shifted(resolved.persistent_bytes),
         in_place_nodes={index - count + 1 for index in resolved.in_place_nodes if index >= count},
         in_place_scratch_bytes=shifted(resolved.in_place_scratch_bytes),
-        output_slices={index - count + 1: s for index, s in resolved.output_slices.items() if index >= count},
+        output_slices=shifted(resolved.output_slices),
     )
 
 

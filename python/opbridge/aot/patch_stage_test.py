@@ -15,6 +15,7 @@ from opbridge_testing.single_op import KERNELS, WORKSPACE_ROOT, GraphBuilder, ru
 from opbridge.aot.patch_stage import (
     PATCH_STAGE,
     apply_patch_stage,
+    axis_window,
     choose_patch_stage,
     plan_tiles,
     stage_chain,
@@ -85,14 +86,9 @@ def chains(draw: st.DrawFn, max_layers: int = 4) -> Graph:
 
 def brute_force_window(graph: Graph, node: Node, axis: int, wanted: tuple[int, int]) -> tuple[int, int] | None:
     """The input rows (axis 1) or columns (axis 2) inside the input that outputs `wanted` read, tap by tap."""
-    attributes = node.attributes
-    size = graph.tensor(node.inputs[0]).shape[axis]
-    taps = graph.tensor(node.inputs[1]).shape[axis]
-    stride = attributes.stride_height if axis == 1 else attributes.stride_width
-    dilation = attributes.dilation_height if axis == 1 else attributes.dilation_width
-    before = window(attributes.padding, size, taps, stride, dilation).padding_before
-    read = {o * stride - before + t * dilation for o in range(*wanted) for t in range(taps)}
-    inside = [i for i in read if 0 <= i < size]
+    along = axis_window(graph, node, axis)
+    read = {o * along.stride - along.padding + t * along.dilation for o in range(*wanted) for t in range(along.taps)}
+    inside = [i for i in read if 0 <= i < along.size]
     return (min(inside), max(inside) + 1) if inside else None
 
 
@@ -128,24 +124,14 @@ def test_tiles_cover_the_output_and_read_the_windows_they_need(data: st.DataObje
                 (2, cols, cols_read, layer.padding_width),
             ):
                 assert padding >= 0
-                assert read[0] - padding == wanted[0] * stride(node, axis) - padding_before(graph, node, axis)
+                along = axis_window(graph, node, axis)
+                assert read[0] - padding == wanted[0] * along.stride - along.padding
             if position > 0:
                 assert tile.layers[position - 1].output_height == layer.input_height
                 assert tile.layers[position - 1].output_width == layer.input_width
             rows, cols = rows_read, cols_read
         assert (tile.input_y, tile.input_x) == (rows[0], cols[0])
     assert covered == {(y, x) for y in range(height) for x in range(width)}
-
-
-def stride(node: Node, axis: int) -> int:
-    return node.attributes.stride_height if axis == 1 else node.attributes.stride_width
-
-
-def padding_before(graph: Graph, node: Node, axis: int) -> int:
-    attributes = node.attributes
-    dilation = attributes.dilation_height if axis == 1 else attributes.dilation_width
-    size, taps = graph.tensor(node.inputs[0]).shape[axis], graph.tensor(node.inputs[1]).shape[axis]
-    return window(attributes.padding, size, taps, stride(node, axis), dilation).padding_before
 
 
 def tiled_c_equals_reference(graph: Graph, layers: int, side: int) -> None:

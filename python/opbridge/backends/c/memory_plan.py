@@ -254,7 +254,7 @@ def alias_layout(
             target = _in_place_input(graph, node, root, find, last_read, graph_inputs, graph_outputs)
             if target is not None:
                 root[node.outputs[0]] = target
-    offsets = _place_slices(graph, root, find, output_slices or {}, alignment)
+    offsets = _place_slices(graph, root, find, last_read, output_slices or {}, alignment)
     groups: dict[int, list[int]] = {}
     for tensor_index in root:
         groups.setdefault(find(tensor_index), []).append(tensor_index)
@@ -265,6 +265,7 @@ def _place_slices(
     graph: Graph,
     root: dict[int, int],
     find: Callable[[int], int],
+    last_read: Mapping[int, int],
     output_slices: Mapping[int, Sequence[int]],
     alignment: int,
 ) -> dict[int, int]:
@@ -275,11 +276,6 @@ def _place_slices(
     offsets: dict[int, int] = {}
     graph_inputs, graph_outputs = set(graph.inputs), set(graph.outputs)
     written = {index for node in graph.nodes for index in node.outputs}
-    last_read: dict[int, int] = {}
-    for reader in graph.nodes:
-        for index in reader.inputs:
-            if index is not None:
-                last_read[index] = reader.index
 
     def alone(index: int) -> bool:
         group = find(index)
