@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """The `opbridge` command line.
 
-opbridge convert MODEL -o DIR [--prefix P] [--config convert.yaml] [--plugin my_pkg.module ...]
+opbridge convert MODEL -o DIR [--prefix P] [--config convert.yaml] [--plugin my_pkg.module ...] [--report]
+opbridge analyze MODEL [--format table|json|html] [-o FILE] [--config convert.yaml] [--plugin ...]
 opbridge run MODEL --input in.npy [--input ...] --output out.npy [--output ...] [--plugin ...]
 opbridge plugins list [--plugin ...]
 
@@ -16,12 +17,14 @@ import sys
 
 import numpy as np
 
+from opbridge.analysis import analyze_model, build_report, render_html, write_report
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.converter import AotConverter, load_convert_args
 from opbridge.errors import OpbridgeError
 from opbridge.frontends.models import load_model
 from opbridge.output_paths import check_output_file, writing_to
 from opbridge.plugins import build_plugin_context
+from opbridge.progress import Progress
 from opbridge.registry_context import RegistryContext
 
 
@@ -56,16 +59,55 @@ def _convert(arguments: argparse.Namespace) -> int:
     )
     if arguments.plot is not None:  # checked first: a bad path must not follow a finished conversion
         check_output_file(arguments.plot, "plot", "--plot", "arena.svg")
-    result = AotConverter(config, registry_context=_context(arguments)).convert()
-    print(result.summary())
+    if arguments.report:
+        for name in ("report.json", "report.html"):
+            check_output_file(config.output_dir / name, "report", "--report", name)
+    progress = Progress.for_stream(sys.stderr, quiet=arguments.quiet)
+    result = AotConverter(config, registry_context=_context(arguments), progress=progress).convert()
+    if not arguments.quiet:
+        print(result.summary())
     if arguments.verbose:
         print(result.plan.to_table(result.graph))
+    if arguments.report:
+        progress.stage("writing the report")
+        notes = (result.schedule_note, result.patch_note)
+        paths = write_report(build_report(result.graph, result.plan, config, notes), config.output_dir)
+        progress.done()
+        if not arguments.quiet:
+            print(f"report: {paths[0]}, {paths[1]}")
     if arguments.plot is not None:
         with writing_to(arguments.plot, "plot", "--plot"):
             plan = result.plan
             title = f"{config.model.name}: arena {plan.arena_bytes} B, liveness bound {plan.lower_bound_bytes} B"
             arguments.plot.write_text(plan.to_svg(result.graph, title))
         print(f"arena over time drawn in {arguments.plot}")
+    return 0
+
+
+def _analyze(arguments: argparse.Namespace) -> int:
+    config = load_convert_args(
+        arguments.config,
+        {
+            "model": arguments.model,
+            # Required by ConvertArgs; analyze plans as convert would but writes nothing there.
+            "output_dir": ".",
+            "prefix": arguments.prefix,
+            "patch_based": {} if arguments.patch_based else None,
+        },
+    )
+    if arguments.output is not None:
+        check_output_file(arguments.output, "output", "-o", f"report.{arguments.format}")
+    progress = Progress.for_stream(sys.stderr, quiet=arguments.quiet)
+    report = analyze_model(config, _context(arguments), progress=progress, with_tflm=arguments.tflm)
+    progress.done()
+    text = {"table": report.to_table, "json": report.to_json, "html": lambda: render_html(report)}[arguments.format]()
+    if arguments.output is None:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    else:
+        with writing_to(arguments.output, "output", "-o"):
+            arguments.output.write_text(text)
+        if not arguments.quiet:
+            print(f"wrote the {arguments.format} report of {config.model.name} to {arguments.output}")
     return 0
 
 
@@ -107,6 +149,10 @@ def _add_plugin_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-override", action="store_true", help="let plugins replace built-in operators")
 
 
+def _add_quiet_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress and no summary; errors only")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="opbridge", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -139,10 +185,31 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     convert.add_argument("-v", "--verbose", action="store_true", help="print the memory plan")
     convert.add_argument(
+        "--report", action="store_true",
+        help="also write report.json and report.html (opbridge analyze's per-node report) into OUTPUT_DIR",
+    )  # fmt: skip
+    _add_quiet_argument(convert)
+    convert.add_argument(
         "--plot", type=_user_path, help="also draw the arena over time into this SVG file (docs/memory_planner.md)"
     )
     _add_plugin_arguments(convert)
     convert.set_defaults(handler=_convert)
+    analyze = commands.add_parser(
+        "analyze", help="per-node MACs, bytes, arena and estimated instructions of a model, without writing C"
+    )
+    analyze.add_argument("model", type=_user_path)
+    analyze.add_argument("--format", choices=("table", "json", "html"), default="table")
+    analyze.add_argument("-o", "--output", type=_user_path, help="write the report here (default: stdout)")
+    analyze.add_argument("--prefix")
+    analyze.add_argument("--config", type=_user_path, help="YAML file with ConvertArgs keys (as for convert)")
+    analyze.add_argument("--patch-based", action="store_true", help="plan as convert --patch-based would")
+    analyze.add_argument(
+        "--no-tflm", dest="tflm", action="store_false",
+        help="skip TFLite Micro's arena (measured by running the model once when tflite-micro is installed)",
+    )  # fmt: skip
+    _add_quiet_argument(analyze)
+    _add_plugin_arguments(analyze)
+    analyze.set_defaults(handler=_analyze)
     run = commands.add_parser("run", help="run a model with the NumPy reference interpreter")
     run.add_argument("model", type=_user_path)
     run.add_argument("--input", type=_user_path, action="append", default=[], help="one .npy per model input")

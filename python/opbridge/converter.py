@@ -36,11 +36,20 @@ from opbridge.ir import Graph
 from opbridge.ops.operation import validate_graph
 from opbridge.ops.registry import OperatorRegistry
 from opbridge.output_paths import check_output_directory, check_output_file, writing_to
+from opbridge.progress import Progress
 from opbridge.registry import as_registry_context, default_registry_context
 from opbridge.registry_context import RegistryContext
 from opbridge.transforms import apply_transform, make_options
 
-__all__ = ["AotConverter", "ConfigError", "ConvertArgs", "ConvertResult", "TransformRule", "load_convert_args"]
+__all__ = [
+    "AotConverter",
+    "ConfigError",
+    "ConvertArgs",
+    "ConvertResult",
+    "PlannedModel",
+    "TransformRule",
+    "load_convert_args",
+]
 
 
 class TransformRule(pydantic.BaseModel):
@@ -181,6 +190,18 @@ def _check_keys(settings: dict[str, Any], valid: list[str], group: str, where: s
 
 
 @dataclasses.dataclass(frozen=True)
+class PlannedModel:
+    """A model read, checked, scheduled, resolved and planned; nothing written."""
+
+    graph: Graph  # the model as the reference runs it (scheduled, whole)
+    module_graph: Graph  # as the module runs it (its first layers one patch stage, with patch_based)
+    operators: ResolvedGraph  # one AotOperator per node of module_graph
+    plan: MemoryPlan
+    schedule_note: str = ""
+    patch_note: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
 class ConvertResult:
     graph: Graph
     plan: MemoryPlan
@@ -259,8 +280,14 @@ def plan_graph(
 class AotConverter:
     """Converts one model. `registry_context` defaults to the built-ins."""
 
-    def __init__(self, config: ConvertArgs, registry_context: RegistryContext | OperatorRegistry | None = None) -> None:
+    def __init__(
+        self,
+        config: ConvertArgs,
+        registry_context: RegistryContext | OperatorRegistry | None = None,
+        progress: Progress | None = None,
+    ) -> None:
         self.config = config
+        self.progress = progress if progress is not None else Progress.silent()
         self.schedule_note = ""  # set by convert() when it reorders the nodes
         self.registry_context = (
             default_registry_context() if registry_context is None else as_registry_context(registry_context)
@@ -334,49 +361,86 @@ class AotConverter:
         resolved = resolve_operators(graph, self.registry_context, config.prefix, config.operators)
         return plan_graph(graph, resolved, config.arena_alignment, config, enforce_budget=False).arena_bytes
 
-    def convert(self) -> ConvertResult:
+    def plan(self) -> PlannedModel:
+        """Everything but writing files: the model read, checked, rewritten, scheduled, resolved
+        and planned (what `opbridge analyze` reports). Plans past `max_arena_bytes` instead of
+        raising, so the report shows how far over the budget the model is."""
+        return self._plan(enforce_budget=False)
+
+    def _plan(self, *, enforce_budget: bool) -> PlannedModel:
         config = self.config
         context = self.registry_context
+        progress = self.progress
+        progress.stage(f"reading {config.model.name}")
+        graph = load_model(config.model, context)
+        progress.stage("checking every node against its schema")
+        validate_graph(graph, context.operators)  # every node against its schema, before any rewrite
+        graph = self.transform(graph)
+        if config.schedule == "memory":
+            progress.stage("choosing the node order")
+            graph = self.schedule(graph)
+        resolved = resolve_operators(graph, context, config.prefix, config.operators)
+        # The reference (and so the golden outputs) runs the model whole; the module may run its first layers as tiles.
+        if config.patch_based is not None:
+            progress.stage("choosing a patch-based stage")
+        module_graph, module_operators, stage, patch_note = self.patch(graph, resolved)
+        progress.stage("planning the arena")
+        plan = plan_graph(module_graph, module_operators, config.arena_alignment, config, enforce_budget=enforce_budget)
+        if stage is not None:
+            plan = dataclasses.replace(plan, patch_stage=stage.to_dict())
+        return PlannedModel(
+            graph=graph,
+            module_graph=module_graph,
+            operators=module_operators,
+            plan=plan,
+            schedule_note=self.schedule_note,
+            patch_note=patch_note,
+        )
+
+    def convert(self) -> ConvertResult:
+        config = self.config
+        progress = self.progress
         # Every path we will write, before any work: a bad one must not leave a half-written module.
         plan_path = config.plan_json if config.plan_json is not None else config.output_dir / "plan.json"
         check_output_directory(config.output_dir, "output_dir", "-o")
         check_output_file(plan_path, "plan_json", "--plan-json", "plan.json")
         if config.golden_test is not None:
             check_output_file(config.golden_test, "golden_test", "--golden-test", f"{config.prefix}_golden_test.c")
-        graph = load_model(config.model, context)
-        validate_graph(graph, context.operators)  # every node against its schema, before any rewrite
-        graph = self.transform(graph)
-        if config.schedule == "memory":
-            graph = self.schedule(graph)
-        # Admission checks first, then the golden outputs, then files: a failing
+        # Admission checks and the plan first, then the golden outputs, then files: a failing
         # reference must not leave a new module beside an old golden test.
-        resolved = resolve_operators(graph, context, config.prefix, config.operators)
+        planned = self._plan(enforce_budget=True)
         golden = None
         if config.golden_test is not None:
             golden = golden_test_source(
-                graph, context.operators, config.prefix, config.golden_cases, config.golden_seed
+                planned.graph,
+                self.registry_context.operators,
+                config.prefix,
+                config.golden_cases,
+                config.golden_seed,
+                on_case=lambda done: progress.advance("golden outputs", done, config.golden_cases),
             )
-        # The reference (and so the golden outputs) runs the model whole; the module may run its first layers as tiles.
-        module_graph, module_operators, stage, patch_note = self.patch(graph, resolved)
+        progress.stage(f"writing {config.output_dir}")
         with writing_to(config.output_dir, "output_dir", "-o"):
-            plan, module = plan_and_emit(
-                module_graph,
-                module_operators,
+            module = emit_module(
+                planned.module_graph,
+                planned.operators.operators,
+                planned.plan,
                 config.prefix,
                 config.output_dir,
-                alignment=config.arena_alignment,
-                bundle_kernels=config.bundle_kernels,
-                memory=config,
+                config.bundle_kernels,
             )
-        if stage is not None:
-            plan = dataclasses.replace(plan, patch_stage=stage.to_dict())
         with writing_to(plan_path, "plan_json", "--plan-json"):
             plan_path.parent.mkdir(parents=True, exist_ok=True)
-            plan_path.write_text(plan.to_json(module_graph) + "\n")
+            plan_path.write_text(planned.plan.to_json(planned.module_graph) + "\n")
         if config.golden_test is not None and golden is not None:
             with writing_to(config.golden_test, "golden_test", "--golden-test"):
                 config.golden_test.parent.mkdir(parents=True, exist_ok=True)
                 config.golden_test.write_text(golden)
+        progress.done()
         return ConvertResult(
-            graph=module_graph, plan=plan, module=module, schedule_note=self.schedule_note, patch_note=patch_note
+            graph=planned.module_graph,
+            plan=planned.plan,
+            module=module,
+            schedule_note=planned.schedule_note,
+            patch_note=planned.patch_note,
         )

@@ -17,16 +17,35 @@ for the shares per operator type. MACs are counted from the model's graph;
 MACs/16 is the M55's floor (one VMLADAVA.S8 per 16 int8 multiply-accumulates).
 TFLite Micro with CMSIS-NN and heliaAOT are quoted from the issues (measured
 there at -O2; M4: TFLM built from source with CMSIS-NN's DSP kernels).
+
+    bazel run -c opt //tests/benchmarks:cycles -- --write-costs
+
+runs only the node-timed programs, on both cores, fits the per-operator
+instruction lines `opbridge analyze` estimates with
+(python/opbridge/analysis/instruction_costs.py), writes them into the
+checkout, and prints how far the estimates are from the measured runs.
 """
 
 import collections
+import datetime
+import json
+import os
 import pathlib
 import re
 import subprocess
 import sys
+import tempfile
 
+from opbridge.analysis.instruction_costs import (
+    COSTS_FILE,
+    InstructionCosts,
+    cost_key,
+    fit_line,
+    node_work,
+)
 from opbridge.aot.patch_stage import multiply_accumulates as node_multiply_accumulates
 from opbridge.backends.c.flash import flash_breakdown
+from opbridge.converter import AotConverter, ConvertArgs
 from opbridge.frontends.models import load_model
 from opbridge.ir import Graph
 from opbridge.ops.builtin import build_builtin_registry
@@ -85,8 +104,61 @@ def program(model: str, core: str, portable: bool = False, timed: bool = False) 
     return RUNFILES_ROOT / "tests" / "benchmarks" / name
 
 
+def module_graph(model: str) -> Graph:
+    """The model's nodes in its module's order (aot_model converts with the default settings)."""
+    with tempfile.TemporaryDirectory() as directory:
+        config = ConvertArgs(model=SHARED_MODELS / MODELS[model], output_dir=pathlib.Path(directory), prefix=model)
+        return AotConverter(config).plan().module_graph
+
+
+def write_costs(mode: str) -> int:
+    """Times every node on both cores, fits the instruction lines and writes them into the checkout."""
+    samples: dict[str, dict[str, list[tuple[int, int]]]] = {core: collections.defaultdict(list) for core in BOARDS}
+    measured: dict[tuple[str, str], tuple[int, list[tuple[str, int]]]] = {}
+    for model in MODELS:
+        graph = module_graph(model)
+        for core in BOARDS:
+            timed = run_program(program(model, core, timed=True), core)
+            nodes, empty = timed["nodes"], timed["empty"]
+            assert isinstance(nodes, list) and isinstance(empty, int)
+            nodes = [(index, op_type, max(instructions - empty, 0)) for index, op_type, instructions in nodes]
+            keys = []
+            for index, op_type, instructions in nodes:
+                node = graph.nodes[index]
+                if node.op_type != op_type:
+                    raise RuntimeError(f"{model}: node {index} is {op_type} in the program, {node.op_type} here")
+                cost = node_work(graph, node)
+                key = cost_key(op_type, cost.dtype)
+                samples[core][key].append((cost.macs, cost.output_elements, instructions))
+                keys.append((key, cost.macs, cost.output_elements))
+            measured[model, core] = (sum(i for _, _, i in nodes), keys)
+    lines = {
+        core: {key: fit_line(points) for key, points in sorted(by_key.items())} for core, by_key in samples.items()
+    }
+    source = (
+        f"bazel run -c {mode} //tests/benchmarks:cycles -- --write-costs on {datetime.date.today()}: "
+        f"{sum(len(p) for by_key in samples.values() for p in by_key.values())} nodes of "
+        f"{', '.join(MODELS)} timed on the emulated {' and '.join(BOARDS)}"
+    )
+    costs = InstructionCosts(source, lines)
+    print(f"{'model':<13}{'core':<12}{'measured':>11}{'estimated':>11}{'error':>8}")
+    for (model, core), (total, keys) in measured.items():
+        estimate = 0.0
+        for key, macs, outputs in keys:
+            estimate += lines[core][key].apply(macs, outputs)
+        print(f"{model:<13}{core:<12}{total:>11}{round(estimate):>11}{100 * (estimate / total - 1):>7.1f}%")
+    print("(measured: the sum of the timed nodes; estimated: the fitted lines on the same nodes)")
+    workspace = os.environ.get("BUILD_WORKSPACE_DIRECTORY")
+    target = pathlib.Path(workspace) / "python/opbridge/analysis" / COSTS_FILE.name if workspace else COSTS_FILE
+    target.write_text(json.dumps(costs.to_dict(), indent=2) + "\n")
+    print(f"wrote {target}")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     mode = next((arg.split("=", 1)[1] for arg in argv if arg.startswith("--compilation-mode=")), "?")
+    if "--write-costs" in argv:
+        return write_costs(mode)
     print(__doc__.split("\n\n")[2].replace("\n", " "), "\n")
     print(f"compilation mode: {mode} (fastbuild is -O1, opt is -O2)\n")
     context = as_registry_context(build_builtin_registry())

@@ -7,6 +7,8 @@ checks the module's error statuses. It exits 0 only if everything matches,
 so one source serves every platform (toolchains/emulated_test.bzl).
 """
 
+from collections.abc import Callable
+
 import numpy as np
 
 from opbridge.backends.c.emit_context import C_TYPES, GENERATED_NOTICE
@@ -64,14 +66,26 @@ static int floats_close(const void *found_data, const float *expected, size_t co
 """
 
 
-def golden_test_source(graph: Graph, registry: OperatorRegistry, prefix: str, count: int, seed: int) -> str:
+def golden_test_source(
+    graph: Graph,
+    registry: OperatorRegistry,
+    prefix: str,
+    count: int,
+    seed: int,
+    on_case: Callable[[int], None] | None = None,
+) -> str:
+    """The golden test program's C; `on_case(n)` is called as each of the `count` reference runs ends."""
     p, m = prefix, prefix.upper()
     interpreter = ReferenceInterpreter(graph, registry)
     input_sets = [
         seeded_inputs(tensor, count, seed=seed + position) for position, tensor in enumerate(graph.input_tensors())
     ]
     cases = [[inputs[case] for inputs in input_sets] for case in range(count)]
-    expected = [interpreter.run(case) for case in cases]
+    expected = []
+    for case in cases:
+        expected.append(interpreter.run(case))
+        if on_case is not None:
+            on_case(len(expected))
 
     arrays = []
     for position, tensor in enumerate(graph.input_tensors()):

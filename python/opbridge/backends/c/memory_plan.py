@@ -345,7 +345,8 @@ def _in_place_input(
     return None
 
 
-def _lifetimes(graph: Graph) -> dict[int, tuple[int, int]]:
+def tensor_lifetimes(graph: Graph) -> dict[int, tuple[int, int]]:
+    """Each activation's first and last step (-1: a model input; the node count: a model output)."""
     first = {index: -1 for index in graph.inputs}
     last = {index: -1 for index in graph.inputs}
     for step, node in enumerate(graph.nodes):
@@ -434,7 +435,7 @@ def arena_lower_bound(
     """The liveness bound plan_memory would report, without placing anything (to compare
     graphs cheaply, e.g. patch stages)."""
     groups, offsets = alias_layout(graph, in_place_nodes, output_slices, alignment)
-    buffers = _tensor_buffers(graph, groups, _lifetimes(graph), offsets)
+    buffers = _tensor_buffers(graph, groups, tensor_lifetimes(graph), offsets)
     scratch = _with_in_place_scratch(graph, groups, offsets, scratch_bytes, in_place_scratch_bytes)
     buffers += _scratch_and_state(graph, scratch, persistent_bytes)
     return liveness_bound([Request(b.size, b.first_step, b.last_step) for b in buffers])
@@ -494,7 +495,7 @@ def plan_memory(
     in_place_nodes = _worth_running_in_place(
         graph, scratch_bytes, persistent_bytes, in_place_nodes, in_place_scratch_bytes, output_slices, alignment
     )
-    lifetimes = _lifetimes(graph)
+    lifetimes = tensor_lifetimes(graph)
     groups, offsets = alias_layout(graph, in_place_nodes, output_slices, alignment)
     unplaced = _tensor_buffers(graph, groups, lifetimes, offsets)
     without_in_place = unplaced
