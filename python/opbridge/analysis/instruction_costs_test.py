@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The instruction lines: the fit recovers non-negative coefficients from exact data, never goes
+negative, and the committed figures cover the benchmark's operators on both cores."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from opbridge.analysis.instruction_costs import fit_line, load_instruction_costs
+
+coefficient = st.floats(min_value=0, max_value=50, allow_nan=False)
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    per_mac=coefficient,
+    per_output=coefficient,
+    per_call=st.floats(min_value=0, max_value=5000),
+    nodes=st.lists(st.tuples(st.integers(1, 10**6), st.integers(1, 10**5)), min_size=4, max_size=12, unique=True),
+)
+def test_fit_reproduces_exact_lines(
+    per_mac: float, per_output: float, per_call: float, nodes: list[tuple[int, int]]
+) -> None:
+    samples = [(macs, outputs, round(per_mac * macs + per_output * outputs + per_call)) for macs, outputs in nodes]
+    line = fit_line(samples)
+    assert line.nodes == len(samples)
+    for macs, outputs, instructions in samples:
+        assert abs(line.apply(macs, outputs) - instructions) <= 1 + 1e-6 * instructions
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**5), st.integers(0, 10**7)), min_size=1, max_size=10)
+)
+def test_fit_never_goes_negative(samples: list[tuple[int, int, int]]) -> None:
+    line = fit_line(samples)
+    assert min(line.per_mac, line.per_output, line.per_call) >= 0
+
+
+def test_committed_figures_cover_both_cores() -> None:
+    costs = load_instruction_costs()
+    assert set(costs.cores) == {"cortex_m55", "cortex_m4"}
+    for core in costs.cores:
+        assert costs.estimate(core, "CONV_2D", "int8", macs=1000, output_elements=100) is not None
+        assert costs.estimate(core, "NOT_AN_OPERATOR", "int8", macs=0, output_elements=1) is None
