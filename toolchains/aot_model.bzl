@@ -40,6 +40,8 @@ def _aot_module_impl(ctx):
     arguments.add("--plan-json", plan)
     # The library links //cc/kernels itself.
     arguments.add("--no-bundle-kernels")
+    # A cc_library takes the folder as sources: a CMakeLists.txt is neither source nor header.
+    arguments.add("--no-cmake-lists")
     arguments.add("--golden-cases", str(ctx.attr.golden_cases))
     # Only the plugins named here: a build must not depend on what is installed.
     arguments.add("--no-entry-points")

@@ -51,6 +51,7 @@ def _convert(arguments: argparse.Namespace) -> int:
             "golden_test": arguments.golden_test,
             "plan_json": arguments.plan_json,
             "bundle_kernels": arguments.bundle_kernels,
+            "cmake_lists": arguments.cmake_lists,
             "golden_cases": arguments.golden_cases,
             "max_arena_bytes": arguments.max_arena_bytes,
             # --patch-based: the config's patch_based settings, or the defaults.
@@ -174,6 +175,10 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument(
         "--no-bundle-kernels", dest="bundle_kernels", action="store_false", default=None,
         help="do not copy the kernels into OUTPUT_DIR/kernels (when the build links cc/kernels itself)",
+    )  # fmt: skip
+    convert.add_argument(
+        "--no-cmake-lists", dest="cmake_lists", action="store_false", default=None,
+        help="do not write OUTPUT_DIR/CMakeLists.txt (when a Bazel cc_library takes the folder as sources)",
     )  # fmt: skip
     convert.add_argument(
         "--max-arena-bytes", type=int, dest="max_arena_bytes",

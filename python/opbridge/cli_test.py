@@ -25,6 +25,15 @@ def test_convert_writes_the_module_and_plan(tmp_path: pathlib.Path, capsys: pyte
     assert "arena: 32 bytes" in capsys.readouterr().out
 
 
+def test_no_cmake_lists_leaves_the_cmake_file_out_and_removes_an_old_one(tmp_path: pathlib.Path) -> None:
+    out = tmp_path / "out"
+    assert cli.main(["convert", str(HELLO_WORLD), "-o", str(out), "--prefix", "hello", "-q"]) == 0
+    assert (out / "CMakeLists.txt").read_text().startswith("# ")
+    assert cli.main(["convert", str(HELLO_WORLD), "-o", str(out), "--prefix", "hello", "-q", "--no-cmake-lists"]) == 0
+    assert not (out / "CMakeLists.txt").exists()  # not left behind from the conversion before
+    assert (out / "includes-api" / "hello.h").exists()
+
+
 def test_converted_folder_builds_and_runs_on_its_own(tmp_path: pathlib.Path) -> None:
     out = tmp_path / "out"
     assert cli.main(["convert", str(HELLO_WORLD), "-o", str(out), "--prefix", "hello"]) == 0

@@ -102,6 +102,8 @@ class ConvertArgs(pydantic.BaseModel):
     patch_based: PatchBased | None = None
     plan_json: pathlib.Path | None = None  # default: OUTPUT_DIR/plan.json
     bundle_kernels: bool = True  # copy cc/kernels into OUTPUT_DIR/kernels (Bazel links them instead)
+    # Write OUTPUT_DIR/CMakeLists.txt (docs/integration.md); aot_model does not: a cc_library takes the folder.
+    cmake_lists: bool = True
     golden_test: pathlib.Path | None = None  # also write a golden test program here
     golden_cases: int = pydantic.Field(20, ge=1, le=1000)
     golden_seed: int = DEFAULT_SEED
@@ -230,10 +232,19 @@ def compile_graph(
     alignment: int = DEFAULT_ALIGNMENT,
     bundle_kernels: bool = True,
     rules: Sequence[OperatorRule] = (),
+    cmake_lists: bool = True,
 ) -> tuple[MemoryPlan, EmittedModule]:
     """Resolves, plans and emits a graph (the converter's back half)."""
     resolved = resolve_operators(graph, as_registry_context(registry_context), prefix, rules)
-    return plan_and_emit(graph, resolved, prefix, directory, alignment=alignment, bundle_kernels=bundle_kernels)
+    return plan_and_emit(
+        graph,
+        resolved,
+        prefix,
+        directory,
+        alignment=alignment,
+        bundle_kernels=bundle_kernels,
+        cmake_lists=cmake_lists,
+    )
 
 
 def plan_and_emit(
@@ -245,10 +256,11 @@ def plan_and_emit(
     alignment: int = DEFAULT_ALIGNMENT,
     bundle_kernels: bool = True,
     memory: "ConvertArgs | None" = None,
+    cmake_lists: bool = True,
 ) -> tuple[MemoryPlan, EmittedModule]:
     """Plans and emits; `memory` carries the planner's settings (budget, sections, search)."""
     plan = plan_graph(graph, resolved, alignment, memory)
-    module = emit_module(graph, resolved.operators, plan, prefix, directory, bundle_kernels)
+    module = emit_module(graph, resolved.operators, plan, prefix, directory, bundle_kernels, cmake_lists)
     return plan, module
 
 
@@ -428,6 +440,7 @@ class AotConverter:
                 config.prefix,
                 config.output_dir,
                 config.bundle_kernels,
+                config.cmake_lists,
             )
         with writing_to(plan_path, "plan_json", "--plan-json"):
             plan_path.parent.mkdir(parents=True, exist_ok=True)

@@ -133,3 +133,16 @@ def test_analyze_formats(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[s
     # A bad output path is refused before any work, naming the option.
     assert cli.main(["analyze", model, "-o", str(tmp_path)]) == 1
     assert "-o" in capsys.readouterr().err
+
+
+def test_readme_shows_what_analyze_prints_for_kws() -> None:
+    readme = pathlib.Path("README.md").read_text()
+    marker = "<!-- analyze kws: checked by tests/analysis/analysis_test.py -->\n```\n"
+    assert marker in readme
+    shown = readme.split(marker, 1)[1].split("\n```", 1)[0]
+    config = ConvertArgs(model=(SHARED / MODELS["kws"]).absolute(), output_dir=pathlib.Path("unused"), prefix="kws")
+    printed = analyze_model(config).to_table()
+    assert shown == printed, (
+        "README.md's analyze block is out of date (new instruction figures, or a planner change?); "
+        f"paste this in its place:\n{printed}"
+    )

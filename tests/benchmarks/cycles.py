@@ -49,6 +49,7 @@ from opbridge.converter import AotConverter, ConvertArgs
 from opbridge.frontends.models import load_model
 from opbridge.ir import Graph
 from opbridge.ops.builtin import build_builtin_registry
+from opbridge.progress import Progress
 from opbridge.registry import as_registry_context
 
 RUNFILES_ROOT = pathlib.Path(__file__).absolute().parents[2]
@@ -135,11 +136,8 @@ def write_costs(mode: str) -> int:
     lines = {
         core: {key: fit_line(points) for key, points in sorted(by_key.items())} for core, by_key in samples.items()
     }
-    source = (
-        f"bazel run -c {mode} //tests/benchmarks:cycles -- --write-costs on {datetime.date.today()}: "
-        f"{sum(len(p) for by_key in samples.values() for p in by_key.values())} nodes of "
-        f"{', '.join(MODELS)} timed on the emulated {' and '.join(BOARDS)}"
-    )
+    nodes = sum(len(points) for by_key in samples.values() for points in by_key.values())
+    source = f"cycles benchmark of {datetime.date.today()} (-c {mode}, {nodes} timed nodes of {len(MODELS)} models)"
     costs = InstructionCosts(source, lines)
     print(f"{'model':<13}{'core':<12}{'measured':>11}{'estimated':>11}{'error':>8}")
     for (model, core), (total, keys) in measured.items():
@@ -172,7 +170,9 @@ def main(argv: list[str]) -> int:
     flashes = {}
     shares = {}
     empty = 0
-    for model, path in MODELS.items():
+    progress = Progress.for_stream(sys.stderr)
+    for done, (model, path) in enumerate(MODELS.items()):
+        progress.advance("cycles benchmark: models", done, len(MODELS))
         graph = load_model(SHARED_MODELS / path, context)
         macs = multiply_accumulates(graph)
         m55 = run_program(program(model, "cortex_m55"), "cortex_m55")
@@ -192,6 +192,8 @@ def main(argv: list[str]) -> int:
         for _, op_type, instructions in timed["nodes"]:
             by_type[op_type] += instructions
         shares[model] = by_type
+    progress.advance("cycles benchmark: models", len(MODELS), len(MODELS))
+    progress.done()
     print(f"\ninstructions include the timer reads around the call (an empty timed region: {empty})")
     print("\nflash on the M55 (bytes)")
     flash_header = f"{'model':<13}{'flash':>8} = {'kernels':>8} + {'module':>8} + {'constants':>10}"

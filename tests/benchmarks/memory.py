@@ -9,8 +9,9 @@ of TFLite Micro's greedy placement (largest first) on the same lifetimes,
 the smallest arena TFLite Micro (the `tflite-micro` package) runs the model
 in, found by bisection in this run, and the flash opbridge's module takes on
 the Cortex-M55 (kernels, module code, constants), from the symbol table of
-the model's golden-test ELF; then which placement won and how long a whole
-conversion took; the arena with patch-based inference at its default
+the model's golden-test ELF; then which placement won, how long a whole
+conversion took and how long `opbridge analyze` took (its arena checked
+against plan.json); the arena with patch-based inference at its default
 settings (patch_based), and, for the MobileNet, the instructions of one
 run on the emulated Cortex-M55 whole and patch-based (as the cycles
 benchmark counts them, hence -c opt). heliaAOT's figures are quoted from issues 3 and 18, where
@@ -26,8 +27,10 @@ import tempfile
 import time
 
 import numpy as np
+from opbridge.analysis import analyze_model
 from opbridge.backends.c.flash import flash_breakdown
 from opbridge.converter import AotConverter, ConvertArgs, PatchBased
+from opbridge.progress import Progress
 
 from tests.benchmarks.cycles import run_program
 
@@ -109,6 +112,13 @@ def conversion_seconds(model: Model) -> float:
         return time.perf_counter() - started
 
 
+def analyze_seconds(model: Model) -> tuple[float, int]:
+    """Wall time of `opbridge analyze` (TFLite Micro's arena included) and the arena it reports."""
+    started = time.perf_counter()
+    report = analyze_model(ConvertArgs(model=model.file(), output_dir=pathlib.Path("unused"), prefix=model.name))
+    return time.perf_counter() - started, report.arena_bytes
+
+
 def patch_based_arena(model: Model) -> tuple[str, float]:
     """The arena with patch_based at its defaults ('-' when no stage shrinks it) and the conversion's seconds."""
     with tempfile.TemporaryDirectory() as directory:
@@ -156,7 +166,9 @@ def main() -> int:
     print("-" * len(header))
     worst = []
     placements = []
-    for model in MODEL_LIST:
+    progress = Progress.for_stream(sys.stderr)
+    for done, model in enumerate(MODEL_LIST):
+        progress.advance("memory benchmark: models", done, len(MODEL_LIST))
         plan = json.loads((RUNFILES_ROOT / model.package / f"{model.name}_module_plan.json").read_text())
         elf = RUNFILES_ROOT / model.package / f"{model.name}_golden_test_cortex_m55_elf"
         flash = flash_breakdown(elf, model.name)
@@ -170,16 +182,31 @@ def main() -> int:
         )
         worst.append(plan["arena_bytes"] - plan["lower_bound_bytes"])
         seconds = "(plugin)" if model.has_plugin else f"{conversion_seconds(model):.2f} s"
+        analyzed = "(plugin)"
+        if not model.has_plugin:
+            analyze_time, analyzed_arena = analyze_seconds(model)
+            if analyzed_arena != plan["arena_bytes"]:
+                raise RuntimeError(
+                    f"{model.name}: analyze reports {analyzed_arena} B, plan.json {plan['arena_bytes']} B"
+                )
+            analyzed = f"{analyze_time:.2f} s"
         proof = "optimal" if plan["optimal"] else "not proven optimal"
         with_patches = "" if patch_seconds is None else f"{patch_seconds:.2f} s"
-        placements.append(f"{model.name:<18}{seconds:>10}{with_patches:>10}   {plan['strategy']} ({proof})")
+        placements.append(
+            f"{model.name:<18}{seconds:>10}{with_patches:>10}{analyzed:>10}   {plan['strategy']} ({proof})"
+        )
+    progress.advance("memory benchmark: models", len(MODEL_LIST), len(MODEL_LIST))
+    progress.done()
     print("\narena and bound in bytes; greedy: TFLite Micro's placement (largest first, lowest offset) of the same")
     print("buffers; patch: the arena with patch_based at its defaults (-: no stage of int8 convolutions shrinks it);")
     print("TFLM: minimum arena of tflite-micro", _tflm_version(), "measured now")
     print("frontend: the arena includes the front end's persistent state (the noise estimate); n/a: heliaAOT cannot")
     print("convert the model (it has no Signal operators), or was not run on it (two_branches)")
     print(f"largest arena above the liveness lower bound: {max(worst)} bytes")
-    print(f"\n{'model':<18}{'convert':>10}{'patch':>10}   placement (convert: default settings; patch: patch_based)")
+    print(
+        f"\n{'model':<18}{'convert':>10}{'patch':>10}{'analyze':>10}   placement (convert: default settings; "
+        "patch: patch_based; analyze: opbridge analyze, TFLite Micro's arena included)"
+    )
     print("\n".join(placements))
     patch_based_instructions()
     return 0

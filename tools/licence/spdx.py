@@ -28,8 +28,9 @@ BY_SUFFIX = {
     ".h": C_COMMENT,
     ".ld": C_COMMENT,
     ".cc": CPP_COMMENT,
+    ".cmake": HASH_COMMENT,
 }
-BY_NAME = {"WORKSPACE": HASH_COMMENT, "bazelw": HASH_COMMENT, "run": HASH_COMMENT}
+BY_NAME = {"WORKSPACE": HASH_COMMENT, "bazelw": HASH_COMMENT, "run": HASH_COMMENT, "CMakeLists.txt": HASH_COMMENT}
 
 
 def comment_for(path: pathlib.Path) -> str | None:

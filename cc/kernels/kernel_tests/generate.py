@@ -62,7 +62,7 @@ def write_golden_test(op_type: str, output_dir: pathlib.Path) -> None:
     name = operator_target_name(op_type)
     prefix = PREFIX.format(name=name)
     graph = operator_graph(op_type)
-    compile_graph(graph, registry, prefix, output_dir / f"{name}_module", bundle_kernels=False)
+    compile_graph(graph, registry, prefix, output_dir / f"{name}_module", bundle_kernels=False, cmake_lists=False)
     source = golden_test_source(graph, registry, prefix, GOLDEN_CASES, GOLDEN_SEED)
     stamp = (
         f"/* Per-kernel golden test of {op_type}: {len(graph.nodes)} nodes ({NODES_PER_PATH} per dtype path) "
@@ -76,7 +76,9 @@ def write_form_test(name: str, output_dir: pathlib.Path) -> None:
     form = FORMS[name]
     prefix = PREFIX.format(name=name)
     graph = form_graph(name)
-    _, module = compile_graph(graph, registry, prefix, output_dir / f"{name}_module", bundle_kernels=False)
+    _, module = compile_graph(
+        graph, registry, prefix, output_dir / f"{name}_module", bundle_kernels=False, cmake_lists=False
+    )
     emitted = "".join((module.directory / f).read_text() for f in module.files if f.endswith(".c"))
     # The form's entry points: its kernel and the shape-specialised ones (<kernel>_patch, ...).
     calls = len(re.findall(rf"\b{form.kernel}\w*\(", emitted))

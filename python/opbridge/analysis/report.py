@@ -143,14 +143,13 @@ class Report:
         proof = "optimal" if self.optimal else "not proven optimal"
         lines += [
             "",
-            f"arena: {self.arena_bytes} bytes, placed by {self.strategy} ({proof}); liveness lower bound "
-            f"{self.lower_bound_bytes} bytes, peak at step {self.peak_step}; TFLite Micro's largest-first "
-            f"placement of the same buffers: {self.largest_first_bytes} bytes",
+            f"arena: {self.arena_bytes} bytes, placed by {self.strategy} ({proof})",
+            f"  liveness lower bound: {self.lower_bound_bytes} bytes (peak at step {self.peak_step})",
+            f"  largest-first placement (TFLite Micro's planner) of the same buffers: {self.largest_first_bytes} bytes",
             _tflm_line(self.tflm),
             f"MACs: {self.macs} (MACs/16, the M55's floor: {self.macs // 16}); constants: {self.constant_bytes} bytes",
-            "in/out/scratch/live/top: activation bytes read and written, scratch, arena bytes live during the step, "
-            "highest arena byte in use then",
-            f"instructions: estimated from {self.instruction_source}",
+            "in, out: activation bytes read and written; live: arena bytes live during the step; top: the highest",
+            "  arena byte in use then; instructions: estimated from the " + self.instruction_source,
             *self.notes,
         ]
         return "\n".join(line for line in lines if line)
@@ -168,10 +167,10 @@ def _tflm_line(tflm: TflmArena | None) -> str:
     if tflm is None:
         return ""
     if tflm.total_bytes is None:
-        return f"TFLite Micro: {tflm.note}"
+        return f"  TFLite Micro: {tflm.note}"
     return (
-        f"TFLite Micro {tflm.version}: arena {tflm.total_bytes} bytes ({tflm.head_bytes} for tensors, "
-        f"{tflm.tail_bytes} for its own structures and persistent buffers)"
+        f"  TFLite Micro's arena: {tflm.total_bytes} bytes ({tflm.head_bytes} of tensors, {tflm.tail_bytes} of its "
+        f"structures; tflite-micro {tflm.version})"
     )
 
 

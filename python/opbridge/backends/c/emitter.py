@@ -7,6 +7,7 @@
     DIR/includes-api/<prefix>_common.h what operator sources include (context type, tensor names)
     DIR/src/<prefix>_node_<i>_<op>.{c,h}   one node's _run (and _init), written by its AotOperator
     DIR/kernels/cc/kernels/*.{c,h}     opbridge's kernels (unless bundle_kernels=False)
+    DIR/CMakeLists.txt                 the module as a CMake library (backends/c/cmake.py)
 
 so the folder builds on its own (docs/emitted_c_api.md shows the command)
 (the converter adds DIR/plan.json, the memory plan).
@@ -29,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from opbridge.backends.c.cmake import CMAKE_LISTS, CMAKE_LISTS_FIRST_LINE, cmake_lists
 from opbridge.backends.c.emit_context import (
     C_TYPES,
     GENERATED_NOTICE,
@@ -430,17 +432,42 @@ int32_t {p}_run({p}_context *ctx) {{
 """
 
 
+def _kernel_paths() -> list[pathlib.Path]:
+    return [p for p in sorted(KERNEL_SOURCE_DIRECTORY.glob("opbridge_*.[ch]")) if not p.name.endswith("_test.c")]
+
+
 def kernel_sources() -> dict[str, str]:
     """opbridge's kernel sources by their path in the module, for a self-contained module."""
-    sources = sorted(KERNEL_SOURCE_DIRECTORY.glob("opbridge_*.[ch]"))
+    sources = _kernel_paths()
     if not sources:
         raise OpbridgeError(
             f"opbridge's kernel sources are not in {KERNEL_SOURCE_DIRECTORY}",
             hint="run opbridge from its checkout or through bazel run, or pass bundle_kernels=False",
         )
-    return {
-        f"kernels/cc/kernels/{path.name}": path.read_text() for path in sources if not path.name.endswith("_test.c")
-    }
+    return {f"kernels/cc/kernels/{path.name}": path.read_text() for path in sources}
+
+
+def _check_cmake_lists_is_ours(directory: pathlib.Path) -> None:
+    """A CMakeLists.txt already in the output folder must be one opbridge wrote: never the user's project."""
+    path = directory / CMAKE_LISTS
+    if path.is_file() and not path.read_text(errors="replace").startswith(CMAKE_LISTS_FIRST_LINE):
+        raise OpbridgeError(
+            f"{path} exists and opbridge did not write it; the module would replace it with its own",
+            hint="convert into a folder of its own (e.g. -o path/to/project/models/<prefix>) and add_subdirectory() it",
+        )
+
+
+def _module_cmake_lists(staging: pathlib.Path, prefix: str, operators: Sequence[Any], bundle_kernels: bool) -> str:
+    """The CMakeLists.txt of the files in `staging`, written last: plugins' kernels are copied in after write()."""
+    module_files = [path.relative_to(staging).as_posix() for path in staging.rglob("*") if path.is_file()]
+    if bundle_kernels:
+        bundled = staging / "kernels"
+        kernel_files: list[str] | None = [p.relative_to(bundled).as_posix() for p in bundled.rglob("*") if p.is_file()]
+        plugin_kernels: list[str] = []
+    else:
+        kernel_files = [f"cc/kernels/{path.name}" for path in _kernel_paths()] or None
+        plugin_kernels = sorted({pathlib.Path(s).name for o in operators for s in o.kernel_sources()})
+    return cmake_lists(prefix, module_files, kernel_files, bundle_kernels, plugin_kernels)
 
 
 def emit_module(
@@ -450,6 +477,7 @@ def emit_module(
     prefix: str,
     directory: pathlib.Path | str,
     bundle_kernels: bool = True,
+    cmake_lists: bool = True,
 ) -> EmittedModule:
     """Writes the module into `directory` (replacing what an earlier conversion wrote there).
 
@@ -457,10 +485,11 @@ def emit_module(
     schedule order (opbridge.aot.resolve); each writes its own files.
     """
     check_prefix(prefix)
+    directory = pathlib.Path(directory)
+    _check_cmake_lists_is_ours(directory)
     files = _ModuleWriter(graph, operators, plan, prefix).write()
     if bundle_kernels:
         files.update(kernel_sources())
-    directory = pathlib.Path(directory)
     directory.parent.mkdir(parents=True, exist_ok=True)
     staging = pathlib.Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
     try:
@@ -482,9 +511,11 @@ def emit_module(
                             hint="return the paths of the operator's kernel files (e.g. beside its module)",
                         )
                     shutil.copyfile(source, staging / "src" / pathlib.Path(source).name)
+        if cmake_lists:
+            (staging / CMAKE_LISTS).write_text(_module_cmake_lists(staging, prefix, operators, bundle_kernels))
         written = tuple(sorted(str(path.relative_to(staging)) for path in staging.rglob("*") if path.is_file()))
         if directory.exists():
-            for relative in ("includes-api", "src", "kernels"):
+            for relative in ("includes-api", "src", "kernels", CMAKE_LISTS):
                 old = directory / relative
                 if old.is_dir():
                     shutil.rmtree(old)
