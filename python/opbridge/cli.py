@@ -64,16 +64,20 @@ def _convert(arguments: argparse.Namespace) -> int:
         for name in ("report.json", "report.html"):
             check_output_file(config.output_dir / name, "report", "--report", name)
     progress = Progress.for_stream(sys.stderr, quiet=arguments.quiet)
-    result = AotConverter(config, registry_context=_context(arguments), progress=progress).convert()
+    try:  # the progress line is erased on errors too, so the error reads on a line of its own
+        result = AotConverter(config, registry_context=_context(arguments), progress=progress).convert()
+        report = None
+        if arguments.report:
+            progress.stage("measuring the report (TFLite Micro's arena too, when installed)")
+            report = build_report(result.graph, result.plan, config, (result.schedule_note, result.patch_note))
+    finally:
+        progress.done()
     if not arguments.quiet:
         print(result.summary())
     if arguments.verbose:
         print(result.plan.to_table(result.graph))
-    if arguments.report:
-        progress.stage("writing the report")
-        notes = (result.schedule_note, result.patch_note)
-        paths = write_report(build_report(result.graph, result.plan, config, notes), config.output_dir)
-        progress.done()
+    if report is not None:
+        paths = write_report(report, config.output_dir)
         if not arguments.quiet:
             print(f"report: {paths[0]}, {paths[1]}")
     if arguments.plot is not None:
@@ -81,7 +85,8 @@ def _convert(arguments: argparse.Namespace) -> int:
             plan = result.plan
             title = f"{config.model.name}: arena {plan.arena_bytes} B, liveness bound {plan.lower_bound_bytes} B"
             arguments.plot.write_text(plan.to_svg(result.graph, title))
-        print(f"arena over time drawn in {arguments.plot}")
+        if not arguments.quiet:
+            print(f"arena over time drawn in {arguments.plot}")
     return 0
 
 
@@ -93,14 +98,17 @@ def _analyze(arguments: argparse.Namespace) -> int:
             # Required by ConvertArgs; analyze plans as convert would but writes nothing there.
             "output_dir": ".",
             "prefix": arguments.prefix,
+            "max_arena_bytes": arguments.max_arena_bytes,
             "patch_based": {} if arguments.patch_based else None,
         },
     )
     if arguments.output is not None:
         check_output_file(arguments.output, "output", "-o", f"report.{arguments.format}")
     progress = Progress.for_stream(sys.stderr, quiet=arguments.quiet)
-    report = analyze_model(config, _context(arguments), progress=progress, with_tflm=arguments.tflm)
-    progress.done()
+    try:
+        report = analyze_model(config, _context(arguments), progress=progress, with_tflm=arguments.tflm)
+    finally:
+        progress.done()
     text = {"table": report.to_table, "json": report.to_json, "html": lambda: render_html(report)}[arguments.format]()
     if arguments.output is None:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
@@ -208,6 +216,10 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.add_argument("--prefix")
     analyze.add_argument("--config", type=_user_path, help="YAML file with ConvertArgs keys (as for convert)")
     analyze.add_argument("--patch-based", action="store_true", help="plan as convert --patch-based would")
+    analyze.add_argument(
+        "--max-arena-bytes", type=int, dest="max_arena_bytes",
+        help="report how the arena stands against this RAM budget (convert would fail above it)",
+    )  # fmt: skip
     analyze.add_argument(
         "--no-tflm", dest="tflm", action="store_false",
         help="skip TFLite Micro's arena (measured by running the model once when tflite-micro is installed)",

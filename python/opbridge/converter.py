@@ -24,7 +24,7 @@ import yaml
 
 from opbridge.aot.patch_stage import PatchStage, apply_patch_stage, choose_patch_stage
 from opbridge.aot.resolve import OperatorRule, ResolvedGraph, resolve_operators
-from opbridge.backends.c.emitter import EmittedModule, check_prefix, emit_module
+from opbridge.backends.c.emitter import EmittedModule, check_cmake_lists_is_ours, check_prefix, emit_module
 from opbridge.backends.c.golden import golden_test_source
 from opbridge.backends.c.golden_inputs import DEFAULT_SEED
 from opbridge.backends.c.memory_plan import DEFAULT_ALIGNMENT, MemoryPlan, arena_lower_bound, plan_memory
@@ -415,6 +415,8 @@ class AotConverter:
         # Every path we will write, before any work: a bad one must not leave a half-written module.
         plan_path = config.plan_json if config.plan_json is not None else config.output_dir / "plan.json"
         check_output_directory(config.output_dir, "output_dir", "-o")
+        if config.cmake_lists:
+            check_cmake_lists_is_ours(config.output_dir)
         check_output_file(plan_path, "plan_json", "--plan-json", "plan.json")
         if config.golden_test is not None:
             check_output_file(config.golden_test, "golden_test", "--golden-test", f"{config.prefix}_golden_test.c")

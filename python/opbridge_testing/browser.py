@@ -88,7 +88,7 @@ def render_page(
         )
     if not path.is_file():
         raise BrowserError(f"no page to render: {path} does not exist")
-    with tempfile.TemporaryDirectory(prefix="opbridge-chromium-") as scratch:
+    with tempfile.TemporaryDirectory(prefix="opbridge-chromium-", ignore_cleanup_errors=True) as scratch:
         session = _Chromium(pathlib.Path(scratch), path, time.monotonic() + timeout_seconds, timeout_seconds)
         try:
             return session.render(expression, screenshot, width, height)
@@ -156,11 +156,22 @@ class _Chromium:
             {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
             step="set the viewport",
         )
+        self.load_fired = False  # a late load event of the tab's about:blank must not count
         navigated = self.call("Page.navigate", {"url": self.page.as_uri()}, step="navigate")
         if navigated.get("errorText"):
             raise BrowserError(f"{self.page}: navigation failed: {navigated['errorText']}")
         while not self.load_fired:
             self.dispatch(self.receive("wait for the load event"))
+        # The load event seen may still be about:blank's (sent before navigate was): wait until the
+        # document in the tab is our page, fully loaded.
+        loaded = f"document.readyState === 'complete' && location.href === {json.dumps(self.page.as_uri())}"
+        while not self.evaluate_quietly(loaded):
+            if time.monotonic() > self.deadline:
+                raise BrowserTimeoutError(
+                    f"{self.page}: the page did not finish loading in {self.timeout_seconds:g} s "
+                    f"(step: wait for the page){self.stderr_tail()}"
+                )
+            time.sleep(0.02)
         evaluated = self.call(
             "Runtime.evaluate",
             {"expression": expression, "returnByValue": True, "awaitPromise": True},
@@ -175,6 +186,13 @@ class _Chromium:
             png = self.capture(width, height)
             screenshot.write_bytes(png)
         return PageResult(list(self.console_errors), evaluated["result"].get("value"), png)
+
+    def evaluate_quietly(self, expression: str) -> object:
+        """`expression`'s value (None if it throws)."""
+        result = self.call(
+            "Runtime.evaluate", {"expression": expression, "returnByValue": True}, step="wait for the page"
+        )
+        return None if "exceptionDetails" in result else result["result"].get("value")
 
     def capture(self, width: int, height: int) -> bytes:
         metrics = self.call("Page.getLayoutMetrics", step="measure the page")

@@ -56,15 +56,17 @@ def test_an_uncaught_exception_is_reported(tmp_path: pathlib.Path) -> None:
 def test_missing_resources_are_reported(tmp_path: pathlib.Path) -> None:
     result = render_page(page(tmp_path, "<img src='missing.png'><script src='missing.js'></script>"), "null")
     assert len(result.console_errors) == 2
-    for name, error in zip(("missing.png", "missing.js"), result.console_errors, strict=True):
-        assert "net::ERR_FILE_NOT_FOUND" in error
-        assert name in error
+    assert all("net::ERR_FILE_NOT_FOUND" in error for error in result.console_errors)
+    # The two loads fail in either order.
+    for name in ("missing.png", "missing.js"):
+        assert sum(name in error for error in result.console_errors) == 1, result.console_errors
 
 
 def test_a_page_that_never_answers_times_out_naming_the_step(tmp_path: pathlib.Path) -> None:
     path = page(tmp_path, "<p>waits forever</p>")
     with pytest.raises(BrowserTimeoutError, match=r"page\.html.*step: evaluate the expression"):
-        render_page(path, "new Promise(() => {})", timeout_seconds=3)
+        # Long enough for Chromium to start on a loaded machine; the promise never settles.
+        render_page(path, "new Promise(() => {})", timeout_seconds=20)
 
 
 def test_an_expression_that_throws_is_an_error(tmp_path: pathlib.Path) -> None:

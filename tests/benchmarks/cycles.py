@@ -183,6 +183,7 @@ def main(argv: list[str]) -> int:
         empty = m55["empty"]
         tflm, heliaaot, tflm_m4 = QUOTED.get(model, ("", "", ""))
         per_mac = f"{m55['run'] / macs:.3f}" if macs else "-"
+        progress.clear()  # the row on a line of its own
         print(
             f"{model:<13}{m55['run']:>10}{m55_portable['run']:>14}{tflm!s:>15}{heliaaot!s:>10}"
             f"{m4['run']:>11}{m4_portable['run']:>13}{tflm_m4!s:>10}{macs:>10}{macs // 16:>9}{per_mac:>9}"

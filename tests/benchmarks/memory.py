@@ -175,6 +175,7 @@ def main() -> int:
         tflm = tflm_minimum_arena(model.file())
         heliaaot = "n/a" if model.heliaaot_arena is None else str(model.heliaaot_arena)
         patched, patch_seconds = ("(plugin)", None) if model.has_plugin else patch_based_arena(model)
+        progress.clear()  # the row on a line of its own
         print(
             f"{model.name:<18}{plan['arena_bytes']:>9}{plan['lower_bound_bytes']:>9}"
             f"{plan['largest_first_arena_bytes']:>9}{patched:>9}{tflm:>9}{heliaaot:>10}   "

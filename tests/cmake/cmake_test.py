@@ -210,10 +210,24 @@ def test_opbridge_add_model_converts_again_only_when_the_model_changes(
     stamp = build_dir / "opbridge" / "net.opbridge-command"
     converted_at = stamp.stat().st_mtime_ns
 
-    # Nothing changed: nothing is converted.
+    # Nothing changed: nothing is converted, by a build or by configuring again (the stamp's check).
     output = build(build_dir)
     assert "opbridge: converting" not in output
+    output = configure(project, build_dir)
+    assert "opbridge: converting" not in output
     assert stamp.stat().st_mtime_ns == converted_at
+
+    # Another command (OPTIONS): converted again.
+    cmake_lists = project / "CMakeLists.txt"
+    cmake_lists.write_text(
+        cmake_lists.read_text().replace(
+            f'GOLDEN_TEST "{golden}")', f'GOLDEN_TEST "{golden}" OPTIONS --golden-cases 20)'
+        )
+    )
+    output = configure(project, build_dir)
+    assert "opbridge: converting" in output
+    assert "--golden-cases;20" in stamp.read_text()  # the default, but another command
+    converted_at = stamp.stat().st_mtime_ns
 
     # Another model under the same name: the build converts it (other nodes, other files) and compiles it.
     shutil.copyfile(KWS, model)
@@ -247,7 +261,7 @@ def test_plugin_kernels_copied_into_src_are_part_of_the_library(
         "-DOPBRIDGE_WERROR=ON",
     )
     cmake_lists = (build_dir / "opbridge" / "frontend" / "CMakeLists.txt").read_text()
-    assert "  src/opbridge_signal_rfft.c\n" in cmake_lists
+    assert '  "src/opbridge_signal_rfft.c"\n' in cmake_lists
     build(build_dir)
     rfft = [s for s in compile_commands(build_dir) if s.endswith("/src/opbridge_signal_rfft.c")]
     assert rfft, "the plugin's kernel was not compiled"

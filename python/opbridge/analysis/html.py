@@ -86,11 +86,17 @@ def _totals(report: Report) -> str:
             f"{tflm.tail_bytes:,} B of its own structures and persistent buffers)"
         )
     proof = "optimal" if report.optimal else "not proven optimal"
+    budget = (
+        []
+        if report.max_arena_bytes is None
+        else [("RAM budget (max_arena_bytes)", report.budget_line().split(": ", 1)[1])]
+    )
     rows = [
         ("arena", f"{report.arena_bytes:,} B, placed by {report.strategy} ({proof})"),
         ("liveness lower bound", f"{report.lower_bound_bytes:,} B (peak at step {report.peak_step})"),
         ("largest-first placement (TFLite Micro's planner)", f"{report.largest_first_bytes:,} B"),
         ("TFLite Micro's arena", tflm_text),
+        *budget,
         ("constants (flash)", f"{report.constant_bytes:,} B"),
         ("MACs", f"{report.macs:,} (MACs/16, the M55's floor: {report.macs // 16:,})"),
         *((f"estimated instructions, {core}", _figure(report.estimated_instructions(core))) for core in report.cores),

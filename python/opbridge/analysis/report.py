@@ -78,6 +78,7 @@ class Report:
     instruction_source: str  # where the per-operator instruction figures come from
     notes: tuple[str, ...]  # the schedule's and patch stage's notes
     patch_stage: dict[str, Any] | None
+    max_arena_bytes: int | None = None  # the RAM budget of the settings (max_arena_bytes), if any
 
     @property
     def macs(self) -> int:
@@ -86,6 +87,18 @@ class Report:
     @property
     def peak_step(self) -> int:
         return max(self.rows, key=lambda row: row.live_bytes).step if self.rows else 0
+
+    def budget_line(self) -> str:
+        """How the arena stands against max_arena_bytes ('' without a budget)."""
+        if self.max_arena_bytes is None:
+            return ""
+        difference = self.max_arena_bytes - self.arena_bytes
+        if difference >= 0:
+            return f"  budget (max_arena_bytes): {self.max_arena_bytes} bytes, {difference} to spare"
+        return (
+            f"  budget (max_arena_bytes): {self.max_arena_bytes} bytes, OVER by {-difference} "
+            "(convert fails with this budget, naming the peak step and what is live there)"
+        )
 
     def estimated_instructions(self, core: str) -> int | None:
         """The model's estimated instructions on `core`; None when any node has no figure."""
@@ -107,6 +120,7 @@ class Report:
                 "placement": self.strategy,
                 "optimal": self.optimal,
                 "peak_step": self.peak_step,
+                "max_arena_bytes": self.max_arena_bytes,
                 "tflm": None if self.tflm is None else dataclasses.asdict(self.tflm),
                 "estimated_instructions": {core: self.estimated_instructions(core) for core in self.cores},
             },
@@ -147,6 +161,7 @@ class Report:
             f"  liveness lower bound: {self.lower_bound_bytes} bytes (peak at step {self.peak_step})",
             f"  largest-first placement (TFLite Micro's planner) of the same buffers: {self.largest_first_bytes} bytes",
             _tflm_line(self.tflm),
+            self.budget_line(),
             f"MACs: {self.macs} (MACs/16, the M55's floor: {self.macs // 16}); constants: {self.constant_bytes} bytes",
             "in, out: activation bytes read and written; live: arena bytes live during the step; top: the highest",
             "  arena byte in use then; instructions: estimated from the " + self.instruction_source,
@@ -188,6 +203,8 @@ def analyze_model(
 ) -> Report:
     """The report of one model (config as for a conversion; nothing is written)."""
     planned = AotConverter(config, registry_context, progress).plan()
+    if with_tflm and progress is not None:
+        progress.stage("measuring TFLite Micro's arena")
     notes = (planned.schedule_note, planned.patch_note)
     return build_report(planned.module_graph, planned.plan, config, notes, costs=costs, with_tflm=with_tflm)
 
@@ -221,11 +238,13 @@ def build_report(
         instruction_source=costs.source,
         notes=tuple(note for note in notes if note),
         patch_stage=plan.patch_stage,
+        max_arena_bytes=config.max_arena_bytes,
     )
 
 
 def _node_row(graph: Graph, plan: MemoryPlan, step: int, node: Node, costs: InstructionCosts) -> NodeRow:
-    inputs = [graph.tensor(index) for index in node.inputs if index is not None]
+    # A tensor read twice (ADD(x, x)) is read from one place: counted once.
+    inputs = [graph.tensor(index) for index in dict.fromkeys(node.inputs) if index is not None]
     activations = [tensor for tensor in inputs if not tensor.is_constant]
     constants = [tensor for tensor in inputs if tensor.is_constant]
     outputs = [graph.tensor(index) for index in node.outputs]

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from opbridge.backends.c.cmake import CMAKE_LISTS, CMAKE_LISTS_FIRST_LINE, cmake_lists
+from opbridge.backends.c.cmake import CMAKE_LISTS, cmake_lists, is_opbridge_cmake_lists
 from opbridge.backends.c.emit_context import (
     C_TYPES,
     GENERATED_NOTICE,
@@ -447,10 +447,10 @@ def kernel_sources() -> dict[str, str]:
     return {f"kernels/cc/kernels/{path.name}": path.read_text() for path in sources}
 
 
-def _check_cmake_lists_is_ours(directory: pathlib.Path) -> None:
+def check_cmake_lists_is_ours(directory: pathlib.Path) -> None:
     """A CMakeLists.txt already in the output folder must be one opbridge wrote: never the user's project."""
     path = directory / CMAKE_LISTS
-    if path.is_file() and not path.read_text(errors="replace").startswith(CMAKE_LISTS_FIRST_LINE):
+    if path.is_file() and not is_opbridge_cmake_lists(path):
         raise OpbridgeError(
             f"{path} exists and opbridge did not write it; the module would replace it with its own",
             hint="convert into a folder of its own (e.g. -o path/to/project/models/<prefix>) and add_subdirectory() it",
@@ -486,7 +486,8 @@ def emit_module(
     """
     check_prefix(prefix)
     directory = pathlib.Path(directory)
-    _check_cmake_lists_is_ours(directory)
+    if cmake_lists:
+        check_cmake_lists_is_ours(directory)
     files = _ModuleWriter(graph, operators, plan, prefix).write()
     if bundle_kernels:
         files.update(kernel_sources())
@@ -515,8 +516,12 @@ def emit_module(
             (staging / CMAKE_LISTS).write_text(_module_cmake_lists(staging, prefix, operators, bundle_kernels))
         written = tuple(sorted(str(path.relative_to(staging)) for path in staging.rglob("*") if path.is_file()))
         if directory.exists():
-            for relative in ("includes-api", "src", "kernels", CMAKE_LISTS):
+            # What an earlier conversion wrote (report.*: `convert --report`'s, now stale); a
+            # CMakeLists.txt only if it is opbridge's.
+            for relative in ("includes-api", "src", "kernels", CMAKE_LISTS, "report.json", "report.html"):
                 old = directory / relative
+                if relative == CMAKE_LISTS and old.is_file() and not is_opbridge_cmake_lists(old):
+                    continue
                 if old.is_dir():
                     shutil.rmtree(old)
                 elif old.exists():
