@@ -146,3 +146,19 @@ def test_readme_shows_what_analyze_prints_for_kws() -> None:
         "README.md's analyze block is out of date (new instruction figures, or a planner change?); "
         f"paste this in its place:\n{printed}"
     )
+
+
+def test_analyze_with_a_plugin_agrees_with_its_aot_model(capsys: pytest.CaptureFixture[str]) -> None:
+    """The micro_speech front end: nine Signal operators from the opbridge_signal plugin."""
+    model = str((SHARED / "tflm/audio_preprocessor_int8.tflite").absolute())
+    arguments = ["analyze", model, "--plugin", "opbridge_signal.plugin", "--no-entry-points", "--format", "json"]
+    assert cli.main([*arguments, "--no-tflm"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    plan = json.loads(pathlib.Path("examples/micro_speech/frontend_module_plan.json").read_text())
+    assert report["totals"]["arena_bytes"] == plan["arena_bytes"]
+    assert report["totals"]["lower_bound_bytes"] == plan["lower_bound_bytes"]
+    assert sum(bar["kind"] == "state" for bar in report["arena"]) == len(plan["persistent"]) > 0
+    assert any(node["op_type"] == "SIGNALRFFT" for node in report["nodes"])
+    # Without the plugin: the typed error naming the operator, as convert gives.
+    assert cli.main(["analyze", model, "--no-entry-points", "--no-tflm"]) == 1
+    assert "no parser registered" in capsys.readouterr().err
