@@ -95,7 +95,7 @@ def _totals(report: Report) -> str:
         ("arena", f"{report.arena_bytes:,} B, placed by {report.strategy} ({proof})"),
         ("liveness lower bound", f"{report.lower_bound_bytes:,} B (peak at step {report.peak_step})"),
         ("largest-first placement (TFLite Micro's planner)", f"{report.largest_first_bytes:,} B"),
-        ("TFLite Micro's arena", tflm_text),
+        ("TFLite Micro's recorded arena", tflm_text),
         *budget,
         ("constants (flash)", f"{report.constant_bytes:,} B"),
         ("MACs", f"{report.macs:,} (MACs/16, the M55's floor: {report.macs // 16:,})"),

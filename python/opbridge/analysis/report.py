@@ -184,8 +184,8 @@ def _tflm_line(tflm: TflmArena | None) -> str:
     if tflm.total_bytes is None:
         return f"  TFLite Micro: {tflm.note}"
     return (
-        f"  TFLite Micro's arena: {tflm.total_bytes} bytes ({tflm.head_bytes} of tensors, {tflm.tail_bytes} of its "
-        f"structures; tflite-micro {tflm.version})"
+        f"  TFLite Micro's recorded arena: {tflm.total_bytes} bytes ({tflm.head_bytes} of tensors, {tflm.tail_bytes} "
+        f"of its structures; tflite-micro {tflm.version})"
     )
 
 

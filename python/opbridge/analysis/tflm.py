@@ -4,8 +4,12 @@
 TFLite Micro's Python runtime builds the model with its recording allocator;
 after one invocation `print_allocations()` reports the arena's head (tensors,
 planned by TFLite Micro's greedy planner) and tail (its own structures and
-kernels' persistent buffers). The probe runs in a child process: TFLite
-Micro prints from C and may abort the process on a model it refuses.
+kernels' persistent buffers). That total is what TFLite Micro keeps; the
+smallest arena it runs in can be a few hundred bytes larger on small models
+(allocations made and freed while it sets up), which the memory benchmark
+finds by bisection at the cost of a dozen runs. The probe runs in a child
+process: TFLite Micro prints from C and may abort the process on a model it
+refuses.
 """
 
 import dataclasses
