@@ -16,11 +16,11 @@ PLOT_WIDTH = 960
 ARENA_HEIGHT = 420
 MACS_HEIGHT = 260
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 80, 20, 20, 44
-NAME_WIDTH = 40
+NAME_WIDTH = 32
 COLOURS = {"tensor": "#5b8e7d", "scratch": "#f4a259", "state": "#bc4b51"}
 
 STYLE = """
-body { font-family: sans-serif; margin: 24px; color: #222; max-width: 1200px; }
+body { font-family: sans-serif; margin: 24px; color: #222; }
 h1 { font-size: 20px; } h2 { font-size: 16px; margin-top: 28px; }
 table { border-collapse: collapse; font-size: 12px; }
 th, td { border-bottom: 1px solid #ddd; padding: 3px 8px; text-align: right; }
@@ -77,7 +77,7 @@ def render_html(report: Report) -> str:
 def _totals(report: Report) -> str:
     tflm = report.tflm
     if tflm is None:
-        tflm_text = "not measured (a .tflite model and the tflite-micro package are needed)"
+        tflm_text = "not measured (--no-tflm, or not a .tflite model, or the tflite-micro package is not installed)"
     elif tflm.total_bytes is None:
         tflm_text = f"TFLite Micro {tflm.version}: {tflm.note}"
     else:
@@ -107,7 +107,7 @@ def _totals(report: Report) -> str:
 
 def _node_table(report: Report) -> str:
     heads = ["step", "node", "operator", "inputs", "outputs", "MACs", "weights B", "in B", "out B", "scratch B"]
-    heads += ["live B", "top B", *(f"{core} instr (est.)" for core in report.cores)]
+    heads += ["live B", "top B", *(f"{core.replace('cortex_', '').upper()} instr (est.)" for core in report.cores)]
     text_columns = {1, 2, 3, 4}
     header = "".join(f"<th{' class=text' if i in text_columns else ''}>{_e(h)}</th>" for i, h in enumerate(heads))
     lines = []
