@@ -69,10 +69,7 @@ class Progress:
     def clear(self) -> None:
         """Erases the redrawn line on a terminal, before printing to stdout mid-work (a table row)."""
         with self._lock:
-            if self.stream is not None and self.terminal and self._drawn:
-                self.stream.write("\r\033[K")
-                self.stream.flush()
-            self._drawn = False
+            self._erase()
 
     def done(self) -> None:
         """The work is over (or failed): erases the redrawn line on a terminal, stops the timer."""
@@ -80,10 +77,7 @@ class Progress:
             if self._timer is not None:
                 self._timer.cancel()
                 self._timer = None
-            if self.stream is not None and self.terminal and self._drawn:
-                self.stream.write("\r\033[K")
-                self.stream.flush()
-            self._drawn = False
+            self._erase()
             self._started = -1.0
             self._shown_label = self._current = ""
 
@@ -116,6 +110,13 @@ class Progress:
             self._shown_label = self._current
             self._last_line = self.clock()
             self._write(self._current)
+
+    def _erase(self) -> None:
+        """Erases the redrawn line (callers hold the lock)."""
+        if self.stream is not None and self.terminal and self._drawn:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+        self._drawn = False
 
     def _write(self, text: str) -> None:
         assert self.stream is not None

@@ -21,13 +21,13 @@ they were measured on this machine kind.
 import dataclasses
 import json
 import pathlib
-import subprocess
 import sys
 import tempfile
 import time
 
 import numpy as np
 from opbridge.analysis import analyze_model
+from opbridge.analysis.tflm import run_probe
 from opbridge.backends.c.flash import flash_breakdown
 from opbridge.converter import AotConverter, ConvertArgs, PatchBased
 from opbridge.progress import Progress
@@ -68,23 +68,10 @@ MODEL_LIST = [
     Model("inverted_residual", "tests/models/inverted_residual.tflite", None, generated=True),
 ]
 
-# One probe per process: TFLite Micro can abort the process on a tiny arena.
-PROBE = """
-import sys
-import numpy as np
-from tflite_micro.python.tflite_micro import runtime
-interpreter = runtime.Interpreter.from_file(sys.argv[1], arena_size=int(sys.argv[2]))
-details = interpreter.get_input_details(0)
-interpreter.set_input(np.zeros(details["shape"], dtype=details["dtype"]), 0)
-interpreter.invoke()
-"""
-
 
 def tflm_runs_with(model: pathlib.Path, arena_bytes: int) -> bool:
-    result = subprocess.run(
-        [sys.executable, "-c", PROBE, str(model), str(arena_bytes)], capture_output=True, timeout=120, check=False
-    )
-    return result.returncode == 0
+    # One probe per process: TFLite Micro can abort the process on a tiny arena.
+    return run_probe(model, arena_bytes, input_count=1, timeout=120).returncode == 0
 
 
 def tflm_minimum_arena(model: pathlib.Path) -> int:

@@ -250,7 +250,7 @@ def _node_row(graph: Graph, plan: MemoryPlan, step: int, node: Node, costs: Inst
     outputs = [graph.tensor(index) for index in node.outputs]
     live = [buffer for buffer in plan.buffers if buffer.first_step <= step <= buffer.last_step]
     node_costs = node_work(graph, node)
-    macs = _macs(graph, plan, node, step)
+    macs = _macs(plan, node, step, node_costs.macs)
     return NodeRow(
         step=step,
         name=node.name or f"node {step}",
@@ -272,10 +272,10 @@ def _node_row(graph: Graph, plan: MemoryPlan, step: int, node: Node, costs: Inst
     )
 
 
-def _macs(graph: Graph, plan: MemoryPlan, node: Node, step: int) -> int:
+def _macs(plan: MemoryPlan, node: Node, step: int, node_macs: int) -> int:
     if node.op_type == "PATCH_STAGE" and plan.patch_stage is not None and step == 0:
         return int(plan.patch_stage["tiled_macs"])  # the stage's layers, overlap recomputed
-    return node_work(graph, node).macs
+    return node_macs
 
 
 def arena_bars(graph: Graph, plan: MemoryPlan) -> tuple[ArenaBar, ...]:

@@ -45,6 +45,20 @@ class TflmArena:
     note: str = ""
 
 
+def run_probe(
+    model: pathlib.Path, arena_bytes: int, input_count: int, timeout: float = PROBE_TIMEOUT_SECONDS
+) -> subprocess.CompletedProcess[str]:
+    """TFLite Micro runs `model` once, on zero inputs, in an arena of `arena_bytes` (exit 0 if it
+    could), then prints its allocations; also the memory benchmark's bisection step."""
+    return subprocess.run(
+        [sys.executable, "-c", PROBE, str(model), str(arena_bytes), str(input_count)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
 def tflm_arena(model: pathlib.Path, input_count: int) -> TflmArena | None:
     """TFLite Micro's arena for `model` (run once on zero inputs); None when it is not a .tflite
     file or tflite-micro is not installed."""
@@ -52,13 +66,7 @@ def tflm_arena(model: pathlib.Path, input_count: int) -> TflmArena | None:
         return None
     version = importlib.metadata.version("tflite-micro")
     try:
-        result = subprocess.run(
-            [sys.executable, "-c", PROBE, str(model), str(PROBE_ARENA_BYTES), str(input_count)],
-            capture_output=True,
-            text=True,
-            timeout=PROBE_TIMEOUT_SECONDS,
-            check=False,
-        )
+        result = run_probe(model, PROBE_ARENA_BYTES, input_count)
     except subprocess.TimeoutExpired:
         return TflmArena(version, None, note=f"no figure: the probe took over {PROBE_TIMEOUT_SECONDS} s")
     figures = dict(re.findall(r"Arena allocation (total|head|tail) (\d+) bytes", result.stdout + result.stderr))
