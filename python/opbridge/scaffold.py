@@ -1,0 +1,640 @@
+# SPDX-License-Identifier: Apache-2.0
+"""`opbridge new-op NAME --format litert|onnx [--dtype int8|float32]`: a custom-operator package.
+
+The package passes its own tests as written (`bazel test //<package>/...`:
+the kernel against the reference in opbridge's native host, the emitted
+module's golden test on four platforms, and for ONNX onnxruntime running the
+model with the generated custom-op library); the user then edits the math
+in three places: the NumPy reference, the shape rule, the C kernel. Its one
+BUILD call is `custom_op` (toolchains/custom_op.bzl). docs/custom_ops.md
+walks through it.
+
+The starting math: LiteRT ops are a ReLU (int8: requantized from the input's
+to the output's scale with TFLite's fixed-point helpers); ONNX ops are a
+leaky ReLU whose slope is the node's attribute (int8: a fixed-point slope,
+`alpha_multiplier` and `alpha_shift`), so the attribute reaches the kernel
+on every host.
+"""
+
+import dataclasses
+import os
+import pathlib
+import re
+import shutil
+import tempfile
+from typing import Literal
+
+from opbridge.errors import OpbridgeError
+
+Format = Literal["litert", "onnx"]
+DTypeName = Literal["int8", "float32"]
+_WORDS = re.compile(r"[A-Z]+[0-9]*(?![a-z])|[A-Z]?[a-z]+[0-9]*|[0-9]+")
+# Python keywords and names the package would shadow.
+_RESERVED = {"opbridge", "test", "kernel", "plugin", "make_model", "op_test", "numpy", "onnx"}
+
+
+class ScaffoldError(OpbridgeError):
+    """`opbridge new-op` cannot write the package: a bad name or option, or a folder in the way."""
+
+
+@dataclasses.dataclass(frozen=True)
+class OpNames:
+    """One op's names: SquaredRelu (ONNX op, class names), squared_relu (files, C), SQUARED_RELU (key)."""
+
+    camel: str
+    snake: str
+    key: str
+
+    @classmethod
+    def of(cls, name: str) -> "OpNames":
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name):
+            raise ScaffoldError(
+                f"operator name {name!r} is not an identifier",
+                hint="use letters, digits and '_', starting with a letter: SquaredRelu, squared_relu or SQUARED_RELU",
+            )
+        words = [w.lower() for part in name.split("_") for w in _WORDS.findall(part)]
+        snake = "_".join(words)
+        if snake in _RESERVED or len(snake) > 24:
+            raise ScaffoldError(
+                f"operator name {name!r} gives the package name {snake!r}, which "
+                + ("is taken" if snake in _RESERVED else "is longer than 24 characters"),
+                hint="choose another name (it becomes the C prefix of the test module too)",
+            )
+        return cls(camel="".join(w.capitalize() for w in words), snake=snake, key=snake.upper())
+
+
+def _imports(standard: list[str], others: list[str]) -> str:
+    """Two import blocks sorted as ruff's isort sorts them: `import x` before `from x import y`, by module."""
+
+    def key(line: str) -> tuple[bool, str]:
+        return line.startswith("from "), line.split()[1].lower()
+
+    blocks = [sorted(block, key=key) for block in (standard, others) if block]
+    return "\n\n".join("\n".join(block) for block in blocks)
+
+
+def _header(names: OpNames, dtype: DTypeName, fmt: Format) -> str:
+    if fmt == "litert" and dtype == "int8":
+        fields = """  int32_t input_zero_point;
+  int32_t output_zero_point;
+  int32_t multiplier; /* the input-to-output scale ratio, Q0.31 (opbridge_fixed_point.h) */
+  int32_t shift;"""
+    elif fmt == "litert":
+        fields = "  int32_t unused; /* C99 has no empty structs; add your params here */"
+    elif dtype == "int8":
+        fields = """  int32_t alpha_multiplier; /* the slope for x < 0, Q0.31 with alpha_shift (attributes) */
+  int32_t alpha_shift;"""
+    else:
+        fields = "  float alpha; /* the slope for x < 0 (the node's attribute) */"
+    s, guard = names.snake, f"{names.key}_KERNEL_H_"
+    return f"""/* SPDX-License-Identifier: Apache-2.0 */
+/* {names.camel}'s kernel, written against the portable kernel interface
+ * (cc/kernels/opbridge_kernel_api.h): the same source runs in the emitted
+ * module, in opbridge's native host and in onnxruntime. */
+#ifndef {guard}
+#define {guard}
+
+#include <stdint.h>
+
+#include "cc/kernels/opbridge_kernel_api.h"
+
+#ifdef __cplusplus
+extern "C" {{
+#endif
+
+/* Computed once per node (plugin.py: the PortableKernel's params). */
+typedef struct {s}_params {{
+{fields}
+}} {s}_params_t;
+
+int32_t {s}(const {s}_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
+         const opbridge_kernel_output_t *outputs, int32_t output_count);
+
+/* The output's shape, for hosts that allocate it (agrees with plugin.py's shape rule). */
+int32_t {s}_output_shape(const {s}_params_t *params, const opbridge_kernel_input_t *inputs,
+         int32_t input_count, int32_t output_index, opbridge_kernel_shape_t *shape);
+
+#ifdef __cplusplus
+}} /* extern "C" */
+#endif
+
+#endif /* {guard} */
+"""
+
+
+def _kernel(names: OpNames, dtype: DTypeName, fmt: Format) -> str:
+    s = names.snake
+    ctype = "int8_t" if dtype == "int8" else "float"
+    code = "OPBRIDGE_KERNEL_INT8" if dtype == "int8" else "OPBRIDGE_KERNEL_FLOAT32"
+    include = '#include "cc/kernels/opbridge_fixed_point.h"\n' if dtype == "int8" else ""
+    if fmt == "litert" and dtype == "int8":
+        body = """    /* The math: max(x, 0) in real terms, requantized to the output's scale. */
+    int32_t value = (int32_t)x[i] - params->input_zero_point;
+    if (value < 0) value = 0;
+    value = opbridge_rescale(value, params->multiplier, params->shift) + params->output_zero_point;
+    y[i] = (int8_t)(value < -128 ? -128 : value > 127 ? 127 : value);"""
+        unused = ""
+    elif fmt == "litert":
+        body = """    /* The math: max(x, 0). */
+    y[i] = x[i] > 0.0f ? x[i] : 0.0f;"""
+        unused = "  (void)params;\n"
+    elif dtype == "int8":
+        body = """    /* The math: x for x >= 0, else x * alpha (fixed point, rounded as TFLite rounds). */
+    int32_t value = x[i];
+    if (value < 0) value = opbridge_rescale(value, params->alpha_multiplier, params->alpha_shift);
+    y[i] = (int8_t)(value < -128 ? -128 : value > 127 ? 127 : value);"""
+        unused = ""
+    else:
+        body = """    /* The math: x for x >= 0, else alpha * x. */
+    y[i] = x[i] >= 0.0f ? x[i] : params->alpha * x[i];"""
+        unused = ""
+    return f"""/* SPDX-License-Identifier: Apache-2.0 */
+#include "{s}_kernel.h"
+
+{include}
+int32_t {s}(const {s}_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
+         const opbridge_kernel_output_t *outputs, int32_t output_count) {{
+{unused}  if (input_count != 1 || output_count != 1 || inputs[0].dtype != {code} || outputs[0].dtype != {code} ||
+      inputs[0].element_count != outputs[0].element_count) {{
+    return OPBRIDGE_KERNEL_INVALID_ARGUMENT;
+  }}
+  const {ctype} *x = (const {ctype} *)inputs[0].data;
+  {ctype} *y = ({ctype} *)outputs[0].data;
+  for (int32_t i = 0; i < inputs[0].element_count; ++i) {{
+{body}
+  }}
+  return OPBRIDGE_KERNEL_OK;
+}}
+
+int32_t {s}_output_shape(const {s}_params_t *params, const opbridge_kernel_input_t *inputs,
+         int32_t input_count, int32_t output_index, opbridge_kernel_shape_t *shape) {{
+  (void)params;
+  if (input_count != 1 || output_index != 0) return OPBRIDGE_KERNEL_INVALID_ARGUMENT;
+  *shape = inputs[0].shape; /* the shape of the input */
+  return OPBRIDGE_KERNEL_OK;
+}}
+"""
+
+
+def _plugin(names: OpNames, dtype: DTypeName, fmt: Format, domain: str) -> str:
+    dtype_enum = "DType.INT8" if dtype == "int8" else "DType.FLOAT32"
+    standard = ["import pathlib"] + (["import dataclasses"] if fmt == "onnx" else [])
+    kernel_names = "PortableKernel, PortableKernelOperator" if fmt == "litert" and dtype == "float32" else (
+        "KernelParam, PortableKernel, PortableKernelOperator"
+    )
+    others = [
+        "import numpy as np",
+        f"from opbridge.aot.portable_kernel import {kernel_names}",
+        "from opbridge.ir import DType, Graph, Node" if fmt == "litert" and dtype == "int8" else "from opbridge.ir import DType",
+        "from opbridge.ops.definition import OperatorDefinition, ReferenceCall",
+        "from opbridge.registry_context import RegistryContext",
+        "from opbridge.schemas.opsets import OpsetDomain",
+        "from opbridge.schemas.schema import FormalParameter, OpSchema, TypeConstraint, same_as_input",
+    ]
+    if fmt == "litert":
+        others.append("from opbridge.frontends.litert.nodes import LiteRTNode")
+    if dtype == "int8":
+        fixed_point = "multiply_by_quantized_multiplier" + (", quantize_multiplier" if fmt == "litert" else "")
+        others.append(f"from opbridge.quantization.fixed_point import {fixed_point}")
+    import_block = _imports(standard, others)
+
+    if fmt == "litert" and dtype == "int8":
+        math_doc = "y = max(x, 0), int8 in, int8 out, each per-tensor quantized"
+        attributes_block = ""
+        attributes_arg = ""
+        params = """(
+        KernelParam("input_zero_point", "int32_t"),
+        KernelParam("output_zero_point", "int32_t"),
+        KernelParam("multiplier", "int32_t"),
+        KernelParam("shift", "int32_t"),
+    )"""
+        params_function = '''
+
+def kernel_params(kernel: PortableKernel, graph: Graph, node: Node) -> dict[str, int]:
+    """The node's params: zero points, and the input-to-output scale as a fixed-point multiplier."""
+    source, destination = graph.node_inputs(node)[0], graph.node_outputs(node)[0]
+    if source is None or source.quantization is None or destination.quantization is None:
+        raise ValueError(f"{node.describe()}: {KEY} needs per-tensor quantized int8 tensors")
+    multiplier, shift = quantize_multiplier(source.quantization.scales[0] / destination.quantization.scales[0])
+    return {
+        "input_zero_point": source.quantization.zero_points[0],
+        "output_zero_point": destination.quantization.zero_points[0],
+        "multiplier": multiplier,
+        "shift": shift,
+    }
+
+'''
+        kernel_extra = "\n    param_values_of=kernel_params,"
+        reference = '''    params = KERNEL.param_values(call.graph, call.node)
+    x = call.value(0).astype(np.int32) - params["input_zero_point"]
+    y = multiply_by_quantized_multiplier(np.maximum(x, 0), params["multiplier"], params["shift"])
+    return [np.clip(y + params["output_zero_point"], -128, 127).astype(np.int8)]'''
+    elif fmt == "litert":
+        math_doc = "y = max(x, 0), float32"
+        attributes_block = ""
+        attributes_arg = ""
+        params = "()"
+        params_function = ""
+        kernel_extra = ""
+        reference = "    return [np.maximum(call.value(0), np.float32(0))]"
+    elif dtype == "int8":
+        math_doc = "y = x for x >= 0, else x * alpha (int8; alpha as a fixed-point multiplier and shift)"
+        attributes_block = '''
+
+@dataclasses.dataclass(frozen=True)
+class Attributes:
+    """The node's attributes (ONNX attributes of the same names): alpha = alpha_multiplier * 2^alpha_shift / 2^31."""
+
+    alpha_multiplier: int = 1 << 30  # 0.5
+    alpha_shift: int = -1  # alpha 0.25
+
+'''
+        attributes_arg = "\n    attributes_class=Attributes,"
+        params = '(KernelParam("alpha_multiplier", "int32_t"), KernelParam("alpha_shift", "int32_t"))'
+        params_function = ""
+        kernel_extra = ""
+        reference = '''    x = call.value(0).astype(np.int32)
+    attributes = call.attributes
+    negative = multiply_by_quantized_multiplier(x, attributes.alpha_multiplier, attributes.alpha_shift)
+    return [np.clip(np.where(x >= 0, x, negative), -128, 127).astype(np.int8)]'''
+    else:
+        math_doc = "y = x for x >= 0, else alpha * x (float32)"
+        attributes_block = '''
+
+@dataclasses.dataclass(frozen=True)
+class Attributes:
+    """The node's attributes (ONNX attributes of the same names)."""
+
+    alpha: float = 0.01
+
+'''
+        attributes_arg = "\n    attributes_class=Attributes,"
+        params = '(KernelParam("alpha", "float"),)'
+        params_function = ""
+        kernel_extra = ""
+        reference = '''    x = call.value(0)
+    return [np.where(x >= 0, x, np.float32(call.attributes.alpha) * x).astype(np.float32)]'''
+
+    if fmt == "litert":
+        front = f'''
+
+def parse(node: LiteRTNode) -> None:
+    """The node's attributes from its custom options: this op takes none, so a payload is a model error."""
+    if node.custom_options:
+        raise ValueError(f"{{KEY}} takes no options, got {{len(node.custom_options)}} bytes")
+'''
+        register_front = "    context.litert_parsers.register(KEY, parse)\n"
+        key_doc = "the model's customCode, and the operator's key"
+    else:
+        front = ""
+        register_front = ""
+        key_doc = "the operator's key (the ONNX node is DOMAIN::NAME)"
+
+    return f'''# SPDX-License-Identifier: Apache-2.0
+"""{names.camel}: {math_doc}.
+
+Made by `opbridge new-op` (docs/custom_ops.md). The math lives in three
+places that must agree: `reference` below (NumPy, the golden model), the
+schema's shape rule (`infer`), and kernel/{names.snake}_kernel.c (and its
+`{names.snake}_output_shape`). `bazel test` of this package checks them
+against each other.
+"""
+
+{import_block}
+
+KEY = "{names.key}"  # {key_doc}
+NAME = "{names.camel}"
+DOMAIN = "{domain}"
+KERNEL_DIRECTORY = pathlib.Path(__file__).parent / "kernel"
+{attributes_block}
+SCHEMA = OpSchema(
+    domain=DOMAIN,
+    name=NAME,
+    since_version=1,
+    doc="{math_doc}",
+    inputs=(FormalParameter("x", "T", "the input"),),
+    outputs=(FormalParameter("y", "T", "the result, of the input's dtype and shape"),),
+    type_constraints=(TypeConstraint("T", ({dtype_enum},), "{dtype}"),),
+    infer=same_as_input(0),  # the shape rule: edit with the kernel's {names.snake}_output_shape{attributes_arg}
+)
+{params_function}
+KERNEL = PortableKernel(
+    function="{names.snake}",
+    header=KERNEL_DIRECTORY / "{names.snake}_kernel.h",
+    sources=(KERNEL_DIRECTORY / "{names.snake}_kernel.c",),
+    params={params},
+    schema=SCHEMA,{kernel_extra}
+)
+
+
+def reference(call: ReferenceCall) -> list[np.ndarray]:
+    """The golden model: bit-exact with the C kernel on every platform (op_test.py, the golden tests)."""
+{reference}
+{front}
+
+class {names.camel}Operator(PortableKernelOperator):
+    """Emits a call of the kernel into the C module."""
+
+    TYPE = KEY
+    KERNEL = KERNEL
+
+
+def customize_registry(context: RegistryContext) -> None:
+    """Registers the operator: schema and reference, {"parser" if fmt == "litert" else "ONNX schema"}, C emitter."""
+    context.opset_domains.register(DOMAIN, OpsetDomain(DOMAIN, 1, 1, "{names.camel} (opbridge new-op)"))
+    context.operators.add(OperatorDefinition(op_type=KEY, reference=reference, schema=SCHEMA))
+{register_front}    context.aot_operator_classes.register(KEY, {names.camel}Operator)
+'''
+
+
+def _make_model(names: OpNames, dtype: DTypeName, fmt: Format) -> str:
+    if fmt == "litert":
+        quantized = dtype == "int8"
+        signature = (
+            "shape: tuple[int, ...] = SHAPE,\n    input_quantization: tuple[float, int] = (0.05, -3),\n"
+            "    output_quantization: tuple[float, int] = (0.03, -128),\n"
+            if quantized
+            else "shape: tuple[int, ...] = SHAPE,\n"
+        )
+        source = (
+            'builder.tensor("x", DType.INT8, shape, Quantization((input_quantization[0],), (input_quantization[1],)))'
+            if quantized
+            else 'builder.tensor("x", DType.FLOAT32, shape)'
+        )
+        destination = (
+            'builder.tensor(\n        "y", DType.INT8, shape, Quantization((output_quantization[0],), (output_quantization[1],))\n    )'
+            if quantized
+            else 'builder.tensor("y", DType.FLOAT32, shape)'
+        )
+        imports = _imports(
+            ["import pathlib", "import sys"],
+            [
+                "from ai_edge_litert import schema_py_generated as schema",
+                f"from opbridge.ir import DType{', Quantization' if quantized else ''}",
+                "from opbridge_testing.litert_models import single_op_model",
+                "from opbridge_testing.single_op import GraphBuilder",
+                f"from {names.snake}.plugin import KEY",
+            ],
+        )
+        return f'''# SPDX-License-Identifier: Apache-2.0
+"""Writes {names.camel}'s one-operator test model (a LiteRT CUSTOM node) to argv[1]."""
+
+{imports}
+
+SHAPE = (1, 8, 8, 4)
+
+
+def make_model(
+    {signature}) -> bytes:
+    """x -> {names.camel} -> y."""
+    builder = GraphBuilder()
+    source = {source}
+    destination = {destination}
+    graph = builder.single_node_graph(KEY, [source], [destination], None)
+    return single_op_model(graph, schema.BuiltinOperator.CUSTOM, 1, custom_code=KEY)
+
+
+if __name__ == "__main__":
+    pathlib.Path(sys.argv[1]).write_bytes(make_model())
+'''
+    element = "INT8" if dtype == "int8" else "FLOAT"
+    attributes = (
+        "alpha_multiplier: int = 1 << 30, alpha_shift: int = -1"
+        if dtype == "int8"
+        else "alpha: float = 0.01"
+    )
+    attribute_arguments = (
+        "alpha_multiplier=alpha_multiplier,\n        alpha_shift=alpha_shift" if dtype == "int8" else "alpha=alpha"
+    )
+    imports = _imports(
+        ["import pathlib", "import sys"],
+        ["from onnx import TensorProto, helper", f"from {names.snake}.plugin import DOMAIN, NAME"],
+    )
+    return f'''# SPDX-License-Identifier: Apache-2.0
+"""Writes {names.camel}'s one-operator test model (an ONNX node of domain DOMAIN) to argv[1]."""
+
+{imports}
+
+SHAPE = (1, 4, 8, 8)
+
+
+def make_model(shape: tuple[int, ...] = SHAPE, {attributes}) -> bytes:
+    """x -> DOMAIN::NAME -> y."""
+    node = helper.make_node(
+        NAME,
+        ["x"],
+        ["y"],
+        domain=DOMAIN,
+        name="{names.snake}_node",
+        {attribute_arguments},
+    )
+    graph = helper.make_graph(
+        [node],
+        "{names.snake}",
+        [helper.make_tensor_value_info("x", TensorProto.{element}, shape)],
+        [helper.make_tensor_value_info("y", TensorProto.{element}, shape)],
+    )
+    opsets = [helper.make_opsetid("", 17), helper.make_opsetid(DOMAIN, 1)]
+    return helper.make_model(graph, opset_imports=opsets, ir_version=8).SerializeToString()
+
+
+if __name__ == "__main__":
+    pathlib.Path(sys.argv[1]).write_bytes(make_model())
+'''
+
+
+def _op_test(names: OpNames, dtype: DTypeName, fmt: Format) -> str:
+    extension = "tflite" if fmt == "litert" else "onnx"
+    if dtype == "int8":
+        values = "hnp.arrays(np.int8, shape, elements=st.integers(-128, 127))"
+    else:
+        values = "hnp.arrays(np.float32, shape, elements=st.floats(-1e6, 1e6, width=32))"
+    if fmt == "litert" and dtype == "int8":
+        model_strategy = """    scales = st.floats(1e-3, 1.0)
+    zero_points = st.integers(-128, 127)
+    input_quantization = draw(st.tuples(scales, zero_points))
+    output_quantization = draw(st.tuples(scales, zero_points))
+    return make_model(shape, input_quantization, output_quantization), shape"""
+    elif fmt == "litert":
+        model_strategy = "    return make_model(shape), shape"
+    elif dtype == "int8":
+        model_strategy = """    multiplier = draw(st.integers(1 << 30, (1 << 31) - 1))
+    shift = draw(st.integers(-8, 0))
+    return make_model(shape, multiplier, shift), shape"""
+    else:
+        model_strategy = """    alpha = draw(st.floats(-4.0, 4.0, width=32))
+    return make_model(shape, alpha), shape"""
+    onnx_tests = ""
+    host = "CustomOpSession, NativePlugin" if fmt == "onnx" else "NativePlugin"
+    imports = _imports(
+        ["import os", "import pathlib", "import tempfile"],
+        [
+            "import numpy as np",
+            *(["import onnxruntime as ort"] if fmt == "onnx" else []),
+            "from hypothesis import given, settings",
+            "from hypothesis import strategies as st",
+            "from hypothesis.extra import numpy as hnp",
+            "from make_model import make_model",
+            f"from opbridge.backends.host_plugins import {host}",
+            "from opbridge.backends.reference import ReferenceInterpreter",
+            "from opbridge.frontends.models import load_model",
+            "from opbridge.ir import Graph",
+            "from opbridge.registry import build_default_registry_context",
+            f"from {names.snake}.plugin import KERNEL, SCHEMA, customize_registry",
+        ],
+    )
+    onnx_tests = ""
+    if fmt == "onnx":
+        onnx_tests = f'''
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_onnxruntime_with_the_generated_library_equals_the_reference(data: st.DataObject) -> None:
+    model, shape = data.draw(models())
+    x = data.draw({values})
+    options = ort.SessionOptions()
+    options.register_custom_ops_library(os.path.abspath(os.environ["OPBRIDGE_OP_ORT_LIBRARY"]))
+    session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+    (ort_output,) = session.run(None, {{"x": x}})
+    np.testing.assert_array_equal(ort_output, reference_outputs(model, x))
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_the_model_in_opbridge_s_native_host_equals_the_reference(data: st.DataObject) -> None:
+    model, shape = data.draw(models())
+    x = data.draw({values})
+    with CustomOpSession(os.environ["OPBRIDGE_OP_PLUGIN"], model, abi="opbridge") as session:
+        (host_output,) = session.run([x])
+    np.testing.assert_array_equal(host_output, reference_outputs(model, x))
+'''
+    return f'''# SPDX-License-Identifier: Apache-2.0
+"""{names.camel}'s C kernel against its NumPy reference, on the same inputs.
+
+The kernel runs in opbridge's native host through the generated adapter
+(lib{names.snake}_plugin.so){", and in onnxruntime through the generated custom-op library" if fmt == "onnx" else ""};
+the emitted module's golden test (:{names.snake}_module_golden_test) runs it
+on x86_64, aarch64, Cortex-M55 and Cortex-M4.
+"""
+
+{imports}
+
+CONTEXT = build_default_registry_context(customizers=[customize_registry])
+PLUGIN = NativePlugin.load(os.environ["OPBRIDGE_OP_PLUGIN"])
+
+
+@st.composite
+def models(draw: st.DrawFn) -> tuple[bytes, tuple[int, ...]]:
+    """A one-operator model of a drawn shape{"" if fmt == "litert" and dtype == "float32" else " and parameters"}."""
+    shape = draw(hnp.array_shapes(min_dims=1, max_dims=4, max_side=6))
+{model_strategy}
+
+
+def load(model: bytes) -> Graph:
+    with tempfile.TemporaryDirectory() as folder:
+        path = pathlib.Path(folder) / "model.{extension}"
+        path.write_bytes(model)
+        return load_model(path, CONTEXT)
+
+
+def reference_outputs(model: bytes, x: np.ndarray) -> np.ndarray:
+    (output,) = ReferenceInterpreter(load(model), CONTEXT).run([x])
+    return output
+
+
+@settings(max_examples=50, deadline=None)
+@given(data=st.data())
+def test_the_c_kernel_equals_the_reference(data: st.DataObject) -> None:
+    model, shape = data.draw(models())
+    graph = load(model)
+    (node,) = graph.nodes
+    x = data.draw({values})
+    (expected,) = ReferenceInterpreter(graph, CONTEXT).run([x])
+    # The host kernel takes the node's params as attributes, as the module takes them as constants.
+    params = KERNEL.param_values(graph, node)
+    kernel = PLUGIN.kernel(SCHEMA.domain, SCHEMA.name, SCHEMA.since_version, params, "{names.snake}")
+    try:
+        (actual,) = kernel.compute([x])
+    finally:
+        kernel.release()
+    assert actual.dtype == expected.dtype and actual.shape == expected.shape
+    np.testing.assert_array_equal(actual, expected)
+
+
+def test_the_bazel_model_converts() -> None:
+    """The model the golden test compiles loads with this plugin."""
+    (node,) = load(pathlib.Path(os.environ["OPBRIDGE_OP_MODEL"]).read_bytes()).nodes
+    assert node.op_type == "{names.key}"
+{onnx_tests}'''
+
+
+def _build(names: OpNames, fmt: Format, load_label: str) -> str:
+    return f'''# SPDX-License-Identifier: Apache-2.0
+# {names.camel}, a custom operator (docs/custom_ops.md): `bazel test //<this package>/...`
+# checks its C kernel against its reference on the host, in the emitted module
+# on x86_64, aarch64, Cortex-M55 and Cortex-M4{", and in onnxruntime" if fmt == "onnx" else ""}.
+load("{load_label}", "custom_op")
+
+custom_op(
+    name = "{names.snake}",
+    key = "{names.key}",
+    model_format = "{fmt}",
+    plugin = "{names.snake}.plugin",
+)
+'''
+
+
+def scaffold_files(
+    name: str, fmt: Format, dtype: DTypeName | None = None, domain: str | None = None,
+    load_label: str = "//toolchains:custom_op.bzl",
+) -> dict[str, str]:  # fmt: skip
+    """The package's files by relative path."""
+    if fmt not in ("litert", "onnx"):
+        raise ScaffoldError(f"format {fmt!r} is not one of litert, onnx")
+    dtype = dtype or ("int8" if fmt == "litert" else "float32")
+    if dtype not in ("int8", "float32"):
+        raise ScaffoldError(f"dtype {dtype!r} is not one of int8, float32")
+    names = OpNames.of(name)
+    domain = domain or "com.example"
+    if not re.fullmatch(r"[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*", domain):
+        raise ScaffoldError(f"domain {domain!r} is not a dotted lower-case name", hint="e.g. com.example.audio")
+    s = names.snake
+    return {
+        "BUILD.bazel": _build(names, fmt, load_label),
+        f"{s}/__init__.py": f'# SPDX-License-Identifier: Apache-2.0\n"""The {names.camel} plugin: {s}.plugin."""\n',
+        f"{s}/plugin.py": _plugin(names, dtype, fmt, domain),
+        f"{s}/kernel/{s}_kernel.h": _header(names, dtype, fmt),
+        f"{s}/kernel/{s}_kernel.c": _kernel(names, dtype, fmt),
+        "make_model.py": _make_model(names, dtype, fmt),
+        "op_test.py": _op_test(names, dtype, fmt),
+    }
+
+
+def bazel_package(directory: pathlib.Path) -> str | None:
+    """`//path/to/dir` for a folder inside a Bazel workspace, else None."""
+    directory = directory.resolve()
+    for root in [directory, *directory.parents]:
+        if any((root / marker).is_file() for marker in ("WORKSPACE", "WORKSPACE.bazel", "MODULE.bazel")):
+            return "//" + directory.relative_to(root).as_posix()
+    return None
+
+
+def write_scaffold(directory: pathlib.Path, files: dict[str, str]) -> list[pathlib.Path]:
+    """Writes the package into `directory` (new or empty), all or nothing."""
+    if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
+        raise ScaffoldError(
+            f"{directory} exists and is not an empty folder", hint="choose a new folder with -o, or remove it"
+        )
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    staging = pathlib.Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
+    try:
+        for relative, text in files.items():
+            path = staging / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8", newline="\n")
+        if directory.exists():
+            directory.rmdir()
+        os.replace(staging, directory)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return [directory / relative for relative in files]

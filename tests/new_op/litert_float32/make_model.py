@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Writes LitertFloat32's one-operator test model (a LiteRT CUSTOM node) to argv[1]."""
+
+import pathlib
+import sys
+
+from ai_edge_litert import schema_py_generated as schema
+from litert_float32.plugin import KEY
+from opbridge.ir import DType
+from opbridge_testing.litert_models import single_op_model
+from opbridge_testing.single_op import GraphBuilder
+
+SHAPE = (1, 8, 8, 4)
+
+
+def make_model(
+    shape: tuple[int, ...] = SHAPE,
+) -> bytes:
+    """x -> LitertFloat32 -> y."""
+    builder = GraphBuilder()
+    source = builder.tensor("x", DType.FLOAT32, shape)
+    destination = builder.tensor("y", DType.FLOAT32, shape)
+    graph = builder.single_node_graph(KEY, [source], [destination], None)
+    return single_op_model(graph, schema.BuiltinOperator.CUSTOM, 1, custom_code=KEY)
+
+
+if __name__ == "__main__":
+    pathlib.Path(sys.argv[1]).write_bytes(make_model())

@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: Apache-2.0
+"""OnnxFloat32: y = x for x >= 0, else alpha * x (float32).
+
+Made by `opbridge new-op` (docs/custom_ops.md). The math lives in three
+places that must agree: `reference` below (NumPy, the golden model), the
+schema's shape rule (`infer`), and kernel/onnx_float32_kernel.c (and its
+`onnx_float32_output_shape`). `bazel test` of this package checks them
+against each other.
+"""
+
+import dataclasses
+import pathlib
+
+import numpy as np
+from opbridge.aot.portable_kernel import KernelParam, PortableKernel, PortableKernelOperator
+from opbridge.ir import DType
+from opbridge.ops.definition import OperatorDefinition, ReferenceCall
+from opbridge.registry_context import RegistryContext
+from opbridge.schemas.opsets import OpsetDomain
+from opbridge.schemas.schema import FormalParameter, OpSchema, TypeConstraint, same_as_input
+
+KEY = "ONNX_FLOAT32"  # the operator's key (the ONNX node is DOMAIN::NAME)
+NAME = "OnnxFloat32"
+DOMAIN = "com.example"
+KERNEL_DIRECTORY = pathlib.Path(__file__).parent / "kernel"
+
+
+@dataclasses.dataclass(frozen=True)
+class Attributes:
+    """The node's attributes (ONNX attributes of the same names)."""
+
+    alpha: float = 0.01
+
+
+SCHEMA = OpSchema(
+    domain=DOMAIN,
+    name=NAME,
+    since_version=1,
+    doc="y = x for x >= 0, else alpha * x (float32)",
+    inputs=(FormalParameter("x", "T", "the input"),),
+    outputs=(FormalParameter("y", "T", "the result, of the input's dtype and shape"),),
+    type_constraints=(TypeConstraint("T", (DType.FLOAT32,), "float32"),),
+    infer=same_as_input(0),  # the shape rule: edit with the kernel's onnx_float32_output_shape
+    attributes_class=Attributes,
+)
+
+KERNEL = PortableKernel(
+    function="onnx_float32",
+    header=KERNEL_DIRECTORY / "onnx_float32_kernel.h",
+    sources=(KERNEL_DIRECTORY / "onnx_float32_kernel.c",),
+    params=(KernelParam("alpha", "float"),),
+    schema=SCHEMA,
+)
+
+
+def reference(call: ReferenceCall) -> list[np.ndarray]:
+    """The golden model: bit-exact with the C kernel on every platform (op_test.py, the golden tests)."""
+    x = call.value(0)
+    return [np.where(x >= 0, x, np.float32(call.attributes.alpha) * x).astype(np.float32)]
+
+
+class OnnxFloat32Operator(PortableKernelOperator):
+    """Emits a call of the kernel into the C module."""
+
+    TYPE = KEY
+    KERNEL = KERNEL
+
+
+def customize_registry(context: RegistryContext) -> None:
+    """Registers the operator: schema and reference, ONNX schema, C emitter."""
+    context.opset_domains.register(DOMAIN, OpsetDomain(DOMAIN, 1, 1, "OnnxFloat32 (opbridge new-op)"))
+    context.operators.add(OperatorDefinition(op_type=KEY, reference=reference, schema=SCHEMA))
+    context.aot_operator_classes.register(KEY, OnnxFloat32Operator)

@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The OnnxInt8 plugin: onnx_int8.plugin."""

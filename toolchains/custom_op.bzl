@@ -1,0 +1,192 @@
+# SPDX-License-Identifier: Apache-2.0
+"""custom_op: every Bazel target of one custom-operator plugin package, from one call.
+
+    custom_op(
+        name = "soft_clip",
+        key = "SOFT_CLIP",
+        plugin = "soft_clip.plugin",
+        model_format = "onnx",
+    )
+
+reads the package layout `opbridge new-op` writes (docs/custom_ops.md):
+
+    <name>/*.py                      the plugin package (plugin module: `plugin`)
+    <name>/kernel/*.c, *.h           its portable C kernel (cc/kernels/opbridge_kernel_api.h)
+    make_model.py                    writes the one-operator test model to argv[1]
+    op_test.py                       the kernel against the reference (pytest, hypothesis)
+
+and makes:
+
+    :<name>_plugin                   py_library of the plugin
+    :<name>_kernel                   cc_library of the kernel (every platform)
+    :<name>_opbridge                 the opbridge command line with the plugin
+    :<name>_model                    the test model (.tflite or .onnx)
+    :<name>_module                   aot_model of it, with :<name>_module_golden_test on
+                                     x86_64, aarch64, Cortex-M55 and Cortex-M4
+    :lib<name>_plugin.so             the kernel in opbridge's native host (generated adapter)
+    :lib<name>_ort.so                the kernel as an ONNX Runtime custom-op library (onnx only)
+    :<name>_op_test                  op_test.py, given the libraries' paths in the environment:
+                                     OPBRIDGE_OP_PLUGIN, OPBRIDGE_OP_ORT_LIBRARY, OPBRIDGE_OP_MODEL
+"""
+
+load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_library")
+load("@rules_python//python:defs.bzl", "py_library")
+load("//toolchains:aot_model.bzl", "aot_model")
+load("//toolchains:defs.bzl", "HOST_ONLY", "LINUX_ONLY")
+load("//toolchains:python.bzl", "host_py_binary", "py_pytest_test")
+
+_OPBRIDGE = "//python/opbridge"
+
+def custom_op(
+        name,
+        key,
+        plugin,
+        model_format,
+        srcs = None,
+        kernel_srcs = None,
+        kernel_hdrs = None,
+        model_builder = "make_model.py",
+        test = "op_test.py",
+        golden_cases = 20,
+        test_deps = [],
+        tags = [],
+        visibility = None):
+    """The targets of one custom-operator package (see the module docstring)."""
+    if model_format not in ("litert", "onnx"):
+        fail("custom_op(model_format = ...) is \"litert\" or \"onnx\", got %r" % model_format)
+    srcs = srcs if srcs != None else native.glob([name + "/*.py"], exclude = [name + "/*_test.py"])
+    kernel_srcs = kernel_srcs if kernel_srcs != None else native.glob([name + "/kernel/*.c"])
+    kernel_hdrs = kernel_hdrs if kernel_hdrs != None else native.glob([name + "/kernel/*.h"])
+    if not kernel_hdrs:
+        fail("custom_op %s: no kernel header (expected %s/kernel/*.h)" % (name, name))
+    kernel_dirs = {h.rpartition("/")[0]: True for h in kernel_hdrs}.keys()
+    extension = ".tflite" if model_format == "litert" else ".onnx"
+
+    py_library(
+        name = name + "_plugin",
+        srcs = srcs,
+        # The kernel's files travel with the plugin: a self-contained module copies them.
+        data = kernel_srcs + kernel_hdrs,
+        imports = ["."],
+        target_compatible_with = HOST_ONLY,
+        tags = tags,
+        visibility = visibility,
+        deps = [_OPBRIDGE],
+    )
+
+    # The kernel, C99 on every platform; its header by its file name (as emitted modules include it).
+    cc_library(
+        name = name + "_kernel",
+        srcs = kernel_srcs,
+        hdrs = kernel_hdrs,
+        includes = list(kernel_dirs),
+        copts = ["-std=c99"],
+        tags = tags,
+        visibility = visibility,
+        deps = [
+            "//cc/kernels:fixed_point",
+            "//cc/kernels:kernel_api",
+        ],
+    )
+
+    host_py_binary(
+        name = name + "_opbridge",
+        srcs = ["//python/opbridge:cli.py"],
+        main = "//python/opbridge:cli.py",
+        data = ["//cc/kernels:sources"],
+        tags = tags,
+        visibility = visibility,
+        deps = [":" + name + "_plugin", _OPBRIDGE],
+    )
+
+    py_library(
+        name = name + "_model_builder",
+        srcs = [model_builder],
+        imports = ["."],
+        target_compatible_with = HOST_ONLY,
+        tags = tags,
+        deps = [":" + name + "_plugin", _OPBRIDGE, "//python/opbridge_testing"],
+    )
+    host_py_binary(
+        name = name + "_make_model",
+        srcs = [model_builder],
+        main = model_builder,
+        tags = tags,
+        deps = [":" + name + "_model_builder"],
+    )
+    native.genrule(
+        name = name + "_model",
+        outs = [name + extension],
+        cmd = "$(location :%s_make_model) $@" % name,
+        tags = tags,
+        tools = [":" + name + "_make_model"],
+        visibility = visibility,
+    )
+
+    # The host adapters, generated from the plugin's PortableKernel (never edited by hand).
+    adapter = name + "_opbridge_adapter.cc"
+    ort_adapter = name + "_ort_adapter.cc"
+    native.genrule(
+        name = name + "_adapters",
+        outs = [adapter, ort_adapter],
+        cmd = ("$(location :{n}_opbridge) kernel-adapters {key} --no-entry-points --plugin {plugin} " +
+               "--opbridge-abi $(location {a}) --ort-abi $(location {o}) > /dev/null").format(
+            n = name,
+            key = key,
+            plugin = plugin,
+            a = adapter,
+            o = ort_adapter,
+        ),
+        tags = tags,
+        tools = [":" + name + "_opbridge"],
+    )
+    cc_binary(
+        name = "lib%s_plugin.so" % name,
+        srcs = [adapter],
+        copts = ["-fvisibility=hidden"],
+        linkshared = True,
+        tags = tags,
+        target_compatible_with = LINUX_ONLY,
+        visibility = visibility,
+        deps = [":" + name + "_kernel", "//cc/plugin:plugin_abi"],
+    )
+    libraries = [":lib%s_plugin.so" % name]
+    env = {
+        "OPBRIDGE_OP_PLUGIN": "$(rootpath :lib%s_plugin.so)" % name,
+        "OPBRIDGE_OP_MODEL": "$(rootpath :%s_model)" % name,
+    }
+    if model_format == "onnx":
+        cc_binary(
+            name = "lib%s_ort.so" % name,
+            srcs = [ort_adapter],
+            copts = ["-fvisibility=hidden"],
+            linkshared = True,
+            tags = tags,
+            target_compatible_with = LINUX_ONLY,
+            visibility = visibility,
+            deps = [":" + name + "_kernel", "@onnxruntime_headers//:c_api"],
+        )
+        libraries.append(":lib%s_ort.so" % name)
+        env["OPBRIDGE_OP_ORT_LIBRARY"] = "$(rootpath :lib%s_ort.so)" % name
+
+    aot_model(
+        name = name + "_module",
+        converter = ":" + name + "_opbridge",
+        golden_cases = golden_cases,
+        kernel_deps = [":" + name + "_kernel"],
+        model = ":" + name + "_model",
+        plugins = [plugin],
+        prefix = name,
+        tags = tags,
+        visibility = visibility,
+    )
+
+    py_pytest_test(
+        name = name + "_op_test",
+        size = "medium",
+        srcs = [test],
+        data = libraries + [":" + name + "_model"],
+        env = env,
+        tags = tags,
+        deps = [":" + name + "_plugin", ":" + name + "_model_builder", _OPBRIDGE, "//cc/python:opbridge_plugins"] + test_deps,
+    )
