@@ -12,7 +12,7 @@ reads the package layout `opbridge new-op` writes (docs/custom_ops.md):
 
     <name>/*.py                      the plugin package (plugin module: `plugin`)
     <name>/kernel/*.c, *.h           its portable C kernel (cc/kernels/opbridge_kernel_api.h)
-    make_model.py                    writes the one-operator test model to argv[1]
+    <name>/model.py                  make_model(): the one-operator test model; run, writes it to argv[1]
     op_test.py                       the kernel against the reference (pytest, hypothesis)
 
 and makes:
@@ -27,6 +27,7 @@ and makes:
     :lib<name>_ort.so                the kernel as an ONNX Runtime custom-op library (onnx only)
     :<name>_op_test                  op_test.py, given the libraries' paths in the environment:
                                      OPBRIDGE_OP_PLUGIN, OPBRIDGE_OP_ORT_LIBRARY, OPBRIDGE_OP_MODEL
+    :<name>_files                    the package's files
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_library")
@@ -45,7 +46,7 @@ def custom_op(
         srcs = None,
         kernel_srcs = None,
         kernel_hdrs = None,
-        model_builder = "make_model.py",
+        model_builder = None,
         test = "op_test.py",
         golden_cases = 20,
         test_deps = [],
@@ -54,7 +55,8 @@ def custom_op(
     """The targets of one custom-operator package (see the module docstring)."""
     if model_format not in ("litert", "onnx"):
         fail("custom_op(model_format = ...) is \"litert\" or \"onnx\", got %r" % model_format)
-    srcs = srcs if srcs != None else native.glob([name + "/*.py"], exclude = [name + "/*_test.py"])
+    model_builder = model_builder or name + "/model.py"
+    srcs = srcs if srcs != None else native.glob([name + "/*.py"], exclude = [name + "/*_test.py", model_builder])
     kernel_srcs = kernel_srcs if kernel_srcs != None else native.glob([name + "/kernel/*.c"])
     kernel_hdrs = kernel_hdrs if kernel_hdrs != None else native.glob([name + "/kernel/*.h"])
     if not kernel_hdrs:
@@ -105,6 +107,7 @@ def custom_op(
         imports = ["."],
         target_compatible_with = HOST_ONLY,
         tags = tags,
+        visibility = visibility,
         deps = [":" + name + "_plugin", _OPBRIDGE, "//python/opbridge_testing"],
     )
     host_py_binary(
@@ -179,6 +182,14 @@ def custom_op(
         prefix = name,
         tags = tags,
         visibility = visibility,
+    )
+
+    # The package's own files, e.g. for a test that it is still what `opbridge new-op` writes.
+    native.filegroup(
+        name = name + "_files",
+        srcs = native.glob(["**"], exclude = ["**/__pycache__/**"]),
+        tags = tags,
+        visibility = ["//visibility:public"],
     )
 
     py_pytest_test(

@@ -28,7 +28,7 @@ from opbridge.errors import OpbridgeError
 
 Format = Literal["litert", "onnx"]
 DTypeName = Literal["int8", "float32"]
-_WORDS = re.compile(r"[A-Z]+[0-9]*(?![a-z])|[A-Z]?[a-z]+[0-9]*|[0-9]+")
+_WORDS = re.compile(r"[A-Z]+[0-9]*(?![a-z])|[A-Z]?[a-z]+(?:[0-9]+[a-z]*)?|[0-9]+")
 # Python keywords and names the package would shadow.
 _RESERVED = {"opbridge", "test", "kernel", "plugin", "make_model", "op_test", "numpy", "onnx"}
 
@@ -63,13 +63,14 @@ class OpNames:
         return cls(camel="".join(w.capitalize() for w in words), snake=snake, key=snake.upper())
 
 
-def _imports(standard: list[str], others: list[str]) -> str:
-    """Two import blocks sorted as ruff's isort sorts them: `import x` before `from x import y`, by module."""
+def _imports(standard: list[str], others: list[str], own: tuple[str, ...] = ()) -> str:
+    """Import blocks sorted as ruff's isort sorts them: `import x` before `from x import y`, by module;
+    `own` are imports of the file's own package (a block of their own)."""
 
     def key(line: str) -> tuple[bool, str]:
         return line.startswith("from "), line.split()[1].lower()
 
-    blocks = [sorted(block, key=key) for block in (standard, others) if block]
+    blocks = [sorted(block, key=key) for block in (standard, others, list(own)) if block]
     return "\n\n".join("\n".join(block) for block in blocks)
 
 
@@ -108,11 +109,11 @@ typedef struct {s}_params {{
 }} {s}_params_t;
 
 int32_t {s}(const {s}_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
-         const opbridge_kernel_output_t *outputs, int32_t output_count);
+    const opbridge_kernel_output_t *outputs, int32_t output_count);
 
 /* The output's shape, for hosts that allocate it (agrees with plugin.py's shape rule). */
 int32_t {s}_output_shape(const {s}_params_t *params, const opbridge_kernel_input_t *inputs,
-         int32_t input_count, int32_t output_index, opbridge_kernel_shape_t *shape);
+    int32_t input_count, int32_t output_index, opbridge_kernel_shape_t *shape);
 
 #ifdef __cplusplus
 }} /* extern "C" */
@@ -126,7 +127,7 @@ def _kernel(names: OpNames, dtype: DTypeName, fmt: Format) -> str:
     s = names.snake
     ctype = "int8_t" if dtype == "int8" else "float"
     code = "OPBRIDGE_KERNEL_INT8" if dtype == "int8" else "OPBRIDGE_KERNEL_FLOAT32"
-    include = '#include "cc/kernels/opbridge_fixed_point.h"\n' if dtype == "int8" else ""
+    include = '\n#include "cc/kernels/opbridge_fixed_point.h"\n' if dtype == "int8" else ""
     if fmt == "litert" and dtype == "int8":
         body = """    /* The math: max(x, 0) in real terms, requantized to the output's scale. */
     int32_t value = (int32_t)x[i] - params->input_zero_point;
@@ -150,12 +151,11 @@ def _kernel(names: OpNames, dtype: DTypeName, fmt: Format) -> str:
         unused = ""
     return f"""/* SPDX-License-Identifier: Apache-2.0 */
 #include "{s}_kernel.h"
-
 {include}
 int32_t {s}(const {s}_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
-         const opbridge_kernel_output_t *outputs, int32_t output_count) {{
-{unused}  if (input_count != 1 || output_count != 1 || inputs[0].dtype != {code} || outputs[0].dtype != {code} ||
-      inputs[0].element_count != outputs[0].element_count) {{
+    const opbridge_kernel_output_t *outputs, int32_t output_count) {{
+{unused}  if (input_count != 1 || output_count != 1 || inputs[0].dtype != {code} ||
+      outputs[0].dtype != {code} || inputs[0].element_count != outputs[0].element_count) {{
     return OPBRIDGE_KERNEL_INVALID_ARGUMENT;
   }}
   const {ctype} *x = (const {ctype} *)inputs[0].data;
@@ -167,7 +167,7 @@ int32_t {s}(const {s}_params_t *params, const opbridge_kernel_input_t *inputs, i
 }}
 
 int32_t {s}_output_shape(const {s}_params_t *params, const opbridge_kernel_input_t *inputs,
-         int32_t input_count, int32_t output_index, opbridge_kernel_shape_t *shape) {{
+    int32_t input_count, int32_t output_index, opbridge_kernel_shape_t *shape) {{
   (void)params;
   if (input_count != 1 || output_index != 0) return OPBRIDGE_KERNEL_INVALID_ARGUMENT;
   *shape = inputs[0].shape; /* the shape of the input */
@@ -179,13 +179,17 @@ int32_t {s}_output_shape(const {s}_params_t *params, const opbridge_kernel_input
 def _plugin(names: OpNames, dtype: DTypeName, fmt: Format, domain: str) -> str:
     dtype_enum = "DType.INT8" if dtype == "int8" else "DType.FLOAT32"
     standard = ["import pathlib"] + (["import dataclasses"] if fmt == "onnx" else [])
-    kernel_names = "PortableKernel, PortableKernelOperator" if fmt == "litert" and dtype == "float32" else (
-        "KernelParam, PortableKernel, PortableKernelOperator"
+    kernel_names = (
+        "PortableKernel, PortableKernelOperator"
+        if fmt == "litert" and dtype == "float32"
+        else ("KernelParam, PortableKernel, PortableKernelOperator")
     )
     others = [
         "import numpy as np",
         f"from opbridge.aot.portable_kernel import {kernel_names}",
-        "from opbridge.ir import DType, Graph, Node" if fmt == "litert" and dtype == "int8" else "from opbridge.ir import DType",
+        "from opbridge.ir import DType, Graph, Node"
+        if fmt == "litert" and dtype == "int8"
+        else "from opbridge.ir import DType",
         "from opbridge.ops.definition import OperatorDefinition, ReferenceCall",
         "from opbridge.registry_context import RegistryContext",
         "from opbridge.schemas.opsets import OpsetDomain",
@@ -225,10 +229,10 @@ def kernel_params(kernel: PortableKernel, graph: Graph, node: Node) -> dict[str,
 
 '''
         kernel_extra = "\n    param_values_of=kernel_params,"
-        reference = '''    params = KERNEL.param_values(call.graph, call.node)
+        reference = """    params = KERNEL.param_values(call.graph, call.node)
     x = call.value(0).astype(np.int32) - params["input_zero_point"]
     y = multiply_by_quantized_multiplier(np.maximum(x, 0), params["multiplier"], params["shift"])
-    return [np.clip(y + params["output_zero_point"], -128, 127).astype(np.int8)]'''
+    return [np.clip(y + params["output_zero_point"], -128, 127).astype(np.int8)]"""
     elif fmt == "litert":
         math_doc = "y = max(x, 0), float32"
         attributes_block = ""
@@ -253,10 +257,10 @@ class Attributes:
         params = '(KernelParam("alpha_multiplier", "int32_t"), KernelParam("alpha_shift", "int32_t"))'
         params_function = ""
         kernel_extra = ""
-        reference = '''    x = call.value(0).astype(np.int32)
+        reference = """    x = call.value(0).astype(np.int32)
     attributes = call.attributes
     negative = multiply_by_quantized_multiplier(x, attributes.alpha_multiplier, attributes.alpha_shift)
-    return [np.clip(np.where(x >= 0, x, negative), -128, 127).astype(np.int8)]'''
+    return [np.clip(np.where(x >= 0, x, negative), -128, 127).astype(np.int8)]"""
     else:
         math_doc = "y = x for x >= 0, else alpha * x (float32)"
         attributes_block = '''
@@ -272,16 +276,16 @@ class Attributes:
         params = '(KernelParam("alpha", "float"),)'
         params_function = ""
         kernel_extra = ""
-        reference = '''    x = call.value(0)
-    return [np.where(x >= 0, x, np.float32(call.attributes.alpha) * x).astype(np.float32)]'''
+        reference = """    x = call.value(0)
+    return [np.where(x >= 0, x, np.float32(call.attributes.alpha) * x).astype(np.float32)]"""
 
     if fmt == "litert":
-        front = f'''
+        front = '''
 
 def parse(node: LiteRTNode) -> None:
     """The node's attributes from its custom options: this op takes none, so a payload is a model error."""
     if node.custom_options:
-        raise ValueError(f"{{KEY}} takes no options, got {{len(node.custom_options)}} bytes")
+        raise ValueError(f"{KEY} takes no options, got {len(node.custom_options)} bytes")
 '''
         register_front = "    context.litert_parsers.register(KEY, parse)\n"
         key_doc = "the model's customCode, and the operator's key"
@@ -356,13 +360,15 @@ def _make_model(names: OpNames, dtype: DTypeName, fmt: Format) -> str:
             if quantized
             else "shape: tuple[int, ...] = SHAPE,\n"
         )
+        quantization_in = "Quantization((input_quantization[0],), (input_quantization[1],))"
+        quantization_out = "Quantization((output_quantization[0],), (output_quantization[1],))"
         source = (
-            'builder.tensor("x", DType.INT8, shape, Quantization((input_quantization[0],), (input_quantization[1],)))'
+            f'builder.tensor("x", DType.INT8, shape, {quantization_in})'
             if quantized
             else 'builder.tensor("x", DType.FLOAT32, shape)'
         )
         destination = (
-            'builder.tensor(\n        "y", DType.INT8, shape, Quantization((output_quantization[0],), (output_quantization[1],))\n    )'
+            f'builder.tensor(\n        "y", DType.INT8, shape, {quantization_out}\n    )'
             if quantized
             else 'builder.tensor("y", DType.FLOAT32, shape)'
         )
@@ -373,8 +379,8 @@ def _make_model(names: OpNames, dtype: DTypeName, fmt: Format) -> str:
                 f"from opbridge.ir import DType{', Quantization' if quantized else ''}",
                 "from opbridge_testing.litert_models import single_op_model",
                 "from opbridge_testing.single_op import GraphBuilder",
-                f"from {names.snake}.plugin import KEY",
             ],
+            (f"from {names.snake}.plugin import KEY",),
         )
         return f'''# SPDX-License-Identifier: Apache-2.0
 """Writes {names.camel}'s one-operator test model (a LiteRT CUSTOM node) to argv[1]."""
@@ -398,17 +404,14 @@ if __name__ == "__main__":
     pathlib.Path(sys.argv[1]).write_bytes(make_model())
 '''
     element = "INT8" if dtype == "int8" else "FLOAT"
-    attributes = (
-        "alpha_multiplier: int = 1 << 30, alpha_shift: int = -1"
-        if dtype == "int8"
-        else "alpha: float = 0.01"
-    )
+    attributes = "alpha_multiplier: int = 1 << 30, alpha_shift: int = -1" if dtype == "int8" else "alpha: float = 0.01"
     attribute_arguments = (
         "alpha_multiplier=alpha_multiplier,\n        alpha_shift=alpha_shift" if dtype == "int8" else "alpha=alpha"
     )
     imports = _imports(
         ["import pathlib", "import sys"],
-        ["from onnx import TensorProto, helper", f"from {names.snake}.plugin import DOMAIN, NAME"],
+        ["from onnx import TensorProto, helper"],
+        (f"from {names.snake}.plugin import DOMAIN, NAME",),
     )
     return f'''# SPDX-License-Identifier: Apache-2.0
 """Writes {names.camel}'s one-operator test model (an ONNX node of domain DOMAIN) to argv[1]."""
@@ -474,7 +477,7 @@ def _op_test(names: OpNames, dtype: DTypeName, fmt: Format) -> str:
             "from hypothesis import given, settings",
             "from hypothesis import strategies as st",
             "from hypothesis.extra import numpy as hnp",
-            "from make_model import make_model",
+            f"from {names.snake}.model import make_model",
             f"from opbridge.backends.host_plugins import {host}",
             "from opbridge.backends.reference import ReferenceInterpreter",
             "from opbridge.frontends.models import load_model",
@@ -485,7 +488,7 @@ def _op_test(names: OpNames, dtype: DTypeName, fmt: Format) -> str:
     )
     onnx_tests = ""
     if fmt == "onnx":
-        onnx_tests = f'''
+        onnx_tests = f"""
 
 @settings(max_examples=25, deadline=None)
 @given(data=st.data())
@@ -507,7 +510,7 @@ def test_the_model_in_opbridge_s_native_host_equals_the_reference(data: st.DataO
     with CustomOpSession(os.environ["OPBRIDGE_OP_PLUGIN"], model, abi="opbridge") as session:
         (host_output,) = session.run([x])
     np.testing.assert_array_equal(host_output, reference_outputs(model, x))
-'''
+"""
     return f'''# SPDX-License-Identifier: Apache-2.0
 """{names.camel}'s C kernel against its NumPy reference, on the same inputs.
 
@@ -605,7 +608,7 @@ def scaffold_files(
         f"{s}/plugin.py": _plugin(names, dtype, fmt, domain),
         f"{s}/kernel/{s}_kernel.h": _header(names, dtype, fmt),
         f"{s}/kernel/{s}_kernel.c": _kernel(names, dtype, fmt),
-        "make_model.py": _make_model(names, dtype, fmt),
+        f"{s}/model.py": _make_model(names, dtype, fmt),
         "op_test.py": _op_test(names, dtype, fmt),
     }
 

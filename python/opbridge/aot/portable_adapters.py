@@ -194,7 +194,8 @@ int32_t Compute(const OpbridgeHostApi* host, void* kernel, OpbridgeKernelContext
     }}
     inputs[i].dtype = views[i].dtype;
     inputs[i].data = views[i].data;
-    if (!ToKernelShape(views[i].shape, static_cast<size_t>(views[i].rank), &inputs[i].shape, &inputs[i].element_count)) {{
+    const size_t rank = static_cast<size_t>(views[i].rank);
+    if (!ToKernelShape(views[i].shape, rank, &inputs[i].shape, &inputs[i].element_count)) {{
       return Fail(host, status, OPBRIDGE_PLUGIN_INVALID_ARGUMENT,
                   "{name}: an input's rank is above OPBRIDGE_KERNEL_MAX_RANK or its size above int32");
     }}
@@ -240,7 +241,8 @@ const uint32_t kInputTypes[] = {{{input_masks}}};
 const uint32_t kOutputTypes[] = {{{output_masks}}};
 
 const OpbridgeOpDef kOps[] = {{
-    {{"{schema.domain}", "{name}", {schema.since_version}, {n_in}, kInputTypes, {n_out}, kOutputTypes, Create, Compute, Destroy}},
+    {{"{schema.domain}", "{name}", {schema.since_version}, {n_in}, kInputTypes, {n_out}, kOutputTypes, Create, Compute,
+     Destroy}},
 }};
 
 const OpbridgePluginOpTable kTable = OPBRIDGE_PLUGIN_OP_TABLE(kOps);
@@ -262,13 +264,14 @@ def ort_adapter(kernel: PortableKernel) -> str:
     n_in, n_out = len(schema.inputs), len(schema.outputs)
     params = _read_params(
         kernel,
-        float_reader="ReadFloat(api, info, \"{name}\", &value) != nullptr",
+        float_reader='ReadFloat(api, info, "{name}", &value) != nullptr',
         int_reader='api->KernelInfoGetAttribute_int64(info, "{name}", &value) != nullptr',
         fail="Fail(api, ORT_INVALID_ARGUMENT, {message}, params)",
     )
     read_float = ""
     if any(param.ctype == "float" for param in kernel.params):
-        read_float = """OrtStatus* ReadFloat(const OrtApi* api, const OrtKernelInfo* info, const char* name, double* value) {
+        read_float = """OrtStatus* ReadFloat(const OrtApi* api, const OrtKernelInfo* info, const char* name,
+                     double* value) {
   float single = 0.0f;
   OrtStatus* status = api->KernelInfoGetAttribute_float(info, name, &single);
   *value = single;
@@ -385,7 +388,8 @@ struct Op : OrtCustomOp {{
     opbridge_kernel_output_t outputs[{n_out}];
     for (size_t i = 0; i < {n_out}; ++i) {{
       opbridge_kernel_shape_t shape = {{}};
-      const int32_t shape_status = {kernel.shape_function}(&kernel.params, inputs, {n_in}, static_cast<int32_t>(i), &shape);
+      const int32_t index = static_cast<int32_t>(i);
+      const int32_t shape_status = {kernel.shape_function}(&kernel.params, inputs, {n_in}, index, &shape);
       if (shape_status != OPBRIDGE_KERNEL_OK || shape.rank < 0 || shape.rank > OPBRIDGE_KERNEL_MAX_RANK) {{
         return Fail(api, ORT_INVALID_ARGUMENT, "{name}: {kernel.shape_function} failed");
       }}
@@ -396,7 +400,8 @@ struct Op : OrtCustomOp {{
         count *= dims[d];
       }}
       OrtValue* value = nullptr;
-      if (OrtStatus* status = api->KernelContext_GetOutput(context, i, dims, static_cast<size_t>(shape.rank), &value)) {{
+      const size_t rank = static_cast<size_t>(shape.rank);
+      if (OrtStatus* status = api->KernelContext_GetOutput(context, i, dims, rank, &value)) {{
         return status;
       }}
       void* data = nullptr;

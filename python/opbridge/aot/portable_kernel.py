@@ -147,10 +147,12 @@ class PortableKernel:
             if param.ctype == "float":
                 as_float = float(np.float32(value))
                 if not math.isfinite(as_float):
-                    raise PortableKernelError(f"{node.describe()}: param {param.name} = {value} is not a finite float32")
+                    raise PortableKernelError(
+                        f"{node.describe()}: param {param.name} = {value} is not a finite float32"
+                    )
                 checked[param.name] = as_float
             else:
-                if isinstance(value, float) and not value.is_integer() or not _INT32[0] <= int(value) <= _INT32[1]:
+                if (isinstance(value, float) and not value.is_integer()) or not _INT32[0] <= int(value) <= _INT32[1]:
                     raise PortableKernelError(f"{node.describe()}: param {param.name} = {value} is not an int32")
                 checked[param.name] = int(value)
         return checked
@@ -211,7 +213,7 @@ class PortableKernelOperator(NodeCodeOperator):
         fields = ", ".join(f".{param.name} = {c_param_value(param, values[param.name])}" for param in kernel.params)
         header = kernel.header.name
         # Without the kernel in the build, say so here, not as a compiler's "No such file or directory".
-        node = re.sub(r'[^A-Za-z0-9 _.,:()\'-]', "_", self.node.describe())
+        node = re.sub(r"[^A-Za-z0-9 _.,:()\'-]", "_", self.node.describe())
         guarded_include = (
             f'#if defined(__has_include)\n#if !__has_include("{header}")\n'
             f'#error "{node} calls {kernel.function}() of {header}, which this build lacks: link the '

@@ -15,8 +15,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from litert_int8.model import make_model
 from litert_int8.plugin import KERNEL, SCHEMA, customize_registry
-from make_model import make_model
 from opbridge.backends.host_plugins import NativePlugin
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.frontends.models import load_model

@@ -16,7 +16,7 @@ import onnxruntime as ort
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-from make_model import make_model
+from onnx_int8.model import make_model
 from onnx_int8.plugin import KERNEL, SCHEMA, customize_registry
 from opbridge.backends.host_plugins import CustomOpSession, NativePlugin
 from opbridge.backends.reference import ReferenceInterpreter

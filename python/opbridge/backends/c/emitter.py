@@ -500,7 +500,9 @@ def emit_module(
             path.write_text(text)
         for operator in operators:
             operator.plan = plan
-            _emit_operator(operator, staging)
+            written = _emit_operator(operator, staging)
+            if not bundle_kernels:
+                _guard_plugin_kernel_includes(operator, written)
         if bundle_kernels:
             # Plugins' kernels (a kernel several nodes use is copied over itself).
             for operator in operators:
@@ -534,8 +536,30 @@ def emit_module(
     return EmittedModule(directory=directory, files=written)
 
 
-def _emit_operator(operator: Any, staging: pathlib.Path) -> None:
-    """Runs one operator class's emit(); a plugin's failure names the node and the class."""
+def _guard_plugin_kernel_includes(operator: Any, written: list[pathlib.Path]) -> None:
+    """Without bundled kernels the build must supply a plugin's kernel headers: a node source that
+    includes one gets a check first, so a build without them says which node needs which header and
+    how to link it, instead of the compiler's bare "No such file or directory"."""
+    headers = sorted({pathlib.Path(s).name for s in operator.kernel_sources() if str(s).endswith(".h")})
+    node = re.sub(r"[^A-Za-z0-9 _.,:()'-]", "_", operator.node.describe())
+    cls = re.sub(r"[^A-Za-z0-9_.]", "_", type(operator).__qualname__)
+    for path in written:
+        text = path.read_text()
+        checks = [
+            f'#if defined(__has_include)\n#if !__has_include("{header}")\n'
+            f'#error "{node} includes {header}, a kernel of its plugin ({cls}.kernel_sources()), which this build '
+            "lacks: link the plugin's kernel library (aot_model(kernel_deps = [...])) or convert with its kernels "
+            'bundled (no --no-bundle-kernels)"\n#endif\n#endif\n'
+            for header in headers
+            if f'"{header}"' in text and f'__has_include("{header}")' not in text
+        ]
+        if checks:
+            path.write_text("".join(checks) + text)
+
+
+def _emit_operator(operator: Any, staging: pathlib.Path) -> list[pathlib.Path]:
+    """Runs one operator class's emit(); a plugin's failure names the node and the class.
+    Returns the .c files it wrote."""
     before = {path: path.read_bytes() for path in staging.rglob("*.c")}
     try:
         operator.emit(staging)
@@ -555,3 +579,4 @@ def _emit_operator(operator: Any, staging: pathlib.Path) -> None:
                 f"{operator.node.describe()}: {type(operator).__name__}.emit() wrote no definition of {required}",
                 hint="emit() must write a .c file under src/ defining <prefix>_<name>_run (and _init when has_init)",
             )
+    return written

@@ -19,11 +19,11 @@ typedef struct onnx_float32_params {
 } onnx_float32_params_t;
 
 int32_t onnx_float32(const onnx_float32_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
-         const opbridge_kernel_output_t *outputs, int32_t output_count);
+    const opbridge_kernel_output_t *outputs, int32_t output_count);
 
 /* The output's shape, for hosts that allocate it (agrees with plugin.py's shape rule). */
 int32_t onnx_float32_output_shape(const onnx_float32_params_t *params, const opbridge_kernel_input_t *inputs,
-         int32_t input_count, int32_t output_index, opbridge_kernel_shape_t *shape);
+    int32_t input_count, int32_t output_index, opbridge_kernel_shape_t *shape);
 
 #ifdef __cplusplus
 } /* extern "C" */

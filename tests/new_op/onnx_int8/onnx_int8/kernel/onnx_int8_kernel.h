@@ -20,11 +20,11 @@ typedef struct onnx_int8_params {
 } onnx_int8_params_t;
 
 int32_t onnx_int8(const onnx_int8_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
-         const opbridge_kernel_output_t *outputs, int32_t output_count);
+    const opbridge_kernel_output_t *outputs, int32_t output_count);
 
 /* The output's shape, for hosts that allocate it (agrees with plugin.py's shape rule). */
 int32_t onnx_int8_output_shape(const onnx_int8_params_t *params, const opbridge_kernel_input_t *inputs,
-         int32_t input_count, int32_t output_index, opbridge_kernel_shape_t *shape);
+    int32_t input_count, int32_t output_index, opbridge_kernel_shape_t *shape);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -1,30 +1,32 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Writes OnnxFloat32's one-operator test model (an ONNX node of domain DOMAIN) to argv[1]."""
+"""Writes OnnxInt8's one-operator test model (an ONNX node of domain DOMAIN) to argv[1]."""
 
 import pathlib
 import sys
 
 from onnx import TensorProto, helper
-from onnx_float32.plugin import DOMAIN, NAME
+
+from onnx_int8.plugin import DOMAIN, NAME
 
 SHAPE = (1, 4, 8, 8)
 
 
-def make_model(shape: tuple[int, ...] = SHAPE, alpha: float = 0.01) -> bytes:
+def make_model(shape: tuple[int, ...] = SHAPE, alpha_multiplier: int = 1 << 30, alpha_shift: int = -1) -> bytes:
     """x -> DOMAIN::NAME -> y."""
     node = helper.make_node(
         NAME,
         ["x"],
         ["y"],
         domain=DOMAIN,
-        name="onnx_float32_node",
-        alpha=alpha,
+        name="onnx_int8_node",
+        alpha_multiplier=alpha_multiplier,
+        alpha_shift=alpha_shift,
     )
     graph = helper.make_graph(
         [node],
-        "onnx_float32",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, shape)],
+        "onnx_int8",
+        [helper.make_tensor_value_info("x", TensorProto.INT8, shape)],
+        [helper.make_tensor_value_info("y", TensorProto.INT8, shape)],
     )
     opsets = [helper.make_opsetid("", 17), helper.make_opsetid(DOMAIN, 1)]
     return helper.make_model(graph, opset_imports=opsets, ir_version=8).SerializeToString()

@@ -5,10 +5,11 @@ import pathlib
 import sys
 
 from ai_edge_litert import schema_py_generated as schema
-from litert_float32.plugin import KEY
 from opbridge.ir import DType
 from opbridge_testing.litert_models import single_op_model
 from opbridge_testing.single_op import GraphBuilder
+
+from litert_float32.plugin import KEY
 
 SHAPE = (1, 8, 8, 4)
 

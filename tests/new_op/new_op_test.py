@@ -1,0 +1,251 @@
+# SPDX-License-Identifier: Apache-2.0
+"""`opbridge new-op` and the portable kernel interface.
+
+The four packages beside this file are `opbridge new-op` output, committed
+unchanged: their own tests (`bazel test //tests/new_op/...`) are the proof
+that a scaffold passes as generated on every platform, and the first test
+here keeps them byte-identical to what the command writes today.
+"""
+
+import dataclasses
+import pathlib
+import subprocess
+
+import pytest
+from opbridge import cli
+from opbridge.aot.portable_adapters import portable_kernel_of
+from opbridge.aot.portable_kernel import KernelParam, PortableKernel, PortableKernelError
+from opbridge.converter import AotConverter, ConvertArgs
+from opbridge.errors import OpbridgeError
+from opbridge.ir import DType
+from opbridge.registry import build_default_registry_context
+from opbridge.registry_context import RegistryContext
+from opbridge.scaffold import OpNames, ScaffoldError, scaffold_files
+from opbridge.schemas.schema import FormalParameter, OpSchema, ParameterOption, TypeConstraint, same_as_input
+from opbridge_testing.host_build import COMPILER
+
+HERE = pathlib.Path("tests/new_op")
+VARIANTS = {
+    "litert_int8": ("LitertInt8", "litert", "int8"),
+    "litert_float32": ("LitertFloat32", "litert", "float32"),
+    "onnx_float32": ("OnnxFloat32", "onnx", "float32"),
+    "onnx_int8": ("OnnxInt8", "onnx", "int8"),
+}
+
+
+@pytest.mark.parametrize("package", sorted(VARIANTS))
+def test_the_committed_packages_are_what_new_op_writes(package: str) -> None:
+    name, fmt, dtype = VARIANTS[package]
+    expected = scaffold_files(name, fmt, dtype)  # type: ignore[arg-type]
+    folder = HERE / package
+    on_disk = {
+        path.relative_to(folder).as_posix(): path.read_text()
+        for path in folder.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+    }
+    # Bazel's runfiles add empty __init__.py files to every folder; nothing else may differ.
+    extra = {path: text for path, text in on_disk.items() if path not in expected}
+    assert all(path.endswith("__init__.py") and not text for path, text in extra.items()), sorted(extra)
+    for relative, text in expected.items():
+        assert on_disk[relative] == text, f"{folder / relative} differs from `opbridge new-op` output: regenerate it"
+
+
+def test_names_in_every_spelling_give_one_package() -> None:
+    for spelling in ("SquaredRelu", "squared_relu", "SQUARED_RELU"):
+        assert OpNames.of(spelling) == OpNames("SquaredRelu", "squared_relu", "SQUARED_RELU")
+    assert OpNames.of("Conv1dInt8").snake == "conv1d_int8"
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [("my-op", "not an identifier"), ("3op", "not an identifier"), ("Kernel", "is taken"), ("A" * 30, "longer")],
+)
+def test_bad_names_are_refused_with_the_reason(name: str, message: str) -> None:
+    with pytest.raises(ScaffoldError, match=message):
+        scaffold_files(name, "onnx")
+
+
+def test_new_op_writes_a_package_and_refuses_a_folder_in_the_way(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "squared_relu"
+    assert cli.main(["new-op", "SquaredRelu", "--format", "litert", "-o", str(target)]) == 0
+    assert (target / "squared_relu" / "kernel" / "squared_relu_kernel.c").is_file()
+    assert "wrote 7 files" in capsys.readouterr().out
+    assert cli.main(["new-op", "SquaredRelu", "--format", "litert", "-o", str(target)]) == 1
+    assert "exists and is not an empty folder" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["new-op", "SquaredRelu", "--format", "tflite"])
+    assert "invalid choice: 'tflite'" in capsys.readouterr().err
+
+
+def _schema(**changes: object) -> OpSchema:
+    fields: dict[str, object] = {
+        "domain": "com.example.tests",
+        "name": "Op",
+        "since_version": 1,
+        "inputs": (FormalParameter("x", "T"),),
+        "outputs": (FormalParameter("y", "T"),),
+        "type_constraints": (TypeConstraint("T", (DType.FLOAT32,)),),
+        "infer": same_as_input(0),
+    }
+    fields.update(changes)
+    return OpSchema(**fields)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"function": "my-op"}, "not a C identifier"),
+        ({"params": (KernelParam("gain", "double"),)}, r'(?s)C type .double.*"float" or "int32_t"'),  # type: ignore[arg-type]
+        ({"params": (KernelParam("a", "float"), KernelParam("a", "int32_t"))}, "repeat a name"),
+        ({"schema": _schema(inputs=(FormalParameter("x", "T", option=ParameterOption.VARIADIC),))}, "is variadic"),
+        ({"schema": _schema(type_constraints=(TypeConstraint("T", (DType.FLOAT64,)),))}, "allows .'float64'."),
+    ],
+)
+def test_a_portable_kernel_the_interface_cannot_serve_is_refused(changes: dict[str, object], message: str) -> None:
+    fields: dict[str, object] = {
+        "function": "op",
+        "header": pathlib.Path("op_kernel.h"),
+        "sources": (),
+        "params": (),
+        "schema": _schema(),
+    }
+    fields.update(changes)
+    with pytest.raises(PortableKernelError, match=message):
+        PortableKernel(**fields)  # type: ignore[arg-type]
+
+
+def test_kernel_adapters_names_the_nearest_key_and_refuses_other_classes(capsys: pytest.CaptureFixture[str]) -> None:
+    from soft_clip.plugin import customize_registry
+
+    context = build_default_registry_context(customizers=[customize_registry])
+    assert portable_kernel_of(context, "SOFT_CLIP").function == "soft_clip"
+    with pytest.raises(PortableKernelError, match="did you mean 'SOFT_CLIP'"):
+        portable_kernel_of(context, "SOFT_CLP")
+    with pytest.raises(PortableKernelError, match="is not a PortableKernelOperator"):
+        portable_kernel_of(context, "CONV_2D")
+    assert cli.main(["kernel-adapters", "SOFT_CLIP", "--plugin", "soft_clip.plugin"]) == 1
+    assert "nothing to write" in capsys.readouterr().err
+
+
+def test_a_kernel_left_out_of_the_build_is_named_by_the_compiler(tmp_path: pathlib.Path) -> None:
+    """Friction point 4: without the plugin's kernel library the module says which node needs which
+    kernel and how to link it, not gcc's bare "No such file or directory"."""
+    from soft_clip.plugin import customize_registry
+
+    model = tmp_path / "soft_clip.onnx"
+    model.write_bytes(pathlib.Path("examples/soft_clip/soft_clip.onnx").read_bytes())
+    context = build_default_registry_context(customizers=[customize_registry])
+    out = tmp_path / "module"
+    config = ConvertArgs(model=model, output_dir=out, prefix="clip", bundle_kernels=False, cmake_lists=False)
+    AotConverter(config, registry_context=context).convert()
+    (source,) = out.glob("src/clip_node_0_*.c")
+    includes = ["-I", str(out / "src"), "-I", str(out / "includes-api"), "-I", "."]
+    result = subprocess.run(
+        [COMPILER, "-std=c99", "-fsyntax-only", *includes, str(source)], capture_output=True, text=True, check=False
+    )
+    assert result.returncode != 0
+    assert "calls soft_clip() of soft_clip_kernel.h, which this build lacks" in result.stderr
+    assert "aot_model(kernel_deps = [...])" in result.stderr
+    assert "No such file or directory" not in result.stderr
+    # With the kernel's folder on the include path the same source compiles.
+    kernel_folder = ["-I", "examples/soft_clip/soft_clip/kernel"]
+    result = subprocess.run(
+        [COMPILER, "-std=c99", "-fsyntax-only", *includes, *kernel_folder, str(source)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_bundled_module_carries_the_kernel_and_compiles(tmp_path: pathlib.Path) -> None:
+    from soft_clip.plugin import customize_registry
+
+    model = tmp_path / "soft_clip.onnx"
+    model.write_bytes(pathlib.Path("examples/soft_clip/soft_clip.onnx").read_bytes())
+    context = build_default_registry_context(customizers=[customize_registry])
+    out = tmp_path / "module"
+    AotConverter(ConvertArgs(model=model, output_dir=out, prefix="clip"), registry_context=context).convert()
+    assert (out / "src" / "soft_clip_kernel.c").is_file() and (out / "src" / "soft_clip_kernel.h").is_file()
+    assert (out / "kernels" / "cc" / "kernels" / "opbridge_kernel_api.h").is_file()
+    assert "soft_clip_kernel.c" in (out / "CMakeLists.txt").read_text()
+
+
+def test_params_that_do_not_match_the_kernel_s_struct_stop_the_conversion(tmp_path: pathlib.Path) -> None:
+    from soft_clip.plugin import KERNEL as SOFT_CLIP_KERNEL
+    from soft_clip.plugin import SoftClipOperator, customize_registry
+
+    def wrong_params(kernel: PortableKernel, graph: object, node: object) -> dict[str, float]:
+        return {"limit": 1.0, "gain": 2.0}
+
+    class WrongParams(SoftClipOperator):
+        KERNEL = dataclasses.replace(SOFT_CLIP_KERNEL, param_values_of=wrong_params)
+
+    def customize(context: RegistryContext) -> None:
+        customize_registry(context)
+        context.aot_operator_classes.register("SOFT_CLIP", WrongParams, overwrite=True)
+
+    model = tmp_path / "soft_clip.onnx"
+    model.write_bytes(pathlib.Path("examples/soft_clip/soft_clip.onnx").read_bytes())
+    context = build_default_registry_context(customizers=[customize])
+    with pytest.raises(PortableKernelError, match=r"soft_clip_node.*params of soft_clip are \['gain', 'limit'\]"):
+        AotConverter(ConvertArgs(model=model, output_dir=tmp_path / "out"), registry_context=context).convert()
+
+
+def test_a_non_positive_limit_is_refused_naming_the_node(tmp_path: pathlib.Path) -> None:
+    from soft_clip.model import make_model
+    from soft_clip.plugin import customize_registry
+
+    model = tmp_path / "soft_clip.onnx"
+    model.write_bytes(make_model(limit=0.0))
+    context = build_default_registry_context(customizers=[customize_registry])
+    with pytest.raises(OpbridgeError, match=r"soft_clip_node.*limit 0.0 is not positive"):
+        AotConverter(ConvertArgs(model=model, output_dir=tmp_path / "out"), registry_context=context).convert()
+
+
+def test_any_plugin_s_kernel_header_left_out_of_the_build_is_named(tmp_path: pathlib.Path) -> None:
+    """Friction point 4 for plugins that write their own C (not PortableKernelOperator): a node source
+    that includes one of the class's kernel_sources() headers checks for it first."""
+    from make_model import custom_noop_model
+    from my_plugin.custom_noop import CUSTOM_OP_KEY, CustomNoopOperator
+    from my_plugin.custom_noop import customize_registry as customize_noop
+
+    (tmp_path / "noop_kernel.h").write_text("int noop_kernel(void);\n")
+    (tmp_path / "noop_kernel.c").write_text('#include "noop_kernel.h"\nint noop_kernel(void) { return 0; }\n')
+
+    class WithKernel(CustomNoopOperator):
+        def emit(self, save_path: pathlib.Path) -> None:
+            super().emit(save_path)
+            source = save_path / "src" / f"{self.prefix}_{self.name}.c"
+            source.write_text('#include "noop_kernel.h"\n' + source.read_text())
+
+        def kernel_sources(self) -> list[pathlib.Path]:
+            return [tmp_path / "noop_kernel.c", tmp_path / "noop_kernel.h"]
+
+    def customize(context: RegistryContext) -> None:
+        customize_noop(context)
+        context.aot_operator_classes.register(CUSTOM_OP_KEY, WithKernel, overwrite=True)
+
+    model = tmp_path / "noop.tflite"
+    model.write_bytes(custom_noop_model())
+    context = build_default_registry_context(customizers=[customize])
+    out = tmp_path / "module"
+    config = ConvertArgs(model=model, output_dir=out, prefix="noop", bundle_kernels=False, cmake_lists=False)
+    AotConverter(config, registry_context=context).convert()
+    (source,) = out.glob("src/noop_node_0_*.c")
+    includes = ["-I", str(out / "src"), "-I", str(out / "includes-api"), "-I", "."]
+    result = subprocess.run(
+        [COMPILER, "-std=c99", "-fsyntax-only", *includes, str(source)], capture_output=True, text=True, check=False
+    )
+    assert "includes noop_kernel.h, a kernel of its plugin" in result.stderr, result.stderr
+    assert "WithKernel.kernel_sources()" in result.stderr
+    assert "No such file or directory" not in result.stderr
+    result = subprocess.run(
+        [COMPILER, "-std=c99", "-fsyntax-only", *includes, "-I", str(tmp_path), str(source)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
