@@ -4,6 +4,8 @@
 opbridge convert MODEL -o DIR [--prefix P] [--config convert.yaml] [--plugin my_pkg.module ...] [--report]
 opbridge analyze MODEL [--format table|json|html] [-o FILE] [--config convert.yaml] [--plugin ...]
 opbridge run MODEL --input in.npy [--input ...] --output out.npy [--output ...] [--plugin ...]
+opbridge new-op NAME --format litert|onnx [--dtype int8|float32] [-o DIR]
+opbridge kernel-adapters KEY --plugin MODULE [--opbridge-abi FILE.cc] [--ort-abi FILE.cc]
 opbridge plugins list [--plugin ...]
 
 Plugins (docs/custom_ops.md) come from the `opbridge.plugins` entry point
@@ -18,14 +20,17 @@ import sys
 import numpy as np
 
 from opbridge.analysis import analyze_model, build_report, render_html, write_report
+from opbridge.aot.portable_adapters import write_adapters
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.converter import AotConverter, load_convert_args
 from opbridge.errors import OpbridgeError
 from opbridge.frontends.models import load_model
+from opbridge.ops.operation import validate_graph
 from opbridge.output_paths import check_output_file, writing_to
-from opbridge.plugins import build_plugin_context
+from opbridge.plugins import build_plugin_context, stale_runfiles_hint
 from opbridge.progress import Progress
 from opbridge.registry_context import RegistryContext
+from opbridge.scaffold import OpNames, bazel_package, scaffold_files, write_scaffold
 
 
 def _context(arguments: argparse.Namespace) -> RegistryContext:
@@ -123,6 +128,7 @@ def _analyze(arguments: argparse.Namespace) -> int:
 def _run(arguments: argparse.Namespace) -> int:
     registry = _context(arguments)
     graph = load_model(arguments.model, registry)
+    validate_graph(graph, registry.operators)  # every node against its schema, as convert does
     inputs = []
     for path in arguments.input:
         try:
@@ -138,6 +144,27 @@ def _run(arguments: argparse.Namespace) -> int:
     for path, value in zip(arguments.output, outputs, strict=True):
         np.save(path, value)
         print(f"wrote {path}: {value.dtype}{list(value.shape)}")
+    return 0
+
+
+def _kernel_adapters(arguments: argparse.Namespace) -> int:
+    if arguments.opbridge_abi is None and arguments.ort_abi is None:
+        raise OpbridgeError("nothing to write", hint="pass --opbridge-abi FILE.cc, --ort-abi FILE.cc or both")
+    for path in write_adapters(_context(arguments), arguments.key, arguments.opbridge_abi, arguments.ort_abi):
+        print(f"wrote {path}")
+    return 0
+
+
+def _new_op(arguments: argparse.Namespace) -> int:
+    files = scaffold_files(arguments.name, arguments.format, arguments.dtype, arguments.domain)
+    directory = arguments.output_dir or _user_path(OpNames.of(arguments.name).snake)
+    write_scaffold(directory, files)
+    print(f"wrote {len(files)} files to {directory}")
+    package = bazel_package(directory)
+    if package is None:
+        print("next: move it into a Bazel workspace that has opbridge's toolchains/, then bazel test it")
+    else:
+        print(f"next: bazel test {package}/...   then edit the math (docs/custom_ops.md)")
     return 0
 
 
@@ -233,6 +260,27 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--output", type=_user_path, action="append", default=[], help="one .npy per model output")
     _add_plugin_arguments(run)
     run.set_defaults(handler=_run)
+    adapters = commands.add_parser(
+        "kernel-adapters", help="generate the host adapters of a custom operator's portable C kernel"
+    )
+    adapters.add_argument("key", help="the operator key, e.g. SOFT_CLIP")
+    adapters.add_argument("--opbridge-abi", type=_user_path, help="write the native-host plugin source here")
+    adapters.add_argument("--ort-abi", type=_user_path, help="write the ONNX Runtime custom-op library source here")
+    _add_plugin_arguments(adapters)
+    adapters.set_defaults(handler=_kernel_adapters)
+    new_op = commands.add_parser(
+        "new-op", help="write a custom-operator package (plugin, C kernel, tests, BUILD) that passes its own tests"
+    )
+    new_op.add_argument("name", help="the operator's name: SoftClip, soft_clip or SOFT_CLIP")
+    new_op.add_argument("--format", choices=("litert", "onnx"), required=True, help="the models it comes in")
+    new_op.add_argument(
+        "--dtype", choices=("int8", "float32"), help="its tensors' type (default: int8 for litert, float32 for onnx)"
+    )
+    new_op.add_argument("--domain", help="the operator's opset domain (default: com.example)")
+    new_op.add_argument(
+        "-o", "--output-dir", type=_user_path, dest="output_dir", help="default: ./<name in snake_case>"
+    )
+    new_op.set_defaults(handler=_new_op)
     plugins = commands.add_parser("plugins", help="what plugins register")
     plugin_commands = plugins.add_subparsers(dest="plugins_command", required=True)
     plugins_list = plugin_commands.add_parser("list", help="every registry's keys, and who registered them")
@@ -247,6 +295,12 @@ def main(argv: list[str] | None = None) -> int:
         return arguments.handler(arguments)
     except OpbridgeError as error:
         print(f"opbridge: error: {error}", file=sys.stderr)
+        return 1
+    except ModuleNotFoundError as error:  # a module imported late, missing from a stale Bazel runfiles tree
+        stale = stale_runfiles_hint(error.name or "")
+        if not stale:
+            raise
+        print(f"opbridge: error: {error}\n  hint: {stale}", file=sys.stderr)
         return 1
 
 

@@ -13,7 +13,6 @@ Stages: model hooks -> LiteRT parsers -> transforms (config `transforms`)
 """
 
 import dataclasses
-import difflib
 import pathlib
 import re
 from collections.abc import Sequence
@@ -30,7 +29,7 @@ from opbridge.backends.c.golden_inputs import DEFAULT_SEED
 from opbridge.backends.c.memory_plan import DEFAULT_ALIGNMENT, MemoryPlan, arena_lower_bound, plan_memory
 from opbridge.backends.c.placement import DEFAULT_SEARCH_BUDGET
 from opbridge.backends.c.schedule import best_schedule, reorder
-from opbridge.errors import ConfigError
+from opbridge.errors import ConfigError, nearest
 from opbridge.frontends.models import load_model
 from opbridge.ir import Graph
 from opbridge.ops.operation import validate_graph
@@ -184,10 +183,9 @@ def _check_keys(settings: dict[str, Any], valid: list[str], group: str, where: s
     """Unknown keys are errors naming the nearest valid one."""
     for key in settings:
         if key not in valid:
-            nearest = difflib.get_close_matches(str(key), valid, n=1)
             raise ConfigError(
                 f"unknown setting '{group}{key}'{where}",
-                hint=f"did you mean '{group}{nearest[0]}'?" if nearest else f"valid settings: {', '.join(valid)}",
+                hint=nearest(str(key), valid, prefix=group) or f"valid settings: {', '.join(valid)}",
             )
 
 
@@ -310,12 +308,10 @@ class AotConverter:
         for position, rule in enumerate(self.config.transforms):
             transform_class = transforms.get(rule.name)
             if transform_class is None:
-                nearest = difflib.get_close_matches(rule.name, transforms.keys(), n=1)
                 raise ConfigError(
                     f"transforms[{position}]: unknown transform {rule.name!r}",
-                    hint=f"did you mean {nearest[0]!r}?"
-                    if nearest
-                    else f"registered transforms: {', '.join(transforms.keys()) or 'none'}",
+                    hint=nearest(rule.name, transforms.keys())
+                    or f"registered transforms: {', '.join(transforms.keys()) or 'none'}",
                 )
             graph = apply_transform(
                 transform_class(make_options(transform_class, rule.options)), graph, self.registry_context

@@ -3,7 +3,18 @@
 
 Each error says where (model node, tensor or config key), what was expected,
 what was found, and the fix, so the CLI can print it without a traceback.
+`nearest` gives the "did you mean ...?" of a misspelt name.
 """
+
+import difflib
+from collections.abc import Iterable
+
+
+def nearest(name: str, candidates: Iterable[str], *, prefix: str = "") -> str:
+    """A "did you mean 'X'?" hint: the candidate closest to `name` (difflib's ratio), or "" when none is close.
+    `prefix` is shown before the match (a config group, e.g. "patch_based.") but not compared."""
+    matches = difflib.get_close_matches(name, sorted(set(candidates)), n=1)
+    return f"did you mean {prefix + matches[0]!r}?" if matches else ""
 
 
 class OpbridgeError(Exception):

@@ -12,10 +12,14 @@ from the built-ins, every installed entry point of the group
 
 import importlib
 import importlib.metadata
+import os
+import pathlib
+import pkgutil
+import sys
 import traceback
 from collections.abc import Sequence
 
-from opbridge.errors import OpbridgeError
+from opbridge.errors import OpbridgeError, nearest
 from opbridge.registry import build_default_registry_context
 from opbridge.registry_context import Customizer, RegistryContext
 
@@ -38,19 +42,134 @@ def load_customizer(spec: str) -> Customizer:
     try:
         module = importlib.import_module(module_name)
     except Exception as error:
-        last = traceback.extract_tb(error.__traceback__)[-1] if error.__traceback__ else None
-        where = f" ({last.filename}:{last.lineno})" if last else ""
+        where = _where_it_failed(error, module_name)
         raise PluginImportError(
             f"plugin module {module_name!r} failed to import: {type(error).__name__}: {error}{where}",
-            hint="check that the plugin's package is installed (or on PYTHONPATH) and imports cleanly",
+            hint=_import_hint(error, module_name),
         ) from error
     customizer = getattr(module, function_name, None)
     if not callable(customizer):
+        functions = [name for name, value in vars(module).items() if callable(value) and not name.startswith("_")]
+        suggestion = nearest(function_name, functions, prefix=f"{module_name}:")
+        fix = f"define {function_name}(context) in it, or name the function: {module_name}:my_function"
         raise PluginImportError(
             f"plugin module {module_name!r} has no function {function_name!r}",
-            hint=f"define {function_name}(context) in it, or name the function: {module_name}:my_function",
+            hint=f"{suggestion} Or {fix}" if suggestion else fix,
         )
     return customizer
+
+
+def _where_it_failed(error: Exception, module_name: str) -> str:
+    """' (file:line)' of the plugin's code that failed, or '' when the failure is in importlib itself
+    (a module that does not exist): frames of importlib's frozen and own modules, and of this one, are not
+    the plugin's. Frames in the plugin's own package come first; a SyntaxError names its own line."""
+    if isinstance(error, SyntaxError) and error.filename:
+        return f" ({error.filename}:{error.lineno})"
+    machinery = pathlib.Path(importlib.__file__).resolve().parent
+    frames = []
+    for frame in traceback.extract_tb(error.__traceback__):
+        path = pathlib.Path(frame.filename)
+        if frame.filename.startswith("<") or not path.is_file():  # <frozen importlib._bootstrap>, <string>
+            continue
+        if path.resolve().parent == machinery or path.resolve() == pathlib.Path(__file__).resolve():
+            continue
+        frames.append(frame)
+    package = module_name.split(".")[0]
+    own = [f for f in frames if package in pathlib.Path(f.filename).with_suffix("").parts]
+    last = (own or frames or [None])[-1]
+    return f" ({last.filename}:{last.lineno})" if last is not None else ""
+
+
+def _import_hint(error: Exception, module_name: str) -> str:
+    hint = "check that the plugin's package is installed (or on PYTHONPATH) and imports cleanly"
+    if not isinstance(error, ModuleNotFoundError) or not error.name:
+        return hint
+    stale = stale_runfiles_hint(module_name) or stale_runfiles_hint(error.name)
+    if stale:
+        return stale
+    missing = error.name
+    if missing != module_name and not module_name.startswith(f"{missing}."):
+        return hint  # a module the plugin imports is missing, not the plugin
+    parent, _, leaf = missing.rpartition(".")
+    if not parent:
+        return hint  # a top-level name: no package to look in
+    try:
+        siblings = [info.name for info in pkgutil.iter_modules(importlib.import_module(parent).__path__)]
+    except Exception:  # the parent failed to import, or is not a package: nothing to suggest
+        return hint
+    suggestion = nearest(leaf, siblings, prefix=f"{parent}.")
+    return f"{suggestion} Otherwise {hint}" if suggestion else hint
+
+
+def _runfiles_directory() -> pathlib.Path | None:
+    """The Bazel runfiles tree this process runs from, if any (set up by the py_binary's launcher)."""
+    if os.environ.get("RUNFILES_DIR"):
+        return pathlib.Path(os.environ["RUNFILES_DIR"])
+    manifest = os.environ.get("RUNFILES_MANIFEST_FILE")
+    if manifest:
+        path = pathlib.Path(manifest)
+        if path.name == "MANIFEST":
+            return path.parent
+        if path.name.endswith(".runfiles_manifest"):
+            return path.with_name(path.name.removesuffix("_manifest"))
+    for entry in [sys.argv[0] if sys.argv else "", *sys.path]:
+        text = f"{entry}/"
+        if ".runfiles/" in text:
+            return pathlib.Path(text[: text.index(".runfiles/") + len(".runfiles")])
+    return None
+
+
+def _runfiles_manifest(directory: pathlib.Path) -> pathlib.Path | None:
+    for manifest in (directory / "MANIFEST", directory.with_name(f"{directory.name}_manifest")):
+        if manifest.is_file():
+            return manifest
+    return None
+
+
+def _bazel_label(directory: pathlib.Path) -> str:
+    """//pkg:target of a runfiles tree bazel-bin/pkg/target.runfiles (or bazel-out/<config>/bin/...)."""
+    parts = directory.parts
+    start = max((i + 1 for i, part in enumerate(parts) if part in ("bin", "bazel-bin")), default=len(parts) - 1)
+    package = "/".join(parts[start:-1])
+    return f"//{package}:{directory.name.removesuffix('.runfiles')}"
+
+
+def stale_runfiles_hint(module_name: str) -> str:
+    """When `module_name` cannot be imported because the Bazel runfiles tree we run from lacks a file its
+    manifest lists (the repository's .bazelrc sets --nobuild_runfile_links, so `bazel build` leaves the
+    tree of an earlier `bazel run` as it was), the fix; else ""."""
+    directory = _runfiles_directory()
+    manifest = _runfiles_manifest(directory) if directory is not None else None
+    if directory is None or manifest is None:
+        return ""
+    # Where the module would be, under each import root (sys.path entry) inside the tree.
+    relative = module_name.replace(".", "/")
+    files, packages = set(), []
+    for entry in sys.path:
+        for base in (directory, directory.resolve()):
+            try:
+                root = pathlib.Path(os.path.abspath(entry or ".")).relative_to(base).as_posix()
+            except ValueError:
+                continue
+            prefix = "" if root == "." else f"{root}/"
+            files.add(f"{prefix}{relative}.py")
+            packages.append(f"{prefix}{relative}/")
+    if not files:
+        return ""
+    try:
+        lines = manifest.read_text(errors="replace").splitlines()
+    except OSError:
+        return ""
+    paths = [line.split(" ", 1)[0] for line in lines]
+    listed = [path for path in paths if path in files or path.startswith(tuple(packages))]
+    if not listed or any((directory / path).exists() for path in listed):
+        return ""
+    label = _bazel_label(directory)
+    return (
+        f"the runfiles tree {directory} is stale: its manifest lists {listed[0]} but the tree lacks it "
+        f"(bazel build does not refresh runfiles links: .bazelrc sets --nobuild_runfile_links); "
+        f"run it with `bazel run {label} -- ...`, or build it with `bazel build --build_runfile_links {label}`"
+    )
 
 
 def entry_point_customizers() -> list[Customizer]:

@@ -7,7 +7,7 @@ Registry; `opbridge.registry_context.RegistryContext` holds one of each."""
 from collections.abc import Iterator
 from typing import Generic, TypeVar
 
-from opbridge.errors import OpbridgeError
+from opbridge.errors import OpbridgeError, nearest
 
 T = TypeVar("T")
 
@@ -30,7 +30,7 @@ class Registry(Generic[T]):
         self._origin = BUILTIN_ORIGIN  # who is registering now; set by the context
 
     def register(self, key: str, value: T, *, overwrite: bool = False) -> None:
-        """Adds `value` under `key`; an existing key needs overwrite=True."""
+        """Adds `value` under `key`; an existing key needs overwrite=True, and overwrite=True needs an existing key."""
         self._check_writable(key)
         if not isinstance(key, str) or not key:
             raise RegistryError(f"{self.name}: keys are non-empty strings, got {key!r}")
@@ -39,13 +39,21 @@ class Registry(Generic[T]):
                 f"{self.name}: {key!r} is already registered (by {self._origins[key]})",
                 hint="pass overwrite=True to replace it deliberately",
             )
+        if overwrite and key not in self._values:
+            # A misspelt key would add a new entry beside the one meant to be replaced.
+            fix = "to add a new key, leave out overwrite=True"
+            suggestion = nearest(key, self._values)
+            raise RegistryError(
+                f"{self.name}: cannot overwrite {key!r}: it is not registered",
+                hint=f"{suggestion} {fix}" if suggestion else fix,
+            )
         self._values[key] = value
         self._origins[key] = self._origin
 
     def remove(self, key: str) -> None:
         self._check_writable(key)
         if key not in self._values:
-            raise RegistryError(f"{self.name}: {key!r} is not registered", hint=self._known_keys_hint())
+            raise RegistryError(f"{self.name}: {key!r} is not registered", hint=self._known_keys_hint(key))
         del self._values[key]
         del self._origins[key]
 
@@ -54,7 +62,7 @@ class Registry(Generic[T]):
 
     def __getitem__(self, key: str) -> T:
         if key not in self._values:
-            raise RegistryError(f"{self.name}: {key!r} is not registered", hint=self._known_keys_hint())
+            raise RegistryError(f"{self.name}: {key!r} is not registered", hint=self._known_keys_hint(key))
         return self._values[key]
 
     def origin(self, key: str) -> str:
@@ -89,5 +97,5 @@ class Registry(Generic[T]):
                 hint="register plugins through build_default_registry_context(customizers=[...])",
             )
 
-    def _known_keys_hint(self) -> str:
-        return f"registered: {', '.join(sorted(self._values)) or 'nothing'}"
+    def _known_keys_hint(self, key: str) -> str:
+        return nearest(key, self._values) or f"registered: {', '.join(sorted(self._values)) or 'nothing'}"

@@ -4,6 +4,7 @@
     class FuseThing(Transform):
         NAME = "fuse_thing"
         OPTIONS = FuseThingOptions  # a pydantic model or dataclass; None: takes no options
+        PRODUCES = ("FUSED_THING",)  # operator keys only this transform creates (optional)
 
         def apply(self, graph: Graph) -> Graph: ...
 
@@ -14,12 +15,11 @@ checked (schedule order, every read written first) after it.
 """
 
 import dataclasses
-import difflib
 from typing import Any, ClassVar
 
 import pydantic
 
-from opbridge.errors import ConfigError, OpbridgeError, OperatorPluginError
+from opbridge.errors import ConfigError, OpbridgeError, OperatorPluginError, nearest
 from opbridge.ir import Graph
 from opbridge.ops.operation import validate_graph
 from opbridge.registry_context import RegistryContext
@@ -34,6 +34,9 @@ class Transform:
 
     NAME: ClassVar[str] = ""
     OPTIONS: ClassVar[type | None] = None
+    # Operator keys apply() may create that nothing else produces (no parser, converter or ONNX domain):
+    # an OperatorDefinition a plugin adds must be produced by something, or the registry context refuses it.
+    PRODUCES: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, options: Any = None) -> None:
         self.options = options
@@ -62,10 +65,9 @@ def make_options(transform_class: type[Transform], raw: dict[str, Any] | None) -
         valid = list(getattr(options_class, "model_fields", {}))
     for key in raw:
         if key not in valid:
-            nearest = difflib.get_close_matches(key, valid, n=1)
             raise TransformConfigError(
                 f"transform {name!r} has no option {key!r}",
-                hint=f"did you mean {nearest[0]!r}?" if nearest else f"its options: {', '.join(valid) or 'none'}",
+                hint=nearest(key, valid) or f"its options: {', '.join(valid) or 'none'}",
             )
     is_pydantic = hasattr(options_class, "__pydantic_fields__") or hasattr(options_class, "model_fields")
     if not is_pydantic:

@@ -29,7 +29,8 @@ from opbridge.frontends.litert.nodes import custom_code_to_op_key
 from opbridge.ir import DType, Graph
 from opbridge.plugins import PluginImportError, build_plugin_context, load_customizer
 from opbridge.registries import RegistryError
-from opbridge.registry import build_default_registry_context
+from opbridge.registry import build_default_registry_context, register_builtins
+from opbridge.registry_context import RegistryContext
 from opbridge.schemas.schema import ShapeInferenceError
 from opbridge.transforms import Transform, TransformConfigError, make_options
 from opbridge_testing.single_op import run_golden_program
@@ -114,12 +115,14 @@ def test_rejected_shapes_and_dtypes_give_the_plugins_own_error(
         convert(tmp_path, model, plugin_context())
     assert not (tmp_path / "out").exists(), "a rejected conversion left files behind"
 
-    # ... and without a schema, the operator class's own on_resolve check does.
-    def without_schema(context) -> None:
-        definition = context.operators[custom_noop.CUSTOM_OP_KEY]
-        context.operators.add(dataclasses.replace(definition, schema=None), overwrite=True)
-
-    context = build_default_registry_context([custom_noop.customize_registry, without_schema])
+    # ... and without a schema, the operator class's own on_resolve check does. build_default_registry_context
+    # refuses a plugin operator without a schema, so this context is assembled by hand.
+    context = RegistryContext()
+    register_builtins(context)
+    custom_noop.customize_registry(context)
+    definition = context.operators[custom_noop.CUSTOM_OP_KEY]
+    context.operators.add(dataclasses.replace(definition, schema=None), overwrite=True)
+    context.freeze()
     with pytest.raises(OperatorResolveError, match=f"node 0 .*CUSTOM_NOOP expects input and output of the {message}"):
         convert(tmp_path, model, context)
     assert not (tmp_path / "out").exists(), "a rejected conversion left files behind"
@@ -414,9 +417,11 @@ def test_a_plugin_taking_over_a_builtin_code_needs_allow_override() -> None:
     from opbridge.ops.fully_connected import FULLY_CONNECTED
 
     def take_over(context) -> None:
-        # Without a schema or ONNX converters: the built-in's (opbridge.FULLY_CONNECTED, Gemm, ...) are its alone.
+        # A schema of its own and no ONNX converters: the built-in's (opbridge.FULLY_CONNECTED, Gemm, ...) are
+        # its alone.
+        schema = dataclasses.replace(FULLY_CONNECTED.schema, name="MY_FC")
         register_operator_definitions(
-            context, [dataclasses.replace(FULLY_CONNECTED, op_type="MY_FC", schema=None, onnx_converters=())]
+            context, [dataclasses.replace(FULLY_CONNECTED, op_type="MY_FC", schema=schema, onnx_converters=())]
         )
 
     with pytest.raises(RegistryError, match="took over the LiteRT builtin code 9 of the built-in 'FULLY_CONNECTED'"):
@@ -499,9 +504,24 @@ def test_plugins_list_and_entry_points(tmp_path: pathlib.Path, monkeypatch, caps
     (tmp_path / "gain_plugin.py").write_text(
         textwrap.dedent("""
         from opbridge.ops.definition import OperatorDefinition
+        from opbridge.schemas.opsets import OpsetDomain
+        from opbridge.schemas.schema import ANY_TYPE, FormalParameter, OpSchema, TypeConstraint, same_as_input
+
+        # ONNX nodes of domain com.example.gain produce GAIN.
+        GAIN = OpSchema(
+            domain="com.example.gain",
+            name="Gain",
+            since_version=1,
+            inputs=(FormalParameter("x", "T"),),
+            outputs=(FormalParameter("y", "T"),),
+            type_constraints=(TypeConstraint("T", ANY_TYPE),),
+            infer=same_as_input(0),
+        )
 
         def customize_registry(context):
-            context.operators.add(OperatorDefinition(op_type="GAIN", reference=lambda call: [call.value(0)]))
+            context.opset_domains.register("com.example.gain", OpsetDomain("com.example.gain"))
+            definition = OperatorDefinition(op_type="GAIN", reference=lambda call: [call.value(0)], schema=GAIN)
+            context.operators.add(definition)
     """)
     )
     info = tmp_path / "gain_plugin-1.0.dist-info"

@@ -140,7 +140,8 @@ class AotOperator:
 
     @property
     def options(self) -> Any:
-        """The node's options as its LiteRT parser decoded them (air_options)."""
+        """The node's attributes (heliaAOT's name): what its LiteRT parser decoded (air_options), or
+        an ONNX node's attributes read into its schema's attributes_class; None when it has none."""
         return self.node.attributes
 
     @property

@@ -19,13 +19,12 @@ the conversion with an error naming it.
 """
 
 import dataclasses
-import difflib
 from collections.abc import Sequence
 from typing import Any
 
 import pydantic
 
-from opbridge.errors import ConfigError, OpbridgeError, OperatorPluginError, UnsupportedOperatorError
+from opbridge.errors import ConfigError, OpbridgeError, OperatorPluginError, UnsupportedOperatorError, nearest
 from opbridge.ir import Graph
 from opbridge.registry_context import RegistryContext
 
@@ -62,10 +61,7 @@ def takes_free_form_keys(attributes_class: type) -> bool:
 
 
 def _nearest_hint(key: str, valid: Sequence[str], what: str) -> str:
-    nearest = difflib.get_close_matches(key, list(valid), n=1)
-    if nearest:
-        return f"did you mean {nearest[0]!r}?"
-    return f"valid {what}: {', '.join(sorted(valid)) or 'none'}"
+    return nearest(key, valid) or f"valid {what}: {', '.join(sorted(valid)) or 'none'}"
 
 
 def check_rules(rules: Sequence[OperatorRule], classes: dict[str, type], reached_types: set[str]) -> None:

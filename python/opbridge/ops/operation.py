@@ -24,7 +24,8 @@ from opbridge.errors import UnsupportedOperatorError
 from opbridge.ir import Graph, Node
 from opbridge.ir.attributes import AttributeVisitor, visit_attributes
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
-from opbridge.schemas.inference import check_outputs, infer_node
+from opbridge.registries import BUILTIN_ORIGIN
+from opbridge.schemas.inference import OutputMismatchError, check_outputs, infer_node
 from opbridge.schemas.schema import OpSchema, TensorType
 
 
@@ -107,13 +108,28 @@ def validate_graph(graph: Graph, operators: Any) -> int:
     """validate_and_infer_types on every node whose op has a schema; returns how many were checked.
 
     Nodes of ops registered without a schema (plugins written before schemas
-    existed) are left to their own checks at resolve time.
+    existed) are left to their own checks at resolve time. When a plugin's
+    operator infers other outputs than the model stores, the hint names the
+    plugin's inference function rather than blaming the model.
     """
     checked = 0
     for node in graph.nodes:
         definition = operators.get(node.op_type)
         if definition is None or definition.schema is None:
             continue
-        Operation(graph, node, definition).validate_and_infer_types()
+        try:
+            Operation(graph, node, definition).validate_and_infer_types()
+        except OutputMismatchError as error:
+            origin = operators.origin(node.op_type) if hasattr(operators, "origin") else BUILTIN_ORIGIN
+            if origin == BUILTIN_ORIGIN:
+                raise
+            infer = definition.schema.infer
+            name = f"{getattr(infer, '__module__', '?')}.{getattr(infer, '__qualname__', repr(infer))}"
+            raise OutputMismatchError(
+                error.message,
+                hint=f"{node.op_type} is a plugin's operator ({origin}): its schema {definition.schema.describe()} "
+                f"infers with {name}; fix that inference function (OpSchema(infer=...)) so it gives the outputs "
+                "the model stores",
+            ) from None
         checked += 1
     return checked

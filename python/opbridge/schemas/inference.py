@@ -165,11 +165,15 @@ def shapes_agree(inferred: tuple[int, ...], actual: tuple[int, ...]) -> bool:
     )
 
 
+class OutputMismatchError(ShapeInferenceError):
+    """A node's output tensor (as the model stores it) differs from what its schema infers."""
+
+
 def check_outputs(graph: Graph, node: Node, inferred: list[TensorType], *, update: bool = False) -> None:
     """The node's output tensors agree with `inferred`; with update=True, -1 sizes are filled in."""
     for position, (tensor, expected) in enumerate(zip(graph.node_outputs(node), inferred, strict=True)):
         if tensor.dtype is not expected.dtype or not shapes_agree(expected.shape, tensor.shape):
-            raise ShapeInferenceError(
+            raise OutputMismatchError(
                 f"{node.describe()}: output {position} {tensor.describe()} differs from what its schema infers, "
                 f"{expected.dtype.value}{list(expected.shape)}",
                 hint="the model (or a graph rewrite) produced inconsistent shapes; re-export it or fix the rewrite",

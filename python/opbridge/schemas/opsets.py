@@ -12,11 +12,10 @@ opbridge and ONNX and cannot be registered by plugins.
 """
 
 import dataclasses
-import difflib
 import re
 from collections.abc import Iterable
 
-from opbridge.errors import UnsupportedOperatorError
+from opbridge.errors import UnsupportedOperatorError, nearest
 from opbridge.registries import BUILTIN_ORIGIN, Registry
 from opbridge.schemas.schema import OpSchema, SchemaError
 
@@ -75,7 +74,8 @@ class SchemaSet:
             if domain is None:
                 raise SchemaError(
                     f"{where} is in domain {schema.domain!r}, which is not registered",
-                    hint=f"register it in the customizer: context.opset_domains.register({schema.domain!r}, "
+                    hint=(f"{suggestion} " if (suggestion := nearest(schema.domain, self.domains)) else "")
+                    + f"register it in the customizer: context.opset_domains.register({schema.domain!r}, "
                     f"OpsetDomain({schema.domain!r}, 1, N))",
                 )
             if not domain.min_version <= schema.since_version <= domain.max_version:
@@ -105,10 +105,10 @@ class SchemaSet:
         shown = domain or "ai.onnx"
         known = self.domains.get(domain)
         if known is None:
-            nearest = difflib.get_close_matches(domain, list(self.domains), n=1)
+            suggestion = nearest(domain, self.domains)
             raise UnknownSchemaError(
                 f"{prefix}domain {shown!r} is not registered",
-                hint=(f"did you mean {nearest[0]!r}? " if nearest else "")
+                hint=(f"{suggestion} " if suggestion else "")
                 + "register its schemas (a plugin's customize_registry, or load_schema_library) before converting",
             )
         if not known.min_version <= version <= known.max_version:
@@ -120,10 +120,9 @@ class SchemaSet:
         versions = self._by_name.get((domain, name))
         if not versions:
             names = sorted(n for d, n in self._by_name if d == domain)
-            nearest = difflib.get_close_matches(name, names, n=1)
             raise UnknownSchemaError(
                 f"{prefix}domain {shown!r} has no operator {name!r}",
-                hint=f"did you mean {nearest[0]!r}?" if nearest else f"its operators: {', '.join(names) or 'none'}",
+                hint=nearest(name, names) or f"its operators: {', '.join(names) or 'none'}",
             )
         chosen = [pair for pair in versions if pair[0].since_version <= version]
         if not chosen:

@@ -22,18 +22,39 @@ from opbridge.ops.registry import OperatorRegistry
 # from the NumPy reference's (docs/onnx.md states the float tolerances).
 FLOAT_ULP_TOLERANCE = 64
 
-# The comparison of other outputs, byte for byte, in golden tests of modules that have them.
-BYTE_COMPARE = """static void report_mismatch(int c, int output, const uint8_t *found, const uint8_t *expected,
-                            size_t bytes) {
-  size_t first = 0;
-  while (first < bytes && found[first] == expected[first]) {
-    ++first;
-  }
-  printf("FAIL case %d output %d: byte %lu is %u, expected %u\\n", c, output, (unsigned long)first,
-         (unsigned)found[first], (unsigned)expected[first]);
+# printf conversions of integer outputs: signed types print signed (an int8 -127 is not 129), and only
+# 64-bit types need long long (which some embedded printf builds lack).
+_PRINTED_AS = {
+    "int8_t": ("%ld", "long"),
+    "int16_t": ("%ld", "long"),
+    "int32_t": ("%ld", "long"),
+    "int64_t": ("%lld", "long long"),
+    "uint8_t": ("%lu", "unsigned long"),
+    "uint32_t": ("%lu", "unsigned long"),
+    "uint64_t": ("%llu", "unsigned long long"),
 }
 
+
+def mismatch_reporter(ctype: str) -> str:
+    """The C function that prints the first element of an integer output that differs from the golden one,
+    in the output's own C type, e.g. `report_mismatch_int8`. Outputs are compared byte for byte first."""
+    conversion, cast = _PRINTED_AS[ctype]
+    return f"""static void report_mismatch_{ctype.removesuffix("_t")}(int c, int output, const void *found_data,
+                                  const {ctype} *expected, size_t count) {{
+  const unsigned char *found = (const unsigned char *)found_data;
+  for (size_t i = 0; i < count; ++i) {{
+    {ctype} value;
+    memcpy(&value, found + i * sizeof value, sizeof value);
+    if (value != expected[i]) {{
+      printf("FAIL case %d output %d ({ctype}): element %lu is {conversion}, expected {conversion}\\n", c, output,
+             (unsigned long)i, ({cast})value, ({cast})expected[i]);
+      return;
+    }}
+  }}
+}}
+
 """
+
 
 # The comparison of float32 outputs, in golden tests of modules that have them.
 FLOAT_COMPARE = """/* float32 outputs: the C kernels and NumPy may round differently (libm's
@@ -107,16 +128,16 @@ def golden_test_source(
         if t.dtype is DType.FLOAT32
         else f"""    if (memcmp(ctx.outputs[{i}].data, golden_output_{i} + (size_t)c * {t.element_count},
                {t.bytes}) != 0) {{
-      report_mismatch(c, {i}, (const uint8_t *)ctx.outputs[{i}].data,
-                      (const uint8_t *)(golden_output_{i} + (size_t)c * {t.element_count}), {t.bytes});
+      report_mismatch_{C_TYPES[t.dtype].removesuffix("_t")}(c, {i}, ctx.outputs[{i}].data,
+                      golden_output_{i} + (size_t)c * {t.element_count}, {t.element_count});
       ++failures;
     }}"""
         for i, t in enumerate(graph.output_tensors())
     )
     has_float_output = any(t.dtype is DType.FLOAT32 for t in graph.output_tensors())
     float_compare = FLOAT_COMPARE.replace("@TOLERANCE@", str(FLOAT_ULP_TOLERANCE)) if has_float_output else ""
-    has_other_output = any(t.dtype is not DType.FLOAT32 for t in graph.output_tensors())
-    byte_compare = BYTE_COMPARE if has_other_output else ""
+    integer_types = sorted({C_TYPES[t.dtype] for t in graph.output_tensors() if t.dtype is not DType.FLOAT32})
+    byte_compare = "".join(mismatch_reporter(ctype) for ctype in integer_types)
     return f"""/* {GENERATED_NOTICE} */
 /* The golden test of module "{p}".
  * {provenance(seed, count)}

@@ -101,11 +101,48 @@ class ReferenceInterpreter:
             values[tensor.index] = array
         for node in graph.nodes:
             results = run_reference(self.registry, graph, node, values, self.node_states[node.index])
+            check_reference_results(self.registry, graph, node, results)
             for tensor, result in zip(graph.node_outputs(node), results, strict=True):
-                if result.dtype != tensor.dtype.numpy or tuple(result.shape) != tensor.shape:
-                    raise AssertionError(
-                        f"{node.describe()} reference returned {result.dtype}{list(result.shape)} "
-                        f"for {tensor.describe()}"
-                    )
                 values[tensor.index] = result
         return [values[i] for i in graph.outputs]
+
+
+def _describe_value(value: Any) -> str:
+    if isinstance(value, np.ndarray | np.generic):
+        return f"{value.dtype}{list(value.shape)}"
+    return type(value).__name__
+
+
+def check_reference_results(registry: OperatorRegistry, graph: Graph, node: Node, results: Any) -> None:
+    """A reference returned one array per output, each of the output tensor's dtype and shape (what the
+    schema inferred and the model stores); else OperatorPluginError naming the node and the function."""
+    outputs = graph.node_outputs(node)
+    definition = registry.get(node.op_type)
+    reference = getattr(definition, "reference", None)
+    function = f"{getattr(reference, '__module__', '?')}.{getattr(reference, '__qualname__', repr(reference))}"
+    schema = getattr(definition, "schema", None)
+    source = f" (as its schema {schema.describe()} infers)" if schema is not None else ""
+    expected = ", ".join(f"{t.dtype.numpy}{list(t.shape)}" for t in outputs)
+    if not isinstance(results, list | tuple) or len(results) != len(outputs):
+        got = (
+            f"{len(results)} value(s) [{', '.join(_describe_value(r) for r in results)}]"
+            if isinstance(results, list | tuple)
+            else _describe_value(results)
+        )
+        raise OperatorPluginError(
+            f"{node.describe()}: the reference implementation returned {got}; expected a list of "
+            f"{len(outputs)} array(s): {expected}{source}",
+            hint=f"fix {function}: return one NumPy array per output, in output order",
+        )
+    for position, (tensor, result) in enumerate(zip(outputs, results, strict=True)):
+        if (
+            not isinstance(result, np.ndarray | np.generic)
+            or result.dtype != tensor.dtype.numpy
+            or tuple(result.shape) != tensor.shape
+        ):
+            raise OperatorPluginError(
+                f"{node.describe()}: the reference implementation returned {_describe_value(result)} for output "
+                f"{position} {tensor.describe()}; expected {tensor.dtype.numpy}{list(tensor.shape)}{source}",
+                hint=f"fix {function}: return an array of the output's dtype and shape "
+                f"(e.g. np.asarray(value, dtype=np.{tensor.dtype.numpy}).reshape({tuple(tensor.shape)}))",
+            )

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from opbridge.errors import ModelFormatError, UnsupportedOperatorError, UnsupportedTensorError
+from opbridge.errors import ModelFormatError, UnsupportedOperatorError, UnsupportedTensorError, nearest
 from opbridge.frontends.onnx.batch_norm_folding import fold_batch_norms
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
 from opbridge.frontends.onnx.qdq_fusion import fuse_qdq
@@ -201,7 +201,8 @@ def _convert_custom(conversion: OnnxConversion, onnx_node: Any, node: OnnxNode, 
     if node.domain not in imports:
         raise ModelFormatError(
             f"{where} uses domain {node.domain!r}, which the model does not import",
-            hint="add the domain to the model's opset_import",
+            hint=(f"{suggestion} " if (suggestion := nearest(node.domain, imports)) else "")
+            + "add the domain to the model's opset_import",
         )
     schema, op_key = conversion.context.schemas().select(node.domain, node.op_type, imports[node.domain], where)
     specs = {spec.name: spec for spec in schema.attributes}
