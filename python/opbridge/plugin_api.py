@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """The plugin API in one import: the names heliaAOT's plugin API defines, kept so a heliaAOT plugin ports
-by changing its imports (docs/custom_ops.md, "Porting a heliaAOT plugin"), and what opbridge's plugins
+by changing its imports (docs/heliaaot_porting.md), and what opbridge's plugins
 use besides.
 
 heliaAOT's names (seed 000), which opbridge keeps although its own vocabulary differs

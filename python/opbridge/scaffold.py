@@ -52,7 +52,9 @@ class OpNames:
                 f"operator name {name!r} is not an identifier",
                 hint="use letters, digits and '_', starting with a letter: SquaredRelu, squared_relu or SQUARED_RELU",
             )
-        words = [w.lower() for part in name.split("_") for w in _WORDS.findall(part)]
+        # An upper-case part (a key: SQUARED_RELU, CONV1D) is one word; others split at capitals.
+        parts = [part for part in name.split("_") if part]
+        words = [w.lower() for part in parts for w in ([part] if part.isupper() else _WORDS.findall(part))]
         snake = "_".join(words)
         if snake in _RESERVED or len(snake) > 24:
             raise ScaffoldError(
@@ -479,6 +481,7 @@ def _op_test(names: OpNames, dtype: DTypeName, fmt: Format) -> str:
             "from hypothesis.extra import numpy as hnp",
             f"from {names.snake}.model import make_model",
             f"from opbridge.backends.host_plugins import {host}",
+            "from opbridge.backends.c.golden_inputs import DEFAULT_SEED, seeded_inputs",
             "from opbridge.backends.reference import ReferenceInterpreter",
             "from opbridge.frontends.models import load_model",
             "from opbridge.ir import Graph",
@@ -524,6 +527,7 @@ on x86_64, aarch64, Cortex-M55 and Cortex-M4.
 
 CONTEXT = build_default_registry_context(customizers=[customize_registry])
 PLUGIN = NativePlugin.load(os.environ["OPBRIDGE_OP_PLUGIN"])
+GOLDEN_CASES = 20  # custom_op(golden_cases = ...), the golden test's case count
 
 
 @st.composite
@@ -564,10 +568,22 @@ def test_the_c_kernel_equals_the_reference(data: st.DataObject) -> None:
     np.testing.assert_array_equal(actual, expected)
 
 
-def test_the_bazel_model_converts() -> None:
-    """The model the golden test compiles loads with this plugin."""
-    (node,) = load(pathlib.Path(os.environ["OPBRIDGE_OP_MODEL"]).read_bytes()).nodes
+def test_on_the_golden_test_s_inputs_the_host_kernel_gives_its_expected_outputs() -> None:
+    """:{names.snake}_module_golden_test checks the emitted module on these inputs against these reference
+    outputs on x86_64, aarch64, Cortex-M55 and Cortex-M4: the host kernel agreeing closes the triangle."""
+    graph = load(pathlib.Path(os.environ["OPBRIDGE_OP_MODEL"]).read_bytes())
+    (node,) = graph.nodes
     assert node.op_type == "{names.key}"
+    interpreter = ReferenceInterpreter(graph, CONTEXT)
+    params = KERNEL.param_values(graph, node)
+    kernel = PLUGIN.kernel(SCHEMA.domain, SCHEMA.name, SCHEMA.since_version, params, "{names.snake}")
+    try:
+        for x in seeded_inputs(graph.input_tensors()[0], GOLDEN_CASES, seed=DEFAULT_SEED):
+            (expected,) = interpreter.run([x])
+            (actual,) = kernel.compute([x])
+            np.testing.assert_array_equal(actual, expected)
+    finally:
+        kernel.release()
 {onnx_tests}'''
 
 

@@ -249,3 +249,21 @@ def test_any_plugin_s_kernel_header_left_out_of_the_build_is_named(tmp_path: pat
         check=False,
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_an_unknown_custom_operator_s_hint_names_all_four_parts_and_new_op(tmp_path: pathlib.Path) -> None:
+    """Friction point 2: following the hint literally gives a complete plugin, not one without schema or
+    reference; `new-op KEY` with the key shown keeps that key."""
+    from make_model import custom_noop_model
+
+    model = tmp_path / "op.tflite"
+    model.write_bytes(custom_noop_model(custom_code="squared-relu"))
+    with pytest.raises(OpbridgeError) as raised:
+        AotConverter(ConvertArgs(model=model, output_dir=tmp_path / "out")).convert()
+    hint = raised.value.hint
+    assert "custom operator 'squared-relu' (key SQUARED_RELU)" in raised.value.message
+    assert "opbridge new-op KEY --format litert" in hint
+    for part in ("OperatorDefinition with schema and reference", "litert_parsers", "aot_operator_classes"):
+        assert part in hint
+    for key in ("SQUARED_RELU", "SQUAREDRELU", "CONV1D_INT8"):
+        assert OpNames.of(key).key == key

@@ -100,7 +100,7 @@ def test_litert_nodes_are_grouped_by_operator_and_version() -> None:
         "    COS x2 (node 0, node 43)\n"
         "    RELU version 99 x2 (node 42, node 44): supported versions: [1, 2, 3]"
     )
-    assert "register a plugin" in error.value.hint
+    assert "write a plugin: `opbridge new-op KEY --format litert`" in error.value.hint
 
 
 def test_groups_of_equal_size_keep_model_order_and_reasons_split_groups() -> None:

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from onnx_float32.model import make_model
 from onnx_float32.plugin import KERNEL, SCHEMA, customize_registry
+from opbridge.backends.c.golden_inputs import DEFAULT_SEED, seeded_inputs
 from opbridge.backends.host_plugins import CustomOpSession, NativePlugin
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.frontends.models import load_model
@@ -26,6 +27,7 @@ from opbridge.registry import build_default_registry_context
 
 CONTEXT = build_default_registry_context(customizers=[customize_registry])
 PLUGIN = NativePlugin.load(os.environ["OPBRIDGE_OP_PLUGIN"])
+GOLDEN_CASES = 20  # custom_op(golden_cases = ...), the golden test's case count
 
 
 @st.composite
@@ -67,10 +69,22 @@ def test_the_c_kernel_equals_the_reference(data: st.DataObject) -> None:
     np.testing.assert_array_equal(actual, expected)
 
 
-def test_the_bazel_model_converts() -> None:
-    """The model the golden test compiles loads with this plugin."""
-    (node,) = load(pathlib.Path(os.environ["OPBRIDGE_OP_MODEL"]).read_bytes()).nodes
+def test_on_the_golden_test_s_inputs_the_host_kernel_gives_its_expected_outputs() -> None:
+    """:onnx_float32_module_golden_test checks the emitted module on these inputs against these reference
+    outputs on x86_64, aarch64, Cortex-M55 and Cortex-M4: the host kernel agreeing closes the triangle."""
+    graph = load(pathlib.Path(os.environ["OPBRIDGE_OP_MODEL"]).read_bytes())
+    (node,) = graph.nodes
     assert node.op_type == "ONNX_FLOAT32"
+    interpreter = ReferenceInterpreter(graph, CONTEXT)
+    params = KERNEL.param_values(graph, node)
+    kernel = PLUGIN.kernel(SCHEMA.domain, SCHEMA.name, SCHEMA.since_version, params, "onnx_float32")
+    try:
+        for x in seeded_inputs(graph.input_tensors()[0], GOLDEN_CASES, seed=DEFAULT_SEED):
+            (expected,) = interpreter.run([x])
+            (actual,) = kernel.compute([x])
+            np.testing.assert_array_equal(actual, expected)
+    finally:
+        kernel.release()
 
 
 @settings(max_examples=25, deadline=None)

@@ -173,9 +173,10 @@ def _resolve_operators(reader: _Reader, context: RegistryContext, tables: _Table
         raise unsupported_operators_error(
             reader.source,
             unsupported,
-            hint="for a custom operator, register a plugin: a parser in litert_parsers and an AotOperator class in "
-            "aot_operator_classes under the key shown (docs/custom_ops.md; `opbridge convert --plugin my_pkg.module`); "
-            "for a missing builtin operator, file an issue",
+            hint="for a custom operator, write a plugin: `opbridge new-op KEY --format litert`, with the key shown, "
+            "makes one with its four parts (an OperatorDefinition with schema and reference in operators, a parser "
+            "in litert_parsers, an AotOperator class in aot_operator_classes, its C kernel); then `opbridge convert "
+            "--plugin my_pkg.plugin` (docs/custom_ops.md). For a missing builtin operator, file an issue",
         )
     return operators
 

@@ -54,7 +54,7 @@ def test_custom_operators_without_a_plugin_are_all_listed_at_once() -> None:
     for name in ("SignalWindow", "SignalRfft", "SignalPCAN", "SignalFilterBankLog"):
         assert name in message
     assert "custom operator 'SignalWindow' (key SIGNALWINDOW) x1 (node 0): no parser registered" in message
-    assert "register a plugin" in message
+    assert "write a plugin: `opbridge new-op KEY --format litert`" in message
 
 
 @pytest.mark.parametrize(
