@@ -24,7 +24,8 @@ and makes:
     :<name>_module                   aot_model of it, with :<name>_module_golden_test on
                                      x86_64, aarch64, Cortex-M55 and Cortex-M4
     :lib<name>_plugin.so             the kernel in opbridge's native host (generated adapter)
-    :lib<name>_ort.so                the kernel as an ONNX Runtime custom-op library (onnx only)
+    :lib<name>_ort.so                the kernel as an ONNX Runtime custom-op library (ONNX ops, or
+                                     ort_library = True)
     :<name>_op_test                  op_test.py, given the libraries' paths in the environment:
                                      OPBRIDGE_OP_PLUGIN, OPBRIDGE_OP_ORT_LIBRARY, OPBRIDGE_OP_MODEL
     :<name>_files                    the package's files
@@ -49,10 +50,15 @@ def custom_op(
         model_builder = None,
         test = "op_test.py",
         golden_cases = 20,
+        ort_library = None,
         test_deps = [],
         tags = [],
         visibility = None):
-    """The targets of one custom-operator package (see the module docstring)."""
+    """The targets of one custom-operator package (see the module docstring).
+
+    ort_library: build lib<name>_ort.so (default: for ONNX operators only; a LiteRT operator's
+    kernel can be one too, for an ONNX model that uses the same op).
+    """
     if model_format not in ("litert", "onnx"):
         fail("custom_op(model_format = ...) is \"litert\" or \"onnx\", got %r" % model_format)
     model_builder = model_builder or name + "/model.py"
@@ -158,7 +164,8 @@ def custom_op(
         "OPBRIDGE_OP_PLUGIN": "$(rootpath :lib%s_plugin.so)" % name,
         "OPBRIDGE_OP_MODEL": "$(rootpath :%s_model)" % name,
     }
-    if model_format == "onnx":
+    build_ort_library = model_format == "onnx" if ort_library == None else ort_library
+    if build_ort_library:
         cc_binary(
             name = "lib%s_ort.so" % name,
             srcs = [ort_adapter],
