@@ -27,7 +27,8 @@ and makes:
     :lib<name>_ort.so                the kernel as an ONNX Runtime custom-op library (ONNX ops, or
                                      ort_library = True)
     :<name>_op_test                  op_test.py, given the libraries' paths in the environment:
-                                     OPBRIDGE_OP_PLUGIN, OPBRIDGE_OP_ORT_LIBRARY, OPBRIDGE_OP_MODEL
+                                     OPBRIDGE_OP_PLUGIN, OPBRIDGE_OP_ORT_LIBRARY, OPBRIDGE_OP_MODEL,
+                                     OPBRIDGE_OP_GOLDEN_CASES
     :<name>_files                    the package's files
 """
 
@@ -97,8 +98,11 @@ def custom_op(
         ],
     )
 
+    # No empty __init__.py files in runfiles: a package folder named like the plugin package
+    # (squared_relu/squared_relu/) would otherwise shadow it.
     host_py_binary(
         name = name + "_opbridge",
+        legacy_create_init = False,
         srcs = ["//python/opbridge:cli.py"],
         main = "//python/opbridge:cli.py",
         data = ["//cc/kernels:sources"],
@@ -118,6 +122,7 @@ def custom_op(
     )
     host_py_binary(
         name = name + "_make_model",
+        legacy_create_init = False,
         srcs = [model_builder],
         main = model_builder,
         tags = tags,
@@ -163,6 +168,7 @@ def custom_op(
     env = {
         "OPBRIDGE_OP_PLUGIN": "$(rootpath :lib%s_plugin.so)" % name,
         "OPBRIDGE_OP_MODEL": "$(rootpath :%s_model)" % name,
+        "OPBRIDGE_OP_GOLDEN_CASES": str(golden_cases),
     }
     build_ort_library = model_format == "onnx" if ort_library == None else ort_library
     if build_ort_library:
@@ -201,6 +207,7 @@ def custom_op(
 
     py_pytest_test(
         name = name + "_op_test",
+        legacy_create_init = False,
         size = "medium",
         srcs = [test],
         data = libraries + [":" + name + "_model"],

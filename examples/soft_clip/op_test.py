@@ -22,20 +22,19 @@ from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.frontends.models import load_model
 from opbridge.ir import Graph
 from opbridge.registry import build_default_registry_context
-from soft_clip.model import make_model
+from soft_clip.model import drawn_parameters, make_model
 from soft_clip.plugin import KERNEL, SCHEMA, customize_registry
 
 CONTEXT = build_default_registry_context(customizers=[customize_registry])
 PLUGIN = NativePlugin.load(os.environ["OPBRIDGE_OP_PLUGIN"])
-GOLDEN_CASES = 20  # custom_op(golden_cases = ...), the golden test's case count
+GOLDEN_CASES = int(os.environ["OPBRIDGE_OP_GOLDEN_CASES"])  # custom_op(golden_cases = ...)
 
 
 @st.composite
 def models(draw: st.DrawFn) -> tuple[bytes, tuple[int, ...]]:
-    """A one-operator model of a drawn shape and parameters."""
+    """A one-operator model of a drawn shape and parameters (model.py's drawn_parameters)."""
     shape = draw(hnp.array_shapes(min_dims=1, max_dims=4, max_side=6))
-    limit = draw(st.floats(0.125, 1024.0, width=32))
-    return make_model(shape, limit), shape
+    return make_model(shape, **draw(drawn_parameters())), shape
 
 
 def load(model: bytes) -> Graph:

@@ -156,7 +156,7 @@ def _kernel_adapters(arguments: argparse.Namespace) -> int:
 
 
 def _new_op(arguments: argparse.Namespace) -> int:
-    files = scaffold_files(arguments.name, arguments.format, arguments.dtype, arguments.domain)
+    files = scaffold_files(arguments.name, arguments.format, arguments.dtype, arguments.domain, arguments.custom_code)
     directory = arguments.output_dir or _user_path(OpNames.of(arguments.name).snake)
     write_scaffold(directory, files)
     print(f"wrote {len(files)} files to {directory}")
@@ -276,7 +276,10 @@ def build_parser() -> argparse.ArgumentParser:
     new_op.add_argument(
         "--dtype", choices=("int8", "float32"), help="its tensors' type (default: int8 for litert, float32 for onnx)"
     )
-    new_op.add_argument("--domain", help="the operator's opset domain (default: com.example)")
+    new_op.add_argument("--domain", help="the operator's opset domain (default: com.example.<name>)")
+    new_op.add_argument(
+        "--custom-code", dest="custom_code", help="LiteRT: the models' customCode (default: the name as a key)"
+    )
     new_op.add_argument(
         "-o", "--output-dir", type=_user_path, dest="output_dir", help="default: ./<name in snake_case>"
     )

@@ -17,14 +17,17 @@ on every host.
 """
 
 import dataclasses
+import keyword
 import os
 import pathlib
 import re
 import shutil
+import sys
 import tempfile
 from typing import Literal
 
 from opbridge.errors import OpbridgeError
+from opbridge.frontends.litert.nodes import custom_code_to_op_key
 
 Format = Literal["litert", "onnx"]
 DTypeName = Literal["int8", "float32"]
@@ -39,11 +42,13 @@ class ScaffoldError(OpbridgeError):
 
 @dataclasses.dataclass(frozen=True)
 class OpNames:
-    """One op's names: SquaredRelu (ONNX op, class names), squared_relu (files, C), SQUARED_RELU (key)."""
+    """One op's names: SquaredRelu (ONNX op, class names), squared_relu (files, C), SQUARED_RELU (key),
+    and for LiteRT the model's customCode (the key comes from it, as the reader derives it)."""
 
     camel: str
     snake: str
     key: str
+    custom_code: str = ""
 
     @classmethod
     def of(cls, name: str) -> "OpNames":
@@ -56,13 +61,27 @@ class OpNames:
         parts = [part for part in name.split("_") if part]
         words = [w.lower() for part in parts for w in ([part] if part.isupper() else _WORDS.findall(part))]
         snake = "_".join(words)
-        if snake in _RESERVED or len(snake) > 24:
+        taken = (
+            snake in _RESERVED or snake.startswith("opbridge") or keyword.iskeyword(snake)
+            or snake in sys.stdlib_module_names
+        )  # fmt: skip
+        if taken or len(snake) > 24:
             raise ScaffoldError(
                 f"operator name {name!r} gives the package name {snake!r}, which "
-                + ("is taken" if snake in _RESERVED else "is longer than 24 characters"),
-                hint="choose another name (it becomes the C prefix of the test module too)",
+                + ("a Python keyword or module already has" if taken else "is longer than 24 characters"),
+                hint="choose another name (it names the Python package, and the C prefix of the test module)",
             )
-        return cls(camel="".join(w.capitalize() for w in words), snake=snake, key=snake.upper())
+        return cls(
+            camel="".join(w.capitalize() for w in words), snake=snake, key=snake.upper(), custom_code=snake.upper()
+        )
+
+    def with_custom_code(self, custom_code: str) -> "OpNames":
+        """The names of an op whose LiteRT models name it `custom_code` (its key follows from it)."""
+        try:
+            key = custom_code_to_op_key(custom_code)
+        except OpbridgeError as error:
+            raise ScaffoldError(error.message, hint=error.hint) from None
+        return dataclasses.replace(self, key=key, custom_code=custom_code)
 
 
 def _imports(standard: list[str], others: list[str], own: tuple[str, ...] = ()) -> str:
@@ -106,15 +125,15 @@ extern "C" {{
 #endif
 
 /* Computed once per node (plugin.py: the PortableKernel's params). */
-typedef struct {s}_params {{
+typedef struct {s}_kernel_params {{
 {fields}
-}} {s}_params_t;
+}} {s}_kernel_params_t;
 
-int32_t {s}(const {s}_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
+int32_t {s}_kernel(const {s}_kernel_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
     const opbridge_kernel_output_t *outputs, int32_t output_count);
 
 /* The output's shape, for hosts that allocate it (agrees with plugin.py's shape rule). */
-int32_t {s}_output_shape(const {s}_params_t *params, const opbridge_kernel_input_t *inputs,
+int32_t {s}_kernel_output_shape(const {s}_kernel_params_t *params, const opbridge_kernel_input_t *inputs,
     int32_t input_count, int32_t output_index, opbridge_kernel_shape_t *shape);
 
 #ifdef __cplusplus
@@ -154,7 +173,7 @@ def _kernel(names: OpNames, dtype: DTypeName, fmt: Format) -> str:
     return f"""/* SPDX-License-Identifier: Apache-2.0 */
 #include "{s}_kernel.h"
 {include}
-int32_t {s}(const {s}_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
+int32_t {s}_kernel(const {s}_kernel_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
     const opbridge_kernel_output_t *outputs, int32_t output_count) {{
 {unused}  if (input_count != 1 || output_count != 1 || inputs[0].dtype != {code} ||
       outputs[0].dtype != {code} || inputs[0].element_count != outputs[0].element_count) {{
@@ -168,7 +187,7 @@ int32_t {s}(const {s}_params_t *params, const opbridge_kernel_input_t *inputs, i
   return OPBRIDGE_KERNEL_OK;
 }}
 
-int32_t {s}_output_shape(const {s}_params_t *params, const opbridge_kernel_input_t *inputs,
+int32_t {s}_kernel_output_shape(const {s}_kernel_params_t *params, const opbridge_kernel_input_t *inputs,
     int32_t input_count, int32_t output_index, opbridge_kernel_shape_t *shape) {{
   (void)params;
   if (input_count != 1 || output_index != 0) return OPBRIDGE_KERNEL_INVALID_ARGUMENT;
@@ -184,7 +203,9 @@ def _plugin(names: OpNames, dtype: DTypeName, fmt: Format, domain: str) -> str:
     kernel_names = (
         "PortableKernel, PortableKernelOperator"
         if fmt == "litert" and dtype == "float32"
-        else ("KernelParam, PortableKernel, PortableKernelOperator")
+        else "KernelParam, PortableKernel, PortableKernelError, PortableKernelOperator"
+        if fmt == "litert"
+        else "KernelParam, PortableKernel, PortableKernelOperator"
     )
     others = [
         "import numpy as np",
@@ -220,7 +241,10 @@ def kernel_params(kernel: PortableKernel, graph: Graph, node: Node) -> dict[str,
     """The node's params: zero points, and the input-to-output scale as a fixed-point multiplier."""
     source, destination = graph.node_inputs(node)[0], graph.node_outputs(node)[0]
     if source is None or source.quantization is None or destination.quantization is None:
-        raise ValueError(f"{node.describe()}: {KEY} needs per-tensor quantized int8 tensors")
+        raise PortableKernelError(
+            f"{node.describe()}: {KEY} needs per-tensor quantized int8 tensors",
+            hint="quantize the model's input and output of this op (int8, one scale each)",
+        )
     multiplier, shift = quantize_multiplier(source.quantization.scales[0] / destination.quantization.scales[0])
     return {
         "input_zero_point": source.quantization.zero_points[0],
@@ -287,14 +311,17 @@ class Attributes:
 def parse(node: LiteRTNode) -> None:
     """The node's attributes from its custom options: this op takes none, so a payload is a model error."""
     if node.custom_options:
-        raise ValueError(f"{KEY} takes no options, got {len(node.custom_options)} bytes")
+        raise ValueError(f"{CUSTOM_CODE} takes no options, got {len(node.custom_options)} bytes")
 '''
         register_front = "    context.litert_parsers.register(KEY, parse)\n"
-        key_doc = "the model's customCode, and the operator's key"
+        key_lines = (
+            f'CUSTOM_CODE = "{names.custom_code}"  # the models\' customCode\n'
+            f'KEY = "{names.key}"  # the operator\'s key: custom_code_to_op_key(CUSTOM_CODE)'
+        )
     else:
         front = ""
         register_front = ""
-        key_doc = "the operator's key (the ONNX node is DOMAIN::NAME)"
+        key_lines = f'KEY = "{names.key}"  # the operator\'s key (the ONNX node is DOMAIN::NAME)'
 
     return f'''# SPDX-License-Identifier: Apache-2.0
 """{names.camel}: {math_doc}.
@@ -302,13 +329,13 @@ def parse(node: LiteRTNode) -> None:
 Made by `opbridge new-op` (docs/custom_ops.md). The math lives in three
 places that must agree: `reference` below (NumPy, the golden model), the
 schema's shape rule (`infer`), and kernel/{names.snake}_kernel.c (and its
-`{names.snake}_output_shape`). `bazel test` of this package checks them
+`{names.snake}_kernel_output_shape`). `bazel test` of this package checks them
 against each other.
 """
 
 {import_block}
 
-KEY = "{names.key}"  # {key_doc}
+{key_lines}
 NAME = "{names.camel}"
 DOMAIN = "{domain}"
 KERNEL_DIRECTORY = pathlib.Path(__file__).parent / "kernel"
@@ -321,11 +348,11 @@ SCHEMA = OpSchema(
     inputs=(FormalParameter("x", "T", "the input"),),
     outputs=(FormalParameter("y", "T", "the result, of the input's dtype and shape"),),
     type_constraints=(TypeConstraint("T", ({dtype_enum},), "{dtype}"),),
-    infer=same_as_input(0),  # the shape rule: edit with the kernel's {names.snake}_output_shape{attributes_arg}
+    infer=same_as_input(0),  # the shape rule: edit with the kernel's {names.snake}_kernel_output_shape{attributes_arg}
 )
 {params_function}
 KERNEL = PortableKernel(
-    function="{names.snake}",
+    function="{names.snake}_kernel",
     header=KERNEL_DIRECTORY / "{names.snake}_kernel.h",
     sources=(KERNEL_DIRECTORY / "{names.snake}_kernel.c",),
     params={params},
@@ -354,85 +381,78 @@ def customize_registry(context: RegistryContext) -> None:
 
 
 def _make_model(names: OpNames, dtype: DTypeName, fmt: Format) -> str:
-    if fmt == "litert":
-        quantized = dtype == "int8"
-        signature = (
-            "shape: tuple[int, ...] = SHAPE,\n    input_quantization: tuple[float, int] = (0.05, -3),\n"
-            "    output_quantization: tuple[float, int] = (0.03, -128),\n"
-            if quantized
-            else "shape: tuple[int, ...] = SHAPE,\n"
-        )
-        quantization_in = "Quantization((input_quantization[0],), (input_quantization[1],))"
-        quantization_out = "Quantization((output_quantization[0],), (output_quantization[1],))"
-        source = (
-            f'builder.tensor("x", DType.INT8, shape, {quantization_in})'
-            if quantized
-            else 'builder.tensor("x", DType.FLOAT32, shape)'
-        )
-        destination = (
-            f'builder.tensor(\n        "y", DType.INT8, shape, {quantization_out}\n    )'
-            if quantized
-            else 'builder.tensor("y", DType.FLOAT32, shape)'
-        )
-        imports = _imports(
-            ["import pathlib", "import sys"],
-            [
-                "from ai_edge_litert import schema_py_generated as schema",
-                f"from opbridge.ir import DType{', Quantization' if quantized else ''}",
-                "from opbridge_testing.litert_models import single_op_model",
-                "from opbridge_testing.single_op import GraphBuilder",
-            ],
-            (f"from {names.snake}.plugin import KEY",),
-        )
-        return f'''# SPDX-License-Identifier: Apache-2.0
-"""Writes {names.camel}'s one-operator test model (a LiteRT CUSTOM node) to argv[1]."""
-
-{imports}
-
-SHAPE = (1, 8, 8, 4)
-
-
-def make_model(
-    {signature}) -> bytes:
-    """x -> {names.camel} -> y."""
-    builder = GraphBuilder()
-    source = {source}
-    destination = {destination}
-    graph = builder.single_node_graph(KEY, [source], [destination], None)
-    return single_op_model(graph, schema.BuiltinOperator.CUSTOM, 1, custom_code=KEY)
-
-
-if __name__ == "__main__":
-    pathlib.Path(sys.argv[1]).write_bytes(make_model())
-'''
-    element = "INT8" if dtype == "int8" else "FLOAT"
-    attributes = "alpha_multiplier: int = 1 << 30, alpha_shift: int = -1" if dtype == "int8" else "alpha: float = 0.01"
-    attribute_arguments = (
-        "alpha_multiplier=alpha_multiplier,\n        alpha_shift=alpha_shift" if dtype == "int8" else "alpha=alpha"
-    )
-    imports = _imports(
-        ["import pathlib", "import sys"],
-        ["from onnx import TensorProto, helper"],
-        (f"from {names.snake}.plugin import DOMAIN, NAME",),
-    )
-    return f'''# SPDX-License-Identifier: Apache-2.0
-"""Writes {names.camel}'s one-operator test model (an ONNX node of domain DOMAIN) to argv[1]."""
-
-{imports}
-
-SHAPE = (1, 4, 8, 8)
-
-
-def make_model(shape: tuple[int, ...] = SHAPE, {attributes}) -> bytes:
-    """x -> DOMAIN::NAME -> y."""
-    node = helper.make_node(
+    if fmt == "litert" and dtype == "int8":
+        extra_imports = ["from opbridge.ir import DType, Quantization"]
+        signature = """
+    shape: tuple[int, ...] = SHAPE,
+    input_quantization: tuple[float, int] = (0.05, -3),
+    output_quantization: tuple[float, int] = (0.03, -128),
+"""
+        body = """    builder = GraphBuilder()
+    source = builder.tensor("x", DType.INT8, shape, Quantization((input_quantization[0],), (input_quantization[1],)))
+    destination = builder.tensor(
+        "y", DType.INT8, shape, Quantization((output_quantization[0],), (output_quantization[1],))
+    )"""
+        drawn = """    quantization = st.tuples(st.floats(1e-3, 1.0), st.integers(-128, 127))  # (scale, zero point)
+    return st.fixed_dictionaries({"input_quantization": quantization, "output_quantization": quantization})"""
+    elif fmt == "litert":
+        extra_imports = ["from opbridge.ir import DType"]
+        signature = "shape: tuple[int, ...] = SHAPE"
+        body = """    builder = GraphBuilder()
+    source = builder.tensor("x", DType.FLOAT32, shape)
+    destination = builder.tensor("y", DType.FLOAT32, shape)"""
+        drawn = "    return st.fixed_dictionaries({})  # none yet"
+    elif dtype == "int8":
+        extra_imports = []
+        signature = "shape: tuple[int, ...] = SHAPE, alpha_multiplier: int = 1 << 30, alpha_shift: int = -1"
+        body = """    node = helper.make_node(
         NAME,
         ["x"],
         ["y"],
         domain=DOMAIN,
-        name="{names.snake}_node",
-        {attribute_arguments},
-    )
+        name="{s}_node",
+        alpha_multiplier=alpha_multiplier,
+        alpha_shift=alpha_shift,
+    )"""
+        drawn = """    return st.fixed_dictionaries(
+        {"alpha_multiplier": st.integers(1 << 30, (1 << 31) - 1), "alpha_shift": st.integers(-8, 0)}
+    )"""
+    else:
+        extra_imports = []
+        signature = "shape: tuple[int, ...] = SHAPE, alpha: float = 0.01"
+        body = """    node = helper.make_node(NAME, ["x"], ["y"], domain=DOMAIN, name="{s}_node", alpha=alpha)"""
+        drawn = """    return st.fixed_dictionaries({"alpha": st.floats(-4.0, 4.0, width=32)})"""
+    body = body.replace("{s}", names.snake)
+    if fmt == "litert":
+        imports = _imports(
+            ["import pathlib", "import sys"],
+            [
+                "from ai_edge_litert import schema_py_generated as schema",
+                "from hypothesis import strategies as st",
+                *extra_imports,
+                "from opbridge_testing.litert_models import single_op_model",
+                "from opbridge_testing.single_op import GraphBuilder",
+            ],
+            (f"from {names.snake}.plugin import CUSTOM_CODE, KEY",),
+        )
+        what, shape, ending = (
+            "a LiteRT CUSTOM node",
+            "(1, 8, 8, 4)",
+            f"""{body}
+    graph = builder.single_node_graph(KEY, [source], [destination], None)
+    return single_op_model(graph, schema.BuiltinOperator.CUSTOM, 1, custom_code=CUSTOM_CODE)""",
+        )
+    else:
+        element = "INT8" if dtype == "int8" else "FLOAT"
+        imports = _imports(
+            ["import pathlib", "import sys"],
+            ["from hypothesis import strategies as st", "from onnx import TensorProto, helper"],
+            (f"from {names.snake}.plugin import DOMAIN, NAME",),
+        )
+        what, shape, ending = (
+            "an ONNX node of domain DOMAIN",
+            "(1, 4, 8, 8)",
+            f"""{body}
     graph = helper.make_graph(
         [node],
         "{names.snake}",
@@ -440,7 +460,26 @@ def make_model(shape: tuple[int, ...] = SHAPE, {attributes}) -> bytes:
         [helper.make_tensor_value_info("y", TensorProto.{element}, shape)],
     )
     opsets = [helper.make_opsetid("", 17), helper.make_opsetid(DOMAIN, 1)]
-    return helper.make_model(graph, opset_imports=opsets, ir_version=8).SerializeToString()
+    return helper.make_model(graph, opset_imports=opsets, ir_version=8).SerializeToString()""",
+        )
+    signature = f"({signature})"
+    return f'''# SPDX-License-Identifier: Apache-2.0
+"""{names.camel}'s one-operator test model ({what}): make_model() for the tests; run as a
+program, it writes the model to argv[1] (the golden test's model)."""
+
+{imports}
+
+SHAPE = {shape}
+
+
+def make_model{signature} -> bytes:
+    """x -> {names.camel} -> y; op_test draws the keyword arguments from drawn_parameters()."""
+{ending}
+
+
+def drawn_parameters() -> st.SearchStrategy[dict[str, object]]:
+    """What op_test draws make_model's keyword arguments from: keep them to values the op accepts."""
+{drawn}
 
 
 if __name__ == "__main__":
@@ -454,21 +493,6 @@ def _op_test(names: OpNames, dtype: DTypeName, fmt: Format) -> str:
         values = "hnp.arrays(np.int8, shape, elements=st.integers(-128, 127))"
     else:
         values = "hnp.arrays(np.float32, shape, elements=st.floats(-1e6, 1e6, width=32))"
-    if fmt == "litert" and dtype == "int8":
-        model_strategy = """    scales = st.floats(1e-3, 1.0)
-    zero_points = st.integers(-128, 127)
-    input_quantization = draw(st.tuples(scales, zero_points))
-    output_quantization = draw(st.tuples(scales, zero_points))
-    return make_model(shape, input_quantization, output_quantization), shape"""
-    elif fmt == "litert":
-        model_strategy = "    return make_model(shape), shape"
-    elif dtype == "int8":
-        model_strategy = """    multiplier = draw(st.integers(1 << 30, (1 << 31) - 1))
-    shift = draw(st.integers(-8, 0))
-    return make_model(shape, multiplier, shift), shape"""
-    else:
-        model_strategy = """    alpha = draw(st.floats(-4.0, 4.0, width=32))
-    return make_model(shape, alpha), shape"""
     onnx_tests = ""
     host = "CustomOpSession, NativePlugin" if fmt == "onnx" else "NativePlugin"
     imports = _imports(
@@ -479,7 +503,7 @@ def _op_test(names: OpNames, dtype: DTypeName, fmt: Format) -> str:
             "from hypothesis import given, settings",
             "from hypothesis import strategies as st",
             "from hypothesis.extra import numpy as hnp",
-            f"from {names.snake}.model import make_model",
+            f"from {names.snake}.model import drawn_parameters, make_model",
             f"from opbridge.backends.host_plugins import {host}",
             "from opbridge.backends.c.golden_inputs import DEFAULT_SEED, seeded_inputs",
             "from opbridge.backends.reference import ReferenceInterpreter",
@@ -527,14 +551,14 @@ on x86_64, aarch64, Cortex-M55 and Cortex-M4.
 
 CONTEXT = build_default_registry_context(customizers=[customize_registry])
 PLUGIN = NativePlugin.load(os.environ["OPBRIDGE_OP_PLUGIN"])
-GOLDEN_CASES = 20  # custom_op(golden_cases = ...), the golden test's case count
+GOLDEN_CASES = int(os.environ["OPBRIDGE_OP_GOLDEN_CASES"])  # custom_op(golden_cases = ...)
 
 
 @st.composite
 def models(draw: st.DrawFn) -> tuple[bytes, tuple[int, ...]]:
-    """A one-operator model of a drawn shape{"" if fmt == "litert" and dtype == "float32" else " and parameters"}."""
+    """A one-operator model of a drawn shape and parameters (model.py's drawn_parameters)."""
     shape = draw(hnp.array_shapes(min_dims=1, max_dims=4, max_side=6))
-{model_strategy}
+    return make_model(shape, **draw(drawn_parameters())), shape
 
 
 def load(model: bytes) -> Graph:
@@ -605,16 +629,21 @@ custom_op(
 
 def scaffold_files(
     name: str, fmt: Format, dtype: DTypeName | None = None, domain: str | None = None,
-    load_label: str = "//toolchains:custom_op.bzl",
+    custom_code: str | None = None, load_label: str = "//toolchains:custom_op.bzl",
 ) -> dict[str, str]:  # fmt: skip
-    """The package's files by relative path."""
+    """The package's files by relative path. The domain defaults to com.example.<name>, one per op, so
+    several scaffolded ops load together (in opbridge and in one onnxruntime session)."""
     if fmt not in ("litert", "onnx"):
         raise ScaffoldError(f"format {fmt!r} is not one of litert, onnx")
     dtype = dtype or ("int8" if fmt == "litert" else "float32")
     if dtype not in ("int8", "float32"):
         raise ScaffoldError(f"dtype {dtype!r} is not one of int8, float32")
     names = OpNames.of(name)
-    domain = domain or "com.example"
+    if custom_code is not None:
+        if fmt != "litert":
+            raise ScaffoldError("--custom-code is for LiteRT operators", hint="an ONNX op is DOMAIN::NAME")
+        names = names.with_custom_code(custom_code)
+    domain = domain or f"com.example.{names.snake}"
     if not re.fullmatch(r"[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*", domain):
         raise ScaffoldError(f"domain {domain!r} is not a dotted lower-case name", hint="e.g. com.example.audio")
     s = names.snake

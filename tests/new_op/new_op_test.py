@@ -8,6 +8,7 @@ here keeps them byte-identical to what the command writes today.
 """
 
 import dataclasses
+import os
 import pathlib
 import subprocess
 
@@ -25,6 +26,7 @@ from opbridge.schemas.schema import FormalParameter, OpSchema, ParameterOption, 
 from opbridge_testing.host_build import COMPILER
 
 HERE = pathlib.Path("tests/new_op")
+SOFT_CLIP_LIBRARIES = ("examples/soft_clip/libsoft_clip_plugin.so", "examples/soft_clip/libsoft_clip_ort.so")
 VARIANTS = {
     "litert_int8": ("LitertInt8", "litert", "int8"),
     "litert_float32": ("LitertFloat32", "litert", "float32"),
@@ -52,13 +54,34 @@ def test_the_committed_packages_are_what_new_op_writes(package: str) -> None:
 
 def test_names_in_every_spelling_give_one_package() -> None:
     for spelling in ("SquaredRelu", "squared_relu", "SQUARED_RELU"):
-        assert OpNames.of(spelling) == OpNames("SquaredRelu", "squared_relu", "SQUARED_RELU")
+        names = OpNames.of(spelling)
+        assert (names.camel, names.snake, names.key, names.custom_code) == (
+            "SquaredRelu", "squared_relu", "SQUARED_RELU", "SQUARED_RELU"
+        )  # fmt: skip
     assert OpNames.of("Conv1dInt8").snake == "conv1d_int8"
+    # A model's customCode gives the key the LiteRT reader derives from it.
+    names = OpNames.of("SquaredRelu").with_custom_code("SquaredRelu")
+    assert (names.snake, names.key, names.custom_code) == ("squared_relu", "SQUAREDRELU", "SquaredRelu")
+    assert (
+        'CUSTOM_CODE = "SquaredRelu"'
+        in scaffold_files("SquaredRelu", "litert", custom_code="SquaredRelu")["squared_relu/plugin.py"]
+    )
+    with pytest.raises(ScaffoldError, match="not a C identifier"):
+        scaffold_files("SquaredRelu", "litert", custom_code="squared.relu")
+    with pytest.raises(ScaffoldError, match="for LiteRT operators"):
+        scaffold_files("SquaredRelu", "onnx", custom_code="SquaredRelu")
 
 
 @pytest.mark.parametrize(
     ("name", "message"),
-    [("my-op", "not an identifier"), ("3op", "not an identifier"), ("Kernel", "is taken"), ("A" * 30, "longer")],
+    [
+        ("my-op", "not an identifier"),
+        ("3op", "not an identifier"),
+        ("Kernel", "already has"),
+        ("Lambda", "already has"),  # a Python keyword
+        ("Json", "already has"),  # a standard module the package would shadow
+        ("A" * 30, "longer"),
+    ],
 )
 def test_bad_names_are_refused_with_the_reason(name: str, message: str) -> None:
     with pytest.raises(ScaffoldError, match=message):
@@ -120,7 +143,7 @@ def test_kernel_adapters_names_the_nearest_key_and_refuses_other_classes(capsys:
     from soft_clip.plugin import customize_registry
 
     context = build_default_registry_context(customizers=[customize_registry])
-    assert portable_kernel_of(context, "SOFT_CLIP").function == "soft_clip"
+    assert portable_kernel_of(context, "SOFT_CLIP").function == "soft_clip_kernel"
     with pytest.raises(PortableKernelError, match="did you mean 'SOFT_CLIP'"):
         portable_kernel_of(context, "SOFT_CLP")
     with pytest.raises(PortableKernelError, match="is not a PortableKernelOperator"):
@@ -146,7 +169,7 @@ def test_a_kernel_left_out_of_the_build_is_named_by_the_compiler(tmp_path: pathl
         [COMPILER, "-std=c99", "-fsyntax-only", *includes, str(source)], capture_output=True, text=True, check=False
     )
     assert result.returncode != 0
-    assert "calls soft_clip() of soft_clip_kernel.h, which this build lacks" in result.stderr
+    assert "calls soft_clip_kernel() of soft_clip_kernel.h, which this build lacks" in result.stderr
     assert "aot_model(kernel_deps = [...])" in result.stderr
     assert "No such file or directory" not in result.stderr
     # With the kernel's folder on the include path the same source compiles.
@@ -190,7 +213,9 @@ def test_params_that_do_not_match_the_kernel_s_struct_stop_the_conversion(tmp_pa
     model = tmp_path / "soft_clip.onnx"
     model.write_bytes(pathlib.Path("examples/soft_clip/soft_clip.onnx").read_bytes())
     context = build_default_registry_context(customizers=[customize])
-    with pytest.raises(PortableKernelError, match=r"soft_clip_node.*params of soft_clip are \['gain', 'limit'\]"):
+    with pytest.raises(
+        PortableKernelError, match=r"soft_clip_node.*params of soft_clip_kernel are \['gain', 'limit'\]"
+    ):
         AotConverter(ConvertArgs(model=model, output_dir=tmp_path / "out"), registry_context=context).convert()
 
 
@@ -267,3 +292,54 @@ def test_an_unknown_custom_operator_s_hint_names_all_four_parts_and_new_op(tmp_p
         assert part in hint
     for key in ("SQUARED_RELU", "SQUAREDRELU", "CONV1D_INT8"):
         assert OpNames.of(key).key == key
+
+
+def test_two_scaffolded_operators_load_together(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each scaffold has a domain of its own (com.example.<name>), so plugins of several ops combine."""
+    from soft_clip.plugin import customize_registry as soft_clip
+
+    for relative, text in scaffold_files("OtherOp", "onnx").items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from other_op.plugin import customize_registry as other_op  # type: ignore[import-not-found]
+
+    context = build_default_registry_context(customizers=[soft_clip, other_op])
+    assert {"SOFT_CLIP", "OTHER_OP"} <= set(context.aot_operator_classes)
+    assert context.schemas().select("com.example.other_op", "OtherOp", 1)[1] == "OTHER_OP"
+
+
+@pytest.mark.parametrize(("attributes", "limit"), [({}, 1.0), ({"limit": 2}, 2.0)])
+def test_the_host_adapters_read_attributes_as_opbridge_does(
+    tmp_path: pathlib.Path, attributes: dict[str, int], limit: float
+) -> None:
+    """A node without `limit` takes the schema's default, and an int attribute counts as a float, in
+    opbridge's native host and in onnxruntime alike: the same model runs unchanged in all three."""
+    import numpy as np
+    import onnxruntime as ort
+    from onnx import TensorProto, helper
+    from opbridge.backends.host_plugins import CustomOpSession
+    from opbridge.backends.reference import ReferenceInterpreter
+    from opbridge.frontends.models import load_model
+    from soft_clip.plugin import DOMAIN, NAME, customize_registry
+
+    node = helper.make_node(NAME, ["x"], ["y"], domain=DOMAIN, **attributes)
+    graph = helper.make_graph(
+        [node],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, (2, 3))],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, (2, 3))],
+    )
+    opsets = [helper.make_opsetid("", 17), helper.make_opsetid(DOMAIN, 1)]
+    model = helper.make_model(graph, opset_imports=opsets, ir_version=8).SerializeToString()
+    (tmp_path / "m.onnx").write_bytes(model)
+    context = build_default_registry_context(customizers=[customize_registry])
+    x = np.linspace(-5, 5, 6, dtype=np.float32).reshape(2, 3)
+    (expected,) = ReferenceInterpreter(load_model(tmp_path / "m.onnx", context), context).run([x])
+    np.testing.assert_array_equal(expected, x / (np.float32(1) + np.abs(x) / np.float32(limit)))
+    with CustomOpSession(SOFT_CLIP_LIBRARIES[0], model, abi="opbridge") as session:
+        np.testing.assert_array_equal(session.run([x])[0], expected)
+    options = ort.SessionOptions()
+    options.register_custom_ops_library(os.path.abspath(SOFT_CLIP_LIBRARIES[1]))
+    session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+    np.testing.assert_array_equal(session.run(None, {"x": x})[0], expected)

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Writes SoftClip's one-operator test model (an ONNX node of domain DOMAIN) to argv[1]."""
+"""SoftClip's one-operator test model (an ONNX node of domain DOMAIN): make_model() for the tests; run as a
+program, it writes the model to argv[1] (the golden test's model)."""
 
 import pathlib
 import sys
 
+from hypothesis import strategies as st
 from onnx import TensorProto, helper
 
 from soft_clip.plugin import DOMAIN, NAME
@@ -12,15 +14,8 @@ SHAPE = (1, 4, 8, 8)
 
 
 def make_model(shape: tuple[int, ...] = SHAPE, limit: float = 1.0) -> bytes:
-    """x -> DOMAIN::NAME -> y."""
-    node = helper.make_node(
-        NAME,
-        ["x"],
-        ["y"],
-        domain=DOMAIN,
-        name="soft_clip_node",
-        limit=limit,
-    )
+    """x -> SoftClip -> y; op_test draws the keyword arguments from drawn_parameters()."""
+    node = helper.make_node(NAME, ["x"], ["y"], domain=DOMAIN, name="soft_clip_node", limit=limit)
     graph = helper.make_graph(
         [node],
         "soft_clip",
@@ -29,6 +24,11 @@ def make_model(shape: tuple[int, ...] = SHAPE, limit: float = 1.0) -> bytes:
     )
     opsets = [helper.make_opsetid("", 17), helper.make_opsetid(DOMAIN, 1)]
     return helper.make_model(graph, opset_imports=opsets, ir_version=8).SerializeToString()
+
+
+def drawn_parameters() -> st.SearchStrategy[dict[str, object]]:
+    """What op_test draws make_model's keyword arguments from: keep them to values the op accepts."""
+    return st.fixed_dictionaries({"limit": st.floats(0.125, 1024.0, width=32)})
 
 
 if __name__ == "__main__":

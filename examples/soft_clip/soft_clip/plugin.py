@@ -4,7 +4,7 @@
 Made by `opbridge new-op` (docs/custom_ops.md). The math lives in three
 places that must agree: `reference` below (NumPy, the golden model), the
 schema's shape rule (`infer`), and kernel/soft_clip_kernel.c (and its
-`soft_clip_output_shape`). `bazel test` of this package checks them
+`soft_clip_kernel_output_shape`). `bazel test` of this package checks them
 against each other.
 """
 
@@ -21,7 +21,7 @@ from opbridge.schemas.schema import FormalParameter, InferenceContext, OpSchema,
 
 KEY = "SOFT_CLIP"  # the operator's key (the ONNX node is DOMAIN::NAME)
 NAME = "SoftClip"
-DOMAIN = "com.example"
+DOMAIN = "com.example.soft_clip"
 KERNEL_DIRECTORY = pathlib.Path(__file__).parent / "kernel"
 
 
@@ -53,7 +53,7 @@ SCHEMA = OpSchema(
 )
 
 KERNEL = PortableKernel(
-    function="soft_clip",
+    function="soft_clip_kernel",
     header=KERNEL_DIRECTORY / "soft_clip_kernel.h",
     sources=(KERNEL_DIRECTORY / "soft_clip_kernel.c",),
     params=(KernelParam("limit", "float"),),

@@ -65,28 +65,44 @@ def _header_lines(kernel: PortableKernel, what: str) -> str:
 """
 
 
-def _read_params(kernel: PortableKernel, float_reader: str, int_reader: str, fail: str) -> str:
-    """C++ statements filling `params` from attributes; `fail` (with {message}) returns the error."""
+def _read_params(kernel: PortableKernel, context: str, fail: str) -> str:
+    """C++ statements filling `params` from the node's attributes (ReadNumber/ReadInteger of the adapter,
+    called with `context`); a missing attribute takes the schema's default, else `fail` ({message}) returns."""
+    defaults = {spec.name: spec.default for spec in kernel.schema.attributes if not spec.required}
+    op = f"{kernel.schema.name} ({kernel.schema.domain})"
     lines = []
-    op = kernel.schema.name
     for param in kernel.params:
         quoted = '\\"' + param.name + '\\"'
-        if param.ctype == "float":
-            missing = fail.format(message=f'"{op} needs a float attribute {quoted}"')
+        kind = "float" if param.ctype == "float" else "int"
+        missing = fail.format(
+            message=f'"{op}: the node lacks the {kind} attribute {quoted} its kernel needs; add it to the node"'
+        )
+        if param.name in defaults:
+            default = defaults[param.name]
+            otherwise = f"value = {float(default)!r};" if kind == "float" else f"value = {int(default)};"
+            otherwise += "  // the schema's default"
+        else:
+            otherwise = f"return {missing};"
+        if kind == "float":
+            outside = fail.format(message=f'"{op}: attribute {quoted} is outside float32"')
             lines.append(
                 f"""  {{
     double value = 0.0;
-    if ({float_reader.format(name=param.name)}) return {missing};
+    if (!ReadNumber({context}, "{param.name}", &value)) {{
+      {otherwise}
+    }}
+    if (!(value >= -FLT_MAX && value <= FLT_MAX)) return {outside};
     params->{param.name} = static_cast<float>(value);
   }}"""
             )
         else:
-            missing = fail.format(message=f'"{op} needs an int attribute {quoted}"')
             outside = fail.format(message=f'"{op}: attribute {quoted} is outside int32"')
             lines.append(
                 f"""  {{
     int64_t value = 0;
-    if ({int_reader.format(name=param.name)}) return {missing};
+    if (!ReadInteger({context}, "{param.name}", &value)) {{
+      {otherwise}
+    }}
     if (value < INT32_MIN || value > INT32_MAX) return {outside};
     params->{param.name} = static_cast<int32_t>(value);
   }}"""
@@ -95,7 +111,20 @@ def _read_params(kernel: PortableKernel, float_reader: str, int_reader: str, fai
 
 
 def _shape_helpers() -> str:
-    return """// int64 dims of a host -> the kernel's shape; false when the rank or a dim does not fit.
+    return """// The kernel's output shape as a host's int64 dims; false when a dim is negative or the size above int32.
+bool ToHostDims(const opbridge_kernel_shape_t& shape, int64_t* dims, int32_t* count) {
+  int64_t elements = 1;
+  for (int32_t d = 0; d < shape.rank; ++d) {
+    if (shape.dims[d] < 0) return false;
+    dims[d] = shape.dims[d];
+    elements *= dims[d];
+    if (elements > INT32_MAX) return false;
+  }
+  *count = static_cast<int32_t>(elements);
+  return true;
+}
+
+// int64 dims of a host -> the kernel's shape; false when the rank or a dim does not fit.
 bool ToKernelShape(const int64_t* dims, size_t rank, opbridge_kernel_shape_t* shape, int32_t* count) {
   if (rank > OPBRIDGE_KERNEL_MAX_RANK) return false;
   int64_t elements = 1;
@@ -138,13 +167,11 @@ def opbridge_plugin_adapter(kernel: PortableKernel) -> str:
     output_masks = ", ".join(mask(v) for v in outputs)
     output_dtype_cases = "\n".join(f"    case {i}: return {d};" for i, d in enumerate(output_dtypes))
     params = _read_params(
-        kernel,
-        float_reader='host->attribute_float(info, "{name}", &value) != 0',
-        int_reader='host->attribute_int(info, "{name}", &value) != 0',
-        fail="Fail(host, status, OPBRIDGE_PLUGIN_INVALID_ARGUMENT, {message}, params)",
+        kernel, "host, info", "Fail(host, status, OPBRIDGE_PLUGIN_INVALID_ARGUMENT, {message}, params)"
     )
     name = schema.name
-    return f"""{_header_lines(kernel, "opbridge native-host plugin (cc/plugin/opbridge_plugin.h)")}#include <cstddef>
+    return f"""{_header_lines(kernel, "opbridge native-host plugin (cc/plugin/opbridge_plugin.h)")}#include <cfloat>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <new>
@@ -161,6 +188,21 @@ int32_t Fail(const OpbridgeHostApi* host, OpbridgeStatus* status, int32_t code, 
   delete params;
   host->set_error(status, code, message);
   return code;
+}}
+
+// A float attribute, or an int one (ONNX exporters write 2 for 2.0); false when the node lacks it.
+[[maybe_unused]] bool ReadNumber(const OpbridgeHostApi* host, const OpbridgeKernelInfo* info, const char* name,
+                                 double* value) {{
+  if (host->attribute_float(info, name, value) == 0) return true;
+  int64_t integer = 0;
+  if (host->attribute_int(info, name, &integer) != 0) return false;
+  *value = static_cast<double>(integer);
+  return true;
+}}
+
+[[maybe_unused]] bool ReadInteger(const OpbridgeHostApi* host, const OpbridgeKernelInfo* info, const char* name,
+                                  int64_t* value) {{
+  return host->attribute_int(info, name, value) == 0;
 }}
 
 {_shape_helpers()}
@@ -211,10 +253,10 @@ int32_t Compute(const OpbridgeHostApi* host, void* kernel, OpbridgeKernelContext
       return Fail(host, status, OPBRIDGE_PLUGIN_INVALID_ARGUMENT, message);
     }}
     int64_t dims[OPBRIDGE_KERNEL_MAX_RANK];
-    int64_t count = 1;
-    for (int32_t d = 0; d < shape.rank; ++d) {{
-      dims[d] = shape.dims[d];
-      count *= dims[d];
+    int32_t count = 0;
+    if (!ToHostDims(shape, dims, &count)) {{
+      return Fail(host, status, OPBRIDGE_PLUGIN_INVALID_ARGUMENT,
+                  "{name}: {kernel.shape_function} gave a negative dim or a size above int32");
     }}
     void* data = nullptr;
     const int32_t dtype = OutputDtype(views, i);
@@ -223,7 +265,7 @@ int32_t Compute(const OpbridgeHostApi* host, void* kernel, OpbridgeKernelContext
     }}
     outputs[i].dtype = dtype;
     outputs[i].shape = shape;
-    outputs[i].element_count = static_cast<int32_t>(count);
+    outputs[i].element_count = count;
     outputs[i].data = data;
   }}
   const int32_t result = {kernel.function}(params, inputs, {n_in}, outputs, {n_out});
@@ -262,23 +304,7 @@ def ort_adapter(kernel: PortableKernel) -> str:
     name = schema.name
     combinations = dtype_combinations(kernel)
     n_in, n_out = len(schema.inputs), len(schema.outputs)
-    params = _read_params(
-        kernel,
-        float_reader='ReadFloat(api, info, "{name}", &value) != nullptr',
-        int_reader='api->KernelInfoGetAttribute_int64(info, "{name}", &value) != nullptr',
-        fail="Fail(api, ORT_INVALID_ARGUMENT, {message}, params)",
-    )
-    read_float = ""
-    if any(param.ctype == "float" for param in kernel.params):
-        read_float = """OrtStatus* ReadFloat(const OrtApi* api, const OrtKernelInfo* info, const char* name,
-                     double* value) {
-  float single = 0.0f;
-  OrtStatus* status = api->KernelInfoGetAttribute_float(info, name, &single);
-  *value = single;
-  return status;
-}
-
-"""
+    params = _read_params(kernel, "api, info", "Fail(api, ORT_INVALID_ARGUMENT, {message}, params)")
     ops = []
     for index, (input_dtypes, output_dtypes) in enumerate(combinations):
         in_types = ", ".join(_ORT_TYPES[d] for d in input_dtypes)
@@ -291,14 +317,21 @@ def ort_adapter(kernel: PortableKernel) -> str:
             f"Op op{index}(kInputs{index}, kOutputs{index}, kOutputNumbers{index});"
         )
     op_list = ", ".join(f"&op{i}" for i in range(len(combinations)))
-    return f"""{_header_lines(kernel, "ONNX Runtime custom-op library (onnxruntime_c_api.h)")}#include <cstddef>
+    return f"""{_header_lines(kernel, "ONNX Runtime custom-op library (onnxruntime_c_api.h)")}#include <cfloat>
+#include <climits>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <mutex>
 #include <new>
+#include <vector>
 
 #include "{kernel.header.name}"
 #include "onnxruntime_c_api.h"
+
+#define OPBRIDGE_TEXT(x) #x
+#define OPBRIDGE_EXPANDED_TEXT(x) OPBRIDGE_TEXT(x)
+#define ORT_API_VERSION_TEXT OPBRIDGE_EXPANDED_TEXT(ORT_API_VERSION)
 
 namespace {{
 
@@ -315,7 +348,33 @@ OrtStatus* Fail(const OrtApi* api, OrtErrorCode code, const char* message, Param
   return api->CreateStatus(code, message);
 }}
 
-{read_float}{_shape_helpers()}
+// A float attribute, or an int one (ONNX exporters write 2 for 2.0); false when the node lacks it.
+[[maybe_unused]] bool ReadNumber(const OrtApi* api, const OrtKernelInfo* info, const char* name, double* value) {{
+  float single = 0.0f;
+  OrtStatus* status = api->KernelInfoGetAttribute_float(info, name, &single);
+  if (status == nullptr) {{
+    *value = single;
+    return true;
+  }}
+  api->ReleaseStatus(status);
+  int64_t integer = 0;
+  status = api->KernelInfoGetAttribute_int64(info, name, &integer);
+  if (status == nullptr) {{
+    *value = static_cast<double>(integer);
+    return true;
+  }}
+  api->ReleaseStatus(status);
+  return false;
+}}
+
+[[maybe_unused]] bool ReadInteger(const OrtApi* api, const OrtKernelInfo* info, const char* name, int64_t* value) {{
+  OrtStatus* status = api->KernelInfoGetAttribute_int64(info, name, value);
+  if (status == nullptr) return true;
+  api->ReleaseStatus(status);
+  return false;
+}}
+
+{_shape_helpers()}
 struct Op : OrtCustomOp {{
   const ONNXTensorElementDataType* input_types;
   const ONNXTensorElementDataType* output_types;
@@ -338,7 +397,8 @@ struct Op : OrtCustomOp {{
     GetVariadicOutputMinArity = [](const OrtCustomOp*) {{ return 1; }};
     GetVariadicOutputHomogeneity = [](const OrtCustomOp*) {{ return 1; }};
     GetStartVersion = [](const OrtCustomOp*) {{ return {schema.since_version}; }};
-    GetEndVersion = [](const OrtCustomOp*) {{ return {schema.since_version}; }};
+    // Every later version of the domain too, as opbridge selects the newest schema not above the import.
+    GetEndVersion = [](const OrtCustomOp*) {{ return INT_MAX; }};
     CreateKernelV2 = Create;
     KernelComputeV2 = Compute;
     KernelDestroy = [](void* kernel) {{ delete static_cast<Kernel*>(kernel); }};
@@ -394,10 +454,10 @@ struct Op : OrtCustomOp {{
         return Fail(api, ORT_INVALID_ARGUMENT, "{name}: {kernel.shape_function} failed");
       }}
       int64_t dims[OPBRIDGE_KERNEL_MAX_RANK];
-      int64_t count = 1;
-      for (int32_t d = 0; d < shape.rank; ++d) {{
-        dims[d] = shape.dims[d];
-        count *= dims[d];
+      int32_t count = 0;
+      if (!ToHostDims(shape, dims, &count)) {{
+        return Fail(api, ORT_INVALID_ARGUMENT,
+                    "{name}: {kernel.shape_function} gave a negative dim or a size above int32");
       }}
       OrtValue* value = nullptr;
       const size_t rank = static_cast<size_t>(shape.rank);
@@ -408,7 +468,7 @@ struct Op : OrtCustomOp {{
       if (OrtStatus* status = api->GetTensorMutableData(value, &data)) return status;
       outputs[i].dtype = kernel.output_numbers[i];
       outputs[i].shape = shape;
-      outputs[i].element_count = static_cast<int32_t>(count);
+      outputs[i].element_count = count;
       outputs[i].data = data;
     }}
     const int32_t result = {kernel.function}(&kernel.params, inputs, {n_in}, outputs, {n_out});
@@ -428,10 +488,9 @@ struct Op : OrtCustomOp {{
 struct Domains {{
   std::mutex mutex;
   const OrtApi* api = nullptr;
-  OrtCustomOpDomain* list[64] = {{}};
-  int count = 0;
+  std::vector<OrtCustomOpDomain*> list;
   ~Domains() {{
-    for (int i = 0; i < count; ++i) api->ReleaseCustomOpDomain(list[i]);
+    for (OrtCustomOpDomain* domain : list) api->ReleaseCustomOpDomain(domain);
   }}
 }} domains;
 
@@ -440,13 +499,20 @@ struct Domains {{
 extern "C" __attribute__((visibility("default"))) OrtStatus* ORT_API_CALL RegisterCustomOps(
     OrtSessionOptions* options, const OrtApiBase* api_base) {{
   const OrtApi* api = api_base->GetApi(ORT_API_VERSION);
-  if (api == nullptr) return nullptr;  // cannot even report: the runtime is older than this library
+  if (api == nullptr) {{  // an older runtime: say so through the API every version has
+    return api_base->GetApi(1)->CreateStatus(
+        ORT_FAIL, "{name}: this library needs ONNX Runtime C API version " ORT_API_VERSION_TEXT " or later");
+  }}
   std::lock_guard<std::mutex> lock(domains.mutex);
-  if (domains.count == 64) return api->CreateStatus(ORT_FAIL, "{name}: registered 64 times already");
   OrtCustomOpDomain* domain = nullptr;
   if (OrtStatus* status = api->CreateCustomOpDomain("{schema.domain}", &domain)) return status;
   domains.api = api;
-  domains.list[domains.count++] = domain;
+  try {{
+    domains.list.push_back(domain);
+  }} catch (...) {{
+    api->ReleaseCustomOpDomain(domain);
+    return api->CreateStatus(ORT_FAIL, "{name}: out of memory");
+  }}
   for (const OrtCustomOp* op : {{{op_list}}}) {{
     if (OrtStatus* status = api->CustomOpDomain_Add(domain, op)) return status;
   }}

@@ -93,7 +93,9 @@ class PortableKernel:
     def __post_init__(self) -> None:
         where = f"PortableKernel {self.function!r}"
         if not _IDENTIFIER.match(self.function):
-            raise PortableKernelError(f"{where}: the function name is not a C identifier")
+            raise PortableKernelError(
+                f"{where}: the function name is not a C identifier", hint="use letters, digits and '_' (my_op_kernel)"
+            )
         names = [param.name for param in self.params]
         for param in self.params:
             if not _IDENTIFIER.match(param.name):
@@ -105,6 +107,12 @@ class PortableKernel:
                 )
         if len(set(names)) != len(names):
             raise PortableKernelError(f"{where}: params repeat a name: {names}")
+        if not self.schema.inputs or not self.schema.outputs:
+            raise PortableKernelError(
+                f"{where}: {self.schema.name} has {len(self.schema.inputs)} input(s) and "
+                f"{len(self.schema.outputs)} output(s)",
+                hint="a portable kernel takes at least one input and gives at least one output",
+            )
         for kind, parameters in (("input", self.schema.inputs), ("output", self.schema.outputs)):
             for parameter in parameters:
                 if parameter.option is not ParameterOption.SINGLE:
@@ -185,13 +193,20 @@ class PortableKernelOperator(NodeCodeOperator):
         for kind, tensors in (("input", self.input_tensors), ("output", self.output_tensors)):
             for position, tensor in enumerate(tensors):
                 if tensor is None:
-                    raise PortableKernelError(f"{where}: {kind} {position} is omitted; the kernel takes every input")
+                    raise PortableKernelError(
+                        f"{where}: {kind} {position} is omitted; the kernel takes every input",
+                        hint="give the node every input its schema lists",
+                    )
                 if tensor.dtype not in KERNEL_DTYPES:
                     raise PortableKernelError(
-                        f"{where}: {kind} {position} is {tensor.dtype.value}, which the kernel interface lacks"
+                        f"{where}: {kind} {position} is {tensor.dtype.value}, which the kernel interface lacks",
+                        hint=f"the interface numbers {', '.join(d.value for d in KERNEL_DTYPES)}; convert the model",
                     )
                 if len(tensor.shape) > MAX_RANK:
-                    raise PortableKernelError(f"{where}: {kind} {position} has rank {len(tensor.shape)} > {MAX_RANK}")
+                    raise PortableKernelError(
+                        f"{where}: {kind} {position} has rank {len(tensor.shape)} > {MAX_RANK}",
+                        hint=f"reshape to at most {MAX_RANK} dimensions before this node",
+                    )
         header = kernel.header.name
         p = self.prefix
         if header in (f"{p}.h", f"{p}_common.h", f"{p}_constants.h") or header.startswith(f"{p}_node_"):

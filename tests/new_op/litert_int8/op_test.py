@@ -15,7 +15,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-from litert_int8.model import make_model
+from litert_int8.model import drawn_parameters, make_model
 from litert_int8.plugin import KERNEL, SCHEMA, customize_registry
 from opbridge.backends.c.golden_inputs import DEFAULT_SEED, seeded_inputs
 from opbridge.backends.host_plugins import NativePlugin
@@ -26,18 +26,14 @@ from opbridge.registry import build_default_registry_context
 
 CONTEXT = build_default_registry_context(customizers=[customize_registry])
 PLUGIN = NativePlugin.load(os.environ["OPBRIDGE_OP_PLUGIN"])
-GOLDEN_CASES = 20  # custom_op(golden_cases = ...), the golden test's case count
+GOLDEN_CASES = int(os.environ["OPBRIDGE_OP_GOLDEN_CASES"])  # custom_op(golden_cases = ...)
 
 
 @st.composite
 def models(draw: st.DrawFn) -> tuple[bytes, tuple[int, ...]]:
-    """A one-operator model of a drawn shape and parameters."""
+    """A one-operator model of a drawn shape and parameters (model.py's drawn_parameters)."""
     shape = draw(hnp.array_shapes(min_dims=1, max_dims=4, max_side=6))
-    scales = st.floats(1e-3, 1.0)
-    zero_points = st.integers(-128, 127)
-    input_quantization = draw(st.tuples(scales, zero_points))
-    output_quantization = draw(st.tuples(scales, zero_points))
-    return make_model(shape, input_quantization, output_quantization), shape
+    return make_model(shape, **draw(drawn_parameters())), shape
 
 
 def load(model: bytes) -> Graph:

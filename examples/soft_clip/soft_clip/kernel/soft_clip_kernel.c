@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-int32_t soft_clip(const soft_clip_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
+int32_t soft_clip_kernel(const soft_clip_kernel_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
     const opbridge_kernel_output_t *outputs, int32_t output_count) {
   if (input_count != 1 || output_count != 1 || inputs[0].dtype != OPBRIDGE_KERNEL_FLOAT32 ||
       outputs[0].dtype != OPBRIDGE_KERNEL_FLOAT32 || inputs[0].element_count != outputs[0].element_count) {
@@ -18,7 +18,7 @@ int32_t soft_clip(const soft_clip_params_t *params, const opbridge_kernel_input_
   return OPBRIDGE_KERNEL_OK;
 }
 
-int32_t soft_clip_output_shape(const soft_clip_params_t *params, const opbridge_kernel_input_t *inputs,
+int32_t soft_clip_kernel_output_shape(const soft_clip_kernel_params_t *params, const opbridge_kernel_input_t *inputs,
     int32_t input_count, int32_t output_index, opbridge_kernel_shape_t *shape) {
   (void)params;
   if (input_count != 1 || output_index != 0) return OPBRIDGE_KERNEL_INVALID_ARGUMENT;

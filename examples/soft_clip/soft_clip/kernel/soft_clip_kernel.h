@@ -14,15 +14,15 @@ extern "C" {
 #endif
 
 /* Computed once per node (plugin.py: the PortableKernel's params). */
-typedef struct soft_clip_params {
+typedef struct soft_clip_kernel_params {
   float limit; /* the bound |y| approaches (the node's attribute), > 0 */
-} soft_clip_params_t;
+} soft_clip_kernel_params_t;
 
-int32_t soft_clip(const soft_clip_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
+int32_t soft_clip_kernel(const soft_clip_kernel_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
     const opbridge_kernel_output_t *outputs, int32_t output_count);
 
 /* The output's shape, for hosts that allocate it (agrees with plugin.py's shape rule). */
-int32_t soft_clip_output_shape(const soft_clip_params_t *params, const opbridge_kernel_input_t *inputs,
+int32_t soft_clip_kernel_output_shape(const soft_clip_kernel_params_t *params, const opbridge_kernel_input_t *inputs,
     int32_t input_count, int32_t output_index, opbridge_kernel_shape_t *shape);
 
 #ifdef __cplusplus

@@ -4,7 +4,7 @@
 Made by `opbridge new-op` (docs/custom_ops.md). The math lives in three
 places that must agree: `reference` below (NumPy, the golden model), the
 schema's shape rule (`infer`), and kernel/litert_float32_kernel.c (and its
-`litert_float32_output_shape`). `bazel test` of this package checks them
+`litert_float32_kernel_output_shape`). `bazel test` of this package checks them
 against each other.
 """
 
@@ -19,9 +19,10 @@ from opbridge.registry_context import RegistryContext
 from opbridge.schemas.opsets import OpsetDomain
 from opbridge.schemas.schema import FormalParameter, OpSchema, TypeConstraint, same_as_input
 
-KEY = "LITERT_FLOAT32"  # the model's customCode, and the operator's key
+CUSTOM_CODE = "LITERT_FLOAT32"  # the models' customCode
+KEY = "LITERT_FLOAT32"  # the operator's key: custom_code_to_op_key(CUSTOM_CODE)
 NAME = "LitertFloat32"
-DOMAIN = "com.example"
+DOMAIN = "com.example.litert_float32"
 KERNEL_DIRECTORY = pathlib.Path(__file__).parent / "kernel"
 
 SCHEMA = OpSchema(
@@ -32,11 +33,11 @@ SCHEMA = OpSchema(
     inputs=(FormalParameter("x", "T", "the input"),),
     outputs=(FormalParameter("y", "T", "the result, of the input's dtype and shape"),),
     type_constraints=(TypeConstraint("T", (DType.FLOAT32,), "float32"),),
-    infer=same_as_input(0),  # the shape rule: edit with the kernel's litert_float32_output_shape
+    infer=same_as_input(0),  # the shape rule: edit with the kernel's litert_float32_kernel_output_shape
 )
 
 KERNEL = PortableKernel(
-    function="litert_float32",
+    function="litert_float32_kernel",
     header=KERNEL_DIRECTORY / "litert_float32_kernel.h",
     sources=(KERNEL_DIRECTORY / "litert_float32_kernel.c",),
     params=(),
@@ -52,7 +53,7 @@ def reference(call: ReferenceCall) -> list[np.ndarray]:
 def parse(node: LiteRTNode) -> None:
     """The node's attributes from its custom options: this op takes none, so a payload is a model error."""
     if node.custom_options:
-        raise ValueError(f"{KEY} takes no options, got {len(node.custom_options)} bytes")
+        raise ValueError(f"{CUSTOM_CODE} takes no options, got {len(node.custom_options)} bytes")
 
 
 class LitertFloat32Operator(PortableKernelOperator):

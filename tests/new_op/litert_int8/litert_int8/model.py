@@ -1,15 +1,17 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Writes LitertInt8's one-operator test model (a LiteRT CUSTOM node) to argv[1]."""
+"""LitertInt8's one-operator test model (a LiteRT CUSTOM node): make_model() for the tests; run as a
+program, it writes the model to argv[1] (the golden test's model)."""
 
 import pathlib
 import sys
 
 from ai_edge_litert import schema_py_generated as schema
+from hypothesis import strategies as st
 from opbridge.ir import DType, Quantization
 from opbridge_testing.litert_models import single_op_model
 from opbridge_testing.single_op import GraphBuilder
 
-from litert_int8.plugin import KEY
+from litert_int8.plugin import CUSTOM_CODE, KEY
 
 SHAPE = (1, 8, 8, 4)
 
@@ -19,14 +21,20 @@ def make_model(
     input_quantization: tuple[float, int] = (0.05, -3),
     output_quantization: tuple[float, int] = (0.03, -128),
 ) -> bytes:
-    """x -> LitertInt8 -> y."""
+    """x -> LitertInt8 -> y; op_test draws the keyword arguments from drawn_parameters()."""
     builder = GraphBuilder()
     source = builder.tensor("x", DType.INT8, shape, Quantization((input_quantization[0],), (input_quantization[1],)))
     destination = builder.tensor(
         "y", DType.INT8, shape, Quantization((output_quantization[0],), (output_quantization[1],))
     )
     graph = builder.single_node_graph(KEY, [source], [destination], None)
-    return single_op_model(graph, schema.BuiltinOperator.CUSTOM, 1, custom_code=KEY)
+    return single_op_model(graph, schema.BuiltinOperator.CUSTOM, 1, custom_code=CUSTOM_CODE)
+
+
+def drawn_parameters() -> st.SearchStrategy[dict[str, object]]:
+    """What op_test draws make_model's keyword arguments from: keep them to values the op accepts."""
+    quantization = st.tuples(st.floats(1e-3, 1.0), st.integers(-128, 127))  # (scale, zero point)
+    return st.fixed_dictionaries({"input_quantization": quantization, "output_quantization": quantization})
 
 
 if __name__ == "__main__":

@@ -4,14 +4,14 @@
 Made by `opbridge new-op` (docs/custom_ops.md). The math lives in three
 places that must agree: `reference` below (NumPy, the golden model), the
 schema's shape rule (`infer`), and kernel/litert_int8_kernel.c (and its
-`litert_int8_output_shape`). `bazel test` of this package checks them
+`litert_int8_kernel_output_shape`). `bazel test` of this package checks them
 against each other.
 """
 
 import pathlib
 
 import numpy as np
-from opbridge.aot.portable_kernel import KernelParam, PortableKernel, PortableKernelOperator
+from opbridge.aot.portable_kernel import KernelParam, PortableKernel, PortableKernelError, PortableKernelOperator
 from opbridge.frontends.litert.nodes import LiteRTNode
 from opbridge.ir import DType, Graph, Node
 from opbridge.ops.definition import OperatorDefinition, ReferenceCall
@@ -20,9 +20,10 @@ from opbridge.registry_context import RegistryContext
 from opbridge.schemas.opsets import OpsetDomain
 from opbridge.schemas.schema import FormalParameter, OpSchema, TypeConstraint, same_as_input
 
-KEY = "LITERT_INT8"  # the model's customCode, and the operator's key
+CUSTOM_CODE = "LITERT_INT8"  # the models' customCode
+KEY = "LITERT_INT8"  # the operator's key: custom_code_to_op_key(CUSTOM_CODE)
 NAME = "LitertInt8"
-DOMAIN = "com.example"
+DOMAIN = "com.example.litert_int8"
 KERNEL_DIRECTORY = pathlib.Path(__file__).parent / "kernel"
 
 SCHEMA = OpSchema(
@@ -33,7 +34,7 @@ SCHEMA = OpSchema(
     inputs=(FormalParameter("x", "T", "the input"),),
     outputs=(FormalParameter("y", "T", "the result, of the input's dtype and shape"),),
     type_constraints=(TypeConstraint("T", (DType.INT8,), "int8"),),
-    infer=same_as_input(0),  # the shape rule: edit with the kernel's litert_int8_output_shape
+    infer=same_as_input(0),  # the shape rule: edit with the kernel's litert_int8_kernel_output_shape
 )
 
 
@@ -41,7 +42,10 @@ def kernel_params(kernel: PortableKernel, graph: Graph, node: Node) -> dict[str,
     """The node's params: zero points, and the input-to-output scale as a fixed-point multiplier."""
     source, destination = graph.node_inputs(node)[0], graph.node_outputs(node)[0]
     if source is None or source.quantization is None or destination.quantization is None:
-        raise ValueError(f"{node.describe()}: {KEY} needs per-tensor quantized int8 tensors")
+        raise PortableKernelError(
+            f"{node.describe()}: {KEY} needs per-tensor quantized int8 tensors",
+            hint="quantize the model's input and output of this op (int8, one scale each)",
+        )
     multiplier, shift = quantize_multiplier(source.quantization.scales[0] / destination.quantization.scales[0])
     return {
         "input_zero_point": source.quantization.zero_points[0],
@@ -52,7 +56,7 @@ def kernel_params(kernel: PortableKernel, graph: Graph, node: Node) -> dict[str,
 
 
 KERNEL = PortableKernel(
-    function="litert_int8",
+    function="litert_int8_kernel",
     header=KERNEL_DIRECTORY / "litert_int8_kernel.h",
     sources=(KERNEL_DIRECTORY / "litert_int8_kernel.c",),
     params=(
@@ -77,7 +81,7 @@ def reference(call: ReferenceCall) -> list[np.ndarray]:
 def parse(node: LiteRTNode) -> None:
     """The node's attributes from its custom options: this op takes none, so a payload is a model error."""
     if node.custom_options:
-        raise ValueError(f"{KEY} takes no options, got {len(node.custom_options)} bytes")
+        raise ValueError(f"{CUSTOM_CODE} takes no options, got {len(node.custom_options)} bytes")
 
 
 class LitertInt8Operator(PortableKernelOperator):

@@ -4,7 +4,7 @@
 Made by `opbridge new-op` (docs/custom_ops.md). The math lives in three
 places that must agree: `reference` below (NumPy, the golden model), the
 schema's shape rule (`infer`), and kernel/onnx_float32_kernel.c (and its
-`onnx_float32_output_shape`). `bazel test` of this package checks them
+`onnx_float32_kernel_output_shape`). `bazel test` of this package checks them
 against each other.
 """
 
@@ -21,7 +21,7 @@ from opbridge.schemas.schema import FormalParameter, OpSchema, TypeConstraint, s
 
 KEY = "ONNX_FLOAT32"  # the operator's key (the ONNX node is DOMAIN::NAME)
 NAME = "OnnxFloat32"
-DOMAIN = "com.example"
+DOMAIN = "com.example.onnx_float32"
 KERNEL_DIRECTORY = pathlib.Path(__file__).parent / "kernel"
 
 
@@ -40,12 +40,12 @@ SCHEMA = OpSchema(
     inputs=(FormalParameter("x", "T", "the input"),),
     outputs=(FormalParameter("y", "T", "the result, of the input's dtype and shape"),),
     type_constraints=(TypeConstraint("T", (DType.FLOAT32,), "float32"),),
-    infer=same_as_input(0),  # the shape rule: edit with the kernel's onnx_float32_output_shape
+    infer=same_as_input(0),  # the shape rule: edit with the kernel's onnx_float32_kernel_output_shape
     attributes_class=Attributes,
 )
 
 KERNEL = PortableKernel(
-    function="onnx_float32",
+    function="onnx_float32_kernel",
     header=KERNEL_DIRECTORY / "onnx_float32_kernel.h",
     sources=(KERNEL_DIRECTORY / "onnx_float32_kernel.c",),
     params=(KernelParam("alpha", "float"),),

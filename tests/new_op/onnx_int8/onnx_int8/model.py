@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Writes OnnxInt8's one-operator test model (an ONNX node of domain DOMAIN) to argv[1]."""
+"""OnnxInt8's one-operator test model (an ONNX node of domain DOMAIN): make_model() for the tests; run as a
+program, it writes the model to argv[1] (the golden test's model)."""
 
 import pathlib
 import sys
 
+from hypothesis import strategies as st
 from onnx import TensorProto, helper
 
 from onnx_int8.plugin import DOMAIN, NAME
@@ -12,7 +14,7 @@ SHAPE = (1, 4, 8, 8)
 
 
 def make_model(shape: tuple[int, ...] = SHAPE, alpha_multiplier: int = 1 << 30, alpha_shift: int = -1) -> bytes:
-    """x -> DOMAIN::NAME -> y."""
+    """x -> OnnxInt8 -> y; op_test draws the keyword arguments from drawn_parameters()."""
     node = helper.make_node(
         NAME,
         ["x"],
@@ -30,6 +32,13 @@ def make_model(shape: tuple[int, ...] = SHAPE, alpha_multiplier: int = 1 << 30, 
     )
     opsets = [helper.make_opsetid("", 17), helper.make_opsetid(DOMAIN, 1)]
     return helper.make_model(graph, opset_imports=opsets, ir_version=8).SerializeToString()
+
+
+def drawn_parameters() -> st.SearchStrategy[dict[str, object]]:
+    """What op_test draws make_model's keyword arguments from: keep them to values the op accepts."""
+    return st.fixed_dictionaries(
+        {"alpha_multiplier": st.integers(1 << 30, (1 << 31) - 1), "alpha_shift": st.integers(-8, 0)}
+    )
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@
 Made by `opbridge new-op` (docs/custom_ops.md). The math lives in three
 places that must agree: `reference` below (NumPy, the golden model), the
 schema's shape rule (`infer`), and kernel/onnx_int8_kernel.c (and its
-`onnx_int8_output_shape`). `bazel test` of this package checks them
+`onnx_int8_kernel_output_shape`). `bazel test` of this package checks them
 against each other.
 """
 
@@ -22,7 +22,7 @@ from opbridge.schemas.schema import FormalParameter, OpSchema, TypeConstraint, s
 
 KEY = "ONNX_INT8"  # the operator's key (the ONNX node is DOMAIN::NAME)
 NAME = "OnnxInt8"
-DOMAIN = "com.example"
+DOMAIN = "com.example.onnx_int8"
 KERNEL_DIRECTORY = pathlib.Path(__file__).parent / "kernel"
 
 
@@ -42,12 +42,12 @@ SCHEMA = OpSchema(
     inputs=(FormalParameter("x", "T", "the input"),),
     outputs=(FormalParameter("y", "T", "the result, of the input's dtype and shape"),),
     type_constraints=(TypeConstraint("T", (DType.INT8,), "int8"),),
-    infer=same_as_input(0),  # the shape rule: edit with the kernel's onnx_int8_output_shape
+    infer=same_as_input(0),  # the shape rule: edit with the kernel's onnx_int8_kernel_output_shape
     attributes_class=Attributes,
 )
 
 KERNEL = PortableKernel(
-    function="onnx_int8",
+    function="onnx_int8_kernel",
     header=KERNEL_DIRECTORY / "onnx_int8_kernel.h",
     sources=(KERNEL_DIRECTORY / "onnx_int8_kernel.c",),
     params=(KernelParam("alpha_multiplier", "int32_t"), KernelParam("alpha_shift", "int32_t")),

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "litert_float32_kernel.h"
 
-int32_t litert_float32(const litert_float32_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
+int32_t litert_float32_kernel(const litert_float32_kernel_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
     const opbridge_kernel_output_t *outputs, int32_t output_count) {
   (void)params;
   if (input_count != 1 || output_count != 1 || inputs[0].dtype != OPBRIDGE_KERNEL_FLOAT32 ||
@@ -17,7 +17,7 @@ int32_t litert_float32(const litert_float32_params_t *params, const opbridge_ker
   return OPBRIDGE_KERNEL_OK;
 }
 
-int32_t litert_float32_output_shape(const litert_float32_params_t *params, const opbridge_kernel_input_t *inputs,
+int32_t litert_float32_kernel_output_shape(const litert_float32_kernel_params_t *params, const opbridge_kernel_input_t *inputs,
     int32_t input_count, int32_t output_index, opbridge_kernel_shape_t *shape) {
   (void)params;
   if (input_count != 1 || output_index != 0) return OPBRIDGE_KERNEL_INVALID_ARGUMENT;

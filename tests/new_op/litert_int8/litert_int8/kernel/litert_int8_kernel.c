@@ -3,7 +3,7 @@
 
 #include "cc/kernels/opbridge_fixed_point.h"
 
-int32_t litert_int8(const litert_int8_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
+int32_t litert_int8_kernel(const litert_int8_kernel_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
     const opbridge_kernel_output_t *outputs, int32_t output_count) {
   if (input_count != 1 || output_count != 1 || inputs[0].dtype != OPBRIDGE_KERNEL_INT8 ||
       outputs[0].dtype != OPBRIDGE_KERNEL_INT8 || inputs[0].element_count != outputs[0].element_count) {
@@ -21,7 +21,7 @@ int32_t litert_int8(const litert_int8_params_t *params, const opbridge_kernel_in
   return OPBRIDGE_KERNEL_OK;
 }
 
-int32_t litert_int8_output_shape(const litert_int8_params_t *params, const opbridge_kernel_input_t *inputs,
+int32_t litert_int8_kernel_output_shape(const litert_int8_kernel_params_t *params, const opbridge_kernel_input_t *inputs,
     int32_t input_count, int32_t output_index, opbridge_kernel_shape_t *shape) {
   (void)params;
   if (input_count != 1 || output_index != 0) return OPBRIDGE_KERNEL_INVALID_ARGUMENT;

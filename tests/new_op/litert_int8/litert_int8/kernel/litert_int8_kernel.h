@@ -14,18 +14,18 @@ extern "C" {
 #endif
 
 /* Computed once per node (plugin.py: the PortableKernel's params). */
-typedef struct litert_int8_params {
+typedef struct litert_int8_kernel_params {
   int32_t input_zero_point;
   int32_t output_zero_point;
   int32_t multiplier; /* the input-to-output scale ratio, Q0.31 (opbridge_fixed_point.h) */
   int32_t shift;
-} litert_int8_params_t;
+} litert_int8_kernel_params_t;
 
-int32_t litert_int8(const litert_int8_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
+int32_t litert_int8_kernel(const litert_int8_kernel_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
     const opbridge_kernel_output_t *outputs, int32_t output_count);
 
 /* The output's shape, for hosts that allocate it (agrees with plugin.py's shape rule). */
-int32_t litert_int8_output_shape(const litert_int8_params_t *params, const opbridge_kernel_input_t *inputs,
+int32_t litert_int8_kernel_output_shape(const litert_int8_kernel_params_t *params, const opbridge_kernel_input_t *inputs,
     int32_t input_count, int32_t output_index, opbridge_kernel_shape_t *shape);
 
 #ifdef __cplusplus

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "onnx_float32_kernel.h"
 
-int32_t onnx_float32(const onnx_float32_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
+int32_t onnx_float32_kernel(const onnx_float32_kernel_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
     const opbridge_kernel_output_t *outputs, int32_t output_count) {
   if (input_count != 1 || output_count != 1 || inputs[0].dtype != OPBRIDGE_KERNEL_FLOAT32 ||
       outputs[0].dtype != OPBRIDGE_KERNEL_FLOAT32 || inputs[0].element_count != outputs[0].element_count) {
@@ -16,7 +16,7 @@ int32_t onnx_float32(const onnx_float32_params_t *params, const opbridge_kernel_
   return OPBRIDGE_KERNEL_OK;
 }
 
-int32_t onnx_float32_output_shape(const onnx_float32_params_t *params, const opbridge_kernel_input_t *inputs,
+int32_t onnx_float32_kernel_output_shape(const onnx_float32_kernel_params_t *params, const opbridge_kernel_input_t *inputs,
     int32_t input_count, int32_t output_index, opbridge_kernel_shape_t *shape) {
   (void)params;
   if (input_count != 1 || output_index != 0) return OPBRIDGE_KERNEL_INVALID_ARGUMENT;

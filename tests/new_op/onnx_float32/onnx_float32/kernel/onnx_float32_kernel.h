@@ -14,15 +14,15 @@ extern "C" {
 #endif
 
 /* Computed once per node (plugin.py: the PortableKernel's params). */
-typedef struct onnx_float32_params {
+typedef struct onnx_float32_kernel_params {
   float alpha; /* the slope for x < 0 (the node's attribute) */
-} onnx_float32_params_t;
+} onnx_float32_kernel_params_t;
 
-int32_t onnx_float32(const onnx_float32_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
+int32_t onnx_float32_kernel(const onnx_float32_kernel_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
     const opbridge_kernel_output_t *outputs, int32_t output_count);
 
 /* The output's shape, for hosts that allocate it (agrees with plugin.py's shape rule). */
-int32_t onnx_float32_output_shape(const onnx_float32_params_t *params, const opbridge_kernel_input_t *inputs,
+int32_t onnx_float32_kernel_output_shape(const onnx_float32_kernel_params_t *params, const opbridge_kernel_input_t *inputs,
     int32_t input_count, int32_t output_index, opbridge_kernel_shape_t *shape);
 
 #ifdef __cplusplus

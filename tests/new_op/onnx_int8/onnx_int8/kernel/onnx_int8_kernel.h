@@ -14,16 +14,16 @@ extern "C" {
 #endif
 
 /* Computed once per node (plugin.py: the PortableKernel's params). */
-typedef struct onnx_int8_params {
+typedef struct onnx_int8_kernel_params {
   int32_t alpha_multiplier; /* the slope for x < 0, Q0.31 with alpha_shift (attributes) */
   int32_t alpha_shift;
-} onnx_int8_params_t;
+} onnx_int8_kernel_params_t;
 
-int32_t onnx_int8(const onnx_int8_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
+int32_t onnx_int8_kernel(const onnx_int8_kernel_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
     const opbridge_kernel_output_t *outputs, int32_t output_count);
 
 /* The output's shape, for hosts that allocate it (agrees with plugin.py's shape rule). */
-int32_t onnx_int8_output_shape(const onnx_int8_params_t *params, const opbridge_kernel_input_t *inputs,
+int32_t onnx_int8_kernel_output_shape(const onnx_int8_kernel_params_t *params, const opbridge_kernel_input_t *inputs,
     int32_t input_count, int32_t output_index, opbridge_kernel_shape_t *shape);
 
 #ifdef __cplusplus
