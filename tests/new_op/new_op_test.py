@@ -24,6 +24,7 @@ from opbridge.registry_context import RegistryContext
 from opbridge.scaffold import OpNames, ScaffoldError, scaffold_files
 from opbridge.schemas.schema import FormalParameter, OpSchema, ParameterOption, TypeConstraint, same_as_input
 from opbridge_testing.host_build import COMPILER
+from opbridge_testing.single_op import run_golden_program
 
 HERE = pathlib.Path("tests/new_op")
 SOFT_CLIP_LIBRARIES = ("examples/soft_clip/libsoft_clip_plugin.so", "examples/soft_clip/libsoft_clip_ort.so")
@@ -183,17 +184,21 @@ def test_a_kernel_left_out_of_the_build_is_named_by_the_compiler(tmp_path: pathl
     assert result.returncode == 0, result.stderr
 
 
-def test_a_bundled_module_carries_the_kernel_and_compiles(tmp_path: pathlib.Path) -> None:
+def test_a_self_contained_module_carries_the_kernel_and_passes_its_golden_test(tmp_path: pathlib.Path) -> None:
+    """What `opbridge convert` writes outside Bazel (kernels bundled, a CMakeLists.txt) builds alone."""
     from soft_clip.plugin import customize_registry
 
     model = tmp_path / "soft_clip.onnx"
     model.write_bytes(pathlib.Path("examples/soft_clip/soft_clip.onnx").read_bytes())
     context = build_default_registry_context(customizers=[customize_registry])
     out = tmp_path / "module"
-    AotConverter(ConvertArgs(model=model, output_dir=out, prefix="clip"), registry_context=context).convert()
+    golden = tmp_path / "golden_test.c"
+    config = ConvertArgs(model=model, output_dir=out, prefix="clip", golden_test=golden)
+    AotConverter(config, registry_context=context).convert()
     assert (out / "src" / "soft_clip_kernel.c").is_file() and (out / "src" / "soft_clip_kernel.h").is_file()
     assert (out / "kernels" / "cc" / "kernels" / "opbridge_kernel_api.h").is_file()
     assert "soft_clip_kernel.c" in (out / "CMakeLists.txt").read_text()
+    assert "0 failures" in run_golden_program(out, golden)  # it also fails on a nonzero exit
 
 
 def test_params_that_do_not_match_the_kernel_s_struct_stop_the_conversion(tmp_path: pathlib.Path) -> None:
