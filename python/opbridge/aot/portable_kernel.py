@@ -228,7 +228,7 @@ class PortableKernelOperator(NodeCodeOperator):
         fields = ", ".join(f".{param.name} = {c_param_value(param, values[param.name])}" for param in kernel.params)
         header = kernel.header.name
         # Without the kernel in the build, say so here, not as a compiler's "No such file or directory".
-        node = re.sub(r"[^A-Za-z0-9 _.,:()\'-]", "_", self.node.describe())
+        node = re.sub(r"[^A-Za-z0-9 _.,:()'-]", "_", self.node.describe().replace('"', "'"))
         guarded_include = (
             f'#if defined(__has_include)\n#if !__has_include("{header}")\n'
             f'#error "{node} calls {kernel.function}() of {header}, which this build lacks: link the '

@@ -541,7 +541,7 @@ def _guard_plugin_kernel_includes(operator: Any, written: list[pathlib.Path]) ->
     includes one gets a check first, so a build without them says which node needs which header and
     how to link it, instead of the compiler's bare "No such file or directory"."""
     headers = sorted({pathlib.Path(s).name for s in operator.kernel_sources() if str(s).endswith(".h")})
-    node = re.sub(r"[^A-Za-z0-9 _.,:()'-]", "_", operator.node.describe())
+    node = re.sub(r"[^A-Za-z0-9 _.,:()'-]", "_", operator.node.describe().replace('"', "'"))
     cls = re.sub(r"[^A-Za-z0-9_.]", "_", type(operator).__qualname__)
     for path in written:
         text = path.read_text()
