@@ -199,6 +199,7 @@ class PlannedModel:
     plan: MemoryPlan
     schedule_note: str = ""
     patch_note: str = ""
+    import_notes: tuple[str, ...] = ()  # what the frontend did to the file (Graph.notes)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -208,6 +209,7 @@ class ConvertResult:
     module: EmittedModule
     schedule_note: str = ""  # how the nodes were reordered, if they were
     patch_note: str = ""  # the patch-based stage chosen (patch_based), or why none
+    import_notes: tuple[str, ...] = ()  # an ONNX opset upgraded, constant subgraphs folded
 
     def summary(self) -> str:
         constants = sum(t.bytes for t in self.graph.tensors if t.is_constant)
@@ -217,7 +219,7 @@ class ConvertResult:
             f"arena: {self.plan.arena_bytes} bytes (liveness lower bound {self.plan.lower_bound_bytes} bytes, "
             f"placed by {self.plan.strategy}); "
             f"constants: {constants} bytes"
-            + "".join(f"\n{note}" for note in (self.schedule_note, self.patch_note) if note)
+            + "".join(f"\n{note}" for note in (*self.import_notes, self.schedule_note, self.patch_note) if note)
         )
 
 
@@ -381,6 +383,7 @@ class AotConverter:
         progress = self.progress
         progress.stage(f"reading {config.model.name}")
         graph = load_model(config.model, context)
+        import_notes = graph.notes
         progress.stage("checking every node against its schema")
         validate_graph(graph, context.operators)  # every node against its schema, before any rewrite
         graph = self.transform(graph)
@@ -403,6 +406,7 @@ class AotConverter:
             plan=plan,
             schedule_note=self.schedule_note,
             patch_note=patch_note,
+            import_notes=import_notes,
         )
 
     def convert(self) -> ConvertResult:
@@ -454,4 +458,5 @@ class AotConverter:
             module=module,
             schedule_note=planned.schedule_note,
             patch_note=planned.patch_note,
+            import_notes=planned.import_notes,
         )

@@ -139,6 +139,9 @@ class Graph:
     nodes: list[Node]
     inputs: list[int]
     outputs: list[int]
+    # What the frontend did to the file on the way in (an opset upgraded, constants folded), for
+    # the conversion summary; not carried by the graphs that passes build from this one.
+    notes: tuple[str, ...] = dataclasses.field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         self.check_schedule()

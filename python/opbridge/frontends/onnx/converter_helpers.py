@@ -98,6 +98,66 @@ def bind_nchw(conversion: OnnxConversion, node: OnnxNode, nhwc: int) -> None:
     transpose(conversion, nhwc, TO_NCHW, f"{node.name}/to_nchw", bind=node.outputs[0])
 
 
+# 1-D convolutions and pools (NCW inputs) run on the 2-D kernels with a unit height: NCW is
+# transposed to NWC and reshaped to N1WC, and back after the op. Between two 1-D layers the
+# transposes to NCW and back are adjacent, so cancel_transposes removes them as it does in 2-D.
+NCW_TO_NWC = (0, 2, 1)
+
+
+def spatial_rank(conversion: OnnxConversion, node: OnnxNode, x: int) -> int:
+    """The number of spatial axes of a Conv or pool input: 1 (NCW) or 2 (NCHW); others refused."""
+    tensor = conversion.tensor(x)
+    if len(tensor.shape) not in (3, 4):
+        raise node.unsupported(
+            f"input {tensor.describe()} has rank {len(tensor.shape)}: opbridge runs 1-D (rank 3) and 2-D "
+            "(rank 4) convolutions and pools",
+            hint="3-D convolutions and pools have no Cortex-M kernel; reshape the model to 2-D",
+        )
+    return len(tensor.shape) - 2
+
+
+def with_unit_height(node: OnnxNode) -> OnnxNode:
+    """A 1-D Conv or pool node with the attributes of the 2-D node that computes it on an N1WC input:
+    kernel_shape, strides and dilations get a leading 1, pads (begin, end) become (0, begin, 0, end)."""
+    attributes = dict(node.attributes)
+    for name in ("kernel_shape", "strides", "dilations"):
+        if name in attributes:
+            values = [int(v) for v in node.attribute(name, (1,))]
+            if len(values) != 1:
+                raise node.unsupported(f"{name}={values} for a 1-D input (expected one value)")
+            attributes[name] = [1, *values]
+    if "pads" in attributes:
+        pads = [int(v) for v in node.attribute("pads", (0, 0))]
+        if len(pads) != 2:
+            raise node.unsupported(f"pads={pads} for a 1-D input (expected begin and end)")
+        attributes["pads"] = [0, pads[0], 0, pads[1]]
+    return dataclasses.replace(node, attributes=attributes)
+
+
+def to_nhwc(conversion: OnnxConversion, node: OnnxNode, x: int) -> int:
+    """An NCHW input as NHWC, or an NCW input as N1WC (see NCW_TO_NWC)."""
+    shape = conversion.tensor(x).shape
+    if len(shape) == 4:
+        return transpose(conversion, x, TO_NHWC, f"{node.name}/to_nhwc")
+    nwc = transpose(conversion, x, NCW_TO_NWC, f"{node.name}/to_nwc")
+    return reshape(conversion, nwc, (shape[0], 1, shape[2], shape[1]), f"{node.name}/to_n1wc")
+
+
+def bind_from_nhwc(conversion: OnnxConversion, node: OnnxNode, nhwc: int, spatial: int) -> None:
+    """The op's NHWC result bound to the node's ONNX output: NCHW, or NCW when `spatial` is 1."""
+    if spatial == 2:
+        bind_nchw(conversion, node, nhwc)
+        return
+    batch, _, width, channels = conversion.tensor(nhwc).shape
+    nwc = reshape(conversion, nhwc, (batch, width, channels), f"{node.name}/to_nwc_out")
+    transpose(conversion, nwc, NCW_TO_NWC, f"{node.name}/to_ncw", bind=node.outputs[0])
+
+
+def reshape(conversion: OnnxConversion, x: int, shape: tuple[int, ...], name: str) -> int:
+    shape_input = conversion.constant(np.array(shape, np.int32), DType.INT32, f"{name}/shape")
+    return conversion.emit("RESHAPE", [x, shape_input], None, name=name)[0]
+
+
 @dataclasses.dataclass(frozen=True)
 class Int8Operands:
     """What a QLinear op (or a fused QDQ group) adds to its float form: the int8

@@ -34,6 +34,7 @@ import numpy as np
 from opbridge.errors import ModelFormatError, UnsupportedOperatorError, UnsupportedTensorError, nearest
 from opbridge.frontends.onnx.batch_norm_folding import fold_batch_norms
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
+from opbridge.frontends.onnx.preparation import Preparation, fold_constant_subgraphs, upgrade_opset
 from opbridge.frontends.onnx.qdq_fusion import fuse_qdq
 from opbridge.frontends.unsupported import UnsupportedNode, unsupported_operators_error
 from opbridge.ir import Graph, Tensor
@@ -117,6 +118,9 @@ def read_onnx_model(data: bytes, context: RegistryContext, *, source: str = "<by
     onnx_version = imports.get("")
     if onnx_version is None:
         raise ModelFormatError(f"{source}: the model does not import the default ONNX domain")
+    preparation = prepare_model(model, onnx_version, source)
+    model, onnx_version = preparation.model, preparation.opset_to or onnx_version
+    imports[""] = onnx_version
     conversion = OnnxConversion(model.graph.name or "main", context, source)
     inputs = _add_graph_values(conversion, model.graph)
     protos = list(model.graph.node)
@@ -132,7 +136,20 @@ def read_onnx_model(data: bytes, context: RegistryContext, *, source: str = "<by
         _convert_node(conversion, node, custom_protos, imports, onnx_version)
     graph = conversion.graph(inputs, outputs)
     # ... and on the converted graph.
-    return cancel_transposes(fold_constants(graph, context.operators), context.operators)
+    graph = cancel_transposes(fold_constants(graph, context.operators), context.operators)
+    graph.notes = preparation.notes()
+    return graph
+
+
+def prepare_model(model: Any, onnx_version: int, source: str) -> Preparation:
+    """The ModelProto as conversion reads it: upgraded to MIN_OPSET when older, constant
+    subgraphs folded (frontends/onnx/preparation.py)."""
+    opset_from = opset_to = None
+    if onnx_version < MIN_OPSET:
+        model = upgrade_opset(model, onnx_version, MIN_OPSET, source)
+        opset_from, opset_to, onnx_version = onnx_version, MIN_OPSET, MIN_OPSET
+    model, folded = fold_constant_subgraphs(model, onnx_version, source)
+    return Preparation(model, opset_from, opset_to, folded)
 
 
 def load_onnx_model(path: pathlib.Path | str, context: RegistryContext) -> Graph:

@@ -137,7 +137,7 @@ def qlinear_operands(
     conversion: OnnxConversion,
     node: OnnxNode,
     *,
-    weights_rank: int,
+    weights_rank: int | tuple[int, ...],
     channels: Callable[[np.ndarray], int],
     output_at: int,
     symmetric: bool,
@@ -147,8 +147,10 @@ def qlinear_operands(
     (at output_at and output_at + 1). Weight zero points must be 0 if `symmetric` or per channel."""
     x = int8_input(conversion, node, per_tensor(conversion, node, 1, 2, "input"))
     weights = int8_weights(conversion, node, 3)
-    if weights.ndim != weights_rank:
-        raise node.unsupported(f"weights of shape {list(weights.shape)}: expected rank {weights_rank}")
+    ranks = (weights_rank,) if isinstance(weights_rank, int) else weights_rank
+    if weights.ndim not in ranks:
+        expected = " or ".join(map(str, ranks))
+        raise node.unsupported(f"weights of shape {list(weights.shape)}: expected rank {expected}")
     scales, zero_points = filter_operands(conversion, node, 4, 5, channels(weights))
     if any(zero_points) and (symmetric or len(scales) > 1):
         raise node.unsupported(

@@ -1,0 +1,244 @@
+# SPDX-License-Identifier: Apache-2.0
+"""What happens to an ONNX ModelProto before its nodes are converted.
+
+1. `upgrade_opset`: a model importing the default domain below opbridge's
+   lowest opset (MIN_OPSET, 13) is rewritten with the `onnx` package's
+   version converter, as a user would do by hand. Exporters of the opset 6-12
+   era are common; each op's adapters are the onnx package's, not ours.
+2. `fold_constant_subgraphs`: every standard node whose inputs are all
+   constants is evaluated with the `onnx` package's reference evaluator
+   (`onnx.reference`) and replaced by initializers. So are Shape and Size of a
+   value whose shape ONNX's shape inference knows. That removes the shape
+   arithmetic exporters write (Shape -> Gather -> Unsqueeze -> Concat ->
+   Reshape), Constant and ConstantOfShape, for any standard operator, without
+   a folding rule per operator of our own.
+
+Not folded: QuantizeLinear and DequantizeLinear (the QDQ pass reads them
+around int8 weights), nodes of custom domains (opbridge's own constant
+folding evaluates those with their references after conversion), random
+generators, and nodes writing a graph output.
+"""
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from opbridge.errors import ModelFormatError, UnsupportedOperatorError
+
+# Standard ops never folded here (see the module docstring).
+NOT_FOLDED = frozenset(
+    {
+        "QuantizeLinear",
+        "DequantizeLinear",
+        "DynamicQuantizeLinear",
+        "RandomNormal",
+        "RandomNormalLike",
+        "RandomUniform",
+        "RandomUniformLike",
+        "Multinomial",
+        "Bernoulli",
+    }
+)
+# A folded value larger than this stays a node (and meets its converter): a
+# ConstantOfShape of a huge shape must not fill the host's memory.
+MAX_FOLDED_BYTES = 64 * 1024 * 1024
+STANDARD_DOMAINS = ("", "ai.onnx")
+
+
+@dataclasses.dataclass(frozen=True)
+class Preparation:
+    """The model as conversion reads it, and what was done to it (for the summary and -v)."""
+
+    model: Any  # onnx.ModelProto
+    opset_from: int | None  # the opset the file imported, when it was upgraded
+    opset_to: int | None
+    folded: dict[str, int]  # op type -> nodes folded into constants
+
+    def notes(self) -> tuple[str, ...]:
+        notes = []
+        if self.opset_from is not None:
+            notes.append(
+                f"import: ONNX opset {self.opset_from} upgraded to {self.opset_to} with onnx.version_converter"
+            )
+        if self.folded:
+            counts = ", ".join(f"{op} x{count}" for op, count in sorted(self.folded.items()))
+            notes.append(f"import: {sum(self.folded.values())} constant node(s) folded with onnx.reference ({counts})")
+        return tuple(notes)
+
+
+def upgrade_opset(model: Any, version: int, target: int, source: str) -> Any:
+    """`model` (importing the default domain at `version` < `target`) converted to opset `target`.
+    A conversion the onnx package cannot do names the first node whose op it cannot convert."""
+    import onnx
+    import onnx.version_converter
+
+    try:
+        return onnx.version_converter.convert_version(model, target)
+    except Exception as error:  # the converter raises RuntimeError, ValueError or its own C++ errors
+        culprit = _first_unconvertible_node(model, version, target)
+        where = f"{culprit}: " if culprit else ""
+        raise UnsupportedOperatorError(
+            f"{source}: {where}onnx.version_converter cannot convert the model from ONNX opset {version} "
+            f"to {target}: {str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__}",
+            hint=f"re-export the model at opset {target} or later (torch.onnx.export(..., opset_version={target}))",
+        ) from None
+
+
+def _first_unconvertible_node(model: Any, version: int, target: int) -> str:
+    """'node 3 (ai.onnx.Upsample "up")' for the first node the converter fails on alone, or ""."""
+    import onnx
+    import onnx.version_converter
+
+    tried: dict[str, bool] = {}
+    for position, node in enumerate(model.graph.node):
+        if node.domain not in STANDARD_DOMAINS:
+            continue
+        if node.op_type not in tried:
+            single = onnx.helper.make_model(
+                onnx.helper.make_graph(
+                    [node],
+                    "probe",
+                    [onnx.helper.make_tensor_value_info(n, onnx.TensorProto.FLOAT, None) for n in node.input if n],
+                    [onnx.helper.make_tensor_value_info(n, onnx.TensorProto.FLOAT, None) for n in node.output if n],
+                ),
+                opset_imports=[onnx.helper.make_opsetid("", version)],
+            )
+            try:
+                onnx.version_converter.convert_version(single, target)
+                tried[node.op_type] = True
+            except Exception:
+                tried[node.op_type] = False
+        if not tried[node.op_type]:
+            return f'node {position} (ai.onnx.{node.op_type} "{node.name or f"{node.op_type}_{position}"}")'
+    return ""
+
+
+def fold_constant_subgraphs(model: Any, version: int, source: str) -> tuple[Any, dict[str, int]]:
+    """`model` with its constant subgraphs folded into initializers (see the module docstring), and
+    how many nodes of each op type were folded. The model passed in is not changed."""
+    import onnx
+    import onnx.numpy_helper
+
+    graph = model.graph
+    constants: dict[str, np.ndarray] = {}
+    for initializer in graph.initializer:
+        try:
+            constants[initializer.name] = onnx.numpy_helper.to_array(initializer)
+        except Exception:  # damaged: the importer reports it with its name
+            pass
+    # An input that is also an initializer (older exporters) is a constant only while no one feeds it.
+    shapes = _static_shapes(model)
+    outputs = {o.name for o in graph.output}
+    kept: list[Any] = []
+    folded: dict[str, int] = {}
+    new_values: dict[str, np.ndarray] = {}
+    for position, node in enumerate(graph.node):
+        values = _fold(node, position, constants, shapes, outputs, version, source)
+        if values is None:
+            kept.append(node)
+            continue
+        for name, value in values.items():
+            constants[name] = value
+            new_values[name] = value
+        folded[node.op_type] = folded.get(node.op_type, 0) + 1
+    if not folded:
+        return model, {}
+    result = onnx.ModelProto()
+    result.CopyFrom(model)
+    del result.graph.node[:]
+    result.graph.node.extend(kept)
+    read = {name for node in kept for name in node.input} | outputs
+    result.graph.initializer.extend(
+        onnx.numpy_helper.from_array(value, name) for name, value in new_values.items() if name in read
+    )
+    return result, folded
+
+
+def _static_shapes(model: Any) -> dict[str, tuple[int, ...]]:
+    """The shapes ONNX's shape inference gives each value, where every dimension is known."""
+    import onnx
+
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model, data_prop=True)
+    except Exception:  # inference refuses some valid models; folding Shape then waits for our checks
+        return {}
+    shapes = {}
+    for info in list(inferred.graph.value_info) + list(inferred.graph.input) + list(inferred.graph.output):
+        if not info.type.HasField("tensor_type") or not info.type.tensor_type.HasField("shape"):
+            continue
+        dims = info.type.tensor_type.shape.dim
+        if all(d.HasField("dim_value") for d in dims):
+            shapes[info.name] = tuple(int(d.dim_value) for d in dims)
+    return shapes
+
+
+def _fold(
+    node: Any,
+    position: int,
+    constants: dict[str, np.ndarray],
+    shapes: dict[str, tuple[int, ...]],
+    outputs: set[str],
+    version: int,
+    source: str,
+) -> dict[str, np.ndarray] | None:
+    """The values of `node`'s outputs when it can be folded, else None."""
+    if node.domain not in STANDARD_DOMAINS or node.op_type in NOT_FOLDED:
+        return None
+    if outputs.intersection(node.output) or not node.output:
+        return None
+    if node.op_type in ("Shape", "Size") and node.input and node.input[0] not in constants:
+        return _shape_of(node, shapes)
+    inputs = [name for name in node.input if name]
+    if not inputs and node.op_type not in ("Constant",):
+        return None
+    if any(name not in constants for name in inputs):
+        return None
+    values = _evaluate(node, position, constants, version, source)
+    if sum(v.nbytes for v in values.values()) > MAX_FOLDED_BYTES:
+        return None
+    return values
+
+
+def _shape_of(node: Any, shapes: dict[str, tuple[int, ...]]) -> dict[str, np.ndarray] | None:
+    """Shape (with its start and end, opset 15+) or Size of a value of known shape."""
+    shape = shapes.get(node.input[0])
+    if shape is None:
+        return None
+    if node.op_type == "Size":
+        return {node.output[0]: np.array(int(np.prod(shape, dtype=np.int64)), np.int64)}
+    attributes = {a.name: a.i for a in node.attribute}
+    rank = len(shape)
+    start, end = attributes.get("start", 0), attributes.get("end", rank)
+    start, end = (max(0, min(rank, v + rank if v < 0 else v)) for v in (start, end))
+    return {node.output[0]: np.array(shape[start:end], np.int64)}
+
+
+def _evaluate(
+    node: Any, position: int, constants: dict[str, np.ndarray], version: int, source: str
+) -> dict[str, np.ndarray]:
+    """One node evaluated by onnx.reference at the model's opset, its inputs as initializers."""
+    import onnx
+    import onnx.numpy_helper
+    from onnx.reference import ReferenceEvaluator
+
+    inputs = [name for name in node.input if name]
+    graph = onnx.helper.make_graph(
+        [node],
+        "fold",
+        [],
+        [onnx.helper.make_empty_tensor_value_info(name) for name in node.output if name],
+        initializer=[onnx.numpy_helper.from_array(np.asarray(constants[name]), name) for name in inputs],
+    )
+    single = onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", version)])
+    names = [name for name in node.output if name]
+    try:
+        results = ReferenceEvaluator(single).run(None, {})
+    except Exception as error:  # the evaluator raises what its kernels raise
+        label = node.name or f"{node.op_type}_{position}"
+        raise ModelFormatError(
+            f'{source}: node {position} (ai.onnx.{node.op_type} "{label}") reads only constants, and '
+            f"evaluating it with onnx.reference failed: {type(error).__name__}: {error}",
+            hint="the node's constant inputs or attributes are not what its ONNX operator allows; re-export the model",
+        ) from None
+    return {name: np.asarray(value) for name, value in zip(names, results, strict=True)}
