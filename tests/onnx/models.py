@@ -160,7 +160,47 @@ def cnn_layers_model(opset: int = OPSET, seed: int = 4) -> onnx.ModelProto:
     return b.model("cnn_layers", [1, 3, 12, 12], "fc", [1, 4], opset)
 
 
-MODELS = {"mlp": mlp_model, "cnn": cnn_model}
+def cnn1d_layers_model(opset: int = OPSET, seed: int = 5) -> onnx.ModelProto:
+    """A 1-D audio-style CNN: input[1, 4, 32] -> Conv1d k5 (pads 2) -> Relu -> MaxPool1d 2 -> grouped Conv1d
+    (group 2) k3 -> Relu -> depthwise Conv1d k3 stride 2 -> Relu -> Conv1d 1x1 -> Flatten -> Gemm(3) (logits)."""
+    b = _Builder(seed)
+    h = b.node(
+        "Conv",
+        ["input", b.constant("c1_w", _weights(b.rng, (8, 4, 5))), b.constant("c1_b", _weights(b.rng, (8,)))],
+        "conv1",
+        pads=[2, 2],
+    )
+    h = b.node("Relu", [h], "relu1")
+    h = b.node("MaxPool", [h], "pool1", kernel_shape=[2], strides=[2])
+    h = b.node(
+        "Conv",
+        [h, b.constant("g_w", _weights(b.rng, (8, 4, 3))), b.constant("g_b", _weights(b.rng, (8,)))],
+        "grouped",
+        group=2,
+        pads=[1, 1],
+    )
+    h = b.node("Relu", [h], "relu2")
+    h = b.node(
+        "Conv",
+        [h, b.constant("dw_w", _weights(b.rng, (8, 1, 3))), b.constant("dw_b", _weights(b.rng, (8,)))],
+        "depthwise",
+        group=8,
+        strides=[2],
+        pads=[1, 1],
+    )
+    h = b.node("Relu", [h], "relu3")
+    h = b.node("Conv", [h, b.constant("c2_w", _weights(b.rng, (6, 8, 1)))], "conv2")
+    h = b.node("Flatten", [h], "flat")
+    b.node(
+        "Gemm",
+        [h, b.constant("fc_w", _weights(b.rng, (3, 6 * 8), 0.1)), b.constant("fc_b", _weights(b.rng, (3,)))],
+        "fc",
+        transB=1,
+    )
+    return b.model("cnn1d_layers", [1, 4, 32], "fc", [1, 3], opset)
+
+
+MODELS = {"mlp": mlp_model, "cnn": cnn_model, "cnn1d": cnn1d_layers_model}
 
 if __name__ == "__main__":
     for output in sys.argv[1:]:

@@ -12,7 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from models import MODELS
+from onnx import TensorProto, helper
 from opbridge.backends.reference.interpreter import ReferenceInterpreter
+from opbridge.converter import AotConverter, ConvertArgs
 from opbridge.errors import UnsupportedOperatorError
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ops.definition import MAX_OPSET, MIN_OPSET
@@ -64,9 +66,43 @@ def test_transposes_between_nhwc_ops_cancel() -> None:
     assert ops[:8] == ["TRANSPOSE", "CONV_2D", "RELU", "MAX_POOL_2D", "CONV_2D", "CONV_2D", "ADD", "DEPTHWISE_CONV_2D"]
 
 
+# The MLP's Clip takes its bounds as inputs from opset 11; conformance_test reads opset 6 models.
+@pytest.mark.parametrize("opset", [11, 12])
+def test_older_opsets_are_upgraded_and_the_summary_says_so(opset: int, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    model = MODELS["mlp"](opset=opset)
+    graph = convert(model)
+    assert graph.notes == (f"import: ONNX opset {opset} upgraded to 13 with onnx.version_converter",)
+    x = np.linspace(-3, 3, num=20, dtype=np.float32).reshape(1, 20)
+    (actual,) = ReferenceInterpreter(graph, CONTEXT).run([x])
+    np.testing.assert_allclose(actual, onnxruntime_outputs(model, x), **FLOAT_TOLERANCE)
+    path = tmp_path / "mlp.onnx"
+    path.write_bytes(model.SerializeToString())
+    config = ConvertArgs(model=path, output_dir=tmp_path / "out", prefix="mlp", bundle_kernels=False)
+    result = AotConverter(config, CONTEXT).convert()
+    assert f"import: ONNX opset {opset} upgraded to 13 with onnx.version_converter" in result.summary()
+
+
+def test_an_op_the_version_converter_cannot_upgrade_is_named() -> None:
+    nodes = [helper.make_node("Relu", ["x"], ["r"]), helper.make_node("ImageScaler", ["r"], ["y"], scale=2.0)]
+    graph = helper.make_graph(
+        nodes,
+        "old",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 4, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3, 4, 4])],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 7)])
+    with pytest.raises(
+        UnsupportedOperatorError,
+        match=r'node 1 \(ai.onnx.ImageScaler "ImageScaler_1"\): onnx.version_converter cannot convert the model '
+        r"from ONNX opset 7 to 13: Op .* has no registered schema",
+    ) as error:
+        read_onnx_model(model.SerializeToString(), CONTEXT, source="old.onnx")
+    assert "opset_version=13" in error.value.hint
+
+
 def test_opsets_outside_the_range_and_unknown_ops_are_refused() -> None:
-    with pytest.raises(UnsupportedOperatorError, match=r"opset 12; opbridge converts opsets 13..21"):
-        read_onnx_model(MODELS["mlp"](opset=12).SerializeToString(), CONTEXT)
+    with pytest.raises(UnsupportedOperatorError, match=r"opset 22; opbridge converts opsets 13..21"):
+        read_onnx_model(MODELS["mlp"](opset=22).SerializeToString(), CONTEXT)
     model = MODELS["mlp"]()
     model.graph.node[1].op_type = "Selu"
     with pytest.raises(

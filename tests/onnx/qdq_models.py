@@ -27,7 +27,7 @@ import sys
 import numpy as np
 import onnx
 import onnxruntime
-from models import OPSET, cnn_layers_model, mlp_layers_model
+from models import OPSET, cnn1d_layers_model, cnn_layers_model, mlp_layers_model
 from onnx import TensorProto, helper, numpy_helper
 
 WEIGHTED = ("Conv", "Gemm", "MatMul")
@@ -177,7 +177,12 @@ def qdq_cnn_model(opset: int = OPSET) -> onnx.ModelProto:
     return qdq_model(model, calibration_inputs(model))
 
 
-QDQ_MODELS = {"qdq_mlp": qdq_mlp_model, "qdq_cnn": qdq_cnn_model}
+def qdq_cnn1d_model(opset: int = OPSET) -> onnx.ModelProto:
+    model = cnn1d_layers_model(opset)
+    return qdq_model(model, calibration_inputs(model))
+
+
+QDQ_MODELS = {"qdq_mlp": qdq_mlp_model, "qdq_cnn": qdq_cnn_model, "qdq_cnn1d": qdq_cnn1d_model}
 
 if __name__ == "__main__":
     for output in sys.argv[1:]:

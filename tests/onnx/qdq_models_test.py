@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-from models import cnn_layers_model, mlp_layers_model
+from models import cnn1d_layers_model, cnn_layers_model, mlp_layers_model
 from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
 from opbridge.backends.reference.interpreter import ReferenceInterpreter
 from opbridge.frontends.onnx.importer import read_onnx_model
@@ -48,7 +48,11 @@ def test_qdq_models_compute_in_int8(name: str) -> None:
     assert ops[0] == "QUANTIZE" and ops[-1] == "DEQUANTIZE", ops
     for node in graph.nodes[1:-1]:
         assert all(graph.tensor(i).dtype is DType.INT8 for i in node.outputs), node.describe()
-    expected = {"qdq_mlp": ["FULLY_CONNECTED"] * 3, "qdq_cnn": ["CONV_2D", "MAX_POOL_2D", "DEPTHWISE_CONV_2D"]}
+    expected = {
+        "qdq_mlp": ["FULLY_CONNECTED"] * 3,
+        "qdq_cnn": ["CONV_2D", "MAX_POOL_2D", "DEPTHWISE_CONV_2D"],
+        "qdq_cnn1d": ["CONV_2D", "MAX_POOL_2D", "CONV_2D", "CONV_2D", "DEPTHWISE_CONV_2D"],
+    }
     assert [op for op in ops if op in ("FULLY_CONNECTED", "CONV_2D", "MAX_POOL_2D", "DEPTHWISE_CONV_2D")][
         : len(expected[name])
     ] == expected[name]
@@ -106,7 +110,7 @@ class _Calibration(CalibrationDataReader):
         return next(self._feeds, None)
 
 
-@pytest.mark.parametrize("build", [mlp_layers_model, cnn_layers_model], ids=["mlp", "cnn"])
+@pytest.mark.parametrize("build", [mlp_layers_model, cnn_layers_model, cnn1d_layers_model], ids=["mlp", "cnn", "cnn1d"])
 def test_models_quantized_by_onnxruntime_match_bit_for_bit(build, tmp_path) -> None:  # type: ignore[no-untyped-def]
     # What users bring: the float model quantized by onnxruntime's own static quantizer
     # (QDQ, int8 activations and weights, per-channel weights; it folds each Relu away).

@@ -124,7 +124,7 @@ def read_onnx_model(data: bytes, context: RegistryContext, *, source: str = "<by
     conversion = OnnxConversion(model.graph.name or "main", context, source)
     inputs = _add_graph_values(conversion, model.graph)
     protos = list(model.graph.node)
-    nodes = [read_node(proto, position) for position, proto in enumerate(protos)]
+    nodes = [read_node(proto, position) for position, proto in zip(preparation.positions, protos, strict=True)]
     custom_protos = {id(node): proto for node, proto in zip(nodes, protos, strict=True)}
     for node in nodes:
         _check_arity(node, onnx_version, source)
@@ -146,10 +146,13 @@ def prepare_model(model: Any, onnx_version: int, source: str) -> Preparation:
     subgraphs folded (frontends/onnx/preparation.py)."""
     opset_from = opset_to = None
     if onnx_version < MIN_OPSET:
+        # Named first: the version converter may insert nodes, and messages must name the file's nodes.
+        for position, proto in enumerate(model.graph.node):
+            proto.name = node_name(proto, position)
         model = upgrade_opset(model, onnx_version, MIN_OPSET, source)
         opset_from, opset_to, onnx_version = onnx_version, MIN_OPSET, MIN_OPSET
-    model, folded = fold_constant_subgraphs(model, onnx_version, source)
-    return Preparation(model, opset_from, opset_to, folded)
+    model, folded, positions = fold_constant_subgraphs(model, onnx_version, source)
+    return Preparation(model, opset_from, opset_to, folded, positions)
 
 
 def load_onnx_model(path: pathlib.Path | str, context: RegistryContext) -> Graph:

@@ -19,7 +19,9 @@ folding evaluates those with their references after conversion), random
 generators, and nodes writing a graph output.
 """
 
+import contextlib
 import dataclasses
+import re
 from typing import Any
 
 import numpy as np
@@ -54,6 +56,8 @@ class Preparation:
     opset_from: int | None  # the opset the file imported, when it was upgraded
     opset_to: int | None
     folded: dict[str, int]  # op type -> nodes folded into constants
+    # Each remaining node's position before folding: messages name nodes as the file numbers them.
+    positions: tuple[int, ...]
 
     def notes(self) -> tuple[str, ...]:
         notes = []
@@ -78,9 +82,12 @@ def upgrade_opset(model: Any, version: int, target: int, source: str) -> Any:
     except Exception as error:  # the converter raises RuntimeError, ValueError or its own C++ errors
         culprit = _first_unconvertible_node(model, version, target)
         where = f"{culprit}: " if culprit else ""
+        # The converter's C++ assertions read "<file>:<line>: <function>: Assertion `...` failed: <why>".
+        reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        reason = re.sub(r"^.*? failed: ", "", reason)
         raise UnsupportedOperatorError(
             f"{source}: {where}onnx.version_converter cannot convert the model from ONNX opset {version} "
-            f"to {target}: {str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__}",
+            f"to {target}: {reason}",
             hint=f"re-export the model at opset {target} or later (torch.onnx.export(..., opset_version={target}))",
         ) from None
 
@@ -114,36 +121,36 @@ def _first_unconvertible_node(model: Any, version: int, target: int) -> str:
     return ""
 
 
-def fold_constant_subgraphs(model: Any, version: int, source: str) -> tuple[Any, dict[str, int]]:
-    """`model` with its constant subgraphs folded into initializers (see the module docstring), and
-    how many nodes of each op type were folded. The model passed in is not changed."""
+def fold_constant_subgraphs(model: Any, version: int, source: str) -> tuple[Any, dict[str, int], tuple[int, ...]]:
+    """`model` with its constant subgraphs folded into initializers (see the module docstring), how
+    many nodes of each op type were folded, and the position each remaining node had before.
+    The model passed in is not changed."""
     import onnx
     import onnx.numpy_helper
 
     graph = model.graph
     constants: dict[str, np.ndarray] = {}
     for initializer in graph.initializer:
-        try:
+        with contextlib.suppress(Exception):  # damaged: the importer reports it with its name
             constants[initializer.name] = onnx.numpy_helper.to_array(initializer)
-        except Exception:  # damaged: the importer reports it with its name
-            pass
-    # An input that is also an initializer (older exporters) is a constant only while no one feeds it.
     shapes = _static_shapes(model)
     outputs = {o.name for o in graph.output}
     kept: list[Any] = []
+    positions: list[int] = []
     folded: dict[str, int] = {}
     new_values: dict[str, np.ndarray] = {}
     for position, node in enumerate(graph.node):
         values = _fold(node, position, constants, shapes, outputs, version, source)
         if values is None:
             kept.append(node)
+            positions.append(position)
             continue
         for name, value in values.items():
             constants[name] = value
             new_values[name] = value
         folded[node.op_type] = folded.get(node.op_type, 0) + 1
     if not folded:
-        return model, {}
+        return model, {}, tuple(positions)
     result = onnx.ModelProto()
     result.CopyFrom(model)
     del result.graph.node[:]
@@ -152,7 +159,7 @@ def fold_constant_subgraphs(model: Any, version: int, source: str) -> tuple[Any,
     result.graph.initializer.extend(
         onnx.numpy_helper.from_array(value, name) for name, value in new_values.items() if name in read
     )
-    return result, folded
+    return result, folded, tuple(positions)
 
 
 def _static_shapes(model: Any) -> dict[str, tuple[int, ...]]:

@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-"""ONNX ops that are not one opbridge operator: Identity (an alias), Clip (RELU, RELU6, or MINIMUM and
+"""ONNX ops that are not one opbridge operator: Identity and Dropout (aliases), Clip (RELU, RELU6, or MINIMUM and
 MAXIMUM) and a BatchNormalization that could not be folded into a Conv (MUL and ADD per channel)."""
 
 import numpy as np
 
 from opbridge.frontends.onnx.batch_norm_folding import batch_norm_factors
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
+from opbridge.frontends.onnx.converter_helpers import reshape, reshape_to
 from opbridge.ir import DType
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.definition import OnnxConverter
@@ -42,6 +43,19 @@ def convert_identity(conversion: OnnxConversion, node: OnnxNode) -> None:
     conversion.alias(node.outputs[0], conversion.value(node.inputs[0], node))
 
 
+def convert_dropout(conversion: OnnxConversion, node: OnnxNode) -> None:
+    """Dropout at inference is the identity; its optional mask output is all true (a constant)."""
+    if len(node.inputs) > 2 and node.inputs[2]:
+        training = conversion.constant_value(node.inputs[2], node, "training_mode")
+        if bool(np.asarray(training).reshape(-1)[0]):
+            raise node.unsupported("training_mode is true", hint="export the model in inference mode (model.eval())")
+    x = conversion.value(node.inputs[0], node)
+    conversion.alias(node.outputs[0], x)
+    if len(node.outputs) > 1 and node.outputs[1]:
+        mask = conversion.constant(np.ones(conversion.tensor(x).shape, np.bool_), DType.BOOL, f"{node.name}/mask")
+        conversion.alias(node.outputs[1], mask)
+
+
 def convert_batch_normalization(conversion: OnnxConversion, node: OnnxNode) -> None:
     """A BatchNormalization that fold_batch_norms could not fold into a Conv: MUL then ADD per channel."""
     x = conversion.value(node.inputs[0], node)
@@ -49,16 +63,25 @@ def convert_batch_normalization(conversion: OnnxConversion, node: OnnxNode) -> N
     if rank < 2 or conversion.tensor(x).dtype is not DType.FLOAT32:
         raise node.unsupported(f"input {conversion.tensor(x).describe()}: expected float32 of rank 2 or more")
     factor, shift = batch_norm_factors(conversion, node)
+    shape = conversion.tensor(x).shape
+    if rank > 4:  # the element-wise kernels take rank 4 at most: the spatial axes as one
+        x = reshape(conversion, x, (shape[0], shape[1], int(np.prod(shape[2:]))), f"{node.name}/flatten")
+        rank = 3
     per_channel = (1, -1) + (1,) * (rank - 2)
     scale_input = conversion.constant(factor.reshape(per_channel), DType.FLOAT32, f"{node.name}/factor")
     shift_input = conversion.constant(shift.reshape(per_channel), DType.FLOAT32, f"{node.name}/shift")
     (scaled,) = conversion.emit("MUL", [x, scale_input], AddAttributes(), name=f"{node.name}/scale")
-    conversion.emit("ADD", [scaled, shift_input], AddAttributes(), name=node.name, outputs=node.outputs)
+    if len(shape) == rank:
+        conversion.emit("ADD", [scaled, shift_input], AddAttributes(), name=node.name, outputs=node.outputs)
+        return
+    (shifted,) = conversion.emit("ADD", [scaled, shift_input], AddAttributes(), name=f"{node.name}/shift")
+    reshape_to(conversion, node, shifted, shape)
 
 
 # Registered by the ONNX frontend itself: no operator folder owns these.
 COMPOSITE_CONVERTERS: tuple[OnnxConverter, ...] = (
     OnnxConverter("Identity", convert_identity),
+    OnnxConverter("Dropout", convert_dropout),
     OnnxConverter("Clip", convert_clip),
     OnnxConverter("BatchNormalization", convert_batch_normalization),
 )
