@@ -21,8 +21,8 @@ from opbridge.schemas.inference import infer_node
 
 # Ops whose int8 output has the int8 input's scale and zero point (they move or
 # select values, never compute new ones): the transposes and reshapes around the
-# ops of QDQ models, and the max pools and pads between them.
-KEEPS_QUANTIZATION = frozenset({"TRANSPOSE", "RESHAPE", "MAX_POOL_2D", "PAD"})
+# ops of QDQ models, the max pools and pads between them, and slices.
+KEEPS_QUANTIZATION = frozenset({"TRANSPOSE", "RESHAPE", "MAX_POOL_2D", "PAD", "STRIDED_SLICE"})
 
 
 def _same_kind(value: Any, default: Any) -> bool:

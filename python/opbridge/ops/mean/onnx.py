@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""MEAN from ONNX: GlobalAveragePool (the mean over the spatial axes, kept)."""
+"""MEAN from ONNX: GlobalAveragePool (the mean over the spatial axes, kept) and ReduceMean."""
 
 import numpy as np
 
@@ -16,4 +16,28 @@ def convert_global_average_pool(conversion: OnnxConversion, node: OnnxNode) -> N
     conversion.emit("MEAN", [x, axes], MeanAttributes(keep_dims=True), name=node.name, outputs=node.outputs)
 
 
-ONNX_CONVERTERS: tuple[OnnxConverter, ...] = (OnnxConverter("GlobalAveragePool", convert_global_average_pool),)
+def convert_reduce_mean(conversion: OnnxConversion, node: OnnxNode) -> None:
+    """ReduceMean over constant axes: the `axes` attribute (opsets 13-17) or input 1 (18+); none given
+    means every axis, unless noop_with_empty_axes (then the node is the identity)."""
+    x = conversion.value(node.inputs[0], node)
+    rank = len(conversion.tensor(x).shape)
+    if len(node.inputs) > 1 and node.inputs[1]:
+        axes = [int(a) for a in conversion.constant_value(node.inputs[1], node, "the axes").ravel()]
+    else:
+        axes = [int(a) for a in node.attribute("axes", [0])] if "axes" in node.attributes else []
+    if not axes:
+        if node.attribute("noop_with_empty_axes", 0):
+            conversion.alias(node.outputs[0], x)
+            return
+        axes = list(range(rank))
+    if any(not -rank <= a < rank for a in axes):
+        raise node.unsupported(f"axes {axes} for an input of rank {rank}")
+    axes_index = conversion.constant(np.array([a % rank for a in axes], np.int32), DType.INT32, f"{node.name}/axes")
+    attributes = MeanAttributes(keep_dims=bool(node.attribute("keepdims", 1)))
+    conversion.emit("MEAN", [x, axes_index], attributes, name=node.name, outputs=node.outputs)
+
+
+ONNX_CONVERTERS: tuple[OnnxConverter, ...] = (
+    OnnxConverter("GlobalAveragePool", convert_global_average_pool),
+    OnnxConverter("ReduceMean", convert_reduce_mean),
+)

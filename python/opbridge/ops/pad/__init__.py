@@ -5,6 +5,7 @@ and of float32 tensors (with 0.0 or the given value)."""
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.pad.emit_c import emit_pad
 from opbridge.ops.pad.litert import PAD_LITERT_CODE, PAD_LITERT_VERSIONS, PADV2_LITERT_CODE, PADV2_LITERT_VERSIONS
+from opbridge.ops.pad.onnx import ONNX_CONVERTERS
 from opbridge.ops.pad.reference import pad_reference
 from opbridge.ops.pad.schema import PAD_SCHEMA, PADV2_SCHEMA
 
@@ -15,6 +16,7 @@ PAD = OperatorDefinition(
     litert_versions=PAD_LITERT_VERSIONS,
     emit_c=emit_pad,
     c_kernels=("opbridge_pad.c", "opbridge_elementwise_s8.c"),
+    onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=PAD_SCHEMA,
 )

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""ONNX ops that are not one opbridge operator: Identity and Dropout (aliases), Clip (RELU, RELU6, or MINIMUM and
+"""ONNX ops that are not one opbridge operator: Identity and Dropout (aliases), Sum (ADDs), Clip (RELU, RELU6, or MINIMUM and
 MAXIMUM) and a BatchNormalization that could not be folded into a Conv (MUL and ADD per channel)."""
 
 import numpy as np
@@ -56,6 +56,19 @@ def convert_dropout(conversion: OnnxConversion, node: OnnxNode) -> None:
         conversion.alias(node.outputs[1], mask)
 
 
+def convert_sum(conversion: OnnxConversion, node: OnnxNode) -> None:
+    """Sum of n inputs (broadcast): n - 1 ADDs, left to right as onnxruntime adds them."""
+    inputs = [conversion.value(name, node) for name in node.inputs]
+    if len(inputs) == 1:
+        conversion.alias(node.outputs[0], inputs[0])
+        return
+    total = inputs[0]
+    for position, operand in enumerate(inputs[1:], start=1):
+        outputs: tuple[str, ...] | int = node.outputs if position == len(inputs) - 1 else 1
+        name = node.name if position == len(inputs) - 1 else f"{node.name}/{position}"
+        (total,) = conversion.emit("ADD", [total, operand], AddAttributes(), name=name, outputs=outputs)
+
+
 def convert_batch_normalization(conversion: OnnxConversion, node: OnnxNode) -> None:
     """A BatchNormalization that fold_batch_norms could not fold into a Conv: MUL then ADD per channel."""
     x = conversion.value(node.inputs[0], node)
@@ -82,6 +95,7 @@ def convert_batch_normalization(conversion: OnnxConversion, node: OnnxNode) -> N
 COMPOSITE_CONVERTERS: tuple[OnnxConverter, ...] = (
     OnnxConverter("Identity", convert_identity),
     OnnxConverter("Dropout", convert_dropout),
+    OnnxConverter("Sum", convert_sum),
     OnnxConverter("Clip", convert_clip),
     OnnxConverter("BatchNormalization", convert_batch_normalization),
 )

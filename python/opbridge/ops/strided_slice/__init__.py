@@ -9,6 +9,7 @@ ellipsis_mask, new_axis_mask and offset are not (TFLite Micro ignores them).
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.strided_slice.emit_c import emit_strided_slice
 from opbridge.ops.strided_slice.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
+from opbridge.ops.strided_slice.onnx import ONNX_CONVERTERS
 from opbridge.ops.strided_slice.reference import strided_slice_reference
 from opbridge.ops.strided_slice.schema import STRIDED_SLICE_SCHEMA
 
@@ -20,6 +21,7 @@ STRIDED_SLICE = OperatorDefinition(
     parse_litert_options=parse_litert_options,
     emit_c=emit_strided_slice,
     c_kernels=("opbridge_strided_slice.c",),
+    onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=STRIDED_SLICE_SCHEMA,
 )
