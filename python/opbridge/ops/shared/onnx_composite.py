@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-"""ONNX ops that are not one opbridge operator: Identity and Dropout (aliases), Sum (ADDs), Clip (RELU, RELU6, or MINIMUM and
-MAXIMUM) and a BatchNormalization that could not be folded into a Conv (MUL and ADD per channel)."""
+"""ONNX ops that are not one opbridge operator: Identity and Dropout (aliases), Sum (ADDs), Clip (RELU,
+RELU6, or MINIMUM and MAXIMUM) and a BatchNormalization that could not be folded into a Conv (MUL and ADD
+per channel)."""
 
 import numpy as np
 
