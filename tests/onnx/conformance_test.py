@@ -5,7 +5,8 @@ and expected outputs, read with no preprocessing.
 
 Every model either
 - matches its stored outputs through the reference interpreter (relative tolerance 1e-4), and, when
-  it holds no float64, compiles to C whose golden test passes with the host gcc; or
+  it holds no float64, compiles to C whose golden test passes with the host gcc (a float64 model is
+  refused for C with a typed error naming the tensor); or
 - is refused with a typed error naming the node, and is listed with its reason in docs/onnx.md
   ("ONNX's test models"), which this test reads: the list and the behaviour cannot drift apart.
 """
@@ -21,7 +22,7 @@ import onnx.numpy_helper
 import pytest
 from opbridge.backends.reference.interpreter import ReferenceInterpreter
 from opbridge.converter import AotConverter, ConvertArgs
-from opbridge.errors import OpbridgeError
+from opbridge.errors import OpbridgeError, UnsupportedTensorError
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType
 from opbridge.registry import default_registry_context
@@ -52,6 +53,7 @@ class Tally:
     matched: list[str] = dataclasses.field(default_factory=list)
     compiled: list[str] = dataclasses.field(default_factory=list)
     refused: list[str] = dataclasses.field(default_factory=list)
+    float64: list[str] = dataclasses.field(default_factory=list)
     slowest: tuple[float, str] = (0.0, "")
 
 
@@ -101,12 +103,17 @@ def test_model(directory: pathlib.Path, tmp_path: pathlib.Path) -> None:
         assert got.shape == want.shape
         np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL, err_msg=name)
     TALLY.matched.append(name)
-    if any(tensor.dtype is DType.FLOAT64 for tensor in graph.tensors):
-        return  # the host reference runs float64; emitted C has no float64 kernels
     model = tmp_path / "model.onnx"
     model.write_bytes(data)
     golden = tmp_path / "golden_test.c"
     config = ConvertArgs(model=model, output_dir=tmp_path / "module", prefix="m", golden_test=golden, golden_cases=2)
+    if any(tensor.dtype is DType.FLOAT64 for tensor in graph.tensors):
+        # The host reference runs float64; a Cortex-M module is refused it, naming the tensor, with nothing written.
+        with pytest.raises(UnsupportedTensorError, match=r'tensor \d+ "[^"]*" float64\[.*\] is float64'):
+            AotConverter(config, registry_context=CONTEXT).convert()
+        assert not (tmp_path / "module").exists() and not golden.exists()
+        TALLY.float64.append(name)
+        return
     AotConverter(config, registry_context=CONTEXT).convert()
     assert "0 failures" in run_golden_program(tmp_path / "module", golden)
     TALLY.compiled.append(name)
@@ -119,7 +126,9 @@ def test_zz_the_count(capsys: pytest.CaptureFixture[str]) -> None:
     with capsys.disabled():
         print(
             f"\nONNX test models: {len(TALLY.matched)} of {len(MODELS)} match their stored outputs; "
-            f"{len(TALLY.compiled)} compiled to C and passed their golden tests; {len(TALLY.refused)} refused "
+            f"{len(TALLY.compiled)} compiled to C and passed their golden tests, {len(TALLY.float64)} are float64 "
+            f"(host reference only; refused for C, naming the tensor); {len(TALLY.refused)} refused "
             f"(docs/onnx.md); slowest conversion {TALLY.slowest[0]:.2f} s ({TALLY.slowest[1]})"
         )
     assert len(TALLY.matched) == len(MODELS) - len(REFUSED)
+    assert len(TALLY.compiled) + len(TALLY.float64) == len(TALLY.matched)

@@ -24,8 +24,15 @@ from typing import Any
 
 import pydantic
 
-from opbridge.errors import ConfigError, OpbridgeError, OperatorPluginError, UnsupportedOperatorError, nearest
-from opbridge.ir import Graph
+from opbridge.errors import (
+    ConfigError,
+    OpbridgeError,
+    OperatorPluginError,
+    UnsupportedOperatorError,
+    UnsupportedTensorError,
+    nearest,
+)
+from opbridge.ir import DType, Graph
 from opbridge.registry_context import RegistryContext
 
 ANY_TYPE = "*"
@@ -129,6 +136,19 @@ class ResolvedGraph:
     output_slices: dict[int, list[int]] = dataclasses.field(default_factory=dict)
 
 
+def refuse_float64(graph: Graph) -> None:
+    """Emitted C has no float64 kernels: a float64 tensor stops the conversion before any C is written,
+    named with the first node that reads or writes it (the host reference runs such models)."""
+    for node in graph.nodes:
+        for index in (*node.inputs, *node.outputs):
+            if index is not None and graph.tensor(index).dtype is DType.FLOAT64:
+                raise UnsupportedTensorError(
+                    f"{node.describe()}: {graph.tensor(index).describe()} is float64; `opbridge run` computes "
+                    "float64 in the host reference, but emitted C (Cortex-M) has no float64 kernels",
+                    hint="export the model in float32 (torch: model.float(); ONNX: cast the inputs and weights)",
+                )
+
+
 def resolve_operators(
     graph: Graph, context: RegistryContext, prefix: str, rules: Sequence[OperatorRule] = ()
 ) -> ResolvedGraph:
@@ -141,6 +161,7 @@ def resolve_operators(
             hint="register an AotOperator class for the key with a plugin, or run the model on the host backends",
         )
     check_rules(rules, classes, {node.op_type for node in graph.nodes})
+    refuse_float64(graph)
     resolved = ResolvedGraph([], {}, {})
     for node in graph.nodes:
         operator_class = classes[node.op_type]

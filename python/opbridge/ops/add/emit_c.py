@@ -12,6 +12,7 @@ from opbridge.ir import DType, Node, Quantization
 from opbridge.ir.attribute_types import Activation
 from opbridge.ops.add.reference import LEFT_SHIFT, AddParameters, add_parameters, is_int32_add
 from opbridge.ops.shared.emit_elementwise import (
+    emit_broadcast_binary,
     emit_float32_binary,
     emit_int_binary,
     output_shape_4d,
@@ -19,12 +20,15 @@ from opbridge.ops.shared.emit_elementwise import (
 )
 from opbridge.ops.shared.folded import FOLDED_KERNELS_HEADER
 from opbridge.ops.shared.quantized import activation_range, int8_operands
+from opbridge.ops.shared.wide_dtypes import S64_KERNELS_HEADER
 from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier
 
 
 def emit_add(ctx: EmitContext, node: Node) -> NodeCode:
     graph = ctx.graph
     first, second = graph.tensor(node.inputs[0]), graph.tensor(node.inputs[1])
+    if graph.tensor(node.outputs[0]).dtype is DType.INT64:
+        return emit_broadcast_binary(ctx, node, "opbridge_add_s64", S64_KERNELS_HEADER, "opbridge_broadcast_4d", None)
     if graph.tensor(node.outputs[0]).dtype is DType.FLOAT32:
         return emit_float32_binary(ctx, node, "opbridge_add_f32", node.attributes.activation)
     if is_int32_add(node, first, second, graph.tensor(node.outputs[0])):

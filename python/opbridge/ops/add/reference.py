@@ -22,6 +22,7 @@ from opbridge.ops.definition import Array, ReferenceCall
 from opbridge.ops.shared.float32 import float32_binary_reference
 from opbridge.ops.shared.integer import broadcast_binary_reference, plain_integer_operands, wrap_integers
 from opbridge.ops.shared.quantized import activation_range, require_quantization
+from opbridge.ops.shared.wide_dtypes import is_wide, wide_binary_reference
 from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier, quantize_multiplier
 
 LEFT_SHIFT = 20
@@ -58,6 +59,8 @@ def is_int32_add(node: Node, first: Tensor, second: Tensor, output: Tensor) -> b
 
 
 def add_reference(call: ReferenceCall) -> list[Array]:
+    if is_wide(call.outputs[0]):
+        return wide_binary_reference(call, np.add)
     if call.outputs[0].dtype is DType.FLOAT32:
         return float32_binary_reference(call, np.add, call.attributes.activation)
     if is_int32_add(call.node, call.input_tensor(0), call.input_tensor(1), call.outputs[0]):

@@ -21,7 +21,11 @@ ADD_SCHEMA = OpSchema(
     inputs=(FormalParameter("a", "T", "first addend"), FormalParameter("b", "T", "second addend")),
     outputs=(FormalParameter("sum", "T", "a + b, rescaled to the output's quantization for int8"),),
     type_constraints=(
-        TypeConstraint("T", (DType.INT8, DType.INT32, DType.FLOAT32), "quantized int8, plain int32, or float32"),
+        TypeConstraint(
+            "T",
+            (DType.INT8, DType.INT32, DType.FLOAT32, DType.INT64, DType.FLOAT64),
+            "quantized int8, plain int32 or int64 (wrapping), or float32; float64 in the host reference only",
+        ),
     ),
     attributes_class=AddAttributes,
     infer=infer_add,

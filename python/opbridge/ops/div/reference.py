@@ -24,6 +24,7 @@ from opbridge.ops.shared.integer import (
     plain_integer_operands,
     wrap_integers,
 )
+from opbridge.ops.shared.wide_dtypes import is_wide, wide_binary_reference
 
 
 def check_div(node: Node, first: Tensor, second: Tensor, output: Tensor) -> None:
@@ -46,6 +47,8 @@ def truncating_divide(numerator: Array, denominator: Array) -> Array:
 
 
 def div_reference(call: ReferenceCall) -> list[Array]:
+    if is_wide(call.outputs[0]):
+        return wide_binary_reference(call, np.divide)
     if call.outputs[0].dtype is DType.FLOAT32:
         return float32_binary_reference(call, np.divide, call.attributes.activation)
     check_div(call.node, call.input_tensor(0), call.input_tensor(1), call.outputs[0])

@@ -15,7 +15,13 @@ DIV_SCHEMA = OpSchema(
     inputs=(FormalParameter("a", "T", "dividend"), FormalParameter("b", "T", "divisor")),
     outputs=(FormalParameter("quotient", "T", "a / b (int32: truncated toward zero), clamped by the activation"),),
     # TFLite Micro's int8 DIV is not implemented by opbridge.
-    type_constraints=(TypeConstraint("T", (DType.INT32, DType.FLOAT32), "plain (unquantized) int32, or float32"),),
+    type_constraints=(
+        TypeConstraint(
+            "T",
+            (DType.INT32, DType.FLOAT32, DType.FLOAT64),
+            "plain (unquantized) int32, or float32; float64 in the host reference only",
+        ),
+    ),
     attributes_class=DivAttributes,
     infer=infer_broadcast_binary,
 )

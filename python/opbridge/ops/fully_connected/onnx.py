@@ -1,23 +1,56 @@
 # SPDX-License-Identifier: Apache-2.0
-"""FULLY_CONNECTED from ONNX: Gemm and MatMul with a constant B (float32), QLinearMatMul and
-onnxruntime's QGemm (int8)."""
+"""FULLY_CONNECTED from ONNX: Gemm and MatMul (float32; B constant, or a 2-D matrix the model
+computes), QLinearMatMul and onnxruntime's QGemm (int8)."""
 
 import numpy as np
 
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
-from opbridge.frontends.onnx.converter_helpers import Int8Operands, require_attribute
+from opbridge.frontends.onnx.converter_helpers import Int8Operands, require_attribute, transpose
 from opbridge.frontends.onnx.quantized_helpers import MICROSOFT_DOMAIN, int32_bias, qlinear_operands
 from opbridge.ir import DType
 from opbridge.ir.attribute_types import Activation, Requantization
+from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.definition import OnnxConverter
 from opbridge.ops.fully_connected.attributes import FullyConnectedAttributes
 
 
 def convert_gemm(conversion: OnnxConversion, node: OnnxNode) -> None:
     a = conversion.value(node.inputs[0], node)
+    has_c = len(node.inputs) > 2 and bool(node.inputs[2]) and float(node.attribute("beta", 1.0)) != 0.0
+    if conversion.tensor(conversion.value(node.inputs[1], node)).data is None or (
+        has_c and conversion.tensor(conversion.value(node.inputs[2], node)).data is None
+    ):
+        activation_product(conversion, node, a, has_c)
+        return
     b = conversion.constant_value(node.inputs[1], node, "B")
-    c = conversion.constant_value(node.inputs[2], node, "C") if len(node.inputs) > 2 and node.inputs[2] else None
+    c = conversion.constant_value(node.inputs[2], node, "C") if has_c else None
+    if c is not None:
+        c = (np.float32(node.attribute("beta", 1.0)) * c.astype(np.float32)).astype(np.float32)
     gemm(conversion, node, a, b, c, None)
+
+
+def activation_product(conversion: OnnxConversion, node: OnnxNode, a: int, has_c: bool) -> None:
+    """A float32 Gemm or MatMul whose B (or C) is computed by the model, not a constant: B transposed to
+    [units, depth] by a TRANSPOSE (unless transB), a FULLY_CONNECTED reading it as its weights, then
+    an ADD of C (broadcast) when C is not constant."""
+    require_attribute(node, "transA", 0, 0)
+    require_attribute(node, "alpha", 1.0, 1.0)
+    b = conversion.value(node.inputs[1], node)
+    b_tensor = conversion.tensor(b)
+    if len(b_tensor.shape) != 2 or b_tensor.dtype is not DType.FLOAT32:
+        raise node.unsupported(f"B {b_tensor.describe()}: a computed B must be a 2-D float32 matrix")
+    if not node.attribute("transB", 0):
+        b = transpose(conversion, b, (1, 0), f"{node.name}/b_transposed")
+    attributes = FullyConnectedAttributes(
+        keep_num_dims=node.op_type == "MatMul" and len(conversion.tensor(a).shape) > 2
+    )
+    if not has_c:
+        conversion.emit("FULLY_CONNECTED", [a, b], attributes, name=node.name, outputs=node.outputs)
+        return
+    require_attribute(node, "beta", 1.0, 1.0)
+    (product,) = conversion.emit("FULLY_CONNECTED", [a, b], attributes, name=f"{node.name}/product")
+    c = conversion.value(node.inputs[2], node)
+    conversion.emit("ADD", [product, c], AddAttributes(), name=node.name, outputs=node.outputs)
 
 
 def gemm(
@@ -26,8 +59,6 @@ def gemm(
     """Gemm (float32) or QGemm (int8: `int8` set, C int32) as a FULLY_CONNECTED."""
     require_attribute(node, "transA", 0, 0)
     require_attribute(node, "alpha", 1.0, 1.0)
-    if int8 is None:
-        require_attribute(node, "beta", 1.0, 1.0)
     if b.ndim != 2:
         raise node.unsupported(f"B has rank {b.ndim}; only a 2-D constant B is supported")
     weights = b if node.attribute("transB", 0) else b.T  # FULLY_CONNECTED takes [units, depth]
@@ -42,6 +73,9 @@ def gemm(
 
 def convert_matmul(conversion: OnnxConversion, node: OnnxNode) -> None:
     a = conversion.value(node.inputs[0], node)
+    if conversion.tensor(conversion.value(node.inputs[1], node)).data is None:
+        activation_product(conversion, node, a, has_c=False)
+        return
     b = conversion.constant_value(node.inputs[1], node, "B (the second operand)")
     if b.ndim != 2:
         raise node.unsupported(f"B has rank {b.ndim}; only a 2-D constant B is supported")

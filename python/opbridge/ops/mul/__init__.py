@@ -20,7 +20,12 @@ MUL = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_mul,
-    c_kernels=("opbridge_elementwise_s8.c", "opbridge_arithmetic_int.c", "opbridge_elementwise_f32.c"),
+    c_kernels=(
+        "opbridge_elementwise_s8.c",
+        "opbridge_arithmetic_int.c",
+        "opbridge_arithmetic_s64.c",
+        "opbridge_elementwise_f32.c",
+    ),
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=MUL_SCHEMA,

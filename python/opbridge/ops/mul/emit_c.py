@@ -5,12 +5,14 @@ from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCo
 from opbridge.ir import DType, Node
 from opbridge.ops.mul.reference import is_int32_mul
 from opbridge.ops.shared.emit_elementwise import (
+    emit_broadcast_binary,
     emit_float32_binary,
     emit_int_binary,
     output_shape_4d,
     strides_initializer,
 )
 from opbridge.ops.shared.quantized import activation_range, int8_operands
+from opbridge.ops.shared.wide_dtypes import S64_KERNELS_HEADER
 from opbridge.quantization.fixed_point import quantize_multiplier
 
 
@@ -18,6 +20,8 @@ def emit_mul(ctx: EmitContext, node: Node) -> NodeCode:
     graph = ctx.graph
     first, second = graph.tensor(node.inputs[0]), graph.tensor(node.inputs[1])
     output = graph.tensor(node.outputs[0])
+    if graph.tensor(node.outputs[0]).dtype is DType.INT64:
+        return emit_broadcast_binary(ctx, node, "opbridge_mul_s64", S64_KERNELS_HEADER, "opbridge_broadcast_4d", None)
     if output.dtype is DType.FLOAT32:
         return emit_float32_binary(ctx, node, "opbridge_mul_f32", node.attributes.activation)
     if is_int32_mul(node, first, second, output):

@@ -13,6 +13,7 @@ from opbridge.ops.shared.integer import (
     wrap_integers,
 )
 from opbridge.ops.shared.quantized import activation_range, require_quantization
+from opbridge.ops.shared.wide_dtypes import is_wide, wide_binary_reference
 from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier, quantize_multiplier
 
 
@@ -25,6 +26,8 @@ def is_int32_mul(node: Node, first: Tensor, second: Tensor, output: Tensor) -> b
 
 
 def mul_reference(call: ReferenceCall) -> list[Array]:
+    if is_wide(call.outputs[0]):
+        return wide_binary_reference(call, np.multiply)
     if call.outputs[0].dtype is DType.FLOAT32:
         return float32_binary_reference(call, np.multiply, call.attributes.activation)
     if is_int32_mul(call.node, call.input_tensor(0), call.input_tensor(1), call.outputs[0]):

@@ -8,6 +8,7 @@ from opbridge.ops.add.reference import LEFT_SHIFT, AddParameters, add_or_sub_ref
 from opbridge.ops.definition import Array, ReferenceCall
 from opbridge.ops.shared.float32 import float32_binary_reference
 from opbridge.ops.shared.quantized import float32, float32_divide
+from opbridge.ops.shared.wide_dtypes import is_wide, wide_binary_reference
 from opbridge.quantization.fixed_point import quantize_multiplier
 
 
@@ -21,6 +22,8 @@ def sub_parameters(first_q: Quantization, second_q: Quantization, output_q: Quan
 
 
 def sub_reference(call: ReferenceCall) -> list[Array]:
+    if is_wide(call.outputs[0]):
+        return wide_binary_reference(call, np.subtract)
     if call.outputs[0].dtype is DType.FLOAT32:
         return float32_binary_reference(call, np.subtract, call.attributes.activation)
     return add_or_sub_reference(call, sub_parameters, sign=-1)

@@ -16,7 +16,13 @@ SUB_SCHEMA = OpSchema(
     inputs=(FormalParameter("a", "T", "minuend"), FormalParameter("b", "T", "subtrahend")),
     outputs=(FormalParameter("difference", "T", "a - b, rescaled to the output's quantization for int8"),),
     # TFLite Micro also has int16 and int32 SUB; opbridge implements the int8 and float32 paths.
-    type_constraints=(TypeConstraint("T", (DType.INT8, DType.FLOAT32), "quantized int8, or float32"),),
+    type_constraints=(
+        TypeConstraint(
+            "T",
+            (DType.INT8, DType.FLOAT32, DType.INT64, DType.FLOAT64),
+            "quantized int8, plain int64 (wrapping), or float32; float64 in the host reference only",
+        ),
+    ),
     attributes_class=AddAttributes,
     infer=infer_broadcast_binary,
 )
