@@ -25,6 +25,7 @@ from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.cast.attributes import CastAttributes
 from opbridge.ops.depthwise_conv_2d.attributes import DepthwiseConv2DAttributes
+from opbridge.ops.elu.attributes import EluAttributes
 from opbridge.ops.leaky_relu.attributes import LeakyReluAttributes
 from opbridge.ops.quantize.attributes import QuantizeAttributes
 from opbridge.registry import as_registry_context
@@ -58,6 +59,8 @@ CASES = [
     Case("ADD", DType.INT32, DType.INT32, AddAttributes(), binary=True),
     *(Case(op, dtype, dtype) for op in ("RELU", "RELU6", "LOGISTIC", "TANH") for dtype in (DType.INT8, DType.FLOAT32)),
     *(Case("LEAKY_RELU", dtype, dtype, LeakyReluAttributes(0.3)) for dtype in (DType.INT8, DType.FLOAT32)),
+    *(Case(op, DType.FLOAT32, DType.FLOAT32) for op in ("NEG", "EXP", "LOG", "SQRT", "ABS", "SOFTPLUS")),
+    Case("ELU", DType.FLOAT32, DType.FLOAT32, EluAttributes(alpha=0.5)),
     Case("QUANTIZE", DType.INT8, DType.INT8, QuantizeAttributes()),
     Case(
         "CAST", DType.INT32, DType.FLOAT32, CastAttributes(DType.FLOAT32)

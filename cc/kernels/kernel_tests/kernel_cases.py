@@ -495,6 +495,77 @@ def transpose(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSp
     return NodeSpec(inputs, None, quantization)
 
 
+def sum_reduction(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    """SUM over drawn axes (some negative, some repeated), kept (variant 0) or dropped."""
+    shape = draw_shape(rng, 1, 4, 6)
+    rank = len(shape)
+    axes = [int(axis) for axis in rng.integers(-rank, rank, size=int(rng.integers(1, rank, endpoint=True)))]
+    inputs = [TensorSpec("input", path.source, shape), int32_constant("axes", axes)]
+    return NodeSpec(inputs, attributes("SUM", keep_dims=variant == 0))
+
+
+def log_softmax(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    shape = (*draw_shape(rng, 0, 2, 3), int(rng.integers(1, 24, endpoint=True)))
+    return NodeSpec([TensorSpec("input", path.source, shape)])
+
+
+def tile(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    """Multiples 1 to 3 per axis, int32 (variant 0) or int64."""
+    shape = draw_shape(rng, 1, 4, 4)
+    multiples = [int(m) for m in rng.integers(1, 3, size=len(shape), endpoint=True)]
+    quantization = per_tensor(rng) if path.source is DType.INT8 else None
+    if variant == 1:
+        array = np.array(multiples, np.int64)
+        spec = TensorSpec("multiples", DType.INT64, array.shape, data=array)
+    else:
+        spec = int32_constant("multiples", multiples)
+    return NodeSpec([TensorSpec("input", path.source, shape, quantization), spec], None, quantization)
+
+
+def gather(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    """Constant int32 positions (variant 0, a vector) or int64 ones (a 2x3 matrix) along a drawn axis."""
+    shape = draw_shape(rng, 1, 4, 5)
+    axis = int(rng.integers(-len(shape), len(shape)))
+    positions_shape = (int(rng.integers(1, 4, endpoint=True)),) if variant == 0 else (2, 3)
+    dtype = DType.INT32 if variant == 0 else DType.INT64
+    positions = rng.integers(0, shape[axis], size=positions_shape).astype(dtype.numpy)
+    quantization = per_tensor(rng) if path.source is DType.INT8 else None
+    inputs = [
+        TensorSpec("input", path.source, shape, quantization),
+        TensorSpec("positions", dtype, positions_shape, data=positions),
+    ]
+    return NodeSpec(inputs, attributes("GATHER", axis=axis), quantization)
+
+
+def transpose_conv(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    """SAME (variant 0) or VALID padding, strides 1 to 2, a bias on variant 0, a drawn activation. The path's
+    source is the output shape's int32, its target the data's dtype."""
+    height, width = (int(size) for size in rng.integers(1, 5, size=2, endpoint=True))
+    channels, out_channels = (int(size) for size in rng.integers(1, 4, size=2, endpoint=True))
+    kernel_h, kernel_w = (int(size) for size in rng.integers(1, 3, size=2, endpoint=True))
+    stride_h, stride_w = (int(size) for size in rng.integers(1, 3, size=2, endpoint=True))
+    same = variant == 0
+    out_h = height * stride_h if same else (height - 1) * stride_h + kernel_h
+    out_w = width * stride_w if same else (width - 1) * stride_w + kernel_w
+    filter_shape = (out_channels, kernel_h, kernel_w, channels)
+    inputs = [
+        int32_constant("output_shape", [1, out_h, out_w, out_channels]),
+        TensorSpec("filter", path.target, filter_shape, data=values(rng, path.target, filter_shape)),
+        TensorSpec("input", path.target, (1, height, width, channels)),
+    ]
+    if same:
+        bias = values(rng, path.target, (out_channels,))
+        inputs.append(TensorSpec("bias", path.target, (out_channels,), data=bias))
+    node_attributes = attributes(
+        "TRANSPOSE_CONV",
+        padding=Padding.SAME if same else Padding.VALID,
+        stride_height=stride_h,
+        stride_width=stride_w,
+        activation=draw_activation(rng),
+    )
+    return NodeSpec(inputs, node_attributes)
+
+
 CASES: dict[str, CaseBuilder] = {
     "ADD": binary("ADD"),
     "AVERAGE_POOL_2D": pool_2d("AVERAGE_POOL_2D"),
@@ -505,6 +576,8 @@ CASES: dict[str, CaseBuilder] = {
     "DEQUANTIZE": dequantize,
     "DIV": binary("DIV"),
     "FULLY_CONNECTED": fully_connected,
+    "GATHER": gather,
+    "LOG_SOFTMAX": log_softmax,
     "LOGISTIC": saturating("LOGISTIC"),
     "MAX_POOL_2D": pool_2d("MAX_POOL_2D"),
     "MAXIMUM": binary("MAXIMUM"),
@@ -513,6 +586,8 @@ CASES: dict[str, CaseBuilder] = {
     "MUL": binary("MUL"),
     "PAD": pad("PAD"),
     "PADV2": pad("PADV2"),
+    "POW": binary("POW"),
+    "PRELU": binary("PRELU"),
     "QUANTIZE": quantize,
     "RELU": relu("RELU"),
     "RELU6": relu("RELU6"),
@@ -521,8 +596,11 @@ CASES: dict[str, CaseBuilder] = {
     "SQUEEZE": squeeze,
     "STRIDED_SLICE": strided_slice,
     "SUB": binary("SUB"),
+    "SUM": sum_reduction,
     "TANH": saturating("TANH"),
+    "TILE": tile,
     "TRANSPOSE": transpose,
+    "TRANSPOSE_CONV": transpose_conv,
 }
 
 

@@ -13,6 +13,7 @@ from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.registry import OperatorRegistry
 
 BUILTIN_OPERATOR_FOLDERS: tuple[str, ...] = (
+    "abs",
     "add",
     "average_pool_2d",
     "cast",
@@ -21,25 +22,38 @@ BUILTIN_OPERATOR_FOLDERS: tuple[str, ...] = (
     "depthwise_conv_2d",
     "dequantize",
     "div",
+    "elu",
+    "exp",
     "fully_connected",
+    "gather",
     "leaky_relu",
+    "log",
+    "log_softmax",
     "logistic",
     "max_pool_2d",
     "maximum",
     "mean",
     "minimum",
     "mul",
+    "neg",
     "pad",  # PAD and PADV2
+    "pow",
+    "prelu",
     "quantize",
     "relu",
     "relu6",
     "reshape",
     "softmax",
+    "softplus",
+    "sqrt",
     "squeeze",
     "strided_slice",
     "sub",
+    "sum",
     "tanh",
+    "tile",
     "transpose",
+    "transpose_conv",
 )
 
 

@@ -128,6 +128,9 @@ class OperatorDefinition:
     # then have the producers write straight into those slices; the C must skip the copy of an
     # input already in place (EmitContext.in_slice).
     output_slices: Callable[[Graph, Node], list[int] | None] | None = None
+    # (graph, node) -> {input position: (low, high)}: integer inputs the op indexes with, valid in
+    # [low, high) only (GATHER's positions). Golden data for a graph input read there is drawn in range.
+    input_ranges: Callable[[Graph, Node], dict[int, tuple[int, int]]] | None = None
 
 
 def empty_like_output(tensor: Tensor) -> Array:

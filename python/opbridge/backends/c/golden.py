@@ -87,6 +87,24 @@ static int floats_close(const void *found_data, const float *expected, size_t co
 """
 
 
+def input_value_ranges(graph: Graph, registry: OperatorRegistry) -> dict[int, tuple[int, int]]:
+    """The range [low, high) each graph input must stay in for every operator that indexes with it
+    (OperatorDefinition.input_ranges), the intersection when several do."""
+    inputs = set(graph.inputs)
+    ranges: dict[int, tuple[int, int]] = {}
+    for node in graph.nodes:
+        definition = registry.get(node.op_type)
+        if definition is None or definition.input_ranges is None:
+            continue
+        for position, (low, high) in definition.input_ranges(graph, node).items():
+            index = node.inputs[position]
+            if index is None or index not in inputs:
+                continue
+            known_low, known_high = ranges.get(index, (low, high))
+            ranges[index] = (max(low, known_low), min(high, known_high))
+    return {index: bounds for index, bounds in ranges.items() if bounds[0] < bounds[1]}
+
+
 def golden_test_source(
     graph: Graph,
     registry: OperatorRegistry,
@@ -98,8 +116,10 @@ def golden_test_source(
     """The golden test program's C; `on_case(n)` is called as each of the `count` reference runs ends."""
     p, m = prefix, prefix.upper()
     interpreter = ReferenceInterpreter(graph, registry)
+    ranges = input_value_ranges(graph, registry)
     input_sets = [
-        seeded_inputs(tensor, count, seed=seed + position) for position, tensor in enumerate(graph.input_tensors())
+        seeded_inputs(tensor, count, seed=seed + position, value_range=ranges.get(tensor.index))
+        for position, tensor in enumerate(graph.input_tensors())
     ]
     cases = [[inputs[case] for inputs in input_sets] for case in range(count)]
     expected = []

@@ -14,9 +14,15 @@ DEFAULT_SEED = 20261130
 QUIET_NOISE = 12
 
 
-def seeded_inputs(tensor: Tensor, count: int, seed: int = DEFAULT_SEED) -> list[np.ndarray]:
-    """`count` arrays for `tensor`, the same for the same (shape, dtype, count, seed)."""
+def seeded_inputs(
+    tensor: Tensor, count: int, seed: int = DEFAULT_SEED, value_range: tuple[int, int] | None = None
+) -> list[np.ndarray]:
+    """`count` arrays for `tensor`, the same for the same (shape, dtype, count, seed). An integer
+    tensor with a `value_range` [low, high) (positions an operator indexes with) is drawn uniformly in it."""
     rng = np.random.default_rng(seed)
+    if value_range is not None and tensor.dtype is not DType.FLOAT32:
+        low, high = value_range
+        return [rng.integers(low, high, size=tensor.shape).astype(tensor.dtype.numpy) for _ in range(count)]
     if tensor.dtype is DType.FLOAT32:
         return [rng.standard_normal(tensor.shape).astype(np.float32) for _ in range(count)]
     if tensor.dtype is DType.BOOL:

@@ -34,7 +34,12 @@ import numpy as np
 from opbridge.errors import ModelFormatError, UnsupportedOperatorError, UnsupportedTensorError, nearest
 from opbridge.frontends.onnx.batch_norm_folding import fold_batch_norms
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
-from opbridge.frontends.onnx.preparation import Preparation, fold_constant_subgraphs, upgrade_opset
+from opbridge.frontends.onnx.preparation import (
+    Preparation,
+    fold_constant_subgraphs,
+    per_channel_prelu_slopes,
+    upgrade_opset,
+)
 from opbridge.frontends.onnx.qdq_fusion import fuse_qdq
 from opbridge.frontends.unsupported import UnsupportedNode, unsupported_operators_error
 from opbridge.ir import Graph, Tensor
@@ -149,6 +154,8 @@ def prepare_model(model: Any, onnx_version: int, source: str) -> Preparation:
         # Named first: the version converter may insert nodes, and messages must name the file's nodes.
         for position, proto in enumerate(model.graph.node):
             proto.name = node_name(proto, position)
+        if onnx_version < 7:
+            per_channel_prelu_slopes(model)
         model = upgrade_opset(model, onnx_version, MIN_OPSET, source)
         opset_from, opset_to, onnx_version = onnx_version, MIN_OPSET, MIN_OPSET
     model, folded, positions = fold_constant_subgraphs(model, onnx_version, source)

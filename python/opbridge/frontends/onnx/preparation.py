@@ -92,6 +92,32 @@ def upgrade_opset(model: Any, version: int, target: int, source: str) -> Any:
         ) from None
 
 
+def per_channel_prelu_slopes(model: Any) -> None:
+    """Before opset 7, PRelu's 1-D slope held one value per channel (axis 1); from 7 it broadcasts
+    NumPy-style against the input's trailing axes. The version converter leaves the slope as it is,
+    so a constant [C] slope of an input of rank 3 or more with C channels is reshaped to [C, 1, ...]
+    here, in place, before the upgrade."""
+    import onnx.numpy_helper
+
+    shapes = _static_shapes(model)
+    initializers = {initializer.name: initializer for initializer in model.graph.initializer}
+    for node in model.graph.node:
+        if node.op_type != "PRelu" or node.domain not in STANDARD_DOMAINS or len(node.input) < 2:
+            continue
+        shape, slope = shapes.get(node.input[0]), initializers.get(node.input[1])
+        if shape is None or slope is None or len(shape) < 3 or len(slope.dims) != 1 or slope.dims[0] in (1,):
+            continue
+        if slope.dims[0] != shape[1]:
+            continue
+        values = onnx.numpy_helper.to_array(slope).reshape((-1,) + (1,) * (len(shape) - 2))
+        slope.CopyFrom(onnx.numpy_helper.from_array(values, slope.name))
+        for info in model.graph.input:  # older exporters list initializers as inputs too, with their shape
+            if info.name == slope.name and info.type.HasField("tensor_type"):
+                del info.type.tensor_type.shape.dim[:]
+                for size in values.shape:
+                    info.type.tensor_type.shape.dim.add().dim_value = size
+
+
 def _first_unconvertible_node(model: Any, version: int, target: int) -> str:
     """'node 3 (ai.onnx.Upsample "up")' for the first node the converter fails on alone, or ""."""
     import onnx

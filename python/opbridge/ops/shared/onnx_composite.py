@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """ONNX ops that are not one opbridge operator: Identity and Dropout (aliases), Sum (ADDs), Clip (RELU,
-RELU6, or MINIMUM and MAXIMUM) and a BatchNormalization that could not be folded into a Conv (MUL and ADD
-per channel)."""
+RELU6, or MINIMUM and MAXIMUM), a BatchNormalization that could not be folded into a Conv (MUL and ADD
+per channel) and InstanceNormalization (MEAN, SUB, MUL, ADD, SQRT, DIV)."""
 
 import numpy as np
 
@@ -11,6 +11,8 @@ from opbridge.frontends.onnx.converter_helpers import reshape, reshape_to
 from opbridge.ir import DType
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.definition import OnnxConverter
+from opbridge.ops.div.attributes import DivAttributes
+from opbridge.ops.mean.attributes import MeanAttributes
 
 
 def convert_clip(conversion: OnnxConversion, node: OnnxNode) -> None:
@@ -70,6 +72,36 @@ def convert_sum(conversion: OnnxConversion, node: OnnxNode) -> None:
         (total,) = conversion.emit("ADD", [total, operand], AddAttributes(), name=name, outputs=outputs)
 
 
+def convert_instance_normalization(conversion: OnnxConversion, node: OnnxNode) -> None:
+    """InstanceNormalization(x, scale, B) on float32 [N, C, spatial...]: per sample and channel,
+    (x - mean) / sqrt(variance + epsilon) * scale + B, with the mean and the (biased) variance over
+    the spatial axes, from MEAN, SUB, MUL, ADD, SQRT and DIV."""
+    x = conversion.value(node.inputs[0], node)
+    shape = conversion.tensor(x).shape
+    rank = len(shape)
+    if rank < 3 or conversion.tensor(x).dtype is not DType.FLOAT32:
+        raise node.unsupported(f"input {conversion.tensor(x).describe()}: expected float32 of rank 3 or more")
+    per_channel = (1, -1) + (1,) * (rank - 2)
+    scale = conversion.constant_value(node.inputs[1], node, "the scale").astype(np.float32).reshape(per_channel)
+    bias = conversion.constant_value(node.inputs[2], node, "the bias").astype(np.float32).reshape(per_channel)
+    epsilon = np.float32(node.attribute("epsilon", 1e-5))
+    name = node.name
+    axes = conversion.constant(np.arange(2, rank, dtype=np.int32), DType.INT32, f"{name}/axes")
+    kept = MeanAttributes(keep_dims=True)
+    (mean,) = conversion.emit("MEAN", [x, axes], kept, name=f"{name}/mean")
+    (centred,) = conversion.emit("SUB", [x, mean], AddAttributes(), name=f"{name}/centred")
+    (squares,) = conversion.emit("MUL", [centred, centred], AddAttributes(), name=f"{name}/squares")
+    (variance,) = conversion.emit("MEAN", [squares, axes], kept, name=f"{name}/variance")
+    epsilon_index = conversion.constant(np.array(epsilon), DType.FLOAT32, f"{name}/epsilon")
+    (shifted,) = conversion.emit("ADD", [variance, epsilon_index], AddAttributes(), name=f"{name}/plus_epsilon")
+    (deviation,) = conversion.emit("SQRT", [shifted], None, name=f"{name}/deviation")
+    (normalized,) = conversion.emit("DIV", [centred, deviation], DivAttributes(), name=f"{name}/normalized")
+    scale_index = conversion.constant(scale, DType.FLOAT32, f"{name}/scale")
+    (scaled,) = conversion.emit("MUL", [normalized, scale_index], AddAttributes(), name=f"{name}/scaled")
+    bias_index = conversion.constant(bias, DType.FLOAT32, f"{name}/bias")
+    conversion.emit("ADD", [scaled, bias_index], AddAttributes(), name=name, outputs=node.outputs)
+
+
 def convert_batch_normalization(conversion: OnnxConversion, node: OnnxNode) -> None:
     """A BatchNormalization that fold_batch_norms could not fold into a Conv: MUL then ADD per channel."""
     x = conversion.value(node.inputs[0], node)
@@ -97,6 +129,7 @@ COMPOSITE_CONVERTERS: tuple[OnnxConverter, ...] = (
     OnnxConverter("Identity", convert_identity),
     OnnxConverter("Dropout", convert_dropout),
     OnnxConverter("Sum", convert_sum),
+    OnnxConverter("InstanceNormalization", convert_instance_normalization),
     OnnxConverter("Clip", convert_clip),
     OnnxConverter("BatchNormalization", convert_batch_normalization),
 )

@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: Apache-2.0
+"""ABS on float32: |x|, TFLite Micro's std::abs (the sign bit clears: -0.0 -> 0.0, NaN stays NaN); exact,
+so the C kernel equals the reference bit for bit."""
+
+from opbridge.ops.abs.emit_c import emit_abs
+from opbridge.ops.abs.litert import LITERT_CODE, LITERT_VERSIONS
+from opbridge.ops.abs.onnx import ONNX_CONVERTERS
+from opbridge.ops.abs.reference import abs_reference
+from opbridge.ops.abs.schema import ABS_SCHEMA
+from opbridge.ops.definition import OperatorDefinition
+
+ABS = OperatorDefinition(
+    op_type="ABS",
+    reference=abs_reference,
+    litert_builtin_code=LITERT_CODE,
+    litert_versions=LITERT_VERSIONS,
+    emit_c=emit_abs,
+    c_kernels=("opbridge_math_f32.c",),
+    onnx_converters=ONNX_CONVERTERS,
+    doc=__doc__ or "",
+    schema=ABS_SCHEMA,
+    in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)
+)
+
+# What ops/builtin.py registers from this folder.
+DEFINITIONS = (ABS,)

@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: Apache-2.0
+"""SUM -> opbridge_sum_f32 (cc/kernels/opbridge_sum_f32.h)."""
+
+from opbridge.backends.c.emit_context import EmitContext, NodeCode, c_int_list
+from opbridge.errors import UnsupportedTensorError
+from opbridge.ir import Node
+from opbridge.ops.mean.reference import mean_axes
+from opbridge.ops.shared.float32 import require_float32
+
+HEADER = "cc/kernels/opbridge_sum_f32.h"
+MAX_RANK = 6  # OPBRIDGE_SUM_F32_MAX_RANK
+
+
+def emit_sum(ctx: EmitContext, node: Node) -> NodeCode:
+    graph = ctx.graph
+    input_tensor, output = graph.tensor(node.inputs[0]), graph.tensor(node.outputs[0])
+    require_float32(node, [("input", input_tensor), ("output", output)])
+    rank = len(input_tensor.shape)
+    if rank > MAX_RANK:
+        raise UnsupportedTensorError(f"{node.describe()}: rank {rank} > {MAX_RANK}", hint=f"reshape to {MAX_RANK}-D")
+    if input_tensor.element_count == 0:
+        raise UnsupportedTensorError(
+            f"{node.describe()}: input {input_tensor.describe()} is empty", hint="give every axis a size"
+        )
+    axes, _ = mean_axes(graph, node)
+    lead = MAX_RANK - rank
+    reduce = [0] * lead + [1 if axis in axes else 0 for axis in range(rank)]
+    params_symbol = ctx.local_symbol(node, "params")
+    params = f"""static const opbridge_sum_f32_params {params_symbol} = {{
+    .input_shape = {{{c_int_list((1,) * lead + input_tensor.shape)}}},
+    .reduce = {{{c_int_list(reduce)}}},
+    .output_size = {output.element_count},
+}};"""
+    call = (
+        f"status = opbridge_sum_f32(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.outputs[0])});"
+    )
+    return NodeCode(includes=[HEADER], definitions=[params], statements=[call])
