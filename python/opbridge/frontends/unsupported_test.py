@@ -68,14 +68,14 @@ def litert_model(operators: Sequence[tuple[int, int]]) -> bytes:
 
 
 def test_onnx_nodes_are_grouped_by_operator_with_counts_most_frequent_first() -> None:
-    op_types = ["Relu", "Selu", *["ConstantOfShape"] * 5, "Selu", *["ConstantOfShape"] * 238, "Elu"]
+    op_types = ["Relu", "Hardmax", *["ConstantOfShape"] * 5, "Hardmax", *["ConstantOfShape"] * 238, "Shrink"]
     with pytest.raises(UnsupportedOperatorError) as error:
         read_onnx_model(onnx_model(op_types), CONTEXT, source="many.onnx")
     assert error.value.message == (
         "many.onnx: 246 node(s) use 3 operator(s) opbridge does not support (most frequent first):\n"
         "    ConstantOfShape x243 (first: node_2, node_3, node_4, ...)\n"
-        "    Selu x2 (node_1, node_7)\n"
-        "    Elu x1 (node_246)"
+        "    Hardmax x2 (node_1, node_7)\n"
+        "    Shrink x1 (node_246)"
     )
     assert "node_5" not in str(error.value)
     assert "see docs/onnx.md to add one" in error.value.hint
@@ -83,9 +83,9 @@ def test_onnx_nodes_are_grouped_by_operator_with_counts_most_frequent_first() ->
 
 def test_onnx_model_with_a_few_unsupported_nodes_names_each() -> None:
     with pytest.raises(UnsupportedOperatorError) as error:
-        read_onnx_model(onnx_model(["Selu", "Relu", "Selu", "Selu"]), CONTEXT, source="few.onnx")
+        read_onnx_model(onnx_model(["Hardmax", "Relu", "Hardmax", "Hardmax"]), CONTEXT, source="few.onnx")
     assert error.value.message == (
-        "few.onnx: 3 node(s) use 1 operator(s) opbridge does not support:\n    Selu x3 (node_0, node_2, node_3)"
+        "few.onnx: 3 node(s) use 1 operator(s) opbridge does not support:\n    Hardmax x3 (node_0, node_2, node_3)"
     )
 
 

@@ -7,7 +7,9 @@ the op gets the schema with the highest since_version not above it (see
 opbridge.schemas.opsets). Attributes are read into the op's attribute class,
 output dtypes and shapes come from the schema's inference function.
 
-Standard ONNX operators (domain "" / ai.onnx, opsets 13..21) are converted
+Before conversion (prepare_model, frontends/onnx/preparation.py) a model below opset 13 is upgraded
+with onnx.version_converter and constant subgraphs are folded with onnx.reference. Standard ONNX
+operators (domain "" / ai.onnx, opsets 13..21) are then converted
 by the registry's `onnx_converters`, which each operator folder fills from
 its `onnx.py` (ops/<op>/onnx.py; Identity, Clip and unfolded
 BatchNormalization: ops/shared/onnx_composite.py); a model using ops
@@ -286,8 +288,9 @@ def _check_convertible(nodes: list[OnnxNode], converters: Any, onnx_version: int
         )
     if not MIN_OPSET <= onnx_version <= MAX_OPSET:
         raise UnsupportedOperatorError(
-            f"{source}: the model imports ONNX opset {onnx_version}; opbridge converts opsets {MIN_OPSET}..{MAX_OPSET}",
-            hint="convert the model with onnx.version_converter.convert_version(model, 17)",
+            f"{source}: the model imports ONNX opset {onnx_version}; opbridge converts opsets up to {MAX_OPSET} "
+            f"(those below {MIN_OPSET} are upgraded to {MIN_OPSET} at import)",
+            hint=f"export the model at opset {MAX_OPSET} or lower",
         )
 
 

@@ -7,7 +7,8 @@ TFLite Micro and the C kernel call libm's expm1f; the reference rounds a float64
 negative float32, glibc 2.36's expm1f differs from it on 0.22% of inputs, by one ulp, never more (see
 reference.py): so TFLite Micro is compared within one ulp (FLOAT_RTOL = 2**-23 relative). A one-ulp expm1
 becomes at most two ulps once multiplied by an alpha other than 1 (alpha's mantissa can double the gap
-measured in the product's ulps), hence C_ULPS = 2.
+measured in the product's ulps), hence C_ULPS = 2: checked over every float32, the C kernel is within one
+ulp of the reference for alpha 1 (TFLite Micro's) and within two for Selu's alpha (two on 0.007% of inputs).
 """
 
 import dataclasses
