@@ -182,3 +182,34 @@ def test_float64_runs_on_the_host_and_is_refused_for_c(tmp_path: pathlib.Path) -
     with pytest.raises(UnsupportedTensorError, match=refusal):
         AotConverter(config, registry_context=CONTEXT).convert()
     assert not (tmp_path / "module").exists()
+
+
+@pytest.mark.parametrize("op", ["Max", "Min", "Sum"])
+@pytest.mark.parametrize("count", [1, 2, 3])
+def test_variadic_ops_match_onnxruntime(op: str, count: int) -> None:
+    names = [f"x{i}" for i in range(count)]
+    model = one_node_model(helper.make_node(op, names, ["y"]), {n: (np.float32, [2, 3]) for n in names})
+    check(model, {n: floats([2, 3], i) for i, n in enumerate(names)})
+
+
+@pytest.mark.parametrize(
+    ("op", "attributes"),
+    [("Softsign", {}), ("HardSigmoid", {}), ("HardSigmoid", {"alpha": 0.3, "beta": 0.4}), ("HardSwish", {})],
+)
+def test_composite_activations_match_onnxruntime_and_compile(op: str, attributes: dict, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    model = one_node_model(helper.make_node(op, ["x"], ["y"], **attributes), {"x": (np.float32, [3, 7])})
+    check(model, {"x": floats([3, 7]) * 2}, tmp_path)
+
+
+@pytest.mark.parametrize(("shape", "target"), [([3, 1], [2, 3, 4]), ([1], [5]), ([2, 1, 3], [2, 4, 3]), ([4], [4])])
+def test_expand_matches_onnxruntime(shape: list[int], target: list[int]) -> None:
+    node = helper.make_node("Expand", ["x", "shape"], ["y"])
+    model = one_node_model(node, {"x": (np.float32, shape)}, {"shape": np.array(target, np.int64)})
+    check(model, {"x": floats(shape)})
+
+
+@pytest.mark.parametrize("mode", ["DCR", "CRD"])
+def test_depth_to_space_matches_onnxruntime_and_compiles(mode: str, tmp_path: pathlib.Path) -> None:
+    node = helper.make_node("DepthToSpace", ["x"], ["y"], blocksize=2, mode=mode)
+    model = one_node_model(node, {"x": (np.float32, [1, 8, 2, 3])})
+    check(model, {"x": floats([1, 8, 2, 3])}, tmp_path)

@@ -183,6 +183,25 @@ def convert_binary(op_key: str, attributes: object = None) -> Converter:
     return convert
 
 
+def convert_variadic(op_key: str, attributes: object = None) -> Converter:
+    """An ONNX op of one or more inputs (Max, Min, Sum) as a chain of binary `op_key` nodes, left to
+    right; one input is the identity."""
+
+    def convert(conversion: OnnxConversion, node: OnnxNode) -> None:
+        inputs = [conversion.value(name, node) for name in node.inputs]
+        if len(inputs) == 1:
+            conversion.alias(node.outputs[0], inputs[0])
+            return
+        total = inputs[0]
+        for position, operand in enumerate(inputs[1:], start=1):
+            last = position == len(inputs) - 1
+            outputs: tuple[str, ...] | int = node.outputs if last else 1
+            name = node.name if last else f"{node.name}/{position}"
+            (total,) = conversion.emit(op_key, [total, operand], attributes, name=name, outputs=outputs)
+
+    return convert
+
+
 def convert_unary(op_key: str) -> Converter:
     def convert(conversion: OnnxConversion, node: OnnxNode) -> None:
         conversion.emit(op_key, [conversion.value(node.inputs[0], node)], None, name=node.name, outputs=node.outputs)

@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
 """ONNX ops that are not one opbridge operator: Identity and Dropout (aliases), Sum (ADDs), Clip (RELU,
 RELU6, or MINIMUM and MAXIMUM), a BatchNormalization that could not be folded into a Conv (MUL and ADD
-per channel) and InstanceNormalization (MEAN, SUB, MUL, ADD, SQRT, DIV)."""
+per channel), InstanceNormalization (MEAN, SUB, MUL, ADD, SQRT, DIV), Softsign (ABS, ADD, DIV), HardSigmoid
+and HardSwish (MUL, ADD, MINIMUM, MAXIMUM)."""
 
 import numpy as np
 
 from opbridge.frontends.onnx.batch_norm_folding import batch_norm_factors
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
-from opbridge.frontends.onnx.converter_helpers import reshape, reshape_to
+from opbridge.frontends.onnx.converter_helpers import convert_variadic, reshape, reshape_to
 from opbridge.ir import DType
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.definition import OnnxConverter
@@ -59,17 +60,40 @@ def convert_dropout(conversion: OnnxConversion, node: OnnxNode) -> None:
         conversion.alias(node.outputs[1], mask)
 
 
-def convert_sum(conversion: OnnxConversion, node: OnnxNode) -> None:
-    """Sum of n inputs (broadcast): n - 1 ADDs, left to right as onnxruntime adds them."""
-    inputs = [conversion.value(name, node) for name in node.inputs]
-    if len(inputs) == 1:
-        conversion.alias(node.outputs[0], inputs[0])
-        return
-    total = inputs[0]
-    for position, operand in enumerate(inputs[1:], start=1):
-        outputs: tuple[str, ...] | int = node.outputs if position == len(inputs) - 1 else 1
-        name = node.name if position == len(inputs) - 1 else f"{node.name}/{position}"
-        (total,) = conversion.emit("ADD", [total, operand], AddAttributes(), name=name, outputs=outputs)
+def convert_softsign(conversion: OnnxConversion, node: OnnxNode) -> None:
+    """Softsign: x / (1 + |x|), as ABS, ADD and DIV (the float32 operations onnxruntime does)."""
+    x = conversion.value(node.inputs[0], node)
+    one = conversion.constant(np.array(1.0, np.float32), DType.FLOAT32, f"{node.name}/one")
+    (magnitude,) = conversion.emit("ABS", [x], None, name=f"{node.name}/abs")
+    (denominator,) = conversion.emit("ADD", [magnitude, one], AddAttributes(), name=f"{node.name}/plus_one")
+    conversion.emit("DIV", [x, denominator], DivAttributes(), name=node.name, outputs=node.outputs)
+
+
+def hard_sigmoid(conversion: OnnxConversion, node: OnnxNode, x: int, alpha: float, beta: float, outputs: tuple) -> int:
+    """max(0, min(1, alpha * x + beta)) as MUL, ADD, MINIMUM and MAXIMUM (onnxruntime's order)."""
+    name = node.name
+    alpha_index = conversion.constant(np.array(alpha, np.float32), DType.FLOAT32, f"{name}/alpha")
+    beta_index = conversion.constant(np.array(beta, np.float32), DType.FLOAT32, f"{name}/beta")
+    zero = conversion.constant(np.array(0.0, np.float32), DType.FLOAT32, f"{name}/zero")
+    one = conversion.constant(np.array(1.0, np.float32), DType.FLOAT32, f"{name}/one")
+    (scaled,) = conversion.emit("MUL", [x, alpha_index], AddAttributes(), name=f"{name}/scaled")
+    (shifted,) = conversion.emit("ADD", [scaled, beta_index], AddAttributes(), name=f"{name}/shifted")
+    (capped,) = conversion.emit("MINIMUM", [shifted, one], None, name=f"{name}/at_most_one")
+    hard = outputs or 1
+    return conversion.emit("MAXIMUM", [capped, zero], None, name=f"{name}/hard_sigmoid", outputs=hard)[0]
+
+
+def convert_hard_sigmoid(conversion: OnnxConversion, node: OnnxNode) -> None:
+    x = conversion.value(node.inputs[0], node)
+    alpha, beta = float(node.attribute("alpha", 0.2)), float(node.attribute("beta", 0.5))
+    hard_sigmoid(conversion, node, x, alpha, beta, node.outputs)
+
+
+def convert_hard_swish(conversion: OnnxConversion, node: OnnxNode) -> None:
+    """HardSwish: x * HardSigmoid(x) with alpha 1/6 and beta 0.5, as ONNX defines it."""
+    x = conversion.value(node.inputs[0], node)
+    gate = hard_sigmoid(conversion, node, x, 1.0 / 6.0, 0.5, ())
+    conversion.emit("MUL", [x, gate], AddAttributes(), name=node.name, outputs=node.outputs)
 
 
 def convert_instance_normalization(conversion: OnnxConversion, node: OnnxNode) -> None:
@@ -128,8 +152,11 @@ def convert_batch_normalization(conversion: OnnxConversion, node: OnnxNode) -> N
 COMPOSITE_CONVERTERS: tuple[OnnxConverter, ...] = (
     OnnxConverter("Identity", convert_identity),
     OnnxConverter("Dropout", convert_dropout),
-    OnnxConverter("Sum", convert_sum),
+    OnnxConverter("Sum", convert_variadic("ADD", AddAttributes())),
     OnnxConverter("InstanceNormalization", convert_instance_normalization),
+    OnnxConverter("Softsign", convert_softsign),
+    OnnxConverter("HardSigmoid", convert_hard_sigmoid),
+    OnnxConverter("HardSwish", convert_hard_swish),
     OnnxConverter("Clip", convert_clip),
     OnnxConverter("BatchNormalization", convert_batch_normalization),
 )

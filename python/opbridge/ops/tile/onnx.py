@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""TILE from ONNX: Tile(input, repeats) with constant repeats (int64 in ONNX, written as an int32 constant)."""
+"""TILE from ONNX: Tile(input, repeats) with constant repeats (int64 in ONNX, written as an int32
+constant), and Expand (a RESHAPE to the output rank, then a TILE)."""
 
 import numpy as np
 
@@ -25,4 +26,35 @@ def convert_tile(conversion: OnnxConversion, node: OnnxNode) -> None:
     conversion.emit("TILE", [x, multiples], None, name=node.name, outputs=node.outputs, quantization=quantization)
 
 
-ONNX_CONVERTERS: tuple[OnnxConverter, ...] = (OnnxConverter("Tile", convert_tile),)
+def convert_expand(conversion: OnnxConversion, node: OnnxNode) -> None:
+    """Expand(x, shape): x broadcast to `shape` (constant) NumPy-style, as a RESHAPE to the output's rank
+    (leading 1s) and a TILE of each axis of size 1 that grows."""
+    x = conversion.value(node.inputs[0], node)
+    tensor = conversion.tensor(x)
+    target = [int(v) for v in conversion.constant_value(node.inputs[1], node, "the shape").ravel()]
+    rank = max(len(target), len(tensor.shape))
+    source = (1,) * (rank - len(tensor.shape)) + tuple(tensor.shape)
+    target = [1] * (rank - len(target)) + target
+    output = []
+    for size, wanted in zip(source, target, strict=True):
+        if size != wanted and 1 not in (size, wanted):
+            raise node.unsupported(f"shape {target} does not broadcast {list(tensor.shape)}")
+        output.append(max(size, wanted))
+    if source != tuple(tensor.shape):
+        shape_index = conversion.constant(np.array(source, np.int32), DType.INT32, f"{node.name}/rank_shape")
+        rank_name = f"{node.name}/rank"
+        (x,) = conversion.emit("RESHAPE", [x, shape_index], None, name=rank_name, quantization=[tensor.quantization])
+    multiples = [wanted // size for size, wanted in zip(source, output, strict=True)]
+    if all(m == 1 for m in multiples):
+        conversion.alias(node.outputs[0], x)
+        return
+    multiples_index = conversion.constant(np.array(multiples, np.int32), DType.INT32, f"{node.name}/multiples")
+    conversion.emit(
+        "TILE", [x, multiples_index], None, name=node.name, outputs=node.outputs, quantization=[tensor.quantization]
+    )
+
+
+ONNX_CONVERTERS: tuple[OnnxConverter, ...] = (
+    OnnxConverter("Tile", convert_tile),
+    OnnxConverter("Expand", convert_expand),
+)
