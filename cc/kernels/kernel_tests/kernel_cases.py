@@ -504,6 +504,17 @@ def sum_reduction(rng: np.random.Generator, path: DTypePath, variant: int) -> No
     return NodeSpec(inputs, attributes("SUM", keep_dims=variant == 0))
 
 
+def reduce_max(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    """REDUCE_MAX over drawn axes (some negative, some repeated), kept (variant 0) or dropped; int8 with one
+    quantization on input and output (TFLite Micro refuses any other)."""
+    shape = draw_shape(rng, 1, 4, 6)
+    rank = len(shape)
+    axes = [int(axis) for axis in rng.integers(-rank, rank, size=int(rng.integers(1, rank, endpoint=True)))]
+    quantization = per_tensor(rng, 0.01, 0.5) if path.source is DType.INT8 else None
+    inputs = [TensorSpec("input", path.source, shape, quantization), int32_constant("axes", axes)]
+    return NodeSpec(inputs, attributes("REDUCE_MAX", keep_dims=variant == 0), quantization)
+
+
 def log_softmax(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
     shape = (*draw_shape(rng, 0, 2, 3), int(rng.integers(1, 24, endpoint=True)))
     return NodeSpec([TensorSpec("input", path.source, shape)])
@@ -589,6 +600,7 @@ CASES: dict[str, CaseBuilder] = {
     "POW": binary("POW"),
     "PRELU": binary("PRELU"),
     "QUANTIZE": quantize,
+    "REDUCE_MAX": reduce_max,
     "RELU": relu("RELU"),
     "RELU6": relu("RELU6"),
     "RESHAPE": reshape,

@@ -35,6 +35,7 @@ KERNEL_TEST_OPERATORS = [
     "pow",
     "prelu",
     "quantize",
+    "reduce_max",
     "relu",
     "relu6",
     "reshape",

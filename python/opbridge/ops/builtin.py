@@ -40,6 +40,7 @@ BUILTIN_OPERATOR_FOLDERS: tuple[str, ...] = (
     "pow",
     "prelu",
     "quantize",
+    "reduce_max",
     "relu",
     "relu6",
     "reshape",
