@@ -62,7 +62,8 @@ TALLY = Tally()
 
 def stored_tensors(directory: pathlib.Path, kind: str) -> dict[str, np.ndarray]:
     tensors = {}
-    for path in sorted((directory / "test_data_set_0").glob(f"{kind}_*.pb")):
+    paths = (directory / "test_data_set_0").glob(f"{kind}_*.pb")
+    for path in sorted(paths, key=lambda path: int(path.stem.split("_")[-1])):  # input_2 before input_10
         proto = onnx.load_tensor(str(path))
         tensors[proto.name or path.stem] = onnx.numpy_helper.to_array(proto)
     return tensors

@@ -48,6 +48,8 @@ def require_attribute(node: OnnxNode, name: str, allowed: object, default: objec
 class SpatialPadding:
     padding: Padding
     explicit: tuple[tuple[int, int], tuple[int, int]] | None  # (top, bottom), (left, right) for a PAD first
+    # The padding ONNX applies, (top, bottom), (left, right), whichever form it takes here.
+    amounts: tuple[tuple[int, int], tuple[int, int]] = ((0, 0), (0, 0))
 
 
 def spatial_padding(
@@ -67,11 +69,14 @@ def spatial_padding(
         effective = (kernel[axis] - 1) * dilations[axis] + 1
         total = max(0, (w.output_size - 1) * strides[axis] + effective - input_hw[axis])
         same.append((total // 2, total - total // 2))
+    same_amounts = (same[0], same[1])
     if auto_pad == "SAME_UPPER":
-        return SpatialPadding(Padding.SAME, None)
+        return SpatialPadding(Padding.SAME, None, same_amounts)
     if auto_pad == "SAME_LOWER":
         lower = tuple((after, before) for before, after in same)
-        return SpatialPadding(Padding.SAME, None) if tuple(same) == lower else SpatialPadding(Padding.VALID, lower)  # type: ignore[arg-type]
+        if tuple(same) == lower:
+            return SpatialPadding(Padding.SAME, None, same_amounts)
+        return SpatialPadding(Padding.VALID, lower, lower)  # type: ignore[arg-type]
     if auto_pad != "NOTSET":
         raise node.unsupported(f"auto_pad={auto_pad!r} is not an ONNX value")
     pads = ints(node, "pads", (0, 0, 0, 0))
@@ -81,8 +86,8 @@ def spatial_padding(
     if explicit == ((0, 0), (0, 0)):
         return SpatialPadding(Padding.VALID, None)
     if explicit == tuple(same):
-        return SpatialPadding(Padding.SAME, None)
-    return SpatialPadding(Padding.VALID, explicit)
+        return SpatialPadding(Padding.SAME, None, explicit)
+    return SpatialPadding(Padding.VALID, explicit, explicit)
 
 
 def pad_nhwc(conversion: OnnxConversion, node: OnnxNode, index: int, explicit: tuple, value: float = 0.0) -> int:

@@ -152,15 +152,21 @@ def prepare_model(model: Any, onnx_version: int, source: str) -> Preparation:
     """The ModelProto as conversion reads it: upgraded to MIN_OPSET when older, constant
     subgraphs folded (frontends/onnx/preparation.py)."""
     opset_from = opset_to = None
+    file_positions: dict[str, int] = {}
     if onnx_version < MIN_OPSET:
-        # Named first: the version converter may insert nodes, and messages must name the file's nodes.
+        # Named first: the version converter may insert nodes, and messages must name (and number)
+        # the file's nodes.
         for position, proto in enumerate(model.graph.node):
             proto.name = node_name(proto, position)
+            file_positions[proto.name] = position
         if onnx_version < 7:
             per_channel_prelu_slopes(model)
         model = upgrade_opset(model, onnx_version, MIN_OPSET, source)
         opset_from, opset_to, onnx_version = onnx_version, MIN_OPSET, MIN_OPSET
-    model, folded, positions = fold_constant_subgraphs(model, onnx_version, source)
+    model, folded, positions = fold_constant_subgraphs(model, onnx_version)
+    if file_positions:
+        protos = model.graph.node
+        positions = tuple(file_positions.get(text(protos[i].name), p) for i, p in enumerate(positions))
     return Preparation(model, opset_from, opset_to, folded, positions)
 
 

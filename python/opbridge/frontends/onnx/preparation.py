@@ -16,7 +16,10 @@
 Not folded: QuantizeLinear and DequantizeLinear (the QDQ pass reads them
 around int8 weights), nodes of custom domains (opbridge's own constant
 folding evaluates those with their references after conversion), random
-generators, and nodes writing a graph output.
+generators, nodes with subgraphs (If, Loop, Scan), nodes writing a graph
+output, nodes whose outputs would exceed MAX_FOLDED_BYTES (checked from
+the inferred shapes before evaluating), and nodes the evaluator fails on or
+that give sequences: those stay nodes, and conversion names them.
 """
 
 import contextlib
@@ -26,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from opbridge.errors import ModelFormatError, UnsupportedOperatorError
+from opbridge.errors import UnsupportedOperatorError
 
 # Standard ops never folded here (see the module docstring).
 NOT_FOLDED = frozenset(
@@ -46,6 +49,7 @@ NOT_FOLDED = frozenset(
 # ConstantOfShape of a huge shape must not fill the host's memory.
 MAX_FOLDED_BYTES = 64 * 1024 * 1024
 STANDARD_DOMAINS = ("", "ai.onnx")
+GRAPH, GRAPHS = 5, 10  # onnx.AttributeProto.GRAPH and GRAPHS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,27 +99,33 @@ def upgrade_opset(model: Any, version: int, target: int, source: str) -> Any:
 def per_channel_prelu_slopes(model: Any) -> None:
     """Before opset 7, PRelu's 1-D slope held one value per channel (axis 1); from 7 it broadcasts
     NumPy-style against the input's trailing axes. The version converter leaves the slope as it is,
-    so a constant [C] slope of an input of rank 3 or more with C channels is reshaped to [C, 1, ...]
-    here, in place, before the upgrade."""
+    so a constant [C] slope (an initializer) of an input of rank 3 or more with C channels gets a
+    [C, 1, ...] copy of its own here, before the upgrade."""
+    import onnx
     import onnx.numpy_helper
 
-    shapes = _static_shapes(model)
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model)
+    except Exception:  # without shapes the slopes stay as they are; the upgraded model is checked later
+        return
+    infos = {i.name: i for i in [*inferred.graph.value_info, *inferred.graph.input, *inferred.graph.output]}
     initializers = {initializer.name: initializer for initializer in model.graph.initializer}
-    for node in model.graph.node:
+    for position, node in enumerate(model.graph.node):
         if node.op_type != "PRelu" or node.domain not in STANDARD_DOMAINS or len(node.input) < 2:
             continue
-        shape, slope = shapes.get(node.input[0]), initializers.get(node.input[1])
-        if shape is None or slope is None or len(shape) < 3 or len(slope.dims) != 1 or slope.dims[0] in (1,):
+        info, slope = infos.get(node.input[0]), initializers.get(node.input[1])
+        if info is None or slope is None or len(slope.dims) != 1 or slope.dims[0] == 1:
             continue
-        if slope.dims[0] != shape[1]:
+        dims = info.type.tensor_type.shape.dim
+        if len(dims) < 3 or not dims[1].HasField("dim_value") or dims[1].dim_value != slope.dims[0]:
             continue
-        values = onnx.numpy_helper.to_array(slope).reshape((-1,) + (1,) * (len(shape) - 2))
-        slope.CopyFrom(onnx.numpy_helper.from_array(values, slope.name))
-        for info in model.graph.input:  # older exporters list initializers as inputs too, with their shape
-            if info.name == slope.name and info.type.HasField("tensor_type"):
-                del info.type.tensor_type.shape.dim[:]
-                for size in values.shape:
-                    info.type.tensor_type.shape.dim.add().dim_value = size
+        values = onnx.numpy_helper.to_array(slope).reshape((-1,) + (1,) * (len(dims) - 2))
+        name = f"{slope.name}/per_channel_{position}"
+        model.graph.initializer.append(onnx.numpy_helper.from_array(values, name))
+        if any(graph_input.name == slope.name for graph_input in model.graph.input):
+            # IR version 3 (opset 6 era) lists every initializer among the graph inputs too.
+            model.graph.input.append(onnx.helper.make_tensor_value_info(name, slope.data_type, values.shape))
+        node.input[1] = name
 
 
 def _first_unconvertible_node(model: Any, version: int, target: int) -> str:
@@ -147,7 +157,7 @@ def _first_unconvertible_node(model: Any, version: int, target: int) -> str:
     return ""
 
 
-def fold_constant_subgraphs(model: Any, version: int, source: str) -> tuple[Any, dict[str, int], tuple[int, ...]]:
+def fold_constant_subgraphs(model: Any, version: int) -> tuple[Any, dict[str, int], tuple[int, ...]]:
     """`model` with its constant subgraphs folded into initializers (see the module docstring), how
     many nodes of each op type were folded, and the position each remaining node had before.
     The model passed in is not changed."""
@@ -166,7 +176,7 @@ def fold_constant_subgraphs(model: Any, version: int, source: str) -> tuple[Any,
     folded: dict[str, int] = {}
     new_values: dict[str, np.ndarray] = {}
     for position, node in enumerate(graph.node):
-        values = _fold(node, position, constants, shapes, outputs, version, source)
+        values = _fold(node, constants, shapes, outputs, version)
         if values is None:
             kept.append(node)
             positions.append(position)
@@ -208,12 +218,10 @@ def _static_shapes(model: Any) -> dict[str, tuple[int, ...]]:
 
 def _fold(
     node: Any,
-    position: int,
     constants: dict[str, np.ndarray],
     shapes: dict[str, tuple[int, ...]],
     outputs: set[str],
     version: int,
-    source: str,
 ) -> dict[str, np.ndarray] | None:
     """The values of `node`'s outputs when it can be folded, else None."""
     if node.domain not in STANDARD_DOMAINS or node.op_type in NOT_FOLDED:
@@ -227,8 +235,13 @@ def _fold(
         return None
     if any(name not in constants for name in inputs):
         return None
-    values = _evaluate(node, position, constants, version, source)
-    if sum(v.nbytes for v in values.values()) > MAX_FOLDED_BYTES:
+    if any(attribute.type in (GRAPH, GRAPHS) for attribute in node.attribute):
+        return None  # If, Loop, Scan: their bodies may read values outside the node
+    known = [shapes.get(name) for name in node.output if name]
+    if all(shape is not None for shape in known) and sum(8 * int(np.prod(s)) for s in known) > MAX_FOLDED_BYTES:  # type: ignore[arg-type]
+        return None  # checked before evaluating: a huge ConstantOfShape must not be built at all
+    values = _evaluate(node, constants, version)
+    if values is None or sum(v.nbytes for v in values.values()) > MAX_FOLDED_BYTES:
         return None
     return values
 
@@ -247,10 +260,10 @@ def _shape_of(node: Any, shapes: dict[str, tuple[int, ...]]) -> dict[str, np.nda
     return {node.output[0]: np.array(shape[start:end], np.int64)}
 
 
-def _evaluate(
-    node: Any, position: int, constants: dict[str, np.ndarray], version: int, source: str
-) -> dict[str, np.ndarray]:
-    """One node evaluated by onnx.reference at the model's opset, its inputs as initializers."""
+def _evaluate(node: Any, constants: dict[str, np.ndarray], version: int) -> dict[str, np.ndarray] | None:
+    """One node evaluated by onnx.reference at the model's opset, its inputs as initializers; None
+    when the evaluator fails or gives something other than tensors (sequences, maps): the node is
+    then left to conversion, whose converter names the problem, or which lists it as unsupported."""
     import onnx
     import onnx.numpy_helper
     from onnx.reference import ReferenceEvaluator
@@ -267,11 +280,8 @@ def _evaluate(
     names = [name for name in node.output if name]
     try:
         results = ReferenceEvaluator(single).run(None, {})
-    except Exception as error:  # the evaluator raises what its kernels raise
-        label = node.name or f"{node.op_type}_{position}"
-        raise ModelFormatError(
-            f'{source}: node {position} (ai.onnx.{node.op_type} "{label}") reads only constants, and '
-            f"evaluating it with onnx.reference failed: {type(error).__name__}: {error}",
-            hint="the node's constant inputs or attributes are not what its ONNX operator allows; re-export the model",
-        ) from None
+    except Exception:  # the evaluator raises what its kernels raise (MemoryError included)
+        return None
+    if len(results) != len(names) or not all(isinstance(value, np.ndarray | np.generic) for value in results):
+        return None
     return {name: np.asarray(value) for name, value in zip(names, results, strict=True)}

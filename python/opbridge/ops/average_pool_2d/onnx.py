@@ -51,6 +51,14 @@ def convert_pool(op_key: str) -> Converter:
             return
         padding = spatial_padding(node, input_hw, kernel, strides, (1, 1))  # type: ignore[arg-type]
         nhwc = to_nhwc(conversion, node, x)
+        counts_pads = op_key == "AVERAGE_POOL_2D" and bool(node.attribute("count_include_pad", 0))
+        if counts_pads and padding.padding is Padding.SAME:
+            # TFLite's SAME averages over the valid elements only; counting the pads is a PAD first
+            # (with no pads at all, SAME is VALID).
+            pads = padding.amounts
+            padding = dataclasses.replace(
+                padding, padding=Padding.VALID, explicit=pads if any(pads[0] + pads[1]) else None
+            )
         if padding.explicit is not None:
             # Explicit pads that are not TFLite's SAME: pad first (max: with the lowest value, which no
             # window picks over a real one; average: with zeros, counted as ONNX's count_include_pad=1

@@ -2,10 +2,12 @@
 """FULLY_CONNECTED from ONNX: Gemm and MatMul (float32; B constant, or a 2-D matrix the model
 computes), QLinearMatMul and onnxruntime's QGemm (int8)."""
 
+import dataclasses
+
 import numpy as np
 
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
-from opbridge.frontends.onnx.converter_helpers import Int8Operands, require_attribute, transpose
+from opbridge.frontends.onnx.converter_helpers import Int8Operands, require_attribute, reshape, reshape_to, transpose
 from opbridge.frontends.onnx.quantized_helpers import MICROSOFT_DOMAIN, int32_bias, qlinear_operands
 from opbridge.ir import DType
 from opbridge.ir.attribute_types import Activation, Requantization
@@ -73,6 +75,18 @@ def gemm(
 
 def convert_matmul(conversion: OnnxConversion, node: OnnxNode) -> None:
     a = conversion.value(node.inputs[0], node)
+    a_shape = conversion.tensor(a).shape
+    if len(a_shape) == 1:
+        # A vector times a matrix is [1, K] x [K, N] with the 1 dropped (numpy.matmul's rule).
+        matrix = reshape(conversion, a, (1, a_shape[0]), f"{node.name}/as_row")
+        row_node = dataclasses.replace(
+            node, inputs=(f"{node.name}/as_row:value", *node.inputs[1:]), outputs=(f"{node.name}/row",)
+        )
+        conversion.alias(row_node.inputs[0], matrix)
+        convert_matmul(conversion, row_node)
+        row = conversion.value(row_node.outputs[0], node)
+        reshape_to(conversion, node, row, conversion.tensor(row).shape[1:])
+        return
     if conversion.tensor(conversion.value(node.inputs[1], node)).data is None:
         activation_product(conversion, node, a, has_c=False)
         return

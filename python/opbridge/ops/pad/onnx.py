@@ -22,7 +22,10 @@ def convert_pad(conversion: OnnxConversion, node: OnnxNode) -> None:
     pads = [int(v) for v in conversion.constant_value(node.inputs[1], node, "the pads").ravel()]
     axes = list(range(rank))
     if len(node.inputs) > 3 and node.inputs[3]:
-        axes = [int(a) % rank for a in conversion.constant_value(node.inputs[3], node, "the axes").ravel()]
+        given = [int(a) for a in conversion.constant_value(node.inputs[3], node, "the axes").ravel()]
+        if any(not -rank <= a < rank for a in given) or len({a % rank for a in given}) != len(given):
+            raise node.unsupported(f"axes {given} for an input of rank {rank} (each once, in [{-rank}, {rank}))")
+        axes = [a % rank for a in given]
     if len(pads) != 2 * len(axes):
         raise node.unsupported(f"pads {pads} for {len(axes)} axes (expected {2 * len(axes)} values)")
     if min(pads) < 0:

@@ -41,6 +41,18 @@ def strided_slice(
     return conversion.emit("STRIDED_SLICE", inputs, attributes, name=name, outputs=outputs)[0]
 
 
+def onnx_slice_bounds(start: int, end: int, step: int, size: int) -> tuple[int, int, int]:
+    """(start, stop, step) of an ONNX Slice along an axis of `size`, with ONNX's clamping: starts to
+    [0, size] ([0, size - 1] for a negative step), ends to [0, size] ([-1, size - 1]: -1 is "past
+    element 0"); INT64_MAX / INT64_MIN ends mean "to the end" / "to the start". A step longer than
+    the axis takes one element, as a step of the axis' size does (and fits in int32)."""
+    start, stop, step = slice(start, end, step).indices(size)
+    if step < 0 and start < 0:
+        start = 0  # Python leaves a start before element 0 there (an empty slice); ONNX clamps it to 0
+    step = max(-size, min(size, step))
+    return start, stop, step
+
+
 def _axis(node: OnnxNode, axis: int, rank: int) -> int:
     if not -rank <= axis < rank:
         raise node.unsupported(f"axis {axis} for an input of rank {rank}")
@@ -68,8 +80,7 @@ def convert_slice(conversion: OnnxConversion, node: OnnxNode) -> None:
         raise node.unsupported("a step of 0")
     bounds = [(0, size, 1) for size in shape]
     for start, end, axis, step in zip(starts, ends, axes, steps, strict=True):
-        # ONNX's clamping is Python's: INT64_MAX / INT64_MIN ends mean "to the end" / "to the start".
-        bounds[axis] = slice(start, end, step).indices(shape[axis])
+        bounds[axis] = onnx_slice_bounds(start, end, step, shape[axis])
     strided_slice(conversion, node, x, bounds, node.name, node.outputs[0])
 
 
@@ -84,7 +95,9 @@ def convert_split(conversion: OnnxConversion, node: OnnxNode) -> None:
     if len(node.inputs) > 1 and node.inputs[1]:
         sizes = [int(v) for v in conversion.constant_value(node.inputs[1], node, "the split sizes").ravel()]
     else:
-        part = -(-size // count)  # the last part is smaller when the size does not divide (opset 18)
+        if "num_outputs" not in node.attributes and size % count:
+            raise node.unsupported(f"an axis of size {size} split into {count} equal parts")
+        part = -(-size // count)  # opset 18's num_outputs: the last part is smaller when the size does not divide
         sizes = [min(part, size - i * part) for i in range(count)]
     if len(sizes) != count or sum(sizes) != size or min(sizes) < 0:
         raise node.unsupported(f"split sizes {sizes} for {count} outputs of an axis of size {size}")
