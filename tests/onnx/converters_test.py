@@ -249,3 +249,44 @@ def test_average_pool_counting_symmetric_pads_matches_onnxruntime(tmp_path: path
     node = helper.make_node("AveragePool", ["x"], ["y"], kernel_shape=[3, 3], pads=[1, 1, 1, 1], count_include_pad=1)
     model = one_node_model(node, {"x": (np.float32, [1, 2, 5, 6])})
     check(model, {"x": floats([1, 2, 5, 6])}, tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("op", "extra", "attributes"),
+    [
+        ("Slice", {"starts": [1], "ends": [3], "axes": [2]}, {}),
+        ("Tile", {"repeats": [1, 2, 1, 2]}, {}),
+        ("Gather", {"indices": [2, 0]}, {"axis": 1}),
+        ("Unsqueeze", {"axes": [0]}, {}),
+        ("Expand", {"shape": [2, 4, 3, 4]}, {}),
+        ("DepthToSpace", {}, {"blocksize": 2}),
+    ],
+)
+def test_qdq_value_movers_run_on_int8_and_match_onnxruntime(op: str, extra: dict, attributes: dict) -> None:
+    """DequantizeLinear -> op -> QuantizeLinear with one scale and zero point: the op on int8 values,
+    bit-exact with onnxruntime (moving values never rounds)."""
+    scale = numpy_helper.from_array(np.array(0.05, np.float32), "scale")
+    zero = numpy_helper.from_array(np.array(3, np.int8), "zero")
+    constants = [numpy_helper.from_array(np.array(v, np.int64), k) for k, v in extra.items()]
+    nodes = [
+        helper.make_node("DequantizeLinear", ["q", "scale", "zero"], ["x"]),
+        helper.make_node(op, ["x", *extra], ["moved"], **attributes),
+        helper.make_node("QuantizeLinear", ["moved", "scale", "zero"], ["y"]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "qdq_mover",
+        [helper.make_tensor_value_info("q", TensorProto.INT8, [1, 4, 3, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.INT8, None)],
+        [scale, zero, *constants],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    converted = read_onnx_model(model.SerializeToString(), CONTEXT)
+    assert all(CONTEXT.operators.get(n.op_type) is not None for n in converted.nodes)
+    assert all(converted.tensor(i).dtype.value == "int8" for n in converted.nodes for i in n.outputs), [
+        n.op_type for n in converted.nodes
+    ]
+    q = np.random.default_rng(4).integers(-128, 128, size=(1, 4, 3, 4)).astype(np.int8)
+    (ours,) = ReferenceInterpreter(converted, CONTEXT).run([q])
+    session = onnxruntime.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    np.testing.assert_array_equal(ours, session.run(None, {"q": q})[0])

@@ -22,7 +22,7 @@ from opbridge.schemas.inference import infer_node
 # Ops whose int8 output has the int8 input's scale and zero point (they move or
 # select values, never compute new ones): the transposes and reshapes around the
 # ops of QDQ models, the max pools and pads between them, and slices.
-KEEPS_QUANTIZATION = frozenset({"TRANSPOSE", "RESHAPE", "MAX_POOL_2D", "PAD", "STRIDED_SLICE"})
+KEEPS_QUANTIZATION = frozenset({"TRANSPOSE", "RESHAPE", "MAX_POOL_2D", "PAD", "STRIDED_SLICE", "TILE", "GATHER"})
 
 
 def _same_kind(value: Any, default: Any) -> bool:

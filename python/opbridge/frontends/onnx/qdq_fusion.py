@@ -144,7 +144,8 @@ def _fuse_weighted(graph: _Graph, node: OnnxNode) -> tuple[OnnxNode, list[OnnxNo
 
 
 def _fuse_mover(graph: _Graph, node: OnnxNode) -> tuple[OnnxNode, list[OnnxNode]] | None:
-    """DQ -> MaxPool / Flatten / Reshape / Transpose -> Q with equal parameters: the op on int8 values."""
+    """DQ -> an op that only moves values (MOVES_VALUES: MaxPool, Reshape, Slice, Gather, ...) -> Q with
+    equal parameters: the op on int8 values."""
     dq = graph.dequantize(node.inputs[0], constant=False, dtype=DType.INT8)
     quantize = graph.only_reader(node.outputs[0])
     if dq is None or quantize is None or quantize.domain not in ONNX_DOMAINS or quantize.op_type != "QuantizeLinear":

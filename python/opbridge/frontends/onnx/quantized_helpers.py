@@ -22,7 +22,19 @@ BIAS_SCALE_RTOL = 1e-6
 
 
 # Ops that only move int8 values; QDQ around them with equal parameters is dropped.
-MOVES_VALUES = ("MaxPool", "Flatten", "Reshape", "Transpose")
+MOVES_VALUES = (
+    "MaxPool",
+    "Flatten",
+    "Reshape",
+    "Transpose",
+    "Slice",
+    "Squeeze",
+    "Unsqueeze",
+    "Tile",
+    "Expand",
+    "Gather",
+    "DepthToSpace",
+)
 
 
 UINT8_HINT = "opbridge computes int8 activations; quantize with activation_type=QInt8 and weight_type=QInt8"
