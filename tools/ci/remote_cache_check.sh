@@ -37,11 +37,14 @@ jvm_tmp="$work_dir/jvm_tmp"
 mkdir -p "$jvm_tmp"
 output_bases=()
 
-# bazel_at OUTPUT_BASE ARGS...: Bazel with its own output base and temporary directory.
+# bazel_at OUTPUT_BASE ARGS...: Bazel with its own output base and temporary directory, and a heap
+# large enough for Bazel 4 to turn the raw execution log of `test //...` into JSON (it sorts every
+# spawn in memory: the JVM's default, a quarter of RAM, ran out at 524 tests on 23 GB).
 bazel_at() {
   local output_base=$1
   shift
-  bazel --output_base="$output_base" --host_jvm_args=-Djava.io.tmpdir="$jvm_tmp" "$@"
+  bazel --output_base="$output_base" --host_jvm_args=-Djava.io.tmpdir="$jvm_tmp" \
+    --host_jvm_args=-Xmx12g "$@"
 }
 shutdown_servers() {
   for output_base in "${output_bases[@]}"; do
