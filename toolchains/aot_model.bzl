@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""aot_model: a LiteRT (.tflite) or ONNX (.onnx) model compiled by opbridge into a cc_library, plus its golden test.
+"""aot_model: a LiteRT (.tflite), ONNX (.onnx) or PyTorch (.pt2, torch.export.save) model compiled by opbridge
+into a cc_library, plus its golden test.
 
     aot_model(
         name = "kws",
@@ -68,7 +69,7 @@ def _aot_module_impl(ctx):
 _aot_module = rule(
     implementation = _aot_module_impl,
     attrs = {
-        "model": attr.label(mandatory = True, allow_single_file = [".tflite", ".onnx"]),
+        "model": attr.label(mandatory = True, allow_single_file = [".tflite", ".onnx", ".pt2"]),
         "prefix": attr.string(mandatory = True),
         "config": attr.label(allow_single_file = [".yaml", ".yml"]),
         "golden_cases": attr.int(default = 20),
@@ -84,12 +85,19 @@ def aot_model(
         config = None,
         golden_cases = 20,
         plugins = [],
-        converter = "//python/opbridge:opbridge_cli",
+        converter = None,
         visibility = None,
         tags = [],
         kernel_deps = [],
         **kwargs):
-    """The emitted module of `model` as cc_library `name`, and `name_golden_test` on every platform."""
+    """The emitted module of `model` as cc_library `name`, and `name_golden_test` on every platform.
+
+    converter: the opbridge command line that converts (default: //python/opbridge:opbridge_cli, or for
+    a .pt2 program //python/opbridge:opbridge_cli_torch, the one with torch in its runfiles).
+    """
+    if converter == None:
+        torch_program = model.endswith(".pt2")
+        converter = "//python/opbridge:opbridge_cli_torch" if torch_program else "//python/opbridge:opbridge_cli"
     module = name + "_module"
     _aot_module(
         name = module,

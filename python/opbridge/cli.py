@@ -59,6 +59,7 @@ def _convert(arguments: argparse.Namespace) -> int:
             "cmake_lists": arguments.cmake_lists,
             "golden_cases": arguments.golden_cases,
             "max_arena_bytes": arguments.max_arena_bytes,
+            "torch_int8_arithmetic": arguments.torch_int8_arithmetic,
             # --patch-based: the config's patch_based settings, or the defaults.
             "patch_based": {} if arguments.patch_based else None,
         },
@@ -88,7 +89,7 @@ def _convert(arguments: argparse.Namespace) -> int:
     if arguments.plot is not None:
         with writing_to(arguments.plot, "plot", "--plot"):
             plan = result.plan
-            title = f"{config.model.name}: arena {plan.arena_bytes} B, liveness bound {plan.lower_bound_bytes} B"
+            title = f"{config.model_name}: arena {plan.arena_bytes} B, liveness bound {plan.lower_bound_bytes} B"
             arguments.plot.write_text(plan.to_svg(result.graph, title))
         if not arguments.quiet:
             print(f"arena over time drawn in {arguments.plot}")
@@ -121,7 +122,7 @@ def _analyze(arguments: argparse.Namespace) -> int:
         with writing_to(arguments.output, "output", "-o"):
             arguments.output.write_text(text)
         if not arguments.quiet:
-            print(f"wrote the {arguments.format} report of {config.model.name} to {arguments.output}")
+            print(f"wrote the {arguments.format} report of {config.model_name} to {arguments.output}")
     return 0
 
 
@@ -194,7 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="opbridge", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    convert = commands.add_parser("convert", help="compile a .tflite or .onnx model into a C module")
+    convert = commands.add_parser("convert", help="compile a .tflite, .onnx or .pt2 model into a C module")
     convert.add_argument("model", type=_user_path)
     convert.add_argument("-o", "--output-dir", type=_user_path, dest="output_dir")
     convert.add_argument("--prefix")
@@ -218,6 +219,10 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument(
         "--max-arena-bytes", type=int, dest="max_arena_bytes",
         help="fail, naming the peak step and its tensors, when the arena needs more",
+    )  # fmt: skip
+    convert.add_argument(
+        "--torch-int8-arithmetic", choices=("tflite", "pytorch"), dest="torch_int8_arithmetic",
+        help="PT2E .pt2 programs: rescale int8 convolutions as TFLite Micro (default) or as torch's convert_pt2e model",
     )  # fmt: skip
     convert.add_argument(
         "--patch-based", action="store_true",

@@ -30,7 +30,7 @@ from opbridge.backends.c.memory_plan import DEFAULT_ALIGNMENT, MemoryPlan, arena
 from opbridge.backends.c.placement import DEFAULT_SEARCH_BUDGET
 from opbridge.backends.c.schedule import best_schedule, reorder
 from opbridge.errors import ConfigError, nearest
-from opbridge.frontends.models import load_model
+from opbridge.frontends.models import is_exported_program, load_model
 from opbridge.ir import Graph
 from opbridge.ops.operation import validate_graph
 from opbridge.ops.registry import OperatorRegistry
@@ -81,7 +81,12 @@ class ConvertArgs(pydantic.BaseModel):
 
     model_config = pydantic.ConfigDict(extra="forbid", frozen=True)
 
-    model: pathlib.Path
+    # A .tflite, .onnx or .pt2 file, or a torch.export.ExportedProgram (Python API only).
+    model: Annotated[Any, pydantic.Field(json_schema_extra={"type": "string"})]
+    # How the int8 convolutions and linears of PT2E programs rescale (docs/pytorch.md): "tflite", TFLite
+    # Micro's fixed-point multipliers (CMSIS-NN's arithmetic and fastest kernels; within one int8 step
+    # of torch), or "pytorch", float32 scales rounded half to even, as torch's convert_pt2e model.
+    torch_int8_arithmetic: Literal["tflite", "pytorch"] = "tflite"
     output_dir: pathlib.Path
     prefix: str = "model"
     arena_alignment: int = pydantic.Field(DEFAULT_ALIGNMENT, ge=1, le=64)
@@ -115,6 +120,23 @@ class ConvertArgs(pydantic.BaseModel):
     def from_yaml(cls, path: pathlib.Path | str) -> "ConvertArgs":
         """Settings from a YAML file (unknown keys are errors naming the nearest valid one)."""
         return load_convert_args(pathlib.Path(path), {})
+
+    @pydantic.field_validator("model", mode="before")
+    @classmethod
+    def _model_is_a_path_or_a_program(cls, value: Any) -> Any:
+        if isinstance(value, str | pathlib.PurePath):
+            return pathlib.Path(value)
+        if is_exported_program(value):
+            return value
+        raise ValueError(
+            f"model must be the path of a .tflite, .onnx or .pt2 file or a torch.export.ExportedProgram, "
+            f"got {type(value).__name__}"
+        )
+
+    @property
+    def model_name(self) -> str:
+        """The model file's name, or "ExportedProgram" (for messages and reports)."""
+        return self.model.name if isinstance(self.model, pathlib.Path) else "ExportedProgram"
 
     @pydantic.field_validator("prefix")
     @classmethod
@@ -381,8 +403,8 @@ class AotConverter:
         config = self.config
         context = self.registry_context
         progress = self.progress
-        progress.stage(f"reading {config.model.name}")
-        graph = load_model(config.model, context)
+        progress.stage(f"reading {config.model_name}")
+        graph = load_model(config.model, context, torch_int8_arithmetic=config.torch_int8_arithmetic)
         import_notes = graph.notes
         progress.stage("checking every node against its schema")
         validate_graph(graph, context.operators)  # every node against its schema, before any rewrite

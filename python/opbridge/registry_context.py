@@ -9,6 +9,8 @@
     transforms            graph rewrites                                    by Transform.NAME
     opset_domains         OpsetDomain (a schema domain's versions)          by domain name
     onnx_converters       ONNX op -> opbridge nodes                          by ONNX op type
+    torch_converters      torch.export node -> opbridge nodes               by str(OpOverload)
+    torch_ops             an operator as a torch.library op (TorchOp)       by operator key
 
 Operator schemas live on the definitions (`OperatorDefinition.schema`); `context.schemas()` checks them
 against the domains and indexes them. `opbridge.registry.build_default_registry_context` fills one."""
@@ -42,6 +44,8 @@ class RegistryContext:
     transforms: Registry[type] = dataclasses.field(default_factory=lambda: Registry("transforms"))
     opset_domains: Registry[OpsetDomain] = dataclasses.field(default_factory=lambda: Registry("opset_domains"))
     onnx_converters: Registry[Any] = dataclasses.field(default_factory=lambda: Registry("onnx_converters"))
+    torch_converters: Registry[Any] = dataclasses.field(default_factory=lambda: Registry("torch_converters"))
+    torch_ops: Registry[Any] = dataclasses.field(default_factory=lambda: Registry("torch_ops"))
 
     def schemas(self) -> SchemaSet:
         """The operators' schemas, checked against the opset domains (SchemaError if inconsistent)."""

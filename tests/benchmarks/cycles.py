@@ -17,11 +17,14 @@ for the shares per operator type. MACs are counted from the model's graph;
 MACs/16 is the M55's floor (one VMLADAVA.S8 per 16 int8 multiply-accumulates).
 TFLite Micro with CMSIS-NN and heliaAOT are quoted from the issues (measured
 there at -O2; M4: TFLM built from source with CMSIS-NN's DSP kernels).
+Besides the shared models, the int8 PyTorch programs the build writes
+(examples/pytorch_custom_op, tests/torch) have no .tflite: no TFLite Micro
+figures (n/a).
 
     bazel run -c opt //tests/benchmarks:cycles -- --write-costs
 
-runs only the node-timed programs, on both cores, fits the per-operator
-instruction lines `opbridge analyze` estimates with
+runs only the node-timed programs of the shared models, on both cores, fits
+the per-operator instruction lines `opbridge analyze` estimates with
 (python/opbridge/analysis/instruction_costs.py), writes them into the
 checkout, and prints how far the estimates are from the measured runs.
 """
@@ -49,12 +52,14 @@ from opbridge.converter import AotConverter, ConvertArgs
 from opbridge.frontends.models import load_model
 from opbridge.ir import Graph
 from opbridge.ops.builtin import build_builtin_registry
+from opbridge.plugins import build_plugin_context
 from opbridge.progress import Progress
 from opbridge.registry import as_registry_context
 
 RUNFILES_ROOT = pathlib.Path(__file__).absolute().parents[2]
 SHARED_MODELS = RUNFILES_ROOT.parent / "shared_models" / "models"
 TIMEOUT_SECONDS = 600
+NAME_WIDTH = 24  # the model column
 # model -> (TFLM + CMSIS-NN Helium on the M55, heliaAOT on the M55, TFLM + CMSIS-NN DSP on the M4),
 # instructions, quoted from issues 3 and 15.
 QUOTED = {
@@ -69,6 +74,19 @@ MODELS = {
     "micro_speech": "tflm/micro_speech_quantized.tflite",
     "hello_world": "tflm/hello_world_int8.tflite",
 }
+# PyTorch programs (.pt2, PT2E int8) the build writes, under RUNFILES_ROOT: no .tflite, so no TFLite Micro
+# figures ("n/a"); heliaAOT was not run on them. Not in --write-costs' fit, which is of the shared models.
+TORCH_MODELS = {
+    "kws_dscnn_int8": "examples/pytorch_custom_op/kws_dscnn_int8.pt2",
+    "kws_dscnn_int8_pytorch": "examples/pytorch_custom_op/kws_dscnn_int8.pt2",  # torch's int8 arithmetic
+    "resnet8_int8": "tests/torch/resnet8_int8.pt2",
+}
+# model -> (plugin modules it converts with, symbol prefixes of their kernels: flash counts them as kernels).
+PLUGINS = {
+    "kws_dscnn_int8": (("channel_shuffle.plugin",), ("channel_shuffle_",)),
+    "kws_dscnn_int8_pytorch": (("channel_shuffle.plugin",), ("channel_shuffle_",)),
+}
+NO_TFLITE = ("n/a", "", "n/a")  # the QUOTED columns of a model with no .tflite
 # Core -> (QEMU machine, CPU). The programs convert SysTick ticks to instructions
 # (platforms/boards/common/opbridge_board_timer.h).
 BOARDS = {
@@ -160,8 +178,12 @@ def main(argv: list[str]) -> int:
     print(__doc__.split("\n\n")[2].replace("\n", " "), "\n")
     print(f"compilation mode: {mode} (fastbuild is -O1, opt is -O2)\n")
     context = as_registry_context(build_builtin_registry())
+    models = {
+        **{model: SHARED_MODELS / path for model, path in MODELS.items()},
+        **{model: RUNFILES_ROOT / path for model, path in TORCH_MODELS.items()},
+    }
     header = (
-        f"{'model':<13}{'M55':>10}{'M55 portable':>14}{'TFLM+CMSIS-NN':>15}{'heliaAOT':>10}"
+        f"{'model':<{NAME_WIDTH}}{'M55':>10}{'M55 portable':>14}{'TFLM+CMSIS-NN':>15}{'heliaAOT':>10}"
         f"{'M4':>11}{'M4 portable':>13}{'TFLM M4':>10}{'MACs':>10}{'MACs/16':>9}{'M55/MAC':>9}"
     )
     print("instructions per inference")
@@ -171,9 +193,10 @@ def main(argv: list[str]) -> int:
     shares = {}
     empty = 0
     progress = Progress.for_stream(sys.stderr)
-    for done, (model, path) in enumerate(MODELS.items()):
-        progress.advance("cycles benchmark: models", done, len(MODELS))
-        graph = load_model(SHARED_MODELS / path, context)
+    for done, (model, path) in enumerate(models.items()):
+        progress.advance("cycles benchmark: models", done, len(models))
+        plugins, kernel_prefixes = PLUGINS.get(model, ((), ()))
+        graph = load_model(path, build_plugin_context(plugins, entry_points=False) if plugins else context)
         macs = multiply_accumulates(graph)
         m55 = run_program(program(model, "cortex_m55"), "cortex_m55")
         m55_portable = run_program(program(model, "cortex_m55", portable=True), "cortex_m55")
@@ -181,32 +204,34 @@ def main(argv: list[str]) -> int:
         m4_portable = run_program(program(model, "cortex_m4", portable=True), "cortex_m4")
         timed = run_program(program(model, "cortex_m55", timed=True), "cortex_m55")
         empty = m55["empty"]
-        tflm, heliaaot, tflm_m4 = QUOTED.get(model, ("", "", ""))
+        tflm, heliaaot, tflm_m4 = QUOTED.get(model, NO_TFLITE if model in TORCH_MODELS else ("", "", ""))
         per_mac = f"{m55['run'] / macs:.3f}" if macs else "-"
         progress.clear()  # the row on a line of its own
         print(
-            f"{model:<13}{m55['run']:>10}{m55_portable['run']:>14}{tflm!s:>15}{heliaaot!s:>10}"
+            f"{model:<{NAME_WIDTH}}{m55['run']:>10}{m55_portable['run']:>14}{tflm!s:>15}{heliaaot!s:>10}"
             f"{m4['run']:>11}{m4_portable['run']:>13}{tflm_m4!s:>10}{macs:>10}{macs // 16:>9}{per_mac:>9}"
         )
-        flashes[model] = flash_breakdown(program(model, "cortex_m55"), model)
+        flashes[model] = flash_breakdown(program(model, "cortex_m55"), model, kernel_prefixes)
         by_type: collections.Counter[str] = collections.Counter()
         for _, op_type, instructions in timed["nodes"]:
             by_type[op_type] += instructions
         shares[model] = by_type
-    progress.advance("cycles benchmark: models", len(MODELS), len(MODELS))
+    progress.advance("cycles benchmark: models", len(models), len(models))
     progress.done()
     print(f"\ninstructions include the timer reads around the call (an empty timed region: {empty})")
-    print("\nflash on the M55 (bytes)")
-    flash_header = f"{'model':<13}{'flash':>8} = {'kernels':>8} + {'module':>8} + {'constants':>10}"
+    print("n/a (no .tflite): a PyTorch program (.pt2), which TFLite Micro cannot run")
+    print("\nflash on the M55 (bytes; a plugin's kernel, CHANNEL_SHUFFLE, counts with the kernels)")
+    flash_header = f"{'model':<{NAME_WIDTH}}{'flash':>8} = {'kernels':>8} + {'module':>8} + {'constants':>10}"
     print(flash_header)
     print("-" * len(flash_header))
     for model, flash in flashes.items():
-        print(f"{model:<13}{flash.total:>8} = {flash.kernels:>8} + {flash.module_code:>8} + {flash.constants:>10}")
+        parts = f"{flash.kernels:>8} + {flash.module_code:>8} + {flash.constants:>10}"
+        print(f"{model:<{NAME_WIDTH}}{flash.total:>8} = {parts}")
     print("\nshare of the M55's instructions per operator type (nodes timed with SysTick)")
     for model, by_type in shares.items():
         total = sum(by_type.values()) or 1
         parts = ", ".join(f"{op_type} {100 * count / total:.1f}%" for op_type, count in by_type.most_common())
-        print(f"{model:<13}{parts}")
+        print(f"{model:<{NAME_WIDTH}}{parts}")
     return 0
 
 

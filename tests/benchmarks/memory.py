@@ -3,11 +3,13 @@
 
     bazel run -c opt //tests/benchmarks:memory
 
-For each shared model (and the MobileNet-v1 the tests build): opbridge's
+For each shared model (and the MobileNet-v1 the tests build, and the int8
+PyTorch programs of examples/pytorch_custom_op and tests/torch): opbridge's
 planned arena, the liveness lower bound (no plan can use less), the arena
 of TFLite Micro's greedy placement (largest first) on the same lifetimes,
 the smallest arena TFLite Micro (the `tflite-micro` package) runs the model
-in, found by bisection in this run, and the flash opbridge's module takes on
+in, found by bisection in this run (n/a for the PyTorch programs: no
+.tflite), and the flash opbridge's module takes on
 the Cortex-M55 (kernels, module code, constants), from the symbol table of
 the model's golden-test ELF; then which placement won, how long a whole
 conversion took and how long `opbridge analyze` took (its arena checked
@@ -29,13 +31,18 @@ import numpy as np
 from opbridge.analysis import analyze_model
 from opbridge.analysis.tflm import run_probe
 from opbridge.backends.c.flash import flash_breakdown
-from opbridge.converter import AotConverter, ConvertArgs, PatchBased
+from opbridge.converter import AotConverter, ConvertArgs, load_convert_args
+from opbridge.frontends.models import load_model
+from opbridge.plugins import build_plugin_context
 from opbridge.progress import Progress
+from opbridge.registry import default_registry_context
+from opbridge.registry_context import RegistryContext
 
 from tests.benchmarks.cycles import run_program
 
 RUNFILES_ROOT = pathlib.Path(__file__).absolute().parents[2]
 MODELS = RUNFILES_ROOT.parent / "shared_models" / "models"
+NAME_WIDTH = 24  # the model column
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,9 +53,26 @@ class Model:
     package: str = "tests/models"  # where its aot_model is
     generated: bool = False  # built by the tests (path is under RUNFILES_ROOT), not a shared file
     has_plugin: bool = False  # needs a plugin to convert: conversion not timed here
+    plugins: tuple[str, ...] = ()  # plugin modules it converts with (as its aot_model), timed here
+    kernel_prefixes: tuple[str, ...] = ()  # symbol prefixes of those plugins' kernels (flash_breakdown)
+    config: str | None = None  # its aot_model's YAML settings, under RUNFILES_ROOT
 
     def file(self) -> pathlib.Path:
         return RUNFILES_ROOT / self.path if self.generated else MODELS / self.path
+
+    @property
+    def tflite(self) -> bool:
+        """TFLite Micro runs .tflite files only: a PyTorch program (.pt2) has no TFLite Micro figures."""
+        return self.path.endswith(".tflite")
+
+    def settings(self, output_dir: pathlib.Path, **overrides: object) -> ConvertArgs:
+        """Its aot_model's settings (the YAML file's, if any), with `overrides` on top."""
+        config = None if self.config is None else RUNFILES_ROOT / self.config
+        return load_convert_args(config, {"model": self.file(), "output_dir": output_dir, **overrides})
+
+    def registry_context(self) -> RegistryContext:
+        """The built-ins, and its plugins' operators."""
+        return build_plugin_context(self.plugins, entry_points=False) if self.plugins else default_registry_context()
 
 
 MODEL_LIST = [
@@ -66,6 +90,30 @@ MODEL_LIST = [
     Model("two_branches", "tests/models/two_branches.tflite", None, generated=True),
     # A MobileNet-v2 inverted residual block (opbridge_testing.inverted_residual): in-place depthwise's case.
     Model("inverted_residual", "tests/models/inverted_residual.tflite", None, generated=True),
+    # PyTorch programs (.pt2, PT2E int8) the build writes, with no .tflite: TFLite Micro has no figures
+    # for them and heliaAOT was not run on them. A keyword-spotting DS-CNN with a custom operator
+    # (CHANNEL_SHUFFLE, its plugin's kernel counted with the kernels), rescaled as TFLite Micro (the
+    # default) and as torch (pytorch_arithmetic.yaml), and a ResNet-8 like MLPerf Tiny's.
+    Model(
+        "kws_dscnn_int8",
+        "examples/pytorch_custom_op/kws_dscnn_int8.pt2",
+        None,
+        package="examples/pytorch_custom_op",
+        generated=True,
+        plugins=("channel_shuffle.plugin",),
+        kernel_prefixes=("channel_shuffle_",),
+    ),
+    Model(
+        "kws_dscnn_int8_pytorch",
+        "examples/pytorch_custom_op/kws_dscnn_int8.pt2",
+        None,
+        package="examples/pytorch_custom_op",
+        generated=True,
+        plugins=("channel_shuffle.plugin",),
+        kernel_prefixes=("channel_shuffle_",),
+        config="examples/pytorch_custom_op/pytorch_arithmetic.yaml",
+    ),
+    Model("resnet8_int8", "tests/torch/resnet8_int8.pt2", None, package="tests/torch", generated=True),
 ]
 
 
@@ -91,27 +139,35 @@ def tflm_minimum_arena(model: pathlib.Path) -> int:
     return high
 
 
-def conversion_seconds(model: Model) -> float:
-    """Wall time of one whole conversion (load, check, plan, emit), default settings."""
+def warm_up(model: Model, context: RegistryContext) -> None:
+    """Reads a PyTorch program once, untimed: the first one would otherwise time torch's import."""
+    if not model.tflite:
+        load_model(model.file(), context)
+
+
+def conversion_seconds(model: Model, context: RegistryContext) -> float:
+    """Wall time of one whole conversion (load, check, plan, emit), default settings (its aot_model's)."""
     with tempfile.TemporaryDirectory() as directory:
+        settings = model.settings(pathlib.Path(directory) / "out")
         started = time.perf_counter()
-        AotConverter(ConvertArgs(model=model.file(), output_dir=pathlib.Path(directory) / "out")).convert()
+        AotConverter(settings, context).convert()
         return time.perf_counter() - started
 
 
-def analyze_seconds(model: Model) -> tuple[float, int]:
+def analyze_seconds(model: Model, context: RegistryContext) -> tuple[float, int]:
     """Wall time of `opbridge analyze` (TFLite Micro's arena included) and the arena it reports."""
+    settings = model.settings(pathlib.Path("unused"), prefix=model.name)
     started = time.perf_counter()
-    report = analyze_model(ConvertArgs(model=model.file(), output_dir=pathlib.Path("unused"), prefix=model.name))
+    report = analyze_model(settings, context)
     return time.perf_counter() - started, report.arena_bytes
 
 
-def patch_based_arena(model: Model) -> tuple[str, float]:
+def patch_based_arena(model: Model, context: RegistryContext) -> tuple[str, float]:
     """The arena with patch_based at its defaults ('-' when no stage shrinks it) and the conversion's seconds."""
     with tempfile.TemporaryDirectory() as directory:
-        settings = ConvertArgs(model=model.file(), output_dir=pathlib.Path(directory) / "out", patch_based=PatchBased())
+        settings = model.settings(pathlib.Path(directory) / "out", patch_based={})
         started = time.perf_counter()
-        result = AotConverter(settings).convert()
+        result = AotConverter(settings, context).convert()
         seconds = time.perf_counter() - started
         return (str(result.plan.arena_bytes) if result.plan.patch_stage else "-"), seconds
 
@@ -145,7 +201,7 @@ def patch_based_instructions() -> None:
 
 def main() -> int:
     header = (
-        f"{'model':<18}{'arena':>9}{'bound':>9}{'greedy':>9}{'patch':>9}{'TFLM':>9}{'heliaAOT':>10}   "
+        f"{'model':<{NAME_WIDTH}}{'arena':>9}{'bound':>9}{'greedy':>9}{'patch':>9}{'TFLM':>9}{'heliaAOT':>10}   "
         f"{'flash (M55)':>11} = {'kernels':>7} + {'module':>7} + {'constants':>9}"
     )
     print(__doc__.split("\n\n")[2].replace("\n", " "), "\n")
@@ -158,21 +214,24 @@ def main() -> int:
         progress.advance("memory benchmark: models", done, len(MODEL_LIST))
         plan = json.loads((RUNFILES_ROOT / model.package / f"{model.name}_module_plan.json").read_text())
         elf = RUNFILES_ROOT / model.package / f"{model.name}_golden_test_cortex_m55_elf"
-        flash = flash_breakdown(elf, model.name)
-        tflm = tflm_minimum_arena(model.file())
+        flash = flash_breakdown(elf, model.name, model.kernel_prefixes)
+        tflm = str(tflm_minimum_arena(model.file())) if model.tflite else "n/a"
         heliaaot = "n/a" if model.heliaaot_arena is None else str(model.heliaaot_arena)
-        patched, patch_seconds = ("(plugin)", None) if model.has_plugin else patch_based_arena(model)
+        context = model.registry_context()
+        if not model.has_plugin:
+            warm_up(model, context)
+        patched, patch_seconds = ("(plugin)", None) if model.has_plugin else patch_based_arena(model, context)
         progress.clear()  # the row on a line of its own
         print(
-            f"{model.name:<18}{plan['arena_bytes']:>9}{plan['lower_bound_bytes']:>9}"
+            f"{model.name:<{NAME_WIDTH}}{plan['arena_bytes']:>9}{plan['lower_bound_bytes']:>9}"
             f"{plan['largest_first_arena_bytes']:>9}{patched:>9}{tflm:>9}{heliaaot:>10}   "
             f"{flash.total:>11} = {flash.kernels:>7} + {flash.module_code:>7} + {flash.constants:>9}"
         )
         worst.append(plan["arena_bytes"] - plan["lower_bound_bytes"])
-        seconds = "(plugin)" if model.has_plugin else f"{conversion_seconds(model):.2f} s"
+        seconds = "(plugin)" if model.has_plugin else f"{conversion_seconds(model, context):.2f} s"
         analyzed = "(plugin)"
         if not model.has_plugin:
-            analyze_time, analyzed_arena = analyze_seconds(model)
+            analyze_time, analyzed_arena = analyze_seconds(model, context)
             if analyzed_arena != plan["arena_bytes"]:
                 raise RuntimeError(
                     f"{model.name}: analyze reports {analyzed_arena} B, plan.json {plan['arena_bytes']} B"
@@ -181,19 +240,21 @@ def main() -> int:
         proof = "optimal" if plan["optimal"] else "not proven optimal"
         with_patches = "" if patch_seconds is None else f"{patch_seconds:.2f} s"
         placements.append(
-            f"{model.name:<18}{seconds:>10}{with_patches:>10}{analyzed:>10}   {plan['strategy']} ({proof})"
+            f"{model.name:<{NAME_WIDTH}}{seconds:>10}{with_patches:>10}{analyzed:>10}   {plan['strategy']} ({proof})"
         )
     progress.advance("memory benchmark: models", len(MODEL_LIST), len(MODEL_LIST))
     progress.done()
     print("\narena and bound in bytes; greedy: TFLite Micro's placement (largest first, lowest offset) of the same")
     print("buffers; patch: the arena with patch_based at its defaults (-: no stage of int8 convolutions shrinks it);")
-    print("TFLM: minimum arena of tflite-micro", _tflm_version(), "measured now")
+    print("TFLM: minimum arena of tflite-micro", _tflm_version(), "measured now; n/a (no .tflite): a PyTorch program")
+    print("(.pt2), which TFLite Micro cannot run; flash: a plugin's kernel (CHANNEL_SHUFFLE) counts with the kernels")
     print("frontend: the arena includes the front end's persistent state (the noise estimate); n/a: heliaAOT cannot")
-    print("convert the model (it has no Signal operators), or was not run on it (two_branches)")
+    print("convert the model (it has no Signal operators), or was not run on it (two_branches, inverted_residual and")
+    print("the PyTorch programs)")
     print(f"largest arena above the liveness lower bound: {max(worst)} bytes")
     print(
-        f"\n{'model':<18}{'convert':>10}{'patch':>10}{'analyze':>10}   placement (convert: default settings; "
-        "patch: patch_based; analyze: opbridge analyze, TFLite Micro's arena included)"
+        f"\n{'model':<{NAME_WIDTH}}{'convert':>10}{'patch':>10}{'analyze':>10}   placement (convert: default "
+        "settings; patch: patch_based; analyze: opbridge analyze, TFLite Micro's arena included for a .tflite)"
     )
     print("\n".join(placements))
     patch_based_instructions()

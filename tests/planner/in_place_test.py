@@ -59,6 +59,7 @@ CASES = [
     Case("ADD", DType.INT32, DType.INT32, AddAttributes(), binary=True),
     *(Case(op, dtype, dtype) for op in ("RELU", "RELU6", "LOGISTIC", "TANH") for dtype in (DType.INT8, DType.FLOAT32)),
     *(Case("LEAKY_RELU", dtype, dtype, LeakyReluAttributes(0.3)) for dtype in (DType.INT8, DType.FLOAT32)),
+    *(Case("HARD_SWISH", dtype, dtype) for dtype in (DType.INT8, DType.FLOAT32)),
     *(Case(op, DType.FLOAT32, DType.FLOAT32) for op in ("NEG", "EXP", "LOG", "SQRT", "ABS", "SOFTPLUS")),
     Case("ELU", DType.FLOAT32, DType.FLOAT32, EluAttributes(alpha=0.5)),
     Case("QUANTIZE", DType.INT8, DType.INT8, QuantizeAttributes()),

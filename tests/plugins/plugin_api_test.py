@@ -417,12 +417,13 @@ def test_a_plugin_taking_over_a_builtin_code_needs_allow_override() -> None:
     from opbridge.ops.fully_connected import FULLY_CONNECTED
 
     def take_over(context) -> None:
-        # A schema of its own and no ONNX converters: the built-in's (opbridge.FULLY_CONNECTED, Gemm, ...) are
-        # its alone.
+        # A schema of its own and no ONNX or torch converters: the built-in's (opbridge.FULLY_CONNECTED, Gemm,
+        # aten.linear, ...) are its alone.
         schema = dataclasses.replace(FULLY_CONNECTED.schema, name="MY_FC")
-        register_operator_definitions(
-            context, [dataclasses.replace(FULLY_CONNECTED, op_type="MY_FC", schema=schema, onnx_converters=())]
+        taken = dataclasses.replace(
+            FULLY_CONNECTED, op_type="MY_FC", schema=schema, onnx_converters=(), torch_converters=()
         )
+        register_operator_definitions(context, [taken])
 
     with pytest.raises(RegistryError, match="took over the LiteRT builtin code 9 of the built-in 'FULLY_CONNECTED'"):
         build_default_registry_context([take_over])

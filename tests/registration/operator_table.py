@@ -18,8 +18,8 @@ def dtypes_of(definition: OperatorDefinition) -> str:
 
 def operator_table() -> str:
     rows = [
-        "| operator | LiteRT versions | ONNX ops | dtypes |",
-        "|---|---|---|---|",
+        "| operator | LiteRT versions | ONNX ops | PyTorch ops | dtypes |",
+        "|---|---|---|---|---|",
     ]
     for definition in sorted(BUILTIN_OPERATORS, key=lambda d: d.op_type):
         litert = (
@@ -28,7 +28,11 @@ def operator_table() -> str:
             else ""
         )
         onnx = ", ".join(converter.key for converter in definition.onnx_converters)
-        rows.append(f"| {definition.op_type} | {litert} | {onnx} | {dtypes_of(definition)} |")
+        # "aten.conv2d.default" -> "conv2d"; other namespaces keep theirs.
+        torch = ", ".join(
+            converter.target.removeprefix("aten.").removesuffix(".default") for converter in definition.torch_converters
+        )
+        rows.append(f"| {definition.op_type} | {litert} | {onnx} | {torch} | {dtypes_of(definition)} |")
     return "\n".join([BEGIN, *rows, END])
 
 

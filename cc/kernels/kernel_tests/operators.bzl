@@ -20,6 +20,7 @@ KERNEL_TEST_OPERATORS = [
     "exp",
     "fully_connected",
     "gather",
+    "hard_swish",
     "leaky_relu",
     "log",
     "log_softmax",

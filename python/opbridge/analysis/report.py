@@ -220,10 +220,11 @@ def build_report(
 ) -> Report:
     """The report of a planned module (`graph` as the module runs it, e.g. ConvertResult.graph)."""
     costs = costs or load_instruction_costs()
-    tflm = tflm_arena(pathlib.Path(config.model), len(graph.inputs)) if with_tflm else None
+    # TFLite Micro runs .tflite files only (tflm_arena says so for the others); a program has no file.
+    tflm = tflm_arena(config.model, len(graph.inputs)) if with_tflm and isinstance(config.model, pathlib.Path) else None
     rows = tuple(_node_row(graph, plan, step, node, costs) for step, node in enumerate(graph.nodes))
     return Report(
-        model=pathlib.Path(config.model).name,
+        model=config.model_name,
         prefix=config.prefix,
         rows=rows,
         bars=arena_bars(graph, plan),

@@ -10,6 +10,7 @@ from opbridge.frontends.litert.nodes import LiteRTNode
 from opbridge.ops.builtin import BUILTIN_OPERATORS
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.shared.onnx_composite import COMPOSITE_CONVERTERS
+from opbridge.ops.shared.torch_composite import COMPOSITE_TORCH_CONVERTERS
 from opbridge.passes.constant_folding import FoldConstants
 from opbridge.registry_context import RegistryContext
 from opbridge.schemas.opsets import BUILTIN_DOMAIN, OpsetDomain
@@ -49,6 +50,8 @@ def register_operator_definitions(context: RegistryContext, definitions: Iterabl
             context.air_options.register(key, options_class)
         for converter in definition.onnx_converters:
             context.onnx_converters.register(converter.key, converter)
+        for torch_converter in definition.torch_converters:
+            context.torch_converters.register(torch_converter.key, torch_converter)
         if definition.emit_c is not None:
             context.aot_operator_classes.register(key, builtin_aot_operator_class(definition))
 
@@ -59,3 +62,5 @@ def register_builtin_operators(context: RegistryContext) -> None:
     context.transforms.register(FoldConstants.NAME, FoldConstants)
     for converter in COMPOSITE_CONVERTERS:
         context.onnx_converters.register(converter.key, converter)
+    for torch_converter in COMPOSITE_TORCH_CONVERTERS:
+        context.torch_converters.register(torch_converter.key, torch_converter)

@@ -2,6 +2,7 @@
 """Loads a model file of any supported format, chosen by its contents."""
 
 import pathlib
+from typing import Any
 
 from opbridge.errors import ModelFormatError
 from opbridge.ir import Graph
@@ -9,12 +10,26 @@ from opbridge.registry_context import RegistryContext
 
 # A .tflite flatbuffer carries its file identifier at bytes 4..8.
 TFLITE_IDENTIFIER = b"TFL3"
+# A .pt2 file (torch.export.save) is a zip archive.
+PT2_MAGIC = b"PK\x03\x04"
 
 
-def load_model(path: pathlib.Path | str, context: RegistryContext) -> Graph:
-    """A .tflite (LiteRT) or .onnx model as a graph. ONNX graphs arrive through the ONNX
-    frontend's passes (read_onnx_model): constant-folded, so shape subgraphs and constant
-    weights arrive as constants like in LiteRT models."""
+def is_exported_program(model: Any) -> bool:
+    """True for a torch.export.ExportedProgram (checked without importing torch)."""
+    return any(
+        cls.__name__ == "ExportedProgram" and cls.__module__.startswith("torch.export") for cls in type(model).__mro__
+    )
+
+
+def load_model(path: Any, context: RegistryContext, *, torch_int8_arithmetic: str = "tflite") -> Graph:
+    """A .tflite (LiteRT), .onnx or .pt2 (torch.export.save) model, or an ExportedProgram, as a graph.
+    ONNX and PyTorch graphs arrive through their frontends' passes: constant-folded, so shape
+    subgraphs and constant weights arrive as constants like in LiteRT models. `torch_int8_arithmetic`:
+    how PT2E programs' int8 convolutions rescale (ConvertArgs.torch_int8_arithmetic)."""
+    if is_exported_program(path):
+        from opbridge.frontends.torch.program import read_exported_program
+
+        return read_exported_program(path, context, int8_arithmetic=torch_int8_arithmetic)
     path = pathlib.Path(path)
     try:
         data = path.read_bytes()
@@ -24,11 +39,15 @@ def load_model(path: pathlib.Path | str, context: RegistryContext) -> Graph:
         from opbridge.frontends.litert.reader import read_litert_model
 
         return read_litert_model(data, context, source=str(path))
+    if path.suffix == ".pt2" or data[:4] == PT2_MAGIC:
+        from opbridge.frontends.torch.program import load_torch_program
+
+        return load_torch_program(path, context, int8_arithmetic=torch_int8_arithmetic)
     if path.suffix == ".onnx":
         from opbridge.frontends.onnx.importer import read_onnx_model
 
         return read_onnx_model(data, context, source=str(path))
     raise ModelFormatError(
-        f"{path}: not a LiteRT flatbuffer (no TFL3 identifier) and not named .onnx",
-        hint="pass a .tflite or .onnx model",
+        f"{path}: not a LiteRT flatbuffer (no TFL3 identifier), not a .pt2 archive and not named .onnx",
+        hint="pass a .tflite, .onnx or .pt2 model",
     )

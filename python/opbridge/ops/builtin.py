@@ -26,6 +26,7 @@ BUILTIN_OPERATOR_FOLDERS: tuple[str, ...] = (
     "exp",
     "fully_connected",
     "gather",
+    "hard_swish",
     "leaky_relu",
     "log",
     "log_softmax",

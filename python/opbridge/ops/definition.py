@@ -84,6 +84,40 @@ class OnnxConverter:
         return converter_key(self.domain, self.op_type)
 
 
+@dataclasses.dataclass(frozen=True)
+class TorchCase:
+    """One `declare_supported` case of a torch converter, run by tests/torch/converter_cases_test.py:
+    eager torch against opbridge's reference against the emitted C. `build` receives the torch module
+    (so that operator folders never import torch) and returns (an eval-mode nn.Module, example inputs)."""
+
+    name: str
+    build: Callable[[Any], tuple[Any, tuple[Any, ...]]]
+    # Also quantized with opbridge's PT2E quantizer, and the int8 graph checked against torch's
+    # convert_pt2e model (within one int8 step).
+    int8: bool = True
+    float32: bool = True
+    # Converted after ExportedProgram.run_decompositions() (the core ATen ops: convolution, addmm, ...).
+    decomposed: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class TorchConverter:
+    """Converts the `torch.export` nodes of one torch operator overload (TorchAir's contract).
+
+    `target` is str(OpOverload): "aten.conv2d.default". `convert(translation, node)` receives a
+    frontends.torch.translation.TorchTranslation and TorchNode (positional arguments with the
+    schema's defaults filled in, graph values as names, the FakeTensor metadata as dtype and shape)
+    and adds the node's operations. `cases` are its declare_supported cases."""
+
+    target: str
+    convert: Callable[[Any, Any], None]
+    cases: tuple[TorchCase, ...] = ()
+
+    @property
+    def key(self) -> str:
+        return self.target
+
+
 def converter_key(domain: str, op_type: str) -> str:
     """The onnx_converters key of an op: its type for ONNX's domain, else "domain.op_type"."""
     return op_type if domain in ("", "ai.onnx") else f"{domain}.{op_type}"
@@ -101,6 +135,8 @@ class OperatorDefinition:
     emit_c: CEmitter | None = None
     # The ONNX ops that convert onto this operator (registered by key with the definition: onnx_converters).
     onnx_converters: tuple[OnnxConverter, ...] = ()
+    # The torch operator overloads that convert onto this operator (registered by target: torch_converters).
+    torch_converters: tuple[TorchConverter, ...] = ()
     # The C kernel files in cc/kernels that emit_c's code calls (tests/registration: they are linked;
     # //cc/kernels:c_kernels_test: they define every kernel the emitted C calls).
     c_kernels: tuple[str, ...] = ()

@@ -9,8 +9,8 @@ nothing changes, take most of them out again:
   first one's input;
 - TRANSPOSE(p) -> an element-wise op -> TRANSPOSE(inverse of p), where the
   element-wise op (RELU, ADD of two such transposes of equal shape, ...) is
-  read only by that last transpose: the op reads the untransposed inputs and
-  writes the last transpose's output itself.
+  read only by that last transpose (or by copies of it): the op reads the
+  untransposed inputs and writes the last transpose's output itself.
 
 Transposes nobody reads any more are dropped. A transpose that writes a
 graph output stays.
@@ -63,7 +63,12 @@ def _rewrite_once(graph: Graph) -> bool:
         if before.op_type not in ELEMENTWISE_UNARY | ELEMENTWISE_BINARY:
             continue
         middle = before.outputs[0]
-        if middle in graph.outputs or len(readers.get(middle, [])) != 1:
+        # Every reader of the op is this same transpose (one, or several copies of it: a value read by
+        # two NHWC ops gets one transpose each).
+        twins = readers.get(middle, [])
+        if middle in graph.outputs or any(
+            _permutation(graph, twin) != second or twin.outputs[0] in graph.outputs for twin in twins
+        ):
             continue
         operands = [producer.get(i) if i is not None else None for i in before.inputs]
         perms = [None if p is None else _permutation(graph, p) for p in operands]
@@ -71,7 +76,10 @@ def _rewrite_once(graph: Graph) -> bool:
         if len(shapes) == 1 and all(p is not None and _undo(p, second) for p in perms):
             before.inputs = [p.inputs[0] for p in operands]  # type: ignore[union-attr]
             before.outputs = [node.outputs[0]]  # the op now writes what the transpose wrote
-            graph.nodes.remove(node)
+            for twin in twins:
+                for reader in readers.get(twin.outputs[0], []):
+                    reader.inputs = [node.outputs[0] if i == twin.outputs[0] else i for i in reader.inputs]
+                graph.nodes.remove(twin)
             return True
     return False
 

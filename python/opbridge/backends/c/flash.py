@@ -5,11 +5,14 @@ Every symbol the emitter defines starts with the module's prefix (constants
 are `<prefix>_constant_*`), and every kernel symbol starts with
 `opbridge_`, so `arm-none-eabi-nm` sizes split the model's flash into
 kernels, module code (node functions and their parameters) and constants.
+A plugin's kernels have names of their own (e.g. `channel_shuffle_kernel`):
+name their prefixes in `kernel_prefixes` to count them as kernels.
 """
 
 import dataclasses
 import pathlib
 import subprocess
+from collections.abc import Sequence
 
 NM = "arm-none-eabi-nm"
 FLASH_SYMBOL_TYPES = set("TtRr")  # code and read-only data
@@ -26,7 +29,7 @@ class FlashBreakdown:
         return self.kernels + self.module_code + self.constants
 
 
-def flash_breakdown(elf: pathlib.Path, prefix: str) -> FlashBreakdown:
+def flash_breakdown(elf: pathlib.Path, prefix: str, kernel_prefixes: Sequence[str] = ()) -> FlashBreakdown:
     listing = subprocess.run(
         [NM, "--print-size", "--size-sort", str(elf)], capture_output=True, text=True, check=True
     ).stdout
@@ -40,9 +43,16 @@ def flash_breakdown(elf: pathlib.Path, prefix: str) -> FlashBreakdown:
             constants += size
         elif name.startswith(f"{prefix}_"):
             module_code += size
-        elif name.startswith("opbridge_") and not name.startswith("opbridge_board") and name not in BOARD_SYMBOLS:
+        elif _is_kernel(name, kernel_prefixes):
             kernels += size
     return FlashBreakdown(kernels=kernels, module_code=module_code, constants=constants)
+
+
+def _is_kernel(name: str, kernel_prefixes: Sequence[str]) -> bool:
+    """opbridge's kernels (not the board's opbridge_* symbols), and the plugins' named by prefix."""
+    if name.startswith("opbridge_"):
+        return not name.startswith("opbridge_board") and name not in BOARD_SYMBOLS
+    return name.startswith(tuple(kernel_prefixes))
 
 
 # Board support (platforms/boards) defines opbridge_* symbols that are not kernels.

@@ -62,12 +62,25 @@ class _Graph:
         return self.conversion.tensor(self.conversion.by_name[node.inputs[position]]).data
 
 
+def _fused_activation(graph: _Graph, node: OnnxNode | None) -> int:
+    """1 for a Relu, 6 for a Clip(0, 6) (FUSED_RELU's values), else 0."""
+    if node is None or node.domain not in ONNX_DOMAINS:
+        return 0
+    if node.op_type == "Relu":
+        return 1
+    if node.op_type == "Clip" and len(node.inputs) == 3:
+        low, high = graph.constant(node, 1, 0.0), graph.constant(node, 2, 0.0)
+        if low is not None and high is not None and low.size == high.size == 1:
+            return 6 if (float(low.reshape(-1)[0]), float(high.reshape(-1)[0])) == (0.0, 6.0) else 0
+    return 0
+
+
 def _quantize_after(graph: _Graph, node: OnnxNode) -> tuple[OnnxNode | None, OnnxNode | None]:
-    """The QuantizeLinear that alone reads `node`'s output, through a Relu if there is one."""
+    """The QuantizeLinear that alone reads `node`'s output, through a Relu or Clip(0, 6) if there is one."""
     after = graph.only_reader(node.outputs[0])
     relu = None
-    if after is not None and after.domain in ONNX_DOMAINS and after.op_type == "Relu":
-        relu, after = after, graph.only_reader(after.outputs[0])
+    if _fused_activation(graph, after):
+        relu, after = after, graph.only_reader(after.outputs[0])  # type: ignore[union-attr]
     if after is None or after.domain not in ONNX_DOMAINS or after.op_type != "QuantizeLinear":
         return None, None
     return after, relu
@@ -129,7 +142,7 @@ def _fuse_weighted(graph: _Graph, node: OnnxNode) -> tuple[OnnxNode, list[OnnxNo
     bias = [] if dq_b is None else [dq_b.inputs[0]]
     attributes = dict(node.attributes)
     if relu is not None:
-        attributes[FUSED_RELU] = 1
+        attributes[FUSED_RELU] = _fused_activation(graph, relu)
     if node.op_type == "Conv":
         op_type, domain, inputs = "QLinearConv", "", [*operands(dq_x), *operands(dq_w), *y, *bias]
     elif node.op_type == "MatMul":

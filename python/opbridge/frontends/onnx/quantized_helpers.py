@@ -9,7 +9,7 @@ import numpy as np
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
 from opbridge.frontends.onnx.converter_helpers import Int8Operands
 from opbridge.ir import DType, Quantization
-from opbridge.ir.attribute_types import Activation
+from opbridge.ir.attribute_types import Activation, Requantization
 
 ONNX_DOMAINS = ("", "ai.onnx")
 
@@ -122,7 +122,14 @@ def int32_bias(conversion: OnnxConversion, node: OnnxNode, position: int) -> np.
 
 
 def fused_activation(node: OnnxNode) -> Activation:
-    return Activation.RELU if node.attribute(FUSED_RELU, 0) else Activation.NONE
+    """The activation fuse_qdq folded into a QLinear op: none, Relu (1) or Clip(0, 6) (6)."""
+    return {0: Activation.NONE, 1: Activation.RELU, 6: Activation.RELU6}[int(node.attribute(FUSED_RELU, 0))]
+
+
+def requantization_of(node: OnnxNode) -> Requantization:
+    """How an int8 op of this node rescales: onnxruntime's float arithmetic for ONNX models, TFLite's
+    fixed-point multipliers for nodes a frontend marked so (the torch frontend's PT2E graphs)."""
+    return Requantization.TFLITE if node.attribute(REQUANTIZATION, "onnx") == "tflite" else Requantization.ONNX
 
 
 def dequantize_values(values: np.ndarray, scales: np.ndarray, zero_points: np.ndarray, axis: int) -> np.ndarray:
@@ -172,5 +179,9 @@ def qlinear_operands(
     return x, weights, Int8Operands(scales, zero_points, output, fused_activation(node))
 
 
-# Marks a Relu fused into a QLinear op by fuse_qdq (not an ONNX attribute).
+# Marks a Relu (1) or Clip(0, 6) (6) fused into a QLinear op by fuse_qdq (not an ONNX attribute).
 FUSED_RELU = "opbridge_fused_relu"
+
+
+# Marks a node whose int8 arithmetic is TFLite's ("tflite"; not an ONNX attribute): see requantization_of().
+REQUANTIZATION = "opbridge_requantization"

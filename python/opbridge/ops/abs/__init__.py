@@ -7,6 +7,7 @@ from opbridge.ops.abs.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.abs.onnx import ONNX_CONVERTERS
 from opbridge.ops.abs.reference import abs_reference
 from opbridge.ops.abs.schema import ABS_SCHEMA
+from opbridge.ops.abs.torch import TORCH_CONVERTERS
 from opbridge.ops.definition import OperatorDefinition
 
 ABS = OperatorDefinition(
@@ -17,6 +18,7 @@ ABS = OperatorDefinition(
     emit_c=emit_abs,
     c_kernels=("opbridge_math_f32.c",),
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=ABS_SCHEMA,
     in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)

@@ -7,6 +7,7 @@ from opbridge.ops.add.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_o
 from opbridge.ops.add.onnx import ONNX_CONVERTERS
 from opbridge.ops.add.reference import add_reference
 from opbridge.ops.add.schema import ADD_SCHEMA
+from opbridge.ops.add.torch import TORCH_CONVERTERS
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.shared.folded import FOLDED_KERNEL_FILES
 
@@ -25,6 +26,7 @@ ADD = OperatorDefinition(
         *FOLDED_KERNEL_FILES,
     ),
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=ADD_SCHEMA,
     in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)

@@ -6,6 +6,7 @@ from opbridge.ops.average_pool_2d.litert import LITERT_CODE, LITERT_VERSIONS, pa
 from opbridge.ops.average_pool_2d.onnx import ONNX_CONVERTERS
 from opbridge.ops.average_pool_2d.reference import average_pool_2d_reference
 from opbridge.ops.average_pool_2d.schema import AVERAGE_POOL_2D_SCHEMA
+from opbridge.ops.average_pool_2d.torch import TORCH_CONVERTERS
 from opbridge.ops.definition import OperatorDefinition
 
 AVERAGE_POOL_2D = OperatorDefinition(
@@ -17,6 +18,7 @@ AVERAGE_POOL_2D = OperatorDefinition(
     emit_c=emit_average_pool_2d,
     c_kernels=("opbridge_pool_2d_s8.c", "opbridge_pool_2d_f32.c"),
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=AVERAGE_POOL_2D_SCHEMA,
 )

@@ -6,6 +6,7 @@ From bool, int8, int16, int32 or uint32 to int8, int16, int32, uint32 or float32
 
 from opbridge.ops.cast.emit_c import emit_cast
 from opbridge.ops.cast.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
+from opbridge.ops.cast.onnx import ONNX_CONVERTERS
 from opbridge.ops.cast.reference import cast_reference
 from opbridge.ops.cast.schema import CAST_SCHEMA
 from opbridge.ops.definition import OperatorDefinition
@@ -20,6 +21,7 @@ CAST = OperatorDefinition(
     parse_litert_options=parse_litert_options,
     emit_c=emit_cast,
     c_kernels=("opbridge_cast.c",),
+    onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=CAST_SCHEMA,
     in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)

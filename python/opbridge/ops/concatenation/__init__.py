@@ -6,6 +6,7 @@ from opbridge.ops.concatenation.litert import LITERT_CODE, LITERT_VERSIONS, pars
 from opbridge.ops.concatenation.onnx import ONNX_CONVERTERS
 from opbridge.ops.concatenation.reference import concatenation_reference
 from opbridge.ops.concatenation.schema import CONCATENATION_SCHEMA
+from opbridge.ops.concatenation.torch import TORCH_CONVERTERS
 from opbridge.ops.definition import OperatorDefinition
 
 CONCATENATION = OperatorDefinition(
@@ -18,6 +19,7 @@ CONCATENATION = OperatorDefinition(
     # Along its outermost axis, the producers write straight into the output (docs/memory_planner.md).
     output_slices=concatenation_slices,
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=CONCATENATION_SCHEMA,
 )

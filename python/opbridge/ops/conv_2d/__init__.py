@@ -6,6 +6,7 @@ from opbridge.ops.conv_2d.litert import LITERT_CODE, LITERT_VERSIONS, parse_lite
 from opbridge.ops.conv_2d.onnx import ONNX_CONVERTERS
 from opbridge.ops.conv_2d.reference import conv_2d_reference
 from opbridge.ops.conv_2d.schema import CONV_2D_SCHEMA
+from opbridge.ops.conv_2d.torch import TORCH_CONVERTERS
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.shared.folded import FOLDED_KERNEL_FILES
 
@@ -20,6 +21,7 @@ CONV_2D = OperatorDefinition(
     c_kernels=("opbridge_conv_s8.c", "opbridge_conv_f32.c", *FOLDED_KERNEL_FILES),
     scratch_bytes=conv_2d_scratch_bytes,
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=CONV_2D_SCHEMA,
 )

@@ -14,7 +14,7 @@ from opbridge.frontends.onnx.converter_helpers import (
     to_nhwc,
     with_unit_height,
 )
-from opbridge.frontends.onnx.quantized_helpers import int32_bias, qlinear_operands
+from opbridge.frontends.onnx.quantized_helpers import int32_bias, qlinear_operands, requantization_of
 from opbridge.ir import DType, Quantization
 from opbridge.ir.attribute_types import Activation, Requantization
 from opbridge.ops.concatenation.attributes import ConcatenationAttributes
@@ -61,7 +61,7 @@ def convolution(
     dtype = conversion.tensor(x).dtype
     bias_index = None if bias is None else conversion.value(bias, node)
     activation = Activation.NONE if int8 is None else int8.activation
-    requantization = Requantization.TFLITE if int8 is None else Requantization.ONNX
+    requantization = Requantization.TFLITE if int8 is None else requantization_of(node)
     output_quantization = None if int8 is None else [int8.output]
     window = {
         "padding": padding.padding,

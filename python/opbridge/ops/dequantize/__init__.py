@@ -7,6 +7,7 @@ from opbridge.ops.dequantize.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.dequantize.onnx import ONNX_CONVERTERS
 from opbridge.ops.dequantize.reference import dequantize_reference
 from opbridge.ops.dequantize.schema import DEQUANTIZE_SCHEMA
+from opbridge.ops.dequantize.torch import TORCH_CONVERTERS
 
 DEQUANTIZE = OperatorDefinition(
     op_type="DEQUANTIZE",
@@ -16,6 +17,7 @@ DEQUANTIZE = OperatorDefinition(
     emit_c=emit_dequantize,
     c_kernels=("opbridge_elementwise_s8.c",),
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=DEQUANTIZE_SCHEMA,
 )

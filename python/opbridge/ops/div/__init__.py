@@ -8,6 +8,7 @@ from opbridge.ops.div.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_o
 from opbridge.ops.div.onnx import ONNX_CONVERTERS
 from opbridge.ops.div.reference import div_reference
 from opbridge.ops.div.schema import DIV_SCHEMA
+from opbridge.ops.div.torch import TORCH_CONVERTERS
 
 DIV = OperatorDefinition(
     op_type="DIV",
@@ -18,6 +19,7 @@ DIV = OperatorDefinition(
     emit_c=emit_div,
     c_kernels=("opbridge_arithmetic_int.c", "opbridge_elementwise_f32.c"),
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=DIV_SCHEMA,
 )

@@ -9,6 +9,7 @@ from opbridge.ops.elu.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_o
 from opbridge.ops.elu.onnx import ONNX_CONVERTERS
 from opbridge.ops.elu.reference import elu_reference
 from opbridge.ops.elu.schema import ELU_SCHEMA
+from opbridge.ops.elu.torch import TORCH_CONVERTERS
 
 ELU = OperatorDefinition(
     op_type="ELU",
@@ -18,6 +19,7 @@ ELU = OperatorDefinition(
     parse_litert_options=parse_litert_options,
     emit_c=emit_elu,
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     c_kernels=("opbridge_activations_f32.c",),
     doc=__doc__ or "",
     schema=ELU_SCHEMA,

@@ -8,6 +8,7 @@ from opbridge.ops.exp.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.exp.onnx import ONNX_CONVERTERS
 from opbridge.ops.exp.reference import exp_reference
 from opbridge.ops.exp.schema import EXP_SCHEMA
+from opbridge.ops.exp.torch import TORCH_CONVERTERS
 
 EXP = OperatorDefinition(
     op_type="EXP",
@@ -17,6 +18,7 @@ EXP = OperatorDefinition(
     emit_c=emit_exp,
     c_kernels=("opbridge_math_f32.c",),
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=EXP_SCHEMA,
     in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)

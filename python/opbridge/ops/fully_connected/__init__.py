@@ -7,6 +7,7 @@ from opbridge.ops.fully_connected.litert import LITERT_CODE, LITERT_VERSIONS, pa
 from opbridge.ops.fully_connected.onnx import ONNX_CONVERTERS
 from opbridge.ops.fully_connected.reference import fully_connected_reference
 from opbridge.ops.fully_connected.schema import FULLY_CONNECTED_SCHEMA
+from opbridge.ops.fully_connected.torch import TORCH_CONVERTERS
 from opbridge.ops.shared.folded import FOLDED_KERNEL_FILES
 
 FULLY_CONNECTED = OperatorDefinition(
@@ -19,6 +20,7 @@ FULLY_CONNECTED = OperatorDefinition(
     absorbed_constants=folded_bias_input,
     c_kernels=("opbridge_fully_connected_s8.c", "opbridge_fully_connected_f32.c", *FOLDED_KERNEL_FILES),
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=FULLY_CONNECTED_SCHEMA,
 )

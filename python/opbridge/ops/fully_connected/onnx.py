@@ -8,7 +8,7 @@ import numpy as np
 
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
 from opbridge.frontends.onnx.converter_helpers import Int8Operands, require_attribute, reshape, reshape_to, transpose
-from opbridge.frontends.onnx.quantized_helpers import MICROSOFT_DOMAIN, int32_bias, qlinear_operands
+from opbridge.frontends.onnx.quantized_helpers import MICROSOFT_DOMAIN, int32_bias, qlinear_operands, requantization_of
 from opbridge.ir import DType
 from opbridge.ir.attribute_types import Activation, Requantization
 from opbridge.ops.add.attributes import AddAttributes
@@ -116,7 +116,7 @@ def fully_connected(
     attributes = FullyConnectedAttributes(
         activation=Activation.NONE if int8 is None else int8.activation,
         keep_num_dims=keep_num_dims,
-        requantization=Requantization.TFLITE if int8 is None else Requantization.ONNX,
+        requantization=Requantization.TFLITE if int8 is None else requantization_of(node),
     )
     quantization = None if int8 is None else [int8.output]
     conversion.emit(

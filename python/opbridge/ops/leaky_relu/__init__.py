@@ -8,6 +8,7 @@ from opbridge.ops.leaky_relu.litert import LITERT_CODE, LITERT_VERSIONS, parse_l
 from opbridge.ops.leaky_relu.onnx import ONNX_CONVERTERS
 from opbridge.ops.leaky_relu.reference import leaky_relu_reference
 from opbridge.ops.leaky_relu.schema import LEAKY_RELU_SCHEMA
+from opbridge.ops.leaky_relu.torch import TORCH_CONVERTERS
 
 LEAKY_RELU = OperatorDefinition(
     op_type="LEAKY_RELU",
@@ -17,6 +18,7 @@ LEAKY_RELU = OperatorDefinition(
     parse_litert_options=parse_litert_options,
     emit_c=emit_leaky_relu,
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     c_kernels=("opbridge_leaky_relu.c",),
     doc=__doc__ or "",
     schema=LEAKY_RELU_SCHEMA,

@@ -8,6 +8,7 @@ from opbridge.ops.log.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.log.onnx import ONNX_CONVERTERS
 from opbridge.ops.log.reference import log_reference
 from opbridge.ops.log.schema import LOG_SCHEMA
+from opbridge.ops.log.torch import TORCH_CONVERTERS
 
 LOG = OperatorDefinition(
     op_type="LOG",
@@ -17,6 +18,7 @@ LOG = OperatorDefinition(
     emit_c=emit_log,
     c_kernels=("opbridge_math_f32.c",),
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=LOG_SCHEMA,
     in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)

@@ -11,6 +11,7 @@ from opbridge.ops.log_softmax.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.log_softmax.onnx import ONNX_CONVERTERS
 from opbridge.ops.log_softmax.reference import log_softmax_reference
 from opbridge.ops.log_softmax.schema import LOG_SOFTMAX_SCHEMA
+from opbridge.ops.log_softmax.torch import TORCH_CONVERTERS
 
 LOG_SOFTMAX = OperatorDefinition(
     op_type="LOG_SOFTMAX",
@@ -20,6 +21,7 @@ LOG_SOFTMAX = OperatorDefinition(
     emit_c=emit_log_softmax,
     c_kernels=("opbridge_log_softmax_f32.c",),
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=LOG_SOFTMAX_SCHEMA,
 )

@@ -12,6 +12,7 @@ from opbridge.ops.logistic.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.logistic.onnx import ONNX_CONVERTERS
 from opbridge.ops.logistic.reference import logistic_reference
 from opbridge.ops.logistic.schema import LOGISTIC_SCHEMA
+from opbridge.ops.logistic.torch import TORCH_CONVERTERS
 
 LOGISTIC = OperatorDefinition(
     op_type="LOGISTIC",
@@ -21,6 +22,7 @@ LOGISTIC = OperatorDefinition(
     emit_c=emit_logistic,
     c_kernels=("opbridge_activations_s8.c", "opbridge_elementwise_f32.c"),
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=LOGISTIC_SCHEMA,
     in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)

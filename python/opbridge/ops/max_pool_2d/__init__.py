@@ -8,6 +8,7 @@ from opbridge.ops.max_pool_2d.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.max_pool_2d.onnx import ONNX_CONVERTERS
 from opbridge.ops.max_pool_2d.reference import max_pool_2d_reference
 from opbridge.ops.max_pool_2d.schema import MAX_POOL_2D_SCHEMA
+from opbridge.ops.max_pool_2d.torch import TORCH_CONVERTERS
 
 MAX_POOL_2D = OperatorDefinition(
     op_type="MAX_POOL_2D",
@@ -18,6 +19,7 @@ MAX_POOL_2D = OperatorDefinition(
     emit_c=emit_max_pool_2d,
     c_kernels=("opbridge_pool_2d_s8.c", "opbridge_pool_2d_f32.c"),
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=MAX_POOL_2D_SCHEMA,
 )

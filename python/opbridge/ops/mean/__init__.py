@@ -12,6 +12,7 @@ from opbridge.ops.mean.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_
 from opbridge.ops.mean.onnx import ONNX_CONVERTERS
 from opbridge.ops.mean.reference import mean_reference
 from opbridge.ops.mean.schema import MEAN_SCHEMA
+from opbridge.ops.mean.torch import TORCH_CONVERTERS
 
 MEAN = OperatorDefinition(
     op_type="MEAN",
@@ -22,6 +23,7 @@ MEAN = OperatorDefinition(
     emit_c=emit_mean,
     c_kernels=("opbridge_elementwise_s8.c", "opbridge_mean_f32.c"),
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     scratch_bytes=mean_scratch_bytes,
     doc=__doc__ or "",
     schema=MEAN_SCHEMA,

@@ -12,6 +12,7 @@ from opbridge.ops.mul.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_o
 from opbridge.ops.mul.onnx import ONNX_CONVERTERS
 from opbridge.ops.mul.reference import mul_reference
 from opbridge.ops.mul.schema import MUL_SCHEMA
+from opbridge.ops.mul.torch import TORCH_CONVERTERS
 
 MUL = OperatorDefinition(
     op_type="MUL",
@@ -27,6 +28,7 @@ MUL = OperatorDefinition(
         "opbridge_elementwise_f32.c",
     ),
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=MUL_SCHEMA,
     in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)

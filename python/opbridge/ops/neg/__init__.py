@@ -8,6 +8,7 @@ from opbridge.ops.neg.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.neg.onnx import ONNX_CONVERTERS
 from opbridge.ops.neg.reference import neg_reference
 from opbridge.ops.neg.schema import NEG_SCHEMA
+from opbridge.ops.neg.torch import TORCH_CONVERTERS
 
 NEG = OperatorDefinition(
     op_type="NEG",
@@ -17,6 +18,7 @@ NEG = OperatorDefinition(
     emit_c=emit_neg,
     c_kernels=("opbridge_math_f32.c",),
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=NEG_SCHEMA,
     in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)

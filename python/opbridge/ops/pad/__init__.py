@@ -8,6 +8,7 @@ from opbridge.ops.pad.litert import PAD_LITERT_CODE, PAD_LITERT_VERSIONS, PADV2_
 from opbridge.ops.pad.onnx import ONNX_CONVERTERS
 from opbridge.ops.pad.reference import pad_reference
 from opbridge.ops.pad.schema import PAD_SCHEMA, PADV2_SCHEMA
+from opbridge.ops.pad.torch import TORCH_CONVERTERS
 
 PAD = OperatorDefinition(
     op_type="PAD",
@@ -17,6 +18,7 @@ PAD = OperatorDefinition(
     emit_c=emit_pad,
     c_kernels=("opbridge_pad.c", "opbridge_elementwise_s8.c"),
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=PAD_SCHEMA,
 )

@@ -7,6 +7,7 @@ from opbridge.ops.quantize.litert import LITERT_CODE, LITERT_VERSIONS, parse_lit
 from opbridge.ops.quantize.onnx import ONNX_CONVERTERS
 from opbridge.ops.quantize.reference import quantize_reference
 from opbridge.ops.quantize.schema import QUANTIZE_SCHEMA
+from opbridge.ops.quantize.torch import TORCH_CONVERTERS
 
 QUANTIZE = OperatorDefinition(
     op_type="QUANTIZE",
@@ -17,6 +18,7 @@ QUANTIZE = OperatorDefinition(
     emit_c=emit_quantize,
     c_kernels=("opbridge_elementwise_s8.c",),
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=QUANTIZE_SCHEMA,
     in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)

@@ -8,6 +8,7 @@ from opbridge.ops.relu.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.relu.onnx import ONNX_CONVERTERS
 from opbridge.ops.relu.reference import relu_reference
 from opbridge.ops.relu.schema import RELU_SCHEMA
+from opbridge.ops.relu.torch import TORCH_CONVERTERS
 
 RELU = OperatorDefinition(
     op_type="RELU",
@@ -17,6 +18,7 @@ RELU = OperatorDefinition(
     emit_c=emit_relu,
     c_kernels=("opbridge_elementwise_s8.c", "opbridge_elementwise_f32.c"),
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=RELU_SCHEMA,
     in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)

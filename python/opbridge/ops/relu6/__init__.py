@@ -7,6 +7,7 @@ from opbridge.ops.relu6.emit_c import emit_relu6
 from opbridge.ops.relu6.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.relu6.reference import relu6_reference
 from opbridge.ops.relu6.schema import RELU6_SCHEMA
+from opbridge.ops.relu6.torch import TORCH_CONVERTERS
 
 RELU6 = OperatorDefinition(
     op_type="RELU6",
@@ -15,6 +16,7 @@ RELU6 = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     emit_c=emit_relu6,
     c_kernels=("opbridge_elementwise_s8.c", "opbridge_elementwise_f32.c"),
+    torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=RELU6_SCHEMA,
     in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)

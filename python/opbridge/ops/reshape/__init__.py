@@ -7,6 +7,7 @@ from opbridge.ops.reshape.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.reshape.onnx import ONNX_CONVERTERS
 from opbridge.ops.reshape.reference import reshape_reference
 from opbridge.ops.reshape.schema import RESHAPE_SCHEMA
+from opbridge.ops.reshape.torch import TORCH_CONVERTERS
 
 RESHAPE = OperatorDefinition(
     op_type="RESHAPE",
@@ -15,6 +16,7 @@ RESHAPE = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     emit_c=emit_reshape,
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=RESHAPE_SCHEMA,
 )

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """ONNX ops that are not one opbridge operator: Identity and Dropout (aliases), Sum (ADDs), Clip (RELU,
 RELU6, or MINIMUM and MAXIMUM), a BatchNormalization that could not be folded into a Conv (MUL and ADD
-per channel), InstanceNormalization (MEAN, SUB, MUL, ADD, SQRT, DIV), Softsign (ABS, ADD, DIV), HardSigmoid
-and HardSwish (MUL, ADD, MINIMUM, MAXIMUM)."""
+per channel), InstanceNormalization (MEAN, SUB, MUL, ADD, SQRT, DIV), Softsign (ABS, ADD, DIV) and
+HardSigmoid (MUL, ADD, MINIMUM, MAXIMUM). HardSwish is HARD_SWISH's (ops/hard_swish/onnx.py)."""
 
 import numpy as np
 
@@ -89,13 +89,6 @@ def convert_hard_sigmoid(conversion: OnnxConversion, node: OnnxNode) -> None:
     hard_sigmoid(conversion, node, x, alpha, beta, node.outputs)
 
 
-def convert_hard_swish(conversion: OnnxConversion, node: OnnxNode) -> None:
-    """HardSwish: x * HardSigmoid(x) with alpha 1/6 and beta 0.5, as ONNX defines it."""
-    x = conversion.value(node.inputs[0], node)
-    gate = hard_sigmoid(conversion, node, x, 1.0 / 6.0, 0.5, ())
-    conversion.emit("MUL", [x, gate], AddAttributes(), name=node.name, outputs=node.outputs)
-
-
 def convert_instance_normalization(conversion: OnnxConversion, node: OnnxNode) -> None:
     """InstanceNormalization(x, scale, B) on float32 [N, C, spatial...]: per sample and channel,
     (x - mean) / sqrt(variance + epsilon) * scale + B, with the mean and the (biased) variance over
@@ -156,7 +149,6 @@ COMPOSITE_CONVERTERS: tuple[OnnxConverter, ...] = (
     OnnxConverter("InstanceNormalization", convert_instance_normalization),
     OnnxConverter("Softsign", convert_softsign),
     OnnxConverter("HardSigmoid", convert_hard_sigmoid),
-    OnnxConverter("HardSwish", convert_hard_swish),
     OnnxConverter("Clip", convert_clip),
     OnnxConverter("BatchNormalization", convert_batch_normalization),
 )

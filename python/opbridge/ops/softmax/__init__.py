@@ -7,6 +7,7 @@ from opbridge.ops.softmax.litert import LITERT_CODE, LITERT_VERSIONS, parse_lite
 from opbridge.ops.softmax.onnx import ONNX_CONVERTERS
 from opbridge.ops.softmax.reference import softmax_reference
 from opbridge.ops.softmax.schema import SOFTMAX_SCHEMA
+from opbridge.ops.softmax.torch import TORCH_CONVERTERS
 
 SOFTMAX = OperatorDefinition(
     op_type="SOFTMAX",
@@ -17,6 +18,7 @@ SOFTMAX = OperatorDefinition(
     emit_c=emit_softmax,
     c_kernels=("opbridge_softmax_s8.c", "opbridge_softmax_f32.c"),
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=SOFTMAX_SCHEMA,
 )

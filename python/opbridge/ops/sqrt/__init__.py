@@ -8,6 +8,7 @@ from opbridge.ops.sqrt.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.sqrt.onnx import ONNX_CONVERTERS
 from opbridge.ops.sqrt.reference import sqrt_reference
 from opbridge.ops.sqrt.schema import SQRT_SCHEMA
+from opbridge.ops.sqrt.torch import TORCH_CONVERTERS
 
 SQRT = OperatorDefinition(
     op_type="SQRT",
@@ -17,6 +18,7 @@ SQRT = OperatorDefinition(
     emit_c=emit_sqrt,
     c_kernels=("opbridge_math_f32.c",),
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=SQRT_SCHEMA,
     in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)

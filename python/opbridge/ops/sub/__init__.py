@@ -8,6 +8,7 @@ from opbridge.ops.sub.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_o
 from opbridge.ops.sub.onnx import ONNX_CONVERTERS
 from opbridge.ops.sub.reference import sub_reference
 from opbridge.ops.sub.schema import SUB_SCHEMA
+from opbridge.ops.sub.torch import TORCH_CONVERTERS
 
 SUB = OperatorDefinition(
     op_type="SUB",
@@ -18,6 +19,7 @@ SUB = OperatorDefinition(
     emit_c=emit_sub,
     c_kernels=("opbridge_add_s8.c", "opbridge_arithmetic_s64.c", "opbridge_elementwise_f32.c", *FOLDED_KERNEL_FILES),
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=SUB_SCHEMA,
     in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)

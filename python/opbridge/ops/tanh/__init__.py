@@ -8,6 +8,7 @@ from opbridge.ops.tanh.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.tanh.onnx import ONNX_CONVERTERS
 from opbridge.ops.tanh.reference import tanh_reference
 from opbridge.ops.tanh.schema import TANH_SCHEMA
+from opbridge.ops.tanh.torch import TORCH_CONVERTERS
 
 TANH = OperatorDefinition(
     op_type="TANH",
@@ -17,6 +18,7 @@ TANH = OperatorDefinition(
     emit_c=emit_tanh,
     c_kernels=("opbridge_activations_s8.c", "opbridge_elementwise_f32.c"),
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=TANH_SCHEMA,
     in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)

@@ -7,6 +7,7 @@ from opbridge.ops.transpose.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.transpose.onnx import ONNX_CONVERTERS
 from opbridge.ops.transpose.reference import transpose_reference
 from opbridge.ops.transpose.schema import TRANSPOSE_SCHEMA
+from opbridge.ops.transpose.torch import TORCH_CONVERTERS
 
 TRANSPOSE = OperatorDefinition(
     op_type="TRANSPOSE",
@@ -17,6 +18,7 @@ TRANSPOSE = OperatorDefinition(
     emit_c=emit_transpose,
     c_kernels=("opbridge_transpose.c",),
     onnx_converters=ONNX_CONVERTERS,
+    torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=TRANSPOSE_SCHEMA,
 )

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* ChannelShuffle's kernel, written against the portable kernel interface
+ * (cc/kernels/opbridge_kernel_api.h): the same source runs in the emitted
+ * module, in opbridge's native host and in onnxruntime. */
+#ifndef CHANNEL_SHUFFLE_KERNEL_H_
+#define CHANNEL_SHUFFLE_KERNEL_H_
+
+#include <stdint.h>
+
+#include "cc/kernels/opbridge_kernel_api.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Computed once per node (plugin.py: the PortableKernel's params). */
+typedef struct channel_shuffle_kernel_params {
+  int32_t groups; /* divides the channel count (axis 1) */
+} channel_shuffle_kernel_params_t;
+
+int32_t channel_shuffle_kernel(const channel_shuffle_kernel_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
+    const opbridge_kernel_output_t *outputs, int32_t output_count);
+
+/* The output's shape, for hosts that allocate it (agrees with plugin.py's shape rule). */
+int32_t channel_shuffle_kernel_output_shape(const channel_shuffle_kernel_params_t *params, const opbridge_kernel_input_t *inputs,
+    int32_t input_count, int32_t output_index, opbridge_kernel_shape_t *shape);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* CHANNEL_SHUFFLE_KERNEL_H_ */

@@ -1,0 +1,438 @@
+# SPDX-License-Identifier: Apache-2.0
+"""torch.export programs (an ExportedProgram, or a .pt2 file of torch.export.save) -> opbridge graphs.
+
+1. The program's parameters, buffers and lifted constants become constant tensors; its user
+   inputs become graph inputs (static shapes only).
+2. Every `call_function` node goes through the converter its OpOverload is registered under in
+   `context.torch_converters` (operator folders' torch.py; plugins' TorchOps). Nodes with no
+   converter are all reported at once, by node, before anything is converted.
+3. Converters write ONNX-semantics nodes (see translation.py); on those the ONNX frontend's passes
+   run as for an ONNX file (the float biases of PT2E-quantized convolutions quantized to int32,
+   QDQ groups fused onto the int8 built-ins, batch norms folded), then the ONNX converters and,
+   on the converted graph, constant folding and transpose cancellation.
+"""
+
+import logging
+import pathlib
+import re
+import zipfile
+from typing import Any
+
+import numpy as np
+
+from opbridge.errors import (
+    ConfigError,
+    ModelFormatError,
+    OpbridgeError,
+    OperatorPluginError,
+    UnsupportedOperatorError,
+    UnsupportedTensorError,
+)
+from opbridge.frontends.onnx.batch_norm_folding import fold_batch_norms
+from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
+from opbridge.frontends.onnx.importer import _convert_node
+from opbridge.frontends.onnx.qdq_fusion import fuse_qdq
+from opbridge.frontends.torch.int8_fusion import fuse_int8_groups, quantize_float_biases, set_output_quantization
+from opbridge.frontends.torch.translation import (
+    ATTRIBUTES,
+    OPBRIDGE_DOMAIN,
+    TensorMeta,
+    TorchNode,
+    TorchTranslation,
+    Value,
+)
+from opbridge.frontends.unsupported import UnsupportedNode, unsupported_operators_error
+from opbridge.ir import DType, Graph
+from opbridge.ops.definition import MAX_OPSET
+from opbridge.passes.constant_folding import fold_constants
+from opbridge.passes.transposes import cancel_transposes
+from opbridge.registry_context import RegistryContext
+
+# torch dtypes by their name in `str(torch.float32)`.
+TORCH_DTYPES: dict[str, DType] = {
+    "torch.float32": DType.FLOAT32,
+    "torch.float64": DType.FLOAT64,
+    "torch.int8": DType.INT8,
+    "torch.uint8": DType.UINT8,
+    "torch.int16": DType.INT16,
+    "torch.int32": DType.INT32,
+    "torch.int64": DType.INT64,
+    "torch.bool": DType.BOOL,
+}
+
+MAX_PROGRAM_BYTES = 256 * 1024 * 1024
+
+
+def dtype_of(torch_dtype: Any, where: str) -> DType:
+    dtype = TORCH_DTYPES.get(str(torch_dtype))
+    if dtype is None:
+        raise UnsupportedTensorError(
+            f"{where} has dtype {torch_dtype}", hint=f"supported: {', '.join(sorted(TORCH_DTYPES))}"
+        )
+    return dtype
+
+
+def _meta(value: Any, where: str) -> TensorMeta | None:
+    """The TensorMeta of a FakeTensor (None for a non-tensor)."""
+    if value is None or not hasattr(value, "dtype") or not hasattr(value, "shape"):
+        return None
+    for size in value.shape:
+        if not isinstance(size, int) and type(size).__name__ == "SymInt" and not _is_concrete(size):
+            raise UnsupportedTensorError(
+                f"{where} has a dynamic shape {tuple(value.shape)}",
+                hint="export with static shapes (no dynamic_shapes / torch.export.Dim): "
+                "opbridge plans the memory of every tensor ahead of time",
+            )
+    return TensorMeta(dtype_of(value.dtype, where), tuple(int(s) for s in value.shape))
+
+
+def _is_concrete(size: Any) -> bool:
+    try:
+        return size.node.is_constant() or size.node.maybe_as_int() is not None  # type: ignore[no-any-return]
+    except AttributeError:
+        return False
+
+
+def _to_numpy(tensor: Any, where: str) -> np.ndarray:
+    dtype = dtype_of(tensor.dtype, where)
+    return np.ascontiguousarray(tensor.detach().cpu().contiguous().numpy(), dtype=dtype.numpy)
+
+
+def _arguments(node: Any, values: dict[Any, Value], where: str) -> tuple[tuple[Any, ...], tuple[str, ...]]:
+    """The node's arguments in schema order, defaults filled in, fx nodes as Values."""
+    schema = getattr(node.target, "_schema", None)
+
+    def convert(argument: Any) -> Any:
+        if type(argument).__name__ == "Node":
+            if argument not in values:
+                raise ModelFormatError(f"{where} reads {argument.name!r}, which is not a tensor the graph computes")
+            return values[argument]
+        if isinstance(argument, list | tuple):
+            return type(argument)(convert(a) for a in argument)
+        return argument
+
+    if schema is None:
+        return tuple(convert(a) for a in node.args), tuple(f"arg{i}" for i in range(len(node.args)))
+    arguments, names = [], []
+    for position, formal in enumerate(schema.arguments):
+        if position < len(node.args) and not formal.kwarg_only:
+            value = node.args[position]
+        elif formal.name in node.kwargs:
+            value = node.kwargs[formal.name]
+        elif formal.has_default_value():
+            value = formal.default_value
+        else:
+            raise ModelFormatError(f"{where} lacks the argument {formal.name!r} its schema requires")
+        arguments.append(convert(value))
+        names.append(formal.name)
+    return tuple(arguments), tuple(names)
+
+
+def _source_line(node: Any) -> str:
+    """The model's own line that made the node: the innermost frame outside torch's package (a
+    Dropout's node points at the model's `self.drop(x)`, not at torch/nn/modules/dropout.py)."""
+    trace = node.meta.get("stack_trace") or ""
+    lines = [line.strip() for line in trace.strip().splitlines() if line.strip().startswith("File ")]
+    own = [line for line in lines if "site-packages/torch/" not in line.replace("\\", "/")]
+    lines = own or lines
+    if not lines:
+        return ""
+    # 'File "model.py", line 12, in forward' -> model.py:12
+    text = lines[-1]
+    try:
+        file_part, line_part = text.split(", line ", 1)
+        return f"{pathlib.Path(file_part[len('File ') :].strip(chr(34))).name}:{line_part.split(',')[0]}"
+    except ValueError:
+        return ""
+
+
+# How int8 convolutions and linears rescale (ConvertArgs.torch_int8_arithmetic), as the marker the
+# ONNX converters read (quantized_helpers.requantization_of): TFLite's fixed point, or float32 scales
+# rounded half to even (onnxruntime's QLinear arithmetic, which is torch's convert_pt2e model's).
+INT8_ARITHMETIC = {"tflite": "tflite", "pytorch": "onnx"}
+
+
+def read_exported_program(
+    program: Any, context: RegistryContext, *, source: str = "<ExportedProgram>", int8_arithmetic: str = "tflite"
+) -> Graph:
+    """The graph of a torch.export ExportedProgram; typed errors for unsupported nodes, dtypes and shapes.
+    `int8_arithmetic`: "tflite" or "pytorch" (ConvertArgs.torch_int8_arithmetic)."""
+    try:
+        import torch
+    except ImportError:
+        raise ModelFormatError(
+            f"{source}: reading PyTorch programs needs torch",
+            hint="pip install torch==2.13.0 (in Bazel: depend on @torch_packages//:torch)",
+        ) from None
+    if not isinstance(program, torch.export.ExportedProgram):
+        raise ModelFormatError(
+            f"{source}: expected a torch.export.ExportedProgram, got {type(program).__name__}",
+            hint="pass torch.export.export(model.eval(), example_inputs), or a .pt2 file of torch.export.save",
+        )
+    graph_module = program.graph_module
+    conversion = OnnxConversion("main", context, source)
+    if int8_arithmetic not in INT8_ARITHMETIC:
+        raise ConfigError(
+            f"torch_int8_arithmetic {int8_arithmetic!r} is not one of {', '.join(INT8_ARITHMETIC)}",
+            hint="tflite: TFLite Micro's fixed-point arithmetic; pytorch: torch's convert_pt2e model's",
+        )
+    translation = TorchTranslation(conversion, requantization=INT8_ARITHMETIC[int8_arithmetic])
+    values: dict[Any, Value] = {}
+    inputs = _add_placeholders(program, conversion, translation, values, source)
+
+    torch_nodes, outputs = _read_nodes(graph_module.graph, values, source)
+    converters = context.torch_converters
+    unsupported = [UnsupportedNode(node.target, node.name) for node in torch_nodes if node.target not in converters]
+    if unsupported:
+        raise unsupported_operators_error(
+            source,
+            unsupported,
+            hint="see docs/pytorch.md for the supported operators and how to add a converter "
+            "(context.torch_converters; custom ops: register_torch_op)",
+        )
+    for node in torch_nodes:
+        for name, meta in zip(node.output_names, node.outputs, strict=True):
+            if meta is not None:
+                translation.metas[name] = meta
+        translation.begin(node)
+        converter = converters[node.target]
+        try:
+            converter.convert(translation, node)
+        except OpbridgeError:
+            raise
+        except (ArithmeticError, IndexError, KeyError, TypeError, ValueError) as error:
+            raise ModelFormatError(
+                f"{source}: {node.describe()} cannot be converted: {type(error).__name__}: {error}",
+                hint="its arguments are not what the converter expects; report this with the model",
+            ) from error
+
+    output_names = [translation.resolve(name) for name in outputs]
+    nodes = quantize_float_biases(translation.nodes, conversion)
+    nodes = fuse_qdq(nodes, output_names, conversion)
+    nodes, quantized_outputs = fuse_int8_groups(nodes, output_names, conversion)
+    nodes = fold_batch_norms(nodes, output_names, conversion)
+    for onnx_node in nodes:
+        before = len(conversion.tensors)
+        _convert(conversion, onnx_node)
+        set_output_quantization(conversion, onnx_node, before, quantized_outputs)
+    graph = conversion.graph(inputs, output_names)
+    graph = cancel_transposes(fold_constants(graph, context.operators), context.operators)
+    graph.notes = float_island_notes(graph)
+    return graph
+
+
+def float_island_notes(graph: Graph) -> tuple[str, ...]:
+    """In a PT2E int8 graph, the nodes that still compute in float32 (between a dequantize and a
+    quantize), for the conversion's summary."""
+    if not any(node.op_type == "QUANTIZE" for node in graph.nodes):
+        return ()
+    islands = [
+        f"{node.name} ({node.op_type})"
+        for node in graph.nodes
+        if node.op_type not in ("QUANTIZE", "DEQUANTIZE", "TRANSPOSE", "RESHAPE")
+        and any(graph.tensors[o].dtype is DType.FLOAT32 for o in node.outputs)
+    ]
+    if not islands:
+        return ("pt2e: every operator runs in int8",)
+    shown = ", ".join(islands[:8]) + (", ..." if len(islands) > 8 else "")
+    return (
+        f"pt2e: {len(islands)} node(s) run in float32 between a dequantize and a quantize: {shown} "
+        "(OpbridgeQuantizer.report() says why)",
+    )
+
+
+def export_program(model: Any, example_inputs: tuple[Any, ...]) -> Any:
+    """torch.export.export(model.eval(), example_inputs), with its failures as typed errors: a custom op
+    without a fake kernel is named with the fix (register_fake, or a plugin's TorchOp, whose fake kernel
+    is generated from the schema's shape rule)."""
+    import torch
+
+    try:
+        return torch.export.export(model.eval(), tuple(example_inputs))
+    except Exception as error:
+        text = str(error)
+        missing = re.search(r"no fake impl registered for <CustomOpDef\((\S+)\)>", text) or re.search(
+            r"no fake impl(?:ementation)? (?:registered )?for (?:operator )?['\"]?([\w.:]+)", text
+        )
+        if missing is not None:
+            raise OperatorPluginError(
+                f"torch.export cannot trace the custom operator {missing.group(1)}: it has no fake kernel",
+                hint="give it one with torch.library.register_fake, or declare it as a plugin's TorchOp "
+                "(register_torch_op; define_torch_ops generates the fake kernel from the schema's shape rule)",
+            ) from None
+        first = text.strip().splitlines()[0] if text.strip() else type(error).__name__
+        raise ModelFormatError(
+            f"torch.export.export failed: {type(error).__name__}: {first}",
+            hint="opbridge converts what torch.export captures; see torch.export's message above",
+        ) from error
+
+
+def _convert(conversion: OnnxConversion, node: OnnxNode) -> None:
+    if node.domain == OPBRIDGE_DOMAIN:
+        inputs: list[int | None] = [conversion.value(name, node) if name else None for name in node.inputs]
+        conversion.emit(node.op_type, inputs, node.attributes[ATTRIBUTES], name=node.name, outputs=node.outputs)
+        return
+    _convert_node(conversion, node, {}, {"": MAX_OPSET}, MAX_OPSET)
+
+
+def _add_placeholders(
+    program: Any, conversion: OnnxConversion, translation: TorchTranslation, values: dict[Any, Value], source: str
+) -> list[int]:
+    """Parameters, buffers and constants as constant tensors; user inputs as graph inputs."""
+    from torch.export.graph_signature import InputKind
+
+    placeholders = {node.name: node for node in program.graph_module.graph.nodes if node.op == "placeholder"}
+    inputs = []
+    for spec in program.graph_signature.input_specs:
+        node = placeholders.get(spec.arg.name)
+        if node is None:
+            continue
+        if spec.kind == InputKind.USER_INPUT:
+            where = f'{source}: input "{node.name}"'
+        else:
+            where = f'{source}: {spec.kind.name.lower().replace("_", " ")} "{spec.target}" ({node.name})'
+        if spec.kind == InputKind.USER_INPUT:
+            meta = _meta(node.meta.get("val"), where)
+            if meta is None:
+                raise UnsupportedTensorError(f"{where} is not a tensor", hint="opbridge takes tensor inputs only")
+            inputs.append(conversion.add_tensor(node.name, meta.dtype, meta.shape))
+        elif spec.kind in (InputKind.PARAMETER, InputKind.BUFFER, InputKind.CONSTANT_TENSOR):
+            tensor = program.state_dict.get(spec.target)
+            if tensor is None:
+                tensor = program.constants.get(spec.target)
+            if tensor is None:
+                raise ModelFormatError(f"{where} ({spec.target}) has no data in the program")
+            data = _to_numpy(tensor, where)
+            dtype = dtype_of(tensor.dtype, where)
+            conversion.add_tensor(node.name, dtype, data.shape, data)
+            meta = TensorMeta(dtype, tuple(int(d) for d in data.shape))
+        else:
+            raise UnsupportedOperatorError(
+                f"{where} is a {spec.kind.name.lower()} input", hint="opbridge converts programs of tensors only"
+            )
+        values[node] = Value(node.name)
+        translation.metas[node.name] = meta
+    return inputs
+
+
+def _read_nodes(graph: Any, values: dict[Any, Value], source: str) -> tuple[list[TorchNode], list[str]]:
+    """The call_function nodes as TorchNodes, and the names of the graph's outputs."""
+    nodes: list[TorchNode] = []
+    outputs: list[str] = []
+    position = 0
+    for fx_node in graph.nodes:
+        if fx_node.op == "placeholder":
+            continue
+        if fx_node.op == "output":
+            results = fx_node.args[0]
+            for result in results if isinstance(results, list | tuple) else (results,):
+                if result not in values:
+                    raise UnsupportedOperatorError(
+                        f"{source}: graph output {result!r} is not a tensor the graph computes",
+                        hint="return tensors computed from the inputs",
+                    )
+                outputs.append(values[result].name)
+            continue
+        if fx_node.op != "call_function":
+            raise UnsupportedOperatorError(
+                f'{source}: node "{fx_node.name}" is a {fx_node.op}',
+                hint="convert an ExportedProgram (torch.export.export), whose nodes are call_function",
+            )
+        where = f'{source}: node {position} ({fx_node.target} "{fx_node.name}")'
+        args, names = _arguments(fx_node, values, where)
+        val = fx_node.meta.get("val")
+        if isinstance(val, list | tuple):
+            metas = tuple(_meta(v, f"{where} output {i}") for i, v in enumerate(val))
+        else:
+            metas = (_meta(val, f"{where} output"),)
+        node = TorchNode(target_key(fx_node.target), fx_node.name, args, names, metas, position, _source_line(fx_node))
+        nodes.append(node)
+        values[fx_node] = Value(fx_node.name)
+        position += 1
+    return nodes, outputs
+
+
+def target_key(target: Any) -> str:
+    """The torch_converters key of a call_function target: str(OpOverload) ("aten.conv2d.default"),
+    or module.name for a Python function ("operator.getitem")."""
+    if hasattr(target, "_schema"):
+        return str(target)
+    module = getattr(target, "__module__", "") or ""
+    return f"{module.lstrip('_')}.{getattr(target, '__name__', str(target))}"
+
+
+class _Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(logging.Formatter().format(record))  # the message and its traceback
+
+
+def _load_error(path: pathlib.Path, error: BaseException, logged: list[str]) -> ModelFormatError:
+    """torch.export.load's failure as a typed error; an operator torch cannot find (a custom op whose
+    plugin was not passed) is named, with the fix."""
+    texts = list(logged)
+    cause: BaseException | None = error
+    while cause is not None and len(texts) < len(logged) + 8:
+        texts.append(str(cause))
+        cause = cause.__cause__ or cause.__context__
+    missing = re.search(r"failed to resolve (\S+) to an operator", "\n".join(texts))
+    if missing is not None:
+        return ModelFormatError(
+            f"{path}: the program calls {missing.group(1)}, which is not defined in this process",
+            hint="pass the plugin that declares it (--plugin module, with a TorchOp; docs/pytorch.md), "
+            "or import the module that defines the op before loading",
+        )
+    message = str(error).splitlines()[0] if str(error) else type(error).__name__
+    return ModelFormatError(
+        f"{path}: torch.export.load failed: {type(error).__name__}: {message}",
+        hint="save it again with torch.export.save (of the same torch version)",
+    )
+
+
+def is_pt2_archive(data: bytes) -> bool:
+    """True for a zip archive (what torch.export.save writes)."""
+    return data[:4] == b"PK\x03\x04"
+
+
+def load_torch_program(path: pathlib.Path | str, context: RegistryContext, *, int8_arithmetic: str = "tflite") -> Graph:
+    """A .pt2 file of torch.export.save as a graph. Custom ops must be defined first (a plugin's
+    TorchOps: define_torch_ops, which the CLI and converter call for --plugin)."""
+    path = pathlib.Path(path)
+    try:
+        size = path.stat().st_size
+    except OSError as error:
+        raise ModelFormatError(f"cannot read model {path}: {error.strerror}", hint="check the path") from None
+    if size > MAX_PROGRAM_BYTES:
+        raise ModelFormatError(f"{path}: {size} bytes is larger than the {MAX_PROGRAM_BYTES}-byte limit")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            bad = archive.testzip()
+    except Exception as error:  # zipfile raises BadZipFile, UnicodeDecodeError, EOFError ... on damage
+        raise ModelFormatError(
+            f"{path}: not a readable .pt2 archive: {type(error).__name__}: {error}",
+            hint="save it again with torch.export.save",
+        ) from None
+    if bad is not None:
+        raise ModelFormatError(
+            f"{path}: member {bad!r} of the archive is damaged", hint="save it again with torch.export.save"
+        )
+    import torch
+    import torch.ao.quantization.fx._decomposed
+
+    from opbridge.frontends.torch.library import define_torch_ops
+
+    define_torch_ops(context)
+    # torch logs why deserializing failed (an operator it cannot resolve) and raises a generic error.
+    logged = _Records()
+    logger = logging.getLogger("torch.export")
+    logger.addHandler(logged)
+    try:
+        program = torch.export.load(str(path))
+    except Exception as error:
+        raise _load_error(path, error, logged.messages) from None
+    finally:
+        logger.removeHandler(logged)
+    return read_exported_program(program, context, source=str(path), int8_arithmetic=int8_arithmetic)

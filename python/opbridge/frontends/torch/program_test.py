@@ -1,0 +1,225 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The PyTorch frontend's failures: each is a typed error naming the node, tensor or operator and the
+fix, and nothing is written. .pt2 files that are truncated or damaged are refused without a crash
+(fuzzed with hypothesis). The command line converts a .pt2 file."""
+
+import contextlib
+import pathlib
+import subprocess
+import sys
+import textwrap
+import zipfile
+
+import hypothesis
+import numpy as np
+import pytest
+import torch
+from hypothesis import strategies as st
+
+from opbridge.cli import main
+from opbridge.converter import AotConverter, ConvertArgs
+from opbridge.errors import (
+    ConfigError,
+    ModelFormatError,
+    OperatorPluginError,
+    UnsupportedOperatorError,
+    UnsupportedTensorError,
+)
+from opbridge.frontends.torch.program import export_program, load_torch_program, read_exported_program
+from opbridge.registry import default_registry_context
+
+CONTEXT = default_registry_context()
+
+
+class Unsupported(torch.nn.Module):
+    """Two kinds of operator opbridge has no converter for, three nodes."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.cumsum(torch.sin(torch.sin(x)), dim=1)
+
+
+class Small(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(2, 3, 3, padding=1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.relu(self.conv(x))
+
+
+def test_unsupported_operators_are_all_listed_by_node_with_a_hint() -> None:
+    program = torch.export.export(Unsupported(), (torch.randn(2, 5),))
+    with pytest.raises(UnsupportedOperatorError) as raised:
+        read_exported_program(program, CONTEXT, source="model")
+    message = str(raised.value)
+    assert "3 node(s) use 2 operator(s)" in message
+    assert "aten.sin.default x2 (sin, sin_1)" in message and "aten.cumsum.default x1 (cumsum)" in message
+    assert "docs/pytorch.md" in raised.value.hint
+
+
+def test_an_unsupported_dtype_names_the_input() -> None:
+    program = torch.export.export(Unsupported(), (torch.randn(1, 4).half(),))
+    with pytest.raises(UnsupportedTensorError, match=r'input "x" has dtype torch.float16') as raised:
+        read_exported_program(program, CONTEXT)
+    assert "torch.float32" in raised.value.hint
+
+
+def test_an_unsupported_dtype_names_the_parameter() -> None:
+    program = torch.export.export(Small().half(), (torch.randn(1, 2, 4, 4).half(),))
+    with pytest.raises(
+        UnsupportedTensorError, match=r'parameter "conv.weight" \(p_conv_weight\) has dtype torch.float16'
+    ):
+        read_exported_program(program, CONTEXT)
+
+
+def test_a_dynamic_shape_names_the_input_and_asks_for_static_shapes() -> None:
+    batch = torch.export.Dim("batch", min=2, max=8)
+    program = torch.export.export(Small(), (torch.randn(2, 2, 4, 4),), dynamic_shapes={"x": {0: batch}})
+    with pytest.raises(UnsupportedTensorError, match=r'input "x" has a dynamic shape') as raised:
+        read_exported_program(program, CONTEXT)
+    assert "static shapes" in raised.value.hint
+
+
+def test_a_custom_op_without_a_fake_kernel_is_named_with_the_fix() -> None:
+    @torch.library.custom_op("opbridge_program_test::no_fake", mutates_args=())
+    def no_fake(x: torch.Tensor) -> torch.Tensor:
+        return x.clone()
+
+    class UsesIt(torch.nn.Module):
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return torch.ops.opbridge_program_test.no_fake(x) + 1
+
+    with pytest.raises(OperatorPluginError, match="opbridge_program_test::no_fake: it has no fake kernel") as raised:
+        export_program(UsesIt(), (torch.randn(2, 3),))
+    assert "register_fake" in raised.value.hint and "TorchOp" in raised.value.hint
+
+
+def test_a_model_that_is_not_a_program_is_refused() -> None:
+    with pytest.raises(ModelFormatError, match=r"expected a torch\.export\.ExportedProgram, got Small"):
+        read_exported_program(Small(), CONTEXT)
+
+
+def test_an_unknown_int8_arithmetic_is_a_config_error() -> None:
+    program = torch.export.export(Small(), (torch.randn(1, 2, 4, 4),))
+    with pytest.raises(ConfigError, match="torch_int8_arithmetic 'fast'"):
+        read_exported_program(program, CONTEXT, int8_arithmetic="fast")
+
+
+def test_an_unsupported_node_writes_nothing(tmp_path: pathlib.Path) -> None:
+    program = torch.export.export(Unsupported(), (torch.randn(2, 5),))
+    output = tmp_path / "module"
+    with pytest.raises(UnsupportedOperatorError):
+        AotConverter(ConvertArgs(model=program, output_dir=output, prefix="m")).convert()
+    assert not output.exists()
+
+
+@pytest.fixture(scope="module")
+def saved_program(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    path = tmp_path_factory.mktemp("pt2") / "small.pt2"
+    torch.manual_seed(0)
+    torch.export.save(torch.export.export(Small(), (torch.randn(1, 2, 4, 4),)), str(path))
+    return path.read_bytes()
+
+
+def test_a_saved_program_loads_and_matches_torch(saved_program: bytes, tmp_path: pathlib.Path) -> None:
+    path = tmp_path / "small.pt2"
+    path.write_bytes(saved_program)
+    graph = load_torch_program(path, CONTEXT)
+    program = torch.export.load(str(path))
+    x = torch.randn(1, 2, 4, 4)
+    from opbridge.backends.reference.interpreter import ReferenceInterpreter
+
+    (ours,) = ReferenceInterpreter(graph, CONTEXT).run([x.numpy()])
+    np.testing.assert_allclose(ours, program.module()(x).detach().numpy(), rtol=1e-5, atol=1e-6)
+
+
+@hypothesis.settings(
+    max_examples=40, deadline=None, suppress_health_check=[hypothesis.HealthCheck.function_scoped_fixture]
+)
+@hypothesis.given(data=st.data())
+def test_truncated_or_damaged_archives_are_typed_errors(
+    saved_program: bytes, tmp_path: pathlib.Path, data: st.DataObject
+) -> None:
+    """A .pt2 cut short, or with bytes changed, either still loads (a byte nothing reads) or is a
+    ModelFormatError (or another typed error); it never crashes with anything else."""
+    damaged = bytearray(saved_program)
+    if data.draw(st.booleans(), label="truncate"):
+        damaged = damaged[: data.draw(st.integers(0, len(damaged) - 1), label="length")]
+    else:
+        for _ in range(data.draw(st.integers(1, 8), label="flips")):
+            position = data.draw(st.integers(0, len(damaged) - 1), label="position")
+            damaged[position] ^= data.draw(st.integers(1, 255), label="xor")
+    path = tmp_path / "damaged.pt2"
+    path.write_bytes(bytes(damaged))
+    with contextlib.suppress(ModelFormatError, UnsupportedOperatorError, UnsupportedTensorError):
+        load_torch_program(path, CONTEXT)
+
+
+def test_a_file_that_is_not_an_archive_is_refused(tmp_path: pathlib.Path) -> None:
+    path = tmp_path / "model.pt2"
+    path.write_bytes(b"not a zip archive")
+    with pytest.raises(ModelFormatError, match=r"not a readable \.pt2 archive"):
+        load_torch_program(path, CONTEXT)
+
+
+def test_a_program_calling_an_undefined_custom_op_names_it(tmp_path: pathlib.Path) -> None:
+    """Saved in another process, where the op was defined; loaded here, where no plugin defines it."""
+    path = tmp_path / "custom.pt2"
+    script = textwrap.dedent(
+        f"""
+        import torch
+
+        @torch.library.custom_op("opbridge_elsewhere::double", mutates_args=())
+        def double(x: torch.Tensor) -> torch.Tensor:
+            return x * 2
+
+        @double.register_fake
+        def _(x):
+            return torch.empty_like(x)
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                return torch.ops.opbridge_elsewhere.double(x)
+
+        torch.export.save(torch.export.export(M(), (torch.randn(2, 3),)), {str(path)!r})
+        """
+    )
+    subprocess.run([sys.executable, "-c", script], check=True, capture_output=True)
+    assert zipfile.is_zipfile(path)
+    with pytest.raises(ModelFormatError, match=r"calls torch\.ops\.opbridge_elsewhere\.double\.default") as raised:
+        load_torch_program(path, CONTEXT)
+    assert "--plugin" in raised.value.hint
+
+
+def test_the_command_line_converts_a_pt2_file(saved_program: bytes, tmp_path: pathlib.Path) -> None:
+    path = tmp_path / "small.pt2"
+    path.write_bytes(saved_program)
+    output = tmp_path / "module"
+    status = main(["convert", str(path), "-o", str(output), "--prefix", "small", "-q", "--no-entry-points"])
+    assert status == 0
+    assert (output / "src" / "small.c").is_file() and (output / "includes-api" / "small.h").is_file()
+
+
+def test_float_islands_of_an_int8_graph_are_noted() -> None:
+    from opbridge.frontends.torch.quantizer import OpbridgeQuantizer, quantize_pt2e
+
+    class WithExp(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.linear = torch.nn.Linear(4, 4)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return torch.relu(self.linear(torch.exp(x)))
+
+    example = (torch.randn(2, 4),)
+    module = quantize_pt2e(WithExp(), example, [example], OpbridgeQuantizer.for_context(CONTEXT))
+    graph = read_exported_program(torch.export.export(module, example), CONTEXT)
+    (note,) = graph.notes
+    assert note.startswith("pt2e: 1 node(s) run in float32 between a dequantize and a quantize: exp (EXP)")
+    int8_only = read_exported_program(
+        torch.export.export(
+            quantize_pt2e(Small(), (torch.randn(1, 2, 4, 4),), [(torch.randn(1, 2, 4, 4),)]), (torch.randn(1, 2, 4, 4),)
+        ),
+        CONTEXT,
+    )
+    assert int8_only.notes == ("pt2e: every operator runs in int8",)
