@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: Apache-2.0
 # Checks that a remote cache is shared across checkouts, for CI.
 #
-#   remote_cache_check.sh NAME WORK_DIR [--poison] -- BAZEL_FLAGS...
+#   remote_cache_check.sh NAME WORK_DIR [--targets 'PATTERN...'] [--poison] -- BAZEL_FLAGS...
 #
 # Clones this repository twice, at different paths under WORK_DIR, and runs
-# `bazel test //...` in each with a fresh output base and BAZEL_FLAGS (the
-# remote cache flags): the first fills the cache, the second must find at
-# least 95% of its actions there. With --poison, the second clone then
+# `bazel test PATTERN...` (default //...) in each with a fresh output base and
+# BAZEL_FLAGS (the remote cache flags): the first fills the cache, the second
+# must find at least 95% of its actions there. With --poison, the second clone then
 # changes one kernel source and tests again with another fresh output base:
 # exactly the tests that depend on it must miss, every other test must hit.
 # Bazel servers are shut down on exit, on success or failure.
@@ -18,8 +18,15 @@ root=$(cd "$here/../.." && pwd)
 source "$here/common.sh"
 
 name=${1:-} work_dir=${2:-}
-[[ -n "$name" && -n "$work_dir" ]] || die "usage: remote_cache_check.sh NAME WORK_DIR [--poison] -- BAZEL_FLAGS..."
+[[ -n "$name" && -n "$work_dir" ]] ||
+  die "usage: remote_cache_check.sh NAME WORK_DIR [--targets 'PATTERN...'] [--poison] -- BAZEL_FLAGS..."
 shift 2
+targets=(//...)
+if [[ "${1:-}" == --targets ]]; then
+  [[ -n "${2:-}" ]] || die "--targets needs one or more Bazel target patterns, e.g. --targets '//examples/...'"
+  read -r -a targets <<<"$2"
+  shift 2
+fi
 poison=false
 if [[ "${1:-}" == --poison ]]; then
   poison=true
@@ -67,17 +74,19 @@ git clone --quiet "$root" "$first"
 git clone --quiet "$root" "$second"
 
 echo "--- $name: filling the cache from $first"
-bazel_in "$first" "$work_dir/output_base_first" test --config=ci "${cache_flags[@]}" //...
+bazel_in "$first" "$work_dir/output_base_first" test --config=ci "${cache_flags[@]}" -- "${targets[@]}"
 bazel_at "$work_dir/output_base_first" shutdown
 
 echo "--- $name: testing from $second (fresh output base)"
 bazel_in "$second" "$work_dir/output_base_second" test --config=ci "${cache_flags[@]}" \
-  --execution_log_json_file="$work_dir/second.log" //...
+  --execution_log_json_file="$work_dir/second.log" -- "${targets[@]}"
 bazel_at "$work_dir/output_base_second" shutdown
 python3 "$here/cache_hits.py" ratio "$work_dir/second.log" --name "$name" --minimum 0.95
 
 if $poison; then
   changed=cc/kernels/opbridge_fixed_point.c
+  universe=$(printf ' + %s' "${targets[@]}")
+  universe=${universe# + }
   echo "--- $name: cache poisoning check: changing $changed in $second"
   # Same results, different code: zero needs no multiply.
   python3 - "$second/$changed" <<'PYTHON'
@@ -92,9 +101,9 @@ if anchor not in text:
 path.write_text(text.replace(anchor, "  if (x == 0) {\n    return 0;\n  }\n" + anchor, 1))
 PYTHON
   bazel_in "$second" "$work_dir/output_base_poisoned" query \
-    "tests(rdeps(//..., //${changed%/*}:${changed##*/}))" >"$work_dir/dependent_tests.txt"
+    "tests(rdeps($universe, //${changed%/*}:${changed##*/}))" >"$work_dir/dependent_tests.txt"
   bazel_in "$second" "$work_dir/output_base_poisoned" test --config=ci "${cache_flags[@]}" \
-    --execution_log_json_file="$work_dir/poisoned.log" //...
+    --execution_log_json_file="$work_dir/poisoned.log" -- "${targets[@]}"
   bazel_at "$work_dir/output_base_poisoned" shutdown
   python3 "$here/cache_hits.py" poison "$work_dir/poisoned.log" --baseline "$work_dir/second.log" \
     --expected-tests "$work_dir/dependent_tests.txt" --changed-source "$changed"
