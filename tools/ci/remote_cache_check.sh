@@ -23,7 +23,7 @@ name=${1:-} work_dir=${2:-}
 shift 2
 targets=(//...)
 if [[ "${1:-}" == --targets ]]; then
-  [[ -n "${2:-}" ]] || die "--targets needs one or more Bazel target patterns, e.g. --targets '//examples/...'"
+  [[ -n "${2:-}" ]] || die "--targets needs one or more Bazel target patterns, e.g. --targets '//tests/examples/...'"
   read -r -a targets <<<"$2"
   shift 2
 fi
