@@ -61,6 +61,9 @@ CASES = [
     *(Case("LEAKY_RELU", dtype, dtype, LeakyReluAttributes(0.3)) for dtype in (DType.INT8, DType.FLOAT32)),
     *(Case("HARD_SWISH", dtype, dtype) for dtype in (DType.INT8, DType.FLOAT32)),
     *(Case(op, DType.FLOAT32, DType.FLOAT32) for op in ("NEG", "EXP", "LOG", "SQRT", "ABS", "SOFTPLUS")),
+    *(Case(op, DType.FLOAT32, DType.FLOAT32) for op in ("FLOOR", "RSQRT")),  # int8 RSQRT: inputs >= zero point only
+    *(Case("SQUARED_DIFFERENCE", t, t, binary=True) for t in (DType.INT8, DType.INT32, DType.FLOAT32)),
+    *(Case("ZEROS_LIKE", t, t) for t in (DType.INT8, DType.INT32, DType.INT64, DType.FLOAT32)),
     Case("ELU", DType.FLOAT32, DType.FLOAT32, EluAttributes(alpha=0.5)),
     Case("QUANTIZE", DType.INT8, DType.INT8, QuantizeAttributes()),
     Case(

@@ -83,12 +83,17 @@ def operator_seed(op_type: str) -> int:
     return zlib.crc32(op_type.encode())
 
 
+# Operators whose data input is not their first (SPLIT's first input is its axis).
+DATA_INPUT = {"SPLIT": 1}
+
+
 def dtype_paths(definition: OperatorDefinition) -> list[DTypePath]:
     """The kernel dtype paths of an operator, from its schema's type constraints."""
     schema = definition.schema
     if schema is None:
         raise ValueError(f"{definition.op_type} has no schema to read its dtypes from")
-    source_var, target_var = schema.inputs[0].type_var, schema.outputs[0].type_var
+    data_input = schema.inputs[DATA_INPUT.get(definition.op_type, 0)]
+    source_var, target_var = data_input.type_var, schema.outputs[0].type_var
     sources = [d for d in KERNEL_DTYPES if d in schema.constraint(source_var).allowed]
     if source_var == target_var:
         return [DTypePath(d, d) for d in sources]
@@ -577,12 +582,95 @@ def transpose_conv(rng: np.random.Generator, path: DTypePath, variant: int) -> N
     return NodeSpec(inputs, node_attributes)
 
 
+def arg_min_max(op_type: str) -> CaseBuilder:
+    """ARG_MAX or ARG_MIN along a drawn axis (negative on variant 1); int8 with any quantization (stored
+    values are compared)."""
+
+    def build(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+        shape = draw_shape(rng, 1, 4, 6)
+        rank = len(shape)
+        axis = int(rng.integers(0, rank)) - (rank if variant == 1 else 0)
+        quantization = per_tensor(rng, 0.01, 0.5) if path.source is DType.INT8 else None
+        inputs = [TensorSpec("input", path.source, shape, quantization), int32_constant("axis", [axis])]
+        return NodeSpec(inputs, attributes(op_type, output_type=path.target))
+
+    return build
+
+
+def depth_space(op_type: str) -> CaseBuilder:
+    """DEPTH_TO_SPACE or SPACE_TO_DEPTH with block 2 (variant 0) or 3 on a shape it fits; int8 keeps one
+    quantization."""
+
+    def build(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+        block = 2 + variant
+        n, h, w, c = (int(v) for v in rng.integers(1, 4, size=4))
+        shape = (n, h, w, c * block * block) if op_type == "DEPTH_TO_SPACE" else (n, h * block, w * block, c)
+        quantization = per_tensor(rng, 0.01, 0.5) if path.source is DType.INT8 else None
+        return NodeSpec(
+            [TensorSpec("input", path.source, shape, quantization)], attributes(op_type, block_size=block), quantization
+        )
+
+    return build
+
+
+def split(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    """SPLIT into 1 to 3 equal parts along a drawn axis (negative on variant 1)."""
+    parts = int(rng.integers(1, 3, endpoint=True))
+    shape = list(draw_shape(rng, 1, 4, 3))
+    position = int(rng.integers(len(shape)))
+    shape[position] *= parts
+    axis = position - (len(shape) if variant == 1 else 0)
+    quantization = per_tensor(rng) if path.source is DType.INT8 else None
+    inputs = [int32_constant("axis", [axis]), TensorSpec("input", path.source, tuple(shape), quantization)]
+    return NodeSpec(inputs, attributes("SPLIT", num_splits=parts), quantization)
+
+
+def split_v(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    """SPLIT_V into 1 to 3 parts of drawn sizes, one written -1 on variant 1."""
+    sizes = [int(size) for size in rng.integers(1, 3, size=int(rng.integers(1, 3, endpoint=True)), endpoint=True)]
+    shape = list(draw_shape(rng, 1, 4, 3))
+    axis = int(rng.integers(-len(shape), len(shape)))
+    shape[axis] = sum(sizes)
+    if variant == 1:
+        sizes[int(rng.integers(len(sizes)))] = -1
+    quantization = per_tensor(rng) if path.source is DType.INT8 else None
+    inputs = [
+        TensorSpec("input", path.source, tuple(shape), quantization),
+        int32_constant("size_splits", sizes),
+        int32_constant("axis", [axis]),
+    ]
+    return NodeSpec(inputs, attributes("SPLIT_V", num_splits=len(sizes)), quantization)
+
+
+def pack(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    """PACK of 1 to 3 inputs of one shape along a drawn new axis (negative on variant 1); one quantization."""
+    shape = draw_shape(rng, 1, 3, 4)
+    count = int(rng.integers(1, 3, endpoint=True))
+    axis = int(rng.integers(0, len(shape) + 1)) - ((len(shape) + 1) if variant == 1 else 0)
+    quantization = per_tensor(rng) if path.source is DType.INT8 else None
+    inputs = [TensorSpec(f"value_{position}", path.source, shape, quantization) for position in range(count)]
+    return NodeSpec(inputs, attributes("PACK", values_count=count, axis=axis), quantization)
+
+
+def unpack(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    """UNPACK along a drawn axis (negative on variant 1) of size 1 to 3."""
+    shape = draw_shape(rng, 1, 4, 3)
+    position = int(rng.integers(len(shape)))
+    axis = position - (len(shape) if variant == 1 else 0)
+    quantization = per_tensor(rng) if path.source is DType.INT8 else None
+    inputs = [TensorSpec("input", path.source, shape, quantization)]
+    return NodeSpec(inputs, attributes("UNPACK", num=shape[position], axis=axis), quantization)
+
+
 CASES: dict[str, CaseBuilder] = {
     "ADD": binary("ADD"),
+    "ARG_MAX": arg_min_max("ARG_MAX"),
+    "ARG_MIN": arg_min_max("ARG_MIN"),
     "AVERAGE_POOL_2D": pool_2d("AVERAGE_POOL_2D"),
     "CAST": cast,
     "CONCATENATION": concatenation,
     "CONV_2D": convolution("CONV_2D"),
+    "DEPTH_TO_SPACE": depth_space("DEPTH_TO_SPACE"),
     "DEPTHWISE_CONV_2D": convolution("DEPTHWISE_CONV_2D"),
     "DEQUANTIZE": dequantize,
     "DIV": binary("DIV"),
@@ -595,6 +683,7 @@ CASES: dict[str, CaseBuilder] = {
     "MEAN": mean,
     "MINIMUM": binary("MINIMUM"),
     "MUL": binary("MUL"),
+    "PACK": pack,
     "PAD": pad("PAD"),
     "PADV2": pad("PADV2"),
     "POW": binary("POW"),
@@ -605,6 +694,10 @@ CASES: dict[str, CaseBuilder] = {
     "RELU6": relu("RELU6"),
     "RESHAPE": reshape,
     "SOFTMAX": softmax,
+    "SPACE_TO_DEPTH": depth_space("SPACE_TO_DEPTH"),
+    "SPLIT": split,
+    "SPLIT_V": split_v,
+    "SQUARED_DIFFERENCE": binary("SQUARED_DIFFERENCE"),
     "SQUEEZE": squeeze,
     "STRIDED_SLICE": strided_slice,
     "SUB": binary("SUB"),
@@ -613,6 +706,7 @@ CASES: dict[str, CaseBuilder] = {
     "TILE": tile,
     "TRANSPOSE": transpose,
     "TRANSPOSE_CONV": transpose_conv,
+    "UNPACK": unpack,
 }
 
 
@@ -641,20 +735,22 @@ class OneOperatorGraph:
         self.nodes: list[Node] = []
         self.inputs: list[int] = []
 
-    def output_type(self, spec: NodeSpec, name: str) -> tuple[DType, tuple[int, ...]]:
-        """The output's dtype and shape by the schema; InvalidDrawError unless valid and non-empty."""
+    def output_types(self, spec: NodeSpec, name: str) -> list[tuple[DType, tuple[int, ...]]]:
+        """Each output's dtype and shape by the schema (SPLIT and UNPACK have several); InvalidDrawError
+        unless valid and non-empty."""
         assert self.schema is not None
         infos = [None if t is None else InputInfo(t.dtype, t.shape, t.quantization, t.data) for t in spec.inputs]
         try:
-            (output,) = self.schema.infer(InferenceContext(name, infos, spec.attributes))
+            outputs = self.schema.infer(InferenceContext(name, infos, spec.attributes))
         except ShapeInferenceError as error:
             raise InvalidDrawError(str(error)) from error
-        if any(size <= 0 for size in output.shape):
-            raise InvalidDrawError(f"{name}: empty output {output.shape}")
-        return output.dtype, tuple(output.shape)
+        for output in outputs:
+            if any(size <= 0 for size in output.shape):
+                raise InvalidDrawError(f"{name}: empty output {output.shape}")
+        return [(output.dtype, tuple(output.shape)) for output in outputs]
 
     def add(self, spec: NodeSpec, name: str) -> None:
-        dtype, shape = self.output_type(spec, name)
+        output_types = self.output_types(spec, name)
         inputs: list[int | None] = []
         for tensor in spec.inputs:
             if tensor is None:
@@ -666,11 +762,17 @@ class OneOperatorGraph:
             if tensor.data is None:
                 self.inputs.append(index)
             inputs.append(index)
-        output = self.builder.tensor(f"{name}_output", dtype, shape, spec.output_quantization)
-        self.nodes.append(Node(len(self.nodes), name, self.op_type, inputs, [output], spec.attributes))
+        single = len(output_types) == 1
+        outputs = [
+            self.builder.tensor(
+                f"{name}_output" if single else f"{name}_output_{position}", dtype, shape, spec.output_quantization
+            )
+            for position, (dtype, shape) in enumerate(output_types)
+        ]
+        self.nodes.append(Node(len(self.nodes), name, self.op_type, inputs, outputs, spec.attributes))
 
     def graph(self) -> Graph:
-        outputs = [node.outputs[0] for node in self.nodes]
+        outputs = [output for node in self.nodes for output in node.outputs]
         return Graph(self.name, self.builder.tensors, self.nodes, self.inputs, outputs)
 
 

@@ -8,6 +8,7 @@ import pytest
 from generate import operator_list_source
 from kernel_cases import (
     CASES,
+    DATA_INPUT,
     KERNEL_DTYPES,
     NODES_PER_PATH,
     REGISTRY,
@@ -49,8 +50,9 @@ def test_the_graph_covers_the_dtype_paths(op_type: str) -> None:
     assert paths, f"{op_type} takes none of {[d.value for d in KERNEL_DTYPES]}"
     graph = operator_graph(op_type)
     assert [node.op_type for node in graph.nodes] == [op_type] * (len(paths) * NODES_PER_PATH)
+    data_input = DATA_INPUT.get(op_type, 0)
     covered = {
-        (graph.tensors[node.inputs[0]].dtype, graph.tensors[node.outputs[0]].dtype)  # type: ignore[index]
+        (graph.tensors[node.inputs[data_input]].dtype, graph.tensors[node.outputs[0]].dtype)  # type: ignore[index]
         for node in graph.nodes
     }
     assert covered == {(path.source, path.target) for path in paths}
