@@ -50,6 +50,7 @@ def single_op_model(
         packed.shape = list(tensor.shape)
         packed.type = _TENSOR_TYPES[tensor.dtype]
         packed.buffer = 0
+        packed.isVariable = tensor.is_variable
         if tensor.data is not None:
             buffer = schema.BufferT()
             buffer.data = np.ascontiguousarray(tensor.data, dtype=tensor.dtype.numpy).tobytes()

@@ -43,12 +43,14 @@ class ModelWriter:
         zero_points: list[int],
         data: np.ndarray | None = None,
         axis: int = 0,
+        is_variable: bool = False,
     ) -> int:
         packed = schema.TensorT()
         packed.name = name
         packed.shape = shape
         packed.type = tensor_type
         packed.buffer = 0
+        packed.isVariable = is_variable
         if data is not None:
             buffer = schema.BufferT()
             buffer.data = np.ascontiguousarray(data).tobytes()

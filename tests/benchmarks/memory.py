@@ -114,6 +114,10 @@ MODEL_LIST = [
         config="examples/pytorch_custom_op/pytorch_arithmetic.yaml",
     ),
     Model("resnet8_int8", "tests/torch/resnet8_int8.pt2", None, package="tests/torch", generated=True),
+    # A streaming keyword model of three SVDF layers (opbridge_testing.svdf_keyword): the arena holds the
+    # activations and the SVDF states (kept from run to run); heliaAOT has no SVDF (issue 20).
+    Model("svdf_keyword_int8", "tests/models/svdf_keyword_int8.tflite", None, generated=True),
+    Model("svdf_keyword_float32", "tests/models/svdf_keyword_float32.tflite", None, generated=True),
 ]
 
 

@@ -8,11 +8,14 @@ from collections.abc import Callable
 from opbridge_testing.branches import two_branches
 from opbridge_testing.inverted_residual import inverted_residual
 from opbridge_testing.mobilenet import mobilenet_v1
+from opbridge_testing.svdf_keyword import svdf_keyword_float32, svdf_keyword_int8
 
 MODELS: dict[str, Callable[[], bytes]] = {
     "mobilenet_v1_025_96.tflite": mobilenet_v1,  # alpha 0.25, 96x96x1: the defaults
     "two_branches.tflite": two_branches,
     "inverted_residual.tflite": inverted_residual,
+    "svdf_keyword_int8.tflite": svdf_keyword_int8,
+    "svdf_keyword_float32.tflite": svdf_keyword_float32,
 }
 
 

@@ -433,7 +433,7 @@ def draw_node(form: Form, index: int) -> NodeSpec:
     def draw(data: st.DataObject) -> None:
         spec = form.draw(data.draw, index)
         try:
-            probe.output_type(spec, f"node_{index}")
+            probe.output_types(spec, f"node_{index}")
         except InvalidDrawError:
             assume(False)
         drawn.append(spec)

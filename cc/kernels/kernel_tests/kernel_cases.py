@@ -59,6 +59,8 @@ class TensorSpec:
     shape: tuple[int, ...]
     quantization: Quantization | None = None
     data: np.ndarray | None = None
+    # A variable tensor (SVDF's state): neither a graph input nor a constant.
+    is_variable: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -662,11 +664,104 @@ def unpack(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
     return NodeSpec(inputs, attributes("UNPACK", num=shape[position], axis=axis), quantization)
 
 
+def batch_matmul(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    """lhs times a constant rhs (variant 0; int8: symmetric, as TFLite's converter writes weights) or a run-time
+    one, with drawn adj_x, adj_y and batch dimensions that each operand keeps or broadcasts."""
+    dtype = path.source
+    adj_x, adj_y = bool(rng.random() < 0.5), bool(rng.random() < 0.5)
+    rows, depth, cols = (int(v) for v in rng.integers(2, 5, size=3, endpoint=True))
+    batch = draw_shape(rng, 0, 2, 3)
+    lhs_batch = tuple(1 if rng.random() < 0.3 else d for d in batch)
+    rhs_batch = tuple(1 if rng.random() < 0.3 else d for d in batch[int(rng.integers(0, len(batch), endpoint=True)) :])
+    lhs_shape = (*lhs_batch, *((depth, rows) if adj_x else (rows, depth)))
+    rhs_shape = (*rhs_batch, *((cols, depth) if adj_y else (depth, cols)))
+    node_attributes = attributes("BATCH_MATMUL", adj_x=adj_x, adj_y=adj_y)
+    constant = variant == 0
+    if dtype is DType.FLOAT32:
+        rhs_data = values(rng, dtype, rhs_shape) if constant else None
+        inputs = [TensorSpec("lhs", dtype, lhs_shape), TensorSpec("rhs", dtype, rhs_shape, data=rhs_data)]
+        return NodeSpec(inputs, node_attributes)
+    lhs_q = per_tensor(rng)
+    rhs_q = symmetric_filter(rng, 1, 0, per_channel=False) if constant else per_tensor(rng)
+    rhs_data = rng.integers(-127, 127, size=rhs_shape, endpoint=True).astype(np.int8) if constant else None
+    output_scale = float(np.float32(lhs_q.scale * rhs_q.scale * depth * rng.uniform(2.0, 40.0)))
+    output_q = Quantization((output_scale,), (int(rng.integers(-20, 20, endpoint=True)),))
+    inputs = [TensorSpec("lhs", dtype, lhs_shape, lhs_q), TensorSpec("rhs", dtype, rhs_shape, rhs_q, rhs_data)]
+    return NodeSpec(inputs, node_attributes, output_q)
+
+
+def l2_normalization(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    """Rank 1 to 4; int8 writes TFLite's fixed output quantization (scale 1/128, zero point 0)."""
+    shape = draw_shape(rng, 1, 4, 6)
+    node_attributes = attributes("L2_NORMALIZATION")
+    if path.source is DType.FLOAT32:
+        return NodeSpec([TensorSpec("input", path.source, shape)], node_attributes)
+    inputs = [TensorSpec("input", path.source, shape, per_tensor(rng))]
+    return NodeSpec(inputs, node_attributes, Quantization((1.0 / 128.0,), (0,)))
+
+
+def resize(op_type: str) -> CaseBuilder:
+    """RESIZE_BILINEAR or RESIZE_NEAREST_NEIGHBOR to a drawn constant size (up or down), align_corners on
+    variant 0, half_pixel_centers on variant 1; int8 keeps one quantization."""
+
+    def build(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+        n, h, w, c = (int(v) for v in rng.integers(1, 5, size=4, endpoint=True))
+        size = [int(v) for v in rng.integers(1, 9, size=2, endpoint=True)]
+        quantization = per_tensor(rng, 0.01, 0.5) if path.source is DType.INT8 else None
+        options = attributes(op_type, align_corners=variant == 0, half_pixel_centers=variant == 1)
+        inputs = [TensorSpec("input", path.source, (n, h, w, c), quantization), int32_constant("size", size)]
+        return NodeSpec(inputs, options, quantization)
+
+    return build
+
+
+def svdf(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    """SVDF, its state a variable tensor; int8 with an int16 state (variant 0) or an int8 one (variant 1),
+    scales as TFLite's converter sets them (symmetric weights, bias at state x weights_time)."""
+    batch, input_size = int(rng.integers(1, 2, endpoint=True)), int(rng.integers(1, 10, endpoint=True))
+    rank, units, memory = (int(rng.integers(1, n, endpoint=True)) for n in (2, 4, 5))
+    filters = rank * units
+    node_attributes = attributes("SVDF", rank=rank, activation=draw_activation(rng))
+    if path.source is DType.FLOAT32:
+        f32 = DType.FLOAT32
+        inputs = [
+            TensorSpec("input", f32, (batch, input_size)),
+            TensorSpec("weights_feature", f32, (filters, input_size), data=values(rng, f32, (filters, input_size))),
+            TensorSpec("weights_time", f32, (filters, memory), data=values(rng, f32, (filters, memory))),
+            TensorSpec("bias", f32, (units,), data=values(rng, f32, (units,))) if rng.random() < 0.7 else None,
+            TensorSpec("state", f32, (batch, memory * filters), is_variable=True),
+        ]
+        return NodeSpec(inputs, node_attributes)
+    state_dtype, state_limit = (DType.INT16, 32767) if variant % 2 == 0 else (DType.INT8, 127)
+    input_q, feature_q = per_tensor(rng), Quantization((draw_scale(rng, 0.002, 0.05),), (0,))
+    # The newest state values span about a quarter of the state's range.
+    state_scale = input_q.scales[0] * feature_q.scales[0] * 128 * 127 * np.sqrt(input_size) / (state_limit / 4)
+    state_q = Quantization(
+        (float(np.float32(state_scale)),), (0 if state_dtype is DType.INT16 else int(rng.integers(-3, 4)),)
+    )
+    time_q = Quantization((draw_scale(rng, 1e-3, 1e-2),), (0,))
+    bias_q = Quantization((float(np.float32(state_q.scales[0]) * np.float32(time_q.scales[0])),), (0,))
+    sums = state_limit / 4 * state_limit * np.sqrt(memory * rank) / 2
+    output_q = Quantization((float(np.float32(bias_q.scales[0] * sums / 64)),), (int(rng.integers(-5, 6)),))
+    feature = values(rng, DType.INT8, (filters, input_size))
+    time = rng.integers(-state_limit, state_limit, (filters, memory), endpoint=True).astype(state_dtype.numpy)
+    bias = rng.integers(-int(sums), int(sums), units).astype(np.int32)
+    inputs = [
+        TensorSpec("input", DType.INT8, (batch, input_size), input_q),
+        TensorSpec("weights_feature", DType.INT8, (filters, input_size), feature_q, feature),
+        TensorSpec("weights_time", state_dtype, (filters, memory), time_q, time),
+        TensorSpec("bias", DType.INT32, (units,), bias_q, bias) if rng.random() < 0.7 else None,
+        TensorSpec("state", state_dtype, (batch, memory * filters), state_q, is_variable=True),
+    ]
+    return NodeSpec(inputs, node_attributes, output_q)
+
+
 CASES: dict[str, CaseBuilder] = {
     "ADD": binary("ADD"),
     "ARG_MAX": arg_min_max("ARG_MAX"),
     "ARG_MIN": arg_min_max("ARG_MIN"),
     "AVERAGE_POOL_2D": pool_2d("AVERAGE_POOL_2D"),
+    "BATCH_MATMUL": batch_matmul,
     "CAST": cast,
     "CONCATENATION": concatenation,
     "CONV_2D": convolution("CONV_2D"),
@@ -676,6 +771,7 @@ CASES: dict[str, CaseBuilder] = {
     "DIV": binary("DIV"),
     "FULLY_CONNECTED": fully_connected,
     "GATHER": gather,
+    "L2_NORMALIZATION": l2_normalization,
     "LOG_SOFTMAX": log_softmax,
     "LOGISTIC": saturating("LOGISTIC"),
     "MAX_POOL_2D": pool_2d("MAX_POOL_2D"),
@@ -693,6 +789,8 @@ CASES: dict[str, CaseBuilder] = {
     "RELU": relu("RELU"),
     "RELU6": relu("RELU6"),
     "RESHAPE": reshape,
+    "RESIZE_BILINEAR": resize("RESIZE_BILINEAR"),
+    "RESIZE_NEAREST_NEIGHBOR": resize("RESIZE_NEAREST_NEIGHBOR"),
     "SOFTMAX": softmax,
     "SPACE_TO_DEPTH": depth_space("SPACE_TO_DEPTH"),
     "SPLIT": split,
@@ -702,6 +800,7 @@ CASES: dict[str, CaseBuilder] = {
     "STRIDED_SLICE": strided_slice,
     "SUB": binary("SUB"),
     "SUM": sum_reduction,
+    "SVDF": svdf,
     "TANH": saturating("TANH"),
     "TILE": tile,
     "TRANSPOSE": transpose,
@@ -759,7 +858,9 @@ class OneOperatorGraph:
             index = self.builder.tensor(
                 f"{name}_{tensor.name}", tensor.dtype, tensor.shape, tensor.quantization, tensor.data
             )
-            if tensor.data is None:
+            if tensor.is_variable:
+                self.builder.tensors[index] = dataclasses.replace(self.builder.tensors[index], is_variable=True)
+            elif tensor.data is None:
                 self.inputs.append(index)
             inputs.append(index)
         single = len(output_types) == 1

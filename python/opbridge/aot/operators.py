@@ -329,6 +329,11 @@ class BuiltinAotOperator(NodeCodeOperator):
             return 0
         return self.DEFINITION.scratch_bytes(self.graph, self.node)
 
+    def persistent_bytes(self) -> int:
+        if self.DEFINITION.persistent_bytes is None:
+            return 0
+        return self.DEFINITION.persistent_bytes(self.graph, self.node)
+
     def absorbed_constants(self) -> list[int]:
         if self.DEFINITION.absorbed_constants is None:
             return []
@@ -358,4 +363,7 @@ def builtin_aot_operator_class(definition: OperatorDefinition) -> type[BuiltinAo
     `BuiltinAotOperator[CONV_2D]` (one class per key, since the registry holds classes). Subclass
     BuiltinAotOperator with DEFINITION set to change how a built-in is emitted (docs/custom_ops.md)."""
     name = f"BuiltinAotOperator[{definition.op_type}]"
-    return type(name, (BuiltinAotOperator,), {"TYPE": definition.op_type, "DEFINITION": definition})
+    # A built-in with persistent state resets it from <prefix>_init (its emitter's init_statements).
+    has_init = definition.persistent_bytes is not None
+    namespace = {"TYPE": definition.op_type, "DEFINITION": definition, "has_init": has_init}
+    return type(name, (BuiltinAotOperator,), namespace)

@@ -220,4 +220,24 @@ def resolve_operators(
                     hint="return one byte offset (an int >= 0) per input, or None",
                 )
             resolved.output_slices[node.index] = list(slices)
+    check_variable_tensors(graph, resolved)
     return resolved
+
+
+def check_variable_tensors(graph: Graph, resolved: ResolvedGraph) -> None:
+    """A variable tensor (LiteRT's is_variable: SVDF's state) gets no arena buffer: exactly one node may
+    read it, and that node must keep it in its persistent state."""
+    for tensor in graph.tensors:
+        if not tensor.is_variable:
+            continue
+        readers = [node for node in graph.nodes if tensor.index in node.inputs]
+        writers = [node for node in graph.nodes if tensor.index in node.outputs]
+        keepers = [node for node in readers if resolved.persistent_bytes.get(node.index)]
+        if writers or tensor.index in graph.outputs or len(readers) != 1 or len(keepers) != 1:
+            names = ", ".join(node.describe() for node in [*readers, *writers]) or "no node"
+            raise UnsupportedTensorError(
+                f"{tensor.describe()} is a variable tensor read or written by {names}; opbridge's C keeps a "
+                "variable tensor only as the state of the one operator that reads it (SVDF's activation state)",
+                hint="give each stateful operator its own variable tensor, and keep variable tensors out of "
+                "the graph outputs; run other uses on the host reference",
+            )

@@ -96,6 +96,9 @@ class Tensor:
     shape: tuple[int, ...]  # -1: a dimension known only at run time (host executors only)
     quantization: Quantization | None = None
     data: npt.NDArray[Any] | None = None
+    # A LiteRT variable tensor (an SVDF's activation state): neither a graph input nor written by a
+    # node, it keeps its value between runs in the operator that reads it (ReferenceCall.state).
+    is_variable: bool = False
 
     @property
     def is_constant(self) -> bool:
@@ -163,7 +166,7 @@ class Graph:
 
     def check_schedule(self) -> None:
         """Every node reads only values that exist by the time it runs."""
-        available = set(self.inputs) | {t.index for t in self.tensors if t.is_constant}
+        available = set(self.inputs) | {t.index for t in self.tensors if t.is_constant or t.is_variable}
         for position, node in enumerate(self.nodes):
             if node.index != position:
                 raise ValueError(f"{node.describe()} is at schedule position {position}")

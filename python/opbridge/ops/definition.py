@@ -151,6 +151,10 @@ class OperatorDefinition:
     schema: OpSchema | None = None
     # Keeps state between runs (ReferenceCall.state): never constant-folded.
     stateful: bool = False
+    # Bytes of state the node's C keeps from run to run (SVDF's activation state), planned in the
+    # arena's persistent region; the emitter then returns NodeCode.init_statements that reset it
+    # (run by <prefix>_init).
+    persistent_bytes: Callable[[Graph, Node], int] | None = None
     # The C kernel may write its output over an input: it reads element i of each input before it
     # writes element i of the output, and never reads an element after writing it. The planner
     # then lets output 0 share the buffer of a same-size, same-width input that dies at this node

@@ -326,6 +326,10 @@ int32_t {p}_run({p}_context *ctx);
             enum = self.context.tensor_enum(tensor.index)
             if tensor.index in self.absorbed:
                 pointer_lines.append(f"  ctx->tensor_ptrs[{enum}] = NULL; /* folded into its readers' constants */")
+            elif tensor.is_variable:
+                pointer_lines.append(
+                    f"  ctx->tensor_ptrs[{enum}] = NULL; /* a variable tensor: kept in its reader's persistent state */"
+                )
             elif tensor.is_constant:
                 pointer_lines.append(
                     f"  ctx->tensor_ptrs[{enum}] = (void *){self.context.constant_symbol(tensor.index)};"

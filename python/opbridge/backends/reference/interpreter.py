@@ -38,7 +38,10 @@ def run_reference(
         node=node,
         inputs=graph.node_inputs(node),
         outputs=graph.node_outputs(node),
-        values=[None if i is None else values[i] for i in node.inputs],
+        # A variable tensor's value lives in the state of the operator that reads it.
+        values=[
+            None if i is None or (graph.tensors[i].is_variable and i not in values) else values[i] for i in node.inputs
+        ],
         state=state if state is not None else {},
     )
     try:

@@ -308,11 +308,23 @@ def _build_graph(reader: _Reader, subgraph: Any, tensors: list[Tensor], nodes: l
         raise ModelFormatError(f"{reader.source}: {error}", hint="the operators are not in execution order") from None
 
 
+def _name_the_node(error: OpbridgeError, view: LiteRTNode) -> None:
+    """Prefixes a built-in parser's error (which sees only the options) with the node it was reading."""
+    where = view.describe()
+    if where not in error.message:
+        error.message = f"{where}: {error.message}"
+        error.args = (f"{error.message}\n  hint: {error.hint}" if error.hint else error.message,)
+
+
 def _parse_options(reader: _Reader, context: RegistryContext, view: LiteRTNode, op_name: str) -> Any:
     """The node's typed options from its registered parser, checked against air_options."""
     parser = context.litert_parsers[view.op_key]
     if view.custom_code is None:
-        options = reader.read(f"node {view.index} ({op_name}) options", lambda: parser(view))
+        try:
+            options = reader.read(f"node {view.index} ({op_name}) options", lambda: parser(view))
+        except OpbridgeError as error:
+            _name_the_node(error, view)
+            raise
     else:
         try:
             options = parser(view)
@@ -370,7 +382,10 @@ def _read_tensor(reader: _Reader, model: Any, subgraph: Any, index: int, buffer_
         if buffer_index == 0
         else _read_buffer(reader, model, buffer_index, f'tensor {index} "{name}"', dtype, shape)
     )
-    return Tensor(index=index, name=name, dtype=dtype, shape=shape, quantization=quantization, data=data)
+    is_variable = bool(reader.read(f"tensor {index}'s is_variable", tensor.IsVariable))
+    return Tensor(
+        index=index, name=name, dtype=dtype, shape=shape, quantization=quantization, data=data, is_variable=is_variable
+    )
 
 
 def _read_buffer(
