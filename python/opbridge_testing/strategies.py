@@ -22,6 +22,13 @@ def per_tensor(draw: st.DrawFn, low: float = 1e-3, high: float = 0.5) -> Quantiz
 
 
 @st.composite
+def int16_symmetric(draw: st.DrawFn, low: float = 1e-5, high: float = 1e-2) -> Quantization:
+    """int16 activation quantization as TFLite's converter chooses it for 16x8 models: symmetric,
+    zero point 0, one scale (max |x| / 32767, so smaller than int8 scales for the same range)."""
+    return Quantization((draw(scales(low, high)),), (0,))
+
+
+@st.composite
 def symmetric_filter(draw: st.DrawFn, channels: int, axis: int) -> Quantization:
     """int8 filter quantization: zero points 0, per tensor or per channel along `axis`."""
     if draw(st.booleans()) or channels == 1:

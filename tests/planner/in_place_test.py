@@ -37,6 +37,12 @@ REGISTRY = build_builtin_registry()
 INPUT_Q = Quantization((0.05,), (3,))
 A_Q = Quantization((0.06,), (-2,))
 OUTPUT_Q = Quantization((0.07,), (5,))
+# int16 (16x8) tensors: symmetric, as TFLite's converter quantizes them, at int16-sized scales.
+INT16_Q = {
+    INPUT_Q: Quantization((0.0005,), (0,)),
+    A_Q: Quantization((0.0006,), (0,)),
+    OUTPUT_Q: Quantization((0.0007,), (0,)),
+}
 # Output quantizations TFLite fixes for these int8 operators.
 FIXED_OUTPUT_Q = {"LOGISTIC": Quantization((1 / 256,), (-128,)), "TANH": Quantization((1 / 128,), (0,))}
 
@@ -57,6 +63,7 @@ CASES = [
         for dtype in (DType.INT8, DType.FLOAT32)
     ),
     Case("ADD", DType.INT32, DType.INT32, AddAttributes(), binary=True),
+    Case("ADD", DType.INT16, DType.INT16, AddAttributes(), binary=True),
     *(Case(op, dtype, dtype) for op in ("RELU", "RELU6", "LOGISTIC", "TANH") for dtype in (DType.INT8, DType.FLOAT32)),
     *(Case("LEAKY_RELU", dtype, dtype, LeakyReluAttributes(0.3)) for dtype in (DType.INT8, DType.FLOAT32)),
     *(Case("HARD_SWISH", dtype, dtype) for dtype in (DType.INT8, DType.FLOAT32)),
@@ -66,6 +73,7 @@ CASES = [
     *(Case("ZEROS_LIKE", t, t) for t in (DType.INT8, DType.INT32, DType.INT64, DType.FLOAT32)),
     Case("ELU", DType.FLOAT32, DType.FLOAT32, EluAttributes(alpha=0.5)),
     Case("QUANTIZE", DType.INT8, DType.INT8, QuantizeAttributes()),
+    Case("QUANTIZE", DType.INT16, DType.INT16, QuantizeAttributes(output_dtype=DType.INT16)),
     Case(
         "CAST", DType.INT32, DType.FLOAT32, CastAttributes(DType.FLOAT32)
     ),  # one of CAST's equal-width pairs (int32<->uint32, int8, int16, bool->int8: same kernel loop)
@@ -73,6 +81,8 @@ CASES = [
 
 
 def _quantization(dtype: DType, which: Quantization) -> Quantization | None:
+    if dtype is DType.INT16:
+        return INT16_Q[which]
     return which if dtype is DType.INT8 else None
 
 

@@ -4,7 +4,9 @@
 `operator_graph(op_type)` builds, for one built-in operator, a graph of
 independent nodes of that operator only: NODES_PER_PATH nodes for each
 dtype path its schema allows among int8, int32 and float32 (CAST, QUANTIZE
-and DEQUANTIZE: each allowed input and output pair). Shapes, quantization
+and DEQUANTIZE: each allowed input and output pair), and int16 for the operators
+in INT16_OPERATORS (TFLite's 16x8 quantization), whose int16 paths come after the
+others so that adding them left the other paths' draws as they were. Shapes, quantization
 and attributes come from a generator seeded by the operator's name, so a
 graph changes only when this file does. generate.py emits each graph as a
 C module with its golden test (expected outputs from the NumPy reference).
@@ -31,6 +33,9 @@ from opbridge_testing.single_op import GraphBuilder
 REGISTRY = build_builtin_registry()
 # The element types the kernels take; an operator is tested on those its schema allows.
 KERNEL_DTYPES = (DType.INT8, DType.INT32, DType.FLOAT32)
+# Operators whose int16 kernels (16x8 quantization) are tested too; other operators' schemas may allow int16 without
+# a case builder that draws it.
+INT16_OPERATORS = frozenset({"ADD", "DEQUANTIZE", "FULLY_CONNECTED", "QUANTIZE", "SOFTMAX"})
 # Nodes per dtype path; case builders use the node's variant (0 or 1) to cover both settings of a
 # two-way attribute (requantization, bias present or not, PAD or PADV2).
 NODES_PER_PATH = 2
@@ -94,12 +99,22 @@ def dtype_paths(definition: OperatorDefinition) -> list[DTypePath]:
     schema = definition.schema
     if schema is None:
         raise ValueError(f"{definition.op_type} has no schema to read its dtypes from")
+    paths = schema_paths(definition, KERNEL_DTYPES)
+    if definition.op_type in INT16_OPERATORS:
+        paths += [path for path in schema_paths(definition, (*KERNEL_DTYPES, DType.INT16)) if path not in paths]
+    return paths
+
+
+def schema_paths(definition: OperatorDefinition, dtypes: Sequence[DType]) -> list[DTypePath]:
+    """The paths among `dtypes` that the operator's schema allows."""
+    schema = definition.schema
+    assert schema is not None
     data_input = schema.inputs[DATA_INPUT.get(definition.op_type, 0)]
     source_var, target_var = data_input.type_var, schema.outputs[0].type_var
-    sources = [d for d in KERNEL_DTYPES if d in schema.constraint(source_var).allowed]
+    sources = [d for d in dtypes if d in schema.constraint(source_var).allowed]
     if source_var == target_var:
         return [DTypePath(d, d) for d in sources]
-    targets = [d for d in KERNEL_DTYPES if d in schema.constraint(target_var).allowed]
+    targets = [d for d in dtypes if d in schema.constraint(target_var).allowed]
     return [DTypePath(source, target) for source in sources for target in targets]
 
 
@@ -131,6 +146,11 @@ def draw_scale(rng: np.random.Generator, low: float, high: float) -> float:
 
 def per_tensor(rng: np.random.Generator, low: float = 1e-3, high: float = 0.5) -> Quantization:
     return Quantization((draw_scale(rng, low, high),), (int(rng.integers(-128, 127, endpoint=True)),))
+
+
+def int16_symmetric(rng: np.random.Generator, low: float = 1e-5, high: float = 1e-2) -> Quantization:
+    """int16 activations as TFLite's converter quantizes them for 16x8 models: zero point 0, one scale."""
+    return Quantization((draw_scale(rng, low, high),), (0,))
 
 
 def symmetric_filter(rng: np.random.Generator, channels: int, axis: int, per_channel: bool) -> Quantization:
@@ -171,7 +191,12 @@ def binary(op_type: str) -> CaseBuilder:
         shape = draw_shape(rng, 1, 4, 4)
         first = tuple(size if rng.random() < 0.6 else 1 for size in shape)
         second = tuple(size if rng.random() < 0.6 else 1 for size in shape)
-        if dtype is DType.INT8 and op_type in RESCALING_BINARY:
+        if dtype is DType.INT16:
+            # 16x8 (ADD only): symmetric inputs, the output's scale at least the larger input's.
+            first_q, second_q = int16_symmetric(rng), int16_symmetric(rng)
+            larger = max(first_q.scale, second_q.scale)
+            quantizations = (first_q, second_q, Quantization((larger * float(rng.uniform(1.0, 8.0)),), (0,)))
+        elif dtype is DType.INT8 and op_type in RESCALING_BINARY:
             quantizations = (per_tensor(rng, 0.005, 0.5), per_tensor(rng, 0.005, 0.5), per_tensor(rng, 0.01, 1.0))
         elif dtype is DType.INT8:
             # MINIMUM and MAXIMUM compare stored values: one quantization for all three.
@@ -286,7 +311,8 @@ def convolution(op_type: str) -> CaseBuilder:
 
 
 def dequantize(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
-    return NodeSpec([TensorSpec("input", path.source, draw_shape(rng, 1, 3, 6), per_tensor(rng, 0.005, 0.5))])
+    quantization = int16_symmetric(rng) if path.source is DType.INT16 else per_tensor(rng, 0.005, 0.5)
+    return NodeSpec([TensorSpec("input", path.source, draw_shape(rng, 1, 3, 6), quantization)])
 
 
 def fully_connected(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
@@ -305,6 +331,8 @@ def fully_connected(rng: np.random.Generator, path: DTypePath, variant: int) -> 
             "FULLY_CONNECTED", activation=draw_activation(rng), keep_num_dims=variant == 0 and len(leading) > 1
         )
         return NodeSpec(inputs, node_attributes)
+    if dtype is DType.INT16:
+        return fully_connected_int16(rng, depth, units, variant)
     batches = int(rng.integers(1, 3, endpoint=True))
     input_q = per_tensor(rng)
     filter_q = symmetric_filter(rng, units, 0, per_channel=rng.random() < 0.5)
@@ -324,12 +352,34 @@ def fully_connected(rng: np.random.Generator, path: DTypePath, variant: int) -> 
     return NodeSpec(inputs, node_attributes, per_tensor(rng, 0.01, 2.0))
 
 
+def fully_connected_int16(rng: np.random.Generator, depth: int, units: int, variant: int) -> NodeSpec:
+    """16x8: int16 input and output (zero points 0), int8 symmetric weights, an int64 bias (variant 0, sometimes
+    none) or an int32 one (variant 1)."""
+    batches = int(rng.integers(1, 3, endpoint=True))
+    input_q = int16_symmetric(rng)
+    filter_q = symmetric_filter(rng, units, 0, per_channel=rng.random() < 0.5)
+    bias_q = Quantization(tuple(input_q.scale * s for s in filter_q.scales), (0,) * len(filter_q.scales), filter_q.axis)
+    filter_data = rng.integers(-127, 127, size=(units, depth), endpoint=True).astype(np.int8)
+    bias_dtype = DType.INT64 if variant == 0 else DType.INT32
+    bias_data = rng.integers(-(2**20), 2**20, size=(units,)).astype(bias_dtype.numpy)
+    bias = TensorSpec("bias", bias_dtype, (units,), bias_q, bias_data)
+    inputs = [
+        TensorSpec("input", DType.INT16, (batches, depth), input_q),
+        TensorSpec("filter", DType.INT8, (units, depth), filter_q, filter_data),
+        bias if variant == 1 or rng.random() < 0.7 else None,
+    ]
+    node_attributes = attributes("FULLY_CONNECTED", activation=draw_activation(rng))
+    return NodeSpec(inputs, node_attributes, int16_symmetric(rng, 1e-4, 1e-1))
+
+
 # int8 LOGISTIC, TANH and SOFTMAX write fixed output quantizations (TFLite's).
 FIXED_OUTPUTS = {
     "LOGISTIC": Quantization((1.0 / 256.0,), (-128,)),
     "TANH": Quantization((1.0 / 128.0,), (0,)),
     "SOFTMAX": Quantization((1.0 / 256.0,), (-128,)),
 }
+# int16 SOFTMAX's (TFLite Micro requires it).
+INT16_SOFTMAX_OUTPUT = Quantization((1.0 / 32768.0,), (0,))
 
 
 def saturating(op_type: str) -> CaseBuilder:
@@ -379,12 +429,18 @@ def pad(op_type: str) -> CaseBuilder:
 
 
 def quantize(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
-    """float32 to int8 rounding as TFLite (variant 0) or ONNX (variant 1); int8 to int8 requantizes."""
+    """float32 to int8 or int16 rounding as TFLite (variant 0) or ONNX (variant 1); int8 or int16 to int8 or int16
+    requantizes (int16 quantized as for 16x8 models: zero point 0)."""
     shape = draw_shape(rng, 1, 3, 6)
-    input_q = per_tensor(rng, 0.005, 0.5) if path.source is DType.INT8 else None
+    input_q = None
+    if path.source is DType.INT8:
+        input_q = per_tensor(rng, 0.005, 0.5)
+    elif path.source is DType.INT16:
+        input_q = int16_symmetric(rng)
     requantization = (Requantization.TFLITE, Requantization.ONNX)[variant % 2]
-    node_attributes = attributes("QUANTIZE", requantization=requantization)
-    return NodeSpec([TensorSpec("input", path.source, shape, input_q)], node_attributes, per_tensor(rng, 0.005, 0.5))
+    node_attributes = attributes("QUANTIZE", requantization=requantization, output_dtype=path.target)
+    output_q = int16_symmetric(rng) if path.target is DType.INT16 else per_tensor(rng, 0.005, 0.5)
+    return NodeSpec([TensorSpec("input", path.source, shape, input_q)], node_attributes, output_q)
 
 
 def elementwise_unary(op_type: str) -> CaseBuilder:
@@ -445,6 +501,11 @@ def softmax(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec
     beta = float(rng.choice([1.0, 0.5, 2.0, 0.125]))
     if path.source is DType.FLOAT32:
         return NodeSpec([TensorSpec("input", path.source, shape)], attributes("SOFTMAX", beta=beta))
+    if path.source is DType.INT16:
+        input_q = int16_symmetric(rng, 1e-5, 3e-3)
+        return NodeSpec(
+            [TensorSpec("input", path.source, shape, input_q)], attributes("SOFTMAX", beta=beta), INT16_SOFTMAX_OUTPUT
+        )
     input_q = per_tensor(rng, 0.01, 0.5)
     return NodeSpec(
         [TensorSpec("input", path.source, shape, input_q)], attributes("SOFTMAX", beta=beta), FIXED_OUTPUTS["SOFTMAX"]

@@ -73,6 +73,7 @@ def test_one_input_elementwise_ops_need_no_entry() -> None:
     assert not is_elementwise_unary(REGISTRY["CONV_2D"]) and is_elementwise_unary(REGISTRY["RELU"])
 
 
-def test_the_add_graph_covers_int8_int32_and_float32() -> None:
+def test_the_add_graph_covers_int8_int32_float32_and_int16() -> None:
+    # int16 (16x8) last: ADD is in INT16_OPERATORS, and its int16 path comes after the others.
     paths = dtype_paths(REGISTRY["ADD"])
-    assert [path.source for path in paths] == [DType.INT8, DType.INT32, DType.FLOAT32]
+    assert [path.source for path in paths] == [DType.INT8, DType.INT32, DType.FLOAT32, DType.INT16]

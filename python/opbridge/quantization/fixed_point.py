@@ -56,6 +56,24 @@ def multiply_by_quantized_multiplier(x: IntArray | int, multiplier: IntArray | i
     return rounding_divide_by_power_of_two(saturating_rounding_doubling_high_mul(shifted, multiplier), right_shift)
 
 
+def multiply_by_quantized_multiplier_int64(
+    x: IntArray | int, multiplier: IntArray | int, shift: IntArray | int
+) -> IntArray:
+    """TFLite's MultiplyByQuantizedMultiplier for int64 accumulators (16x8 kernels with int64 biases).
+
+    The multiplier is first reduced to 16 bits (rounded, 0x7FFF at most), then x * reduced is
+    shifted right by 15 - shift with rounding (half up), and the result is truncated to int32
+    (TFLite's default double-rounding build does not saturate here). x in [-2^47, 2^47).
+    """
+    x = np.asarray(x, dtype=np.int64)
+    multiplier = np.asarray(multiplier, dtype=np.int64)
+    shift = np.asarray(shift, dtype=np.int64)
+    reduced = np.where(multiplier < 0x7FFF0000, (multiplier + (1 << 15)) >> 16, 0x7FFF)
+    total_shift = 15 - shift
+    result = (x * reduced + (np.int64(1) << (total_shift - 1))) >> total_shift
+    return wrap_int32(result)
+
+
 def quantize_multiplier(real_multiplier: float) -> tuple[int, int]:
     """A positive real multiplier as (Q0.31 multiplier in [2^30, 2^31), shift), as TFLite does.
 

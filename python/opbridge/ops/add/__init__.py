@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""ADD: element-wise sum of two int8 tensors with their own scales, two plain int32 or two float32 tensors
-(broadcasting)."""
+"""ADD: element-wise sum of two int8 or int16 (16x8) tensors with their own scales, two plain int32 or two float32
+tensors (broadcasting)."""
 
 from opbridge.ops.add.emit_c import emit_add
 from opbridge.ops.add.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
@@ -20,6 +20,7 @@ ADD = OperatorDefinition(
     emit_c=emit_add,
     c_kernels=(
         "opbridge_add_s8.c",
+        "opbridge_add_s16.c",
         "opbridge_arithmetic_int.c",
         "opbridge_arithmetic_s64.c",
         "opbridge_elementwise_f32.c",

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """ADD -> opbridge_add_s8_table (int8, inputs of the output's shape: per-input tables built here),
-opbridge_add_s8 (int8 with broadcasting as 4-D strides), opbridge_add_s32 or opbridge_add_f32; SUB uses the
-int8 ones too (opbridge_sub_s8)."""
+opbridge_add_s8 (int8 with broadcasting as 4-D strides), opbridge_add_s16 (int16, 16x8), opbridge_add_s32 or
+opbridge_add_f32; SUB uses the int8 ones too (opbridge_sub_s8)."""
 
 from collections.abc import Callable
 
@@ -10,7 +10,14 @@ import numpy as np
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, c_int_list
 from opbridge.ir import DType, Node, Quantization
 from opbridge.ir.attribute_types import Activation
-from opbridge.ops.add.reference import LEFT_SHIFT, AddParameters, add_parameters, is_int32_add
+from opbridge.ops.add.reference import (
+    INT16_LEFT_SHIFT,
+    LEFT_SHIFT,
+    AddParameters,
+    add_parameters,
+    int16_add_parameters,
+    is_int32_add,
+)
 from opbridge.ops.shared.emit_elementwise import (
     emit_broadcast_binary,
     emit_float32_binary,
@@ -19,7 +26,7 @@ from opbridge.ops.shared.emit_elementwise import (
     strides_initializer,
 )
 from opbridge.ops.shared.folded import FOLDED_KERNELS_HEADER
-from opbridge.ops.shared.quantized import activation_range, int8_operands
+from opbridge.ops.shared.quantized import activation_range, int8_operands, require_dtype, require_quantization
 from opbridge.ops.shared.wide_dtypes import S64_KERNELS_HEADER
 from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier
 
@@ -34,7 +41,60 @@ def emit_add(ctx: EmitContext, node: Node) -> NodeCode:
     if is_int32_add(node, first, second, graph.tensor(node.outputs[0])):
         # TFLite Micro ignores an int32 ADD's fused activation (see reference.py).
         return emit_int_binary(ctx, node, "opbridge_add_s32", Activation.NONE)
+    if graph.tensor(node.outputs[0]).dtype is DType.INT16:
+        return emit_add_int16(ctx, node)
     return emit_add_or_sub(ctx, node, add_parameters, "opbridge_add_s8")
+
+
+def emit_add_int16(ctx: EmitContext, node: Node) -> NodeCode:
+    """16x8 ADD: opbridge_add_s16, TFLite Micro's general path with 15 bits of headroom."""
+    graph = ctx.graph
+    first, second = graph.tensor(node.inputs[0]), graph.tensor(node.inputs[1])
+    output = graph.tensor(node.outputs[0])
+    operands = [("input 0", first), ("input 1", second), ("output", output)]
+    for role, tensor in operands:
+        require_dtype(node, tensor, role, (DType.INT16,))
+    first_q, second_q, output_q = (require_quantization(node, tensor, role) for role, tensor in operands)
+    p = int16_add_parameters(node)(first_q, second_q, output_q)
+    low, high = activation_range(node.attributes.activation, output_q, DType.INT16)
+    params = add_params_definition(ctx, node, p, (first_q, second_q, output_q), (low, high), INT16_LEFT_SHIFT)
+    call = (
+        f"status = opbridge_add_s16(&{ctx.local_symbol(node, 'params')}, {ctx.pointer(node.inputs[0])}, "
+        f"{ctx.pointer(node.inputs[1])}, {ctx.pointer(node.outputs[0])});"
+    )
+    return NodeCode(includes=["cc/kernels/opbridge_kernels_s16.h"], definitions=[params], statements=[call])
+
+
+def add_params_definition(
+    ctx: EmitContext,
+    node: Node,
+    p: AddParameters,
+    quantizations: tuple[Quantization, Quantization, Quantization],
+    bounds: tuple[int, int],
+    left_shift: int,
+) -> str:
+    """The node's static const opbridge_add_s8_params (4-D broadcast strides of both inputs)."""
+    graph = ctx.graph
+    first, second = graph.tensor(node.inputs[0]), graph.tensor(node.inputs[1])
+    output_shape = output_shape_4d(node, graph.tensor(node.outputs[0]))
+    first_q, second_q, output_q = quantizations
+    return f"""static const opbridge_add_s8_params {ctx.local_symbol(node, "params")} = {{
+    .input1_offset = {-first_q.zero_point},
+    .input2_offset = {-second_q.zero_point},
+    .output_offset = {output_q.zero_point},
+    .left_shift = {left_shift},
+    .input1_multiplier = {p.first_multiplier},
+    .input1_shift = {p.first_shift},
+    .input2_multiplier = {p.second_multiplier},
+    .input2_shift = {p.second_shift},
+    .output_multiplier = {p.output_multiplier},
+    .output_shift = {p.output_shift},
+    .activation_min = {bounds[0]},
+    .activation_max = {bounds[1]},
+    .output_shape = {{{c_int_list(output_shape)}}},
+    .input1_strides = {strides_initializer(node, first, output_shape)},
+    .input2_strides = {strides_initializer(node, second, output_shape)},
+}};"""
 
 
 def emit_add_or_sub(

@@ -1,6 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-"""ADD with broadcasting, int8 on drawn quantization, plain int32 and float32: reference == TFLite Micro,
-C == reference (float32: bit for bit)."""
+"""ADD with broadcasting, int8 on drawn quantization, int16 (16x8), plain int32 and float32: reference == TFLite
+Micro, C == reference (float32: bit for bit).
+
+int16 is quantized as TFLite's converter quantizes 16x8 activations: symmetric, zero point 0, one scale per tensor;
+the output's scale at least the larger input's (a sum's range). TFLite Micro's int16 ADD takes its general path
+(left shift 15) whatever AddOptions.pot_scale_int16 says; both settings are drawn."""
 
 import numpy as np
 import pytest
@@ -17,7 +21,8 @@ from opbridge_testing.single_op import (
     float32_edge_graph,
 )
 
-from opbridge.ir import DType, Graph
+from opbridge.errors import UnsupportedTensorError
+from opbridge.ir import DType, Graph, Quantization
 from opbridge.ir.attribute_types import Activation
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.builtin import build_builtin_registry
@@ -37,6 +42,53 @@ def draw_graph(data: st.DataObject) -> Graph:
     y = builder.tensor("sum", DType.INT8, output_shape, data.draw(strategies.per_tensor(0.01, 1.0)))
     attributes = AddAttributes(activation=data.draw(strategies.ACTIVATIONS))
     return builder.single_node_graph("ADD", [a, b], [y], attributes)
+
+
+def draw_int16_graph(data: st.DataObject) -> Graph:
+    shape = tuple(data.draw(st.integers(1, 4)) for _ in range(data.draw(st.integers(1, 4))))
+    first_shape = tuple(d if data.draw(st.booleans()) else 1 for d in shape)
+    second_shape = tuple(d if data.draw(st.booleans()) else 1 for d in shape)
+    output_shape = tuple(max(a, b) for a, b in zip(first_shape, second_shape, strict=True))
+    first_q = data.draw(strategies.int16_symmetric(1e-5, 1e-2))
+    second_q = data.draw(strategies.int16_symmetric(1e-5, 1e-2))
+    larger = max(first_q.scale, second_q.scale)
+    output_q = Quantization((float(np.float32(larger * data.draw(st.floats(1.0, 8.0)))),), (0,))
+    builder = GraphBuilder()
+    a = builder.tensor("a", DType.INT16, first_shape, first_q)
+    b = builder.tensor("b", DType.INT16, second_shape, second_q)
+    y = builder.tensor("sum", DType.INT16, output_shape, output_q)
+    attributes = AddAttributes(activation=data.draw(strategies.ACTIVATIONS))
+    return builder.single_node_graph("ADD", [a, b], [y], attributes)
+
+
+@settings(max_examples=30)
+@given(st.data(), st.booleans())
+def test_int16_reference_matches_tflite_micro(data: st.DataObject, pot_scale_int16: bool) -> None:
+    graph = draw_int16_graph(data)
+    options = schema.AddOptionsT()
+    options.fusedActivationFunction = graph.nodes[0].attributes.activation.value
+    options.potScaleInt16 = pot_scale_int16
+    # TFLite's ADD versions: 3 for int16 without power-of-two scales, else 1.
+    version = 1 if pot_scale_int16 else 3
+    check_reference_matches_tflite_micro(
+        graph, REGISTRY, schema.BuiltinOperator.ADD, version, schema.BuiltinOptions.AddOptions, options
+    )
+
+
+@settings(max_examples=12)
+@given(st.data())
+def test_int16_c_kernel_matches_reference(data: st.DataObject) -> None:
+    check_c_matches_reference(draw_int16_graph(data), REGISTRY)
+
+
+def test_int16_output_scale_too_small_is_refused() -> None:
+    builder = GraphBuilder()
+    a = builder.tensor("a", DType.INT16, (3,), Quantization((0.01,), (0,)))
+    b = builder.tensor("b", DType.INT16, (3,), Quantization((0.01,), (0,)))
+    y = builder.tensor("sum", DType.INT16, (3,), Quantization((1e-7,), (0,)))
+    graph = builder.single_node_graph("ADD", [a, b], [y], AddAttributes())
+    with pytest.raises(UnsupportedTensorError, match=r"add_under_test.*int16 ADD output scale"):
+        check_c_matches_reference(graph, REGISTRY)
 
 
 @settings(max_examples=25)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""ADD's schema: two tensors of one dtype (int8, int32, float32), NumPy broadcasting, output of that dtype."""
+"""ADD's schema: two tensors of one dtype (int8, int16, int32, float32), NumPy broadcasting, output of that dtype."""
 
 from opbridge.ir import DType
 from opbridge.ops.add.attributes import AddAttributes
@@ -17,14 +17,15 @@ ADD_SCHEMA = OpSchema(
     domain=BUILTIN_DOMAIN,
     name="ADD",
     since_version=1,
-    doc="Element-wise sum with NumPy broadcasting; int8 inputs carry their own scales.",
+    doc="Element-wise sum with NumPy broadcasting; int8 and int16 inputs carry their own scales.",
     inputs=(FormalParameter("a", "T", "first addend"), FormalParameter("b", "T", "second addend")),
     outputs=(FormalParameter("sum", "T", "a + b, rescaled to the output's quantization for int8"),),
     type_constraints=(
         TypeConstraint(
             "T",
-            (DType.INT8, DType.INT32, DType.FLOAT32, DType.INT64, DType.FLOAT64),
-            "quantized int8, plain int32 or int64 (wrapping), or float32; float64 in the host reference only",
+            (DType.INT8, DType.INT16, DType.INT32, DType.FLOAT32, DType.INT64, DType.FLOAT64),
+            "quantized int8 or int16 (16x8), plain int32 or int64 (wrapping), or float32; "
+            "float64 in the host reference only",
         ),
     ),
     attributes_class=AddAttributes,

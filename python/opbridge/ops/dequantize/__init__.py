@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""DEQUANTIZE: int8 -> float32, scale * (q - zero_point)."""
+"""DEQUANTIZE: int8 or int16 -> float32, scale * (q - zero_point)."""
 
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.dequantize.emit_c import emit_dequantize
@@ -15,7 +15,7 @@ DEQUANTIZE = OperatorDefinition(
     litert_builtin_code=LITERT_CODE,
     litert_versions=LITERT_VERSIONS,
     emit_c=emit_dequantize,
-    c_kernels=("opbridge_elementwise_s8.c",),
+    c_kernels=("opbridge_elementwise_s8.c", "opbridge_quantize_s16.c"),
     onnx_converters=ONNX_CONVERTERS,
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""FULLY_CONNECTED: output = input x filter^T + bias: int8 with int32 bias, or float32."""
+"""FULLY_CONNECTED: output = input x filter^T + bias: int8 with int32 bias, int16 with int8 weights and int64 or int32
+bias (16x8), or float32."""
 
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.fully_connected.emit_c import emit_fully_connected, folded_bias_input
@@ -18,7 +19,12 @@ FULLY_CONNECTED = OperatorDefinition(
     parse_litert_options=parse_litert_options,
     emit_c=emit_fully_connected,
     absorbed_constants=folded_bias_input,
-    c_kernels=("opbridge_fully_connected_s8.c", "opbridge_fully_connected_f32.c", *FOLDED_KERNEL_FILES),
+    c_kernels=(
+        "opbridge_fully_connected_s8.c",
+        "opbridge_fully_connected_s16.c",
+        "opbridge_fully_connected_f32.c",
+        *FOLDED_KERNEL_FILES,
+    ),
     onnx_converters=ONNX_CONVERTERS,
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """FULLY_CONNECTED -> opbridge_fully_connected_s8_folded (int8 with TFLite's requantization and
-symmetric weights), else opbridge_fully_connected_s8 (int8), or opbridge_fully_connected_f32 (float32)."""
+symmetric weights), else opbridge_fully_connected_s8 (int8), opbridge_fully_connected_s16[_bias32] (int16
+activations, int8 weights, int64 or int32 bias), or opbridge_fully_connected_f32 (float32)."""
 
 import numpy as np
 
@@ -9,11 +10,19 @@ from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Graph, Node
 from opbridge.ir.attribute_types import Requantization
 from opbridge.ops.conv_2d.emit_c import fixed_point_requantization, float_requantization
-from opbridge.ops.fully_connected.reference import fully_connected_multipliers
+from opbridge.ops.fully_connected.reference import fully_connected_multipliers, require_tflite_requantization
 from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER, c_float_literal
 from opbridge.ops.shared.float32 import float_activation_range, require_float32
 from opbridge.ops.shared.folded import FOLDED_KERNELS_HEADER, absorbed_bias, fold_layer_bias, folded_requantization
-from opbridge.ops.shared.quantized import activation_range, int8_operands, onnx_output_scales, require_dtype
+from opbridge.ops.shared.quantized import (
+    activation_range,
+    int8_operands,
+    onnx_output_scales,
+    require_dtype,
+    require_quantization,
+)
+
+S16_KERNELS_HEADER = "cc/kernels/opbridge_kernels_s16.h"
 
 
 def emit_fully_connected_float32(ctx: EmitContext, node: Node) -> NodeCode:
@@ -50,10 +59,61 @@ def emit_fully_connected_float32(ctx: EmitContext, node: Node) -> NodeCode:
     return NodeCode(includes=[F32_KERNELS_HEADER], definitions=[params], statements=[call])
 
 
+def emit_fully_connected_int16(ctx: EmitContext, node: Node) -> NodeCode:
+    """16x8: int16 input and output, int8 filter, int64 (opbridge_fully_connected_s16) or int32
+    (opbridge_fully_connected_s16_bias32) bias."""
+    graph = ctx.graph
+    require_tflite_requantization(node)
+    input_tensor = graph.tensor(node.inputs[0])
+    filter_tensor = graph.tensor(node.inputs[1])
+    bias_index = node.inputs[2] if len(node.inputs) > 2 else None
+    output = graph.tensor(node.outputs[0])
+    for role, tensor, dtypes in (
+        ("input", input_tensor, (DType.INT16,)),
+        ("filter", filter_tensor, (DType.INT8,)),
+        ("output", output, (DType.INT16,)),
+    ):
+        require_dtype(node, tensor, role, dtypes)
+    input_q, filter_q, output_q = (
+        require_quantization(node, tensor, role)
+        for role, tensor in (("input", input_tensor), ("filter", filter_tensor), ("output", output))
+    )
+    kernel = "opbridge_fully_connected_s16"
+    if bias_index is not None:
+        bias = graph.tensor(bias_index)
+        require_dtype(node, bias, "bias", (DType.INT64, DType.INT32))
+        if bias.dtype is DType.INT32:
+            kernel = "opbridge_fully_connected_s16_bias32"
+    low, high = activation_range(node.attributes.activation, output_q, DType.INT16)
+    units, depth = filter_tensor.shape
+    multipliers, shifts = fully_connected_multipliers(input_q, filter_q, output_q)
+    requantization_definitions, requantization = fixed_point_requantization(ctx, node, multipliers, shifts)
+    filter_offset = 0 if filter_q.per_channel else -filter_q.zero_point
+    params_symbol = ctx.local_symbol(node, "params")
+    params = f"""static const opbridge_fully_connected_s8_params {params_symbol} = {{
+    .input_offset = {-input_q.zero_point},
+    .filter_offset = {filter_offset},
+    .output_offset = {output_q.zero_point},
+    .activation_min = {low},
+    .activation_max = {high},
+    .batches = {input_tensor.element_count // depth},
+    .input_depth = {depth},
+    .output_depth = {units},
+    .requantization = {requantization},
+}};"""
+    call = (
+        f"status = {kernel}(&{params_symbol}, {ctx.pointer(node.inputs[0])}, "
+        f"{ctx.pointer(node.inputs[1])}, {ctx.optional_pointer(bias_index)}, {ctx.pointer(node.outputs[0])});"
+    )
+    return NodeCode(includes=[S16_KERNELS_HEADER], definitions=[*requantization_definitions, params], statements=[call])
+
+
 def emit_fully_connected(ctx: EmitContext, node: Node) -> NodeCode:
     graph = ctx.graph
     if graph.tensor(node.inputs[0]).dtype is DType.FLOAT32:
         return emit_fully_connected_float32(ctx, node)
+    if graph.tensor(node.inputs[0]).dtype is DType.INT16:
+        return emit_fully_connected_int16(ctx, node)
     input_tensor = graph.tensor(node.inputs[0])
     filter_tensor = graph.tensor(node.inputs[1])
     bias_index = node.inputs[2] if len(node.inputs) > 2 else None

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
-"""TFLite Micro's reference FULLY_CONNECTED: int8 (per-tensor or per-channel filter) and float32."""
+"""TFLite Micro's reference FULLY_CONNECTED: int8 (per-tensor or per-channel filter), int16 activations with int8
+weights and an int64 or int32 bias (16x8), and float32."""
 
 import numpy as np
 
-from opbridge.ir import DType, Quantization
+from opbridge.errors import UnsupportedOperatorError
+from opbridge.ir import DType, Node, Quantization
 from opbridge.ir.attribute_types import Requantization
 from opbridge.ops.definition import Array, ReferenceCall
 from opbridge.ops.shared.float32 import clamp_float32, float_activation_range, require_float32
@@ -14,7 +16,12 @@ from opbridge.ops.shared.quantized import (
     requantize_float_scale,
     require_quantization,
 )
-from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier, quantize_multiplier
+from opbridge.quantization.fixed_point import (
+    multiply_by_quantized_multiplier,
+    multiply_by_quantized_multiplier_int64,
+    quantize_multiplier,
+    wrap_int32,
+)
 
 
 def fully_connected_multipliers(
@@ -57,9 +64,52 @@ def fully_connected_float32(call: ReferenceCall) -> list[Array]:
     return [clamped.reshape(call.outputs[0].shape)]
 
 
+def require_tflite_requantization(node: Node) -> None:
+    """int16 nodes requantize as TFLite does; ONNX's float-scale requantization is int8's only."""
+    if node.attributes.requantization is not Requantization.TFLITE:
+        raise UnsupportedOperatorError(
+            f"{node.describe()}: int16 FULLY_CONNECTED with {node.attributes.requantization.value} requantization",
+            hint="int16 activations (TFLite's 16x8 quantization) requantize with TFLite's fixed point",
+        )
+
+
+def fully_connected_int16(call: ReferenceCall) -> list[Array]:
+    """TFLite Micro's 16x8 FullyConnected: int16 input and output, int8 weights.
+
+    With an int64 bias (or none) the accumulator is int64 and is rescaled by the int64
+    MultiplyByQuantizedMultiplier (16-bit reduced multiplier, one rounding); with an int32 bias
+    it is int32 (wrapping) and rescaled by the int32 one (gemmlowp's double rounding). A
+    per-channel filter reads no filter zero point, a per-tensor one subtracts its own.
+    """
+    require_tflite_requantization(call.node)
+    filter_tensor = call.input_tensor(1)
+    bias_tensor = call.optional_input_tensor(2)
+    output = call.outputs[0]
+    input_q = require_quantization(call.node, call.input_tensor(0), "input")
+    filter_q = require_quantization(call.node, filter_tensor, "filter")
+    output_q = require_quantization(call.node, output, "output")
+    depth = filter_tensor.shape[1]
+    values = call.value(0).astype(np.int64).reshape(-1, depth) - input_q.zero_point
+    filter_offset = 0 if filter_q.per_channel else filter_q.zero_point
+    weights = call.value(1).astype(np.int64) - filter_offset
+    accumulators = values @ weights.T
+    multipliers, shifts = fully_connected_multipliers(input_q, filter_q, output_q)
+    if bias_tensor is not None and bias_tensor.dtype is DType.INT32:
+        accumulators = wrap_int32(wrap_int32(accumulators) + call.value(2).astype(np.int64))
+        scaled = multiply_by_quantized_multiplier(accumulators, multipliers, shifts)
+    else:
+        if bias_tensor is not None:
+            accumulators = accumulators + call.value(2).astype(np.int64)
+        scaled = multiply_by_quantized_multiplier_int64(accumulators, multipliers, shifts)
+    low, high = activation_range(call.attributes.activation, output_q, DType.INT16)
+    return [np.clip(scaled + output_q.zero_point, low, high).astype(np.int16).reshape(output.shape)]
+
+
 def fully_connected_reference(call: ReferenceCall) -> list[Array]:
     if call.input_tensor(0).dtype is DType.FLOAT32:
         return fully_connected_float32(call)
+    if call.input_tensor(0).dtype is DType.INT16:
+        return fully_connected_int16(call)
     input_tensor = call.input_tensor(0)
     filter_tensor = call.input_tensor(1)
     bias_tensor = call.optional_input_tensor(2)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""SOFTMAX: exp(beta * (x - max)) / sum over the last axis, int8 in and out, or float32."""
+"""SOFTMAX: exp(beta * (x - max)) / sum over the last axis, int8 in and out, int16 in and out (16x8), or float32."""
 
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.softmax.emit_c import emit_softmax
@@ -16,7 +16,7 @@ SOFTMAX = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_softmax,
-    c_kernels=("opbridge_softmax_s8.c", "opbridge_softmax_f32.c"),
+    c_kernels=("opbridge_softmax_s8.c", "opbridge_softmax_s16.c", "opbridge_softmax_f32.c"),
     onnx_converters=ONNX_CONVERTERS,
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",

@@ -1,13 +1,57 @@
 # SPDX-License-Identifier: Apache-2.0
-"""SOFTMAX -> opbridge_softmax_s8 or opbridge_softmax_f32."""
+"""SOFTMAX -> opbridge_softmax_s8, opbridge_softmax_s16 or opbridge_softmax_f32."""
 
-from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
+import numpy as np
+
+from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, constants_placement
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node
 from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER, c_float_literal
 from opbridge.ops.shared.float32 import require_float32
 from opbridge.ops.shared.quantized import require_dtype, require_quantization
-from opbridge.ops.softmax.reference import softmax_parameters
+from opbridge.ops.softmax.reference import (
+    int16_exp_lut,
+    int16_one_over_one_plus_x_lut,
+    int16_quantizations,
+    int16_softmax_parameters,
+    softmax_parameters,
+)
+
+S16_KERNELS_HEADER = "cc/kernels/opbridge_kernels_s16.h"
+
+
+def int16_table(ctx: EmitContext, node: Node, name: str, values: np.ndarray) -> tuple[str, str]:
+    """(definition, symbol) of a static const int16_t table of `node`."""
+    symbol = ctx.local_symbol(node, name)
+    entries = ", ".join(str(int(v)) for v in values)
+    return f"{constants_placement(ctx.prefix)} static const int16_t {symbol}[{len(values)}] = {{{entries}}};", symbol
+
+
+def emit_int16_softmax(ctx: EmitContext, node: Node) -> NodeCode:
+    """16x8: the two tables TFLite Micro builds at Prepare are computed here and emitted as constants."""
+    graph = ctx.graph
+    input_tensor, output = graph.tensor(node.inputs[0]), graph.tensor(node.outputs[0])
+    input_q = int16_quantizations(node, input_tensor, output)
+    multiplier, shift = int16_softmax_parameters(node.attributes.beta, input_q.scale)
+    exp_definition, exp_symbol = int16_table(ctx, node, "exp_lut", int16_exp_lut())
+    reciprocal_definition, reciprocal_symbol = int16_table(
+        ctx, node, "one_over_one_plus_x_lut", int16_one_over_one_plus_x_lut()
+    )
+    depth = input_tensor.shape[-1]
+    params_symbol = ctx.local_symbol(node, "params")
+    params = f"""static const opbridge_softmax_s16_params {params_symbol} = {{
+    .rows = {input_tensor.element_count // depth},
+    .depth = {depth},
+    .input_multiplier = {multiplier},
+    .input_shift = {shift},
+    .exp_lut = {exp_symbol},
+    .one_over_one_plus_x_lut = {reciprocal_symbol},
+}};"""
+    source, target = ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])
+    call = f"status = opbridge_softmax_s16(&{params_symbol}, {source}, {target});"
+    return NodeCode(
+        includes=[S16_KERNELS_HEADER], definitions=[exp_definition, reciprocal_definition, params], statements=[call]
+    )
 
 
 def emit_float32_softmax(ctx: EmitContext, node: Node) -> NodeCode:
@@ -37,6 +81,8 @@ def emit_softmax(ctx: EmitContext, node: Node) -> NodeCode:
     output = graph.tensor(node.outputs[0])
     if input_tensor.dtype is DType.FLOAT32:
         return emit_float32_softmax(ctx, node)
+    if input_tensor.dtype is DType.INT16:
+        return emit_int16_softmax(ctx, node)
     require_dtype(node, input_tensor, "input")
     require_dtype(node, output, "output")
     input_q = require_quantization(node, input_tensor, "input")

@@ -1,14 +1,17 @@
 # SPDX-License-Identifier: Apache-2.0
-"""SOFTMAX on drawn row lengths, scales and betas (int8 and float32): reference == TFLite Micro, C kernel ==
-reference (float32: within a few ulps, libm's expf)."""
+"""SOFTMAX on drawn row lengths, scales and betas (int8, int16 and float32): reference == TFLite Micro, C kernel ==
+reference (float32: within a few ulps, libm's expf). int16 is quantized as TFLite's converter quantizes 16x8 models
+(see int16_graph)."""
 
 import numpy as np
+import pytest
 from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from opbridge_testing import strategies
 from opbridge_testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 
+from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Graph, Quantization
 from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.softmax.attributes import SoftmaxAttributes
@@ -105,3 +108,59 @@ def test_float32_wide_logits_match_tflite_micro() -> None:
         float_rtol=FLOAT_RTOL,
         inputs=[[rows]],
     )
+
+
+# int16 (TFLite's 16x8 quantization), quantized as TFLite's converter quantizes it: the logits symmetric with zero
+# point 0 and a drawn scale; the probabilities at scale 1/32768, zero point 0 (what TFLite Micro requires).
+INT16_OUTPUT = Quantization((1.0 / 32768.0,), (0,))
+
+
+def int16_graph(data: st.DataObject, output_q: Quantization = INT16_OUTPUT) -> Graph:
+    shape = tuple(data.draw(st.integers(1, 4)) for _ in range(data.draw(st.integers(0, 2))))
+    shape += (data.draw(st.integers(1, 40)),)
+    builder = GraphBuilder()
+    x = builder.tensor("logits", DType.INT16, shape, data.draw(strategies.int16_symmetric(1e-5, 3e-3)))
+    y = builder.tensor("probabilities", DType.INT16, shape, output_q)
+    attributes = SoftmaxAttributes(beta=data.draw(st.sampled_from([1.0, 0.5, 2.0, 0.125])))
+    return builder.single_node_graph("SOFTMAX", [x], [y], attributes)
+
+
+@settings(max_examples=30)
+@given(st.data())
+def test_int16_reference_matches_tflite_micro(data: st.DataObject) -> None:
+    graph = int16_graph(data)
+    # TFLite's SOFTMAX version 3: int16.
+    check_reference_matches_tflite_micro(
+        graph, REGISTRY, schema.BuiltinOperator.SOFTMAX, 3, schema.BuiltinOptions.SoftmaxOptions, options_of(graph)
+    )
+
+
+@settings(max_examples=10)
+@given(st.data())
+def test_int16_c_kernel_matches_reference(data: st.DataObject) -> None:
+    check_c_matches_reference(int16_graph(data), REGISTRY)
+
+
+def test_int16_tables_are_tflite_micros() -> None:
+    # Rows that walk every exp table segment: logits 0, -128, -256, ... at scale 10 / 65535 (beta 1), so the
+    # scaled differences step through the table's 512 entries; compared with TFLite Micro as a whole.
+    logits = -np.arange(0, 65536, 97, dtype=np.int64).clip(max=32767 + 32768)
+    row = (32767 - logits).clip(-32768, 32767).astype(np.int16).reshape(1, -1)
+    builder = GraphBuilder()
+    x = builder.tensor("logits", DType.INT16, row.shape, Quantization((10.0 / 65535.0,), (0,)))
+    y = builder.tensor("probabilities", DType.INT16, row.shape, INT16_OUTPUT)
+    graph = builder.single_node_graph("SOFTMAX", [x], [y], SoftmaxAttributes(beta=1.0))
+    rng = np.random.default_rng(7)
+    inputs = [[row], [rng.integers(-32768, 32768, size=row.shape).astype(np.int16)]]
+    check_reference_matches_tflite_micro(
+        graph, REGISTRY, schema.BuiltinOperator.SOFTMAX, 3, schema.BuiltinOptions.SoftmaxOptions,
+        options_of(graph), inputs=inputs,
+    )  # fmt: skip
+
+
+@settings(max_examples=1)
+@given(st.data())
+def test_int16_with_another_output_scale_is_refused(data: st.DataObject) -> None:
+    graph = int16_graph(data, Quantization((1.0 / 256.0,), (0,)))
+    with pytest.raises(UnsupportedTensorError, match=r"softmax_under_test.*output scale 1/32768"):
+        check_c_matches_reference(graph, REGISTRY)

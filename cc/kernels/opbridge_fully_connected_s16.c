@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* FULLY_CONNECTED with int16 activations and int8 weights (TFLite's 16x8 quantization), bit for bit with
+ * TFLite Micro's reference FullyConnected and FullyConnectedPerChannel for int64 and int32 biases. */
+#include <stddef.h>
+
+#include "cc/kernels/opbridge_fixed_point.h"
+#include "cc/kernels/opbridge_kernels_s16.h"
+
+/* TFLite's MultiplyByQuantizedMultiplier(int64_t x, ...): the Q0.31 multiplier rounded to 16 bits (0x7FFF at
+ * most), x * reduced shifted right by 15 - shift with rounding, truncated to int32 (no saturation, as TFLite's
+ * default build). x in [-2^47, 2^47), shift in [-31, 7]. */
+static int32_t rescale_int64(int64_t x, int32_t multiplier, int32_t shift) {
+  const int64_t reduced = multiplier < 0x7FFF0000 ? (multiplier + (1 << 15)) >> 16 : 0x7FFF;
+  const int32_t total_shift = 15 - shift;
+  /* >> of a negative integer is an arithmetic shift on every compiler we use. */
+  const int64_t result = (x * reduced + ((int64_t)1 << (total_shift - 1))) >> total_shift;
+  return (int32_t)(uint32_t)(uint64_t)result;
+}
+
+static int16_t clamp_output(int32_t value, const opbridge_fully_connected_s8_params *params) {
+  if (value < params->activation_min) {
+    value = params->activation_min;
+  }
+  if (value > params->activation_max) {
+    value = params->activation_max;
+  }
+  return (int16_t)value;
+}
+
+static int32_t valid(const opbridge_fully_connected_s8_params *params, const int16_t *input, const int8_t *filter,
+                     const int16_t *output) {
+  const opbridge_requantization *requantization = params == NULL ? NULL : &params->requantization;
+  return params != NULL && input != NULL && filter != NULL && output != NULL && requantization->multipliers != NULL &&
+         requantization->shifts != NULL &&
+         (requantization->count == 1 || requantization->count == params->output_depth);
+}
+
+int32_t opbridge_fully_connected_s16(const opbridge_fully_connected_s8_params *params, const int16_t *input,
+                                     const int8_t *filter, const int64_t *bias, int16_t *output) {
+  if (!valid(params, input, filter, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  const int32_t depth = params->input_depth;
+  const opbridge_requantization *requantization = &params->requantization;
+  for (int32_t b = 0; b < params->batches; ++b) {
+    const int16_t *row = input + (size_t)b * (size_t)depth;
+    for (int32_t u = 0; u < params->output_depth; ++u) {
+      const int8_t *weights = filter + (size_t)u * (size_t)depth;
+      int64_t acc = 0;
+      for (int32_t d = 0; d < depth; ++d) {
+        acc += (int64_t)(((int32_t)weights[d] + params->filter_offset) * ((int32_t)row[d] + params->input_offset));
+      }
+      if (bias != NULL) {
+        acc += bias[u];
+      }
+      const int32_t channel = requantization->count == 1 ? 0 : u;
+      const int32_t scaled = rescale_int64(acc, requantization->multipliers[channel], requantization->shifts[channel]);
+      const size_t index = (size_t)b * (size_t)params->output_depth + (size_t)u;
+      output[index] = clamp_output(scaled + params->output_offset, params);
+    }
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
+int32_t opbridge_fully_connected_s16_bias32(const opbridge_fully_connected_s8_params *params, const int16_t *input,
+                                            const int8_t *filter, const int32_t *bias, int16_t *output) {
+  if (!valid(params, input, filter, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  const int32_t depth = params->input_depth;
+  const opbridge_requantization *requantization = &params->requantization;
+  for (int32_t b = 0; b < params->batches; ++b) {
+    const int16_t *row = input + (size_t)b * (size_t)depth;
+    for (int32_t u = 0; u < params->output_depth; ++u) {
+      const int8_t *weights = filter + (size_t)u * (size_t)depth;
+      uint32_t acc = 0; /* TFLite Micro's int32 accumulator, wrapping defined */
+      for (int32_t d = 0; d < depth; ++d) {
+        acc += (uint32_t)(((int32_t)weights[d] + params->filter_offset) * ((int32_t)row[d] + params->input_offset));
+      }
+      if (bias != NULL) {
+        acc += (uint32_t)bias[u];
+      }
+      const int32_t channel = requantization->count == 1 ? 0 : u;
+      const int32_t scaled = opbridge_multiply_by_quantized_multiplier(
+          (int32_t)acc, requantization->multipliers[channel], requantization->shifts[channel]);
+      const size_t index = (size_t)b * (size_t)params->output_depth + (size_t)u;
+      output[index] = clamp_output(scaled + params->output_offset, params);
+    }
+  }
+  return OPBRIDGE_STATUS_OK;
+}
