@@ -86,6 +86,8 @@ TORCH_MODELS = {
 GENERATED_MODELS = {
     "svdf_keyword_int8": "tests/models/svdf_keyword_int8.tflite",
     "svdf_keyword_float32": "tests/models/svdf_keyword_float32.tflite",
+    "lstm_sequence_int8": "tests/models/lstm_sequence_int8.tflite",
+    "lstm_sequence_float32": "tests/models/lstm_sequence_float32.tflite",
 }
 # model -> (plugin modules it converts with, symbol prefixes of their kernels: flash counts them as kernels).
 PLUGINS = {
@@ -120,7 +122,7 @@ def run_program(program: pathlib.Path, core: str) -> dict[str, object]:
 
 
 def multiply_accumulates(graph: Graph) -> int:
-    """int8/float MACs of the convolutions, fully connected and SVDF layers (the rest count 0)."""
+    """int8/float MACs of the convolutions, fully connected, SVDF and LSTM layers (the rest count 0)."""
     return sum(node_multiply_accumulates(graph, node) for node in graph.nodes)
 
 

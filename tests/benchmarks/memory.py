@@ -118,6 +118,9 @@ MODEL_LIST = [
     # activations and the SVDF states (kept from run to run); heliaAOT has no SVDF (issue 20).
     Model("svdf_keyword_int8", "tests/models/svdf_keyword_int8.tflite", None, generated=True),
     Model("svdf_keyword_float32", "tests/models/svdf_keyword_float32.tflite", None, generated=True),
+    # An LSTM sequence classifier (opbridge_testing.lstm_sequence): the LSTM's hidden and cell states too.
+    Model("lstm_sequence_int8", "tests/models/lstm_sequence_int8.tflite", None, generated=True),
+    Model("lstm_sequence_float32", "tests/models/lstm_sequence_float32.tflite", None, generated=True),
 ]
 
 

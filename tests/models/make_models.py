@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from opbridge_testing.branches import two_branches
 from opbridge_testing.inverted_residual import inverted_residual
+from opbridge_testing.lstm_sequence import lstm_sequence_float32, lstm_sequence_int8
 from opbridge_testing.mobilenet import mobilenet_v1
 from opbridge_testing.svdf_keyword import svdf_keyword_float32, svdf_keyword_int8
 
@@ -15,6 +16,8 @@ MODELS: dict[str, Callable[[], bytes]] = {
     "two_branches.tflite": two_branches,
     "inverted_residual.tflite": inverted_residual,
     "svdf_keyword_int8.tflite": svdf_keyword_int8,
+    "lstm_sequence_int8.tflite": lstm_sequence_int8,
+    "lstm_sequence_float32.tflite": lstm_sequence_float32,
     "svdf_keyword_float32.tflite": svdf_keyword_float32,
 }
 

@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The SVDF keyword model the tests build (python/opbridge_testing/svdf_keyword.py), int8 and float32:
-opbridge's reference equals TFLite Micro bit for bit over consecutive invocations with the SVDF states
-carried (then reset, then again); the arena holds the activations' liveness bound plus the states and
-is below TFLite Micro's. The emitted C equals the reference on every platform: the aot_models
-svdf_keyword_int8 and svdf_keyword_float32, whose golden programs run 12 invocations in a row, init
-the module again and run them once more."""
+"""The recurrent models the tests build, int8 and float32: the SVDF keyword model
+(python/opbridge_testing/svdf_keyword.py) and the LSTM sequence classifier (lstm_sequence.py).
+opbridge's reference equals TFLite Micro bit for bit over consecutive invocations with the states
+carried (then reset, then again), but for the float32 LSTM: TFLite Micro's float LSTM calls the
+platform's expf and tanhf, the reference rounds exp and tanh once from float64, so that model is
+compared within a relative 1e-5. The arena holds the activations' liveness bound plus the states and is
+below TFLite Micro's. The emitted C equals the reference on every platform: the aot_models
+svdf_keyword_* and lstm_sequence_*, whose golden programs run 12 invocations in a row, init the module
+again and run them once more."""
 
 import json
 import pathlib
@@ -16,13 +19,18 @@ from opbridge.analysis.tflm import tflm_arena
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.frontends.litert import read_litert_model
 from opbridge.registry import default_registry_context
+from opbridge_testing.lstm_sequence import windows
 from opbridge_testing.svdf_keyword import frames
 from tflite_micro.python.tflite_micro import runtime
 
 MODELS = {
-    "int8": pathlib.Path("tests/models/svdf_keyword_int8.tflite").absolute(),
-    "float32": pathlib.Path("tests/models/svdf_keyword_float32.tflite").absolute(),
+    name: pathlib.Path(f"tests/models/{name}.tflite").absolute()
+    for name in ("svdf_keyword_int8", "svdf_keyword_float32", "lstm_sequence_int8", "lstm_sequence_float32")
 }
+# The stateful operators of each model family.
+STATEFUL = {"svdf_keyword": ("SVDF", 3), "lstm_sequence": ("UNIDIRECTIONAL_SEQUENCE_LSTM", 1)}
+# Relative tolerance against TFLite Micro (None: equal bits): see the module docstring.
+FLOAT_RTOL = {"lstm_sequence_float32": 1e-5}
 INVOCATIONS = 12
 ARENA_BYTES = 256 * 1024
 
@@ -35,9 +43,16 @@ def model_input(tensor_quantization: object, frame: np.ndarray) -> np.ndarray:
     return np.clip(np.round(frame / scale) + zero_point, -128, 127).astype(np.int8)
 
 
-def same_bits(ours: np.ndarray, theirs: np.ndarray) -> bool:
+def same_values(ours: np.ndarray, theirs: np.ndarray, rtol: float | None) -> bool:
     theirs = np.ascontiguousarray(theirs, dtype=ours.dtype)
+    if rtol is not None:
+        return ours.shape == theirs.shape and bool(np.allclose(ours, theirs, rtol=rtol, atol=0))
     return ours.shape == theirs.shape and ours.tobytes() == theirs.tobytes()
+
+
+def stream(kind: str, count: int) -> list[np.ndarray]:
+    """Seeded float inputs: feature frames (SVDF) or windows of time steps (LSTM)."""
+    return list(frames(seed=7, count=count) if kind.startswith("svdf") else windows(seed=7, count=count))
 
 
 @pytest.mark.parametrize("kind", sorted(MODELS))
@@ -45,19 +60,20 @@ def test_the_reference_equals_tflite_micro_over_invocations(kind: str) -> None:
     model = MODELS[kind].read_bytes()
     context = default_registry_context()
     graph = read_litert_model(model, context, MODELS[kind].name)
-    assert sum(node.op_type == "SVDF" for node in graph.nodes) == 3
+    op_type, count = STATEFUL[kind.rsplit("_", 1)[0]]
+    assert sum(node.op_type == op_type for node in graph.nodes) == count
     assert all(not graph.tensors[i].is_variable for i in graph.inputs), "the states are not graph inputs"
     ours = ReferenceInterpreter(graph, context.operators)
     theirs = runtime.Interpreter.from_bytes(model, arena_size=ARENA_BYTES)
     outputs = []
-    stream = iter(frames(seed=7, count=INVOCATIONS + INVOCATIONS // 2))
+    inputs = iter(stream(kind, INVOCATIONS + INVOCATIONS // 2))
     for phase, count in (("before the reset", INVOCATIONS), ("after the reset", INVOCATIONS // 2)):
         for invocation in range(count):
-            values = model_input(graph.tensors[graph.inputs[0]].quantization, next(stream))
+            values = model_input(graph.tensors[graph.inputs[0]].quantization, next(inputs))
             (mine,) = ours.run([values])
             theirs.set_input(values, 0)
             theirs.invoke()
-            assert same_bits(mine, np.array(theirs.get_output(0))), (
+            assert same_values(mine, np.array(theirs.get_output(0)), FLOAT_RTOL.get(kind)), (
                 f"invocation {invocation} {phase}: ours {mine.ravel()}, TFLM {np.array(theirs.get_output(0)).ravel()}"
             )
             outputs.append(mine.tobytes())

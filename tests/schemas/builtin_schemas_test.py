@@ -96,8 +96,10 @@ def test_every_builtin_has_a_schema_of_its_own_in_the_builtin_domain() -> None:
         # The attributes are the class the LiteRT parser returns (None: the op takes none).
         returned = parser_class(definition.parse_litert_options)
         assert schema.attributes_class is (None if returned is type(None) else returned), definition.op_type
-        # Only SVDF keeps state from run to run (its activation state, in its persistent bytes).
-        assert definition.stateful == (definition.op_type == "SVDF") == (definition.persistent_bytes is not None)
+        # Only the recurrent operators keep state from run to run (LiteRT's variable tensors, in their
+        # persistent bytes).
+        recurrent = definition.op_type in ("SVDF", "UNIDIRECTIONAL_SEQUENCE_LSTM")
+        assert definition.stateful == recurrent == (definition.persistent_bytes is not None)
 
 
 def test_every_plugin_operator_has_a_schema_in_its_plugins_domain() -> None:

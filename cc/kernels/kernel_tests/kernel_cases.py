@@ -776,6 +776,47 @@ def resize(op_type: str) -> CaseBuilder:
     return build
 
 
+def lstm(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    """UNIDIRECTIONAL_SEQUENCE_LSTM, batch-major (variant 0) or time-major (1), its hidden and cell states
+    variable tensors; int8 quantized as TFLite's converter does (symmetric weights, biases at input x
+    weight scale, an int16 cell state of scale 2^-11)."""
+    time, batch = int(rng.integers(1, 3, endpoint=True)), int(rng.integers(1, 2, endpoint=True))
+    input_size, units = int(rng.integers(1, 6, endpoint=True)), int(rng.integers(1, 5, endpoint=True))
+    time_major = variant % 2 == 1
+    shape = (time, batch, input_size) if time_major else (batch, time, input_size)
+    node_attributes = attributes(
+        "UNIDIRECTIONAL_SEQUENCE_LSTM", time_major=time_major, cell_clip=float(rng.choice([0.0, 3.0]))
+    )
+    inputs: list[TensorSpec | None] = [None] * 24
+    gates = range(4)
+    if path.source is DType.FLOAT32:
+        f32 = DType.FLOAT32
+        inputs[0] = TensorSpec("input", f32, shape)
+        for g in gates:
+            inputs[1 + g] = TensorSpec(f"w{g}", f32, (units, input_size), data=values(rng, f32, (units, input_size)))
+            inputs[5 + g] = TensorSpec(f"r{g}", f32, (units, units), data=values(rng, f32, (units, units)))
+            inputs[12 + g] = TensorSpec(f"b{g}", f32, (units,), data=values(rng, f32, (units,)))
+        inputs[18] = TensorSpec("output_state", f32, (batch, units), is_variable=True)
+        inputs[19] = TensorSpec("cell_state", f32, (batch, units), is_variable=True)
+        return NodeSpec(inputs, node_attributes)
+    input_q, output_q = per_tensor(rng, 0.005, 0.05), Quantization((float(np.float32(2 / 255)),), (0,))
+    for g in gates:
+        for base, depth, source_q in ((1, input_size, input_q), (5, units, output_q)):
+            weight_q = Quantization((draw_scale(rng, 0.002, 0.02),), (0,))
+            data = values(rng, DType.INT8, (units, depth))
+            inputs[base + g] = TensorSpec(f"w{base + g}", DType.INT8, (units, depth), weight_q, data)
+            if base == 1:
+                bias_q = Quantization((float(np.float32(source_q.scales[0]) * np.float32(weight_q.scales[0])),), (0,))
+                bias = rng.integers(-2000, 2000, units).astype(np.int32)
+                inputs[12 + g] = TensorSpec(f"b{g}", DType.INT32, (units,), bias_q, bias)
+    inputs[0] = TensorSpec("input", DType.INT8, shape, input_q)
+    inputs[18] = TensorSpec("output_state", DType.INT8, (batch, units), output_q, is_variable=True)
+    inputs[19] = TensorSpec(
+        "cell_state", DType.INT16, (batch, units), Quantization((2.0**-11,), (0,)), is_variable=True
+    )
+    return NodeSpec(inputs, node_attributes, output_q)
+
+
 def svdf(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
     """SVDF, its state a variable tensor; int8 with an int16 state (variant 0) or an int8 one (variant 1),
     scales as TFLite's converter sets them (symmetric weights, bias at state x weights_time)."""
@@ -866,6 +907,7 @@ CASES: dict[str, CaseBuilder] = {
     "TILE": tile,
     "TRANSPOSE": transpose,
     "TRANSPOSE_CONV": transpose_conv,
+    "UNIDIRECTIONAL_SEQUENCE_LSTM": lstm,
     "UNPACK": unpack,
 }
 

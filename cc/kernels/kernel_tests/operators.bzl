@@ -66,6 +66,7 @@ KERNEL_TEST_OPERATORS = [
     "tile",
     "transpose",
     "transpose_conv",
+    "unidirectional_sequence_lstm",
     "unpack",
     "zeros_like",
 ]

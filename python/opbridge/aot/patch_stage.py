@@ -113,12 +113,16 @@ class PatchStage:
 def multiply_accumulates(
     graph: Graph, node: Node, output_height: int | None = None, output_width: int | None = None
 ) -> int:
-    """MACs of a convolution, fully connected or SVDF node (others: 0), for its whole output or for
-    output_height x output_width of it."""
+    """MACs of a convolution, fully connected, SVDF or LSTM node (others: 0), for its whole output or
+    for output_height x output_width of it."""
     if node.op_type == "SVDF":  # each filter's dot product with the input, then with its time weights
         batch, inputs = graph.tensor(node.inputs[0]).shape
         filters, memory = graph.tensor(node.inputs[2]).shape
         return batch * filters * (inputs + memory)
+    if node.op_type == "UNIDIRECTIONAL_SEQUENCE_LSTM":  # per step, four gates over the input and the hidden row
+        first, second, inputs = graph.tensor(node.inputs[0]).shape
+        units = graph.tensor(node.inputs[5]).shape[0]
+        return first * second * 4 * units * (inputs + units)
     if node.op_type not in ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED"):
         return 0
     output = graph.tensor(node.outputs[0]).shape

@@ -71,6 +71,7 @@ BUILTIN_OPERATOR_FOLDERS: tuple[str, ...] = (
     "tile",
     "transpose",
     "transpose_conv",
+    "unidirectional_sequence_lstm",
     "unpack",
     "zeros_like",
 )

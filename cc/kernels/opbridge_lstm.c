@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* UNIDIRECTIONAL_SEQUENCE_LSTM (see opbridge_lstm.h). */
+#include "cc/kernels/opbridge_lstm.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "cc/kernels/opbridge_fixed_point.h"
+
+enum { GATE_INPUT = 0, GATE_FORGET = 1, GATE_CELL = 2, GATE_OUTPUT = 3 };
+
+
+static size_t aligned4(size_t bytes) { return (bytes + 3u) & ~(size_t)3u; }
+
+static int32_t shape_is_valid(const opbridge_lstm_shape *shape) {
+  return shape != NULL && shape->batches > 0 && shape->time_steps > 0 && shape->input_size > 0 && shape->units > 0;
+}
+
+/* Offsets of input row (batch, step) and output row, in elements. */
+static int32_t input_row(const opbridge_lstm_shape *shape, int32_t batch, int32_t step) {
+  const int32_t row = shape->time_major ? step * shape->batches + batch : batch * shape->time_steps + step;
+  return row * shape->input_size;
+}
+
+static int32_t output_row(const opbridge_lstm_shape *shape, int32_t batch, int32_t step) {
+  const int32_t row = shape->time_major ? step * shape->batches + batch : batch * shape->time_steps + step;
+  return row * shape->units;
+}
+
+/* ---- float32 ---------------------------------------------------------------------------------- */
+
+size_t opbridge_lstm_f32_state_bytes(const opbridge_lstm_shape *shape) {
+  if (!shape_is_valid(shape)) {
+    return 0;
+  }
+  const size_t rows = (size_t)shape->batches * (size_t)shape->units;
+  return 2u * rows * sizeof(float);
+}
+
+int32_t opbridge_lstm_f32_reset(const opbridge_lstm_f32_params *params, void *state) {
+  if (params == NULL || state == NULL || !shape_is_valid(&params->shape)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  float *values = (float *)state;
+  const size_t count = 2u * (size_t)params->shape.batches * (size_t)params->shape.units;
+  for (size_t i = 0; i < count; ++i) {
+    values[i] = 0.0f;
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
+/* min(max(value, -FLT_MAX), FLT_MAX), as TFLite's ActivationFunctionWithMinMax (NaN passes). */
+static float clamp_finite(float value) {
+  const float raised = value < -FLT_MAX ? -FLT_MAX : value;
+  return FLT_MAX < raised ? FLT_MAX : raised;
+}
+
+/* TFLite's reference float FULLY_CONNECTED for one unit: a sum from 0 in order, + bias (+ 0 without). */
+static float dot_f32(const float *row, const float *weights, int32_t depth, float bias) {
+  float total = 0.0f;
+  for (int32_t d = 0; d < depth; ++d) {
+    total += row[d] * weights[d];
+  }
+  return clamp_finite(total + bias);
+}
+
+/* exp and tanh in double, rounded once to float32: the reference's float32_exp and float32_tanh. An LSTM's
+ * cell sums cancel, so libm's expf and tanhf (an ulp or two away, and not the same ulp on every platform)
+ * would move small outputs by hundreds of ulps; this keeps the C equal to the reference everywhere. */
+static float exp_rounded_once(float x) { return (float)exp((double)x); }
+
+static float tanh_rounded_once(float x) { return (float)tanh((double)x); }
+
+/* TFLite's reference float Logistic. */
+static float logistic_f32(float x) {
+  if (x > 16.619047164916992188f) {
+    return 1.0f;
+  }
+  if (x < -9.0f) {
+    return exp_rounded_once(x);
+  }
+  return 1.0f / (1.0f + exp_rounded_once(-x));
+}
+
+int32_t opbridge_lstm_f32(const opbridge_lstm_f32_params *params, const float *input,
+                          const float *const weights[2 * OPBRIDGE_LSTM_GATES],
+                          const float *const biases[OPBRIDGE_LSTM_GATES], void *state, float *output) {
+  if (params == NULL || input == NULL || weights == NULL || biases == NULL || state == NULL || output == NULL ||
+      !shape_is_valid(&params->shape)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  for (int32_t i = 0; i < 2 * OPBRIDGE_LSTM_GATES; ++i) {
+    if (weights[i] == NULL || (i < OPBRIDGE_LSTM_GATES && biases[i] == NULL)) {
+      return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+    }
+  }
+  const opbridge_lstm_shape *shape = &params->shape;
+  const int32_t units = shape->units;
+  float *cells = (float *)state;
+  float *hiddens = cells + (size_t)shape->batches * (size_t)units;
+  const float clip = params->cell_clip;
+  for (int32_t batch = 0; batch < shape->batches; ++batch) {
+    float *cell = cells + (size_t)batch * (size_t)units;
+    float *hidden = hiddens + (size_t)batch * (size_t)units;
+    for (int32_t step = 0; step < shape->time_steps; ++step) {
+      const float *x = input + input_row(shape, batch, step);
+      /* The new hidden row goes to the output first: the gates of every unit read the previous one. */
+      float *next = output + output_row(shape, batch, step);
+      for (int32_t unit = 0; unit < units; ++unit) {
+        float gates[OPBRIDGE_LSTM_GATES];
+        for (int32_t g = 0; g < OPBRIDGE_LSTM_GATES; ++g) {
+          const float *w = weights[g] + (size_t)unit * (size_t)shape->input_size;
+          const float *r = weights[OPBRIDGE_LSTM_GATES + g] + (size_t)unit * (size_t)units;
+          gates[g] = dot_f32(x, w, shape->input_size, biases[g][unit]) + dot_f32(hidden, r, units, 0.0f);
+        }
+        const float forget = logistic_f32(gates[GATE_FORGET]);
+        const float input_gate = logistic_f32(gates[GATE_INPUT]);
+        const float cell_gate = tanh_rounded_once(gates[GATE_CELL]);
+        float c = clamp_finite(forget * cell[unit]) + clamp_finite(input_gate * cell_gate);
+        if (clip > 0.0f) {
+          c = c < clip ? c : clip;
+          c = c < -clip ? -clip : c;
+        }
+        cell[unit] = c;
+        const float output_gate = logistic_f32(gates[GATE_OUTPUT]);
+        next[unit] = clamp_finite(tanh_rounded_once(c) * output_gate);
+      }
+      memcpy(hidden, next, (size_t)units * sizeof(float));
+    }
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
+/* ---- int8 with an int16 cell state ---------------------------------------------------------- */
+
+size_t opbridge_lstm_s8_state_bytes(const opbridge_lstm_shape *shape) {
+  if (!shape_is_valid(shape)) {
+    return 0;
+  }
+  const size_t rows = (size_t)shape->batches * (size_t)shape->units;
+  return aligned4(rows * sizeof(int16_t)) + rows;
+}
+
+int32_t opbridge_lstm_s8_reset(const opbridge_lstm_s8_params *params, void *state) {
+  if (params == NULL || state == NULL || !shape_is_valid(&params->shape)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  const size_t rows = (size_t)params->shape.batches * (size_t)params->shape.units;
+  int16_t *cells = (int16_t *)state;
+  for (size_t i = 0; i < rows; ++i) {
+    cells[i] = 0;
+  }
+  int8_t *hiddens = (int8_t *)state + aligned4(rows * sizeof(int16_t));
+  memset(hiddens, (int8_t)params->hidden_zero_point, rows);
+  return OPBRIDGE_STATUS_OK;
+}
+
+static int32_t clamp_i32(int32_t value, int32_t low, int32_t high) {
+  return value < low ? low : (value > high ? high : value);
+}
+
+static int32_t saturate_i16(int32_t value) { return clamp_i32(value, INT16_MIN, INT16_MAX); }
+
+/* TFLite's integer FULLY_CONNECTED for one unit, to int16 at zero point 0. */
+static int32_t dot_s8(const int8_t *row, int32_t row_offset, const int8_t *weights, int32_t weight_offset,
+                      int32_t depth, int32_t bias, opbridge_lstm_scale scale) {
+  int32_t acc = 0;
+  for (int32_t d = 0; d < depth; ++d) {
+    acc += ((int32_t)weights[d] + weight_offset) * ((int32_t)row[d] + row_offset);
+  }
+  acc += bias;
+  return saturate_i16(opbridge_multiply_by_quantized_multiplier(acc, scale.multiplier, scale.shift));
+}
+
+/* TFLite's int16 LOGISTIC (input multiplier 0, shift 0): Q3.12 -> Q0.15. */
+static int32_t sigmoid_s16(const uint16_t *table, int32_t x) {
+  const int32_t scaled = x * 3;
+  const uint32_t magnitude = (uint32_t)(scaled < 0 ? -scaled : scaled);
+  const uint32_t index = magnitude >> 9;
+  uint32_t result;
+  if (index >= 255u) {
+    result = 0x7FFFu << 10;
+  } else {
+    const uint32_t low = table[index];
+    const uint32_t high = table[index + 1u];
+    result = (low << 9) + (magnitude & 0x1FFu) * (high - low);
+  }
+  result = scaled >= 0 ? result + (1u << 9) : (1u << 25) - result + (1u << 9) - 1u;
+  return (int32_t)(result >> 10);
+}
+
+/* TFLite's int16 TANH: Q0.15 out; (multiplier 0, shift s) means multiplier 3 << s. */
+static int32_t tanh_s16(const uint16_t *table, int32_t x, int32_t multiplier, int32_t shift) {
+  if (multiplier == 0) {
+    multiplier = 3 << shift;
+    shift = 0;
+  }
+  const int32_t rounding = shift > 0 ? 1 << (shift - 1) : 0;
+  const int32_t scaled = (x * multiplier + rounding) >> shift;
+  const uint32_t magnitude = (uint32_t)(scaled < 0 ? -scaled : scaled);
+  const uint32_t index = magnitude >> 8;
+  int32_t result;
+  if (index >= 255u) {
+    result = (int32_t)(0xFFFFu << 8);
+  } else {
+    const uint32_t low = table[index];
+    const uint32_t high = table[index + 1u];
+    result = (int32_t)((low << 8) + (magnitude & 0xFFu) * (high - low));
+  }
+  result = scaled >= 0 ? result - (1 << 23) + (1 << 7) : -result + (1 << 23) + (1 << 7) - 1;
+  /* >> of a negative integer is an arithmetic shift on every compiler we use. */
+  return result >> 8;
+}
+
+int32_t opbridge_lstm_s8(const opbridge_lstm_s8_params *params, const int8_t *input,
+                         const int8_t *const weights[2 * OPBRIDGE_LSTM_GATES],
+                         const int32_t *const biases[OPBRIDGE_LSTM_GATES], void *state, int8_t *output) {
+  if (params == NULL || params->sigmoid_table == NULL || input == NULL || weights == NULL || biases == NULL ||
+      state == NULL || output == NULL || !shape_is_valid(&params->shape)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  for (int32_t i = 0; i < 2 * OPBRIDGE_LSTM_GATES; ++i) {
+    if (weights[i] == NULL || (i < OPBRIDGE_LSTM_GATES && biases[i] == NULL)) {
+      return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+    }
+  }
+  const opbridge_lstm_shape *shape = &params->shape;
+  const int32_t units = shape->units;
+  const size_t rows = (size_t)shape->batches * (size_t)units;
+  int16_t *cells = (int16_t *)state;
+  int8_t *hiddens = (int8_t *)state + aligned4(rows * sizeof(int16_t));
+  const int32_t hidden_offset = -params->hidden_zero_point;
+  for (int32_t batch = 0; batch < shape->batches; ++batch) {
+    int16_t *cell = cells + (size_t)batch * (size_t)units;
+    int8_t *hidden = hiddens + (size_t)batch * (size_t)units;
+    for (int32_t step = 0; step < shape->time_steps; ++step) {
+      const int8_t *x = input + input_row(shape, batch, step);
+      int8_t *next = output + output_row(shape, batch, step);
+      for (int32_t unit = 0; unit < units; ++unit) {
+        int32_t gates[OPBRIDGE_LSTM_GATES];
+        for (int32_t g = 0; g < OPBRIDGE_LSTM_GATES; ++g) {
+          const int8_t *w = weights[g] + (size_t)unit * (size_t)shape->input_size;
+          const int8_t *r = weights[OPBRIDGE_LSTM_GATES + g] + (size_t)unit * (size_t)units;
+          const int32_t from_input = dot_s8(x, params->input_offset, w, params->input_weight_offsets[g],
+                                            shape->input_size, biases[g][unit], params->input_scales[g]);
+          const int32_t from_hidden = dot_s8(hidden, hidden_offset, r, params->recurrent_weight_offsets[g], units,
+                                             0, params->recurrent_scales[g]);
+          gates[g] = saturate_i16(from_input + from_hidden);
+        }
+        const int32_t forget = sigmoid_s16(params->sigmoid_table, gates[GATE_FORGET]);
+        const int32_t input_gate = sigmoid_s16(params->sigmoid_table, gates[GATE_INPUT]);
+        const int32_t cell_gate = tanh_s16(params->sigmoid_table, gates[GATE_CELL], 0, 0);
+        const int32_t kept = saturate_i16(opbridge_multiply_by_quantized_multiplier(
+            forget * (int32_t)cell[unit], params->forget_times_cell.multiplier, params->forget_times_cell.shift));
+        const int32_t added = saturate_i16(opbridge_multiply_by_quantized_multiplier(
+            input_gate * cell_gate, params->input_times_cell_gate.multiplier, params->input_times_cell_gate.shift));
+        int32_t c = saturate_i16(kept + added);
+        if (params->cell_clip > 0) {
+          c = clamp_i32(c, -params->cell_clip, params->cell_clip);
+        }
+        cell[unit] = (int16_t)c;
+        const int32_t output_gate = sigmoid_s16(params->sigmoid_table, gates[GATE_OUTPUT]);
+        const int32_t squashed =
+            tanh_s16(params->sigmoid_table, c, params->cell_tanh_multiplier, params->cell_tanh_shift);
+        const int32_t h = opbridge_multiply_by_quantized_multiplier(squashed * output_gate, params->hidden.multiplier,
+                                                                    params->hidden.shift) +
+                          params->hidden_zero_point;
+        next[unit] = (int8_t)clamp_i32(h, INT8_MIN, INT8_MAX);
+      }
+      memcpy(hidden, next, (size_t)units);
+    }
+  }
+  return OPBRIDGE_STATUS_OK;
+}
