@@ -37,8 +37,15 @@ from opbridge.ops.builtin import build_builtin_registry
 # Seeded input cases per golden program (each run with the module's arena and a caller's).
 GOLDEN_CASES = 4
 GOLDEN_SEED = 1
-# C prefix of an operator's module: test_add.h, test_add_run(), TEST_ADD_ARENA_BYTES.
+# C prefix of an operator's module: test_add.h, test_add_run(), TEST_ADD_ARENA_BYTES; cut to the 32
+# characters a prefix may have (test_unidirectional_sequence_lst).
 PREFIX = "test_{name}"
+PREFIX_LENGTH = 32
+
+
+def module_prefix(name: str) -> str:
+    return PREFIX.format(name=name)[:PREFIX_LENGTH]
+
 
 OPERATOR_LIST_HEADER = '''# SPDX-License-Identifier: Apache-2.0
 """The operators that get a per-kernel golden test (//cc/kernels:<name>_kernel_test).
@@ -60,7 +67,7 @@ def operator_list_source() -> str:
 def write_golden_test(op_type: str, output_dir: pathlib.Path) -> None:
     registry = build_builtin_registry()
     name = operator_target_name(op_type)
-    prefix = PREFIX.format(name=name)
+    prefix = module_prefix(name)
     graph = operator_graph(op_type)
     compile_graph(graph, registry, prefix, output_dir / f"{name}_module", bundle_kernels=False, cmake_lists=False)
     source = golden_test_source(graph, registry, prefix, GOLDEN_CASES, GOLDEN_SEED)
@@ -74,7 +81,7 @@ def write_golden_test(op_type: str, output_dir: pathlib.Path) -> None:
 def write_form_test(name: str, output_dir: pathlib.Path) -> None:
     registry = build_builtin_registry()
     form = FORMS[name]
-    prefix = PREFIX.format(name=name)
+    prefix = module_prefix(name)
     graph = form_graph(name)
     _, module = compile_graph(
         graph, registry, prefix, output_dir / f"{name}_module", bundle_kernels=False, cmake_lists=False
