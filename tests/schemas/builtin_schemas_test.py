@@ -96,10 +96,12 @@ def test_every_builtin_has_a_schema_of_its_own_in_the_builtin_domain() -> None:
         # The attributes are the class the LiteRT parser returns (None: the op takes none).
         returned = parser_class(definition.parse_litert_options)
         assert schema.attributes_class is (None if returned is type(None) else returned), definition.op_type
-        # Only the recurrent operators keep state from run to run (LiteRT's variable tensors, in their
-        # persistent bytes).
-        recurrent = definition.op_type in ("SVDF", "UNIDIRECTIONAL_SEQUENCE_LSTM")
-        assert definition.stateful == recurrent == (definition.persistent_bytes is not None)
+        # Only the recurrent operators (LiteRT's variable tensors) and READ_VARIABLE (a resource variable)
+        # keep state from run to run, in their persistent bytes; ASSIGN_VARIABLE writes its READ_VARIABLE's.
+        keepers = definition.op_type in ("SVDF", "UNIDIRECTIONAL_SEQUENCE_LSTM", "READ_VARIABLE")
+        assert definition.stateful == (keepers or definition.op_type == "ASSIGN_VARIABLE")
+        assert keepers == (definition.persistent_bytes is not None)
+        assert (definition.state_owner is not None) == (definition.op_type == "ASSIGN_VARIABLE")
 
 
 def test_every_plugin_operator_has_a_schema_in_its_plugins_domain() -> None:

@@ -155,6 +155,9 @@ class OperatorDefinition:
     # arena's persistent region; the emitter then returns NodeCode.init_statements that reset it
     # (run by <prefix>_init).
     persistent_bytes: Callable[[Graph, Node], int] | None = None
+    # (graph, node) -> the node whose ReferenceCall.state this node's reference shares (ASSIGN_VARIABLE
+    # writes the state of its variable's READ_VARIABLE); None: the node's own state.
+    state_owner: Callable[[Graph, Node], Node] | None = None
     # The C kernel may write its output over an input: it reads element i of each input before it
     # writes element i of the output, and never reads an element after writing it. The planner
     # then lets output 0 share the buffer of a same-size, same-width input that dies at this node

@@ -138,6 +138,8 @@ class OpSchema:
     attributes_class: type | None = None
     doc: str = ""
     function_body: FunctionBody | None = None
+    # The op acts only on module state (ASSIGN_VARIABLE stores a variable): it may have no outputs.
+    state_only: bool = False
 
     def __post_init__(self) -> None:
         check_schema(self)
@@ -195,8 +197,12 @@ def check_schema(schema: OpSchema) -> None:
                 )
             if parameter.option is ParameterOption.VARIADIC and position != len(parameters) - 1:
                 raise SchemaError(f"{where}: variadic {role} {parameter.name!r} must be the last {role}")
-    if not schema.outputs:
-        raise SchemaError(f"{where}: an operator has at least one output")
+    if not schema.outputs and not schema.state_only:
+        raise SchemaError(
+            f"{where}: an operator has at least one output", hint="unless it only writes state (state_only=True)"
+        )
+    if schema.outputs and schema.state_only:
+        raise SchemaError(f"{where}: a state_only operator has no outputs")
     schema.attributes  # noqa: B018 (raises SchemaError on an unsupported attribute type)
     if schema.function_body is not None:
         if not schema.function_body.nodes:

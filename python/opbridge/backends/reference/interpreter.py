@@ -62,7 +62,9 @@ class ReferenceInterpreter:
 
     Stateful operators (e.g. a noise estimate) keep their state from run to
     run, as the emitted module does between <prefix>_run calls; `reset()`
-    clears it, as <prefix>_init does.
+    clears it, as <prefix>_init does. A node whose definition names a
+    state_owner shares that node's state (ASSIGN_VARIABLE writes the variable
+    its READ_VARIABLE keeps; after a reset the READ gives the initial value).
     """
 
     def __init__(self, graph: Graph, registry: "OperatorRegistry | RegistryContext") -> None:
@@ -77,6 +79,11 @@ class ReferenceInterpreter:
         self.graph = graph
         self.registry = registry
         self.node_states: dict[int, dict[str, Any]] = {node.index: {} for node in graph.nodes}
+        # A node that shares another's state (ASSIGN_VARIABLE, its variable's READ_VARIABLE) gets that dict.
+        for node in graph.nodes:
+            definition = registry.get(node.op_type)
+            if definition is not None and definition.state_owner is not None:
+                self.node_states[node.index] = self.node_states[definition.state_owner(graph, node).index]
 
     def reset(self) -> None:
         for state in self.node_states.values():

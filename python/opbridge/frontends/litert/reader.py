@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """Reads a LiteRT flatbuffer (subgraph 0) into an opbridge Graph.
 
+Resource variables (CALL_ONCE's init subgraph, VAR_HANDLE, READ_VARIABLE, ASSIGN_VARIABLE) are
+resolved by resource_variables.py into READ_VARIABLE and ASSIGN_VARIABLE nodes named by variable.
+
 The flatbuffer is untrusted input: every vector length and index is checked
 against the file before it is used, and whatever the `tflite` accessors
 raise on a damaged file becomes a ModelFormatError naming the part that was
@@ -24,8 +27,10 @@ from opbridge.errors import (
     UnsupportedTensorError,
 )
 from opbridge.frontends.litert.nodes import LiteRTNode, custom_code_to_op_key
+from opbridge.frontends.litert.resource_variables import ResourceVariables, add_initial_values, read_resource_variables
 from opbridge.frontends.unsupported import UnsupportedNode, unsupported_operators_error
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor
+from opbridge.passes.rewrite import remove_unused_tensors, renumber
 from opbridge.registry_context import RegistryContext
 
 FILE_IDENTIFIER = b"TFL3"
@@ -123,15 +128,42 @@ def read_litert_model(data: bytes, context: RegistryContext, source: str = "<byt
     _check_identifier(data, source)
     reader = _Reader(data, source)
     tables = _read_tables(reader)
+
+    def read_tensor(subgraph: Any, index: int, resource: bool) -> Tensor:
+        return _read_tensor(reader, tables.model, subgraph, index, tables.buffer_count, resource)
+
+    variables = read_resource_variables(reader, tables.model, tables.subgraph, tables.operator_code_count, read_tensor)
     # Operators first: every unsupported one is reported at once, before
     # tensor-level problems that only matter for a model that can convert.
-    operators = _resolve_operators(reader, context, tables)
+    operators = _resolve_operators(reader, context, tables, variables.operators)
     tensors = [
-        _read_tensor(reader, tables.model, tables.subgraph, index, tables.buffer_count)
+        read_tensor(tables.subgraph, index, index in variables.handles)
         for index in range(reader.length("the tensor list", tables.subgraph.TensorsLength))
     ]
     nodes = [_build_node(reader, context, resolved, tensors, position) for position, resolved in enumerate(operators)]
-    return _build_graph(reader, tables.subgraph, tensors, nodes)
+    if not variables.present:
+        return _build_graph(reader, tables.subgraph, tensors, nodes)
+    return _with_variables(reader, tables.subgraph, tensors, nodes, [r.view.index for r in operators], variables)
+
+
+def _with_variables(
+    reader: _Reader,
+    subgraph: Any,
+    tensors: list[Tensor],
+    nodes: list[Node],
+    positions: list[int],
+    variables: ResourceVariables,
+) -> Graph:
+    """The graph with the variable nodes in their operators' places, later reads of a variable replaced
+    by its first, and the RESOURCE handles (no longer read) dropped."""
+    add_initial_values(variables, tensors)
+    by_operator = dict(zip(positions, nodes, strict=True)) | variables.nodes
+    ordered = [by_operator[index] for index in sorted(by_operator)]
+    alias = variables.aliases
+    for node in ordered:
+        node.inputs = [None if i is None else alias.get(i, i) for i in node.inputs]
+    graph = _build_graph(reader, subgraph, tensors, renumber(ordered), alias)
+    return remove_unused_tensors(graph)
 
 
 def _check_identifier(data: bytes, source: str) -> None:
@@ -159,11 +191,16 @@ def _read_tables(reader: _Reader) -> _Tables:
     return _Tables(model, subgraph, buffer_count, operator_code_count)
 
 
-def _resolve_operators(reader: _Reader, context: RegistryContext, tables: _Tables) -> list[_Resolved]:
-    """Every operator of subgraph 0 with its key and parser; all unsupported ones are refused together."""
+def _resolve_operators(
+    reader: _Reader, context: RegistryContext, tables: _Tables, skipped: frozenset[int] = frozenset()
+) -> list[_Resolved]:
+    """Every operator of subgraph 0 with its key and parser (but the `skipped` ones: the resource
+    variables' operators); all unsupported ones are refused together."""
     operators = []
     unsupported: list[UnsupportedNode] = []
     for index in range(reader.length("the operator list", tables.subgraph.OperatorsLength)):
+        if index in skipped:
+            continue
         resolved = _resolve_operator(reader, context, tables, index)
         if isinstance(resolved, UnsupportedNode):
             unsupported.append(resolved)
@@ -291,10 +328,13 @@ def _build_node(
     )
 
 
-def _build_graph(reader: _Reader, subgraph: Any, tensors: list[Tensor], nodes: list[Node]) -> Graph:
+def _build_graph(
+    reader: _Reader, subgraph: Any, tensors: list[Tensor], nodes: list[Node], aliases: dict[int, int] | None = None
+) -> Graph:
     """The graph of subgraph 0: its inputs, outputs and name around the nodes read."""
     inputs = _tensor_indices(reader, "the subgraph inputs", subgraph.InputsAsNumpy, len(tensors))
     outputs = _tensor_indices(reader, "the subgraph outputs", subgraph.OutputsAsNumpy, len(tensors))
+    outputs = [(aliases or {}).get(i, i) for i in outputs]
     subgraph_name = reader.read("the subgraph name", subgraph.Name)
     try:
         return Graph(
@@ -346,12 +386,18 @@ def _parse_options(reader: _Reader, context: RegistryContext, view: LiteRTNode, 
     return options
 
 
-def _read_tensor(reader: _Reader, model: Any, subgraph: Any, index: int, buffer_count: int) -> Tensor:
+def _read_tensor(
+    reader: _Reader, model: Any, subgraph: Any, index: int, buffer_count: int, resource: bool = False
+) -> Tensor:
+    """Tensor `index` of `subgraph`; with `resource`, a RESOURCE handle becomes a placeholder (the
+    resource-variable step resolves what it names, and the graph drops it)."""
     source = reader.source
     tensor = reader.read(f"tensor {index}", lambda: subgraph.Tensors(index))
     # A tensor without a name field is valid; name it by its index.
     name = (reader.read(f"tensor {index}'s name", tensor.Name) or f"tensor_{index}".encode()).decode(errors="replace")
     type_code = reader.read(f"tensor {index}'s type", tensor.Type)
+    if resource and type_code == tflite.TensorType.RESOURCE:
+        return Tensor(index=index, name=name, dtype=DType.INT32, shape=())
     dtype = _TENSOR_TYPES.get(type_code)
     if dtype is None:
         raise UnsupportedTensorError(
