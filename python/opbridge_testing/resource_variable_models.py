@@ -190,3 +190,23 @@ def two_variables_model(width: int, rng: np.random.Generator, container: str = "
         handle = w.var_handle(w, name, container if name == "sum" else "")
         w.operator(OPS.ASSIGN_VARIABLE, 1, [handle, tensor], [], 0, None)
     return w.finish([x], [new_total, new_peak], "two variables")
+
+
+# The models tests/models compiles (golden on four platforms, each case one invocation with the
+# variables carried): fixed seeds and sizes.
+
+
+def stateful_rnn() -> bytes:
+    """The stateful RNN step, its state read twice: 8 inputs, 16 units."""
+    return rnn_model(np.random.default_rng(20), inputs=8, units=16)
+
+
+def int8_accumulator() -> bytes:
+    """An int8 running sum whose range (scale 0.5) holds a dozen steps of inputs scaled 0.05."""
+    initial = np.random.default_rng(21).integers(-20, 20, 16)
+    return accumulator_model(16, Quant(0.05, 3), Quant(0.5, -2), initial)
+
+
+def two_variables() -> bytes:
+    """A running sum and a running maximum, the sum in a container."""
+    return two_variables_model(12, np.random.default_rng(22), container="counters")

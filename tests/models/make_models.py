@@ -9,6 +9,7 @@ from opbridge_testing.branches import two_branches
 from opbridge_testing.inverted_residual import inverted_residual
 from opbridge_testing.lstm_sequence import lstm_sequence_float32, lstm_sequence_int8
 from opbridge_testing.mobilenet import mobilenet_v1
+from opbridge_testing.resource_variable_models import int8_accumulator, stateful_rnn, two_variables
 from opbridge_testing.svdf_keyword import svdf_keyword_float32, svdf_keyword_int8
 
 MODELS: dict[str, Callable[[], bytes]] = {
@@ -19,6 +20,9 @@ MODELS: dict[str, Callable[[], bytes]] = {
     "lstm_sequence_int8.tflite": lstm_sequence_int8,
     "lstm_sequence_float32.tflite": lstm_sequence_float32,
     "svdf_keyword_float32.tflite": svdf_keyword_float32,
+    "stateful_rnn.tflite": stateful_rnn,
+    "int8_accumulator.tflite": int8_accumulator,
+    "two_variables.tflite": two_variables,
 }
 
 

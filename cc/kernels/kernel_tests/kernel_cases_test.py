@@ -11,6 +11,7 @@ from kernel_cases import (
     DATA_INPUT,
     KERNEL_DTYPES,
     NODES_PER_PATH,
+    PAIRED_OPERATORS,
     REGISTRY,
     case_builder,
     dtype_paths,
@@ -19,6 +20,7 @@ from kernel_cases import (
     registry_operators,
 )
 from opbridge.ir import DType
+from opbridge.ops.builtin import BUILTIN_OPERATORS
 
 OPERATOR_LIST = pathlib.Path("cc/kernels/kernel_tests/operators.bzl")
 REGENERATE = (
@@ -42,6 +44,12 @@ def test_every_operator_has_a_case_builder() -> None:
     stale = sorted(set(CASES) - set(registry_operators()))
     assert not missing, f"add case builders for {missing} to CASES in cc/kernels/kernel_tests/kernel_cases.py"
     assert not stale, f"remove {stale} from CASES: they are not built-in operators any more"
+
+
+def test_the_paired_operators_are_built_ins() -> None:
+    # A name left here after its operator is gone would mislead the reader.
+    built_ins = {definition.op_type for definition in BUILTIN_OPERATORS}
+    assert PAIRED_OPERATORS.issubset(built_ins), sorted(PAIRED_OPERATORS - built_ins)
 
 
 @pytest.mark.parametrize("op_type", registry_operators())
