@@ -84,14 +84,6 @@ int32_t opbridge_batch_matmul_s8(const opbridge_batch_matmul_quantized_params *p
   return OPBRIDGE_STATUS_OK;
 }
 
-/* TFLite's MultiplyByQuantizedMultiplier(int64_t x, ...): the multiplier rounded to 16 bits, one rounding shift. */
-static int32_t opbridge_batch_matmul_rescale_s64(int64_t x, int32_t multiplier, int32_t shift) {
-  const int64_t reduced = multiplier < 0x7FFF0000 ? (multiplier + (1 << 15)) >> 16 : 0x7FFF;
-  const int32_t total_shift = 15 - shift;
-  /* >> of a negative integer is an arithmetic shift on every compiler we use. */
-  return (int32_t)((x * reduced + (INT64_C(1) << (total_shift - 1))) >> total_shift);
-}
-
 int32_t opbridge_batch_matmul_s16(const opbridge_batch_matmul_quantized_params *params, const int16_t *lhs,
                                   const int16_t *rhs, int16_t *output) {
   if (params == NULL || lhs == NULL || rhs == NULL || output == NULL ||
@@ -114,7 +106,7 @@ int32_t opbridge_batch_matmul_s16(const opbridge_batch_matmul_quantized_params *
           total += ((int64_t)row[k * shape->lhs_depth_stride] + params->lhs_offset) *
                    ((int64_t)col[k * shape->rhs_depth_stride] + params->rhs_offset);
         }
-        int32_t scaled = opbridge_batch_matmul_rescale_s64(total, params->output_multiplier, params->output_shift) +
+        int32_t scaled = opbridge_rescale_s64(total, params->output_multiplier, params->output_shift) +
                          params->output_offset;
         scaled = scaled < -32768 ? -32768 : scaled;
         scaled = scaled > 32767 ? 32767 : scaled;

@@ -54,6 +54,20 @@ static inline int32_t opbridge_rescale(int32_t x, int32_t multiplier, int32_t sh
   return (high >> right_shift) + ((high & mask) > threshold ? 1 : 0);
 }
 
+/*
+ * TFLite's MultiplyByQuantizedMultiplier(int64_t x, ...), for the 16x8 kernels' int64 accumulators
+ * (BATCH_MATMUL, FULLY_CONNECTED), inline and defined once here: the Q0.31 multiplier rounded to 16
+ * bits (0x7FFF at most), x * reduced shifted right by 15 - shift with rounding (half up), truncated
+ * to int32 (no saturation, as TFLite's default build). x in [-2^47, 2^47), shift in [-31, 7].
+ */
+static inline int32_t opbridge_rescale_s64(int64_t x, int32_t multiplier, int32_t shift) {
+  const int64_t reduced = multiplier < 0x7FFF0000 ? (multiplier + (1 << 15)) >> 16 : 0x7FFF;
+  const int32_t total_shift = 15 - shift;
+  /* >> of a negative integer is an arithmetic shift on every compiler we use. */
+  const int64_t result = (x * reduced + (INT64_C(1) << (total_shift - 1))) >> total_shift;
+  return (int32_t)(uint32_t)(uint64_t)result;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,17 +6,6 @@
 #include "cc/kernels/opbridge_fixed_point.h"
 #include "cc/kernels/opbridge_kernels_s16.h"
 
-/* TFLite's MultiplyByQuantizedMultiplier(int64_t x, ...): the Q0.31 multiplier rounded to 16 bits (0x7FFF at
- * most), x * reduced shifted right by 15 - shift with rounding, truncated to int32 (no saturation, as TFLite's
- * default build). x in [-2^47, 2^47), shift in [-31, 7]. */
-static int32_t rescale_int64(int64_t x, int32_t multiplier, int32_t shift) {
-  const int64_t reduced = multiplier < 0x7FFF0000 ? (multiplier + (1 << 15)) >> 16 : 0x7FFF;
-  const int32_t total_shift = 15 - shift;
-  /* >> of a negative integer is an arithmetic shift on every compiler we use. */
-  const int64_t result = (x * reduced + ((int64_t)1 << (total_shift - 1))) >> total_shift;
-  return (int32_t)(uint32_t)(uint64_t)result;
-}
-
 static int16_t clamp_output(int32_t value, const opbridge_fully_connected_s8_params *params) {
   if (value < params->activation_min) {
     value = params->activation_min;
@@ -54,7 +43,7 @@ int32_t opbridge_fully_connected_s16(const opbridge_fully_connected_s8_params *p
         acc += bias[u];
       }
       const int32_t channel = requantization->count == 1 ? 0 : u;
-      const int32_t scaled = rescale_int64(acc, requantization->multipliers[channel], requantization->shifts[channel]);
+      const int32_t scaled = opbridge_rescale_s64(acc, requantization->multipliers[channel], requantization->shifts[channel]);
       const size_t index = (size_t)b * (size_t)params->output_depth + (size_t)u;
       output[index] = clamp_output(scaled + params->output_offset, params);
     }

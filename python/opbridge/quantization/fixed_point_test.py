@@ -33,6 +33,16 @@ def test_multiply_by_quantized_multiplier_matches_c(values: np.ndarray, multipli
     assert ours.tolist() == native.multiply_by_quantized_multiplier(values, multiplier, shift).tolist()
 
 
+def test_64_bit_rescale_rounds_the_multiplier_to_16_bits() -> None:
+    # 2^30 -> 2^14 (reduced), shift 0: x * 2^14 / 2^15 rounded half up.
+    unwrapped = fixed_point.multiply_by_quantized_multiplier_int64_unwrapped
+    np.testing.assert_array_equal(unwrapped(np.array([3, -3, 5]), 1 << 30, 0), [2, -1, 3])
+    assert int(unwrapped(np.array(1), 0x7FFFFFFF, 0)) == 1  # reduced to 0x7FFF
+    # Beyond int32 the unwrapped result is kept; the other truncates it as TFLite's cast does.
+    assert int(unwrapped(1 << 40, 1 << 30, 0)) == 1 << 39
+    assert int(fixed_point.multiply_by_quantized_multiplier_int64(1 << 40, 1 << 30, 0)) == 0
+
+
 @given(st.floats(min_value=1e-12, max_value=1e6, allow_nan=False))
 def test_quantize_multiplier_represents_the_real_value(real: float) -> None:
     multiplier, shift = fixed_point.quantize_multiplier(real)

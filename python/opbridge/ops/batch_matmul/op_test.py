@@ -20,7 +20,6 @@ from opbridge.converter import compile_graph
 from opbridge.errors import OpbridgeError
 from opbridge.ir import DType, Graph, Quantization
 from opbridge.ops.batch_matmul.attributes import BatchMatMulAttributes
-from opbridge.ops.batch_matmul.reference import multiply_by_quantized_multiplier_64
 from opbridge.ops.builtin import build_builtin_registry
 
 REGISTRY = build_builtin_registry()
@@ -133,12 +132,6 @@ def test_int8_saturates_at_both_ends() -> None:
     (ours,) = ReferenceInterpreter(graph, REGISTRY).run(inputs[0])
     np.testing.assert_array_equal(ours, [[127, 127], [-128, -128]])
     check_reference_matches_tflite_micro(graph, REGISTRY, CODE, 2, inputs=inputs)
-
-
-def test_64_bit_rescale_rounds_the_multiplier_to_16_bits() -> None:
-    # 2^30 -> 2^14 (reduced), shift 0: x * 2^14 / 2^15 rounded half up.
-    np.testing.assert_array_equal(multiply_by_quantized_multiplier_64(np.array([3, -3, 5]), 1 << 30, 0), [2, -1, 3])
-    assert int(multiply_by_quantized_multiplier_64(np.array(1), 0x7FFFFFFF, 0)) == 1  # reduced to 0x7FFF
 
 
 def refused(graph: Graph, values: list[np.ndarray], pattern: str) -> None:

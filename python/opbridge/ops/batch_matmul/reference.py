@@ -23,7 +23,12 @@ from opbridge.errors import UnsupportedOperatorError, UnsupportedTensorError
 from opbridge.ir import DType, Graph, Node, Quantization
 from opbridge.ops.batch_matmul.attributes import BatchMatMulAttributes
 from opbridge.ops.definition import Array, ReferenceCall
-from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier, quantize_multiplier, wrap_int32
+from opbridge.quantization.fixed_point import (
+    multiply_by_quantized_multiplier,
+    multiply_by_quantized_multiplier_int64_unwrapped,
+    quantize_multiplier,
+    wrap_int32,
+)
 
 BATCH_MATMUL_DTYPES = (DType.INT8, DType.INT16, DType.FLOAT32)
 MIN_RANK, MAX_RANK = 2, 5
@@ -107,13 +112,6 @@ def check_batch_matmul(graph: Graph, node: Node) -> QuantizedParameters | None:
     return QuantizedParameters(lhs_q.zero_point, rhs_q.zero_point, output_q.zero_point, multiplier, shift)
 
 
-def multiply_by_quantized_multiplier_64(x: Array, multiplier: int, shift: int) -> Array:
-    """TFLite's MultiplyByQuantizedMultiplier for an int64 x: the multiplier rounded to 16 bits, one rounding."""
-    reduced = (multiplier + (1 << 15)) >> 16 if multiplier < 0x7FFF0000 else 0x7FFF
-    total_shift = 15 - shift
-    return (np.asarray(x, np.int64) * reduced + (1 << (total_shift - 1))) >> total_shift
-
-
 def operands(lhs: Array, rhs: Array, attributes: BatchMatMulAttributes) -> tuple[Array, Array]:
     """lhs as [..., M, K] and rhs as [..., K, N], undoing adj_x and adj_y."""
     return (
@@ -143,6 +141,6 @@ def batch_matmul_reference(call: ReferenceCall) -> list[Array]:
     if output.dtype is DType.INT8:
         scaled = multiply_by_quantized_multiplier(wrap_int32(total), p.multiplier, p.shift)
     else:
-        scaled = multiply_by_quantized_multiplier_64(total, p.multiplier, p.shift)
+        scaled = multiply_by_quantized_multiplier_int64_unwrapped(total, p.multiplier, p.shift)
     low, high = RANGES[output.dtype]
     return [np.clip(scaled + p.output_zero_point, low, high).astype(output.dtype.numpy).reshape(output.shape)]

@@ -42,7 +42,12 @@ from opbridge.ops.unidirectional_sequence_lstm.schema import (
     INPUT_WEIGHTS,
     RECURRENT_WEIGHTS,
 )
-from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier, quantize_multiplier, wrap_int32
+from opbridge.quantization.fixed_point import (
+    multiply_by_quantized_multiplier,
+    multiply_by_quantized_multiplier_int64_unwrapped,
+    quantize_multiplier,
+    wrap_int32,
+)
 
 HIDDEN_KEY = "output_state"
 CELL_KEY = "cell_state"
@@ -226,14 +231,6 @@ def check_integer_tensors(call: ReferenceCall) -> None:
         )
 
 
-def multiply_by_quantized_multiplier_64(x: Array, multiplier: int, shift: int) -> Array:
-    """TFLite's MultiplyByQuantizedMultiplier on an int64 accumulator (the 16x8 kernels): the multiplier
-    rounded to 16 bits, one rounding shift."""
-    reduced = (multiplier + (1 << 15)) >> 16 if multiplier < 0x7FFF0000 else 0x7FFF
-    total_shift = 15 - shift
-    return (np.asarray(x, dtype=np.int64) * reduced + (1 << (total_shift - 1))) >> total_shift
-
-
 def int_fc(
     x: Array, x_zero: int, weights: Array, weight_zero: int, bias: Array | None, m: tuple[int, int], wide: bool
 ) -> Array:
@@ -243,7 +240,7 @@ def int_fc(
     if bias is not None:
         acc = acc + bias.astype(np.int64)[np.newaxis, :]
     if wide:
-        scaled = multiply_by_quantized_multiplier_64(acc, *m)
+        scaled = multiply_by_quantized_multiplier_int64_unwrapped(acc, *m)
     else:
         scaled = multiply_by_quantized_multiplier(wrap_int32(acc), *m)
     return saturate(scaled, INT16_MIN, INT16_MAX)
