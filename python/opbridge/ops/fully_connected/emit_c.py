@@ -7,7 +7,7 @@ import numpy as np
 
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
 from opbridge.errors import UnsupportedTensorError
-from opbridge.ir import DType, Graph, Node
+from opbridge.ir import DType, Graph, Node, Quantization
 from opbridge.ir.attribute_types import Requantization
 from opbridge.ops.conv_2d.emit_c import fixed_point_requantization, float_requantization
 from opbridge.ops.fully_connected.reference import fully_connected_multipliers, require_tflite_requantization
@@ -84,10 +84,31 @@ def emit_fully_connected_int16(ctx: EmitContext, node: Node) -> NodeCode:
         require_dtype(node, bias, "bias", (DType.INT64, DType.INT32))
         if bias.dtype is DType.INT32:
             kernel = "opbridge_fully_connected_s16_bias32"
-    low, high = activation_range(node.attributes.activation, output_q, DType.INT16)
-    units, depth = filter_tensor.shape
+    activation = activation_range(node.attributes.activation, output_q, DType.INT16)
     multipliers, shifts = fully_connected_multipliers(input_q, filter_q, output_q)
-    requantization_definitions, requantization = fixed_point_requantization(ctx, node, multipliers, shifts)
+    requantization = fixed_point_requantization(ctx, node, multipliers, shifts)
+    return fully_connected_params_and_call(
+        ctx, node, kernel, S16_KERNELS_HEADER, (input_q, filter_q, output_q), activation, requantization
+    )
+
+
+def fully_connected_params_and_call(
+    ctx: EmitContext,
+    node: Node,
+    kernel: str,
+    header: str,
+    quantizations: tuple[Quantization, Quantization, Quantization],
+    activation: tuple[int, int],
+    requantization: tuple[list[str], str],
+) -> NodeCode:
+    """The opbridge_fully_connected_s8_params of `node` and the call kernel(&params, input, filter, bias, output):
+    the int8 kernel and the int16 ones (16x8) take the same parameters; only the kernel and its header differ."""
+    graph = ctx.graph
+    input_q, filter_q, output_q = quantizations
+    low, high = activation
+    requantization_definitions, requantization_initializer = requantization
+    units, depth = graph.tensor(node.inputs[1]).shape
+    bias_index = node.inputs[2] if len(node.inputs) > 2 else None
     filter_offset = 0 if filter_q.per_channel else -filter_q.zero_point
     params_symbol = ctx.local_symbol(node, "params")
     params = f"""static const opbridge_fully_connected_s8_params {params_symbol} = {{
@@ -96,16 +117,16 @@ def emit_fully_connected_int16(ctx: EmitContext, node: Node) -> NodeCode:
     .output_offset = {output_q.zero_point},
     .activation_min = {low},
     .activation_max = {high},
-    .batches = {input_tensor.element_count // depth},
+    .batches = {graph.tensor(node.inputs[0]).element_count // depth},
     .input_depth = {depth},
     .output_depth = {units},
-    .requantization = {requantization},
+    .requantization = {requantization_initializer},
 }};"""
     call = (
         f"status = {kernel}(&{params_symbol}, {ctx.pointer(node.inputs[0])}, "
         f"{ctx.pointer(node.inputs[1])}, {ctx.optional_pointer(bias_index)}, {ctx.pointer(node.outputs[0])});"
     )
-    return NodeCode(includes=[S16_KERNELS_HEADER], definitions=[*requantization_definitions, params], statements=[call])
+    return NodeCode(includes=[header], definitions=[*requantization_definitions, params], statements=[call])
 
 
 def emit_fully_connected(ctx: EmitContext, node: Node) -> NodeCode:
@@ -127,7 +148,7 @@ def emit_fully_connected(ctx: EmitContext, node: Node) -> NodeCode:
     units, depth = filter_tensor.shape
     if node.attributes.requantization is Requantization.ONNX:
         scales = onnx_output_scales(input_q.scale, filter_q.scales, output_q.scale, units)
-        requantization_definitions, requantization = float_requantization(ctx, node, scales)
+        requantization = float_requantization(ctx, node, scales)
     else:
         multipliers, shifts = fully_connected_multipliers(input_q, filter_q, output_q)
         bias = folded_fully_connected_bias(graph, node)
@@ -149,25 +170,16 @@ def emit_fully_connected(ctx: EmitContext, node: Node) -> NodeCode:
                 f"{ctx.pointer(node.inputs[1])}, {ctx.pointer(node.outputs[0])});"
             )
             return NodeCode(includes=[FOLDED_KERNELS_HEADER], definitions=[*definitions, params], statements=[call])
-        requantization_definitions, requantization = fixed_point_requantization(ctx, node, multipliers, shifts)
-    filter_offset = 0 if filter_q.per_channel else -filter_q.zero_point
-    params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_fully_connected_s8_params {params_symbol} = {{
-    .input_offset = {-input_q.zero_point},
-    .filter_offset = {filter_offset},
-    .output_offset = {output_q.zero_point},
-    .activation_min = {low},
-    .activation_max = {high},
-    .batches = {input_tensor.element_count // depth},
-    .input_depth = {depth},
-    .output_depth = {units},
-    .requantization = {requantization},
-}};"""
-    call = (
-        f"status = opbridge_fully_connected_s8(&{params_symbol}, {ctx.pointer(node.inputs[0])}, "
-        f"{ctx.pointer(node.inputs[1])}, {ctx.optional_pointer(bias_index)}, {ctx.pointer(node.outputs[0])});"
+        requantization = fixed_point_requantization(ctx, node, multipliers, shifts)
+    return fully_connected_params_and_call(
+        ctx,
+        node,
+        "opbridge_fully_connected_s8",
+        KERNELS_HEADER,
+        (input_q, filter_q, output_q),
+        (low, high),
+        requantization,
     )
-    return NodeCode(includes=[KERNELS_HEADER], definitions=[*requantization_definitions, params], statements=[call])
 
 
 # Layers with fewer multiply-accumulates keep the plain kernel: there the folded form's code would
