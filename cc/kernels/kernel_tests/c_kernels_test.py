@@ -11,6 +11,7 @@ import tempfile
 
 import pytest
 from kernel_cases import REGISTRY, operator_graph, registry_operators
+from opbridge.backends.c.emitter import shortened_prefix
 from opbridge.converter import compile_graph
 from opbridge_testing.host_build import KernelSet, kernel_objects
 
@@ -46,7 +47,7 @@ def test_called_kernels_are_defined_in_the_named_files(op_type: str) -> None:
     assert not missing_files, f"{op_type} names kernel files aot_model does not link: {missing_files}"
     with tempfile.TemporaryDirectory() as scratch_name:
         scratch = pathlib.Path(scratch_name)
-        prefix = f"check_{op_type.lower()}"[:32]  # a C prefix has at most 32 characters
+        prefix = shortened_prefix(f"check_{op_type.lower()}")
         compile_graph(operator_graph(op_type), REGISTRY, prefix, scratch / "module", bundle_kernels=False)
         called = called_kernels(scratch / "module", prefix)
         support = [KERNELS / name for name in SUPPORT if (KERNELS / name).is_file()]

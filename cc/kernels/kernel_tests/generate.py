@@ -30,6 +30,7 @@ import sys
 
 from form_cases import FORMS, form_graph
 from kernel_cases import NODES_PER_PATH, operator_graph, operator_seed, operator_target_name, registry_operators
+from opbridge.backends.c.emitter import shortened_prefix
 from opbridge.backends.c.golden import golden_test_source
 from opbridge.converter import compile_graph
 from opbridge.ops.builtin import build_builtin_registry
@@ -40,11 +41,10 @@ GOLDEN_SEED = 1
 # C prefix of an operator's module: test_add.h, test_add_run(), TEST_ADD_ARENA_BYTES; cut to the 32
 # characters a prefix may have (test_unidirectional_sequence_lst).
 PREFIX = "test_{name}"
-PREFIX_LENGTH = 32
 
 
 def module_prefix(name: str) -> str:
-    return PREFIX.format(name=name)[:PREFIX_LENGTH]
+    return shortened_prefix(PREFIX.format(name=name))
 
 
 OPERATOR_LIST_HEADER = '''# SPDX-License-Identifier: Apache-2.0

@@ -46,7 +46,9 @@ from opbridge.ir import Graph, Tensor
 
 # cc/kernels in the source tree or in a Bazel runfiles tree (python/opbridge/backends/c/ is 4 levels down).
 KERNEL_SOURCE_DIRECTORY = pathlib.Path(__file__).absolute().parents[4] / "cc" / "kernels"
-PREFIX_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,31}$")
+# A module prefix: a C identifier of at most PREFIX_MAX_LENGTH characters.
+PREFIX_MAX_LENGTH = 32
+PREFIX_PATTERN = re.compile(rf"^[A-Za-z_][A-Za-z0-9_]{{0,{PREFIX_MAX_LENGTH - 1}}}$")
 MAX_RANK = 6
 # Status codes of an emitted module (module errors stay below 1000).
 MODULE_STATUSES = {
@@ -72,6 +74,12 @@ def check_prefix(prefix: str) -> None:
             f"prefix {prefix!r} is not a C identifier of at most 32 characters",
             hint="use letters, digits and '_', starting with a letter, e.g. 'kws'",
         )
+
+
+def shortened_prefix(prefix: str) -> str:
+    """`prefix` cut to the PREFIX_MAX_LENGTH characters check_prefix allows (for prefixes made from
+    operator names, as the kernel tests make them: test_unidirectional_sequence_lst)."""
+    return prefix[:PREFIX_MAX_LENGTH]
 
 
 # Literal suffixes that give a constant its array's type, so the widest
