@@ -56,30 +56,23 @@ def multiply_by_quantized_multiplier(x: IntArray | int, multiplier: IntArray | i
     return rounding_divide_by_power_of_two(saturating_rounding_doubling_high_mul(shifted, multiplier), right_shift)
 
 
-def multiply_by_quantized_multiplier_int64_unwrapped(
+def multiply_by_quantized_multiplier_int64(
     x: IntArray | int, multiplier: IntArray | int, shift: IntArray | int
 ) -> IntArray:
-    """TFLite's MultiplyByQuantizedMultiplier for int64 accumulators (the 16x8 kernels), before its cast to int32.
+    """TFLite's MultiplyByQuantizedMultiplier for int64 accumulators (the 16x8 kernels: FULLY_CONNECTED,
+    BATCH_MATMUL, LSTM).
 
     The multiplier is first reduced to 16 bits (rounded, 0x7FFF at most), then x * reduced is
-    shifted right by 15 - shift with rounding (half up). x in [-2^47, 2^47), shift in [-31, 7].
-    The result is left in int64: BATCH_MATMUL's and LSTM's references clamp it as it is; see
-    multiply_by_quantized_multiplier_int64 for TFLite's truncation to int32.
+    shifted right by 15 - shift with rounding (half up), and the result is truncated to int32, as
+    TFLite's cast does (its default double-rounding build does not saturate here); callers clamp
+    after. x in [-2^47, 2^47), shift in [-31, 7].
     """
     x = np.asarray(x, dtype=np.int64)
     multiplier = np.asarray(multiplier, dtype=np.int64)
     shift = np.asarray(shift, dtype=np.int64)
     reduced = np.where(multiplier < 0x7FFF0000, (multiplier + (1 << 15)) >> 16, 0x7FFF)
     total_shift = 15 - shift
-    return (x * reduced + (np.int64(1) << (total_shift - 1))) >> total_shift
-
-
-def multiply_by_quantized_multiplier_int64(
-    x: IntArray | int, multiplier: IntArray | int, shift: IntArray | int
-) -> IntArray:
-    """multiply_by_quantized_multiplier_int64_unwrapped truncated to int32, as TFLite returns it (its default
-    double-rounding build does not saturate here)."""
-    return wrap_int32(multiply_by_quantized_multiplier_int64_unwrapped(x, multiplier, shift))
+    return wrap_int32((x * reduced + (np.int64(1) << (total_shift - 1))) >> total_shift)
 
 
 def quantize_multiplier(real_multiplier: float) -> tuple[int, int]:

@@ -25,7 +25,7 @@ from opbridge.ops.batch_matmul.attributes import BatchMatMulAttributes
 from opbridge.ops.definition import Array, ReferenceCall
 from opbridge.quantization.fixed_point import (
     multiply_by_quantized_multiplier,
-    multiply_by_quantized_multiplier_int64_unwrapped,
+    multiply_by_quantized_multiplier_int64,
     quantize_multiplier,
     wrap_int32,
 )
@@ -141,6 +141,6 @@ def batch_matmul_reference(call: ReferenceCall) -> list[Array]:
     if output.dtype is DType.INT8:
         scaled = multiply_by_quantized_multiplier(wrap_int32(total), p.multiplier, p.shift)
     else:
-        scaled = multiply_by_quantized_multiplier_int64_unwrapped(total, p.multiplier, p.shift)
+        scaled = multiply_by_quantized_multiplier_int64(total, p.multiplier, p.shift)
     low, high = RANGES[output.dtype]
     return [np.clip(scaled + p.output_zero_point, low, high).astype(output.dtype.numpy).reshape(output.shape)]

@@ -44,7 +44,7 @@ from opbridge.ops.unidirectional_sequence_lstm.schema import (
 )
 from opbridge.quantization.fixed_point import (
     multiply_by_quantized_multiplier,
-    multiply_by_quantized_multiplier_int64_unwrapped,
+    multiply_by_quantized_multiplier_int64,
     quantize_multiplier,
     wrap_int32,
 )
@@ -240,7 +240,7 @@ def int_fc(
     if bias is not None:
         acc = acc + bias.astype(np.int64)[np.newaxis, :]
     if wide:
-        scaled = multiply_by_quantized_multiplier_int64_unwrapped(acc, *m)
+        scaled = multiply_by_quantized_multiplier_int64(acc, *m)
     else:
         scaled = multiply_by_quantized_multiplier(wrap_int32(acc), *m)
     return saturate(scaled, INT16_MIN, INT16_MAX)
