@@ -132,17 +132,26 @@ int32_t opbridge_lstm_f32(const opbridge_lstm_f32_params *params, const float *i
   return OPBRIDGE_STATUS_OK;
 }
 
-/* ---- int8 with an int16 cell state ---------------------------------------------------------- */
+/* ---- int8 or int16 activations with an int16 cell state -------------------------------------- */
 
-size_t opbridge_lstm_s8_state_bytes(const opbridge_lstm_shape *shape) {
+/* The hidden state's element size: int8, or int16 for 16x8. */
+static size_t hidden_bytes(int32_t wide) { return wide ? sizeof(int16_t) : sizeof(int8_t); }
+
+static size_t integer_state_bytes(const opbridge_lstm_shape *shape, int32_t wide) {
   if (!shape_is_valid(shape)) {
     return 0;
   }
   const size_t rows = (size_t)shape->batches * (size_t)shape->units;
-  return aligned4(rows * sizeof(int16_t)) + rows;
+  return aligned4(rows * sizeof(int16_t)) + rows * hidden_bytes(wide);
 }
 
-int32_t opbridge_lstm_s8_reset(const opbridge_lstm_s8_params *params, void *state) {
+size_t opbridge_lstm_s8_state_bytes(const opbridge_lstm_shape *shape) { return integer_state_bytes(shape, 0); }
+
+size_t opbridge_lstm_s16_state_bytes(const opbridge_lstm_shape *shape) { return integer_state_bytes(shape, 1); }
+
+/* The cell state 0; the hidden state the zero point (int8) or 0 (int16: TFLite Micro resets only int8
+ * variable tensors to their zero point). */
+static int32_t integer_reset(const opbridge_lstm_s8_params *params, void *state, int32_t wide) {
   if (params == NULL || state == NULL || !shape_is_valid(&params->shape)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
@@ -151,9 +160,24 @@ int32_t opbridge_lstm_s8_reset(const opbridge_lstm_s8_params *params, void *stat
   for (size_t i = 0; i < rows; ++i) {
     cells[i] = 0;
   }
-  int8_t *hiddens = (int8_t *)state + aligned4(rows * sizeof(int16_t));
-  memset(hiddens, (int8_t)params->hidden_zero_point, rows);
+  void *hiddens = (int8_t *)state + aligned4(rows * sizeof(int16_t));
+  if (wide) {
+    int16_t *hidden = (int16_t *)hiddens;
+    for (size_t i = 0; i < rows; ++i) {
+      hidden[i] = 0;
+    }
+  } else {
+    memset(hiddens, (int8_t)params->hidden_zero_point, rows);
+  }
   return OPBRIDGE_STATUS_OK;
+}
+
+int32_t opbridge_lstm_s8_reset(const opbridge_lstm_s8_params *params, void *state) {
+  return integer_reset(params, state, 0);
+}
+
+int32_t opbridge_lstm_s16_reset(const opbridge_lstm_s16_params *params, void *state) {
+  return integer_reset(params, state, 1);
 }
 
 static int32_t clamp_i32(int32_t value, int32_t low, int32_t high) {
@@ -162,7 +186,8 @@ static int32_t clamp_i32(int32_t value, int32_t low, int32_t high) {
 
 static int32_t saturate_i16(int32_t value) { return clamp_i32(value, INT16_MIN, INT16_MAX); }
 
-/* TFLite's integer FULLY_CONNECTED for one unit, to int16 at zero point 0. */
+/* TFLite's integer FULLY_CONNECTED for one unit, to int16 at zero point 0: int8 rows with an int32
+ * accumulator and bias. */
 static int32_t dot_s8(const int8_t *row, int32_t row_offset, const int8_t *weights, int32_t weight_offset,
                       int32_t depth, int32_t bias, opbridge_lstm_scale scale) {
   int32_t acc = 0;
@@ -171,6 +196,18 @@ static int32_t dot_s8(const int8_t *row, int32_t row_offset, const int8_t *weigh
   }
   acc += bias;
   return saturate_i16(opbridge_multiply_by_quantized_multiplier(acc, scale.multiplier, scale.shift));
+}
+
+/* The same for int16 rows (16x8): an int64 accumulator and bias, TFLite's 64-bit rescale (truncated to
+ * int32 as its cast does), then saturated to int16. */
+static int32_t dot_s16(const int16_t *row, int32_t row_offset, const int8_t *weights, int32_t weight_offset,
+                       int32_t depth, int64_t bias, opbridge_lstm_scale scale) {
+  int64_t acc = 0;
+  for (int32_t d = 0; d < depth; ++d) {
+    acc += (int64_t)(((int32_t)weights[d] + weight_offset) * ((int32_t)row[d] + row_offset));
+  }
+  acc += bias;
+  return saturate_i16(opbridge_rescale_s64(acc, scale.multiplier, scale.shift));
 }
 
 /* TFLite's int16 LOGISTIC (input multiplier 0, shift 0): Q3.12 -> Q0.15. */
@@ -213,39 +250,69 @@ static int32_t tanh_s16(const uint16_t *table, int32_t x, int32_t multiplier, in
   return result >> 8;
 }
 
-int32_t opbridge_lstm_s8(const opbridge_lstm_s8_params *params, const int8_t *input,
-                         const int8_t *const weights[2 * OPBRIDGE_LSTM_GATES],
-                         const int32_t *const biases[OPBRIDGE_LSTM_GATES], void *state, int8_t *output) {
-  if (params == NULL || params->sigmoid_table == NULL || input == NULL || weights == NULL || biases == NULL ||
-      state == NULL || output == NULL || !shape_is_valid(&params->shape)) {
+/* What the int8 and 16x8 kernels read and write: wide (16x8) selects int16 activations and the int64
+ * biases, else int8 activations and the int32 biases. */
+typedef struct {
+  int32_t wide;
+  const void *input;
+  const int32_t *const *biases32;
+  const int64_t *const *biases64;
+  void *output;
+} integer_io;
+
+/* One gate's FC of `row` (row_index: input or output/hidden row, in elements) for `unit`. */
+static int32_t gate_fc(const integer_io *io, const void *rows, size_t row_index, int32_t row_offset,
+                       const int8_t *weights, int32_t weight_offset, int32_t depth, int32_t gate, int32_t unit,
+                       int32_t with_bias, opbridge_lstm_scale scale) {
+  if (io->wide) {
+    const int64_t bias = with_bias ? io->biases64[gate][unit] : 0;
+    return dot_s16((const int16_t *)rows + row_index, row_offset, weights, weight_offset, depth, bias, scale);
+  }
+  const int32_t bias = with_bias ? io->biases32[gate][unit] : 0;
+  return dot_s8((const int8_t *)rows + row_index, row_offset, weights, weight_offset, depth, bias, scale);
+}
+
+static int32_t lstm_integer(const opbridge_lstm_s8_params *params, const integer_io *io,
+                            const int8_t *const weights[2 * OPBRIDGE_LSTM_GATES], void *state) {
+  if (params == NULL || params->sigmoid_table == NULL || io->input == NULL || weights == NULL ||
+      (io->wide ? io->biases64 == NULL : io->biases32 == NULL) || state == NULL || io->output == NULL ||
+      !shape_is_valid(&params->shape)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
   for (int32_t i = 0; i < 2 * OPBRIDGE_LSTM_GATES; ++i) {
-    if (weights[i] == NULL || (i < OPBRIDGE_LSTM_GATES && biases[i] == NULL)) {
+    const void *bias = i >= OPBRIDGE_LSTM_GATES ? NULL
+                       : io->wide                ? (const void *)io->biases64[i]
+                                                 : (const void *)io->biases32[i];
+    if (weights[i] == NULL || (i < OPBRIDGE_LSTM_GATES && bias == NULL)) {
       return OPBRIDGE_STATUS_INVALID_ARGUMENT;
     }
   }
   const opbridge_lstm_shape *shape = &params->shape;
   const int32_t units = shape->units;
   const size_t rows = (size_t)shape->batches * (size_t)units;
+  const size_t element = hidden_bytes(io->wide);
   int16_t *cells = (int16_t *)state;
   int8_t *hiddens = (int8_t *)state + aligned4(rows * sizeof(int16_t));
   const int32_t hidden_offset = -params->hidden_zero_point;
+  const int32_t low = io->wide ? INT16_MIN : INT8_MIN;
+  const int32_t high = io->wide ? INT16_MAX : INT8_MAX;
   for (int32_t batch = 0; batch < shape->batches; ++batch) {
     int16_t *cell = cells + (size_t)batch * (size_t)units;
-    int8_t *hidden = hiddens + (size_t)batch * (size_t)units;
+    /* This row's hidden state, as element index (batch * units) of the hidden buffer. */
+    const size_t hidden_row = (size_t)batch * (size_t)units;
     for (int32_t step = 0; step < shape->time_steps; ++step) {
-      const int8_t *x = input + input_row(shape, batch, step);
-      int8_t *next = output + output_row(shape, batch, step);
+      const size_t x = (size_t)input_row(shape, batch, step);
+      const size_t next = (size_t)output_row(shape, batch, step);
       for (int32_t unit = 0; unit < units; ++unit) {
         int32_t gates[OPBRIDGE_LSTM_GATES];
         for (int32_t g = 0; g < OPBRIDGE_LSTM_GATES; ++g) {
           const int8_t *w = weights[g] + (size_t)unit * (size_t)shape->input_size;
           const int8_t *r = weights[OPBRIDGE_LSTM_GATES + g] + (size_t)unit * (size_t)units;
-          const int32_t from_input = dot_s8(x, params->input_offset, w, params->input_weight_offsets[g],
-                                            shape->input_size, biases[g][unit], params->input_scales[g]);
-          const int32_t from_hidden = dot_s8(hidden, hidden_offset, r, params->recurrent_weight_offsets[g], units,
-                                             0, params->recurrent_scales[g]);
+          const int32_t from_input = gate_fc(io, io->input, x, params->input_offset, w, params->input_weight_offsets[g],
+                                             shape->input_size, g, unit, 1, params->input_scales[g]);
+          const int32_t from_hidden = gate_fc(io, hiddens, hidden_row, hidden_offset, r,
+                                              params->recurrent_weight_offsets[g], units, g, unit, 0,
+                                              params->recurrent_scales[g]);
           gates[g] = saturate_i16(from_input + from_hidden);
         }
         const int32_t forget = sigmoid_s16(params->sigmoid_table, gates[GATE_FORGET]);
@@ -266,10 +333,29 @@ int32_t opbridge_lstm_s8(const opbridge_lstm_s8_params *params, const int8_t *in
         const int32_t h = opbridge_multiply_by_quantized_multiplier(squashed * output_gate, params->hidden.multiplier,
                                                                     params->hidden.shift) +
                           params->hidden_zero_point;
-        next[unit] = (int8_t)clamp_i32(h, INT8_MIN, INT8_MAX);
+        /* The new hidden row goes to the output first: the gates of every unit read the previous one. */
+        if (io->wide) {
+          ((int16_t *)io->output)[next + (size_t)unit] = (int16_t)clamp_i32(h, low, high);
+        } else {
+          ((int8_t *)io->output)[next + (size_t)unit] = (int8_t)clamp_i32(h, low, high);
+        }
       }
-      memcpy(hidden, next, (size_t)units);
+      memcpy(hiddens + hidden_row * element, (int8_t *)io->output + next * element, (size_t)units * element);
     }
   }
   return OPBRIDGE_STATUS_OK;
+}
+
+int32_t opbridge_lstm_s8(const opbridge_lstm_s8_params *params, const int8_t *input,
+                         const int8_t *const weights[2 * OPBRIDGE_LSTM_GATES],
+                         const int32_t *const biases[OPBRIDGE_LSTM_GATES], void *state, int8_t *output) {
+  const integer_io io = {0, input, biases, NULL, output};
+  return lstm_integer(params, &io, weights, state);
+}
+
+int32_t opbridge_lstm_s16(const opbridge_lstm_s16_params *params, const int16_t *input,
+                          const int8_t *const weights[2 * OPBRIDGE_LSTM_GATES],
+                          const int64_t *const biases[OPBRIDGE_LSTM_GATES], void *state, int16_t *output) {
+  const integer_io io = {1, input, NULL, biases, output};
+  return lstm_integer(params, &io, weights, state);
 }

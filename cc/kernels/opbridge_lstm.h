@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* UNIDIRECTIONAL_SEQUENCE_LSTM as TFLite Micro runs it (lstm_eval.h's EvalLstm): the plain LSTM (no
- * peephole, projection, layer norm or CIFG), float32, or int8 with an int16 cell state, equal to
+ * peephole, projection, layer norm or CIFG), float32, int8 with an int16 cell state, or 16x8 (int16
+ * activations, int8 weights, int64 biases, an int16 cell state), equal to
  * python/opbridge/ops/unidirectional_sequence_lstm/reference.py (float32: bit for bit where the C
  * library's expf and tanhf are TFLite Micro's).
  *
  * The hidden and cell states live in the caller's persistent memory (`state`), laid out as
  * opbridge_lstm_*_state_bytes says: the cell state [batches * units] (float or int16), then the hidden
- * state [batches * units] (float or int8); the output must not overlap the input or the state. The reset
- * functions set them as TFLite Micro resets variable tensors (int8: the hidden zero point; else 0).
+ * state [batches * units] (float, int8 or int16), at a 4-byte aligned offset; the output must not overlap
+ * the input or the state. The reset functions set them as TFLite Micro resets variable tensors (int8: the
+ * hidden zero point; else 0, int16 hidden states included).
  *
  * Gates are numbered input, forget, cell, output (LiteRT's input order). Each batch row runs its time
  * steps in turn; rows never mix, so time-major and batch-major inputs give TFLite Micro's values. */
@@ -66,21 +68,31 @@ typedef struct {
   const uint16_t *sigmoid_table;
 } opbridge_lstm_s8_params;
 
+/* 16x8 takes the same parameters (the offsets and zero points of int16 tensors, 0 as TFLite's converter
+ * writes them, are applied all the same); its FC scales go through TFLite's 64-bit rescale, which rounds
+ * each multiplier to 16 bits. */
+typedef opbridge_lstm_s8_params opbridge_lstm_s16_params;
+
 /* Bytes of persistent state (see above), for 4-byte aligned memory. */
 size_t opbridge_lstm_f32_state_bytes(const opbridge_lstm_shape *shape);
 size_t opbridge_lstm_s8_state_bytes(const opbridge_lstm_shape *shape);
+size_t opbridge_lstm_s16_state_bytes(const opbridge_lstm_shape *shape);
 
 int32_t opbridge_lstm_f32_reset(const opbridge_lstm_f32_params *params, void *state);
 int32_t opbridge_lstm_s8_reset(const opbridge_lstm_s8_params *params, void *state);
+int32_t opbridge_lstm_s16_reset(const opbridge_lstm_s16_params *params, void *state);
 
 /* weights: the four input matrices [units, input_size] then the four recurrent ones [units, units];
- * biases: the four gate biases [units]. */
+ * biases: the four gate biases [units] (int64 for 16x8). */
 int32_t opbridge_lstm_f32(const opbridge_lstm_f32_params *params, const float *input,
                           const float *const weights[2 * OPBRIDGE_LSTM_GATES],
                           const float *const biases[OPBRIDGE_LSTM_GATES], void *state, float *output);
 int32_t opbridge_lstm_s8(const opbridge_lstm_s8_params *params, const int8_t *input,
                          const int8_t *const weights[2 * OPBRIDGE_LSTM_GATES],
                          const int32_t *const biases[OPBRIDGE_LSTM_GATES], void *state, int8_t *output);
+int32_t opbridge_lstm_s16(const opbridge_lstm_s16_params *params, const int16_t *input,
+                          const int8_t *const weights[2 * OPBRIDGE_LSTM_GATES],
+                          const int64_t *const biases[OPBRIDGE_LSTM_GATES], void *state, int16_t *output);
 
 #ifdef __cplusplus
 }

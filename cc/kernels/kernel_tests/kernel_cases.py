@@ -35,7 +35,9 @@ REGISTRY = build_builtin_registry()
 KERNEL_DTYPES = (DType.INT8, DType.INT32, DType.FLOAT32)
 # Operators whose int16 kernels (16x8 quantization) are tested too; other operators' schemas may allow int16 without
 # a case builder that draws it.
-INT16_OPERATORS = frozenset({"ADD", "DEQUANTIZE", "FULLY_CONNECTED", "QUANTIZE", "SOFTMAX"})
+INT16_OPERATORS = frozenset(
+    {"ADD", "DEQUANTIZE", "FULLY_CONNECTED", "QUANTIZE", "SOFTMAX", "UNIDIRECTIONAL_SEQUENCE_LSTM"}
+)
 # Nodes per dtype path; case builders use the node's variant (0 or 1) to cover both settings of a
 # two-way attribute (requantization, bias present or not, PAD or PADV2).
 NODES_PER_PATH = 2
@@ -779,7 +781,8 @@ def resize(op_type: str) -> CaseBuilder:
 def lstm(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
     """UNIDIRECTIONAL_SEQUENCE_LSTM, batch-major (variant 0) or time-major (1), its hidden and cell states
     variable tensors; int8 quantized as TFLite's converter does (symmetric weights, biases at input x
-    weight scale, an int16 cell state of scale 2^-11)."""
+    weight scale, an int16 cell state of scale 2^-11); 16x8 likewise with int16 input and hidden state
+    (zero points 0) and int64 biases."""
     time, batch = int(rng.integers(1, 3, endpoint=True)), int(rng.integers(1, 2, endpoint=True))
     input_size, units = int(rng.integers(1, 6, endpoint=True)), int(rng.integers(1, 5, endpoint=True))
     time_major = variant % 2 == 1
@@ -799,7 +802,13 @@ def lstm(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
         inputs[18] = TensorSpec("output_state", f32, (batch, units), is_variable=True)
         inputs[19] = TensorSpec("cell_state", f32, (batch, units), is_variable=True)
         return NodeSpec(inputs, node_attributes)
-    input_q, output_q = per_tensor(rng, 0.005, 0.05), Quantization((float(np.float32(2 / 255)),), (0,))
+    wide = path.source is DType.INT16
+    if wide:
+        # About the int8 path's real ranges: inputs up to a few units, the hidden state about [-1, 1].
+        input_q, output_q = int16_symmetric(rng, 2e-5, 2e-4), Quantization((float(np.float32(1 / 32768)),), (0,))
+    else:
+        input_q, output_q = per_tensor(rng, 0.005, 0.05), Quantization((float(np.float32(2 / 255)),), (0,))
+    bias_dtype, bias_limit = (DType.INT64, 200_000) if wide else (DType.INT32, 2000)
     for g in gates:
         for base, depth, source_q in ((1, input_size, input_q), (5, units, output_q)):
             weight_q = Quantization((draw_scale(rng, 0.002, 0.02),), (0,))
@@ -807,10 +816,10 @@ def lstm(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
             inputs[base + g] = TensorSpec(f"w{base + g}", DType.INT8, (units, depth), weight_q, data)
             if base == 1:
                 bias_q = Quantization((float(np.float32(source_q.scales[0]) * np.float32(weight_q.scales[0])),), (0,))
-                bias = rng.integers(-2000, 2000, units).astype(np.int32)
-                inputs[12 + g] = TensorSpec(f"b{g}", DType.INT32, (units,), bias_q, bias)
-    inputs[0] = TensorSpec("input", DType.INT8, shape, input_q)
-    inputs[18] = TensorSpec("output_state", DType.INT8, (batch, units), output_q, is_variable=True)
+                bias = rng.integers(-bias_limit, bias_limit, units).astype(bias_dtype.numpy)
+                inputs[12 + g] = TensorSpec(f"b{g}", bias_dtype, (units,), bias_q, bias)
+    inputs[0] = TensorSpec("input", path.source, shape, input_q)
+    inputs[18] = TensorSpec("output_state", path.source, (batch, units), output_q, is_variable=True)
     inputs[19] = TensorSpec(
         "cell_state", DType.INT16, (batch, units), Quantization((2.0**-11,), (0,)), is_variable=True
     )

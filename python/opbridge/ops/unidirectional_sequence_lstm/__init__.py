@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """UNIDIRECTIONAL_SEQUENCE_LSTM: an LSTM over a sequence (time-major or batch-major) whose hidden and
 cell states (variable tensors) carry over from run to run, as TFLite Micro runs it: the plain LSTM
-(no peephole, projection, layer norm or CIFG), float32, or int8 (and 16x8: int16 activations with int8
-weights, reference only) with an int16 cell state."""
+(no peephole, projection, layer norm or CIFG), float32, or int8 or 16x8 (int16 activations with int8
+weights and int64 biases) with an int16 cell state."""
 
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.unidirectional_sequence_lstm.emit_c import emit_lstm, lstm_persistent_bytes

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
-"""UNIDIRECTIONAL_SEQUENCE_LSTM -> opbridge_lstm_f32 or opbridge_lstm_s8 (cc/kernels/opbridge_lstm.h),
-the hidden and cell states in the node's persistent memory (lstm_persistent_bytes), reset by the
-module's init as TFLite Micro resets variable tensors."""
+"""UNIDIRECTIONAL_SEQUENCE_LSTM -> opbridge_lstm_f32, opbridge_lstm_s8 or (16x8: int16 activations, int64
+biases) opbridge_lstm_s16 (cc/kernels/opbridge_lstm.h), the hidden and cell states in the node's
+persistent memory (lstm_persistent_bytes), reset by the module's init as TFLite Micro resets variable
+tensors."""
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode, c_int_list, constants_placement
 from opbridge.errors import UnsupportedTensorError
@@ -27,6 +28,8 @@ from opbridge.ops.unidirectional_sequence_lstm.schema import (
 
 LSTM_HEADER = "cc/kernels/opbridge_lstm.h"
 GATES = 4
+# The kernel for each activation type.
+KERNELS = {DType.FLOAT32: "f32", DType.INT8: "s8", DType.INT16: "s16"}
 
 
 def lstm_shape(graph: Graph, node: Node) -> tuple[int, int, int, int, bool]:
@@ -42,13 +45,14 @@ def lstm_persistent_bytes(graph: Graph, node: Node) -> int:
     """What opbridge_lstm_*_state_bytes returns: the cell state, then the hidden state."""
     batches, _, _, units, _ = lstm_shape(graph, node)
     rows = batches * units
-    if graph.tensor(node.inputs[INPUT]).dtype is DType.FLOAT32:
+    activations = graph.tensor(node.inputs[INPUT]).dtype
+    if activations is DType.FLOAT32:
         return 2 * rows * 4
-    return (rows * 2 + 3) // 4 * 4 + rows
+    return (rows * 2 + 3) // 4 * 4 + rows * (2 if activations is DType.INT16 else 1)
 
 
 def s8_parameters(graph: Graph, node: Node) -> dict[str, object]:
-    """The int8 kernel's parameters, the reference's numbers (TFLite Micro's Prepare)."""
+    """The int8 and 16x8 kernels' parameters, the reference's numbers (TFLite Micro's Prepare)."""
     a: LstmAttributes = node.attributes
 
     def tensor(position: int) -> Tensor:
@@ -83,10 +87,10 @@ def emit_lstm(ctx: EmitContext, node: Node) -> NodeCode:
     graph = ctx.graph
     batches, steps, input_size, units, time_major = lstm_shape(graph, node)
     activations = graph.tensor(node.inputs[INPUT]).dtype
-    if activations not in (DType.FLOAT32, DType.INT8):
+    if activations not in KERNELS:
         raise UnsupportedTensorError(
-            f"{node.describe()}: the C kernel runs float32 and int8 LSTMs, not {activations.value} (16x8) ones",
-            hint="run the 16x8 LSTM with the reference interpreter, or quantize it to int8",
+            f"{node.describe()}: the C kernel runs float32, int8 and 16x8 (int16) LSTMs, not {activations.value} ones",
+            hint="run the LSTM with the reference interpreter, or quantize it to int8 or 16x8",
         )
     float32 = activations is DType.FLOAT32
     for position in (*INPUT_WEIGHTS, *RECURRENT_WEIGHTS, *BIASES):
@@ -105,7 +109,17 @@ def emit_lstm(ctx: EmitContext, node: Node) -> NodeCode:
     .cell_clip = {c_float_literal(node.attributes.cell_clip)},
 }};"""
     else:
-        kind, ctype, weight_type, bias_type = "s8", "opbridge_lstm_s8_params", "int8_t", "int32_t"
+        kind, weight_type = KERNELS[activations], "int8_t"
+        ctype, bias_type = f"opbridge_lstm_{kind}_params", "int64_t" if kind == "s16" else "int32_t"
+        bias_dtype = DType.INT64 if kind == "s16" else DType.INT32
+        for position in BIASES:
+            bias = graph.tensor(node.inputs[position])
+            if bias.dtype is not bias_dtype:
+                raise UnsupportedTensorError(
+                    f"{node.describe()}: a {activations.value} LSTM's C kernel takes {bias_dtype.value} biases, "
+                    f"got {bias.describe()}",
+                    hint="quantize the gate biases as TFLite's converter does (int32 for int8, int64 for 16x8)",
+                )
         p = s8_parameters(graph, node)
         table_symbol = ctx.local_symbol(node, "sigmoid_table")
         table = f"static const uint16_t {table_symbol}[256] = {{{c_int_list(SIGMOID_TABLE)}}};"

@@ -13,7 +13,7 @@ Quantization as TFLite's converter chooses it for an int8 LSTM:
   scale at 2^-12 (Q3.12) and their activation scale at 2^-15 (Q0.15).
 The 16x8 LSTM (int16 activations) takes the int16 tensors symmetric (zero point 0) and int64 biases.
 
-The emitted C (float32 and int8) against the reference over INVOCATIONS runs in a row, the states in
+The emitted C (float32, int8 and 16x8) against the reference over INVOCATIONS runs in a row, the states in
 the module's persistent bytes; the golden program then inits the module again and repeats them.
 """
 
@@ -380,6 +380,9 @@ C_CASES = [
     (DType.INT8, 3, 2, 5, 4, False, 0.0),
     (DType.INT8, 2, 3, 4, 3, True, 0.5),
     (DType.INT8, 1, 1, 6, 5, False, 3.0),
+    (DType.INT16, 3, 2, 5, 4, False, 0.0),
+    (DType.INT16, 2, 3, 4, 3, True, 0.5),
+    (DType.INT16, 1, 1, 6, 5, False, 3.0),
 ]
 
 
