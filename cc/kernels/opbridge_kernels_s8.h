@@ -210,6 +210,9 @@ typedef struct {
 /* Softmax over each row of `depth` values; output scale 1/256, zero point -128. */
 int32_t opbridge_softmax_s8(const opbridge_softmax_s8_params *params, const int8_t *input, int8_t *output);
 
+/* The same of int8 input to int16 output (TFLite's int8 -> int16 softmax): scale 1/65536, zero point -32768. */
+int32_t opbridge_softmax_s8_s16(const opbridge_softmax_s8_params *params, const int8_t *input, int16_t *output);
+
 typedef struct {
   int32_t size;
   int32_t input_zero_point;

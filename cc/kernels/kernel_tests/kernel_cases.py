@@ -96,6 +96,12 @@ def operator_seed(op_type: str) -> int:
 DATA_INPUT = {"SPLIT": 1}
 
 
+# Operators whose input and output type variables differ but whose inference takes only some of the pairs their
+# constraints allow: the mixed pairs they take (pairs of one dtype are always kept). SOFTMAX writes int16 from int8
+# (int16_output) and otherwise its input's dtype.
+MIXED_PATHS = {"SOFTMAX": frozenset({(DType.INT8, DType.INT16)})}
+
+
 def dtype_paths(definition: OperatorDefinition) -> list[DTypePath]:
     """The kernel dtype paths of an operator, from its schema's type constraints."""
     schema = definition.schema
@@ -104,6 +110,9 @@ def dtype_paths(definition: OperatorDefinition) -> list[DTypePath]:
     paths = schema_paths(definition, KERNEL_DTYPES)
     if definition.op_type in INT16_OPERATORS:
         paths += [path for path in schema_paths(definition, (*KERNEL_DTYPES, DType.INT16)) if path not in paths]
+    mixed = MIXED_PATHS.get(definition.op_type)
+    if mixed is not None:
+        paths = [path for path in paths if path.source is path.target or (path.source, path.target) in mixed]
     return paths
 
 
@@ -380,8 +389,9 @@ FIXED_OUTPUTS = {
     "TANH": Quantization((1.0 / 128.0,), (0,)),
     "SOFTMAX": Quantization((1.0 / 256.0,), (-128,)),
 }
-# int16 SOFTMAX's (TFLite Micro requires it).
+# int16 SOFTMAX's, and int8 -> int16 SOFTMAX's (TFLite Micro requires them).
 INT16_SOFTMAX_OUTPUT = Quantization((1.0 / 32768.0,), (0,))
+INT8_TO_INT16_SOFTMAX_OUTPUT = Quantization((1.0 / 65536.0,), (-32768,))
 
 
 def saturating(op_type: str) -> CaseBuilder:
@@ -509,6 +519,12 @@ def softmax(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec
             [TensorSpec("input", path.source, shape, input_q)], attributes("SOFTMAX", beta=beta), INT16_SOFTMAX_OUTPUT
         )
     input_q = per_tensor(rng, 0.01, 0.5)
+    if path.target is DType.INT16:
+        return NodeSpec(
+            [TensorSpec("input", path.source, shape, input_q)],
+            attributes("SOFTMAX", beta=beta, int16_output=True),
+            INT8_TO_INT16_SOFTMAX_OUTPUT,
+        )
     return NodeSpec(
         [TensorSpec("input", path.source, shape, input_q)], attributes("SOFTMAX", beta=beta), FIXED_OUTPUTS["SOFTMAX"]
     )

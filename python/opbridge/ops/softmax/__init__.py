@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""SOFTMAX: exp(beta * (x - max)) / sum over the last axis, int8 in and out, int16 in and out (16x8), or float32."""
+"""SOFTMAX: exp(beta * (x - max)) / sum over the last axis, int8 in and int8 or int16 out, int16 in and out (16x8), or
+float32."""
 
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.ops.softmax.emit_c import emit_softmax

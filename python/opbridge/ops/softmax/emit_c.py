@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""SOFTMAX -> opbridge_softmax_s8, opbridge_softmax_s16 or opbridge_softmax_f32."""
+"""SOFTMAX -> opbridge_softmax_s8, opbridge_softmax_s8_s16, opbridge_softmax_s16 or opbridge_softmax_f32."""
 
 import numpy as np
 
@@ -10,6 +10,7 @@ from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER, c_float_lit
 from opbridge.ops.shared.float32 import require_float32
 from opbridge.ops.shared.quantized import require_dtype, require_quantization
 from opbridge.ops.softmax.reference import (
+    int8_input_output_bits,
     int16_exp_lut,
     int16_one_over_one_plus_x_lut,
     int16_quantizations,
@@ -84,14 +85,9 @@ def emit_softmax(ctx: EmitContext, node: Node) -> NodeCode:
     if input_tensor.dtype is DType.INT16:
         return emit_int16_softmax(ctx, node)
     require_dtype(node, input_tensor, "input")
-    require_dtype(node, output, "output")
     input_q = require_quantization(node, input_tensor, "input")
-    output_q = require_quantization(node, output, "output")
-    if output_q.zero_point != -128 or abs(output_q.scale - 1.0 / 256.0) > 1e-9:
-        raise UnsupportedTensorError(
-            f"{node.describe()}: int8 softmax output must have scale 1/256 and zero point -128, got {output_q}",
-            hint="re-quantize the model; TFLite requires these output parameters",
-        )
+    # int8, or int16 (TFLite's int8 -> int16 softmax): the same kernel and parameters, another output type.
+    function = "opbridge_softmax_s8" if int8_input_output_bits(node, output) == 8 else "opbridge_softmax_s8_s16"
     multiplier, left_shift, diff_min = softmax_parameters(node.attributes.beta, input_q.scale)
     depth = input_tensor.shape[-1]
     params_symbol = ctx.local_symbol(node, "params")
@@ -103,5 +99,5 @@ def emit_softmax(ctx: EmitContext, node: Node) -> NodeCode:
     .diff_min = {diff_min},
 }};"""
     source, target = ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])
-    call = f"status = opbridge_softmax_s8(&{params_symbol}, {source}, {target});"
+    call = f"status = {function}(&{params_symbol}, {source}, {target});"
     return NodeCode(includes=[KERNELS_HEADER], definitions=[params], statements=[call])

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-"""SOFTMAX on drawn row lengths, scales and betas (int8, int16 and float32): reference == TFLite Micro, C kernel ==
-reference (float32: within a few ulps, libm's expf). int16 is quantized as TFLite's converter quantizes 16x8 models
-(see int16_graph)."""
+"""SOFTMAX on drawn row lengths, scales and betas (int8, int8 -> int16, int16 and float32): reference == TFLite
+Micro, C kernel == reference (float32: within a few ulps, libm's expf). int16 is quantized as TFLite's converter
+quantizes 16x8 models (see int16_graph)."""
 
 import numpy as np
 import pytest
@@ -163,4 +163,54 @@ def test_int16_tables_are_tflite_micros() -> None:
 def test_int16_with_another_output_scale_is_refused(data: st.DataObject) -> None:
     graph = int16_graph(data, Quantization((1.0 / 256.0,), (0,)))
     with pytest.raises(UnsupportedTensorError, match=r"softmax_under_test.*output scale 1/32768"):
+        check_c_matches_reference(graph, REGISTRY)
+
+
+# int8 -> int16 (TFLite's int8 softmax written as int16): TFLite Micro requires the output at scale 1/65536 (within
+# 0.1%), zero point -32768, and computes as for int8 output but divides down to 16 bits.
+INT8_TO_INT16_OUTPUT = Quantization((1.0 / 65536.0,), (-32768,))
+
+
+def int8_to_int16_graph(data: st.DataObject, output_q: Quantization = INT8_TO_INT16_OUTPUT) -> Graph:
+    shape = tuple(data.draw(st.integers(1, 4)) for _ in range(data.draw(st.integers(0, 2))))
+    shape += (data.draw(st.integers(1, 40)),)
+    builder = GraphBuilder()
+    x = builder.tensor("logits", DType.INT8, shape, data.draw(strategies.per_tensor(0.01, 0.5)))
+    y = builder.tensor("probabilities", DType.INT16, shape, output_q)
+    attributes = SoftmaxAttributes(beta=data.draw(st.sampled_from([1.0, 0.5, 2.0, 0.125])), int16_output=True)
+    return builder.single_node_graph("SOFTMAX", [x], [y], attributes)
+
+
+@settings(max_examples=30)
+@given(st.data())
+def test_int8_to_int16_reference_matches_tflite_micro(data: st.DataObject) -> None:
+    graph = int8_to_int16_graph(data)
+    # TFLite's SOFTMAX version 2: int8 (its int16 output included).
+    check_reference_matches_tflite_micro(
+        graph, REGISTRY, schema.BuiltinOperator.SOFTMAX, 2, schema.BuiltinOptions.SoftmaxOptions, options_of(graph)
+    )
+
+
+@settings(max_examples=10)
+@given(st.data())
+def test_int8_to_int16_c_kernel_matches_reference(data: st.DataObject) -> None:
+    check_c_matches_reference(int8_to_int16_graph(data), REGISTRY)
+
+
+# Each refused by TFLite Micro's Prepare too (its zero point and scale checks).
+@pytest.mark.parametrize(
+    "output_q",
+    [
+        Quantization((1.0 / 32768.0,), (0,)),
+        Quantization((1.0 / 65536.0,), (0,)),
+        Quantization((1.0 / 32768.0,), (-32768,)),
+    ],
+    ids=["int16_softmax_quantization", "zero_point_0", "scale_1_32768"],
+)
+def test_int8_to_int16_with_another_output_quantization_is_refused(output_q: Quantization) -> None:
+    builder = GraphBuilder()
+    x = builder.tensor("logits", DType.INT8, (2, 5), Quantization((0.1,), (3,)))
+    y = builder.tensor("probabilities", DType.INT16, (2, 5), output_q)
+    graph = builder.single_node_graph("SOFTMAX", [x], [y], SoftmaxAttributes(int16_output=True))
+    with pytest.raises(UnsupportedTensorError, match=r"softmax_under_test.*output scale 1/65536 and zero point -32768"):
         check_c_matches_reference(graph, REGISTRY)

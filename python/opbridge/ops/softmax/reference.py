@@ -1,9 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
-"""TFLite Micro's reference SOFTMAX, int8 input and int8 output, int16 input and int16 output (16x8), and float32.
+"""TFLite Micro's reference SOFTMAX: int8 input to int8 or int16 output, int16 input and int16 output (16x8), and
+float32.
 
 int8: the input differences from the row maximum are scaled to fixed point
 with 5 integer bits, exponentiated with gemmlowp's fixed-point exp, summed
-with 12 integer bits, and divided through gemmlowp's fixed-point reciprocal;
+with 12 integer bits, and divided through gemmlowp's fixed-point reciprocal
+down to the output type's bits (8 or 16) and offset by its minimum, i.e.
+int8 output scale 1/256, zero point -128, int16 output scale 1/65536, zero
+point -32768 (TFLite Micro's Prepare refuses other output quantizations);
 differences below `diff_min` give the output minimum.
 
 int16 (SoftmaxInt16): the differences from the row maximum are rescaled so that [-65535, 0] covers
@@ -132,6 +136,32 @@ def float32_softmax_reference(call: ReferenceCall) -> list[Array]:
         return [(exps / total[:, None]).astype(np.float32).reshape(output.shape)]
 
 
+# The int8 input path's outputs: dtype -> (bits, zero point = the type's minimum, scale 2^-bits).
+INT8_INPUT_OUTPUTS = {DType.INT8: (8, -128), DType.INT16: (16, -32768)}
+
+
+def int8_input_output_bits(node: Node, output: Tensor) -> int:
+    """The output's bits (8 or 16) after TFLite Micro's checks of an int8 softmax's output: int8 at scale 1/256
+    (exactly) with zero point -128, or int16 at scale 1/65536 (within 0.1%) with zero point -32768."""
+    if output.dtype not in INT8_INPUT_OUTPUTS:
+        raise UnsupportedTensorError(
+            f"{node.describe()}: int8 SOFTMAX to {output.describe()}", hint="an int8 softmax writes int8 or int16"
+        )
+    output_q = require_quantization(node, output, "output")
+    bits, zero_point = INT8_INPUT_OUTPUTS[output.dtype]
+    if bits == 8:
+        scale_ok = np.float32(output_q.scale) == np.float32(1.0 / 256.0)
+    else:
+        scale_ok = abs(np.float32(output_q.scale) - np.float32(1.0 / 65536)) <= np.float32(0.001 / 65536)
+    if output_q.zero_point != zero_point or not scale_ok:
+        raise UnsupportedTensorError(
+            f"{node.describe()}: int8 SOFTMAX to {output.dtype.value} needs output scale 1/{1 << bits} and zero "
+            f"point {zero_point}, got {output_q}",
+            hint="re-quantize the model; TFLite Micro refuses other output parameters",
+        )
+    return bits
+
+
 def softmax_reference(call: ReferenceCall) -> list[Array]:
     if call.input_tensor(0).dtype is DType.FLOAT32:
         return float32_softmax_reference(call)
@@ -139,6 +169,8 @@ def softmax_reference(call: ReferenceCall) -> list[Array]:
         return int16_softmax_reference(call)
     input_q = require_quantization(call.node, call.input_tensor(0), "input")
     output = call.outputs[0]
+    bits = int8_input_output_bits(call.node, output)
+    output_min, output_max = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
     multiplier, left_shift, diff_min = softmax_parameters(call.attributes.beta, input_q.scale)
 
     values = call.value(0).astype(np.int64)
@@ -151,7 +183,7 @@ def softmax_reference(call: ReferenceCall) -> list[Array]:
     sum_of_exps = np.where(in_range, rescaled, 0).sum(axis=1, keepdims=True)
     reciprocal, bits_over_unit = gemmlowp.reciprocal(sum_of_exps, ACCUMULATION_INTEGER_BITS)
     unsaturated = rounding_divide_by_power_of_two(
-        saturating_rounding_doubling_high_mul(reciprocal, exps), bits_over_unit + 31 - 8
+        saturating_rounding_doubling_high_mul(reciprocal, exps), bits_over_unit + 31 - bits
     )
-    result = np.where(in_range, np.clip(unsaturated - 128, -128, 127), -128)
-    return [result.astype(np.int8).reshape(output.shape)]
+    result = np.where(in_range, np.clip(unsaturated + output_min, output_min, output_max), output_min)
+    return [result.astype(output.dtype.numpy).reshape(output.shape)]
