@@ -77,13 +77,15 @@ class ModelWriter:
         operator.builtinOptions = options
         self.operators.append(operator)
 
-    def finish(self, inputs: list[int], outputs: list[int], description: str) -> bytes:
+    def subgraph(self, inputs: list[int], outputs: list[int], name: str = "main") -> schema.SubGraphT:
+        """This writer's tensors and operators as a subgraph."""
         subgraph = schema.SubGraphT()
-        subgraph.tensors = self.tensors
-        subgraph.inputs = inputs
-        subgraph.outputs = outputs
-        subgraph.operators = self.operators
-        subgraph.name = "main"
+        subgraph.tensors, subgraph.operators = self.tensors, self.operators
+        subgraph.inputs, subgraph.outputs, subgraph.name = inputs, outputs, name
+        return subgraph
+
+    def model_bytes(self, subgraphs: list[schema.SubGraphT], description: str) -> bytes:
+        """A LiteRT file of `subgraphs` with this writer's operator codes and buffers."""
         model = schema.ModelT()
         model.version = 3
         model.operatorCodes = []
@@ -93,12 +95,15 @@ class ModelWriter:
             operator_code.deprecatedBuiltinCode = min(code, 127)
             operator_code.version = version
             model.operatorCodes.append(operator_code)
-        model.subgraphs = [subgraph]
+        model.subgraphs = subgraphs
         model.buffers = self.buffers
         model.description = description
         builder = flatbuffers.Builder(1024)
         builder.Finish(model.Pack(builder), file_identifier=b"TFL3")
         return bytes(builder.Output())
+
+    def finish(self, inputs: list[int], outputs: list[int], description: str) -> bytes:
+        return self.model_bytes([self.subgraph(inputs, outputs)], description)
 
 
 class Activation:

@@ -6,7 +6,6 @@ its constant initial value. ModelWriter writes one subgraph; StatefulModelWriter
 
 import dataclasses
 
-import flatbuffers
 import numpy as np
 from ai_edge_litert import schema_py_generated as schema
 
@@ -52,31 +51,9 @@ class StatefulModelWriter(ModelWriter):
         self.operator(OPS.CALL_ONCE, 1, [], [], schema.BuiltinOptions.CallOnceOptions, options)
 
     def finish(self, inputs: list[int], outputs: list[int], description: str) -> bytes:
-        main = _subgraph(self, inputs, outputs, "main")
-        subgraphs = [main, _subgraph(self.init, [], [], "init")]
-        subgraphs += [_subgraph(w, [], [], f"extra_{i}") for i, w in enumerate(self.extra_subgraphs)]
-        model = schema.ModelT()
-        model.version = 3
-        model.operatorCodes = []
-        for code, version in self.codes:
-            operator_code = schema.OperatorCodeT()
-            operator_code.builtinCode = code
-            operator_code.deprecatedBuiltinCode = min(code, 127)
-            operator_code.version = version
-            model.operatorCodes.append(operator_code)
-        model.subgraphs = subgraphs
-        model.buffers = self.buffers
-        model.description = description
-        builder = flatbuffers.Builder(1024)
-        builder.Finish(model.Pack(builder), file_identifier=b"TFL3")
-        return bytes(builder.Output())
-
-
-def _subgraph(writer: ModelWriter, inputs: list[int], outputs: list[int], name: str) -> schema.SubGraphT:
-    subgraph = schema.SubGraphT()
-    subgraph.tensors, subgraph.operators = writer.tensors, writer.operators
-    subgraph.inputs, subgraph.outputs, subgraph.name = inputs, outputs, name
-    return subgraph
+        subgraphs = [self.subgraph(inputs, outputs), self.init.subgraph([], [], "init")]
+        subgraphs += [w.subgraph([], [], f"extra_{i}") for i, w in enumerate(self.extra_subgraphs)]
+        return self.model_bytes(subgraphs, description)
 
 
 @dataclasses.dataclass(frozen=True)

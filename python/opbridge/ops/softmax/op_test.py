@@ -115,14 +115,21 @@ def test_float32_wide_logits_match_tflite_micro() -> None:
 INT16_OUTPUT = Quantization((1.0 / 32768.0,), (0,))
 
 
-def int16_graph(data: st.DataObject, output_q: Quantization = INT16_OUTPUT) -> Graph:
+def drawn_graph(
+    data: st.DataObject, input_dtype: DType, input_q: Quantization, output_q: Quantization, int16_output: bool
+) -> Graph:
+    """A SOFTMAX of drawn shape (rank 1 to 3, rows up to 40) and beta, writing int16 probabilities."""
     shape = tuple(data.draw(st.integers(1, 4)) for _ in range(data.draw(st.integers(0, 2))))
     shape += (data.draw(st.integers(1, 40)),)
     builder = GraphBuilder()
-    x = builder.tensor("logits", DType.INT16, shape, data.draw(strategies.int16_symmetric(1e-5, 3e-3)))
+    x = builder.tensor("logits", input_dtype, shape, input_q)
     y = builder.tensor("probabilities", DType.INT16, shape, output_q)
-    attributes = SoftmaxAttributes(beta=data.draw(st.sampled_from([1.0, 0.5, 2.0, 0.125])))
-    return builder.single_node_graph("SOFTMAX", [x], [y], attributes)
+    beta = data.draw(st.sampled_from([1.0, 0.5, 2.0, 0.125]))
+    return builder.single_node_graph("SOFTMAX", [x], [y], SoftmaxAttributes(beta=beta, int16_output=int16_output))
+
+
+def int16_graph(data: st.DataObject, output_q: Quantization = INT16_OUTPUT) -> Graph:
+    return drawn_graph(data, DType.INT16, data.draw(strategies.int16_symmetric(1e-5, 3e-3)), output_q, False)
 
 
 @settings(max_examples=30)
@@ -172,13 +179,7 @@ INT8_TO_INT16_OUTPUT = Quantization((1.0 / 65536.0,), (-32768,))
 
 
 def int8_to_int16_graph(data: st.DataObject, output_q: Quantization = INT8_TO_INT16_OUTPUT) -> Graph:
-    shape = tuple(data.draw(st.integers(1, 4)) for _ in range(data.draw(st.integers(0, 2))))
-    shape += (data.draw(st.integers(1, 40)),)
-    builder = GraphBuilder()
-    x = builder.tensor("logits", DType.INT8, shape, data.draw(strategies.per_tensor(0.01, 0.5)))
-    y = builder.tensor("probabilities", DType.INT16, shape, output_q)
-    attributes = SoftmaxAttributes(beta=data.draw(st.sampled_from([1.0, 0.5, 2.0, 0.125])), int16_output=True)
-    return builder.single_node_graph("SOFTMAX", [x], [y], attributes)
+    return drawn_graph(data, DType.INT8, data.draw(strategies.per_tensor(0.01, 0.5)), output_q, True)
 
 
 @settings(max_examples=30)
