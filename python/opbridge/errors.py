@@ -23,7 +23,17 @@ class OpbridgeError(Exception):
     def __init__(self, message: str, *, hint: str = "") -> None:
         self.message = message
         self.hint = hint
-        super().__init__(f"{message}\n  hint: {hint}" if hint else message)
+        super().__init__(self._text())
+
+    def _text(self) -> str:
+        return f"{self.message}\n  hint: {self.hint}" if self.hint else self.message
+
+    def add_context(self, where: str) -> None:
+        """Prefixes the message with `where` (the node, tensor or key being read) unless it names it already:
+        for code that catches an error raised where that was not known, and raises it again."""
+        if where not in self.message:
+            self.message = f"{where}: {self.message}"
+            self.args = (self._text(),)
 
 
 class ConfigError(OpbridgeError):

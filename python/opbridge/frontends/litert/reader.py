@@ -348,14 +348,6 @@ def _build_graph(
         raise ModelFormatError(f"{reader.source}: {error}", hint="the operators are not in execution order") from None
 
 
-def _name_the_node(error: OpbridgeError, view: LiteRTNode) -> None:
-    """Prefixes a built-in parser's error (which sees only the options) with the node it was reading."""
-    where = view.describe()
-    if where not in error.message:
-        error.message = f"{where}: {error.message}"
-        error.args = (f"{error.message}\n  hint: {error.hint}" if error.hint else error.message,)
-
-
 def _parse_options(reader: _Reader, context: RegistryContext, view: LiteRTNode, op_name: str) -> Any:
     """The node's typed options from its registered parser, checked against air_options."""
     parser = context.litert_parsers[view.op_key]
@@ -363,7 +355,8 @@ def _parse_options(reader: _Reader, context: RegistryContext, view: LiteRTNode, 
         try:
             options = reader.read(f"node {view.index} ({op_name}) options", lambda: parser(view))
         except OpbridgeError as error:
-            _name_the_node(error, view)
+            # A built-in parser sees only the options: name the node it was reading.
+            error.add_context(view.describe())
             raise
     else:
         try:
