@@ -1,32 +1,25 @@
 # SPDX-License-Identifier: Apache-2.0
 """DEPTH_TO_SPACE (float32 and int8, NHWC) on drawn shapes and block sizes: reference == TFLite Micro bit for bit,
 C module == reference byte for byte, typed errors for unequal int8 quantization and block sizes that do not fit;
-ONNX DepthToSpace keeps converting through RESHAPE, TRANSPOSE, RESHAPE (ops/transpose/onnx.py)."""
+ONNX DepthToSpace keeps converting through RESHAPE, TRANSPOSE, RESHAPE (ops/transpose/onnx.py).
 
-import pathlib
-import tempfile
+The runs shared with SPACE_TO_DEPTH are in opbridge_testing.block_size_tests."""
 
 import numpy as np
 import onnxruntime
 import pytest
 from ai_edge_litert import schema_py_generated as schema
-from hypothesis import given, settings
 from hypothesis import strategies as st
 from onnx import TensorProto, helper
 from opbridge_testing import strategies
-from opbridge_testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
+from opbridge_testing.block_size_tests import REGISTRY, block_size_graph, block_size_tests, check_block_size_refused
 
 from opbridge.backends.reference import ReferenceInterpreter
-from opbridge.converter import compile_graph
-from opbridge.errors import OpbridgeError
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType, Graph, Quantization
-from opbridge.ops.builtin import build_builtin_registry
-from opbridge.ops.depth_to_space.attributes import BlockSizeAttributes
 from opbridge.ops.depth_to_space.reference import depth_to_space
 from opbridge.registry import default_registry_context
 
-REGISTRY = build_builtin_registry()
 CODE = schema.BuiltinOperator.DEPTH_TO_SPACE
 
 
@@ -38,12 +31,9 @@ def depth_to_space_graph(
     output_shape: tuple[int, ...] | None = None,
 ) -> Graph:
     n, h, w, c = shape
-    builder = GraphBuilder()
-    x = builder.tensor("input", dtype, shape, quantization[0])
     if output_shape is None:
         output_shape = (n, h * block, w * block, c // (block * block))
-    y = builder.tensor("output", dtype, output_shape, quantization[1])
-    return builder.single_node_graph("DEPTH_TO_SPACE", [x], [y], BlockSizeAttributes(block_size=block))
+    return block_size_graph("DEPTH_TO_SPACE", shape, block, output_shape, dtype, quantization)
 
 
 def draw_graph(data: st.DataObject) -> Graph:
@@ -59,28 +49,19 @@ def draw_graph(data: st.DataObject) -> Graph:
     return depth_to_space_graph(shape, block, dtype, (quantization, quantization))
 
 
-def options(graph: Graph) -> schema.DepthToSpaceOptionsT:
-    packed = schema.DepthToSpaceOptionsT()
-    packed.blockSize = graph.nodes[0].attributes.block_size
-    return packed
-
-
-@settings(max_examples=30, deadline=None)
-@given(st.data())
-def test_reference_matches_tflite_micro(data: st.DataObject) -> None:
-    graph = draw_graph(data)
-    version = 2 if graph.tensors[0].dtype is DType.INT8 else 1
-    check_reference_matches_tflite_micro(
-        graph, REGISTRY, CODE, version, schema.BuiltinOptions.DepthToSpaceOptions, options(graph)
-    )
-
-
-@settings(max_examples=12, deadline=None)
-@given(st.data())
-def test_c_module_matches_reference(data: st.DataObject) -> None:
-    graph = draw_graph(data)
-    exact = 0 if graph.tensors[0].dtype is DType.FLOAT32 else None  # int8: byte for byte anyway
-    check_c_matches_reference(graph, REGISTRY, float_ulp_tolerance=exact)
+# Drawn graphs against TFLite Micro and the C module; unequal int8 quantization refused.
+(
+    test_reference_matches_tflite_micro,
+    test_c_module_matches_reference,
+    test_unequal_int8_quantization_is_refused,
+) = block_size_tests(
+    "DEPTH_TO_SPACE",
+    CODE,
+    schema.BuiltinOptions.DepthToSpaceOptions,
+    schema.DepthToSpaceOptionsT,
+    draw_graph,
+    depth_to_space_graph,
+)
 
 
 def test_the_order_is_dcr() -> None:
@@ -92,29 +73,10 @@ def test_the_order_is_dcr() -> None:
     np.testing.assert_array_equal(ours, expected)
 
 
-@pytest.mark.parametrize(
-    ("input_q", "output_q"),
-    [
-        (Quantization((0.1,), (3,)), Quantization((0.2,), (3,))),  # scales differ
-        (Quantization((0.1,), (3,)), Quantization((0.1,), (4,))),  # zero points differ
-    ],
-)
-def test_unequal_int8_quantization_is_refused(input_q: Quantization, output_q: Quantization) -> None:
-    graph = depth_to_space_graph((1, 2, 2, 4), 2, DType.INT8, (input_q, output_q))
-    values = np.arange(16, dtype=np.int8).reshape(1, 2, 2, 4)
-    with pytest.raises(OpbridgeError, match=r"node 0 \(DEPTH_TO_SPACE.*quantization differ"):
-        ReferenceInterpreter(graph, REGISTRY).run([values])
-    with tempfile.TemporaryDirectory() as scratch, pytest.raises(OpbridgeError, match=r"quantization differ"):
-        compile_graph(graph, REGISTRY, "single_op", pathlib.Path(scratch) / "module", bundle_kernels=False)
-
-
 @pytest.mark.parametrize(("block", "channels"), [(0, 4), (-2, 4), (2, 6), (3, 4)])
 def test_block_sizes_that_do_not_fit_are_refused(block: int, channels: int) -> None:
     graph = depth_to_space_graph((1, 2, 2, channels), block, output_shape=(1, 4, 4, 1))
-    with pytest.raises(OpbridgeError, match=rf"DEPTH_TO_SPACE.*block_size {block}"):
-        ReferenceInterpreter(graph, REGISTRY).run([np.zeros((1, 2, 2, channels), np.float32)])
-    with tempfile.TemporaryDirectory() as scratch, pytest.raises(OpbridgeError, match=rf"block_size {block}"):
-        compile_graph(graph, REGISTRY, "single_op", pathlib.Path(scratch) / "module", bundle_kernels=False)
+    check_block_size_refused("DEPTH_TO_SPACE", graph, block, (1, 2, 2, channels))
 
 
 @pytest.mark.parametrize("mode", ["DCR", "CRD"])

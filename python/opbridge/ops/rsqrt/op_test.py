@@ -14,15 +14,11 @@ import pytest
 from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from hypothesis.extra.numpy import array_shapes, arrays
+from hypothesis.extra.numpy import array_shapes
 from opbridge_testing import strategies
 from opbridge_testing.activation_tests import REGISTRY, float32_tests, unary_graph
-from opbridge_testing.single_op import (
-    FLOAT32_EDGE_VALUES,
-    GraphBuilder,
-    check_c_matches_reference,
-    check_reference_matches_tflite_micro,
-)
+from opbridge_testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
+from opbridge_testing.unary_float_tests import unary_float32_tests
 
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.errors import InvalidInputError, UnsupportedTensorError
@@ -45,37 +41,11 @@ C_ULPS = 0
     test_float32_edge_values_match_tflite_micro,
 ) = float32_tests(OP, CODE, cases=3, float_rtol=FLOAT_RTOL, float_ulps=C_ULPS)
 
-DRAWN_VALUES = arrays(np.float32, array_shapes(min_dims=1, max_dims=4, max_side=6), elements=st.floats(width=32))
-
-
-@settings(max_examples=10, deadline=None)
-@given(DRAWN_VALUES)
-def test_drawn_values_match_tflite_micro(values: np.ndarray) -> None:
-    graph = unary_graph(OP, DType.FLOAT32, values.shape)
-    check_reference_matches_tflite_micro(graph, REGISTRY, CODE, 1, float_rtol=FLOAT_RTOL, inputs=[[values]])
-
-
-def edge_values_graph() -> Graph:
-    """CONCATENATION(x, the edge values and their negations) -> RSQRT: the golden program's seeded x, then the edges.
-
-    NaN inputs are left out: constants and expected outputs are C literals, which write every NaN as
-    __builtin_nanf("") (0x7FC00000), so a NaN's sign cannot reach the C side intact."""
-    edges = np.concatenate([FLOAT32_EDGE_VALUES, -FLOAT32_EDGE_VALUES])
-    edges = edges[~np.isnan(edges)]
-    builder = GraphBuilder()
-    x = builder.tensor("x", DType.FLOAT32, (4,))
-    constant = builder.tensor("edges", DType.FLOAT32, edges.shape, data=edges)
-    joined = builder.tensor("joined", DType.FLOAT32, (4 + edges.size,))
-    y = builder.tensor("y", DType.FLOAT32, (4 + edges.size,))
-    nodes = [
-        Node(0, "join", "CONCATENATION", [x, constant], [joined], ConcatenationAttributes(axis=0)),
-        Node(1, "under_test", OP, [joined], [y], None),
-    ]
-    return Graph("edges", builder.tensors, nodes, [x], [y])
-
-
-def test_c_kernel_matches_reference_on_edge_values() -> None:
-    check_c_matches_reference(edge_values_graph(), REGISTRY, float_ulp_tolerance=C_ULPS)
+# Drawn float32 arrays (every class) against TFLite Micro; the C kernel against the reference on the edge values.
+(
+    test_drawn_values_match_tflite_micro,
+    test_c_kernel_matches_reference_on_edge_values,
+) = unary_float32_tests(OP, CODE, float_rtol=FLOAT_RTOL, c_ulps=C_ULPS)
 
 
 @settings(max_examples=15, deadline=None)

@@ -1,32 +1,26 @@
 # SPDX-License-Identifier: Apache-2.0
 """SPACE_TO_DEPTH (float32 and int8, NHWC) on drawn shapes and block sizes: reference == TFLite Micro bit for bit,
 C module == reference byte for byte, the inverse of DEPTH_TO_SPACE, typed errors for unequal int8 quantization
-and block sizes that do not fit; ONNX SpaceToDepth (float32 and int8) converted == onnxruntime."""
+and block sizes that do not fit; ONNX SpaceToDepth (float32 and int8) converted == onnxruntime.
 
-import pathlib
-import tempfile
+The runs shared with DEPTH_TO_SPACE are in opbridge_testing.block_size_tests."""
 
 import numpy as np
 import onnxruntime
 import pytest
 from ai_edge_litert import schema_py_generated as schema
-from hypothesis import given, settings
 from hypothesis import strategies as st
 from onnx import TensorProto, helper
 from opbridge_testing import strategies
-from opbridge_testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
+from opbridge_testing.block_size_tests import REGISTRY, block_size_graph, block_size_tests, check_block_size_refused
 
 from opbridge.backends.reference import ReferenceInterpreter
-from opbridge.converter import compile_graph
-from opbridge.errors import OpbridgeError, UnsupportedOperatorError
+from opbridge.errors import UnsupportedOperatorError
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType, Graph, Quantization
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.depth_to_space.reference import depth_to_space, space_to_depth
-from opbridge.ops.space_to_depth.attributes import BlockSizeAttributes
 from opbridge.registry import default_registry_context
 
-REGISTRY = build_builtin_registry()
 CODE = schema.BuiltinOperator.SPACE_TO_DEPTH
 
 
@@ -38,12 +32,9 @@ def space_to_depth_graph(
     output_shape: tuple[int, ...] | None = None,
 ) -> Graph:
     n, h, w, c = shape
-    builder = GraphBuilder()
-    x = builder.tensor("input", dtype, shape, quantization[0])
     if output_shape is None:
         output_shape = (n, h // block, w // block, c * block * block)
-    y = builder.tensor("output", dtype, output_shape, quantization[1])
-    return builder.single_node_graph("SPACE_TO_DEPTH", [x], [y], BlockSizeAttributes(block_size=block))
+    return block_size_graph("SPACE_TO_DEPTH", shape, block, output_shape, dtype, quantization)
 
 
 def draw_graph(data: st.DataObject) -> Graph:
@@ -59,28 +50,19 @@ def draw_graph(data: st.DataObject) -> Graph:
     return space_to_depth_graph(shape, block, dtype, (quantization, quantization))
 
 
-def options(graph: Graph) -> schema.SpaceToDepthOptionsT:
-    packed = schema.SpaceToDepthOptionsT()
-    packed.blockSize = graph.nodes[0].attributes.block_size
-    return packed
-
-
-@settings(max_examples=30, deadline=None)
-@given(st.data())
-def test_reference_matches_tflite_micro(data: st.DataObject) -> None:
-    graph = draw_graph(data)
-    version = 2 if graph.tensors[0].dtype is DType.INT8 else 1
-    check_reference_matches_tflite_micro(
-        graph, REGISTRY, CODE, version, schema.BuiltinOptions.SpaceToDepthOptions, options(graph)
-    )
-
-
-@settings(max_examples=12, deadline=None)
-@given(st.data())
-def test_c_module_matches_reference(data: st.DataObject) -> None:
-    graph = draw_graph(data)
-    exact = 0 if graph.tensors[0].dtype is DType.FLOAT32 else None  # int8: byte for byte anyway
-    check_c_matches_reference(graph, REGISTRY, float_ulp_tolerance=exact)
+# Drawn graphs against TFLite Micro and the C module; unequal int8 quantization refused.
+(
+    test_reference_matches_tflite_micro,
+    test_c_module_matches_reference,
+    test_unequal_int8_quantization_is_refused,
+) = block_size_tests(
+    "SPACE_TO_DEPTH",
+    CODE,
+    schema.BuiltinOptions.SpaceToDepthOptions,
+    schema.SpaceToDepthOptionsT,
+    draw_graph,
+    space_to_depth_graph,
+)
 
 
 def test_the_order_is_dcr_and_depth_to_space_inverts_it() -> None:
@@ -94,29 +76,10 @@ def test_the_order_is_dcr_and_depth_to_space_inverts_it() -> None:
     np.testing.assert_array_equal(depth_to_space(space_to_depth(drawn, 3), 3), drawn)
 
 
-@pytest.mark.parametrize(
-    ("input_q", "output_q"),
-    [
-        (Quantization((0.1,), (3,)), Quantization((0.2,), (3,))),  # scales differ
-        (Quantization((0.1,), (3,)), Quantization((0.1,), (4,))),  # zero points differ
-    ],
-)
-def test_unequal_int8_quantization_is_refused(input_q: Quantization, output_q: Quantization) -> None:
-    graph = space_to_depth_graph((1, 2, 2, 4), 2, DType.INT8, (input_q, output_q))
-    values = np.arange(16, dtype=np.int8).reshape(1, 2, 2, 4)
-    with pytest.raises(OpbridgeError, match=r"node 0 \(SPACE_TO_DEPTH.*quantization differ"):
-        ReferenceInterpreter(graph, REGISTRY).run([values])
-    with tempfile.TemporaryDirectory() as scratch, pytest.raises(OpbridgeError, match=r"quantization differ"):
-        compile_graph(graph, REGISTRY, "single_op", pathlib.Path(scratch) / "module", bundle_kernels=False)
-
-
 @pytest.mark.parametrize(("block", "height"), [(0, 4), (-2, 4), (2, 3), (3, 4)])
 def test_block_sizes_that_do_not_fit_are_refused(block: int, height: int) -> None:
     graph = space_to_depth_graph((1, height, 4, 1), block, output_shape=(1, 2, 2, 4))
-    with pytest.raises(OpbridgeError, match=rf"SPACE_TO_DEPTH.*block_size {block}"):
-        ReferenceInterpreter(graph, REGISTRY).run([np.zeros((1, height, 4, 1), np.float32)])
-    with tempfile.TemporaryDirectory() as scratch, pytest.raises(OpbridgeError, match=rf"block_size {block}"):
-        compile_graph(graph, REGISTRY, "single_op", pathlib.Path(scratch) / "module", bundle_kernels=False)
+    check_block_size_refused("SPACE_TO_DEPTH", graph, block, (1, height, 4, 1))
 
 
 def onnx_model(shape: tuple[int, ...], block: int, element_type: int = TensorProto.FLOAT) -> bytes:
