@@ -24,22 +24,25 @@ from opbridge.ops.depth_to_space.attributes import BlockSizeAttributes
 from opbridge_testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 
 REGISTRY = build_builtin_registry()
+QuantizationPair = tuple[Quantization | None, Quantization | None]
 
 # (shape, block, dtype, (input quantization, output quantization)) -> the op's one-node graph
-GraphFunction = Callable[
-    [tuple[int, int, int, int], int, DType, tuple[Quantization | None, Quantization | None]], Graph
-]
+GraphFunction = Callable[[tuple[int, int, int, int], int, DType, QuantizationPair], Graph]
 
 
 def block_size_graph(
     op_type: str,
+    default_output_shape: Callable[[tuple[int, int, int, int], int], tuple[int, ...]],
     shape: tuple[int, int, int, int],
     block: int,
-    output_shape: tuple[int, ...],
     dtype: DType = DType.FLOAT32,
-    quantization: tuple[Quantization | None, Quantization | None] = (None, None),
+    quantization: QuantizationPair = (None, None),
+    output_shape: tuple[int, ...] | None = None,
 ) -> Graph:
-    """One `op_type` node with block size `block` from input `shape` to `output_shape`."""
+    """One `op_type` node with block size `block` from input `shape` to `output_shape` (by default
+    `default_output_shape(shape, block)`); bind the first two with functools.partial."""
+    if output_shape is None:
+        output_shape = default_output_shape(shape, block)
     builder = GraphBuilder()
     x = builder.tensor("input", dtype, shape, quantization[0])
     y = builder.tensor("output", dtype, output_shape, quantization[1])

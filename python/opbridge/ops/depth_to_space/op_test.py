@@ -5,6 +5,8 @@ ONNX DepthToSpace keeps converting through RESHAPE, TRANSPOSE, RESHAPE (ops/tran
 
 The runs shared with SPACE_TO_DEPTH are in opbridge_testing.block_size_tests."""
 
+import functools
+
 import numpy as np
 import onnxruntime
 import pytest
@@ -16,24 +18,20 @@ from opbridge_testing.block_size_tests import REGISTRY, block_size_graph, block_
 
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.frontends.onnx.importer import read_onnx_model
-from opbridge.ir import DType, Graph, Quantization
+from opbridge.ir import DType, Graph
 from opbridge.ops.depth_to_space.reference import depth_to_space
 from opbridge.registry import default_registry_context
 
 CODE = schema.BuiltinOperator.DEPTH_TO_SPACE
 
 
-def depth_to_space_graph(
-    shape: tuple[int, int, int, int],
-    block: int,
-    dtype: DType = DType.FLOAT32,
-    quantization: tuple[Quantization | None, Quantization | None] = (None, None),
-    output_shape: tuple[int, ...] | None = None,
-) -> Graph:
+def output_shape(shape: tuple[int, int, int, int], block: int) -> tuple[int, int, int, int]:
     n, h, w, c = shape
-    if output_shape is None:
-        output_shape = (n, h * block, w * block, c // (block * block))
-    return block_size_graph("DEPTH_TO_SPACE", shape, block, output_shape, dtype, quantization)
+    return (n, h * block, w * block, c // (block * block))
+
+
+# (shape, block, dtype=float32, quantization=(None, None), output_shape=output_shape(shape, block)) -> Graph
+depth_to_space_graph = functools.partial(block_size_graph, "DEPTH_TO_SPACE", output_shape)
 
 
 def draw_graph(data: st.DataObject) -> Graph:

@@ -5,6 +5,8 @@ and block sizes that do not fit; ONNX SpaceToDepth (float32 and int8) converted 
 
 The runs shared with DEPTH_TO_SPACE are in opbridge_testing.block_size_tests."""
 
+import functools
+
 import numpy as np
 import onnxruntime
 import pytest
@@ -17,24 +19,20 @@ from opbridge_testing.block_size_tests import REGISTRY, block_size_graph, block_
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.errors import UnsupportedOperatorError
 from opbridge.frontends.onnx.importer import read_onnx_model
-from opbridge.ir import DType, Graph, Quantization
+from opbridge.ir import DType, Graph
 from opbridge.ops.depth_to_space.reference import depth_to_space, space_to_depth
 from opbridge.registry import default_registry_context
 
 CODE = schema.BuiltinOperator.SPACE_TO_DEPTH
 
 
-def space_to_depth_graph(
-    shape: tuple[int, int, int, int],
-    block: int,
-    dtype: DType = DType.FLOAT32,
-    quantization: tuple[Quantization | None, Quantization | None] = (None, None),
-    output_shape: tuple[int, ...] | None = None,
-) -> Graph:
+def output_shape(shape: tuple[int, int, int, int], block: int) -> tuple[int, int, int, int]:
     n, h, w, c = shape
-    if output_shape is None:
-        output_shape = (n, h // block, w // block, c * block * block)
-    return block_size_graph("SPACE_TO_DEPTH", shape, block, output_shape, dtype, quantization)
+    return (n, h // block, w // block, c * block * block)
+
+
+# (shape, block, dtype=float32, quantization=(None, None), output_shape=output_shape(shape, block)) -> Graph
+space_to_depth_graph = functools.partial(block_size_graph, "SPACE_TO_DEPTH", output_shape)
 
 
 def draw_graph(data: st.DataObject) -> Graph:
