@@ -20,13 +20,21 @@ def module_name(root: pathlib.Path, path: pathlib.Path) -> str:
     return name.removesuffix(".__init__")
 
 
+def is_test_only(path: pathlib.Path) -> bool:
+    """Tests (*_test.py, the operator folders' op_test.py among them) and the operator folders' kernel-test
+    cases (ops/<op>/kernel_cases.py): modules beside the library's code that may import the test helpers,
+    which Bazel leaves out of the library and the library never imports."""
+    return path.name.endswith("_test.py") or (path.name == "kernel_cases.py" and path.parent.parent.name == "ops")
+
+
 def package_modules(root: pathlib.Path, package: str) -> dict[str, pathlib.Path]:
-    """Every module of `package` under `root` (tests, *_test.py, left out) by dotted name."""
-    return {
-        module_name(root, path): path
-        for path in sorted((root / package).rglob("*.py"))
-        if not path.name.endswith("_test.py")
-    }
+    """Every module of `package` under `root` (the test-only ones left out) by dotted name."""
+    return {module_name(root, path): path for path in sorted((root / package).rglob("*.py")) if not is_test_only(path)}
+
+
+def package_test_modules(root: pathlib.Path, package: str) -> dict[str, pathlib.Path]:
+    """The test-only modules of `package` under `root` (is_test_only) by dotted name."""
+    return {module_name(root, path): path for path in sorted((root / package).rglob("*.py")) if is_test_only(path)}
 
 
 def imports_of(name: str, path: pathlib.Path, modules: dict[str, pathlib.Path]) -> list[Import]:

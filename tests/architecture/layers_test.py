@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """The layer order of docs/architecture.md holds in python/opbridge: no module imports a higher layer, no
-import cycle, no import of the test helpers (python/opbridge_testing); and the checks catch what they
-should (each rule broken on purpose in a scratch package)."""
+import cycle, no import of the test helpers (python/opbridge_testing) nor of the test-only modules beside
+the code (op_test.py, ops/<op>/kernel_cases.py); and the checks catch what they should (each rule broken on
+purpose in a scratch package)."""
 
 import pathlib
 
@@ -14,6 +15,7 @@ from tests.architecture.import_graph import (
     imports_of,
     layer_of,
     package_modules,
+    package_test_modules,
 )
 
 ROOT = pathlib.Path("python")
@@ -23,6 +25,7 @@ TEST_HELPERS = "opbridge_testing"
 
 def layer_violations(root: pathlib.Path, package: str, layers: dict[str, int]) -> list[str]:
     modules = package_modules(root, package)
+    test_only = package_test_modules(root, package)
     problems = []
     edges: dict[str, set[str]] = {}
     for name, path in modules.items():
@@ -30,7 +33,13 @@ def layer_violations(root: pathlib.Path, package: str, layers: dict[str, int]) -
         if importer_layer is None:
             problems.append(f"{name} is in no layer of {PAGE}: add it to the table")
             continue
-        for found in imports_of(name, path, modules):
+        for found in imports_of(name, path, {**modules, **test_only}):
+            if found.imported in test_only:
+                problems.append(
+                    f"{found.importer} (line {found.line}) imports the test-only module {found.imported}: "
+                    "the library must not depend on it"
+                )
+                continue
             problems += import_problems(found, importer_layer, layers, package)
             if found.imported in modules and found.imported != name:
                 edges.setdefault(name, set()).add(found.imported)
@@ -91,6 +100,14 @@ SCRATCH_LAYERS = {"pkg.low": 1, "pkg.high": 2}
         (
             {
                 "pkg/low.py": "",
+                "pkg/high.py": "from pkg.ops.x import kernel_cases\n",
+                "pkg/ops/x/kernel_cases.py": "import opbridge_testing\n",
+            },
+            "pkg.high (line 1) imports the test-only module pkg.ops.x.kernel_cases",
+        ),
+        (
+            {
+                "pkg/low.py": "",
                 "pkg/high/a.py": "from pkg.high import b\n",
                 "pkg/high/b.py": "from pkg.high import a\n",
             },
@@ -104,6 +121,21 @@ def test_a_broken_rule_is_reported(tmp_path: pathlib.Path, files: dict[str, str]
         tmp_path, "pkg", {"pkg": 2, **SCRATCH_LAYERS} if "pkg/stray.py" not in files else {"pkg.low": 1, "pkg.high": 2}
     )
     assert any(expected in problem for problem in problems), problems
+
+
+def test_test_only_modules_may_import_the_test_helpers(tmp_path: pathlib.Path) -> None:
+    # An operator folder's op_test.py and kernel_cases.py draw on opbridge_testing; they are not the library.
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/low.py": "",
+            "pkg/high.py": "",
+            "pkg/ops/x/op_test.py": "import opbridge_testing\n",
+            "pkg/ops/x/kernel_cases.py": "from opbridge_testing import kernel_case_builders\n",
+        },
+    )
+    assert layer_violations(tmp_path, "pkg", {"pkg": 2, **SCRATCH_LAYERS}) == []
 
 
 def test_clean_scratch_package_passes(tmp_path: pathlib.Path) -> None:

@@ -8,12 +8,16 @@
 - each definition has a schema, a reference and a C emitter, and names C kernel files that are among the
   sources aot_model links (//cc/kernels:linked_sources, in this test's runfiles);
 - every linked kernel source is named by some operator;
+- each operator whose C kernels get a per-kernel golden test (cc/kernels/kernel_tests/operators.bzl) has its
+  cases in its folder's kernel_cases.py, and every case there names an operator the folder defines;
 - the README's operator table is the registry's.
 
 The checks are functions of their inputs, so the tests at the end break each on purpose.
 """
 
 import ast
+import importlib
+import importlib.util
 import pathlib
 
 import pytest
@@ -24,6 +28,8 @@ from tests.registration.operator_table import BEGIN, END, operator_table
 
 OPS = pathlib.Path("python/opbridge/ops")
 KERNELS = pathlib.Path("cc/kernels")
+# The operators whose kernels get a per-kernel golden test (//cc/kernels:<op>_kernel_test).
+KERNEL_TEST_LIST = KERNELS / "kernel_tests/operators.bzl"
 NOT_OPERATOR_FOLDERS = {"shared", "__pycache__"}
 REQUIRED_FILES = ("__init__.py", "schema.py", "reference.py", "emit_c.py", "litert.py", "op_test.py")
 # Kernel sources no operator calls directly; the kernels that need them do.
@@ -87,6 +93,51 @@ def kernel_problems(definitions: list[OperatorDefinition], linked: set[str]) -> 
     return problems
 
 
+def kernel_tested_operators(bzl: pathlib.Path) -> list[str]:
+    """The operator keys of KERNEL_TEST_OPERATORS in the kernel tests' operators.bzl (add -> ADD)."""
+    for statement in ast.parse(bzl.read_text()).body:
+        if isinstance(statement, ast.Assign) and getattr(statement.targets[0], "id", "") == "KERNEL_TEST_OPERATORS":
+            return [name.upper() for name in ast.literal_eval(statement.value)]
+    raise ValueError(f"{bzl} has no KERNEL_TEST_OPERATORS")
+
+
+def folder_kernel_cases(folder: str) -> set[str] | None:
+    """The operators CASES of ops/<folder>/kernel_cases.py names; None when the folder has no such file."""
+    name = f"opbridge.ops.{folder}.kernel_cases"
+    if importlib.util.find_spec(name) is None:
+        return None
+    return set(importlib.import_module(name).CASES)
+
+
+def kernel_case_problems(tested: list[str], folders: dict[str, tuple[set[str], set[str] | None]]) -> list[str]:
+    """`folders`: each folder's operators and the operators its kernel_cases.py has cases of (None: no file)."""
+    problems = []
+    folder_of = {op_type: folder for folder, (op_types, _) in folders.items() for op_type in op_types}
+    for op_type in tested:
+        folder = folder_of.get(op_type)
+        if folder is None:
+            problems.append(f"{KERNEL_TEST_LIST} names {op_type}, which no operator folder defines")
+            continue
+        cases = folders[folder][1]
+        if cases is None:
+            problems.append(f"{op_type}'s kernels are tested but ops/{folder}/ has no kernel_cases.py")
+        elif op_type not in cases:
+            problems.append(f"{op_type}'s kernels are tested but ops/{folder}/kernel_cases.py has no case of it")
+    for folder, (op_types, cases) in sorted(folders.items()):
+        problems += [
+            f"ops/{folder}/kernel_cases.py has cases of {op_type}, which ops/{folder}/ does not define"
+            for op_type in sorted((cases or set()) - op_types)
+        ]
+    return problems
+
+
+def registered_kernel_cases() -> dict[str, tuple[set[str], set[str] | None]]:
+    return {
+        folder: ({d.op_type for d in folder_definitions(folder)}, folder_kernel_cases(folder))
+        for folder in BUILTIN_OPERATOR_FOLDERS
+    }
+
+
 def linked_kernel_sources() -> set[str]:
     return {path.name for path in KERNELS.glob("*.c")}
 
@@ -113,6 +164,12 @@ def test_kernels_are_linked_and_claimed() -> None:
     linked = linked_kernel_sources()
     assert linked, "//cc/kernels:linked_sources is not in the runfiles"
     assert kernel_problems(all_definitions(), linked) == []
+
+
+def test_tested_kernels_have_their_cases_in_their_folders() -> None:
+    tested = kernel_tested_operators(KERNEL_TEST_LIST)
+    assert tested, f"{KERNEL_TEST_LIST} lists no operator"
+    assert kernel_case_problems(tested, registered_kernel_cases()) == []
 
 
 def test_readme_operator_table_is_the_registry() -> None:
@@ -160,4 +217,17 @@ def test_a_kernel_left_out_of_the_linked_sources_is_reported() -> None:
 def test_an_unclaimed_kernel_is_reported() -> None:
     assert kernel_problems(all_definitions(), linked_kernel_sources() | {"opbridge_orphan.c"}) == [
         "cc/kernels/opbridge_orphan.c is linked but no operator names it in c_kernels"
+    ]
+
+
+def test_a_tested_kernel_without_cases_and_a_stray_case_are_reported() -> None:
+    folders = registered_kernel_cases()
+    folders["abs"] = (folders["abs"][0], None)
+    folders["pad"] = ({"PAD", "PADV2"}, {"PAD"})
+    folders["relu"] = ({"RELU"}, {"RELU", "RELU6"})
+    assert kernel_case_problems([*kernel_tested_operators(KERNEL_TEST_LIST), "NO_SUCH_OP"], folders) == [
+        "ABS's kernels are tested but ops/abs/ has no kernel_cases.py",
+        "PADV2's kernels are tested but ops/pad/kernel_cases.py has no case of it",
+        f"{KERNEL_TEST_LIST} names NO_SUCH_OP, which no operator folder defines",
+        "ops/relu/kernel_cases.py has cases of RELU6, which ops/relu/ does not define",
     ]

@@ -31,13 +31,7 @@ from typing import Any
 import numpy as np
 from hypothesis import HealthCheck, Phase, Verbosity, assume, given, seed, settings
 from hypothesis import strategies as st
-from kernel_cases import (
-    InvalidDrawError,
-    NodeSpec,
-    OneOperatorGraph,
-    TensorSpec,
-    attributes,
-)
+from kernel_cases import OneOperatorGraph
 from opbridge.ir import DType, Graph, Node, Quantization
 from opbridge.ir.attribute_types import Activation, Padding, Requantization, window
 from opbridge.ops.add.reference import add_parameters
@@ -46,6 +40,7 @@ from opbridge.ops.fully_connected.emit_c import FOLDED_MIN_MACS
 from opbridge.ops.fully_connected.reference import fully_connected_multipliers
 from opbridge.ops.shared.quantized import activation_range, per_channel_multipliers
 from opbridge.ops.sub.reference import sub_parameters
+from opbridge_testing.kernel_case_builders import InvalidDrawError, NodeSpec, TensorSpec, attributes
 from opbridge_testing.strategies import ACTIVATIONS, PADDINGS, ZERO_POINTS, int8_array, scales
 
 INT32_MAX = 2**31 - 1

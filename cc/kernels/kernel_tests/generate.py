@@ -17,8 +17,9 @@ and DIR/<form>_golden_test.c, of the hypothesis-drawn graphs of form_cases.py
 
     generate.py --write-operator-list cc/kernels/kernel_tests/operators.bzl
 
-rewrites the list of operators Bazel makes targets for, from the registry
-(kernel_cases_test.py fails while the checked-in list differs). Under
+rewrites the list of operators Bazel makes targets for: those whose folders have a
+kernel_cases.py naming them, in the registry's order (kernel_cases_test.py fails while the
+checked-in list differs). Under
 `bazel run`, relative paths are relative to the workspace.
 """
 
@@ -29,7 +30,7 @@ import re
 import sys
 
 from form_cases import FORMS, form_graph
-from kernel_cases import NODES_PER_PATH, operator_graph, operator_seed, operator_target_name, registry_operators
+from kernel_cases import NODES_PER_PATH, operator_graph, operator_seed, operator_target_name, tested_operators
 from opbridge.backends.c.emitter import shortened_prefix
 from opbridge.backends.c.golden import golden_test_source
 from opbridge.converter import compile_graph
@@ -50,17 +51,17 @@ def module_prefix(name: str) -> str:
 OPERATOR_LIST_HEADER = '''# SPDX-License-Identifier: Apache-2.0
 """The operators that get a per-kernel golden test (//cc/kernels:<name>_kernel_test).
 
-Generated from opbridge's registry by
+Generated from the operator folders' kernel_cases.py (python/opbridge/ops/<op>/kernel_cases.py) by
     bazel run //cc/kernels:kernel_golden_generator -- --write-operator-list cc/kernels/kernel_tests/operators.bzl
-Do not edit; //cc/kernels:kernel_cases_test fails while this list differs from the registry.
+Do not edit; //cc/kernels:kernel_cases_test fails while this list differs from them.
 """
 
 '''
 
 
 def operator_list_source() -> str:
-    """operators.bzl as the registry gives it."""
-    names = "".join(f'    "{operator_target_name(op_type)}",\n' for op_type in registry_operators())
+    """operators.bzl as the operator folders' kernel_cases.py give it (in the registry's order)."""
+    names = "".join(f'    "{operator_target_name(op_type)}",\n' for op_type in tested_operators())
     return f"{OPERATOR_LIST_HEADER}KERNEL_TEST_OPERATORS = [\n{names}]\n"
 
 
@@ -120,12 +121,12 @@ def main(argv: list[str]) -> int:
         return 0
     if arguments.output_dir is None:
         parser.error("--output-dir is required (or --write-operator-list)")
-    by_name = {operator_target_name(op_type): op_type for op_type in registry_operators()}
+    by_name = {operator_target_name(op_type): op_type for op_type in tested_operators()}
     names = [name for name in arguments.operators.split(",") if name]
     unknown = sorted(set(names) - set(by_name))
     if unknown:
         parser.error(
-            f"unknown operators {unknown}; the registry has {sorted(by_name)} "
+            f"unknown operators {unknown}; the operator folders' kernel_cases.py have {sorted(by_name)} "
             "(regenerate cc/kernels/kernel_tests/operators.bzl with --write-operator-list)"
         )
     forms = [name for name in arguments.forms.split(",") if name]

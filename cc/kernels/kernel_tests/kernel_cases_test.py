@@ -1,26 +1,27 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The per-kernel golden tests follow the registry: every built-in operator has a case builder and a
-Bazel target, and each operator's graph covers its dtype paths."""
+"""The per-kernel golden tests follow the operator folders: every built-in operator but the paired ones
+has kernel-test cases in its folder's kernel_cases.py and a Bazel target, and each operator's graph covers
+its dtype paths."""
 
 import pathlib
 
 import pytest
 from generate import operator_list_source
 from kernel_cases import (
-    CASES,
-    DATA_INPUT,
     KERNEL_DTYPES,
     NODES_PER_PATH,
     PAIRED_OPERATORS,
     REGISTRY,
-    case_builder,
+    discovered_cases,
     dtype_paths,
-    is_elementwise_unary,
+    operator_cases,
     operator_graph,
     registry_operators,
+    tested_operators,
 )
 from opbridge.ir import DType
 from opbridge.ops.builtin import BUILTIN_OPERATORS
+from opbridge_testing.kernel_case_builders import elementwise_unary, is_elementwise_unary
 
 OPERATOR_LIST = pathlib.Path("cc/kernels/kernel_tests/operators.bzl")
 REGENERATE = (
@@ -28,28 +29,23 @@ REGENERATE = (
 )
 
 
-def test_the_bazel_operator_list_is_the_registry() -> None:
+def test_the_bazel_operator_list_is_the_operator_folders_cases() -> None:
     assert OPERATOR_LIST.read_text() == operator_list_source(), (
-        f"{OPERATOR_LIST} differs from opbridge's registry; regenerate it: {REGENERATE}"
+        f"{OPERATOR_LIST} differs from the operator folders' kernel_cases.py; regenerate it: {REGENERATE}"
     )
 
 
-def test_every_operator_has_a_case_builder() -> None:
-    missing = []
-    for op_type in registry_operators():
-        try:
-            case_builder(op_type)
-        except KeyError:
-            missing.append(op_type)
-    stale = sorted(set(CASES) - set(registry_operators()))
-    assert not missing, f"add case builders for {missing} to CASES in cc/kernels/kernel_tests/kernel_cases.py"
-    assert not stale, f"remove {stale} from CASES: they are not built-in operators any more"
+def test_every_operator_but_the_paired_ones_has_cases() -> None:
+    missing = [op_type for op_type in registry_operators() if op_type not in discovered_cases()]
+    assert not missing, f"add kernel-test cases for {missing} to CASES in their folders' kernel_cases.py"
+    assert tested_operators() == registry_operators()
 
 
-def test_the_paired_operators_are_built_ins() -> None:
-    # A name left here after its operator is gone would mislead the reader.
+def test_the_paired_operators_are_built_ins_without_cases() -> None:
+    # A name left here after its operator is gone, or after it got cases of its own, would mislead the reader.
     built_ins = {definition.op_type for definition in BUILTIN_OPERATORS}
     assert PAIRED_OPERATORS.issubset(built_ins), sorted(PAIRED_OPERATORS - built_ins)
+    assert not PAIRED_OPERATORS & set(discovered_cases())
 
 
 @pytest.mark.parametrize("op_type", registry_operators())
@@ -58,7 +54,7 @@ def test_the_graph_covers_the_dtype_paths(op_type: str) -> None:
     assert paths, f"{op_type} takes none of {[d.value for d in KERNEL_DTYPES]}"
     graph = operator_graph(op_type)
     assert [node.op_type for node in graph.nodes] == [op_type] * (len(paths) * NODES_PER_PATH)
-    data_input = DATA_INPUT.get(op_type, 0)
+    data_input = operator_cases(op_type).data_input
     covered = {
         (graph.tensors[node.inputs[data_input]].dtype, graph.tensors[node.outputs[0]].dtype)  # type: ignore[index]
         for node in graph.nodes
@@ -75,13 +71,14 @@ def test_the_graphs_are_seeded() -> None:
     )
 
 
-def test_one_input_elementwise_ops_need_no_entry() -> None:
-    # RELU's own entry aside, the generic builder serves any op whose schema is one tensor to the same.
-    assert "RELU" in CASES and case_builder("RELU") is CASES["RELU"]
-    assert not is_elementwise_unary(REGISTRY["CONV_2D"]) and is_elementwise_unary(REGISTRY["RELU"])
+def test_the_generic_builder_takes_only_one_input_elementwise_ops() -> None:
+    assert is_elementwise_unary(REGISTRY["RELU"]) and not is_elementwise_unary(REGISTRY["CONV_2D"])
+    elementwise_unary("ABS")
+    with pytest.raises(ValueError, match="CONV_2D is not a one-input element-wise operator"):
+        elementwise_unary("CONV_2D")
 
 
 def test_the_add_graph_covers_int8_int32_float32_and_int16() -> None:
-    # int16 (16x8) last: ADD is in INT16_OPERATORS, and its int16 path comes after the others.
+    # int16 (16x8) last: ADD's cases ask for int16, and its int16 path comes after the others.
     paths = dtype_paths(REGISTRY["ADD"])
     assert [path.source for path in paths] == [DType.INT8, DType.INT32, DType.FLOAT32, DType.INT16]

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """The operators that get a per-kernel golden test (//cc/kernels:<name>_kernel_test).
 
-Generated from opbridge's registry by
+Generated from the operator folders' kernel_cases.py (python/opbridge/ops/<op>/kernel_cases.py) by
     bazel run //cc/kernels:kernel_golden_generator -- --write-operator-list cc/kernels/kernel_tests/operators.bzl
-Do not edit; //cc/kernels:kernel_cases_test fails while this list differs from the registry.
+Do not edit; //cc/kernels:kernel_cases_test fails while this list differs from them.
 """
 
 KERNEL_TEST_OPERATORS = [

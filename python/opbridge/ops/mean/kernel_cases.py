@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: Apache-2.0
+"""MEAN: the nodes of its per-kernel golden test (//cc/kernels:mean_kernel_test).
+
+Test-only, like op_test.py (it imports the test helpers; python/opbridge never imports it):
+cc/kernels/kernel_tests draws the per-kernel golden test's nodes from CASES.
+"""
+
+import numpy as np
+from opbridge_testing.kernel_case_builders import (
+    DTypePath,
+    KernelCases,
+    NodeSpec,
+    TensorSpec,
+    attributes,
+    draw_shape,
+    int32_constant,
+    per_tensor,
+)
+
+from opbridge.ir import DType
+
+
+def mean(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
+    shape = draw_shape(rng, 1, 4, 6)
+    rank = len(shape)
+    # Axes sometimes negative, sometimes repeated (TFLite Micro resolves both).
+    axes = [int(axis) for axis in rng.integers(-rank, rank, size=int(rng.integers(1, rank, endpoint=True)))]
+    quantized = path.source is DType.INT8
+    inputs = [
+        TensorSpec("input", path.source, shape, per_tensor(rng, 0.01, 0.5) if quantized else None),
+        int32_constant("axes", axes),
+    ]
+    output_q = per_tensor(rng, 0.01, 0.5) if quantized else None
+    return NodeSpec(inputs, attributes("MEAN", keep_dims=variant == 0), output_q)
+
+
+CASES = {
+    "MEAN": KernelCases(mean),
+}
