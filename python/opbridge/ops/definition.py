@@ -5,7 +5,6 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 import numpy.typing as npt
 
 from opbridge.errors import ModelFormatError
@@ -174,7 +173,3 @@ class OperatorDefinition:
     # (graph, node) -> {input position: (low, high)}: integer inputs the op indexes with, valid in
     # [low, high) only (GATHER's positions). Golden data for a graph input read there is drawn in range.
     input_ranges: Callable[[Graph, Node], dict[int, tuple[int, int]]] | None = None
-
-
-def empty_like_output(tensor: Tensor) -> Array:
-    return np.zeros(tensor.shape, dtype=tensor.dtype.numpy)

@@ -57,11 +57,6 @@ class Operation:
             )
         return schema
 
-    @property
-    def type_info(self) -> tuple[str, str, int]:
-        """(domain, name, since_version)."""
-        return self.schema.domain, self.schema.name, self.schema.since_version
-
     def validate_and_infer_types(self, *, update: bool = True) -> list[TensorType]:
         """Checks the node against its schema and its outputs against the inferred types."""
         inferred = infer_node(self.graph, self.node, self.schema)
