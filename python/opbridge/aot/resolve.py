@@ -24,6 +24,7 @@ from typing import Any
 
 import pydantic
 
+from opbridge.aot.operators import AotOperator
 from opbridge.errors import (
     ConfigError,
     OpbridgeError,
@@ -125,7 +126,7 @@ def node_settings(node_type: str, settings_class: type, rules: Sequence[Operator
 
 @dataclasses.dataclass
 class ResolvedGraph:
-    operators: list[Any]  # AotOperator, one per node in schedule order
+    operators: list[AotOperator]  # one per node in schedule order
     scratch_bytes: dict[int, int]
     persistent_bytes: dict[int, int]
     # Nodes whose C may write output 0 over an input (AotOperator.in_place).
