@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The ahead-of-time converter: a LiteRT model in, a C module and its memory plan out.
+"""The ahead-of-time converter: a model in (.tflite, .onnx, .pt2, or a torch.export ExportedProgram),
+a C module, its memory plan and optionally a golden test out.
 
 result = AotConverter(ConvertArgs(model="kws.tflite", output_dir="out", prefix="kws")).convert()
 result.plan.arena_bytes
@@ -7,9 +8,12 @@ result.plan.arena_bytes
 With plugins: AotConverter(config, registry_context=build_default_registry_context(
 customizers=[my_plugin.customize_registry])). Without a context the built-ins are used.
 
-Stages: model hooks -> LiteRT parsers -> transforms (config `transforms`)
--> resolve (one AotOperator per node, attributes from config `operators`)
--> memory plan (activations, scratch, persistent state) -> emit.
+Stages (docs/architecture.md): read (frontends.models.load_model: LiteRT model hooks and parsers, ONNX
+converters, torch converters) -> check every node against its schema -> transforms (config
+`transforms`) -> schedule (config `schedule`) -> resolve (one AotOperator per node, code-generation
+settings from config `operators`) -> patch-based stage (config `patch_based`) -> memory plan
+(activations, scratch, persistent state) -> golden outputs -> emit (C module, CMakeLists.txt, plan.json).
+`plan()` stops before the golden outputs (what `opbridge analyze` reports).
 """
 
 import dataclasses

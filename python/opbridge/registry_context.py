@@ -20,6 +20,7 @@ import dataclasses
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from opbridge.ops.definition import LiteRTParser, OnnxConverter, TorchConverter
 from opbridge.ops.registry import OperatorRegistry
 from opbridge.registries import BUILTIN_ORIGIN, Registry
 from opbridge.schemas.opsets import OpsetDomain, SchemaSet
@@ -38,13 +39,13 @@ class RegistryContext:
 
     operators: OperatorRegistry = dataclasses.field(default_factory=OperatorRegistry)
     litert_model_hooks: Registry[ModelHook] = dataclasses.field(default_factory=lambda: Registry("litert_model_hooks"))
-    litert_parsers: Registry[Any] = dataclasses.field(default_factory=lambda: Registry("litert_parsers"))
+    litert_parsers: Registry[LiteRTParser] = dataclasses.field(default_factory=lambda: Registry("litert_parsers"))
     air_options: Registry[type] = dataclasses.field(default_factory=lambda: Registry("air_options"))
     aot_operator_classes: Registry[type] = dataclasses.field(default_factory=lambda: Registry("aot_operator_classes"))
     transforms: Registry[type] = dataclasses.field(default_factory=lambda: Registry("transforms"))
     opset_domains: Registry[OpsetDomain] = dataclasses.field(default_factory=lambda: Registry("opset_domains"))
-    onnx_converters: Registry[Any] = dataclasses.field(default_factory=lambda: Registry("onnx_converters"))
-    torch_converters: Registry[Any] = dataclasses.field(default_factory=lambda: Registry("torch_converters"))
+    onnx_converters: Registry[OnnxConverter] = dataclasses.field(default_factory=lambda: Registry("onnx_converters"))
+    torch_converters: Registry[TorchConverter] = dataclasses.field(default_factory=lambda: Registry("torch_converters"))
     torch_ops: Registry[Any] = dataclasses.field(default_factory=lambda: Registry("torch_ops"))
 
     def schemas(self) -> SchemaSet:

@@ -234,10 +234,24 @@ def test_a_required_attribute_no_rule_sets_is_named(tmp_path: pathlib.Path) -> N
 def test_rules_set_attributes_in_order(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
     context, operator_class = with_attributes(GainAttributes)
     seen = []
-    monkeypatch.setattr(operator_class, "on_resolve", lambda self: seen.append(self.attributes))
+    monkeypatch.setattr(operator_class, "on_resolve", lambda self: seen.append(self.settings))
     rules = [{"type": "CUSTOM_NOOP", "attributes": {"gain": 2}}, {"type": "CUSTOM_NOOP", "attributes": {"gain": 5}}]
     convert(tmp_path, custom_noop_model(), context, operators=rules)
     assert seen == [GainAttributes(gain=5)]
+
+
+def test_heliaaot_names_are_the_settings_and_the_node_attributes(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """heliaAOT's AotOperator.attributes is opbridge's settings, its .options the node's attributes."""
+    context, operator_class = with_attributes(GainAttributes)
+    seen = []
+    monkeypatch.setattr(operator_class, "on_resolve", lambda self: seen.append(self))
+    convert(tmp_path, custom_noop_model(), context, operators=[{"type": "CUSTOM_NOOP", "attributes": {"gain": 3}}])
+    (operator,) = seen
+    assert operator.attributes is operator.settings
+    assert operator.settings == GainAttributes(gain=3)
+    assert operator.options is operator.node.attributes
 
 
 @pytest.mark.parametrize(
@@ -259,7 +273,7 @@ def test_misspelt_rules_name_the_nearest_valid_key(tmp_path: pathlib.Path, rule:
 def test_free_form_attributes_keep_unknown_keys(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
     context, operator_class = with_attributes(FreeFormAttributes)
     seen = []
-    monkeypatch.setattr(operator_class, "on_resolve", lambda self: seen.append(self.attributes))
+    monkeypatch.setattr(operator_class, "on_resolve", lambda self: seen.append(self.settings))
     convert(tmp_path, custom_noop_model(), context, operators=[{"type": "CUSTOM_NOOP", "attributes": {"tile": 4}}])
     assert seen[0].tile == 4
 

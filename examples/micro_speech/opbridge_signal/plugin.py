@@ -152,10 +152,10 @@ class SignalOperator(NodeCodeOperator):
             raise ValueError(f"{spec.custom_code} keeps state but its operator class has no init")
 
     def scratch_bytes(self) -> int:
-        return self.SPEC.scratch_bytes(self.options, self._input_shapes())
+        return self.SPEC.scratch_bytes(self.node.attributes, self._input_shapes())
 
     def persistent_bytes(self) -> int:
-        return self.SPEC.persistent_bytes(self.options, self._input_shapes())
+        return self.SPEC.persistent_bytes(self.node.attributes, self._input_shapes())
 
     def emit_node_code(self, context: EmitContext) -> NodeCode:
         node = self.node
@@ -168,7 +168,7 @@ class SignalOperator(NodeCodeOperator):
             state=context.persistent_pointer(node, "uint8_t") if self.persistent_bytes() else None,
             symbol=context.node_symbol(node),
         )
-        code = self.SPEC.module.emit_c(self.options, args)
+        code = self.SPEC.module.emit_c(self.node.attributes, args)
         # A kernel's own failure codes (1, 2, ...) would read as the module's
         # INVALID_ARGUMENT, UNSUPPORTED...: move them into the operators' range.
         custom_first = f"{self.prefix.upper()}_STATUS_CUSTOM_FIRST"

@@ -27,8 +27,8 @@ def builtin_litert_parser(definition: OperatorDefinition) -> Any:
     return parse_builtin
 
 
-def options_class_of(definition: OperatorDefinition) -> type | None:
-    """The class the options parser is annotated to return, if any."""
+def attributes_class_of(definition: OperatorDefinition) -> type | None:
+    """The attributes class `parse_litert_options` is annotated to return, if any."""
     if definition.parse_litert_options is None:
         return None
     try:
@@ -45,9 +45,9 @@ def register_operator_definitions(context: RegistryContext, definitions: Iterabl
         context.operators.add(definition)
         if definition.litert_builtin_code is not None:
             context.litert_parsers.register(key, builtin_litert_parser(definition))
-        options_class = options_class_of(definition)
-        if options_class is not None:
-            context.air_options.register(key, options_class)
+        attributes_class = attributes_class_of(definition)
+        if attributes_class is not None:
+            context.air_options.register(key, attributes_class)
         for converter in definition.onnx_converters:
             context.onnx_converters.register(converter.key, converter)
         for torch_converter in definition.torch_converters:

@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The classes that emit C for operators: AotOperator and its attributes.
+"""The classes that emit C for operators: AotOperator and its code-generation settings
+(OperatorAttributes; `ATTRIBUTES` and `attributes` are heliaAOT's names for them).
 
 One AotOperator instance serves one node of one conversion:
 
-1. resolve: the converter builds it with the node's attribute model
-   (`ATTRIBUTES`, filled from the config's `operators` rules) and calls
+1. resolve: the converter builds it with the node's code-generation settings
+   (`settings`, an instance of the class's `ATTRIBUTES`, filled from the
+   config's `operators` rules) and calls
    `on_resolve()`, where the class rejects what its C cannot serve, then
    asks `scratch_bytes()` and `persistent_bytes()` so the planner can place
    them (scratch lives while the node runs; persistent state lives for the

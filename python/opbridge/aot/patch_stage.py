@@ -22,7 +22,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from opbridge.aot.operators import BuiltinAotOperator, NodeCodeOperator
+from opbridge.aot.operators import AotOperator, BuiltinAotOperator, NodeCodeOperator
 from opbridge.aot.resolve import ResolvedGraph
 from opbridge.backends.c.emit_context import EmitContext, NodeCode, constants_placement, kernel_call
 from opbridge.backends.c.memory_plan import MemoryPlan
@@ -138,7 +138,7 @@ def multiply_accumulates(
     return elements * taps * (weights[3] if node.op_type == "CONV_2D" else 1)
 
 
-def stage_chain(graph: Graph, operators: Sequence[Any]) -> tuple[int, str]:
+def stage_chain(graph: Graph, operators: Sequence[AotOperator]) -> tuple[int, str]:
     """How many leading nodes can run as one patch stage, and why the chain stops there."""
     for position, node in enumerate(graph.nodes):
         reason = _unsuited(graph, node, operators[position])
@@ -153,7 +153,7 @@ def stage_chain(graph: Graph, operators: Sequence[Any]) -> tuple[int, str]:
     return len(graph.nodes), "the chain runs to the model's end"
 
 
-def _unsuited(graph: Graph, node: Node, operator: Any) -> str | None:
+def _unsuited(graph: Graph, node: Node, operator: AotOperator) -> str | None:
     if node.op_type not in PATCH_OPERATORS:
         return f"{node.describe()} is not one of {', '.join(sorted(PATCH_OPERATORS))}"
     if not isinstance(operator, BuiltinAotOperator):
@@ -316,7 +316,7 @@ def apply_patch_stage(
     staged = staged_graph(graph, stage)
     inner = resolved.operators[:count]
     stage_operator = PatchStageOperator(staged.nodes[0], staged, prefix, inner[0].settings, stage, graph, inner)
-    operators: list[Any] = [stage_operator]
+    operators: list[AotOperator] = [stage_operator]
     for operator, node in zip(resolved.operators[count:], staged.nodes[1:], strict=True):
         renumbered = type(operator)(node, staged, prefix, operator.settings)
         renumbered.on_resolve()  # a class may keep what it worked out there

@@ -33,7 +33,6 @@ from opbridge.schemas.schema import OpSchema, ParameterOption
 
 KERNEL_API_HEADER = "cc/kernels/opbridge_kernel_api.h"
 MAX_RANK = 8  # OPBRIDGE_KERNEL_MAX_RANK
-STATUS_LAST = 999  # OPBRIDGE_KERNEL_STATUS_LAST
 # The element types the interface numbers (opbridge_kernel_api.h).
 KERNEL_DTYPES = (DType.FLOAT32, DType.UINT8, DType.INT8, DType.INT16, DType.INT32)
 ParamType = Literal["float", "int32_t"]

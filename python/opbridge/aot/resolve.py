@@ -24,6 +24,7 @@ from typing import Any
 
 import pydantic
 
+from opbridge.aot.operators import AotOperator
 from opbridge.errors import (
     ConfigError,
     OpbridgeError,
@@ -55,15 +56,16 @@ class OperatorRule(pydantic.BaseModel):
     attributes: dict[str, Any] = pydantic.Field(default_factory=dict)
 
 
-def attribute_fields(attributes_class: type) -> list[str]:
-    if dataclasses.is_dataclass(attributes_class):
-        return [field.name for field in dataclasses.fields(attributes_class)]
-    fields = getattr(attributes_class, "model_fields", None)
+def setting_fields(settings_class: type) -> list[str]:
+    """The keys a class of code-generation settings (an operator class's ATTRIBUTES) declares."""
+    if dataclasses.is_dataclass(settings_class):
+        return [field.name for field in dataclasses.fields(settings_class)]
+    fields = getattr(settings_class, "model_fields", None)
     return list(fields) if fields is not None else []
 
 
-def takes_free_form_keys(attributes_class: type) -> bool:
-    config = getattr(attributes_class, "__pydantic_config__", None) or getattr(attributes_class, "model_config", {})
+def takes_free_form_keys(settings_class: type) -> bool:
+    config = getattr(settings_class, "__pydantic_config__", None) or getattr(settings_class, "model_config", {})
     return config.get("extra") == "allow"
 
 
@@ -84,12 +86,12 @@ def check_rules(rules: Sequence[OperatorRule], classes: dict[str, type], reached
         for key in rule.attributes:
             if key in REMOVED_KEYS:
                 raise ConfigError(f"{where}: attribute {key!r} was removed", hint=REMOVED_KEYS[key])
-            declared = any(key in attribute_fields(c.ATTRIBUTES) for c in targets)
+            declared = any(key in setting_fields(c.ATTRIBUTES) for c in targets)
             # A "*" rule's key must be declared somewhere: a free-form model
             # would otherwise swallow a misspelt key meant for the others.
             free_form = rule.type != ANY_TYPE and takes_free_form_keys(targets[0].ATTRIBUTES)
             if not declared and not free_form:
-                valid = sorted({f for c in targets for f in attribute_fields(c.ATTRIBUTES)})
+                valid = sorted({f for c in targets for f in setting_fields(c.ATTRIBUTES)})
                 subject = f"operator type {rule.type!r}" if rule.type != ANY_TYPE else "any operator of this model"
                 raise ConfigError(
                     f"{where}: {subject} has no attribute {key!r}", hint=_nearest_hint(key, valid, "attributes")
@@ -98,7 +100,7 @@ def check_rules(rules: Sequence[OperatorRule], classes: dict[str, type], reached
 
 def node_settings(node_type: str, settings_class: type, rules: Sequence[OperatorRule], node_text: str) -> Any:
     """The node's code-generation settings (an ATTRIBUTES instance) from the rules that reach it."""
-    fields = attribute_fields(settings_class)
+    fields = setting_fields(settings_class)
     merged: dict[str, Any] = {}
     for rule in rules:
         if rule.type == node_type:
@@ -125,7 +127,7 @@ def node_settings(node_type: str, settings_class: type, rules: Sequence[Operator
 
 @dataclasses.dataclass
 class ResolvedGraph:
-    operators: list[Any]  # AotOperator, one per node in schedule order
+    operators: list[AotOperator]  # one per node in schedule order
     scratch_bytes: dict[int, int]
     persistent_bytes: dict[int, int]
     # Nodes whose C may write output 0 over an input (AotOperator.in_place).

@@ -5,11 +5,10 @@ import pathlib
 from typing import Any
 
 from opbridge.errors import ModelFormatError
+from opbridge.frontends.litert.reader import FILE_IDENTIFIER as TFLITE_FILE_IDENTIFIER
 from opbridge.ir import Graph
 from opbridge.registry_context import RegistryContext
 
-# A .tflite flatbuffer carries its file identifier at bytes 4..8.
-TFLITE_IDENTIFIER = b"TFL3"
 # A .pt2 file (torch.export.save) is a zip archive.
 PT2_MAGIC = b"PK\x03\x04"
 
@@ -35,7 +34,7 @@ def load_model(path: Any, context: RegistryContext, *, torch_int8_arithmetic: st
         data = path.read_bytes()
     except OSError as error:
         raise ModelFormatError(f"cannot read model {path}: {error.strerror}", hint="check the path") from None
-    if data[4:8] == TFLITE_IDENTIFIER or path.suffix == ".tflite":
+    if data[4:8] == TFLITE_FILE_IDENTIFIER or path.suffix == ".tflite":
         from opbridge.frontends.litert.reader import read_litert_model
 
         return read_litert_model(data, context, source=str(path))

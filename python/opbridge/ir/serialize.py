@@ -12,7 +12,7 @@ Tensors and nodes are listed in index order. Attributes are written and read
 by one walk (opbridge.ir.attributes.visit_attributes) over the op's
 attribute class, found through its schema, so plugin ops round-trip like
 built-ins. Small constants are written as numbers; larger ones as the base64
-of their little-endian bytes. `graphs_equal` compares two graphs exactly.
+of their little-endian bytes. `graph_differences` lists how two graphs differ.
 """
 
 import base64
@@ -223,7 +223,3 @@ def graph_differences(a: Graph, b: Graph) -> list[str]:
         differences.append(f"{len(a.nodes)} nodes != {len(b.nodes)}")
     differences += [f"{x.describe()}: {x} != {y}" for x, y in zip(a.nodes, b.nodes, strict=False) if x != y]
     return differences
-
-
-def graphs_equal(a: Graph, b: Graph) -> bool:
-    return not graph_differences(a, b)

@@ -5,11 +5,11 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 import numpy.typing as npt
 
 from opbridge.errors import ModelFormatError
 from opbridge.ir import Graph, Node, Tensor
+from opbridge.ops.contracts import CEmitter, OnnxConvert, TorchConvert
 from opbridge.schemas.schema import OpSchema
 
 Array = npt.NDArray[Any]
@@ -56,8 +56,6 @@ class ReferenceCall:
 LiteRTParser = Callable[[Any], Any]
 # One node's input values -> its output values (NumPy arrays of the output dtypes).
 ReferenceImplementation = Callable[[ReferenceCall], list[Array]]
-# (backends.c.emit_context.EmitContext, Node) -> backends.c.emit_context.NodeCode.
-CEmitter = Callable[[Any, Node], Any]
 
 
 # ONNX opsets of the default domain this frontend converts.
@@ -74,7 +72,7 @@ class OnnxConverter:
 
     op_type: str
     # (frontends.onnx.conversion.OnnxConversion, OnnxNode) -> None: adds the op's nodes to the graph being built.
-    convert: Callable[[Any, Any], None]
+    convert: OnnxConvert
     min_opset: int = MIN_OPSET
     max_opset: int = MAX_OPSET
     domain: str = ""
@@ -110,7 +108,7 @@ class TorchConverter:
     and adds the node's operations. `cases` are its declare_supported cases."""
 
     target: str
-    convert: Callable[[Any, Any], None]
+    convert: TorchConvert
     cases: tuple[TorchCase, ...] = ()
 
     @property
@@ -174,7 +172,3 @@ class OperatorDefinition:
     # (graph, node) -> {input position: (low, high)}: integer inputs the op indexes with, valid in
     # [low, high) only (GATHER's positions). Golden data for a graph input read there is drawn in range.
     input_ranges: Callable[[Graph, Node], dict[int, tuple[int, int]]] | None = None
-
-
-def empty_like_output(tensor: Tensor) -> Array:
-    return np.zeros(tensor.shape, dtype=tensor.dtype.numpy)

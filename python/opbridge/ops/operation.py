@@ -24,6 +24,7 @@ from opbridge.errors import UnsupportedOperatorError
 from opbridge.ir import Graph, Node
 from opbridge.ir.attributes import AttributeVisitor, visit_attributes
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
+from opbridge.ops.registry import OperatorLookup
 from opbridge.registries import BUILTIN_ORIGIN
 from opbridge.schemas.inference import OutputMismatchError, check_outputs, infer_node
 from opbridge.schemas.schema import OpSchema, TensorType
@@ -38,7 +39,7 @@ class Operation:
         self.definition = definition
 
     @classmethod
-    def of(cls, graph: Graph, node: Node, operators: Any) -> "Operation":
+    def of(cls, graph: Graph, node: Node, operators: OperatorLookup) -> "Operation":
         definition = operators.get(node.op_type)
         if definition is None:
             raise UnsupportedOperatorError(
@@ -56,11 +57,6 @@ class Operation:
                 hint="give its OperatorDefinition a schema (docs/schemas.md)",
             )
         return schema
-
-    @property
-    def type_info(self) -> tuple[str, str, int]:
-        """(domain, name, since_version)."""
-        return self.schema.domain, self.schema.name, self.schema.since_version
 
     def validate_and_infer_types(self, *, update: bool = True) -> list[TensorType]:
         """Checks the node against its schema and its outputs against the inferred types."""
@@ -104,7 +100,7 @@ class _KeepValues:
         return value
 
 
-def validate_graph(graph: Graph, operators: Any) -> int:
+def validate_graph(graph: Graph, operators: OperatorLookup) -> int:
     """validate_and_infer_types on every node whose op has a schema; returns how many were checked.
 
     Nodes of ops registered without a schema (plugins written before schemas

@@ -1,15 +1,20 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Registries: values by key, with where each came from; and the operator registry.
-
-A Registry is one extension point of a conversion (operator definitions,
-parsers, C emitters, transforms, ...); `opbridge.registry.RegistryContext`
-holds one of each. Registries are frozen once built.
-"""
+"""The operator registry: operator definitions by operator key (a `opbridge.registries.Registry`,
+one of those `opbridge.registry_context.RegistryContext` holds), and `OperatorLookup`, what passes
+read of it."""
 
 from collections.abc import Iterable
+from typing import Protocol
 
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.registries import Registry
+
+
+class OperatorLookup(Protocol):
+    """Operator definitions by key, as graph passes and the operation contract read them: an
+    OperatorRegistry (context.operators), or any mapping of operator key to definition."""
+
+    def get(self, key: str, /) -> OperatorDefinition | None: ...
 
 
 class OperatorRegistry(Registry[OperatorDefinition]):

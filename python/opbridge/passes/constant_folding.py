@@ -10,18 +10,18 @@ Constants no longer read by any node are dropped afterwards.
 
 import copy
 import dataclasses
-from typing import Any
 
 import numpy as np
 
 from opbridge.errors import OpbridgeError, OperatorPluginError
 from opbridge.ir import Graph
 from opbridge.ops.operation import Operation
+from opbridge.ops.registry import OperatorLookup
 from opbridge.passes.rewrite import remove_unused_tensors, renumber
 from opbridge.transforms import Transform
 
 
-def fold_constants(graph: Graph, operators: Any) -> Graph:
+def fold_constants(graph: Graph, operators: OperatorLookup) -> Graph:
     """The graph with every foldable node evaluated into constants (see the module docstring)."""
     tensors = list(graph.tensors)
     # What the references read (graph.tensor(i)): the tensors as folded so far.

@@ -5,6 +5,7 @@ import dataclasses
 from typing import Any
 
 from opbridge.ir import Graph, Tensor
+from opbridge.ops.registry import OperatorLookup
 
 
 def renumber(nodes: list[Any]) -> list[Any]:
@@ -33,7 +34,7 @@ def remove_unused_tensors(graph: Graph) -> Graph:
     )
 
 
-def remove_dead_nodes(graph: Graph, operators: Any = None) -> Graph:
+def remove_dead_nodes(graph: Graph, operators: OperatorLookup | None = None) -> Graph:
     """Drops nodes whose outputs nobody reads (and are not graph outputs), repeatedly; stateful ops stay."""
     nodes = list(graph.nodes)
     while True:
@@ -48,6 +49,6 @@ def remove_dead_nodes(graph: Graph, operators: Any = None) -> Graph:
     return remove_unused_tensors(Graph(graph.name, graph.tensors, renumber(nodes), graph.inputs, graph.outputs))
 
 
-def _stateful(operators: Any, op_type: str) -> bool:
+def _stateful(operators: OperatorLookup | None, op_type: str) -> bool:
     definition = operators.get(op_type) if operators is not None else None
     return definition is not None and definition.stateful

@@ -18,9 +18,9 @@ graph output stays.
 
 import copy
 import dataclasses
-from typing import Any
 
 from opbridge.ir import Graph, Node
+from opbridge.ops.registry import OperatorLookup
 from opbridge.passes.rewrite import remove_dead_nodes
 
 # Ops whose result does not depend on the layout of their (same-shaped) inputs.
@@ -84,7 +84,7 @@ def _rewrite_once(graph: Graph) -> bool:
     return False
 
 
-def cancel_transposes(graph: Graph, operators: Any = None) -> Graph:
+def cancel_transposes(graph: Graph, operators: OperatorLookup | None = None) -> Graph:
     """The graph with undone transposes removed (see the module docstring); `graph` is edited in place."""
     changed = False
     while _rewrite_once(graph):

@@ -6,6 +6,8 @@ headers it needs, file-scope definitions (a const parameter struct, const
 multiplier arrays) and the statements of the node's function, which set
 `status` from one kernel call. It refers to tensors only through
 EmitContext, which knows the module's names and memory plan.
+`OperatorDefinition.emit_c` is declared with the Protocols these two classes
+satisfy (opbridge.ops.contracts: CEmitter, CEmitContext, CNodeCode).
 """
 
 import dataclasses

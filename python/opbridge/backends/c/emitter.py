@@ -26,10 +26,10 @@ import re
 import shutil
 import tempfile
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
+from opbridge.aot.operators import AotOperator
 from opbridge.backends.c.cmake import CMAKE_LISTS, cmake_lists, is_opbridge_cmake_lists
 from opbridge.backends.c.emit_context import (
     C_TYPES,
@@ -133,7 +133,7 @@ def _header_guard(name: str) -> str:
     return re.sub(r"[^A-Z0-9]", "_", name.upper()) + "_"
 
 
-def absorbed_constants(graph: Graph, operators: Sequence[Any]) -> set[int]:
+def absorbed_constants(graph: Graph, operators: Sequence[AotOperator]) -> set[int]:
     """Constants every reader of which absorbs them (AotOperator.absorbed_constants): left out."""
     absorbed_by: dict[int, int] = {}
     for operator in operators:
@@ -154,7 +154,7 @@ def absorbed_constants(graph: Graph, operators: Sequence[Any]) -> set[int]:
 class _ModuleWriter:
     """The module-level files; each node's files come from its AotOperator."""
 
-    def __init__(self, graph: Graph, operators: Sequence[Any], plan: MemoryPlan, prefix: str) -> None:
+    def __init__(self, graph: Graph, operators: Sequence[AotOperator], plan: MemoryPlan, prefix: str) -> None:
         self.graph = graph
         self.operators = list(operators)
         self.plan = plan
@@ -469,7 +469,9 @@ def check_cmake_lists_is_ours(directory: pathlib.Path) -> None:
         )
 
 
-def _module_cmake_lists(staging: pathlib.Path, prefix: str, operators: Sequence[Any], bundle_kernels: bool) -> str:
+def _module_cmake_lists(
+    staging: pathlib.Path, prefix: str, operators: Sequence[AotOperator], bundle_kernels: bool
+) -> str:
     """The CMakeLists.txt of the files in `staging`, written last: plugins' kernels are copied in after write()."""
     module_files = [path.relative_to(staging).as_posix() for path in staging.rglob("*") if path.is_file()]
     if bundle_kernels:
@@ -484,7 +486,7 @@ def _module_cmake_lists(staging: pathlib.Path, prefix: str, operators: Sequence[
 
 def emit_module(
     graph: Graph,
-    operators: Sequence[Any],
+    operators: Sequence[AotOperator],
     plan: MemoryPlan,
     prefix: str,
     directory: pathlib.Path | str,
@@ -548,7 +550,7 @@ def emit_module(
     return EmittedModule(directory=directory, files=written)
 
 
-def _guard_plugin_kernel_includes(operator: Any, written: list[pathlib.Path]) -> None:
+def _guard_plugin_kernel_includes(operator: AotOperator, written: list[pathlib.Path]) -> None:
     """Without bundled kernels the build must supply a plugin's kernel headers: a node source that
     includes one gets a check first, so a build without them says which node needs which header and
     how to link it, instead of the compiler's bare "No such file or directory"."""
@@ -569,7 +571,7 @@ def _guard_plugin_kernel_includes(operator: Any, written: list[pathlib.Path]) ->
             path.write_text("".join(checks) + text)
 
 
-def _emit_operator(operator: Any, staging: pathlib.Path) -> list[pathlib.Path]:
+def _emit_operator(operator: AotOperator, staging: pathlib.Path) -> list[pathlib.Path]:
     """Runs one operator class's emit(); a plugin's failure names the node and the class.
     Returns the .c files it wrote."""
     before = {path: path.read_bytes() for path in staging.rglob("*.c")}

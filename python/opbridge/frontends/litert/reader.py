@@ -317,7 +317,7 @@ def _build_node(
         raise ModelFormatError(
             f"{reader.source}: operator {index} ({op_name}) has no output", hint="the file is damaged"
         )
-    attributes = _parse_options(reader, context, view, op_name)
+    attributes = _parse_attributes(reader, context, view, op_name)
     return Node(
         index=position,
         name=tensors[outputs[0]].name,
@@ -348,19 +348,20 @@ def _build_graph(
         raise ModelFormatError(f"{reader.source}: {error}", hint="the operators are not in execution order") from None
 
 
-def _parse_options(reader: _Reader, context: RegistryContext, view: LiteRTNode, op_name: str) -> Any:
-    """The node's typed options from its registered parser, checked against air_options."""
+def _parse_attributes(reader: _Reader, context: RegistryContext, view: LiteRTNode, op_name: str) -> Any:
+    """The node's typed attributes, read from LiteRT's options by its registered parser, checked against
+    air_options."""
     parser = context.litert_parsers[view.op_key]
     if view.custom_code is None:
         try:
-            options = reader.read(f"node {view.index} ({op_name}) options", lambda: parser(view))
+            attributes = reader.read(f"node {view.index} ({op_name}) options", lambda: parser(view))
         except OpbridgeError as error:
             # A built-in parser sees only the options: name the node it was reading.
             error.add_context(view.describe())
             raise
     else:
         try:
-            options = parser(view)
+            attributes = parser(view)
         except OpbridgeError:
             raise
         except Exception as error:
@@ -369,14 +370,14 @@ def _parse_options(reader: _Reader, context: RegistryContext, view: LiteRTNode, 
                 hint=f"check the model's custom options; the parser is "
                 f"{getattr(parser, '__module__', '?')}.{getattr(parser, '__qualname__', parser)}",
             ) from error
-    options_class = context.air_options.get(view.op_key)
-    if options_class is not None and options is not None and not isinstance(options, options_class):
+    attributes_class = context.air_options.get(view.op_key)
+    if attributes_class is not None and attributes is not None and not isinstance(attributes, attributes_class):
         raise OperatorPluginError(
-            f"{view.describe()}: the parser returned {type(options).__name__}, "
-            f"but air_options registers {options_class.__name__} for {view.op_key}",
+            f"{view.describe()}: the parser returned {type(attributes).__name__}, "
+            f"but air_options registers {attributes_class.__name__} for {view.op_key}",
             hint="return the attribute class registered in air_options from the parser, or register the one it returns",
         )
-    return options
+    return attributes
 
 
 def _read_tensor(

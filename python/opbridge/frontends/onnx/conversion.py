@@ -5,7 +5,9 @@ A converter (an operator folder's onnx.py) reads one ONNX node through
 `OnnxNode` and adds opbridge nodes with `OnnxConversion.emit`, which takes
 the op's key, its inputs and attributes and creates the outputs with the
 dtypes and shapes the op's schema infers. ONNX value names map to tensor
-indices (`value`); `constant` adds initializer-like data.
+indices (`value`); `constant` adds initializer-like data. `OnnxConverter.convert`
+is declared with the Protocols the two classes satisfy (opbridge.ops.contracts:
+OnnxConvert, OnnxConversionState, OnnxNodeView).
 """
 
 import copy

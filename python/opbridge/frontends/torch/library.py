@@ -103,10 +103,6 @@ class TorchArgument:
     has_default: bool = False
     default: Any = None
 
-    @property
-    def is_input(self) -> bool:
-        return self.parameter is not None
-
     def declaration(self) -> str:
         """'float limit=1.0', as in a torch schema."""
         if not self.has_default:

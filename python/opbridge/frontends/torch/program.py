@@ -392,11 +392,6 @@ def _load_error(path: pathlib.Path, error: BaseException, logged: list[str]) -> 
     )
 
 
-def is_pt2_archive(data: bytes) -> bool:
-    """True for a zip archive (what torch.export.save writes)."""
-    return data[:4] == b"PK\x03\x04"
-
-
 def load_torch_program(path: pathlib.Path | str, context: RegistryContext, *, int8_arithmetic: str = "tflite") -> Graph:
     """A .pt2 file of torch.export.save as a graph. Custom ops must be defined first (a plugin's
     TorchOps: define_torch_ops, which the CLI and converter call for --plugin)."""

@@ -84,8 +84,3 @@ class TorchOp:
     def target(self) -> str:
         """The key of its converter in context.torch_converters (str of the default OpOverload)."""
         return f"{self.namespace}.{self.name}.default"
-
-
-def torch_target(op: object) -> str:
-    """The torch_converters key of an OpOverload (or of its string): "aten.conv2d.default"."""
-    return str(op)

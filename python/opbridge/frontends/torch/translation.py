@@ -18,6 +18,8 @@ from the node's FakeTensor. It adds operations through `TorchTranslation`:
 
 No module here imports torch: the reader (program.py) turns fx nodes into
 TorchNodes, so converters and their operator folders never need it.
+`TorchConverter.convert` is declared with the Protocols the two classes satisfy
+(opbridge.ops.contracts: TorchConvert, TorchTranslationState, TorchNodeView).
 """
 
 import dataclasses
