@@ -172,9 +172,9 @@ static inline void opbridge_window4(const int8_t *x, int32_t run_stride, int32_t
   acc[3] = a3;
 }
 
-/* opbridge_lanes_requantize and opbridge_dot4 kept out of line, for the code optimised for size
- * (OPBRIDGE_OPTIMIZE_FOR_SIZE): one copy per file that calls them, where the inlined body would
- * only add flash. */
+/* opbridge_lanes_requantize and opbridge_dot4 out of line, for the callers optimised for size
+ * (OPBRIDGE_OPTIMIZE_FOR_SIZE: opbridge_units, opbridge_conv_window4 and the depthwise entry point),
+ * which called them so when the forms were one file: inlined, they would only add flash. */
 static __attribute__((noinline, unused)) int32x4_t opbridge_lanes_requantize_outlined(int32x4_t acc,
                                                                                      const opbridge_lanes_output *stage) {
   return opbridge_lanes_requantize(acc, stage);
@@ -186,7 +186,8 @@ static __attribute__((noinline, unused)) void opbridge_dot4_outlined(const int8_
   opbridge_dot4(x, w0, w1, w2, w3, n, acc);
 }
 
-/* Defined in opbridge_conv_2d_s8_folded_helium.c (whose calls see their bodies), shared by the forms' files. */
+/* The loops several forms call, defined in opbridge_conv_2d_s8_folded_helium.c: CONV_2D calls them
+ * most, and there its calls see their bodies (GCC's mod-ref), as when the forms were one file. */
 
 /* sums and output stage for `units` units of `depth` bytes, depth a multiple of 16 and units of 4. */
 void opbridge_units_whole(const int8_t *x, const int8_t *filter, int32_t depth, int32_t units,
