@@ -175,8 +175,8 @@ static inline void opbridge_window4(const int8_t *x, int32_t run_stride, int32_t
 /* opbridge_lanes_requantize and opbridge_dot4 out of line, for the callers optimised for size
  * (OPBRIDGE_OPTIMIZE_FOR_SIZE: opbridge_units, opbridge_conv_window4 and the depthwise entry point),
  * which called them so when the forms were one file: inlined, they would only add flash. */
-static __attribute__((noinline, unused)) int32x4_t opbridge_lanes_requantize_outlined(int32x4_t acc,
-                                                                                     const opbridge_lanes_output *stage) {
+static __attribute__((noinline, unused)) int32x4_t
+opbridge_lanes_requantize_outlined(int32x4_t acc, const opbridge_lanes_output *stage) {
   return opbridge_lanes_requantize(acc, stage);
 }
 
@@ -186,17 +186,187 @@ static __attribute__((noinline, unused)) void opbridge_dot4_outlined(const int8_
   opbridge_dot4(x, w0, w1, w2, w3, n, acc);
 }
 
-/* The loops several forms call, defined in opbridge_conv_2d_s8_folded_helium.c: CONV_2D calls them
- * most, and there its calls see their bodies (GCC's mod-ref), as when the forms were one file. */
+/* The loops several forms call, static: each file that calls them keeps its copy, so that GCC
+ * inlines and optimises around them as it did when the forms were one file. */
 
-/* sums and output stage for `units` units of `depth` bytes, depth a multiple of 16 and units of 4. */
-void opbridge_units_whole(const int8_t *x, const int8_t *filter, int32_t depth, int32_t units,
-                          const opbridge_folded_requantization *rq, int8_t *output);
-/* Any `units` outputs of one input vector of `depth` bytes against `units` weight rows. */
-void opbridge_units(const int8_t *x, const int8_t *filter, int32_t depth, int32_t units,
-                    const opbridge_folded_requantization *rq, int8_t *output);
-/* The window at (y_origin, x_origin) copied into `patch`, the input zero point where it overhangs. */
-void opbridge_copy_window(const opbridge_conv_s8_folded_params *params, const int8_t *image, int32_t y_origin,
-                          int32_t x_origin, int8_t *patch);
+/* Units per chunk of opbridge_units_whole: their sums wait on the stack (4 bytes each). */
+#define OPBRIDGE_UNITS_CHUNK 64
+
+/* sums[u] = sum(x * w_u) for `groups` groups of four consecutive weight rows of `depth` bytes
+ * (depth a multiple of 16): the whole dot-product loop nest written out, 10 instructions per 64
+ * products and about 14 per group of four rows. The output stage runs after it, vectorised. */
+static inline void opbridge_rows_dot(const int8_t *x, const int8_t *w, int32_t depth, int32_t groups,
+                                     int32_t *sums) {
+  const int8_t *w1 = w + depth;
+  const int8_t *w2 = w1 + depth;
+  const int8_t *w3 = w2 + depth;
+  const int32_t blocks = depth / 16;
+  const int32_t *end = sums + 4 * groups;
+  int32_t a0, a1, a2, a3;
+  __asm__ volatile(
+      "0: movs    %[a0], #0\n"
+      "   movs    %[a1], #0\n"
+      "   movs    %[a2], #0\n"
+      "   movs    %[a3], #0\n"
+      "   ldr     lr, %[blocks]\n"
+      "   wls     lr, lr, 2f\n"
+      OPBRIDGE_DOT4_BLOCKS
+      "2: str     %[a0], [%[sums]], #4\n"
+      "   str     %[a1], [%[sums]], #4\n"
+      "   str     %[a2], [%[sums]], #4\n"
+      "   str     %[a3], [%[sums]], #4\n"
+      "   ldr     lr, %[depth]\n"
+      "   sub     %[x], %[x], lr\n"
+      "   mov     %[w0], %[w3]\n"
+      "   add     %[w1], %[w0], lr\n"
+      "   add     %[w2], %[w1], lr\n"
+      "   add     %[w3], %[w2], lr\n"
+      "   ldr     lr, %[end]\n"
+      "   cmp     %[sums], lr\n"
+      "   bne     0b\n"
+      : [x] "+r"(x), [w0] "+r"(w), [w1] "+r"(w1), [w2] "+r"(w2), [w3] "+r"(w3), [sums] "+r"(sums),
+        [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3)
+      : [blocks] "m"(blocks), [depth] "m"(depth), [end] "m"(end) /* from memory: registers are spoken for */
+      : "lr", "q0", "q1", "q2", "memory", "cc");
+}
+
+/* opbridge_units for depth a multiple of 16 and units a multiple of 4: dot products of a chunk of
+ * units first, then their output stage four at a time. */
+static __attribute__((noinline, unused)) void opbridge_units_whole(const int8_t *x, const int8_t *filter, int32_t depth,
+                                                           int32_t units, const opbridge_folded_requantization *rq,
+                                                           int8_t *output) {
+  int32_t sums[OPBRIDGE_UNITS_CHUNK];
+  const int32_t per_channel = rq->per_channel;
+  const int32_t offset = rq->output_offset;
+  const int32x4_t minimum = vdupq_n_s32(rq->activation_min);
+  const int32x4_t maximum = vdupq_n_s32(rq->activation_max);
+  const int32x4_t shared_multiplier = vdupq_n_s32(rq->multipliers[0]);
+  const int32x4_t shared_shift = vdupq_n_s32(rq->shifts[0]);
+  for (int32_t first = 0; first < units; first += OPBRIDGE_UNITS_CHUNK) {
+    const int32_t count = units - first < OPBRIDGE_UNITS_CHUNK ? units - first : OPBRIDGE_UNITS_CHUNK;
+    opbridge_rows_dot(x, filter + first * depth, depth, count / 4, sums);
+    const int32_t *bias = rq->folded_bias + first;
+    const int32_t *multipliers = rq->multipliers + first;
+    const int32_t *shifts = rq->shifts + first;
+    int8_t *destination = output + first;
+    for (int32_t u = 0; u < count; u += 4) {
+      int32x4_t acc = vaddq_s32(vld1q_s32(sums + u), vld1q_s32(bias + u));
+      const int32x4_t multiplier = per_channel ? vld1q_s32(multipliers + u) : shared_multiplier;
+      const int32x4_t shift = per_channel ? vld1q_s32(shifts + u) : shared_shift;
+      const int32x4_t right = vminq_s32(shift, vdupq_n_s32(0));
+      acc = vshlq_s32(acc, vmaxq_s32(shift, vdupq_n_s32(0)));
+      acc = vqrdmulhq_s32(acc, multiplier);
+      acc = vqaddq_s32(acc, vandq_s32(vshrq_n_s32(acc, 31), vshrq_n_s32(right, 31)));
+      acc = vrshlq_s32(acc, right);
+      acc = vaddq_n_s32(acc, offset);
+      vstrbq_s32(destination + u, vminq_s32(vmaxq_s32(acc, minimum), maximum));
+    }
+  }
+}
+
+/* Every output channel (unit) of one input vector of `depth` contiguous bytes: four units at a
+ * time, their weight rows consecutive in `filter`, each block's output stage loaded as it goes.
+ * The shape of FULLY_CONNECTED, of 1x1 convolutions and of windows copied into scratch. Out of
+ * line and with everything in locals, so that GCC keeps the loop's values in registers. */
+static OPBRIDGE_OPTIMIZE_FOR_SIZE __attribute__((noinline, unused)) void
+opbridge_units(const int8_t *x, const int8_t *filter, int32_t depth, int32_t units,
+               const opbridge_folded_requantization *rq, int8_t *output) {
+  const int32_t *bias = rq->folded_bias;
+  const int32_t *multipliers = rq->multipliers;
+  const int32_t *shifts = rq->shifts;
+  const int32_t per_channel = rq->per_channel;
+  const int32_t whole = depth % 16 == 0;
+  opbridge_lanes_output stage;
+  stage.multiplier = vdupq_n_s32(multipliers[0]);
+  stage.left = vdupq_n_s32(shifts[0] > 0 ? shifts[0] : 0);
+  stage.right = vdupq_n_s32(shifts[0] < 0 ? shifts[0] : 0);
+  stage.offset = rq->output_offset;
+  stage.minimum = rq->activation_min;
+  stage.maximum = rq->activation_max;
+  const int8_t *w0 = filter;
+  for (int32_t unit = 0; unit < units; unit += 4, w0 += 4 * depth) {
+    const int32_t lanes = units - unit < 4 ? units - unit : 4;
+    const mve_pred16_t mask = vctp32q((uint32_t)lanes);
+    const int8_t *w1 = lanes > 1 ? w0 + depth : w0;
+    const int8_t *w2 = lanes > 2 ? w0 + 2 * depth : w0;
+    const int8_t *w3 = lanes > 3 ? w0 + 3 * depth : w0;
+    stage.bias = vldrwq_z_s32(bias + unit, mask);
+    if (per_channel) {
+      stage.multiplier = vldrwq_z_s32(multipliers + unit, mask);
+      const int32x4_t shift = vldrwq_z_s32(shifts + unit, mask);
+      stage.left = vmaxq_s32(shift, vdupq_n_s32(0));
+      stage.right = vminq_s32(shift, vdupq_n_s32(0));
+    }
+    int32_t acc[4] = {0, 0, 0, 0};
+    if (whole) {
+      opbridge_window4(x, depth, 1, depth / 16, w0, w1, w2, w3, acc);
+    } else {
+      opbridge_dot4_outlined(x, w0, w1, w2, w3, depth, acc);
+    }
+    const int32x4_t sums = opbridge_lanes(acc[0], acc[1], acc[2], acc[3]);
+    vstrbq_p_s32(output + unit, opbridge_lanes_requantize_outlined(sums, &stage), mask);
+  }
+}
+
+/* Copies the window at (y_origin, x_origin) into `patch`, input zero point where it overhangs
+ * the input: (zero point + input_offset) * weight is 0, as a skipped tap. */
+static __attribute__((noinline, unused)) void opbridge_copy_window(const opbridge_conv_s8_folded_params *params,
+                                                           const int8_t *image, int32_t y_origin, int32_t x_origin,
+                                                           int8_t *patch) {
+  const opbridge_dims *in = &params->input;
+  const opbridge_dims *fl = &params->filter;
+  const int32_t channels = in->channels;
+  const int8x16_t zero_points = vdupq_n_s8((int8_t)(-params->input_offset));
+  /* Rows of taps (dilation 1) or taps (dilated) under 16 bytes are one predicated load and store
+   * each; longer taps go 16 bytes at a time. */
+  const int32_t row_bytes = fl->width * channels;
+  const mve_pred16_t row_lanes = vctp8q((uint32_t)row_bytes);
+  if (params->dilation_width == 1 && row_bytes < 16) {
+    /* Each window row one load, of the lanes inside the input (lanes off are not read), and the
+     * zero point in the others. */
+    const int32_t before = x_origin < 0 ? -x_origin * channels : 0;
+    const int32_t until = (in->width - x_origin) * channels;
+    const mve_pred16_t inside = (mve_pred16_t)(vctp8q((uint32_t)(until < 16 ? (until < 0 ? 0 : until) : 16)) &
+                                               ~vctp8q((uint32_t)(before < 16 ? before : 16)));
+    const int8_t *column = image + x_origin * channels;
+    for (int32_t fy = 0; fy < fl->height; ++fy, patch += row_bytes) {
+      const int32_t iy = y_origin + fy * params->dilation_height;
+      int8x16_t values = zero_points;
+      if (iy >= 0 && iy < in->height) {
+        values = vpselq_s8(vldrbq_z_s8(column + iy * in->width * channels, inside), zero_points, inside);
+      }
+      vstrbq_p_s8(patch, values, row_lanes);
+    }
+    return;
+  }
+  const mve_pred16_t tap_lanes = vctp8q((uint32_t)channels);
+  for (int32_t fy = 0; fy < fl->height; ++fy) {
+    const int32_t iy = y_origin + fy * params->dilation_height;
+    const int32_t row_inside = iy >= 0 && iy < in->height;
+    for (int32_t fx = 0; fx < fl->width; ++fx) {
+      const int32_t ix = x_origin + fx * params->dilation_width;
+      const int32_t inside = row_inside && ix >= 0 && ix < in->width;
+      if (channels < 16) {
+        const int8x16_t values =
+            inside ? vldrbq_z_s8(image + (iy * in->width + ix) * channels, tap_lanes) : zero_points;
+        vstrbq_p_s8(patch, values, tap_lanes);
+        patch += channels;
+        continue;
+      }
+      const int8_t *pixel = inside ? image + (iy * in->width + ix) * channels : NULL;
+      if (channels % 16 == 0) { /* whole blocks: no predication */
+        for (int32_t c = 0; c < channels; c += 16) {
+          vst1q_s8(patch + c, inside ? vld1q_s8(pixel + c) : zero_points);
+        }
+      } else {
+        for (int32_t c = 0; c < channels; c += 16) {
+          const mve_pred16_t lanes = vctp8q((uint32_t)(channels - c));
+          vstrbq_p_s8(patch + c, inside ? vldrbq_z_s8(pixel + c, lanes) : zero_points, lanes);
+        }
+      }
+      patch += channels;
+    }
+  }
+}
 
 #endif /* OPBRIDGE_FOLDED_HELIUM_INTERNAL_H_ */

@@ -18,7 +18,7 @@ from opbridge.ir import Graph, Node
 
 FOLDED_KERNELS_HEADER = "cc/kernels/opbridge_kernels_folded_s8.h"
 # The forms' files (docs/kernels.md, "Files"): the portable and DSP C, the DSP assembly, and the
-# Helium file of each form (CONV_2D's also holds the Helium loops the others share).
+# Helium file of each form.
 FOLDED_KERNEL_FILES = (
     "opbridge_folded_s8.c",
     "opbridge_folded_s8_dsp.c",
