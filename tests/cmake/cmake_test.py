@@ -180,7 +180,7 @@ def test_m55_example_converts_builds_for_helium_and_passes_under_qemu(
             assert "Tag_ABI_VFP_args: VFP registers" in member, member
     # The Helium variant was compiled in (its file is empty in the others).
     symbols = run(["arm-none-eabi-nm", "-g", "--defined-only", str(libraries / "libopbridge_kernels.a")]).stdout
-    helium = symbols.split("opbridge_folded_s8_helium.c.obj:")[1].split(".obj:")[0]
+    helium = symbols.split("opbridge_conv_2d_s8_folded_helium.c.obj:")[1].split(".obj:")[0]
     assert " T opbridge_conv_2d_s8_folded" in helium
 
     program = build_dir / "kws_golden.elf"

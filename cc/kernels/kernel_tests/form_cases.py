@@ -697,7 +697,7 @@ def table_features(graph: Graph, node: Node) -> set[str]:
     return features
 
 
-# The Helium depthwise kernel's line buffer (cc/kernels/opbridge_folded_s8_helium.c).
+# The Helium depthwise kernel's line buffer (cc/kernels/opbridge_depthwise_conv_2d_s8_folded_helium.c).
 DEPTHWISE_LINES_BYTES = 1024  # OPBRIDGE_DEPTHWISE_LINES_BYTES
 
 

@@ -91,7 +91,7 @@ def test_the_python_bounds_are_the_kernels() -> None:
     from opbridge.ops.conv_2d.emit_c import CONV_BLOCKS_MAX_WINDOW
 
     header = pathlib.Path("cc/kernels/opbridge_kernels_folded_s8.h").read_text()
-    helium = pathlib.Path("cc/kernels/opbridge_folded_s8_helium.c").read_text()
+    helium = pathlib.Path("cc/kernels/opbridge_depthwise_conv_2d_s8_folded_helium.c").read_text()
     for name, source, value in (
         ("OPBRIDGE_CONV_BLOCKS_MAX_WINDOW", header, CONV_BLOCKS_MAX_WINDOW),
         ("OPBRIDGE_DEPTHWISE_LINES_BYTES", helium, DEPTHWISE_LINES_BYTES),

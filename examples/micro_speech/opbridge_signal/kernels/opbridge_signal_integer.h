@@ -8,13 +8,13 @@
 
 #include <stdint.h>
 
-/* The kernels' Helium (Cortex-M55) paths: 1 on cores with integer MVE, unless the build asks
- * for the portable kernels (OPBRIDGE_FORCE_PORTABLE_KERNELS, --//cc/kernels:portable). */
-#if !defined(OPBRIDGE_FORCE_PORTABLE_KERNELS) && defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#include "cc/kernels/opbridge_kernel_variant.h"
+
+/* The kernels' Helium (Cortex-M55) paths: opbridge's own variant (cc/kernels/opbridge_kernel_variant.h),
+ * so OPBRIDGE_FORCE_PORTABLE_KERNELS (--//cc/kernels:portable) turns them off here too. */
+#define OPBRIDGE_SIGNAL_HELIUM OPBRIDGE_KERNELS_HELIUM
+#if OPBRIDGE_SIGNAL_HELIUM
 #include <arm_mve.h>
-#define OPBRIDGE_SIGNAL_HELIUM 1
-#else
-#define OPBRIDGE_SIGNAL_HELIUM 0
 #endif
 
 /* floor(value / 2^bits): an arithmetic right shift. */

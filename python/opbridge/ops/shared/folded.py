@@ -17,7 +17,16 @@ from opbridge.backends.c.emit_context import EmitContext
 from opbridge.ir import Graph, Node
 
 FOLDED_KERNELS_HEADER = "cc/kernels/opbridge_kernels_folded_s8.h"
-FOLDED_KERNEL_FILES = ("opbridge_folded_s8.c", "opbridge_folded_s8_helium.c")
+# The forms' files (docs/kernels.md, "Files"): the portable and DSP C, the DSP assembly, and the
+# Helium file of each form.
+FOLDED_KERNEL_FILES = (
+    "opbridge_folded_s8.c",
+    "opbridge_folded_s8_dsp.c",
+    "opbridge_add_s8_table_helium.c",
+    "opbridge_conv_2d_s8_folded_helium.c",
+    "opbridge_depthwise_conv_2d_s8_folded_helium.c",
+    "opbridge_fully_connected_s8_folded_helium.c",
+)
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 
 

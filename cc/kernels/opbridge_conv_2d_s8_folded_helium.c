@@ -1,0 +1,744 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* CONV_2D's folded int8 forms (opbridge_conv_2d_s8_folded*), Helium (MVE) variant for the Cortex-M55. */
+#include "cc/kernels/opbridge_kernel_variant.h"
+
+#if OPBRIDGE_KERNELS_HELIUM
+
+#include "cc/kernels/opbridge_folded_helium_internal.h"
+
+/* acc[k] -= input_offset * sum(w_k[i]) for i < n: taps outside the input (TFLite Micro skips them). */
+static inline void opbridge_outside4(const int8_t *w0, const int8_t *w1, const int8_t *w2, const int8_t *w3,
+                                     int32_t n, int32_t input_offset, int32_t acc[4]) {
+  int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  for (; n > 0; n -= 16) {
+    const mve_pred16_t p = vctp8q((uint32_t)n);
+    s0 = vaddvaq_s8(s0, vldrbq_z_s8(w0, p));
+    s1 = vaddvaq_s8(s1, vldrbq_z_s8(w1, p));
+    s2 = vaddvaq_s8(s2, vldrbq_z_s8(w2, p));
+    s3 = vaddvaq_s8(s3, vldrbq_z_s8(w3, p));
+    w0 += 16;
+    w1 += 16;
+    w2 += 16;
+    w3 += 16;
+  }
+  acc[0] -= input_offset * s0;
+  acc[1] -= input_offset * s1;
+  acc[2] -= input_offset * s2;
+  acc[3] -= input_offset * s3;
+}
+
+/* What opbridge_units_in_registers<B> reads besides the input and the weights (offsets 0-32). */
+typedef struct {
+  const int32_t *bias;        /* folded bias, [units] */
+  const int32_t *multipliers; /* [units], or four copies of a shared one (step 0) */
+  const int32_t *shifts;      /* as multipliers, none positive */
+  int32_t groups;             /* groups of four units */
+  int32_t step;               /* bytes from one group's multipliers and shifts to the next's: 16, or 0 if shared */
+  int32_t offset;
+  int32_t minimum;
+  int32_t maximum;
+  int32_t depth; /* bytes from one unit's weight row to the next */
+} opbridge_units_stage;
+
+typedef char opbridge_units_stage_layout[(sizeof(void *) == 4 && offsetof(opbridge_units_stage, depth) == 32)
+                                             ? 1
+                                             : -1];
+
+/* One unit's dot product into accumulator a: B blocks of its weight row, one load and one
+ * VMLADAV(A).S8 with an input block (operands x0-x3) a block, then the next row. */
+#define OPBRIDGE_UNIT_DOT_1(a) "   vldrb.8 q0, [%[w]]\n   vmladav.s8 %[" a "], %q[x0], q0\n"
+#define OPBRIDGE_UNIT_DOT_2(a) \
+  OPBRIDGE_UNIT_DOT_1(a) "   vldrb.8 q1, [%[w], #16]\n   vmladava.s8 %[" a "], %q[x1], q1\n"
+#define OPBRIDGE_UNIT_DOT_3(a) \
+  OPBRIDGE_UNIT_DOT_2(a) "   vldrb.8 q0, [%[w], #32]\n   vmladava.s8 %[" a "], %q[x2], q0\n"
+#define OPBRIDGE_UNIT_DOT_4(a) \
+  OPBRIDGE_UNIT_DOT_3(a) "   vldrb.8 q1, [%[w], #48]\n   vmladava.s8 %[" a "], %q[x3], q1\n"
+#define OPBRIDGE_UNIT_DOT(B, a) OPBRIDGE_UNIT_DOT_##B(a) "   add      %[w], %[w], %[depth]\n"
+
+
+/* stage->groups groups of four units over one input vector of at most B blocks of 16 bytes,
+ * held in registers (x0..x<B-1>; bytes past the vector's end zero, so that the weights read
+ * past a row's end, the next row's, add nothing): the dot products, then the output stage of
+ * opbridge_lanes_requantize without the left shift, 25 instructions per four units. The sums
+ * enter the vector one lane at a time: the two-lane VMOV is avoided, as assemblers and
+ * emulators have disagreed on which register goes to which lane. The last row's last block must
+ * not pass the end of the filter: opbridge_plan_units gives such a group a copy of its rows. */
+#define OPBRIDGE_UNITS_IN_REGISTERS_BODY(B, DOT)                                                  \
+  int32_t a0, a1, a2, a3, depth;                                                                  \
+  const int32_t *bias, *multipliers, *shifts;                                                     \
+  __asm__ volatile("   ldr      %[bias], [%[stage], #0]\n"                                        \
+                   "   ldr      %[multipliers], [%[stage], #4]\n"                                 \
+                   "   ldr      %[shifts], [%[stage], #8]\n"                                      \
+                   "   ldr      %[depth], [%[stage], #32]\n"                                      \
+                   "   ldr      lr, [%[stage], #12]\n"                                            \
+                   "   dls      lr, lr\n"                                                         \
+                   "1:\n" DOT(B, "a0") DOT(B, "a1") DOT(B, "a2") DOT(B, "a3")                   \
+                   "   vmov.32  q0[0], %[a0]\n"                                                   \
+                   "   vmov.32  q0[1], %[a1]\n"                                                   \
+                   "   vmov.32  q0[2], %[a2]\n"                                                   \
+                   "   vmov.32  q0[3], %[a3]\n"                                                   \
+                   "   vldrw.32 q1, [%[bias]], #16\n"                                             \
+                   "   vadd.i32 q0, q0, q1\n"                                                     \
+                   "   ldr      %[a0], [%[stage], #16]\n"                                         \
+                   "   vldrw.32 q1, [%[multipliers]]\n"                                           \
+                   "   add      %[multipliers], %[multipliers], %[a0]\n"                          \
+                   "   vqrdmulh.s32 q0, q0, q1\n"                                                 \
+                   "   vldrw.32 q1, [%[shifts]]\n"                                                \
+                   "   add      %[shifts], %[shifts], %[a0]\n"                                    \
+                   "   vshr.s32 q2, q1, #31\n"                                                    \
+                   "   vshr.s32 q3, q0, #31\n"                                                    \
+                   "   vand     q2, q2, q3\n"                                                     \
+                   "   vqadd.s32 q0, q0, q2\n"                                                    \
+                   "   vrshl.s32 q0, q0, q1\n"                                                    \
+                   "   ldr      %[a0], [%[stage], #20]\n"                                         \
+                   "   vadd.i32 q0, q0, %[a0]\n"                                                  \
+                   "   ldr      %[a0], [%[stage], #24]\n"                                         \
+                   "   vdup.32  q1, %[a0]\n"                                                      \
+                   "   vmax.s32 q0, q0, q1\n"                                                     \
+                   "   ldr      %[a0], [%[stage], #28]\n"                                         \
+                   "   vdup.32  q1, %[a0]\n"                                                      \
+                   "   vmin.s32 q0, q0, q1\n"                                                     \
+                   "   vstrb.32 q0, [%[destination]], #4\n"                                       \
+                   "   le       lr, 1b\n"                                                         \
+                   : [w] "+r"(w), [destination] "+r"(destination), [a0] "=&Te"(a0), [a1] "=&Te"(a1), \
+                     [a2] "=&Te"(a2), [a3] "=&Te"(a3), [bias] "=&r"(bias),                        \
+                     [multipliers] "=&r"(multipliers), [shifts] "=&r"(shifts), [depth] "=&r"(depth) \
+                   : OPBRIDGE_UNITS_X##B, [stage] "r"(stage)                                      \
+                   : "lr", "q0", "q1", "q2", "q3", "memory")
+
+#define OPBRIDGE_UNITS_X1 [x0] "w"(x0)
+#define OPBRIDGE_UNITS_X2 OPBRIDGE_UNITS_X1, [x1] "w"(x1)
+#define OPBRIDGE_UNITS_X3 OPBRIDGE_UNITS_X2, [x2] "w"(x2)
+#define OPBRIDGE_UNITS_X4 OPBRIDGE_UNITS_X3, [x3] "w"(x3)
+
+/* The input vector's blocks x0..x3 (those past B unused), zero-filled past `depth`. */
+#define OPBRIDGE_UNITS_LOAD_PART(B)                                                            \
+  const uint32_t bytes = (uint32_t)stage->depth;                                               \
+  const int8x16_t x0 = vldrbq_z_s8(x, vctp8q(bytes));                                          \
+  const int8x16_t x1 = B > 1 ? vldrbq_z_s8(x + 16, vctp8q(bytes > 16 ? bytes - 16 : 0)) : x0; \
+  const int8x16_t x2 = B > 2 ? vldrbq_z_s8(x + 32, vctp8q(bytes > 32 ? bytes - 32 : 0)) : x0; \
+  const int8x16_t x3 = B > 3 ? vldrbq_z_s8(x + 48, vctp8q(bytes > 48 ? bytes - 48 : 0)) : x0; \
+  (void)x1;                                                                                    \
+  (void)x2;                                                                                    \
+  (void)x3
+
+#define OPBRIDGE_UNITS_IN_REGISTERS(B)                                                              \
+  static void __attribute__((noinline)) opbridge_units_in_registers##B(                              \
+      const int8_t *x, const int8_t *w, int8_t *destination, const opbridge_units_stage *stage) { \
+    OPBRIDGE_UNITS_LOAD_PART(B);                                                                     \
+    OPBRIDGE_UNITS_IN_REGISTERS_BODY(B, OPBRIDGE_UNIT_DOT);                                          \
+  }
+
+/* Vectors of 1, 2 and 3-4 blocks (the blocks past the vector zero): each variant costs about 300
+ * bytes of flash in every module that links it. */
+OPBRIDGE_UNITS_IN_REGISTERS(1)
+OPBRIDGE_UNITS_IN_REGISTERS(2)
+OPBRIDGE_UNITS_IN_REGISTERS(4)
+
+typedef void (*opbridge_units_in_registers_fn)(const int8_t *, const int8_t *, int8_t *,
+                                               const opbridge_units_stage *);
+
+/* Units of one input vector of `depth` <= 64 bytes held in registers (opbridge_units_in_registers<B>). */
+typedef struct {
+  opbridge_units_in_registers_fn run; /* NULL: the layer does not qualify */
+  opbridge_units_stage stage;         /* groups read from the filter */
+  opbridge_units_stage last_stage;    /* the last group, read from last_rows (groups 0: none) */
+  int32_t shared[8];                  /* a shared multiplier and shift, four times each */
+  int32_t units;                      /* units run in registers: every whole group */
+  int8_t last_rows[4 * 64 + 16];      /* the last group's weight rows, then zeros to read past them */
+} opbridge_units_plan;
+
+/* Plans opbridge_units_in_registers for `units` units of `depth` bytes, if depth <= 64 and no shift
+ * is left; else plan->run is NULL. The plan points into itself: keep it where it was planned. */
+static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_plan_units(const int8_t *filter, int32_t depth, int32_t units,
+                                const opbridge_folded_requantization *rq, opbridge_units_plan *plan) {
+  static const opbridge_units_in_registers_fn by_blocks[4] = {
+      opbridge_units_in_registers1, opbridge_units_in_registers2, opbridge_units_in_registers4,
+      opbridge_units_in_registers4};
+  plan->run = NULL;
+  plan->units = 0;
+  const int32_t blocks = (depth + 15) / 16;
+  const int32_t groups = units / 4;
+  if (depth > 64 || groups <= 0) {
+    return;
+  }
+  /* The last row's reads end at 16 * blocks bytes past its start, past the filter unless depth
+   * is whole blocks: then the last group reads a copy of its rows followed by zeros. */
+  const int32_t read = 16 * (blocks == 3 ? 4 : blocks); /* bytes each row's loads span */
+  const int32_t copied = depth != read;
+  for (int32_t u = 0; u < (rq->per_channel ? units : 1); ++u) {
+    if (rq->shifts[u] > 0) {
+      return;
+    }
+  }
+  for (int32_t k = 0; k < 4; ++k) {
+    plan->shared[k] = rq->multipliers[0];
+    plan->shared[4 + k] = rq->shifts[0];
+  }
+  const opbridge_units_stage stage = {rq->folded_bias,
+                                      rq->per_channel ? rq->multipliers : plan->shared,
+                                      rq->per_channel ? rq->shifts : plan->shared + 4,
+                                      groups - copied,
+                                      rq->per_channel ? 16 : 0,
+                                      rq->output_offset,
+                                      rq->activation_min,
+                                      rq->activation_max,
+                                      depth};
+  plan->stage = stage;
+  plan->last_stage = stage;
+  plan->last_stage.groups = copied;
+  if (copied) {
+    const int32_t first = 4 * (groups - 1); /* the last group's first unit */
+    plan->last_stage.bias += first;
+    plan->last_stage.multipliers += rq->per_channel ? first : 0;
+    plan->last_stage.shifts += rq->per_channel ? first : 0;
+    for (int32_t i = 0; i < (int32_t)sizeof(plan->last_rows); ++i) {
+      plan->last_rows[i] = i < 4 * depth ? filter[first * depth + i] : 0;
+    }
+  }
+  plan->units = 4 * groups;
+  plan->run = by_blocks[blocks - 1];
+}
+
+/* Every unit of the input vector x (depth bytes, read whole: its blocks are loaded once, the
+ * last zero-filled past depth): plan->units in registers, the rest by opbridge_units. */
+/* The whole groups of four units of opbridge_units_planned. */
+static inline void opbridge_units_planned_groups(const opbridge_units_plan *plan, const int8_t *x,
+                                                 const int8_t *filter, int8_t *output) {
+  if (plan->stage.groups > 0) {
+    plan->run(x, filter, output, &plan->stage);
+  }
+  if (plan->last_stage.groups > 0) {
+    plan->run(x, plan->last_rows, output + 4 * plan->stage.groups, &plan->last_stage);
+  }
+}
+
+static inline void opbridge_units_planned(const opbridge_units_plan *plan, const int8_t *x, const int8_t *filter,
+                                          int32_t depth, int32_t units, const opbridge_folded_requantization *rq,
+                                          int8_t *output) {
+  opbridge_units_planned_groups(plan, x, filter, output);
+  if (plan->units < units) {
+    opbridge_folded_requantization rest = *rq;
+    rest.folded_bias += plan->units;
+    rest.multipliers += rest.per_channel ? plan->units : 0;
+    rest.shifts += rest.per_channel ? plan->units : 0;
+    opbridge_units(x, filter + plan->units * depth, depth, units - plan->units, &rest, output + plan->units);
+  }
+}
+
+/* Taps along a window row: `group` taps contiguous in memory (the whole row when the
+ * dilation along x is 1, else one), `groups` of them. */
+typedef struct {
+  int32_t group;
+  int32_t groups;
+} opbridge_row_groups;
+
+static inline opbridge_row_groups opbridge_groups(const opbridge_conv_s8_folded_params *params) {
+  opbridge_row_groups groups;
+  groups.group = params->dilation_width == 1 ? params->filter.width : 1;
+  groups.groups = params->dilation_width == 1 ? 1 : params->filter.width;
+  return groups;
+}
+
+/* One window of CONV_2D for four output channels, taps outside the input corrected. */
+static OPBRIDGE_OPTIMIZE_FOR_SIZE int32x4_t __attribute__((noinline))
+opbridge_conv_window4(const opbridge_conv_s8_folded_params *params, const int8_t *image,
+                                              int32_t y_origin, int32_t x_origin, const opbridge_rows4 *rows,
+                                              int32_t interior) {
+  const opbridge_dims *in = &params->input;
+  const opbridge_dims *fl = &params->filter;
+  const opbridge_row_groups groups = opbridge_groups(params);
+  const int32_t channels = in->channels;
+  const int32_t group_bytes = groups.group * channels;
+  int32_t acc[4] = {0, 0, 0, 0};
+  int32_t weights = 0; /* offset of the current group in each weight row */
+  for (int32_t fy = 0; fy < fl->height; ++fy) {
+    const int32_t iy = y_origin + fy * params->dilation_height;
+    const int32_t row_inside = iy >= 0 && iy < in->height;
+    for (int32_t g = 0; g < groups.groups; ++g, weights += group_bytes) {
+      const int32_t ix = x_origin + g * params->dilation_width; /* the group's first tap */
+      const int8_t *w0 = rows->row[0] + weights;
+      const int8_t *w1 = rows->row[1] + weights;
+      const int8_t *w2 = rows->row[2] + weights;
+      const int8_t *w3 = rows->row[3] + weights;
+      if (interior) {
+        opbridge_dot4_outlined(image + (iy * in->width + ix) * channels, w0, w1, w2, w3, group_bytes, acc);
+        continue;
+      }
+      /* Taps [low, high) of the group are inside the input. */
+      int32_t low = 0;
+      int32_t high = 0;
+      if (row_inside) {
+        low = ix < 0 ? -ix : 0;
+        low = low < groups.group ? low : groups.group; /* a group wholly left of the input */
+        high = in->width - ix < groups.group ? in->width - ix : groups.group;
+        high = high < low ? low : high;
+      }
+      if (high > low) {
+        opbridge_dot4_outlined(image + (iy * in->width + ix + low) * channels, w0 + low * channels, w1 + low * channels,
+                      w2 + low * channels, w3 + low * channels, (high - low) * channels, acc);
+      }
+      opbridge_outside4(w0, w1, w2, w3, low * channels, params->input_offset, acc);
+      const int32_t after = high * channels;
+      opbridge_outside4(w0 + after, w1 + after, w2 + after, w3 + after, group_bytes - after, params->input_offset,
+                        acc);
+    }
+  }
+  return opbridge_lanes(acc[0], acc[1], acc[2], acc[3]);
+}
+
+/* A run of output positions of one row whose windows lie inside the input, for four output
+ * channels, with the window's rows contiguous (dilation 1 along x). Kept out of line: with the
+ * border paths around it, GCC would spill the accumulators and pointers of this hot loop. */
+typedef struct {
+  const int8_t *origin;     /* the first window's first tap */
+  int32_t origin_step;      /* bytes between consecutive windows (stride x channels) */
+  int32_t count;            /* windows */
+  int32_t window_rows;      /* filter height */
+  int32_t run;              /* bytes of a window row (filter width x channels) */
+  int32_t row_step;         /* bytes between window rows in the input */
+  const opbridge_rows4 *rows;
+  int8_t *destination;
+  int32_t destination_step; /* output channels */
+  mve_pred16_t mask;
+} opbridge_conv_segment;
+
+/* What opbridge_conv_segment_in_assembly reads besides the input and the weights: a run of
+ * interior windows of one group of four output channels (whole 16-byte blocks per window row,
+ * no left shift). */
+typedef struct {
+  int32_t blocks;           /* 0: blocks per window row */
+  const int8_t *w0_end;     /* 4: the first weight row's end (its window's last tap + 1) */
+  int32_t row_skip;         /* 8: bytes from the end of a window row to the next row's start */
+  int32_t back;             /* 12: bytes from the end of a window to the next window's start */
+  int32_t window_bytes;     /* 16: bytes of a weight row (one output channel's window) */
+  int32_t destination_step; /* 20: bytes between outputs of neighbouring positions (channels) */
+  int32_t offset;           /* 24: output offset */
+  const int8_t *end;        /* 28: the destination after the last position */
+  int8_t *destination;      /* 32: the first position's output */
+  const int8_t *origin;     /* 36: the first window's first tap */
+  const int8_t *weights;    /* 40: the group's first weight row (the others follow it) */
+  int32_t unused;           /* 44 */
+  int32x4_t bias;           /* 48 */
+  int32x4_t multiplier;     /* 64 */
+  int32x4_t right;          /* 80: min(shift, 0) */
+  int32x4_t round;          /* 96: -1 where right < 0 */
+  int32x4_t minimum;        /* 112 */
+  int32x4_t maximum;        /* 128 */
+} opbridge_conv_job;
+
+typedef char opbridge_conv_job_layout[(sizeof(void *) == 4 && offsetof(opbridge_conv_job, destination) == 32 &&
+                                       offsetof(opbridge_conv_job, bias) == 48 &&
+                                       offsetof(opbridge_conv_job, maximum) == 128)
+                                          ? 1
+                                          : -1];
+
+/* A window row of B blocks: written out for 3, else (0) a low-overhead loop. */
+#define OPBRIDGE_CONV_ROW_3 OPBRIDGE_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK
+#define OPBRIDGE_CONV_ROW_0              \
+  "   ldr     lr, [%[job], #0]\n"        \
+  "   dls     lr, lr\n"                  \
+  "4:\n" OPBRIDGE_DOT4_BLOCK             \
+  "   le      lr, 4b\n"
+
+/* Every position of the run: the window's rows, then the output stage (constants q3-q7 and the
+ * job), one store of four bytes, then the next window (x, and the weight rows back to their
+ * starts). Stage and loop: 35 instructions a position, and 5 a window row besides its blocks.
+ * Every operand is an output loaded from the job: at -O0, GCC cannot place this many in-out
+ * operands. */
+#define OPBRIDGE_CONV_SEGMENT(B)                                                                      \
+  static void __attribute__((noinline)) opbridge_conv_segment_in_assembly##B(const opbridge_conv_job *job) { \
+    int32_t a0, a1, a2, a3;                                                                            \
+    const int8_t *x, *w0, *w1, *w2, *w3;                                                               \
+    int8_t *destination;                                                                               \
+    __asm__ volatile("   vldrw.32 q3, [%[job], #112]\n"                                                \
+                     "   vldrw.32 q4, [%[job], #48]\n"                                                 \
+                     "   vldrw.32 q5, [%[job], #64]\n"                                                 \
+                     "   vldrw.32 q6, [%[job], #80]\n"                                                 \
+                     "   vldrw.32 q7, [%[job], #96]\n"                                                 \
+                     "   ldr     %[destination], [%[job], #32]\n"                                      \
+                     "   ldr     %[x], [%[job], #36]\n"                                                \
+                     "   ldr     %[w0], [%[job], #40]\n"                                               \
+                     "2: ldr     lr, [%[job], #16]\n"                                                  \
+                     "   add     %[w1], %[w0], lr\n"                                                   \
+                     "   add     %[w2], %[w1], lr\n"                                                   \
+                     "   add     %[w3], %[w2], lr\n"                                                   \
+                     "   movs    %[a0], #0\n"                                                          \
+                     "   movs    %[a1], #0\n"                                                          \
+                     "   movs    %[a2], #0\n"                                                          \
+                     "   movs    %[a3], #0\n"                                                          \
+                     "0:\n" OPBRIDGE_CONV_ROW_##B                                                      \
+                     "   ldr     lr, [%[job], #8]\n"                                                   \
+                     "   add     %[x], %[x], lr\n"                                                     \
+                     "   ldr     lr, [%[job], #4]\n"                                                   \
+                     "   cmp     %[w0], lr\n"                                                          \
+                     "   bne     0b\n"                                                                 \
+                     "   vmov.32 q0[0], %[a0]\n"                                                       \
+                     "   vmov.32 q0[1], %[a1]\n"                                                       \
+                     "   vmov.32 q0[2], %[a2]\n"                                                       \
+                     "   vmov.32 q0[3], %[a3]\n"                                                       \
+                     "   vadd.i32 q0, q0, q4\n"                                                        \
+                     "   vqrdmulh.s32 q0, q0, q5\n"                                                    \
+                     "   vshr.s32 q1, q0, #31\n"                                                       \
+                     "   vand    q1, q1, q7\n"                                                         \
+                     "   vqadd.s32 q0, q0, q1\n"                                                       \
+                     "   vrshl.s32 q0, q0, q6\n"                                                       \
+                     "   ldr     lr, [%[job], #24]\n"                                                  \
+                     "   vadd.i32 q0, q0, lr\n"                                                        \
+                     "   vmax.s32 q0, q0, q3\n"                                                        \
+                     "   vldrw.32 q1, [%[job], #128]\n"                                                \
+                     "   vmin.s32 q0, q0, q1\n"                                                        \
+                     "   vstrb.32 q0, [%[destination]]\n"                                              \
+                     "   ldr     lr, [%[job], #20]\n"                                                  \
+                     "   add     %[destination], %[destination], lr\n"                                 \
+                     "   ldr     lr, [%[job], #12]\n"                                                  \
+                     "   add     %[x], %[x], lr\n"                                                     \
+                     "   ldr     %[w0], [%[job], #40]\n"                                               \
+                     "   ldr     lr, [%[job], #28]\n"                                                  \
+                     "   cmp     %[destination], lr\n"                                                 \
+                     "   bne     2b\n"                                                                 \
+                     : [x] "=&r"(x), [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3),     \
+                       [destination] "=&l"(destination), [a0] "=&Te"(a0), [a1] "=&Te"(a1),              \
+                       [a2] "=&Te"(a2), [a3] "=&Te"(a3)                                                 \
+                     : [job] "r"(job)                                                                  \
+                     : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");         \
+  }
+
+/* Window rows of 3 blocks (3x3 over 16 channels, common in small CNNs) written out; the rest
+ * loop (each written-out width costs about 350 bytes of flash in every module that links CONV_2D). */
+OPBRIDGE_CONV_SEGMENT(0)
+OPBRIDGE_CONV_SEGMENT(3)
+
+static inline __attribute__((always_inline)) void opbridge_conv_interior_segment(
+    const opbridge_conv_segment *segment, const opbridge_lanes_output *stage, int32_t rows_of_blocks) {
+  const opbridge_lanes_output constants = *stage;
+  const int8_t *origin = segment->origin;
+  int8_t *destination = segment->destination;
+  const int8_t *w0 = segment->rows->row[0];
+  const int8_t *w1 = segment->rows->row[1];
+  const int8_t *w2 = segment->rows->row[2];
+  const int8_t *w3 = segment->rows->row[3];
+  const int32_t run = segment->run;
+  const int32_t row_step = segment->row_step;
+  const int32_t window_rows = segment->window_rows;
+  const int32_t origin_step = segment->origin_step;
+  const int32_t destination_step = segment->destination_step;
+  const mve_pred16_t mask = segment->mask;
+  const int32_t whole_blocks = rows_of_blocks || run % 16 == 0;
+  if (whole_blocks && mask == 0xffff && vmaxvq_s32(0, constants.left) == 0) {
+    /* Four channels, no left shift: the run in assembly. */
+    const int32_t blocks = run / 16;
+    const opbridge_conv_job job = {
+        blocks,
+        w0 + window_rows * run,
+        row_step - run,
+        origin_step - window_rows * row_step,
+        window_rows * run,
+        destination_step,
+        constants.offset,
+        destination + segment->count * destination_step,
+        destination,
+        origin,
+        w0,
+        0,
+        constants.bias,
+        constants.multiplier,
+        constants.right,
+        vshrq_n_s32(constants.right, 31),
+        vdupq_n_s32(constants.minimum),
+        vdupq_n_s32(constants.maximum),
+    };
+    (blocks == 3 ? opbridge_conv_segment_in_assembly3 : opbridge_conv_segment_in_assembly0)(&job);
+    return;
+  }
+  for (int32_t i = segment->count; i > 0; --i) {
+    int32_t sums[4] = {0, 0, 0, 0};
+    if (whole_blocks) {
+      opbridge_window4(origin, row_step, window_rows, run / 16, w0, w1, w2, w3, sums);
+    } else {
+      const int8_t *x = origin;
+      for (int32_t fy = 0, w = 0; fy < window_rows; ++fy, x += row_step, w += run) {
+        opbridge_dot4(x, w0 + w, w1 + w, w2 + w, w3 + w, run, sums);
+      }
+    }
+    const int32x4_t acc = opbridge_lanes(sums[0], sums[1], sums[2], sums[3]);
+    vstrbq_p_s32(destination, opbridge_lanes_requantize(acc, &constants), mask);
+    origin += origin_step;
+    destination += destination_step;
+  }
+}
+
+/* The segment for window rows of whole blocks (opbridge_conv_2d_s8_folded_blocks: no partial-block
+ * loop linked), and for any rows. Out of line: with the border paths around it, GCC would spill
+ * the hot loop's values. */
+static void __attribute__((noinline)) opbridge_conv_segment_of_blocks(const opbridge_conv_segment *segment,
+                                                                      const opbridge_lanes_output *stage) {
+  opbridge_conv_interior_segment(segment, stage, 1);
+}
+
+static void __attribute__((noinline)) opbridge_conv_segment_any(const opbridge_conv_segment *segment,
+                                                                const opbridge_lanes_output *stage) {
+  opbridge_conv_interior_segment(segment, stage, 0);
+}
+
+int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *caller_params, const int8_t *input,
+                                         const int8_t *filter, int8_t *scratch, int8_t *output) {
+  if (!opbridge_conv_patch_call_valid(caller_params, input, filter, scratch, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  const opbridge_conv_s8_folded_params local_params = *caller_params;
+  const opbridge_conv_s8_folded_params *params = &local_params;
+  const opbridge_dims *in = &params->input;
+  const opbridge_dims *fl = &params->filter;
+  const opbridge_dims *out = &params->output;
+  const int32_t window_bytes = fl->height * fl->width * fl->channels;
+  const int32_t image_bytes = in->height * in->width * in->channels;
+  opbridge_units_plan plan;
+  opbridge_plan_units(filter, window_bytes, out->channels, &params->requantization, &plan);
+  /* Windows inside the input of at most 64 bytes, all within 256 bytes of their first tap, are
+   * gathered into the scratch with byte offsets (one VLDRB gather a block) instead of copied. */
+  const int32_t channels = in->channels;
+  const int32_t y_span = (fl->height - 1) * params->dilation_height;
+  const int32_t x_span = (fl->width - 1) * params->dilation_width;
+  const int32_t gathered = window_bytes <= 64 && (y_span * in->width + x_span + 1) * channels <= 256;
+  uint8x16_t offsets[4];
+  if (gathered) {
+    uint8_t lanes[64];
+    for (int32_t t = 0; t < 64; ++t) {
+      const int32_t tap = t < window_bytes ? t / channels : 0;
+      const int32_t fy = tap / fl->width;
+      const int32_t fx = tap % fl->width;
+      lanes[t] = (uint8_t)(t < window_bytes ? (fy * params->dilation_height * in->width + fx * params->dilation_width) *
+                                                    channels +
+                                                t % channels
+                                          : 0);
+    }
+    for (int32_t k = 0; k < 4; ++k) {
+      offsets[k] = vld1q_u8(lanes + 16 * k);
+    }
+  }
+  for (int32_t b = 0; b < out->batches; ++b) {
+    for (int32_t oy = 0; oy < out->height; ++oy) {
+      const int32_t y_origin = oy * params->stride_height - params->padding_height;
+      const int32_t rows_inside = y_origin >= 0 && y_origin + y_span < in->height;
+      for (int32_t ox = 0; ox < out->width; ++ox) {
+        const int32_t x_origin = ox * params->stride_width - params->padding_width;
+        if (gathered && rows_inside && x_origin >= 0 && x_origin + x_span < in->width) {
+          const int8_t *origin = input + b * image_bytes + (y_origin * in->width + x_origin) * channels;
+          for (int32_t k = 0; k * 16 < window_bytes; ++k) {
+            const mve_pred16_t p = vctp8q((uint32_t)(window_bytes - 16 * k));
+            vstrbq_p_s8(scratch + 16 * k, vldrbq_gather_offset_z_s8(origin, offsets[k], p), p);
+          }
+        } else {
+          opbridge_copy_window(params, input + b * image_bytes, y_origin, x_origin, scratch);
+        }
+        if (plan.run != NULL) {
+          opbridge_units_planned(&plan, scratch, filter, window_bytes, out->channels, &params->requantization,
+                                 output);
+        } else {
+          opbridge_units(scratch, filter, window_bytes, out->channels, &params->requantization, output);
+        }
+        output += out->channels;
+      }
+    }
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
+OPBRIDGE_OPTIMIZE_FOR_SIZE int32_t
+opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_params *caller_params,
+                                             const int8_t *input, const int8_t *filter, int8_t *output) {
+  if (!opbridge_conv_pointwise_call_valid(caller_params, input, filter, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  const opbridge_conv_s8_folded_params local_params = *caller_params;
+  const opbridge_conv_s8_folded_params *params = &local_params;
+  const opbridge_dims *in = &params->input;
+  const opbridge_dims *out = &params->output;
+  const opbridge_folded_requantization *rq = &params->requantization;
+  const int32_t image_bytes = in->height * in->width * in->channels;
+  const int32_t channels = out->channels;
+  const int32_t whole_units = channels / 4 * 4;
+  opbridge_folded_requantization rest = *rq;
+  rest.folded_bias += whole_units;
+  rest.multipliers += rest.per_channel ? whole_units : 0;
+  rest.shifts += rest.per_channel ? whole_units : 0;
+  opbridge_units_plan plan;
+  opbridge_plan_units(filter, in->channels, channels, rq, &plan);
+  for (int32_t b = 0; b < out->batches; ++b) {
+    for (int32_t oy = 0; oy < out->height; ++oy) {
+      const int8_t *row = input + b * image_bytes + oy * params->stride_height * in->width * in->channels;
+      for (int32_t ox = 0; ox < out->width; ++ox, output += channels) {
+        const int8_t *x = row + ox * params->stride_width * in->channels;
+        if (plan.run != NULL) {
+          opbridge_units_planned(&plan, x, filter, in->channels, channels, rq, output);
+          continue;
+        }
+        if (whole_units > 0) {
+          opbridge_units_whole(x, filter, in->channels, whole_units, rq, output);
+        }
+        if (whole_units < channels) {
+          opbridge_units(x, filter + whole_units * in->channels, in->channels, channels - whole_units, &rest,
+                         output + whole_units);
+        }
+      }
+    }
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
+int32_t opbridge_conv_2d_s8_folded_pointwise_narrow(const opbridge_conv_s8_folded_params *params,
+                                                    const int8_t *input, const int8_t *filter, int8_t *output) {
+  if (!opbridge_conv_pointwise_narrow_call_valid(params, input, filter, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  const opbridge_dims in = params->input;
+  const opbridge_dims out = params->output;
+  opbridge_units_plan plan; /* every unit in registers: whole groups, no left shift */
+  opbridge_plan_units(filter, in.channels, out.channels, &params->requantization, &plan);
+  const int32_t row_step = params->stride_height * in.width * in.channels;
+  const int32_t column_step = params->stride_width * in.channels;
+  for (int32_t b = 0; b < out.batches; ++b) {
+    const int8_t *image = input + b * in.height * in.width * in.channels;
+    for (int32_t oy = 0; oy < out.height; ++oy) {
+      const int8_t *x = image + oy * row_step;
+      for (int32_t ox = 0; ox < out.width; ++ox, x += column_step, output += out.channels) {
+        opbridge_units_planned_groups(&plan, x, filter, output);
+      }
+    }
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
+/* CONV_2D, in place. `of_blocks` (a constant, opbridge_conv_2d_s8_folded_blocks): window rows of
+ * whole blocks and windows that fit the stack copy, so the per-tap border path is not linked. */
+static inline __attribute__((always_inline)) int32_t opbridge_conv_folded(
+    const opbridge_conv_s8_folded_params *caller_params, const int8_t *input, const int8_t *filter, int8_t *output,
+    int32_t of_blocks) {
+  /* A local copy: stores to the output could alias the caller's, and would force reloads. */
+  const opbridge_conv_s8_folded_params local_params = *caller_params;
+  const opbridge_conv_s8_folded_params *params = &local_params;
+  const opbridge_dims *in = &params->input;
+  const opbridge_dims *fl = &params->filter;
+  const opbridge_dims *out = &params->output;
+  const opbridge_folded_requantization *rq = &params->requantization;
+  const int32_t window_bytes = fl->height * fl->width * fl->channels;
+  const int32_t image_bytes = in->height * in->width * in->channels;
+  const int32_t channels = out->channels;
+  /* Otherwise four output channels at a time over every position; the rows of the window are
+   * read in place. Windows that overhang the input take the border path. */
+  const int32_t run = fl->width * in->channels;                           /* bytes of a window row */
+  const int32_t row_step = params->dilation_height * in->width * in->channels; /* between window rows */
+  /* Output columns [first_inside, end_inside) have windows inside the input along x. */
+  const int32_t x_span = (fl->width - 1) * params->dilation_width;
+  const int32_t first_inside = (params->padding_width + params->stride_width - 1) / params->stride_width;
+  const int32_t last_start = in->width - 1 - x_span + params->padding_width; /* largest inside x_origin + pad */
+  int32_t end_inside = last_start < 0 ? 0 : last_start / params->stride_width + 1;
+  end_inside = end_inside > out->width ? out->width : end_inside;
+  /* Windows that overhang the input, when they are whole 16-byte blocks and fit the stack: copied
+   * with the input zero point outside (its products cancel the folded bias's share of those taps),
+   * then all channels at once as a fully connected row. */
+  const int32_t patched_borders =
+      of_blocks ||
+      (params->dilation_width == 1 && window_bytes % 16 == 0 && window_bytes <= OPBRIDGE_CONV_BLOCKS_MAX_WINDOW);
+  if (patched_borders) {
+    int8_t patch[OPBRIDGE_CONV_BLOCKS_MAX_WINDOW]; /* the largest window copied onto the stack */
+    const int32_t whole_units = channels / 4 * 4;
+    opbridge_folded_requantization rest = *rq;
+    rest.folded_bias += whole_units;
+    rest.multipliers += rest.per_channel ? whole_units : 0;
+    rest.shifts += rest.per_channel ? whole_units : 0;
+    for (int32_t b = 0; b < out->batches; ++b) {
+      for (int32_t oy = 0; oy < out->height; ++oy) {
+        const int32_t y_origin = oy * params->stride_height - params->padding_height;
+        const int32_t rows_inside = y_origin >= 0 && y_origin + (fl->height - 1) * params->dilation_height < in->height;
+        for (int32_t ox = 0; ox < out->width; ++ox) {
+          if (rows_inside && ox >= first_inside && ox < end_inside) {
+            continue; /* inside: the loop below */
+          }
+          int8_t *destination = output + ((b * out->height + oy) * out->width + ox) * channels;
+          opbridge_copy_window(params, input + b * image_bytes, y_origin,
+                               ox * params->stride_width - params->padding_width, patch);
+          if (whole_units > 0) {
+            opbridge_units_whole(patch, filter, window_bytes, whole_units, rq, destination);
+          }
+          if (whole_units < channels) {
+            opbridge_units(patch, filter + whole_units * window_bytes, window_bytes, channels - whole_units, &rest,
+                           destination + whole_units);
+          }
+        }
+      }
+    }
+  }
+  for (int32_t oc = 0; oc < channels; oc += 4) {
+    const int32_t lanes = channels - oc < 4 ? channels - oc : 4;
+    const mve_pred16_t mask = vctp32q((uint32_t)lanes);
+    const opbridge_lanes_output stage = opbridge_load_output(rq, oc, mask);
+    const opbridge_rows4 rows = opbridge_weight_rows(filter, oc, lanes, window_bytes);
+    int8_t *destination = output + oc;
+    for (int32_t b = 0; b < out->batches; ++b) {
+      const int8_t *image = input + b * image_bytes;
+      for (int32_t oy = 0; oy < out->height; ++oy) {
+        const int32_t y_origin = oy * params->stride_height - params->padding_height;
+        const int32_t y_last = y_origin + (fl->height - 1) * params->dilation_height;
+        const int32_t rows_inside = y_origin >= 0 && y_last < in->height;
+        for (int32_t ox = 0; ox < out->width;) {
+          const int32_t x_origin = ox * params->stride_width - params->padding_width;
+          if (rows_inside && ox >= first_inside && ox < end_inside && params->dilation_width == 1) {
+            /* Every window from here to end_inside lies inside the input: one call for the run. */
+            const opbridge_conv_segment segment = {
+                image + (y_origin * in->width + x_origin) * in->channels,
+                params->stride_width * in->channels,
+                end_inside - ox,
+                fl->height,
+                run,
+                row_step,
+                &rows,
+                destination,
+                channels,
+                mask,
+            };
+            if (of_blocks) {
+              opbridge_conv_segment_of_blocks(&segment, &stage);
+            } else {
+              opbridge_conv_segment_any(&segment, &stage);
+            }
+            destination += (end_inside - ox) * channels;
+            ox = end_inside;
+            continue;
+          }
+          if (of_blocks || patched_borders) { /* done above */
+            destination += channels;
+            ++ox;
+            continue;
+          }
+          const int32_t x_last = x_origin + (fl->width - 1) * params->dilation_width;
+          const int32_t interior = rows_inside && x_origin >= 0 && x_last < in->width;
+          const int32x4_t acc = opbridge_conv_window4(params, image, y_origin, x_origin, &rows, interior);
+          vstrbq_p_s32(destination, opbridge_lanes_requantize(acc, &stage), mask);
+          destination += channels;
+          ++ox;
+        }
+      }
+    }
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
+int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                   const int8_t *filter, int8_t *output) {
+  if (!opbridge_conv_call_valid(params, input, filter, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  return opbridge_conv_folded(params, input, filter, output, 0);
+}
+
+int32_t opbridge_conv_2d_s8_folded_blocks(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                          const int8_t *filter, int8_t *output) {
+  if (!opbridge_conv_blocks_call_valid(params, input, filter, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  return opbridge_conv_folded(params, input, filter, output, 1);
+}
+
+#endif /* OPBRIDGE_KERNELS_HELIUM */

@@ -1,0 +1,485 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* DEPTHWISE_CONV_2D's folded int8 forms (opbridge_depthwise_conv_2d_s8_folded*), Helium (MVE) variant
+ * for the Cortex-M55. */
+#include "cc/kernels/opbridge_kernel_variant.h"
+
+#if OPBRIDGE_KERNELS_HELIUM
+
+#include "cc/kernels/opbridge_folded_helium_internal.h"
+
+/* The geometry of a depthwise window, copied out of the parameters once per call (stores to the
+ * output could alias them otherwise, and the compiler would reload them on every tap). */
+typedef struct {
+  int32_t height;
+  int32_t width;
+  int32_t channels;
+  int32_t filter_height;
+  int32_t filter_width;
+  int32_t tap_row_step; /* bytes between window rows in the input */
+  int32_t tap_step;     /* bytes between taps along a row */
+  int32_t input_offset;
+} opbridge_depthwise_window;
+
+/* sum(input * weight) of four channels over a window (the channels after the last block of 16,
+ * and windows too large for the line buffer): taps outside the input read
+ * `zero_points` (the input zero point in every lane), whose products cancel the folded bias's
+ * share of those taps, as TFLite Micro's skipping them does. */
+static OPBRIDGE_OPTIMIZE_FOR_SIZE int32x4_t __attribute__((noinline))
+opbridge_depthwise_border(const opbridge_depthwise_window *window, const int8_t *image,
+                                                  int32_t y_origin, int32_t x_origin, int32_t dilation_height,
+                                                  int32_t dilation_width, const int8_t *taps, mve_pred16_t mask,
+                                                  const int8_t *zero_points) {
+  int32x4_t acc = vdupq_n_s32(0);
+  for (int32_t fy = 0; fy < window->filter_height; ++fy) {
+    const int32_t iy = y_origin + fy * dilation_height;
+    const int32_t row_inside = iy >= 0 && iy < window->height;
+    const int8_t *row = image + iy * window->width * window->channels;
+    for (int32_t fx = 0; fx < window->filter_width; ++fx, taps += window->channels) {
+      const int32_t ix = x_origin + fx * dilation_width;
+      const int8_t *x = row_inside && ix >= 0 && ix < window->width ? row + ix * window->channels : zero_points;
+      acc = vaddq_s32(acc, vmulq_s32(vldrbq_z_s32(x, mask), vldrbq_z_s32(taps, mask)));
+    }
+  }
+  return acc;
+}
+
+/* The output stage of a block of 16 channels, in the lane order of the accumulators of
+ * OPBRIDGE_DEPTHWISE_TAP16 (channels {0,4,8,12}, {2,6,10,14}, {1,5,9,13}, {3,7,11,15}): gathered
+ * once per block, so that each position reads it with plain loads. */
+typedef struct {
+  int32x4_t bias[4];
+  int32x4_t multiplier[4];
+  int32x4_t left[4];  /* max(shift, 0) */
+  int32x4_t right[4]; /* min(shift, 0) */
+  int32x4_t round[4]; /* -1 where right < 0: the rounding correction's mask */
+  int16x8_t minimum;
+  int16x8_t maximum;
+  int32_t any_left;
+} opbridge_stage16;
+
+/* Byte offsets of the members opbridge_depthwise_row16's assembly reads (checked below). */
+#define OPBRIDGE_STAGE16_BIAS "0"
+#define OPBRIDGE_STAGE16_MULTIPLIER "64"
+#define OPBRIDGE_STAGE16_LEFT "128"
+#define OPBRIDGE_STAGE16_RIGHT "192"
+#define OPBRIDGE_STAGE16_ROUND "256"
+#define OPBRIDGE_STAGE16_MINIMUM "320"
+#define OPBRIDGE_STAGE16_MAXIMUM "336"
+#define OPBRIDGE_STAGE16_ANY_LEFT "352"
+typedef char opbridge_stage16_layout[(offsetof(opbridge_stage16, bias) == 0 &&
+                                      offsetof(opbridge_stage16, multiplier) == 64 &&
+                                      offsetof(opbridge_stage16, left) == 128 &&
+                                      offsetof(opbridge_stage16, right) == 192 &&
+                                      offsetof(opbridge_stage16, round) == 256 &&
+                                      offsetof(opbridge_stage16, minimum) == 320 &&
+                                      offsetof(opbridge_stage16, maximum) == 336 &&
+                                      offsetof(opbridge_stage16, any_left) == 352)
+                                         ? 1
+                                         : -1];
+
+static const int32_t opbridge_lane_order16[4] = {0, 2, 1, 3};
+
+static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_load_stage16(const opbridge_folded_requantization *rq, int32_t channel,
+                                  opbridge_stage16 *stage) {
+  const uint32x4_t offsets = vidupq_n_u32(0, 4);
+  stage->any_left = 0;
+  for (int32_t k = 0; k < 4; ++k) {
+    const int32_t base = channel + opbridge_lane_order16[k];
+    int32x4_t shift;
+    if (rq->per_channel) {
+      stage->multiplier[k] = vldrwq_gather_shifted_offset_s32(rq->multipliers + base, offsets);
+      shift = vldrwq_gather_shifted_offset_s32(rq->shifts + base, offsets);
+    } else {
+      stage->multiplier[k] = vdupq_n_s32(rq->multipliers[0]);
+      shift = vdupq_n_s32(rq->shifts[0]);
+    }
+    stage->bias[k] = vldrwq_gather_shifted_offset_s32(rq->folded_bias + base, offsets);
+    stage->left[k] = vmaxq_s32(shift, vdupq_n_s32(0));
+    stage->right[k] = vminq_s32(shift, vdupq_n_s32(0));
+    stage->round[k] = vshrq_n_s32(stage->right[k], 31);
+    stage->any_left |= vmaxvq_s32(0, stage->left[k]) > 0;
+  }
+  stage->minimum = vdupq_n_s16((int16_t)rq->activation_min);
+  stage->maximum = vdupq_n_s16((int16_t)rq->activation_max);
+}
+
+/* One tap of 16 channels: a 16-byte load of inputs (from %[x]) and of weights (from %[w], then
+ * advanced by %[weight_step]), VMULLB/VMULLT.S8 (the 16 products as two int16 vectors: even
+ * and odd channels), then VMOVLB/VMOVLT.S16 and VADD into the four int32 accumulators. */
+#define OPBRIDGE_DEPTHWISE_TAP16            \
+  "   vldrb.8 q0, [%[x]]\n"                 \
+  "   vldrb.8 q1, [%[w]]\n"                 \
+  "   add     %[w], %[w], %[weight_step]\n" \
+  OPBRIDGE_DEPTHWISE_PRODUCTS16
+
+/* The products of the inputs in q0 and the weights in q1, added to the accumulators. */
+#define OPBRIDGE_DEPTHWISE_PRODUCTS16        \
+  "   vmullb.s8 q2, q0, q1\n"               \
+  "   vmullt.s8 q3, q0, q1\n"               \
+  "   vmovlb.s16 q0, q2\n"                  \
+  "   vadd.i32 %q[acc0], %q[acc0], q0\n"    \
+  "   vmovlt.s16 q0, q2\n"                  \
+  "   vadd.i32 %q[acc1], %q[acc1], q0\n"    \
+  "   vmovlb.s16 q0, q3\n"                  \
+  "   vadd.i32 %q[acc2], %q[acc2], q0\n"    \
+  "   vmovlt.s16 q0, q3\n"                  \
+  "   vadd.i32 %q[acc3], %q[acc3], q0\n"
+
+
+/* What opbridge_depthwise_row16 reads besides the stage, in memory: its loop has more values than
+ * there are general registers. */
+typedef struct {
+  const int8_t *taps;       /* the block's weights: taps `weight_step` bytes apart */
+  int32_t rows;             /* window rows */
+  int32_t columns;          /* taps per window row */
+  int32_t tap_step;         /* bytes between taps along a line */
+  int32_t weight_step;      /* bytes between taps in the filter (its channels) */
+  int32_t row_skip;         /* bytes from a row's last tap + tap_step to the next row's first */
+  int32_t position_step;    /* bytes between the windows of neighbouring output positions */
+  int32_t destination_step; /* bytes between neighbouring output positions (the channels) */
+  int32_t offset;           /* output offset */
+} opbridge_row16;
+
+/* Its members are int32_t and pointers of 4 bytes: at 0, 4, ..., 32 in this order. */
+typedef char opbridge_row16_layout[(sizeof(void *) == 4 && offsetof(opbridge_row16, offset) == 32) ? 1 : -1];
+
+/* acc<k> (an operand) rescaled in place, after any left shift: VQRDMULH, then the rounding
+ * right shift as opbridge_lanes_requantize does. */
+#define OPBRIDGE_STAGE16_SCALE(k)                                                 \
+  "   vldrw.32 q0, [%[stage], #" OPBRIDGE_STAGE16_MULTIPLIER " + " #k " * 16]\n" \
+  "   vqrdmulh.s32 %q[acc" #k "], %q[acc" #k "], q0\n"                            \
+  "   vldrw.32 q0, [%[stage], #" OPBRIDGE_STAGE16_ROUND " + " #k " * 16]\n"      \
+  "   vshr.s32 q1, %q[acc" #k "], #31\n"                                          \
+  "   vand     q1, q1, q0\n"                                                       \
+  "   vqadd.s32 %q[acc" #k "], %q[acc" #k "], q1\n"                               \
+  "   vldrw.32 q0, [%[stage], #" OPBRIDGE_STAGE16_RIGHT " + " #k " * 16]\n"      \
+  "   vrshl.s32 %q[acc" #k "], %q[acc" #k "], q0\n"
+
+/* The start of a position in opbridge_depthwise_row16's loops: accumulators = folded bias. */
+#define OPBRIDGE_ROW16_START                                           \
+  "2: vldrw.32 %q[acc0], [%[stage], #" OPBRIDGE_STAGE16_BIAS "]\n"      \
+  "   vldrw.32 %q[acc1], [%[stage], #" OPBRIDGE_STAGE16_BIAS " + 16]\n" \
+  "   vldrw.32 %q[acc2], [%[stage], #" OPBRIDGE_STAGE16_BIAS " + 32]\n" \
+  "   vldrw.32 %q[acc3], [%[stage], #" OPBRIDGE_STAGE16_BIAS " + 48]\n" \
+  "   mov      %[x], %[origin]\n"                                      \
+  "   ldr      %[w], [%[row], #0]\n"                                   \
+  "   ldr      %[rows], [%[row], #4]\n"
+
+/* The end of a position: the output stage (38 instructions; 8 more when a channel of the block
+ * shifts left), one 16-byte store, the next position. The 16 lanes leave in channel order:
+ * saturating narrows to int16 (even channels from accumulators 0 and 1, odd from 2 and 3), the
+ * offset and clamp on int16 lanes (a saturated value lies beyond the int8 clamp bounds anyway),
+ * then narrows to bytes. */
+#define OPBRIDGE_ROW16_END                                                      \
+  "   ldr      %[scratch], [%[stage], #" OPBRIDGE_STAGE16_ANY_LEFT "]\n"      \
+  "   cmp      %[scratch], #0\n"                                              \
+  "   beq      5f\n"                                                          \
+  "   vldrw.32 q0, [%[stage], #" OPBRIDGE_STAGE16_LEFT "]\n"                  \
+  "   vshl.s32 %q[acc0], %q[acc0], q0\n"                                      \
+  "   vldrw.32 q0, [%[stage], #" OPBRIDGE_STAGE16_LEFT " + 16]\n"             \
+  "   vshl.s32 %q[acc1], %q[acc1], q0\n"                                      \
+  "   vldrw.32 q0, [%[stage], #" OPBRIDGE_STAGE16_LEFT " + 32]\n"             \
+  "   vshl.s32 %q[acc2], %q[acc2], q0\n"                                      \
+  "   vldrw.32 q0, [%[stage], #" OPBRIDGE_STAGE16_LEFT " + 48]\n"             \
+  "   vshl.s32 %q[acc3], %q[acc3], q0\n"                                      \
+  "5:\n"                                                                      \
+  OPBRIDGE_STAGE16_SCALE(0)                                         \
+  OPBRIDGE_STAGE16_SCALE(1)                                         \
+  OPBRIDGE_STAGE16_SCALE(2)                                         \
+  OPBRIDGE_STAGE16_SCALE(3)                                         \
+  "   vqmovnb.s32 q0, %q[acc0]\n"                                   \
+  "   vqmovnt.s32 q0, %q[acc1]\n"                                   \
+  "   vqmovnb.s32 q1, %q[acc2]\n"                                   \
+  "   vqmovnt.s32 q1, %q[acc3]\n"                                   \
+  "   ldr      %[scratch], [%[row], #32]\n"                         \
+  "   vqadd.s16 q0, q0, %[scratch]\n"                               \
+  "   vqadd.s16 q1, q1, %[scratch]\n"                               \
+  "   vldrw.32 q2, [%[stage], #" OPBRIDGE_STAGE16_MINIMUM "]\n"     \
+  "   vldrw.32 q3, [%[stage], #" OPBRIDGE_STAGE16_MAXIMUM "]\n"     \
+  "   vmax.s16 q0, q0, q2\n"                                        \
+  "   vmax.s16 q1, q1, q2\n"                                        \
+  "   vmin.s16 q0, q0, q3\n"                                        \
+  "   vmin.s16 q1, q1, q3\n"                                        \
+  "   vmovnb.i16 q2, q0\n"                                          \
+  "   vmovnt.i16 q2, q1\n"                                          \
+  "   vstrb.8  q2, [%[destination]]\n"                              \
+  "   ldr      %[scratch], [%[row], #28]\n"                         \
+  "   add      %[destination], %[destination], %[scratch]\n"        \
+  "   ldr      %[scratch], [%[row], #24]\n"                         \
+  "   add      %[origin], %[origin], %[scratch]\n"                  \
+  "   subs     %[count], %[count], #1\n"                            \
+  "   bne      2b\n"
+
+#define OPBRIDGE_ROW16_OPERANDS                                                                              \
+  : [origin] "+r"(origin), [destination] "+r"(destination), [count] "+r"(count), [x] "=&r"(x), [w] "=&r"(w), \
+    [rows] "=&r"(rows), [tap_step] "=&r"(tap_step), [weight_step] "=&r"(weight_step),                       \
+    [scratch] "=&r"(scratch), [acc0] "=&w"(acc0), [acc1] "=&w"(acc1), [acc2] "=&w"(acc2), [acc3] "=&w"(acc3) \
+  : [row] "r"(row), [stage] "r"(stage)                                                                       \
+  : "lr", "q0", "q1", "q2", "q3", "memory", "cc"
+
+/* `count` neighbouring output positions of a block of 16 channels, in assembly (GCC 12 spills the
+ * accumulators between taps and output stage): per position the window's taps from `origin`
+ * (OPBRIDGE_DEPTHWISE_TAP16: 14 instructions each, 5 more a window row), then the output stage
+ * and one 16-byte store. */
+static void __attribute__((noinline)) opbridge_depthwise_row16(const opbridge_row16 *row, const opbridge_stage16 *stage,
+                                                               const int8_t *origin, int8_t *destination,
+                                                               int32_t count) {
+  int32x4_t acc0, acc1, acc2, acc3;
+  const int8_t *x;
+  const int8_t *w;
+  int32_t rows, tap_step, weight_step, scratch;
+  __asm__ volatile(OPBRIDGE_ROW16_START
+                   "   ldr      %[tap_step], [%[row], #12]\n"
+                   "   ldr      %[weight_step], [%[row], #16]\n"
+                   "0: ldr      lr, [%[row], #8]\n"
+                   "   dls      lr, lr\n"
+                   "1:\n" OPBRIDGE_DEPTHWISE_TAP16
+                   "   add      %[x], %[x], %[tap_step]\n"
+                   "   le       lr, 1b\n"
+                   "   ldr      %[scratch], [%[row], #20]\n"
+                   "   add      %[x], %[x], %[scratch]\n"
+                   "   subs     %[rows], %[rows], #1\n"
+                   "   bne      0b\n" OPBRIDGE_ROW16_END OPBRIDGE_ROW16_OPERANDS);
+}
+
+/* The stack opbridge_depthwise_lines16 copies window lines into (filter height x the input
+ * columns of a chunk of output positions x 16 bytes). */
+#define OPBRIDGE_DEPTHWISE_LINES_BYTES 1024
+
+/* Every output position of one block of 16 channels (depth multiplier 1), its output stage
+ * loaded once. For each output row, a chunk of positions at a time (as many as the line buffer
+ * holds), the block's 16 channels of the input rows their windows read are copied once, with the
+ * input zero point where they overhang the input (its products cancel the folded bias's share of
+ * those taps, as TFLite Micro's skipping them does), so that every window is read alike, without
+ * a test per position or per tap. */
+static void __attribute__((noinline)) opbridge_depthwise_lines16(const opbridge_conv_s8_folded_params *params,
+                                                                 const opbridge_depthwise_window *window,
+                                                                 const int8_t *image, const int8_t *taps,
+                                                                 int32_t channel, int32_t chunk,
+                                                                 int8_t *destination) {
+  int8_t lines[OPBRIDGE_DEPTHWISE_LINES_BYTES];
+  opbridge_stage16 stage;
+  opbridge_load_stage16(&params->requantization, channel, &stage);
+  const int8x16_t zero_points = vdupq_n_s8((int8_t)(-window->input_offset));
+  const int32_t channels = window->channels;
+  const int32_t columns = window->filter_width;
+  const int32_t stride = params->stride_width;
+  const int32_t x_span = (columns - 1) * params->dilation_width;
+  /* A line holds the input columns of `chunk` neighbouring output positions. */
+  const int32_t line_columns = (chunk - 1) * stride + x_span + 1;
+  const int32_t line_bytes = line_columns * 16;
+  const int32_t tap_step = params->dilation_width * 16;
+  const int32_t weight_step = channels;
+  const int32_t row_skip = line_bytes - columns * tap_step;
+  const int32_t position_step = stride * 16;
+  const int8_t *block = image + channel;
+  const opbridge_row16 row = {taps,     window->filter_height, columns,       tap_step, weight_step,
+                              row_skip, position_step,         channels, params->requantization.output_offset};
+  for (int32_t oy = 0; oy < params->output.height; ++oy) {
+    const int32_t y_origin = oy * params->stride_height - params->padding_height;
+    for (int32_t first = 0; first < params->output.width; first += chunk) {
+      const int32_t count = params->output.width - first < chunk ? params->output.width - first : chunk;
+      /* The line's first column is input column x_first; [left, right) lie inside the input. */
+      const int32_t x_first = first * stride - params->padding_width;
+      const int32_t used = (count - 1) * stride + x_span + 1;
+      int32_t left = -x_first < 0 ? 0 : -x_first;
+      left = left < used ? left : used;
+      int32_t right = window->width - x_first < used ? window->width - x_first : used;
+      right = right < left ? left : right;
+      int8_t *line = lines;
+      for (int32_t fy = 0; fy < window->filter_height; ++fy, line += line_bytes) {
+        const int32_t iy = y_origin + fy * params->dilation_height;
+        const int32_t inside_from = iy >= 0 && iy < window->height ? left : used; /* no column inside */
+        const int8_t *source = block + (iy * window->width + x_first + left) * channels;
+        for (int32_t j = 0; j < inside_from; ++j) {
+          vst1q_s8(line + j * 16, zero_points);
+        }
+        for (int32_t j = inside_from; j < right; ++j, source += channels) {
+          vst1q_s8(line + j * 16, vld1q_s8(source));
+        }
+        for (int32_t j = right > inside_from ? right : inside_from; j < used; ++j) {
+          vst1q_s8(line + j * 16, zero_points);
+        }
+      }
+      int8_t *output = destination + (oy * params->output.width + first) * channels;
+      opbridge_depthwise_row16(&row, &stage, lines, output, count);
+    }
+  }
+}
+
+/* The most weight bytes (taps x output channels) that the single-input-channel depthwise path
+ * transposes onto the stack. */
+#define OPBRIDGE_SINGLE_CHANNEL_WEIGHTS 768
+
+/* DEPTHWISE_CONV_2D of one input channel (e.g. micro_speech's first layer, 8 outputs): every
+ * output channel reads the same window, so each position is a fully connected row, its window
+ * (copied with the zero point where it overhangs) against the output channels' weights, which
+ * are transposed once per call onto the stack ([channel][tap]). */
+static void __attribute__((noinline)) opbridge_depthwise_single_channel(const opbridge_conv_s8_folded_params *params,
+                                                                        const int8_t *input, const int8_t *filter,
+                                                                        int8_t *output) {
+  int8_t weights[OPBRIDGE_SINGLE_CHANNEL_WEIGHTS];
+  int8_t patch[OPBRIDGE_SINGLE_CHANNEL_WEIGHTS / 2]; /* taps: at least 2 output channels */
+  const opbridge_dims in = params->input;
+  const opbridge_dims out = params->output;
+  const int32_t taps = params->filter.height * params->filter.width;
+  const int32_t channels = out.channels;
+  for (int32_t c = 0; c < channels; ++c) {
+    for (int32_t t = 0; t < taps; ++t) {
+      weights[c * taps + t] = filter[t * channels + c];
+    }
+  }
+  const opbridge_folded_requantization *rq = &params->requantization;
+  const int32_t whole_units = taps % 16 == 0 ? channels / 4 * 4 : 0;
+  opbridge_folded_requantization rest = *rq;
+  rest.folded_bias += whole_units;
+  rest.multipliers += rest.per_channel ? whole_units : 0;
+  rest.shifts += rest.per_channel ? whole_units : 0;
+  for (int32_t b = 0; b < out.batches; ++b) {
+    const int8_t *image = input + b * in.height * in.width;
+    for (int32_t oy = 0; oy < out.height; ++oy) {
+      for (int32_t ox = 0; ox < out.width; ++ox, output += channels) {
+        opbridge_copy_window(params, image, oy * params->stride_height - params->padding_height,
+                             ox * params->stride_width - params->padding_width, patch);
+        if (whole_units > 0) {
+          opbridge_units_whole(patch, weights, taps, whole_units, rq, output);
+        }
+        if (whole_units < channels) {
+          opbridge_units(patch, weights + whole_units * taps, taps, channels - whole_units, &rest,
+                         output + whole_units);
+        }
+      }
+    }
+  }
+}
+
+/* DEPTHWISE_CONV_2D with a depth multiplier above 1 (e.g. micro_speech's first layer, 1 input
+ * channel, 8 outputs): four output channels at a time, their inputs (channel c / multiplier)
+ * gathered; taps outside the input read the zero point, whose products cancel in the folded bias. */
+int32_t opbridge_depthwise_conv_2d_s8_folded_multiplier(const opbridge_conv_s8_folded_params *params,
+                                                        const int8_t *input, const int8_t *filter, int8_t *output) {
+  if (!opbridge_depthwise_call_valid(params, input, filter, output, 1)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  if (params->input.channels == 1 && params->output.channels >= 2 &&
+      params->filter.height * params->filter.width * params->output.channels <= OPBRIDGE_SINGLE_CHANNEL_WEIGHTS) {
+    opbridge_depthwise_single_channel(params, input, filter, output);
+    return OPBRIDGE_STATUS_OK;
+  }
+  const opbridge_dims in = params->input;
+  const opbridge_dims out = params->output;
+  const opbridge_dims fl = params->filter;
+  const opbridge_folded_requantization rq = params->requantization;
+  const int32_t multiplier = out.channels / in.channels;
+  const int32_t stride_height = params->stride_height;
+  const int32_t stride_width = params->stride_width;
+  const int32_t dilation_height = params->dilation_height;
+  const int32_t dilation_width = params->dilation_width;
+  const int32_t image_bytes = in.height * in.width * in.channels;
+  int8_t zero_points[16];
+  for (int32_t i = 0; i < 16; ++i) {
+    zero_points[i] = (int8_t)(-params->input_offset);
+  }
+  for (int32_t b = 0; b < out.batches; ++b) {
+    const int8_t *image = input + b * image_bytes;
+    for (int32_t c = 0; c < out.channels; c += 4) {
+      const int32_t lanes = out.channels - c < 4 ? out.channels - c : 4;
+      const mve_pred16_t mask = vctp32q((uint32_t)lanes);
+      const opbridge_lanes_output stage = opbridge_load_output(&rq, c, mask);
+      /* Lane k reads input channel (c + k) / multiplier: offsets from the first lane's. */
+      const int32_t first_input = c / multiplier;
+      uint32_t lane_offsets[4];
+      for (int32_t k = 0; k < 4; ++k) {
+        lane_offsets[k] = (uint32_t)((c + k) / multiplier - first_input);
+      }
+      const uint32x4_t offsets = vld1q_u32(lane_offsets);
+      int8_t *destination = output + b * out.height * out.width * out.channels + c;
+      for (int32_t oy = 0; oy < out.height; ++oy) {
+        const int32_t y_origin = oy * stride_height - params->padding_height;
+        for (int32_t ox = 0; ox < out.width; ++ox, destination += out.channels) {
+          const int32_t x_origin = ox * stride_width - params->padding_width;
+          int32x4_t acc = vdupq_n_s32(0);
+          const int8_t *taps = filter + c;
+          for (int32_t fy = 0; fy < fl.height; ++fy) {
+            const int32_t iy = y_origin + fy * dilation_height;
+            const int32_t row_inside = iy >= 0 && iy < in.height;
+            for (int32_t fx = 0; fx < fl.width; ++fx, taps += out.channels) {
+              const int32_t ix = x_origin + fx * dilation_width;
+              const int8_t *x = row_inside && ix >= 0 && ix < in.width
+                                    ? image + (iy * in.width + ix) * in.channels + first_input
+                                    : zero_points;
+              const int32x4_t values = vldrbq_gather_offset_z_s32(x, offsets, mask);
+              acc = vaddq_s32(acc, vmulq_s32(values, vldrbq_z_s32(taps, mask)));
+            }
+          }
+          vstrbq_p_s32(destination, opbridge_lanes_requantize(acc, &stage), mask);
+        }
+      }
+    }
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
+OPBRIDGE_OPTIMIZE_FOR_SIZE int32_t
+opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                             const int8_t *filter, int8_t *output) {
+  if (!opbridge_depthwise_call_valid(params, input, filter, output, 0)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  const opbridge_dims in = params->input;
+  const opbridge_dims out = params->output;
+  const opbridge_folded_requantization rq = params->requantization;
+  const int32_t channels = in.channels;
+  const int32_t stride_height = params->stride_height;
+  const int32_t stride_width = params->stride_width;
+  const int32_t dilation_height = params->dilation_height;
+  const int32_t dilation_width = params->dilation_width;
+  const int32_t padding_height = params->padding_height;
+  const int32_t padding_width = params->padding_width;
+  const opbridge_depthwise_window window = {
+      in.height,
+      in.width,
+      channels,
+      params->filter.height,
+      params->filter.width,
+      dilation_height * in.width * channels,
+      dilation_width * channels,
+      params->input_offset,
+  };
+  const int32_t image_bytes = in.height * in.width * channels;
+  const int8_t zero_point = (int8_t)(-params->input_offset);
+  const int8_t zero_points[4] = {zero_point, zero_point, zero_point, zero_point};
+  const int32_t x_span = (window.filter_width - 1) * dilation_width;
+  /* Output positions per chunk of window lines (opbridge_depthwise_lines16): as many as the
+   * line buffer holds, 0 if not even one window fits (then four channels at a time). */
+  const int32_t line_limit = OPBRIDGE_DEPTHWISE_LINES_BYTES / (window.filter_height * 16);
+  int32_t chunk = line_limit > x_span ? (line_limit - x_span - 1) / stride_width + 1 : 0;
+  chunk = chunk > out.width ? out.width : chunk;
+  const int32_t whole_blocks = chunk > 0 ? channels / 16 * 16 : 0;
+  for (int32_t b = 0; b < out.batches; ++b) {
+    const int8_t *image = input + b * image_bytes;
+    int8_t *batch_output = output + b * out.height * out.width * channels;
+    for (int32_t c = 0; c < whole_blocks; c += 16) {
+      opbridge_depthwise_lines16(params, &window, image, filter + c, c, chunk, batch_output + c);
+    }
+    /* The channels after the last whole block of 16: four at a time over every position. */
+    for (int32_t c = whole_blocks; c < channels; c += 4) {
+      const int32_t lanes = channels - c < 4 ? channels - c : 4;
+      const mve_pred16_t mask = vctp32q((uint32_t)lanes);
+      const opbridge_lanes_output stage = opbridge_load_output(&rq, c, mask);
+      int8_t *destination = batch_output + c;
+      for (int32_t oy = 0; oy < out.height; ++oy) {
+        const int32_t y_origin = oy * stride_height - padding_height;
+        for (int32_t ox = 0; ox < out.width; ++ox, destination += channels) {
+          const int32_t x_origin = ox * stride_width - padding_width;
+          const int32x4_t acc = opbridge_depthwise_border(&window, image + c, y_origin, x_origin, dilation_height,
+                                                          dilation_width, filter + c, mask, zero_points);
+          vstrbq_p_s32(destination, opbridge_lanes_requantize_outlined(acc, &stage), mask);
+        }
+      }
+    }
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
+#endif /* OPBRIDGE_KERNELS_HELIUM */

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* What the DSP variant (Cortex-M4) of the folded int8 forms shares between the C loops of
+ * opbridge_folded_s8.c and its assembly in opbridge_folded_s8_dsp.c (docs/kernels.md): SIMD
+ * loads, the assembly's job structs (their layouts checked at compile time) and output stage,
+ * and OPBRIDGE_DSP_ASSEMBLY, 1 where the assembly builds (DSP variant, Thumb-2). Not part of the API. */
+#ifndef OPBRIDGE_FOLDED_DSP_INTERNAL_H_
+#define OPBRIDGE_FOLDED_DSP_INTERNAL_H_
+
+#include <stddef.h>
+#include <string.h>
+
+#include "cc/kernels/opbridge_folded_internal.h"
+#include "cc/kernels/opbridge_kernel_variant.h"
+
+#if OPBRIDGE_KERNELS_DSP
+#include <arm_acle.h>
+
+/* Four int8 values from any address (the M4 loads words unaligned; memcpy keeps C defined). */
+static inline uint32_t opbridge_load4(const int8_t *bytes) {
+  uint32_t word;
+  memcpy(&word, bytes, sizeof(word));
+  return word;
+}
+
+/* Bytes 1 and 3 of the word, sign-extended to int16 pairs: SXTB16 with its rotation, which GCC
+ * does not fold from a C rotate (it spends a MOV on it). */
+static inline int16x2_t opbridge_odd_bytes(uint32_t word) {
+  int16x2_t pair;
+  __asm__("sxtb16 %0, %1, ror #8" : "=r"(pair) : "r"(word));
+  return pair;
+}
+#endif
+
+#if OPBRIDGE_KERNELS_DSP && defined(__thumb2__)
+/* The assembly's jobs (opbridge_folded_s8_dsp.c): each function reads its job struct by offset. */
+/* The output stage's part of every job, at its start. */
+typedef struct {
+  int32_t groups;             /* 0: groups of outputs, > 0 (consumed) */
+  const int32_t *bias;        /* 4: the folded bias (advanced) */
+  const int32_t *multipliers; /* 8: one per output of a group ... (advanced) */
+  const int32_t *shifts;      /* 12: ... each <= -1 (advanced) */
+  int32_t stage_step;         /* 16: bytes the two above advance per group; 0 per tensor */
+  int8_t *output;             /* 20: the group's outputs (advanced) */
+  int32_t output_offset;      /* 24 */
+  int32_t activation_min;     /* 28 */
+  int32_t activation_max;     /* 32 */
+} opbridge_dsp_stage;
+
+typedef char opbridge_dsp_stage_layout[(offsetof(opbridge_dsp_stage, stage_step) == 16 &&
+                                        offsetof(opbridge_dsp_stage, activation_max) == 32 &&
+                                        sizeof(opbridge_dsp_stage) == 36)
+                                           ? 1
+                                           : -1];
+
+/* One multiplier and shift repeated for the four outputs of a group (per-tensor quantization). */
+typedef struct {
+  int32_t multipliers[4];
+  int32_t shifts[4];
+} opbridge_dsp_shared_stage;
+
+static inline opbridge_dsp_shared_stage opbridge_dsp_shared_stage_of(const opbridge_folded_requantization *rq) {
+  opbridge_dsp_shared_stage shared;
+  for (int32_t k = 0; k < 4; ++k) {
+    shared.multipliers[k] = rq->multipliers[0];
+    shared.shifts[k] = rq->shifts[0];
+  }
+  return shared;
+}
+
+/* The stage's constants, for groups of `group_outputs` outputs. */
+static inline void opbridge_dsp_stage_init(opbridge_dsp_stage *stage, const opbridge_folded_requantization *rq,
+                                           int32_t group_outputs) {
+  stage->stage_step = rq->per_channel ? 4 * group_outputs : 0;
+  stage->output_offset = rq->output_offset;
+  stage->activation_min = rq->activation_min;
+  stage->activation_max = rq->activation_max;
+}
+
+/* The stage from channel 0 again (the assembly advances it): `groups` groups written to `output`. */
+static inline void opbridge_dsp_stage_restart(opbridge_dsp_stage *stage, const opbridge_folded_requantization *rq,
+                                              const opbridge_dsp_shared_stage *shared, int32_t groups,
+                                              int8_t *output) {
+  stage->groups = groups;
+  stage->bias = rq->folded_bias;
+  stage->multipliers = rq->per_channel ? rq->multipliers : shared->multipliers;
+  stage->shifts = rq->per_channel ? rq->shifts : shared->shifts;
+  stage->output = output;
+}
+
+/* The `_full` functions saturate with SSAT (activation range [-128, 127]); the `_clamped` ones
+ * compare and move. */
+static inline int32_t opbridge_dsp_full_range(const opbridge_folded_requantization *rq) {
+  return rq->activation_min == -128 && rq->activation_max == 127;
+}
+
+/* All groups of four units of one window. Per 4 input bytes one load and two SXTB16 for the
+ * input, shared by the units, and per unit one load, two SXTB16 and two SMLAD (4 products): 24
+ * instructions per 16 products, the loop unrolled twice. */
+typedef struct {
+  opbridge_dsp_stage stage; /* 0: groups of four units */
+  const int8_t *x;          /* 36: the window's first row */
+  const int8_t *w;          /* 40: unit 0's weights (rows x run bytes); unit k's k * depth further */
+  int32_t depth;            /* 44: bytes between consecutive units' weights */
+  int32_t run;              /* 48: bytes per window row: a positive multiple of 4 */
+  int32_t rows;             /* 52: window rows, > 0 */
+  int32_t row_skip;         /* 56: bytes from the end of one window row to the start of the next */
+  int32_t rows_left;        /* 60: scratch */
+} opbridge_dsp_window4_job;
+
+typedef char opbridge_dsp_window4_job_layout[(offsetof(opbridge_dsp_window4_job, x) == 36 &&
+                                              offsetof(opbridge_dsp_window4_job, rows_left) == 60)
+                                                 ? 1
+                                                 : -1];
+
+void opbridge_dsp_window4_full(opbridge_dsp_window4_job *job);
+void opbridge_dsp_window4_clamped(opbridge_dsp_window4_job *job);
+
+/* DEPTHWISE_CONV_2D (multiplier 1) of one output position, four channels at a time: per tap
+ * one input and one weight load, two SXTB16 each, and SMLABB/SMLATT into the four channels'
+ * accumulators. A tap outside the input points at a row of the input zero point, whose products
+ * cancel the folded bias's share of it. */
+typedef struct {
+  opbridge_dsp_stage stage;  /* 0: groups of four channels */
+  const int8_t *const *taps; /* 36: each tap's input pixel (or the zero-point row), channel 0 */
+  int32_t tap_count;         /* 40: > 0 */
+  const int8_t *filter;      /* 44: tap 0's weights of the group's first channel (advanced) */
+  int32_t channels;          /* 48: bytes between consecutive taps' weights */
+  int32_t channel;           /* 52: the group's first channel's byte offset, from 0 (advanced) */
+} opbridge_dsp_depthwise4_job;
+
+typedef char opbridge_dsp_depthwise4_job_layout[(offsetof(opbridge_dsp_depthwise4_job, taps) == 36 &&
+                                                 offsetof(opbridge_dsp_depthwise4_job, channel) == 52)
+                                                    ? 1
+                                                    : -1];
+
+void opbridge_dsp_depthwise4_full(opbridge_dsp_depthwise4_job *job);
+void opbridge_dsp_depthwise4_clamped(opbridge_dsp_depthwise4_job *job);
+
+/* Two windows by two units at a time, from the two windows widened to int16 pairs and
+ * interleaved on the stack ([window 0 even, window 0 odd, window 1 even, window 1 odd] per 4
+ * input bytes, one LDM): per 4 input bytes per unit one load, two SXTB16 and four SMLAD (8
+ * products), so 15 instructions per 16 products, each weight unpacked once for both windows. */
+typedef struct {
+  opbridge_dsp_stage stage;   /* 0: pairs of units; the outputs are window 0's */
+  const int32_t *windows;     /* 36: the two windows, widened and interleaved */
+  const int8_t *w;            /* 40: the pair's first unit's weights (advanced) */
+  int32_t depth;              /* 44: bytes per unit's weights */
+  int32_t words;              /* 48: depth / 4, > 0 */
+  int32_t second_output;      /* 52: bytes from window 0's outputs to window 1's */
+} opbridge_dsp_pair2_job;
+
+typedef char opbridge_dsp_pair2_job_layout[(offsetof(opbridge_dsp_pair2_job, windows) == 36 &&
+                                            offsetof(opbridge_dsp_pair2_job, second_output) == 52)
+                                               ? 1
+                                               : -1];
+
+void opbridge_dsp_pair2_full(opbridge_dsp_pair2_job *job);
+void opbridge_dsp_pair2_clamped(opbridge_dsp_pair2_job *job);
+
+/* ADD/SUB tables for the full int8 activation range and a right shift of at least 1, one
+ * element per pass: two byte loads, two table loads, and the output stage of the forms above
+ * (one 64-bit sum, SSAT): 17 instructions an element. Layout checked below. */
+typedef struct {
+  const int8_t *input1; /* 0 */
+  const int8_t *input2; /* 4 */
+  int8_t *output;       /* 8 */
+  int32_t count;        /* 12: > 0 */
+  const int32_t *table1; /* 16: entry 128 (byte 0) */
+  const int32_t *table2; /* 20 */
+  int32_t multiplier;   /* 24 */
+  int32_t right_minus_1; /* 28: the right shift less 1 */
+  int32_t output_offset; /* 32 */
+} opbridge_dsp_add_job;
+
+typedef char opbridge_dsp_add_job_layout[(offsetof(opbridge_dsp_add_job, count) == 12 &&
+                                          offsetof(opbridge_dsp_add_job, output_offset) == 32)
+                                             ? 1
+                                             : -1];
+
+void opbridge_dsp_add_full(const opbridge_dsp_add_job *job);
+
+#define OPBRIDGE_DSP_ASSEMBLY 1
+#else
+#define OPBRIDGE_DSP_ASSEMBLY 0
+#endif
+
+#endif /* OPBRIDGE_FOLDED_DSP_INTERNAL_H_ */

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The folded int8 forms' assembly, DSP variant (Cortex-M4, Thumb-2; docs/kernels.md, "Variants"):
+ * the hot loops opbridge_folded_s8.c's C calls through job structs (opbridge_folded_dsp_internal.h). */
+#include "cc/kernels/opbridge_kernel_variant.h"
+
+#if OPBRIDGE_KERNELS_DSP
+
+#include "cc/kernels/opbridge_folded_dsp_internal.h"
+
+#if OPBRIDGE_DSP_ASSEMBLY
+/* The hot loops of the DSP variant, in assembly: GCC 12 cannot keep four weight pointers, four
+ * accumulators and the unpacked input in registers (it spills in the loop), and these loops are
+ * most of a model's time on the Cortex-M4. Each function takes a job struct whose fields it reads
+ * by offset (layouts checked at compile time) and ends every group of outputs in the same output
+ * stage: TFLite's rescale for a right shift r >= 1 in one 64-bit sum, P = acc * multiplier +
+ * 2^30 + c * 2^31 with c = 2^(r-1) - (1 if the doubling high multiply is negative), the result
+ * P >> (31 + r): the same floors as the rounding doubling high multiply followed by the rounding
+ * right shift (derivation in docs/kernels.md). */
+
+/* Output stage: r0 multipliers, r1 shifts, r2 output, r3 output offset, r12/lr activation
+ * min/max; r9:r10 the 64-bit sum, r11 the multiplier then r - 1, r8 c. */
+#define OPBRIDGE_DSP_OUTPUT(acc, offset, clamp)                                                                   \
+  "ldr r11, [r0, #" offset "*4]\n"                                                                               \
+  "mov r9, #0x40000000\n"                                                                                        \
+  "mov r10, #0\n"                                                                                                \
+  "smlal r9, r10, " acc ", r11\n"                                                                                \
+  "ldr r11, [r1, #" offset "*4]\n"                                                                               \
+  "mvn r11, r11\n"                                                                                               \
+  "mov r8, #1\n"                                                                                                 \
+  "lsl r8, r8, r11\n"                                                                                            \
+  "add r8, r8, r10, asr #31\n"                                                                                   \
+  "adds r9, r9, r8, lsl #31\n"                                                                                   \
+  "adc r10, r10, r8, asr #1\n"                                                                                   \
+  "asr " acc ", r10, r11\n"                                                                                      \
+  "add " acc ", " acc ", r3\n" clamp(acc) "strb " acc ", [r2, #" offset "]\n"
+#define OPBRIDGE_DSP_FULL(acc) "ssat " acc ", #8, " acc "\n"
+#define OPBRIDGE_DSP_CLAMPED(acc)                                                                                 \
+  "cmp " acc ", r12\n"                                                                                           \
+  "it lt\n"                                                                                                      \
+  "movlt " acc ", r12\n"                                                                                         \
+  "cmp " acc ", lr\n"                                                                                            \
+  "it gt\n"                                                                                                      \
+  "movgt " acc ", lr\n"
+/* r8 the job: four accumulators r4-r7 from the bias. */
+#define OPBRIDGE_DSP_BIAS4                                                                                        \
+  "ldr r9, [r8, #4]\n"                                                                                           \
+  "ldm r9!, {r4-r7}\n"                                                                                           \
+  "str r9, [r8, #4]\n"
+/* r8 the job: the stage's registers for OPBRIDGE_DSP_OUTPUT. */
+#define OPBRIDGE_DSP_LOAD_STAGE                                                                                   \
+  "ldr r0, [r8, #8]\n"                                                                                           \
+  "ldr r1, [r8, #12]\n"                                                                                          \
+  "ldr r2, [r8, #20]\n"                                                                                          \
+  "ldr r3, [r8, #24]\n"                                                                                          \
+  "ldr r12, [r8, #28]\n"                                                                                         \
+  "ldr lr, [r8, #32]\n"
+/* r8 the job, r0-r2 the group's multipliers, shifts and outputs: on to the next group (label 1)
+ * or out, `outputs` being the group's. */
+#define OPBRIDGE_DSP_NEXT_GROUP(outputs)                                                                          \
+  "ldr r9, [r8, #16]\n"                                                                                          \
+  "add r0, r0, r9\n"                                                                                             \
+  "add r1, r1, r9\n"                                                                                             \
+  "str r0, [r8, #8]\n"                                                                                           \
+  "str r1, [r8, #12]\n"                                                                                          \
+  "add r2, r2, #" outputs "\n"                                                                                   \
+  "str r2, [r8, #20]\n"                                                                                          \
+  "ldr r9, [r8]\n"                                                                                               \
+  "subs r9, r9, #1\n"                                                                                            \
+  "str r9, [r8]\n"                                                                                               \
+  "bne 1b\n"
+
+/* Dot products: r0 input, r1/r12/r3/r2 the four units' weights, lr the row's end, r4-r7 the
+ * accumulators, r8/r9 the input's even/odd bytes as int16 pairs, r10/r11 a unit's. */
+#define OPBRIDGE_DSP_UNIT(weights, acc)                                                                           \
+  "ldr r11, [" weights "], #4\n"                                                                                 \
+  "sxtb16 r10, r11\n"                                                                                            \
+  "sxtb16 r11, r11, ror #8\n"                                                                                    \
+  "smlad " acc ", r10, r8, " acc "\n"                                                                            \
+  "smlad " acc ", r11, r9, " acc "\n"
+#define OPBRIDGE_DSP_STEP                                                                                         \
+  "ldr r9, [r0], #4\n"                                                                                           \
+  "sxtb16 r8, r9\n"                                                                                              \
+  "sxtb16 r9, r9, ror #8\n" OPBRIDGE_DSP_UNIT("r1", "r4") OPBRIDGE_DSP_UNIT("r12", "r5")                         \
+      OPBRIDGE_DSP_UNIT("r3", "r6") OPBRIDGE_DSP_UNIT("r2", "r7")
+
+#define OPBRIDGE_DSP_WINDOW4(name, clamp)                                                                         \
+  __asm__(OPBRIDGE_ASM_FUNCTION_BEGIN(name)                                                                      \
+          "push {r0, r4-r11, lr}\n" /* the job stays at [sp] */                                                  \
+          "1:\n"                    /* a group: weights, accumulators from the bias */                           \
+          "ldr r8, [sp]\n"                                                                                       \
+          "ldr r1, [r8, #40]\n"                                                                                  \
+          "ldr r2, [r8, #44]\n"                                                                                  \
+          "add r12, r1, r2\n"                                                                                    \
+          "add r3, r12, r2\n"                                                                                    \
+          "add r2, r3, r2\n" OPBRIDGE_DSP_BIAS4                                                                  \
+          "ldr r9, [r8, #52]\n"                                                                                  \
+          "str r9, [r8, #60]\n"                                                                                  \
+          "ldr r0, [r8, #36]\n"                                                                                  \
+          "2:\n" /* a window row */                                                                              \
+          "ldr r9, [r8, #48]\n"                                                                                  \
+          "add lr, r0, r9\n"                                                                                     \
+          "tst r9, #4\n" /* an odd number of words: enter at the second step */                                 \
+          "bne 4f\n"                                                                                             \
+          "3:\n" OPBRIDGE_DSP_STEP "4:\n" OPBRIDGE_DSP_STEP "cmp r0, lr\n"                                       \
+          "bne 3b\n"                                                                                             \
+          "ldr r8, [sp]\n"                                                                                       \
+          "ldr r9, [r8, #60]\n"                                                                                  \
+          "subs r9, r9, #1\n"                                                                                    \
+          "beq 5f\n"                                                                                             \
+          "str r9, [r8, #60]\n"                                                                                  \
+          "ldr r9, [r8, #56]\n"                                                                                  \
+          "add r0, r0, r9\n"                                                                                     \
+          "b 2b\n"                                                                                               \
+          "5:\n"               /* the group's outputs */                                                         \
+          "str r2, [r8, #40]\n" /* the last unit's weights end where the next group's start */                  \
+          OPBRIDGE_DSP_LOAD_STAGE OPBRIDGE_DSP_OUTPUT("r4", "0", clamp) OPBRIDGE_DSP_OUTPUT("r5", "1", clamp)    \
+              OPBRIDGE_DSP_OUTPUT("r6", "2", clamp) OPBRIDGE_DSP_OUTPUT("r7", "3", clamp)                        \
+          "ldr r8, [sp]\n" OPBRIDGE_DSP_NEXT_GROUP("4") "pop {r0, r4-r11, pc}\n" OPBRIDGE_ASM_FUNCTION_END(name))
+
+#define OPBRIDGE_DSP_DEPTHWISE4(name, clamp)                                                                      \
+  __asm__(OPBRIDGE_ASM_FUNCTION_BEGIN(name)                                                                      \
+          "push {r0, r4-r11, lr}\n"                                                                              \
+          "1:\n"                                                                                                 \
+          "ldr r8, [sp]\n" OPBRIDGE_DSP_BIAS4                                                                    \
+          "ldr r0, [r8, #36]\n"                                                                                  \
+          "ldr r1, [r8, #40]\n"                                                                                  \
+          "ldr r2, [r8, #44]\n"                                                                                  \
+          "ldr r3, [r8, #48]\n"                                                                                  \
+          "ldr r12, [r8, #52]\n"                                                                                 \
+          "2:\n" /* a tap: r0 the tap table, r1 taps left, r2 its weights, r3 their stride, r12 channel */       \
+          "ldr r8, [r0], #4\n"                                                                                   \
+          "ldr r9, [r8, r12]\n"                                                                                  \
+          "ldr r10, [r2]\n"                                                                                      \
+          "add r2, r2, r3\n"                                                                                     \
+          "sxtb16 r11, r9\n"                                                                                     \
+          "sxtb16 r8, r10\n"                                                                                     \
+          "smlabb r4, r11, r8, r4\n"                                                                             \
+          "smlatt r6, r11, r8, r6\n"                                                                             \
+          "sxtb16 r9, r9, ror #8\n"                                                                              \
+          "sxtb16 r10, r10, ror #8\n"                                                                            \
+          "smlabb r5, r9, r10, r5\n"                                                                             \
+          "smlatt r7, r9, r10, r7\n"                                                                             \
+          "subs r1, r1, #1\n"                                                                                    \
+          "bne 2b\n"                                                                                             \
+          "ldr r8, [sp]\n"                                                                                       \
+          "ldr r9, [r8, #44]\n"                                                                                  \
+          "add r9, r9, #4\n"                                                                                     \
+          "str r9, [r8, #44]\n"                                                                                  \
+          "add r12, r12, #4\n"                                                                                   \
+          "str r12, [r8, #52]\n" OPBRIDGE_DSP_LOAD_STAGE OPBRIDGE_DSP_OUTPUT("r4", "0", clamp)                   \
+              OPBRIDGE_DSP_OUTPUT("r5", "1", clamp) OPBRIDGE_DSP_OUTPUT("r6", "2", clamp)                        \
+                  OPBRIDGE_DSP_OUTPUT("r7", "3", clamp) "ldr r8, [sp]\n" OPBRIDGE_DSP_NEXT_GROUP("4")            \
+                      "pop {r0, r4-r11, pc}\n" OPBRIDGE_ASM_FUNCTION_END(name))
+
+OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_full, OPBRIDGE_DSP_FULL);
+OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_CLAMPED);
+
+/* r0 the windows, r1/r2 the two units' weights, lr the end, r4/r5 window 0's accumulators and
+ * r6/r7 window 1's, r8-r11 the windows' int16 pairs, r3/r12 a unit's. */
+#define OPBRIDGE_DSP_PAIR_UNIT(weights, acc0, acc1)                                                               \
+  "ldr r12, [" weights "], #4\n"                                                                                 \
+  "sxtb16 r3, r12\n"                                                                                             \
+  "sxtb16 r12, r12, ror #8\n"                                                                                    \
+  "smlad " acc0 ", r3, r8, " acc0 "\n"                                                                           \
+  "smlad " acc0 ", r12, r9, " acc0 "\n"                                                                          \
+  "smlad " acc1 ", r3, r10, " acc1 "\n"                                                                          \
+  "smlad " acc1 ", r12, r11, " acc1 "\n"
+#define OPBRIDGE_DSP_PAIR_STEP                                                                                    \
+  "ldm r0!, {r8-r11}\n" OPBRIDGE_DSP_PAIR_UNIT("r1", "r4", "r6") OPBRIDGE_DSP_PAIR_UNIT("r2", "r5", "r7")
+
+#define OPBRIDGE_DSP_PAIR2(name, clamp)                                                                           \
+  __asm__(OPBRIDGE_ASM_FUNCTION_BEGIN(name)                                                                      \
+          "push {r0, r4-r11, lr}\n"                                                                              \
+          "1:\n"                                                                                                 \
+          "ldr r8, [sp]\n"                                                                                       \
+          "ldr r1, [r8, #40]\n"                                                                                  \
+          "ldr r2, [r8, #44]\n"                                                                                  \
+          "add r2, r1, r2\n"                                                                                     \
+          "ldr r9, [r8, #4]\n"                                                                                   \
+          "ldrd r4, r5, [r9], #8\n"                                                                              \
+          "str r9, [r8, #4]\n"                                                                                   \
+          "mov r6, r4\n"                                                                                         \
+          "mov r7, r5\n"                                                                                         \
+          "ldr r0, [r8, #36]\n"                                                                                  \
+          "ldr r3, [r8, #48]\n"                                                                                  \
+          "add lr, r0, r3, lsl #4\n"                                                                             \
+          "tst r3, #1\n" /* an odd number of words: enter at the second step */                                 \
+          "bne 3f\n"                                                                                             \
+          "2:\n" OPBRIDGE_DSP_PAIR_STEP "3:\n" OPBRIDGE_DSP_PAIR_STEP "cmp r0, lr\n"                             \
+          "bne 2b\n"                                                                                             \
+          "ldr r8, [sp]\n"                                                                                       \
+          "str r2, [r8, #40]\n" /* the second unit's weights end where the next pair's start */                 \
+          OPBRIDGE_DSP_LOAD_STAGE OPBRIDGE_DSP_OUTPUT("r4", "0", clamp) OPBRIDGE_DSP_OUTPUT("r5", "1", clamp)    \
+          "ldr r8, [sp]\n"                                                                                       \
+          "ldr r9, [r8, #52]\n"                                                                                  \
+          "add r2, r2, r9\n" OPBRIDGE_DSP_OUTPUT("r6", "0", clamp) OPBRIDGE_DSP_OUTPUT("r7", "1", clamp)         \
+          "ldr r8, [sp]\n"                                                                                       \
+          "ldr r2, [r8, #20]\n" OPBRIDGE_DSP_NEXT_GROUP("2") "pop {r0, r4-r11, pc}\n" OPBRIDGE_ASM_FUNCTION_END(name))
+
+OPBRIDGE_DSP_PAIR2(opbridge_dsp_pair2_full, OPBRIDGE_DSP_FULL);
+OPBRIDGE_DSP_PAIR2(opbridge_dsp_pair2_clamped, OPBRIDGE_DSP_CLAMPED);
+OPBRIDGE_DSP_WINDOW4(opbridge_dsp_window4_full, OPBRIDGE_DSP_FULL);
+OPBRIDGE_DSP_WINDOW4(opbridge_dsp_window4_clamped, OPBRIDGE_DSP_CLAMPED);
+
+/* r1/r2 the inputs, r3 the output, r12 the count, r4/r5 the tables, r6 the multiplier, r7 r - 1,
+ * r8 the output offset, lr 2^(r-1); r9-r11 and r0 the element's sum, 64-bit sum and c. */
+__asm__(OPBRIDGE_ASM_FUNCTION_BEGIN(opbridge_dsp_add_full)
+        "push {r4-r11, lr}\n"
+        "ldm r0, {r1-r3, r12}\n"
+        "ldr r4, [r0, #16]\n"
+        "ldr r5, [r0, #20]\n"
+        "ldr r6, [r0, #24]\n"
+        "ldr r7, [r0, #28]\n"
+        "ldr r8, [r0, #32]\n"
+        "mov lr, #1\n"
+        "lsl lr, lr, r7\n"
+        "1:\n"
+        "ldrsb r9, [r1], #1\n"
+        "ldrsb r10, [r2], #1\n"
+        "ldr r9, [r4, r9, lsl #2]\n"
+        "ldr r10, [r5, r10, lsl #2]\n"
+        "add r9, r9, r10\n"
+        "mov r10, #0x40000000\n"
+        "mov r11, #0\n"
+        "smlal r10, r11, r9, r6\n"
+        "add r0, lr, r11, asr #31\n"
+        "adds r10, r10, r0, lsl #31\n"
+        "adc r11, r11, r0, asr #1\n"
+        "asr r9, r11, r7\n"
+        "add r9, r9, r8\n"
+        "ssat r9, #8, r9\n"
+        "strb r9, [r3], #1\n"
+        "subs r12, r12, #1\n"
+        "bne 1b\n"
+        "pop {r4-r11, pc}\n" OPBRIDGE_ASM_FUNCTION_END(opbridge_dsp_add_full));
+#endif /* OPBRIDGE_DSP_ASSEMBLY */
+
+#endif /* OPBRIDGE_KERNELS_DSP */
