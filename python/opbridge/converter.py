@@ -32,6 +32,7 @@ from opbridge.backends.c.schedule import best_schedule, reorder
 from opbridge.errors import ConfigError, nearest
 from opbridge.frontends.models import is_exported_program, load_model
 from opbridge.ir import Graph
+from opbridge.ops.definition import aliases_input
 from opbridge.ops.operation import validate_graph
 from opbridge.ops.registry import OperatorRegistry
 from opbridge.output_paths import check_output_directory, check_output_file, writing_to
@@ -308,6 +309,7 @@ def plan_graph(
         in_place_nodes=resolved.in_place_nodes if memory is None or memory.in_place else (),
         in_place_scratch_bytes=resolved.in_place_scratch_bytes,
         output_slices=resolved.output_slices if memory is None or memory.in_place else None,
+        aliasing_nodes=resolved.aliasing_nodes,
     )
 
 
@@ -345,7 +347,9 @@ class AotConverter:
     def schedule(self, graph: Graph) -> Graph:
         """The graph in the order of smallest arena (schedule.best_schedule proposes an
         order; both are planned in full, in-place outputs and scratch included)."""
-        schedule = best_schedule(graph)
+        operators = self.registry_context.operators
+        aliasing = [node.index for node in graph.nodes if aliases_input(operators.get(node.op_type))]
+        schedule = best_schedule(graph, aliasing_nodes=aliasing)
         if not schedule.complete:
             self.schedule_note = "schedule: the order search reached its budget; the model's order is kept"
             return graph
@@ -378,6 +382,7 @@ class AotConverter:
                 operators.in_place_scratch_bytes,
                 operators.output_slices if config.in_place else None,
                 config.arena_alignment,
+                operators.aliasing_nodes,
             )
 
         stage, note = choose_patch_stage(

@@ -8,17 +8,20 @@
 - each definition has a schema, a reference and a C emitter, and names C kernel files that are among the
   sources aot_model links (//cc/kernels:linked_sources, in this test's runfiles);
 - every linked kernel source is named by some operator;
+- each definition decides every fact (MACs, layout, int8 output quantization, memory: none left UNDECIDED),
+  and its quantization agrees with its schema (an op with int8 output kinds has an int8 output);
 - the README's operator table is the registry's.
 
 The checks are functions of their inputs, so the tests at the end break each on purpose.
 """
 
 import ast
+import dataclasses
 import pathlib
 
 import pytest
 from opbridge.ops.builtin import BUILTIN_OPERATOR_FOLDERS, folder_definitions
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import OWN, UNDECIDED, OperatorDefinition, QuantizationKind, Undecided, undecided_facts
 
 from tests.registration.operator_table import BEGIN, END, operator_table
 
@@ -87,6 +90,27 @@ def kernel_problems(definitions: list[OperatorDefinition], linked: set[str]) -> 
     return problems
 
 
+def fact_problems(definitions: list[OperatorDefinition]) -> list[str]:
+    """Facts left UNDECIDED, and int8 output quantizations of ops whose schema has no int8 output."""
+    problems = []
+    for definition in definitions:
+        problems += [
+            f"{definition.op_type} leaves {name} undecided: set it in its OperatorDefinition "
+            '(docs/adding_an_operator.md, "Operator facts")'
+            for name in undecided_facts(definition)
+        ]
+        quantization = definition.quantization
+        schema = definition.schema
+        if schema is None or not schema.outputs or isinstance(quantization, Undecided):
+            continue
+        int8_out = any(t.value == "int8" for t in schema.constraint(schema.outputs[0].type_var).allowed)
+        if quantization.kind is not QuantizationKind.FLOAT and not int8_out:
+            problems.append(
+                f"{definition.op_type} declares quantization {quantization.kind.name} but its schema has no int8 output"
+            )
+    return problems
+
+
 def linked_kernel_sources() -> set[str]:
     return {path.name for path in KERNELS.glob("*.c")}
 
@@ -113,6 +137,10 @@ def test_kernels_are_linked_and_claimed() -> None:
     linked = linked_kernel_sources()
     assert linked, "//cc/kernels:linked_sources is not in the runfiles"
     assert kernel_problems(all_definitions(), linked) == []
+
+
+def test_every_fact_is_decided() -> None:
+    assert fact_problems(all_definitions()) == []
 
 
 def test_readme_operator_table_is_the_registry() -> None:
@@ -160,4 +188,20 @@ def test_a_kernel_left_out_of_the_linked_sources_is_reported() -> None:
 def test_an_unclaimed_kernel_is_reported() -> None:
     assert kernel_problems(all_definitions(), linked_kernel_sources() | {"opbridge_orphan.c"}) == [
         "cc/kernels/opbridge_orphan.c is linked but no operator names it in c_kernels"
+    ]
+
+
+def test_an_undecided_fact_is_reported() -> None:
+    relu = next(d for d in all_definitions() if d.op_type == "RELU")
+    undecided = dataclasses.replace(relu, macs=UNDECIDED, memory=UNDECIDED)
+    assert fact_problems([undecided]) == [
+        'RELU leaves macs undecided: set it in its OperatorDefinition (docs/adding_an_operator.md, "Operator facts")',
+        'RELU leaves memory undecided: set it in its OperatorDefinition (docs/adding_an_operator.md, "Operator facts")',
+    ]
+
+
+def test_an_int8_quantization_without_an_int8_output_is_reported() -> None:
+    exp = next(d for d in all_definitions() if d.op_type == "EXP")
+    assert fact_problems([dataclasses.replace(exp, quantization=OWN)]) == [
+        "EXP declares quantization OWN but its schema has no int8 output"
     ]

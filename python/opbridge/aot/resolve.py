@@ -134,6 +134,8 @@ class ResolvedGraph:
     in_place_scratch_bytes: dict[int, int] = dataclasses.field(default_factory=dict)
     # Nodes whose inputs are slices of their output, with each input's byte offset (AotOperator.output_slices).
     output_slices: dict[int, list[int]] = dataclasses.field(default_factory=dict)
+    # Nodes whose output 0 is a view of input 0 (AotOperator.aliases_input: RESHAPE, SQUEEZE).
+    aliasing_nodes: set[int] = dataclasses.field(default_factory=set)
 
 
 def refuse_float64(graph: Graph) -> None:
@@ -220,6 +222,8 @@ def resolve_operators(
                     hint="return one byte offset (an int >= 0) per input, or None",
                 )
             resolved.output_slices[node.index] = list(slices)
+        if operator.aliases_input() is True:
+            resolved.aliasing_nodes.add(node.index)
     check_variable_tensors(graph, resolved)
     return resolved
 
