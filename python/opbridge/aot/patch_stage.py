@@ -307,6 +307,7 @@ def apply_patch_stage(
     operators: list[Any] = [stage_operator]
     for operator, node in zip(resolved.operators[count:], staged.nodes[1:], strict=True):
         renumbered = type(operator)(node, staged, prefix, operator.settings)
+        renumbered.definition = operator.definition
         renumbered.on_resolve()  # a class may keep what it worked out there
         operators.append(renumbered)
 

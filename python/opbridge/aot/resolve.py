@@ -177,6 +177,8 @@ def resolve_operators(
         settings = node_settings(node.op_type, operator_class.ATTRIBUTES, rules, node.describe())
         try:
             operator = operator_class(node, graph, prefix, settings)
+            if getattr(operator, "definition", None) is None:  # a plugin class that does not call super().__init__
+                operator.definition = context.operators.get(node.op_type)
             operator.on_resolve()
             scratch, persistent = operator.scratch_bytes(), operator.persistent_bytes()
         except OpbridgeError:
