@@ -7,9 +7,11 @@ model puts around it cancel; the same op declared layout-dependent keeps them.""
 import dataclasses
 
 import numpy as np
+from opbridge.aot.operators import NodeCodeOperator
 from opbridge.aot.resolve import resolve_operators
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.ir import DType, Graph, Node
+from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.definition import Layout, NodeMemory
 from opbridge.passes.transposes import cancel_transposes
 from opbridge.registry import build_default_registry_context
@@ -23,14 +25,16 @@ TO_NHWC, TO_NCHW = (0, 2, 3, 1), (0, 3, 1, 2)
 
 
 def context_with(**facts: object) -> RegistryContext:
-    """The built-ins and SoftClip, its definition's facts replaced by `facts`."""
+    """The built-ins and SoftClip, its definition's facts replaced by `facts` (in the plugin's own customizer,
+    as the plugin would declare them)."""
 
-    def replace_facts(context: RegistryContext) -> None:
+    def soft_clip_with_facts(context: RegistryContext) -> None:
+        soft_clip(context)
         definition = context.operators.get(KEY)
         assert definition is not None
         context.operators.add(dataclasses.replace(definition, **facts), overwrite=True)
 
-    return build_default_registry_context(customizers=[soft_clip, replace_facts])
+    return build_default_registry_context(customizers=[soft_clip_with_facts])
 
 
 def wrapped_graph() -> Graph:
@@ -90,3 +94,22 @@ def test_a_plugin_class_answers_with_its_definition_memory_and_macs() -> None:
     clip = resolved.operators[1]
     assert clip.macs() == 7 * int(np.prod(NCHW))
     assert clip.macs((1, 2, 2, 3)) == 7 * 12
+
+
+def test_a_plugin_class_emitting_a_built_in_gets_none_of_its_kernel_facts() -> None:
+    """ADD's kernel runs in place; a plugin's own C for ADD says nothing of the kind unless its class does."""
+
+    class OwnAdd(NodeCodeOperator):
+        TYPE = "ADD"
+
+    def own_add(context: RegistryContext) -> None:
+        context.aot_operator_classes.register("ADD", OwnAdd, overwrite=True)
+
+    context = build_default_registry_context(customizers=[own_add], allow_override=True)
+    builder = GraphBuilder()
+    x, y, z = (builder.tensor(name, DType.FLOAT32, (8,)) for name in "xyz")
+    graph = builder.single_node_graph("ADD", [x, y], [z], AddAttributes())
+    assert resolve_operators(graph, build_default_registry_context(), "add").in_place_nodes == {0}
+    resolved = resolve_operators(graph, context, "add")
+    assert resolved.in_place_nodes == set()
+    assert resolved.operators[0].definition is None

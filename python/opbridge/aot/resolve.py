@@ -33,6 +33,7 @@ from opbridge.errors import (
     nearest,
 )
 from opbridge.ir import DType, Graph
+from opbridge.ops.definition import OperatorDefinition
 from opbridge.registry_context import RegistryContext
 
 ANY_TYPE = "*"
@@ -151,6 +152,17 @@ def refuse_float64(graph: Graph) -> None:
                 )
 
 
+def _own_definition(context: RegistryContext, key: str) -> OperatorDefinition | None:
+    """The definition whose facts (NodeMemory, MACs) a plugin's AotOperator class answers with by default:
+    the key's definition when the same plugin (or the built-ins) registered both. A plugin class that
+    emits a built-in operator with C of its own gets none: the built-in's in-place or scratch facts
+    describe the built-in's kernel, not its C."""
+    definition = context.operators.get(key)
+    if definition is None or context.operators.origin(key) != context.aot_operator_classes.origin(key):
+        return None
+    return definition
+
+
 def resolve_operators(
     graph: Graph, context: RegistryContext, prefix: str, rules: Sequence[OperatorRule] = ()
 ) -> ResolvedGraph:
@@ -177,8 +189,8 @@ def resolve_operators(
         settings = node_settings(node.op_type, operator_class.ATTRIBUTES, rules, node.describe())
         try:
             operator = operator_class(node, graph, prefix, settings)
-            if getattr(operator, "definition", None) is None:  # a plugin class that does not call super().__init__
-                operator.definition = context.operators.get(node.op_type)
+            if getattr(operator, "definition", None) is None:
+                operator.definition = _own_definition(context, node.op_type)
             operator.on_resolve()
             scratch, persistent = operator.scratch_bytes(), operator.persistent_bytes()
         except OpbridgeError:

@@ -139,7 +139,8 @@ TANH_OUTPUT = fixed(1.0 / 128.0, 0)
 class NodeMemory:
     """What a node's C needs of the arena besides its tensors (docs/memory_planner.md); each callable
     takes (graph, node). AotOperator's scratch_bytes, persistent_bytes, in_place, in_place_scratch_bytes,
-    output_slices and aliases_input read a built-in's NodeMemory."""
+    output_slices and aliases_input answer with the node's definition's NodeMemory (a plugin class may
+    override them); resolve_operators collects their answers into ResolvedGraph for the planner."""
 
     # Bytes of arena scratch a node needs while it runs (planned ahead of time).
     scratch: Callable[[Graph, Node], int] | None = None
