@@ -300,16 +300,11 @@ def plan_graph(
     return plan_memory(
         graph,
         alignment=alignment,
-        scratch_bytes=resolved.scratch_bytes,
-        persistent_bytes=resolved.persistent_bytes,
         max_arena_bytes=memory.max_arena_bytes if memory and enforce_budget else None,
         search_budget=memory.plan_search_budget if memory else DEFAULT_SEARCH_BUDGET,
         arena_section=memory.arena_section if memory else None,
         constants_section=memory.constants_section if memory else None,
-        in_place_nodes=resolved.in_place_nodes if memory is None or memory.in_place else (),
-        in_place_scratch_bytes=resolved.in_place_scratch_bytes,
-        output_slices=resolved.output_slices if memory is None or memory.in_place else None,
-        aliasing_nodes=resolved.aliasing_nodes,
+        **resolved.memory_arguments(memory is None or memory.in_place),
     )
 
 
@@ -373,16 +368,8 @@ class AotConverter:
             return graph, resolved, None, ""
 
         def estimate(candidate: Graph, operators: ResolvedGraph) -> int:
-            in_place = operators.in_place_nodes if config.in_place else ()
             return arena_lower_bound(
-                candidate,
-                operators.scratch_bytes,
-                operators.persistent_bytes,
-                in_place,
-                operators.in_place_scratch_bytes,
-                operators.output_slices if config.in_place else None,
-                config.arena_alignment,
-                operators.aliasing_nodes,
+                candidate, alignment=config.arena_alignment, **operators.memory_arguments(config.in_place)
             )
 
         stage, note = choose_patch_stage(

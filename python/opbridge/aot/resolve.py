@@ -138,6 +138,18 @@ class ResolvedGraph:
     # Nodes whose output 0 is a view of input 0 (AotOperator.aliases_input: RESHAPE, SQUEEZE).
     aliasing_nodes: set[int] = dataclasses.field(default_factory=set)
 
+    def memory_arguments(self, in_place: bool = True) -> dict[str, Any]:
+        """The nodes' memory needs as plan_memory's and arena_lower_bound's keyword arguments;
+        `in_place=False` (ConvertArgs.in_place) leaves out in-place outputs and concatenation slices."""
+        return {
+            "scratch_bytes": self.scratch_bytes,
+            "persistent_bytes": self.persistent_bytes,
+            "in_place_nodes": self.in_place_nodes if in_place else (),
+            "in_place_scratch_bytes": self.in_place_scratch_bytes,
+            "output_slices": self.output_slices if in_place else None,
+            "aliasing_nodes": self.aliasing_nodes,
+        }
+
 
 def refuse_float64(graph: Graph) -> None:
     """Emitted C has no float64 kernels: a float64 tensor stops the conversion before any C is written,
