@@ -71,11 +71,13 @@ def _convert(arguments: argparse.Namespace) -> int:
             check_output_file(config.output_dir / name, "report", "--report", name)
     progress = Progress.for_stream(sys.stderr, quiet=arguments.quiet)
     try:  # the progress line is erased on errors too, so the error reads on a line of its own
-        result = AotConverter(config, registry_context=_context(arguments), progress=progress).convert()
+        context = _context(arguments)
+        result = AotConverter(config, registry_context=context, progress=progress).convert()
         report = None
         if arguments.report:
             progress.stage("measuring the report (TFLite Micro's arena too, when installed)")
-            report = build_report(result.graph, result.plan, config, (result.schedule_note, result.patch_note))
+            notes = (result.schedule_note, result.patch_note)
+            report = build_report(result.graph, result.plan, config, notes, operators=context.operators)
     finally:
         progress.done()
     if not arguments.quiet:

@@ -36,6 +36,7 @@ from opbridge.backends.c.schedule import best_schedule, reorder
 from opbridge.errors import ConfigError, nearest
 from opbridge.frontends.models import is_exported_program, load_model
 from opbridge.ir import Graph
+from opbridge.ops.definition import aliases_input
 from opbridge.ops.operation import validate_graph
 from opbridge.ops.registry import OperatorRegistry
 from opbridge.output_paths import check_output_directory, check_output_file, writing_to
@@ -303,15 +304,11 @@ def plan_graph(
     return plan_memory(
         graph,
         alignment=alignment,
-        scratch_bytes=resolved.scratch_bytes,
-        persistent_bytes=resolved.persistent_bytes,
         max_arena_bytes=memory.max_arena_bytes if memory and enforce_budget else None,
         search_budget=memory.plan_search_budget if memory else DEFAULT_SEARCH_BUDGET,
         arena_section=memory.arena_section if memory else None,
         constants_section=memory.constants_section if memory else None,
-        in_place_nodes=resolved.in_place_nodes if memory is None or memory.in_place else (),
-        in_place_scratch_bytes=resolved.in_place_scratch_bytes,
-        output_slices=resolved.output_slices if memory is None or memory.in_place else None,
+        **resolved.memory_arguments(memory is None or memory.in_place),
     )
 
 
@@ -349,7 +346,9 @@ class AotConverter:
     def schedule(self, graph: Graph) -> Graph:
         """The graph in the order of smallest arena (schedule.best_schedule proposes an
         order; both are planned in full, in-place outputs and scratch included)."""
-        schedule = best_schedule(graph)
+        operators = self.registry_context.operators
+        aliasing = [node.index for node in graph.nodes if aliases_input(operators.get(node.op_type))]
+        schedule = best_schedule(graph, aliasing_nodes=aliasing)
         if not schedule.complete:
             self.schedule_note = "schedule: the order search reached its budget; the model's order is kept"
             return graph
@@ -373,15 +372,8 @@ class AotConverter:
             return graph, resolved, None, ""
 
         def estimate(candidate: Graph, operators: ResolvedGraph) -> int:
-            in_place = operators.in_place_nodes if config.in_place else ()
             return arena_lower_bound(
-                candidate,
-                operators.scratch_bytes,
-                operators.persistent_bytes,
-                in_place,
-                operators.in_place_scratch_bytes,
-                operators.output_slices if config.in_place else None,
-                config.arena_alignment,
+                candidate, alignment=config.arena_alignment, **operators.memory_arguments(config.in_place)
             )
 
         stage, note = choose_patch_stage(

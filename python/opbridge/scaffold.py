@@ -197,6 +197,19 @@ int32_t {s}_kernel_output_shape(const {s}_kernel_params_t *params, const opbridg
 """
 
 
+def _quantization(dtype: DTypeName, fmt: Format) -> tuple[str, str]:
+    """The scaffold op's OperatorDefinition.quantization, and what it means."""
+    if dtype == "float32":
+        return "FLOAT", "no int8 output"
+    if fmt == "litert":
+        return "OWN", "int8 output with parameters of its own (the kernel rescales)"
+    return "SAME_AS_INPUT", "int8 output on the input's parameters (the kernel scales raw values)"
+
+
+def _fact_names(dtype: DTypeName, fmt: Format) -> str:
+    return ", ".join(sorted(["NO_MEMORY", _quantization(dtype, fmt)[0]]))
+
+
 def _plugin(names: OpNames, dtype: DTypeName, fmt: Format, domain: str) -> str:
     dtype_enum = "DType.INT8" if dtype == "int8" else "DType.FLOAT32"
     standard = ["import pathlib"] + (["import dataclasses"] if fmt == "onnx" else [])
@@ -213,17 +226,22 @@ def _plugin(names: OpNames, dtype: DTypeName, fmt: Format, domain: str) -> str:
         "from opbridge.ir import DType, Graph, Node"
         if fmt == "litert" and dtype == "int8"
         else "from opbridge.ir import DType",
-        "from opbridge.ops.definition import OperatorDefinition, ReferenceCall",
+        f"from opbridge.ops.definition import {_fact_names(dtype, fmt)}, Layout, OperatorDefinition, ReferenceCall",
         "from opbridge.registry_context import RegistryContext",
         "from opbridge.schemas.opsets import OpsetDomain",
         "from opbridge.schemas.schema import FormalParameter, OpSchema, TypeConstraint, same_as_input",
     ]
+    if fmt == "onnx":
+        others.append("from opbridge.ops.shared.macs import per_output_element")
     if fmt == "litert":
         others.append("from opbridge.frontends.litert.nodes import LiteRTNode")
     if dtype == "int8":
         fixed_point = "multiply_by_quantized_multiplier" + (", quantize_multiplier" if fmt == "litert" else "")
         others.append(f"from opbridge.quantization.fixed_point import {fixed_point}")
     import_block = _imports(standard, others)
+    quantization, quantization_doc = _quantization(dtype, fmt)
+    # The ONNX variants are leaky ReLUs (one product per element), the LiteRT ones ReLUs.
+    macs, macs_doc = ("per_output_element(1)", "one MAC per element") if fmt == "onnx" else ("None", "no MACs")
 
     if fmt == "litert" and dtype == "int8":
         math_doc = "y = max(x, 0), int8 in, int8 out, each per-tensor quantized"
@@ -375,7 +393,20 @@ class {names.camel}Operator(PortableKernelOperator):
 def customize_registry(context: RegistryContext) -> None:
     """Registers the operator: schema and reference, {"parser" if fmt == "litert" else "ONNX schema"}, C emitter."""
     context.opset_domains.register(DOMAIN, OpsetDomain(DOMAIN, 1, 1, "{names.camel} (opbridge new-op)"))
-    context.operators.add(OperatorDefinition(op_type=KEY, reference=reference, schema=SCHEMA))
+    context.operators.add(
+        OperatorDefinition(
+            op_type=KEY,
+            reference=reference,
+            schema=SCHEMA,
+            # Its facts (docs/adding_an_operator.md, "Operator facts"): {macs_doc}; element by element
+            # (transposes around it cancel); {quantization_doc};
+            # no arena memory beyond its tensors.
+            macs={macs},
+            layout=Layout.ELEMENTWISE,
+            quantization={quantization},
+            memory=NO_MEMORY,
+        )
+    )
 {register_front}    context.aot_operator_classes.register(KEY, {names.camel}Operator)
 '''
 

@@ -46,15 +46,15 @@ from opbridge.analysis.instruction_costs import (
     fit_line,
     node_work,
 )
-from opbridge.aot.patch_stage import multiply_accumulates as node_multiply_accumulates
 from opbridge.backends.c.flash import flash_breakdown
 from opbridge.converter import AotConverter, ConvertArgs
 from opbridge.frontends.models import load_model
 from opbridge.ir import Graph
 from opbridge.ops.builtin import build_builtin_registry
+from opbridge.ops.registry import OperatorRegistry
 from opbridge.plugins import build_plugin_context
 from opbridge.progress import Progress
-from opbridge.registry import as_registry_context
+from opbridge.registry import as_registry_context, default_registry_context
 
 RUNFILES_ROOT = pathlib.Path(__file__).absolute().parents[2]
 SHARED_MODELS = RUNFILES_ROOT.parent / "shared_models" / "models"
@@ -121,9 +121,9 @@ def run_program(program: pathlib.Path, core: str) -> dict[str, object]:
     return {"run": int(found["run"]), "empty": int(found["empty"]), "nodes": nodes}
 
 
-def multiply_accumulates(graph: Graph) -> int:
-    """int8/float MACs of the convolutions, fully connected, SVDF and LSTM layers (the rest count 0)."""
-    return sum(node_multiply_accumulates(graph, node) for node in graph.nodes)
+def multiply_accumulates(graph: Graph, operators: OperatorRegistry) -> int:
+    """The model's MACs: each node's definition's (OperatorDefinition.macs; ops that multiply nothing count 0)."""
+    return sum(node_work(graph, node, operators).macs for node in graph.nodes)
 
 
 def program(model: str, core: str, portable: bool = False, timed: bool = False) -> pathlib.Path:
@@ -154,7 +154,7 @@ def write_costs(mode: str) -> int:
                 node = graph.nodes[index]
                 if node.op_type != op_type:
                     raise RuntimeError(f"{model}: node {index} is {op_type} in the program, {node.op_type} here")
-                cost = node_work(graph, node)
+                cost = node_work(graph, node, default_registry_context().operators)
                 key = cost_key(op_type, cost.dtype)
                 samples[core][key].append((cost.macs, cost.output_elements, instructions))
                 keys.append((key, cost.macs, cost.output_elements))
@@ -205,8 +205,9 @@ def main(argv: list[str]) -> int:
     for done, (model, path) in enumerate(models.items()):
         progress.advance("cycles benchmark: models", done, len(models))
         plugins, kernel_prefixes = PLUGINS.get(model, ((), ()))
-        graph = load_model(path, build_plugin_context(plugins, entry_points=False) if plugins else context)
-        macs = multiply_accumulates(graph)
+        model_context = build_plugin_context(plugins, entry_points=False) if plugins else context
+        graph = load_model(path, model_context)
+        macs = multiply_accumulates(graph, model_context.operators)
         m55 = run_program(program(model, "cortex_m55"), "cortex_m55")
         m55_portable = run_program(program(model, "cortex_m55", portable=True), "cortex_m55")
         m4 = run_program(program(model, "cortex_m4"), "cortex_m4")

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Every kernel declared safe to run in place (OperatorDefinition.in_place),
+"""Every kernel declared safe to run in place (NodeMemory.in_place),
 run with its output planned over its input, equals the NumPy reference.
 
 Each case is a two-node graph: ADD(graph input, zeros) writes `a`, then the
@@ -24,6 +24,7 @@ from opbridge.ir import DType, Graph, Node, Quantization, Tensor
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.cast.attributes import CastAttributes
+from opbridge.ops.definition import node_memory
 from opbridge.ops.depthwise_conv_2d.attributes import DepthwiseConv2DAttributes
 from opbridge.ops.elu.attributes import EluAttributes
 from opbridge.ops.leaky_relu.attributes import LeakyReluAttributes
@@ -109,7 +110,7 @@ def in_place_graph(case: Case, shape: tuple[int, ...], second_shape: tuple[int, 
 
 
 def test_every_in_place_operator_has_a_case() -> None:
-    declared = {d.op_type for d in REGISTRY.definitions() if d.in_place}
+    declared = {d.op_type for d in REGISTRY.definitions() if node_memory(d).in_place}
     # DEPTHWISE_CONV_2D's predicate (stride 1, equal shapes) has its own test below.
     assert declared == {case.op_type for case in CASES} | {"DEPTHWISE_CONV_2D"}
 

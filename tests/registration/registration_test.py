@@ -10,19 +10,22 @@
 - every linked kernel source is named by some operator;
 - each operator whose C kernels get a per-kernel golden test (cc/kernels/kernel_tests/operators.bzl) has its
   cases in its folder's kernel_cases.py, and every case there names an operator the folder defines;
+- each definition decides every fact (MACs, layout, int8 output quantization, memory: none left UNDECIDED),
+  and its quantization agrees with its schema (an op with int8 output kinds has an int8 output);
 - the README's operator table is the registry's.
 
 The checks are functions of their inputs, so the tests at the end break each on purpose.
 """
 
 import ast
+import dataclasses
 import importlib
 import importlib.util
 import pathlib
 
 import pytest
 from opbridge.ops.builtin import BUILTIN_OPERATOR_FOLDERS, folder_definitions
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import OWN, UNDECIDED, OperatorDefinition, QuantizationKind, Undecided, undecided_facts
 
 from tests.registration.operator_table import BEGIN, END, operator_table
 
@@ -138,6 +141,27 @@ def registered_kernel_cases() -> dict[str, tuple[set[str], set[str] | None]]:
     }
 
 
+def fact_problems(definitions: list[OperatorDefinition]) -> list[str]:
+    """Facts left UNDECIDED, and int8 output quantizations of ops whose schema has no int8 output."""
+    problems = []
+    for definition in definitions:
+        problems += [
+            f"{definition.op_type} leaves {name} undecided: set it in its OperatorDefinition "
+            '(docs/adding_an_operator.md, "Operator facts")'
+            for name in undecided_facts(definition)
+        ]
+        quantization = definition.quantization
+        schema = definition.schema
+        if schema is None or not schema.outputs or isinstance(quantization, Undecided):
+            continue
+        int8_out = any(t.value == "int8" for t in schema.constraint(schema.outputs[0].type_var).allowed)
+        if quantization.kind is not QuantizationKind.FLOAT and not int8_out:
+            problems.append(
+                f"{definition.op_type} declares quantization {quantization.kind.name} but its schema has no int8 output"
+            )
+    return problems
+
+
 def linked_kernel_sources() -> set[str]:
     return {path.name for path in KERNELS.glob("*.c")}
 
@@ -170,6 +194,10 @@ def test_tested_kernels_have_their_cases_in_their_folders() -> None:
     tested = kernel_tested_operators(KERNEL_TEST_LIST)
     assert tested, f"{KERNEL_TEST_LIST} lists no operator"
     assert kernel_case_problems(tested, registered_kernel_cases()) == []
+
+
+def test_every_fact_is_decided() -> None:
+    assert fact_problems(all_definitions()) == []
 
 
 def test_readme_operator_table_is_the_registry() -> None:
@@ -230,4 +258,20 @@ def test_a_tested_kernel_without_cases_and_a_stray_case_are_reported() -> None:
         "PADV2's kernels are tested but ops/pad/kernel_cases.py has no case of it",
         f"{KERNEL_TEST_LIST} names NO_SUCH_OP, which no operator folder defines",
         "ops/relu/kernel_cases.py has cases of RELU6, which ops/relu/ does not define",
+    ]
+
+
+def test_an_undecided_fact_is_reported() -> None:
+    relu = next(d for d in all_definitions() if d.op_type == "RELU")
+    undecided = dataclasses.replace(relu, macs=UNDECIDED, memory=UNDECIDED)
+    assert fact_problems([undecided]) == [
+        'RELU leaves macs undecided: set it in its OperatorDefinition (docs/adding_an_operator.md, "Operator facts")',
+        'RELU leaves memory undecided: set it in its OperatorDefinition (docs/adding_an_operator.md, "Operator facts")',
+    ]
+
+
+def test_an_int8_quantization_without_an_int8_output_is_reported() -> None:
+    exp = next(d for d in all_definitions() if d.op_type == "EXP")
+    assert fact_problems([dataclasses.replace(exp, quantization=OWN)]) == [
+        "EXP declares quantization OWN but its schema has no int8 output"
     ]

@@ -31,6 +31,7 @@ from opbridge.ops.cast.attributes import CastAttributes
 from opbridge.ops.concatenation.attributes import ConcatenationAttributes
 from opbridge.ops.conv_2d.attributes import Conv2DAttributes
 from opbridge.ops.conv_2d.reference import extract_patches
+from opbridge.ops.definition import node_memory
 from opbridge.ops.depthwise_conv_2d.attributes import DepthwiseConv2DAttributes
 from opbridge.ops.fully_connected.attributes import FullyConnectedAttributes
 from opbridge.ops.mean.attributes import MeanAttributes
@@ -100,7 +101,7 @@ def test_every_builtin_has_a_schema_of_its_own_in_the_builtin_domain() -> None:
         # keep state from run to run, in their persistent bytes; ASSIGN_VARIABLE writes its READ_VARIABLE's.
         keepers = definition.op_type in ("SVDF", "UNIDIRECTIONAL_SEQUENCE_LSTM", "READ_VARIABLE")
         assert definition.stateful == (keepers or definition.op_type == "ASSIGN_VARIABLE")
-        assert keepers == (definition.persistent_bytes is not None)
+        assert keepers == (node_memory(definition).persistent is not None)
         assert (definition.state_owner is not None) == (definition.op_type == "ASSIGN_VARIABLE")
 
 

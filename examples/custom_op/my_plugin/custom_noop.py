@@ -9,7 +9,7 @@ import pathlib
 
 from opbridge.aot.operators import AotOperator
 from opbridge.frontends.litert.nodes import LiteRTNode, custom_code_to_op_key
-from opbridge.ops.definition import OperatorDefinition, ReferenceCall
+from opbridge.ops.definition import NO_MEMORY, SAME_AS_INPUT, Layout, OperatorDefinition, ReferenceCall
 from opbridge.registry_context import RegistryContext
 from opbridge.schemas.opsets import OpsetDomain
 from opbridge.schemas.schema import ANY_TYPE, FormalParameter, OpSchema, TypeConstraint, same_as_input
@@ -92,6 +92,16 @@ def customize_registry(context: RegistryContext) -> None:
     context.opset_domains.register(DOMAIN, OpsetDomain(DOMAIN, 1, 1, "the starter plugin's operators"))
     context.litert_parsers.register(CUSTOM_OP_KEY, parse_custom_noop)
     context.operators.add(
-        OperatorDefinition(op_type=CUSTOM_OP_KEY, reference=custom_noop_reference, schema=CUSTOM_NOOP_SCHEMA)
+        OperatorDefinition(
+            op_type=CUSTOM_OP_KEY,
+            reference=custom_noop_reference,
+            schema=CUSTOM_NOOP_SCHEMA,
+            # Its facts (docs/adding_an_operator.md, "Operator facts"): a copy (no MACs) of each element,
+            # int8 on its input's parameters, no arena memory of its own.
+            macs=None,
+            layout=Layout.ELEMENTWISE,
+            quantization=SAME_AS_INPUT,
+            memory=NO_MEMORY,
+        )
     )
     context.aot_operator_classes.register(CUSTOM_OP_KEY, CustomNoopOperator)

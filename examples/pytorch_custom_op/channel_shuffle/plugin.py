@@ -22,9 +22,9 @@ import pathlib
 import numpy as np
 from opbridge.aot.portable_kernel import KernelParam, PortableKernel, PortableKernelOperator
 from opbridge.frontends.torch.library import register_torch_op
-from opbridge.frontends.torch.spec import SAME_AS_INPUT, TorchOp
+from opbridge.frontends.torch.spec import TorchOp
 from opbridge.ir import DType
-from opbridge.ops.definition import OperatorDefinition, ReferenceCall
+from opbridge.ops.definition import NO_MEMORY, SAME_AS_INPUT, Layout, OperatorDefinition, ReferenceCall
 from opbridge.registry_context import RegistryContext
 from opbridge.schemas.opsets import OpsetDomain
 from opbridge.schemas.schema import FormalParameter, InferenceContext, OpSchema, TensorType, TypeConstraint
@@ -94,6 +94,18 @@ class ChannelShuffleOperator(PortableKernelOperator):
 def customize_registry(context: RegistryContext) -> None:
     """Registers the operator: schema and reference, ONNX schema, C emitter, and its PyTorch op."""
     context.opset_domains.register(DOMAIN, OpsetDomain(DOMAIN, 1, 1, "ChannelShuffle (opbridge new-op)"))
-    context.operators.add(OperatorDefinition(op_type=KEY, reference=reference, schema=SCHEMA))
+    context.operators.add(
+        OperatorDefinition(
+            op_type=KEY,
+            reference=reference,
+            schema=SCHEMA,
+            # Its facts (docs/adding_an_operator.md, "Operator facts"): it moves values (no MACs) between
+            # channels (layout-dependent), int8 on its input's parameters, no arena memory.
+            macs=None,
+            layout=Layout.LAYOUT_DEPENDENT,
+            quantization=SAME_AS_INPUT,
+            memory=NO_MEMORY,
+        )
+    )
     context.aot_operator_classes.register(KEY, ChannelShuffleOperator)
     register_torch_op(context, TorchOp(KEY, TORCH_NAME, quantization=SAME_AS_INPUT))

@@ -14,7 +14,7 @@ import pathlib
 import numpy as np
 from opbridge.aot.portable_kernel import KernelParam, PortableKernel, PortableKernelOperator
 from opbridge.ir import DType
-from opbridge.ops.definition import OperatorDefinition, ReferenceCall
+from opbridge.ops.definition import FLOAT, NO_MEMORY, Layout, OperatorDefinition, ReferenceCall
 from opbridge.registry_context import RegistryContext
 from opbridge.schemas.opsets import OpsetDomain
 from opbridge.schemas.schema import FormalParameter, InferenceContext, OpSchema, TensorType, TypeConstraint
@@ -78,5 +78,17 @@ class SoftClipOperator(PortableKernelOperator):
 def customize_registry(context: RegistryContext) -> None:
     """Registers the operator: schema and reference, ONNX schema, C emitter."""
     context.opset_domains.register(DOMAIN, OpsetDomain(DOMAIN, 1, 1, "SoftClip (opbridge new-op)"))
-    context.operators.add(OperatorDefinition(op_type=KEY, reference=reference, schema=SCHEMA))
+    context.operators.add(
+        OperatorDefinition(
+            op_type=KEY,
+            reference=reference,
+            schema=SCHEMA,
+            # Its facts (docs/adding_an_operator.md, "Operator facts"): divisions only, no MACs; element by
+            # element (the transposes an ONNX model puts around it cancel); float32 only; no arena memory.
+            macs=None,
+            layout=Layout.ELEMENTWISE,
+            quantization=FLOAT,
+            memory=NO_MEMORY,
+        )
+    )
     context.aot_operator_classes.register(KEY, SoftClipOperator)

@@ -23,8 +23,9 @@ from typing import Any
 
 import numpy as np
 
-from opbridge.aot.patch_stage import multiply_accumulates
 from opbridge.ir import Graph, Node
+from opbridge.ops.definition import multiply_accumulates
+from opbridge.ops.registry import OperatorRegistry
 
 COSTS_FILE = pathlib.Path(__file__).with_name("instruction_costs.json")
 
@@ -72,13 +73,15 @@ class NodeWork:
     output_elements: int
 
 
-def node_work(graph: Graph, node: Node) -> NodeWork:
-    """What the estimate of `node` depends on (the benchmark's fit and the report use this one definition)."""
+def node_work(graph: Graph, node: Node, operators: OperatorRegistry) -> NodeWork:
+    """What the estimate of `node` depends on (the benchmark's fit and the report use this one definition);
+    its MACs are its definition's in `operators` (OperatorDefinition.macs)."""
     inputs = [graph.tensor(index) for index in node.inputs if index is not None]
     outputs = [graph.tensor(index) for index in node.outputs]
     candidates = [tensor for tensor in inputs if not tensor.is_constant] + inputs + outputs
     dtype = candidates[0].dtype.name.lower() if candidates else ""
-    return NodeWork(dtype, multiply_accumulates(graph, node), sum(tensor.element_count for tensor in outputs))
+    macs = multiply_accumulates(operators.get(node.op_type), graph, node)
+    return NodeWork(dtype, macs, sum(tensor.element_count for tensor in outputs))
 
 
 def cost_key(op_type: str, dtype: str) -> str:

@@ -23,7 +23,9 @@ from opbridge.analysis.tflm import TflmArena, tflm_arena
 from opbridge.backends.c.memory_plan import MemoryPlan, tensor_lifetimes
 from opbridge.converter import AotConverter, ConvertArgs
 from opbridge.ir import Graph, Node, Tensor
+from opbridge.ops.registry import OperatorRegistry
 from opbridge.progress import Progress
+from opbridge.registry import default_registry_context
 from opbridge.registry_context import RegistryContext
 
 REPORT_VERSION = 1
@@ -202,11 +204,20 @@ def analyze_model(
     with_tflm: bool = True,
 ) -> Report:
     """The report of one model (config as for a conversion; nothing is written)."""
-    planned = AotConverter(config, registry_context, progress).plan()
+    converter = AotConverter(config, registry_context, progress)
+    planned = converter.plan()
     if with_tflm and progress is not None:
         progress.stage("measuring TFLite Micro's arena")
     notes = (planned.schedule_note, planned.patch_note)
-    return build_report(planned.module_graph, planned.plan, config, notes, costs=costs, with_tflm=with_tflm)
+    return build_report(
+        planned.module_graph,
+        planned.plan,
+        config,
+        notes,
+        costs=costs,
+        with_tflm=with_tflm,
+        operators=converter.registry_context.operators,
+    )
 
 
 def build_report(
@@ -217,12 +228,15 @@ def build_report(
     *,
     costs: InstructionCosts | None = None,
     with_tflm: bool = True,
+    operators: OperatorRegistry | None = None,
 ) -> Report:
-    """The report of a planned module (`graph` as the module runs it, e.g. ConvertResult.graph)."""
+    """The report of a planned module (`graph` as the module runs it, e.g. ConvertResult.graph); each
+    node's MACs are its definition's in `operators` (default: the built-ins)."""
     costs = costs or load_instruction_costs()
+    operators = operators if operators is not None else default_registry_context().operators
     # TFLite Micro runs .tflite files only (tflm_arena says so for the others); a program has no file.
     tflm = tflm_arena(config.model, len(graph.inputs)) if with_tflm and isinstance(config.model, pathlib.Path) else None
-    rows = tuple(_node_row(graph, plan, step, node, costs) for step, node in enumerate(graph.nodes))
+    rows = tuple(_node_row(graph, plan, step, node, costs, operators) for step, node in enumerate(graph.nodes))
     return Report(
         model=config.model_name,
         prefix=config.prefix,
@@ -243,14 +257,16 @@ def build_report(
     )
 
 
-def _node_row(graph: Graph, plan: MemoryPlan, step: int, node: Node, costs: InstructionCosts) -> NodeRow:
+def _node_row(
+    graph: Graph, plan: MemoryPlan, step: int, node: Node, costs: InstructionCosts, operators: OperatorRegistry
+) -> NodeRow:
     # A tensor read twice (ADD(x, x)) is read from one place: counted once.
     inputs = [graph.tensor(index) for index in dict.fromkeys(node.inputs) if index is not None]
     activations = [tensor for tensor in inputs if not tensor.is_constant]
     constants = [tensor for tensor in inputs if tensor.is_constant]
     outputs = [graph.tensor(index) for index in node.outputs]
     live = [buffer for buffer in plan.buffers if buffer.first_step <= step <= buffer.last_step]
-    node_costs = node_work(graph, node)
+    node_costs = node_work(graph, node, operators)
     macs = _macs(plan, node, step, node_costs.macs)
     return NodeRow(
         step=step,

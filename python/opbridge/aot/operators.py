@@ -37,7 +37,7 @@ from opbridge.backends.c.emit_context import C_TYPES, GENERATED_NOTICE, EmitCont
 from opbridge.backends.c.memory_plan import MemoryPlan
 from opbridge.errors import OpbridgeError, UnsupportedOperatorError
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import NO_MEMORY, NodeMemory, OperatorDefinition, multiply_accumulates, node_memory
 
 # Included as <...>; every other header an emitter names is the project's or a plugin's ("...").
 STANDARD_C_HEADERS = frozenset(
@@ -128,6 +128,10 @@ class AotOperator:
         self.prefix = prefix
         self.settings = settings  # an ATTRIBUTES instance, from the config's operators rules
         self.plan: MemoryPlan | None = None  # set after planning, before emit()
+        # The node's registered OperatorDefinition, set by resolve_operators (None outside a conversion, or
+        # for a key with no definition). The memory methods and macs() below answer with its facts unless
+        # a subclass overrides them.
+        self.definition: OperatorDefinition | None = None
 
     # -- what the node is --------------------------------------------------
     @property
@@ -159,27 +163,50 @@ class AotOperator:
     def on_resolve(self) -> None:
         """Rejects a node the emitted C could not serve (raise with a clear message)."""
 
+    @property
+    def memory(self) -> NodeMemory:
+        """The definition's memory needs (docs/adding_an_operator.md, "Operator facts"); none without one."""
+        return NO_MEMORY if self.definition is None else node_memory(self.definition)
+
     def scratch_bytes(self) -> int:
-        """Working memory for one run, planned in the arena."""
-        return 0
+        """Working memory for one run, planned in the arena (default: the definition's NodeMemory.scratch)."""
+        scratch = self.memory.scratch
+        return 0 if scratch is None else scratch(self.graph, self.node)
 
     def persistent_bytes(self) -> int:
-        """State kept from run to run, planned in the arena and reset by <prefix>_<name>_init."""
-        return 0
+        """State kept from run to run, planned in the arena and reset by <prefix>_<name>_init
+        (default: the definition's NodeMemory.persistent)."""
+        persistent = self.memory.persistent
+        return 0 if persistent is None else persistent(self.graph, self.node)
 
     def in_place(self) -> bool:
         """True when the C may write output 0 over an input that dies here (element i of
-        each input is read before element i of the output is written, and never after)."""
-        return False
+        each input is read before element i of the output is written, and never after);
+        default: the definition's NodeMemory.in_place."""
+        in_place = self.memory.in_place
+        return in_place(self.graph, self.node) if callable(in_place) else in_place
 
     def in_place_scratch_bytes(self) -> int:
         """Scratch the C needs only when the planner put output 0 over an input (planned only then)."""
-        return 0
+        scratch = self.memory.in_place_scratch
+        return 0 if scratch is None else scratch(self.graph, self.node)
 
     def output_slices(self) -> list[int] | None:
         """Byte offsets of the inputs inside output 0 when each is a contiguous slice of it (the planner
         may then place them there, and the C must not copy an input onto itself), else None."""
-        return None
+        slices = self.memory.output_slices
+        return None if slices is None else slices(self.graph, self.node)
+
+    def macs(self, output_shape: tuple[int, ...] | None = None) -> int:
+        """Multiply-accumulates of one run, for output 0 of `output_shape` (None: its own shape; a patch
+        stage asks per tile); default: the definition's macs. What counts: docs/adding_an_operator.md,
+        "Operator facts"."""
+        return multiply_accumulates(self.definition, self.graph, self.node, output_shape)
+
+    def aliases_input(self) -> bool:
+        """True when output 0 is a view of input 0 (the same bytes under another shape: the planner gives
+        both one buffer, and the C copies nothing); default: the definition's NodeMemory.aliases_input."""
+        return self.memory.aliases_input
 
     def absorbed_constants(self) -> list[int]:
         """Indices of constant inputs whose data this node's C replaces with its own (the module
@@ -326,34 +353,14 @@ class BuiltinAotOperator(NodeCodeOperator):
                 f"no C emitter for {self.node.describe()}", hint="this operator runs only on the host backends"
             )
 
-    def scratch_bytes(self) -> int:
-        if self.DEFINITION.scratch_bytes is None:
-            return 0
-        return self.DEFINITION.scratch_bytes(self.graph, self.node)
-
-    def persistent_bytes(self) -> int:
-        if self.DEFINITION.persistent_bytes is None:
-            return 0
-        return self.DEFINITION.persistent_bytes(self.graph, self.node)
+    def __init__(self, node: Node, graph: Graph, prefix: str, settings: Any) -> None:
+        super().__init__(node, graph, prefix, settings)
+        self.definition = self.DEFINITION
 
     def absorbed_constants(self) -> list[int]:
         if self.DEFINITION.absorbed_constants is None:
             return []
         return self.DEFINITION.absorbed_constants(self.graph, self.node)
-
-    def in_place(self) -> bool:
-        in_place = self.DEFINITION.in_place
-        return in_place(self.graph, self.node) if callable(in_place) else in_place
-
-    def in_place_scratch_bytes(self) -> int:
-        if self.DEFINITION.in_place_scratch_bytes is None:
-            return 0
-        return self.DEFINITION.in_place_scratch_bytes(self.graph, self.node)
-
-    def output_slices(self) -> list[int] | None:
-        if self.DEFINITION.output_slices is None:
-            return None
-        return self.DEFINITION.output_slices(self.graph, self.node)
 
     def emit_node_code(self, context: EmitContext) -> NodeCode:
         assert self.DEFINITION.emit_c is not None  # on_resolve checked
@@ -366,6 +373,6 @@ def builtin_aot_operator_class(definition: OperatorDefinition) -> type[BuiltinAo
     BuiltinAotOperator with DEFINITION set to change how a built-in is emitted (docs/custom_ops.md)."""
     name = f"BuiltinAotOperator[{definition.op_type}]"
     # A built-in with persistent state resets it from <prefix>_init (its emitter's init_statements).
-    has_init = definition.persistent_bytes is not None
+    has_init = node_memory(definition).persistent is not None
     namespace = {"TYPE": definition.op_type, "DEFINITION": definition, "has_init": has_init}
     return type(name, (BuiltinAotOperator,), namespace)

@@ -31,8 +31,6 @@ from opbridge.ir import DType, Graph, Node
 from opbridge.ir.attribute_types import window
 
 PATCH_STAGE = "PATCH_STAGE"
-# Layers a stage can hold: windowed int8 layers whose C takes any rows, columns and leading padding.
-PATCH_OPERATORS = frozenset({"CONV_2D", "DEPTHWISE_CONV_2D"})
 # The automatic choice tries grids of 2x2 .. 8x8 tiles (more tiles only add overlap).
 MAX_TILES_PER_SIDE = 8
 # The emitted tile table holds int16_t sizes and positions.
@@ -110,32 +108,18 @@ class PatchStage:
         }
 
 
-def multiply_accumulates(
-    graph: Graph, node: Node, output_height: int | None = None, output_width: int | None = None
-) -> int:
-    """MACs of a convolution, fully connected, SVDF or LSTM node (others: 0), for its whole output or
-    for output_height x output_width of it."""
-    if node.op_type == "SVDF":  # each filter's dot product with the input, then with its time weights
-        batch, inputs = graph.tensor(node.inputs[0]).shape
-        filters, memory = graph.tensor(node.inputs[2]).shape
-        return batch * filters * (inputs + memory)
-    if node.op_type == "UNIDIRECTIONAL_SEQUENCE_LSTM":  # per step, four gates over the input and the hidden row
-        first, second, inputs = graph.tensor(node.inputs[0]).shape
-        units = graph.tensor(node.inputs[5]).shape[0]
-        return first * second * 4 * units * (inputs + units)
-    if node.op_type not in ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED"):
-        return 0
-    output = graph.tensor(node.outputs[0]).shape
-    weights = graph.tensor(node.inputs[1]).shape
-    if node.op_type == "FULLY_CONNECTED":
-        elements = 1
-        for size in output:
-            elements *= size
-        return elements * weights[-1]
-    batches, height, width, channels = output
-    elements = batches * (output_height or height) * (output_width or width) * channels
-    taps = weights[1] * weights[2]
-    return elements * taps * (weights[3] if node.op_type == "CONV_2D" else 1)
+# (node, output_shape) -> the node's MACs for an output of that shape (None: its own); the stage's
+# operators answer it (AotOperator.macs, from OperatorDefinition.macs for a built-in).
+NodeMacs = Callable[[Node, tuple[int, ...] | None], int]
+
+
+def _no_macs(node: Node, output_shape: tuple[int, ...] | None) -> int:
+    return 0
+
+
+def operator_macs(operators: Sequence[Any]) -> NodeMacs:
+    """NodeMacs of a graph's resolved operators (one per node, in node order)."""
+    return lambda node, output_shape: operators[node.index].macs(output_shape)
 
 
 def stage_chain(graph: Graph, operators: Sequence[AotOperator]) -> tuple[int, str]:
@@ -154,10 +138,10 @@ def stage_chain(graph: Graph, operators: Sequence[AotOperator]) -> tuple[int, st
 
 
 def _unsuited(graph: Graph, node: Node, operator: AotOperator) -> str | None:
-    if node.op_type not in PATCH_OPERATORS:
-        return f"{node.describe()} is not one of {', '.join(sorted(PATCH_OPERATORS))}"
     if not isinstance(operator, BuiltinAotOperator):
         return f"{node.describe()} is emitted by a plugin class ({type(operator).__qualname__})"
+    if not operator.DEFINITION.patch_tiles:
+        return f"{node.describe()} does not run tile by tile (OperatorDefinition.patch_tiles)"
     source, output = graph.tensor(node.inputs[0]), graph.tensor(node.outputs[0])
     if source.dtype is not DType.INT8 or output.dtype is not DType.INT8:
         return f"{node.describe()} is not int8 (tiles run the int8 kernels)"
@@ -183,9 +167,12 @@ def _split(size: int, parts: int) -> list[tuple[int, int]]:
     return [(bounds[i], bounds[i + 1]) for i in range(parts)]
 
 
-def plan_tiles(graph: Graph, layers: int, tiles_per_side: int, layer_scratch_bytes: int = 0) -> PatchStage:
+def plan_tiles(
+    graph: Graph, layers: int, tiles_per_side: int, layer_scratch_bytes: int = 0, macs: NodeMacs = _no_macs
+) -> PatchStage:
     """The tiles of a stage of the first `layers` nodes (stage_chain says how many may) on a
-    tiles_per_side x tiles_per_side grid over the stage's output."""
+    tiles_per_side x tiles_per_side grid over the stage's output; `macs` counts each node's
+    multiply-accumulates, untiled and per tile (operator_macs: the resolved operators')."""
     nodes = graph.nodes[:layers]
     _, out_height, out_width, _ = graph.tensor(nodes[-1].outputs[0]).shape
     if not 1 <= tiles_per_side <= min(out_height, out_width):
@@ -215,7 +202,8 @@ def plan_tiles(graph: Graph, layers: int, tiles_per_side: int, layer_scratch_byt
                 )
             layer_tiles.reverse()
             for node, layer in zip(nodes, layer_tiles, strict=True):
-                tiled_macs += multiply_accumulates(graph, node, layer.output_height, layer.output_width)
+                batches, _, _, channels = graph.tensor(node.outputs[0]).shape
+                tiled_macs += macs(node, (batches, layer.output_height, layer.output_width, channels))
                 in_channels = graph.tensor(node.inputs[0]).shape[3]
                 out_channels = graph.tensor(node.outputs[0]).shape[3]
                 buffer_bytes = max(
@@ -233,14 +221,14 @@ def plan_tiles(graph: Graph, layers: int, tiles_per_side: int, layer_scratch_byt
                     hint="the tile table holds 16-bit sizes; use a shorter stage (patch_based.stages)",
                 )
             tiles.append(tile)
-    model_macs = sum(multiply_accumulates(graph, node) for node in graph.nodes)
+    model_macs = sum(macs(node, None) for node in graph.nodes)
     return PatchStage(
         layers=tuple(node.index for node in nodes),
         tiles_per_side=tiles_per_side,
         tiles=tuple(tiles),
         buffer_bytes=buffer_bytes,
         layer_scratch_bytes=layer_scratch_bytes,
-        macs=sum(multiply_accumulates(graph, node) for node in nodes),
+        macs=sum(macs(node, None) for node in nodes),
         tiled_macs=tiled_macs,
         model_macs=model_macs,
     )
@@ -319,6 +307,7 @@ def apply_patch_stage(
     operators: list[AotOperator] = [stage_operator]
     for operator, node in zip(resolved.operators[count:], staged.nodes[1:], strict=True):
         renumbered = type(operator)(node, staged, prefix, operator.settings)
+        renumbered.definition = operator.definition
         renumbered.on_resolve()  # a class may keep what it worked out there
         operators.append(renumbered)
 
@@ -334,6 +323,7 @@ def apply_patch_stage(
         in_place_nodes={index - count + 1 for index in resolved.in_place_nodes if index >= count},
         in_place_scratch_bytes=shifted(resolved.in_place_scratch_bytes),
         output_slices=shifted(resolved.output_slices),
+        aliasing_nodes={index - count + 1 for index in resolved.aliasing_nodes if index >= count},
     )
 
 
@@ -375,7 +365,7 @@ def choose_patch_stage(
             sides = [int(tiles)] if stages != "auto" or int(tiles) <= min(height, width) else []
         for side in sides:
             try:
-                stage = plan_tiles(graph, length, side, max(layer_scratch[:length]))
+                stage = plan_tiles(graph, length, side, max(layer_scratch[:length]), operator_macs(resolved.operators))
             except ConfigError:
                 if stages != "auto":
                     raise

@@ -34,6 +34,7 @@ from opbridge.errors import (
     nearest,
 )
 from opbridge.ir import DType, Graph
+from opbridge.ops.definition import OperatorDefinition
 from opbridge.registry_context import RegistryContext
 
 ANY_TYPE = "*"
@@ -136,6 +137,20 @@ class ResolvedGraph:
     in_place_scratch_bytes: dict[int, int] = dataclasses.field(default_factory=dict)
     # Nodes whose inputs are slices of their output, with each input's byte offset (AotOperator.output_slices).
     output_slices: dict[int, list[int]] = dataclasses.field(default_factory=dict)
+    # Nodes whose output 0 is a view of input 0 (AotOperator.aliases_input: RESHAPE, SQUEEZE).
+    aliasing_nodes: set[int] = dataclasses.field(default_factory=set)
+
+    def memory_arguments(self, in_place: bool = True) -> dict[str, Any]:
+        """The nodes' memory needs as plan_memory's and arena_lower_bound's keyword arguments;
+        `in_place=False` (ConvertArgs.in_place) leaves out in-place outputs and concatenation slices."""
+        return {
+            "scratch_bytes": self.scratch_bytes,
+            "persistent_bytes": self.persistent_bytes,
+            "in_place_nodes": self.in_place_nodes if in_place else (),
+            "in_place_scratch_bytes": self.in_place_scratch_bytes,
+            "output_slices": self.output_slices if in_place else None,
+            "aliasing_nodes": self.aliasing_nodes,
+        }
 
 
 def refuse_float64(graph: Graph) -> None:
@@ -149,6 +164,17 @@ def refuse_float64(graph: Graph) -> None:
                     "float64 in the host reference, but emitted C (Cortex-M) has no float64 kernels",
                     hint="export the model in float32 (torch: model.float(); ONNX: cast the inputs and weights)",
                 )
+
+
+def _own_definition(context: RegistryContext, key: str) -> OperatorDefinition | None:
+    """The definition whose facts (NodeMemory, MACs) a plugin's AotOperator class answers with by default:
+    the key's definition when the same plugin (or the built-ins) registered both. A plugin class that
+    emits a built-in operator with C of its own gets none: the built-in's in-place or scratch facts
+    describe the built-in's kernel, not its C."""
+    definition = context.operators.get(key)
+    if definition is None or context.operators.origin(key) != context.aot_operator_classes.origin(key):
+        return None
+    return definition
 
 
 def resolve_operators(
@@ -177,6 +203,8 @@ def resolve_operators(
         settings = node_settings(node.op_type, operator_class.ATTRIBUTES, rules, node.describe())
         try:
             operator = operator_class(node, graph, prefix, settings)
+            if getattr(operator, "definition", None) is None:
+                operator.definition = _own_definition(context, node.op_type)
             operator.on_resolve()
             scratch, persistent = operator.scratch_bytes(), operator.persistent_bytes()
         except OpbridgeError:
@@ -222,6 +250,8 @@ def resolve_operators(
                     hint="return one byte offset (an int >= 0) per input, or None",
                 )
             resolved.output_slices[node.index] = list(slices)
+        if operator.aliases_input() is True:
+            resolved.aliasing_nodes.add(node.index)
     check_variable_tensors(graph, resolved)
     return resolved
 

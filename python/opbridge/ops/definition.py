@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-"""What one operator provides: its key, schema, reference implementation, importers and C emitter."""
+"""What one operator provides: its key, schema, reference implementation, importers and C emitter, and the
+facts the passes, the planner, the quantizers and the analysis ask of it (its MACs, layout, int8 output
+quantization and memory needs). A fact left at UNDECIDED is refused by tests/registration for a built-in."""
 
 import dataclasses
+import enum
 from collections.abc import Callable
 from typing import Any
 
@@ -56,6 +59,113 @@ class ReferenceCall:
 LiteRTParser = Callable[[Any], Any]
 # One node's input values -> its output values (NumPy arrays of the output dtypes).
 ReferenceImplementation = Callable[[ReferenceCall], list[Array]]
+
+
+class Undecided(enum.Enum):
+    """The default of a fact an operator must state: tests/registration refuses a built-in that leaves one."""
+
+    UNDECIDED = "undecided"
+
+
+UNDECIDED = Undecided.UNDECIDED
+
+
+# (graph, node, output_shape) -> the multiply-accumulates that compute output 0 of `output_shape`: the
+# node's own shape, or one tile's (rows and columns of an NHWC output) in a patch stage (aot/patch_stage.py).
+# What counts as one MAC: docs/adding_an_operator.md, "Operator facts".
+MacCount = Callable[[Graph, Node, tuple[int, ...]], int]
+
+
+class Layout(enum.Enum):
+    """Whether an op's result depends on the layout of its inputs (passes/transposes.py moves the
+    element-wise ones across the transposes that undo each other)."""
+
+    # Element by element: out[i] = f(in_0[i], in_1[i], ...) for inputs of one shape, whatever the order
+    # of the elements (no axis, no per-channel operand).
+    ELEMENTWISE = "elementwise"
+    # Reads positions, axes, windows or per-channel operands: its result depends on the layout.
+    LAYOUT_DEPENDENT = "layout_dependent"
+
+
+class QuantizationKind(enum.Enum):
+    """How the int8 form of an operator's output is quantized (the PT2E quantizer's annotation, the ONNX
+    frontend's QDQ folding)."""
+
+    # The output has the input's scale and zero point (the op moves or selects values, or
+    # compares raw int8 values: reshape, transpose, max pool, channel shuffle, clamp ...).
+    SAME_AS_INPUT = "same_as_input"
+    # The output has fixed parameters, whatever the input (softmax, sigmoid: scale 1/256, zero point -128).
+    FIXED = "fixed"
+    # The output is observed on calibration data and gets parameters of its own (add, conv ...).
+    OWN = "own"
+    # The op has no int8 output: it runs in float32 (between a dequantize and a quantize), or its output
+    # holds integers that are not quantized values (indices, int32 sums, casts).
+    FLOAT = "float"
+
+
+@dataclasses.dataclass(frozen=True)
+class OutputQuantization:
+    """`kind`, and for FIXED the scale and zero point (int8)."""
+
+    kind: QuantizationKind
+    scale: float | None = None
+    zero_point: int | None = None
+
+    def __post_init__(self) -> None:
+        fixed = self.kind is QuantizationKind.FIXED
+        if fixed != (self.scale is not None and self.zero_point is not None):
+            raise ValueError("OutputQuantization: FIXED takes a scale and a zero point, the other kinds neither")
+        if fixed and (not self.scale > 0 or not -128 <= int(self.zero_point) <= 127):  # type: ignore[operator,arg-type]
+            raise ValueError(f"OutputQuantization: scale {self.scale} must be > 0, zero point in [-128, 127]")
+
+
+SAME_AS_INPUT = OutputQuantization(QuantizationKind.SAME_AS_INPUT)
+OWN = OutputQuantization(QuantizationKind.OWN)
+FLOAT = OutputQuantization(QuantizationKind.FLOAT)
+
+
+def fixed(scale: float, zero_point: int) -> OutputQuantization:
+    return OutputQuantization(QuantizationKind.FIXED, scale, zero_point)
+
+
+# TFLite's int8 SOFTMAX and LOGISTIC, and its TANH, assume these output parameters.
+SOFTMAX_OUTPUT = fixed(1.0 / 256.0, -128)
+TANH_OUTPUT = fixed(1.0 / 128.0, 0)
+
+
+@dataclasses.dataclass(frozen=True)
+class NodeMemory:
+    """What a node's C needs of the arena besides its tensors (docs/memory_planner.md); each callable
+    takes (graph, node). AotOperator's scratch_bytes, persistent_bytes, in_place, in_place_scratch_bytes,
+    output_slices and aliases_input answer with the node's definition's NodeMemory (a plugin class may
+    override them); resolve_operators collects their answers into ResolvedGraph for the planner."""
+
+    # Bytes of arena scratch a node needs while it runs (planned ahead of time).
+    scratch: Callable[[Graph, Node], int] | None = None
+    # Bytes of state the node's C keeps from run to run (SVDF's activation state), planned in the
+    # arena's persistent region; the emitter then returns NodeCode.init_statements that reset it
+    # (run by <prefix>_init).
+    persistent: Callable[[Graph, Node], int] | None = None
+    # The C kernel may write its output over an input: it reads element i of each input before it
+    # writes element i of the output, and never reads an element after writing it. The planner
+    # then lets output 0 share the buffer of a same-size, same-width input that dies at this node
+    # (docs/memory_planner.md, "In place"; tests/planner/in_place_test.py runs every such kernel aliased).
+    # A predicate (graph, node) -> bool when only some nodes qualify (DEPTHWISE_CONV_2D: stride 1, equal shapes).
+    in_place: bool | Callable[[Graph, Node], bool] = False
+    # Scratch the C needs only when the node runs in place (planned only then, while it runs).
+    in_place_scratch: Callable[[Graph, Node], int] | None = None
+    # (graph, node) -> the byte offset of each input inside output 0 when every input is one
+    # contiguous slice of it (CONCATENATION along its outermost axis), else None. The planner may
+    # then have the producers write straight into those slices; the C must skip the copy of an
+    # input already in place (EmitContext.in_slice).
+    output_slices: Callable[[Graph, Node], list[int] | None] | None = None
+    # Output 0 is a view of input 0 (the same bytes, another shape: RESHAPE, SQUEEZE): the planner gives
+    # both one buffer and the C copies nothing.
+    aliases_input: bool = False
+
+
+# The memory of a node that needs nothing but its tensors' buffers.
+NO_MEMORY = NodeMemory()
 
 
 # ONNX opsets of the default domain this frontend converts.
@@ -138,8 +248,6 @@ class OperatorDefinition:
     # The C kernel files in cc/kernels that emit_c's code calls (tests/registration: they are linked;
     # //cc/kernels:c_kernels_test: they define every kernel the emitted C calls).
     c_kernels: tuple[str, ...] = ()
-    # Bytes of arena scratch a node needs while it runs (planned ahead of time).
-    scratch_bytes: Callable[[Graph, Node], int] | None = None
     # Constant inputs whose data the node's emitted C replaces with its own (e.g. a bias folded with
     # the weights' sums): the module leaves them out when no other node reads them.
     absorbed_constants: Callable[[Graph, Node], list[int]] | None = None
@@ -149,26 +257,60 @@ class OperatorDefinition:
     schema: OpSchema | None = None
     # Keeps state between runs (ReferenceCall.state): never constant-folded.
     stateful: bool = False
-    # Bytes of state the node's C keeps from run to run (SVDF's activation state), planned in the
-    # arena's persistent region; the emitter then returns NodeCode.init_statements that reset it
-    # (run by <prefix>_init).
-    persistent_bytes: Callable[[Graph, Node], int] | None = None
     # (graph, node) -> the node whose ReferenceCall.state this node's reference shares (ASSIGN_VARIABLE
     # writes the state of its variable's READ_VARIABLE); None: the node's own state.
     state_owner: Callable[[Graph, Node], Node] | None = None
-    # The C kernel may write its output over an input: it reads element i of each input before it
-    # writes element i of the output, and never reads an element after writing it. The planner
-    # then lets output 0 share the buffer of a same-size, same-width input that dies at this node
-    # (docs/memory_planner.md, "In place"; tests/planner/in_place_test.py runs every such kernel aliased).
-    # A predicate (graph, node) -> bool when only some nodes qualify (DEPTHWISE_CONV_2D: stride 1, equal shapes).
-    in_place: bool | Callable[[Graph, Node], bool] = False
-    # Scratch the C needs only when the node runs in place (planned only then, while it runs).
-    in_place_scratch_bytes: Callable[[Graph, Node], int] | None = None
-    # (graph, node) -> the byte offset of each input inside output 0 when every input is one
-    # contiguous slice of it (CONCATENATION along its outermost axis), else None. The planner may
-    # then have the producers write straight into those slices; the C must skip the copy of an
-    # input already in place (EmitContext.in_slice).
-    output_slices: Callable[[Graph, Node], list[int] | None] | None = None
+    # The facts (docs/adding_an_operator.md, "Operator facts"); UNDECIDED is refused by tests/registration
+    # for a built-in and read as the cautious choice elsewhere (no MACs, layout-dependent, FLOAT, NO_MEMORY).
+    # MACs of the node's output 0 (MacCount), or None: the op multiplies nothing.
+    macs: MacCount | Undecided | None = UNDECIDED
+    layout: Layout | Undecided = UNDECIDED
+    # How its int8 output is quantized (FLOAT: it has none).
+    quantization: OutputQuantization | Undecided = UNDECIDED
+    memory: NodeMemory | Undecided = UNDECIDED
+    # A windowed int8 layer whose C takes any rows, columns and leading padding: a patch stage may run it
+    # tile by tile (aot/patch_stage.py; CONV_2D, DEPTHWISE_CONV_2D).
+    patch_tiles: bool = False
     # (graph, node) -> {input position: (low, high)}: integer inputs the op indexes with, valid in
     # [low, high) only (GATHER's positions). Golden data for a graph input read there is drawn in range.
     input_ranges: Callable[[Graph, Node], dict[int, tuple[int, int]]] | None = None
+
+
+def node_memory(definition: OperatorDefinition) -> NodeMemory:
+    """The definition's memory needs (NO_MEMORY while undecided)."""
+    return NO_MEMORY if isinstance(definition.memory, Undecided) else definition.memory
+
+
+def aliases_input(definition: OperatorDefinition | None) -> bool:
+    """Whether the op's output 0 is a view of its input 0 (NodeMemory.aliases_input)."""
+    return definition is not None and node_memory(definition).aliases_input
+
+
+def is_elementwise(definition: OperatorDefinition | None) -> bool:
+    """Whether the op's result is independent of its inputs' layout (an undecided op is taken as not)."""
+    return definition is not None and definition.layout is Layout.ELEMENTWISE
+
+
+def output_quantization(definition: OperatorDefinition | None) -> OutputQuantization:
+    """How the op's int8 output is quantized (an unknown or undecided op: FLOAT, no int8 rule)."""
+    if definition is None or isinstance(definition.quantization, Undecided):
+        return FLOAT
+    return definition.quantization
+
+
+def multiply_accumulates(
+    definition: OperatorDefinition | None, graph: Graph, node: Node, output_shape: tuple[int, ...] | None = None
+) -> int:
+    """The node's MACs (0 when it multiplies nothing, or its definition does not say), for its whole
+    output 0 or for an output of `output_shape` (a patch stage's tile)."""
+    if definition is None or definition.macs is None or isinstance(definition.macs, Undecided):
+        return 0
+    shape = graph.tensor(node.outputs[0]).shape if output_shape is None else tuple(output_shape)
+    return int(definition.macs(graph, node, shape))
+
+
+def undecided_facts(definition: OperatorDefinition) -> list[str]:
+    """The facts `definition` leaves UNDECIDED, by field name."""
+    return [
+        field.name for field in dataclasses.fields(definition) if isinstance(getattr(definition, field.name), Undecided)
+    ]

@@ -8,7 +8,8 @@ nothing changes, take most of them out again:
 - TRANSPOSE(p) then TRANSPOSE(inverse of p): readers of the second read the
   first one's input;
 - TRANSPOSE(p) -> an element-wise op -> TRANSPOSE(inverse of p), where the
-  element-wise op (RELU, ADD of two such transposes of equal shape, ...) is
+  element-wise op (its definition's layout is Layout.ELEMENTWISE: RELU, ADD of
+  two such transposes of equal shape, a plugin's op that says so, ...) is
   read only by that last transpose (or by copies of it): the op reads the
   untransposed inputs and writes the last transpose's output itself.
 
@@ -20,12 +21,9 @@ import copy
 import dataclasses
 
 from opbridge.ir import Graph, Node
+from opbridge.ops.definition import is_elementwise
 from opbridge.ops.registry import OperatorLookup
 from opbridge.passes.rewrite import remove_dead_nodes
-
-# Ops whose result does not depend on the layout of their (same-shaped) inputs.
-ELEMENTWISE_UNARY = frozenset({"RELU", "RELU6", "LOGISTIC", "TANH"})
-ELEMENTWISE_BINARY = frozenset({"ADD", "SUB", "MUL", "DIV", "MINIMUM", "MAXIMUM"})
 
 
 def _permutation(graph: Graph, node: Node) -> tuple[int, ...] | None:
@@ -39,7 +37,7 @@ def _undo(first: tuple[int, ...], second: tuple[int, ...]) -> bool:
     return len(first) == len(second) and all(first[second[i]] == i for i in range(len(second)))
 
 
-def _rewrite_once(graph: Graph) -> bool:
+def _rewrite_once(graph: Graph, operators: OperatorLookup | None) -> bool:
     producer = {output: node for node in graph.nodes for output in node.outputs}
     readers: dict[int, list[Node]] = {}
     for node in graph.nodes:
@@ -60,7 +58,7 @@ def _rewrite_once(graph: Graph) -> bool:
             for reader in readers[node.outputs[0]]:
                 reader.inputs = [before.inputs[0] if i == node.outputs[0] else i for i in reader.inputs]
             return True
-        if before.op_type not in ELEMENTWISE_UNARY | ELEMENTWISE_BINARY:
+        if operators is None or not is_elementwise(operators.get(before.op_type)):
             continue
         middle = before.outputs[0]
         # Every reader of the op is this same transpose (one, or several copies of it: a value read by
@@ -85,9 +83,10 @@ def _rewrite_once(graph: Graph) -> bool:
 
 
 def cancel_transposes(graph: Graph, operators: OperatorLookup | None = None) -> Graph:
-    """The graph with undone transposes removed (see the module docstring); `graph` is edited in place."""
+    """The graph with undone transposes removed (see the module docstring); `graph` is edited in place.
+    `operators` (the OperatorRegistry) says which ops are element-wise; without it none is."""
     changed = False
-    while _rewrite_once(graph):
+    while _rewrite_once(graph, operators):
         changed = True
     if not changed:
         return graph

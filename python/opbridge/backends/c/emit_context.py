@@ -97,7 +97,7 @@ class EmitContext:
         return "NULL" if index is None else self.pointer(index)
 
     def scratch_pointer(self, node: Node, ctype: str) -> str:
-        """The node's planned scratch in the arena (see OperatorDefinition.scratch_bytes)."""
+        """The node's planned scratch in the arena (see NodeMemory.scratch)."""
         return f"(({ctype} *)(ctx->arena + {self.plan.scratch_offset(node.index)}))"
 
     def persistent_pointer(self, node: Node, ctype: str) -> str:

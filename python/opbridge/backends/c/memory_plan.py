@@ -28,7 +28,6 @@ from opbridge.ir import Graph, Node
 DEFAULT_ALIGNMENT = 4
 STATE_ALIGNMENT = 8
 # Operators whose output is their input's bytes under another shape.
-ALIASING_OPERATORS = frozenset({"RESHAPE", "SQUEEZE"})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -212,11 +211,12 @@ def alias_groups(
     in_place_nodes: Collection[int] = (),
     output_slices: Mapping[int, Sequence[int]] | None = None,
     alignment: int = 1,
+    aliasing_nodes: Collection[int] = (),
 ) -> list[list[int]]:
-    """Activations grouped so that each group shares one buffer: reshape-like
-    outputs with their input, in-place outputs with the input they overwrite,
+    """Activations grouped so that each group shares one buffer: the outputs of `aliasing_nodes`
+    (views: RESHAPE, SQUEEZE) with their input, in-place outputs with the input they overwrite,
     and a CONCATENATION's inputs with its output (alias_layout)."""
-    return alias_layout(graph, in_place_nodes, output_slices, alignment)[0]
+    return alias_layout(graph, in_place_nodes, output_slices, alignment, aliasing_nodes)[0]
 
 
 def alias_layout(
@@ -224,6 +224,7 @@ def alias_layout(
     in_place_nodes: Collection[int] = (),
     output_slices: Mapping[int, Sequence[int]] | None = None,
     alignment: int = 1,
+    aliasing_nodes: Collection[int] = (),
 ) -> tuple[list[list[int]], dict[int, int]]:
     """The alias groups, and the byte offset inside its group's buffer of each tensor that is a
     slice of it (the inputs of `output_slices` nodes, written by their producers in place)."""
@@ -245,7 +246,7 @@ def alias_layout(
     graph_inputs, graph_outputs = set(graph.inputs), set(graph.outputs)
     for node in graph.nodes:
         source = node.inputs[0] if node.inputs else None
-        if node.op_type in ALIASING_OPERATORS and source is not None and source in root:
+        if node.index in aliasing_nodes and source is not None and source in root:
             output = node.outputs[0]
             # A graph input and a graph output sharing bytes would make the caller's view confusing; copy then.
             if not (source in graph_inputs and output in graph_outputs):
@@ -431,10 +432,11 @@ def arena_lower_bound(
     in_place_scratch_bytes: Mapping[int, int] | None = None,
     output_slices: Mapping[int, Sequence[int]] | None = None,
     alignment: int = DEFAULT_ALIGNMENT,
+    aliasing_nodes: Collection[int] = (),
 ) -> int:
     """The liveness bound plan_memory would report, without placing anything (to compare
     graphs cheaply, e.g. patch stages)."""
-    groups, offsets = alias_layout(graph, in_place_nodes, output_slices, alignment)
+    groups, offsets = alias_layout(graph, in_place_nodes, output_slices, alignment, aliasing_nodes)
     buffers = _tensor_buffers(graph, groups, tensor_lifetimes(graph), offsets)
     scratch = _with_in_place_scratch(graph, groups, offsets, scratch_bytes, in_place_scratch_bytes)
     buffers += _scratch_and_state(graph, scratch, persistent_bytes)
@@ -449,6 +451,7 @@ def _worth_running_in_place(
     in_place_scratch_bytes: Mapping[int, int] | None,
     output_slices: Mapping[int, Sequence[int]] | None,
     alignment: int,
+    aliasing_nodes: Collection[int],
 ) -> set[int]:
     """The in-place nodes to use. One that needs working rows to run in place (in_place_scratch_bytes,
     a depthwise convolution) copies them and runs its kernel row by row, which costs time: it keeps
@@ -460,7 +463,14 @@ def _worth_running_in_place(
 
     def bound(nodes: set[int]) -> int:
         return arena_lower_bound(
-            graph, scratch_bytes, persistent_bytes, nodes, in_place_scratch_bytes, output_slices, alignment
+            graph,
+            scratch_bytes,
+            persistent_bytes,
+            nodes,
+            in_place_scratch_bytes,
+            output_slices,
+            alignment,
+            aliasing_nodes,
         )
 
     best = bound(chosen)
@@ -485,22 +495,31 @@ def plan_memory(
     in_place_nodes: Collection[int] = (),
     in_place_scratch_bytes: Mapping[int, int] | None = None,
     output_slices: Mapping[int, Sequence[int]] | None = None,
+    aliasing_nodes: Collection[int] = (),
 ) -> MemoryPlan:
     """Plans activations, `scratch_bytes[node index]` of scratch live only while
     that node runs (plus `in_place_scratch_bytes[node index]` when its output
-    lands on an input), and `persistent_bytes[node index]` live always.
+    lands on an input), and `persistent_bytes[node index]` live always. The outputs of
+    `aliasing_nodes` (views of their input: AotOperator.aliases_input) share their input's buffer.
 
     Raises ArenaBudgetError, naming the peak step and what is live there,
     when the arena would exceed `max_arena_bytes`."""
     in_place_nodes = _worth_running_in_place(
-        graph, scratch_bytes, persistent_bytes, in_place_nodes, in_place_scratch_bytes, output_slices, alignment
+        graph,
+        scratch_bytes,
+        persistent_bytes,
+        in_place_nodes,
+        in_place_scratch_bytes,
+        output_slices,
+        alignment,
+        aliasing_nodes,
     )
     lifetimes = tensor_lifetimes(graph)
-    groups, offsets = alias_layout(graph, in_place_nodes, output_slices, alignment)
+    groups, offsets = alias_layout(graph, in_place_nodes, output_slices, alignment, aliasing_nodes)
     unplaced = _tensor_buffers(graph, groups, lifetimes, offsets)
     without_in_place = unplaced
     if in_place_nodes or offsets:
-        without_in_place = _tensor_buffers(graph, alias_groups(graph), lifetimes)
+        without_in_place = _tensor_buffers(graph, alias_groups(graph, aliasing_nodes=aliasing_nodes), lifetimes)
     scratch = _with_in_place_scratch(graph, groups, offsets, scratch_bytes, in_place_scratch_bytes)
     extra = _scratch_and_state(graph, scratch, persistent_bytes)
     unplaced = unplaced + extra

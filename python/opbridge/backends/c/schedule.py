@@ -22,6 +22,7 @@ reordered one only when its arena is strictly smaller.
 
 import dataclasses
 import heapq
+from collections.abc import Collection
 
 from opbridge.backends.c.memory_plan import alias_groups
 from opbridge.ir import Graph
@@ -41,10 +42,10 @@ class Schedule:
 class _Liveness:
     """Buffer groups (aliases share one), their sizes, producers and readers as bit masks."""
 
-    def __init__(self, graph: Graph) -> None:
+    def __init__(self, graph: Graph, aliasing_nodes: Collection[int] = ()) -> None:
         self.size: dict[int, int] = {}
         group_of: dict[int, int] = {}
-        for group in alias_groups(graph):
+        for group in alias_groups(graph, aliasing_nodes=aliasing_nodes):
             key = min(group)
             self.size[key] = max(graph.tensor(i).bytes for i in group)
             for index in group:
@@ -84,8 +85,8 @@ class _Liveness:
         return self.live_after(done) + fresh
 
 
-def file_order_peak(graph: Graph) -> int:
-    liveness = _Liveness(graph)
+def file_order_peak(graph: Graph, aliasing_nodes: Collection[int] = ()) -> int:
+    liveness = _Liveness(graph, aliasing_nodes)
     done, peak = 0, liveness.live_after(0)
     for node in graph.nodes:
         peak = max(peak, liveness.during(done, node.index))
@@ -94,11 +95,14 @@ def file_order_peak(graph: Graph) -> int:
     return peak
 
 
-def best_schedule(graph: Graph, budget: int = DEFAULT_SCHEDULE_BUDGET) -> Schedule:
-    """The order of smallest peak (the file's order when it is as good, or when out of budget)."""
+def best_schedule(
+    graph: Graph, budget: int = DEFAULT_SCHEDULE_BUDGET, aliasing_nodes: Collection[int] = ()
+) -> Schedule:
+    """The order of smallest peak (the file's order when it is as good, or when out of budget); the
+    outputs of `aliasing_nodes` (views of their input) share its buffer."""
     file_order = tuple(range(len(graph.nodes)))
-    file_peak = file_order_peak(graph)
-    liveness = _Liveness(graph)
+    file_peak = file_order_peak(graph, aliasing_nodes)
+    liveness = _Liveness(graph, aliasing_nodes)
     everything = (1 << len(graph.nodes)) - 1
     best = {0: liveness.live_after(0)}
     # (peak so far, order so far as a tuple, the set of nodes run): ties go to the file-like order.

@@ -18,13 +18,9 @@ import numpy as np
 
 from opbridge.errors import ModelFormatError, UnsupportedOperatorError
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor
+from opbridge.ops.definition import QuantizationKind, output_quantization
 from opbridge.registry_context import RegistryContext
 from opbridge.schemas.inference import infer_node
-
-# Ops whose int8 output has the int8 input's scale and zero point (they move or
-# select values, never compute new ones): the transposes and reshapes around the
-# ops of QDQ models, the max pools and pads between them, and slices.
-KEEPS_QUANTIZATION = frozenset({"TRANSPOSE", "RESHAPE", "MAX_POOL_2D", "PAD", "STRIDED_SLICE", "TILE", "GATHER"})
 
 
 def _same_kind(value: Any, default: Any) -> bool:
@@ -176,8 +172,12 @@ class OnnxConversion:
         return node.outputs
 
     def _inherited_quantization(self, op_key: str, inputs: list[int | None], dtype: DType) -> Quantization | None:
-        """An int8 output of an op that only moves values keeps its input's quantization."""
-        if dtype is not DType.INT8 or op_key not in KEEPS_QUANTIZATION or not inputs or inputs[0] is None:
+        """An int8 output of an op that only moves values keeps its input's quantization (its definition's
+        quantization is SAME_AS_INPUT: the transposes and reshapes around the ops of QDQ models, the max
+        pools and pads between them, slices)."""
+        if dtype is not DType.INT8 or not inputs or inputs[0] is None:
+            return None
+        if output_quantization(self.context.operators.get(op_key)).kind is not QuantizationKind.SAME_AS_INPUT:
             return None
         return self.tensors[inputs[0]].quantization
 

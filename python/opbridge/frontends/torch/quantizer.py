@@ -42,6 +42,8 @@ from opbridge.errors import ConfigError, InvalidInputError
 from opbridge.frontends.torch.program import export_program
 from opbridge.frontends.torch.spec import FLOAT as FLOAT_QUANTIZATION
 from opbridge.frontends.torch.spec import OutputQuantization, QuantizationKind
+from opbridge.ops.definition import SOFTMAX_OUTPUT as FIXED_SOFTMAX_OUTPUT
+from opbridge.ops.definition import TANH_OUTPUT as FIXED_TANH_OUTPUT
 
 if TYPE_CHECKING:
     from opbridge.registry_context import RegistryContext
@@ -78,6 +80,13 @@ __all__ = ["OpbridgeQuantizer", "quantize_pt2e"]
 ANNOTATION_KEY = "quantization_annotation"
 
 INT8_MIN, INT8_MAX = -128, 127
+
+
+def _parameters(quantization: OutputQuantization) -> tuple[float, int]:
+    assert quantization.scale is not None and quantization.zero_point is not None
+    return quantization.scale, quantization.zero_point
+
+
 # TFLite's int8 weights are symmetric in [-127, 127], so that -w is representable and the kernels
 # need no weight zero point.
 WEIGHT_MIN, WEIGHT_MAX = -127, 127
@@ -123,9 +132,10 @@ OWN_OUTPUT_OPS = frozenset(
         "aten.hardswish_.default",
     }
 )
-SOFTMAX_OUTPUT = (1.0 / 256.0, -128)
-TANH_OUTPUT = (1.0 / 128.0, 0)
-# TFLite's int8 SOFTMAX, LOGISTIC and TANH kernels assume these output parameters.
+# TFLite's int8 SOFTMAX, LOGISTIC and TANH kernels assume these output parameters (the operators'
+# OperatorDefinition.quantization).
+SOFTMAX_OUTPUT = _parameters(FIXED_SOFTMAX_OUTPUT)
+TANH_OUTPUT = _parameters(FIXED_TANH_OUTPUT)
 FIXED_OUTPUT_OPS: dict[str, tuple[float, int]] = {
     "aten.softmax.int": SOFTMAX_OUTPUT,
     "aten._softmax.default": SOFTMAX_OUTPUT,

@@ -611,3 +611,35 @@ def test_calibration_accepts_lone_tensors() -> None:
     (quantize,) = [n for n in module.graph.nodes if n.target == QUANTIZE and n.args[0].op == "placeholder"]
     scale, zero_point = per_tensor(quantize)
     assert math.isclose(scale, 2 / 255, rel_tol=1e-6) and zero_point in (-1, 0)
+
+
+def test_the_int8_rules_agree_with_the_operator_definitions() -> None:
+    """The quantizer's tables name torch targets; the facts are the definitions' (OperatorDefinition.quantization)
+    of the operators those targets convert onto: an own-parameters rule for an OWN op, a shared one for a
+    SAME_AS_INPUT op, the definition's fixed parameters for a FIXED one."""
+    from opbridge.frontends.torch import quantizer
+    from opbridge.ops.definition import QuantizationKind
+    from opbridge.registry import default_registry_context
+
+    definition_of = {
+        converter.target: definition
+        for definition in default_registry_context().operators.definitions()
+        for converter in definition.torch_converters
+    }
+    expected = {
+        QuantizationKind.OWN: quantizer.WEIGHTED_OPS | quantizer.BINARY_OPS | quantizer.OWN_OUTPUT_OPS,
+        QuantizationKind.SAME_AS_INPUT: quantizer.SHARED_OUTPUT_OPS | quantizer.PAD_OPS | quantizer.CAT_OPS,
+        QuantizationKind.FIXED: frozenset(quantizer.FIXED_OUTPUT_OPS),
+    }
+    checked = 0
+    for kind, targets in expected.items():
+        for target in sorted(targets):
+            definition = definition_of.get(target)
+            if definition is None:
+                continue  # an in-place variant or a composite (dropout, clone) with no operator of its own
+            assert definition.quantization.kind is kind, (target, definition.op_type)
+            if kind is QuantizationKind.FIXED:
+                fixed = definition.quantization
+                assert quantizer.FIXED_OUTPUT_OPS[target] == (fixed.scale, fixed.zero_point), target
+            checked += 1
+    assert checked >= 40  # the tables' targets nearly all convert onto an operator

@@ -19,46 +19,12 @@ Torch op keys are `str(OpOverload)`: "aten.conv2d.default", "my_ns.soft_clip.def
 """
 
 import dataclasses
-import enum
 
+# How an operator's int8 output is quantized: one vocabulary with OperatorDefinition.quantization,
+# re-exported here for the plugin API (TorchOp.quantization).
+from opbridge.ops.definition import FLOAT, OWN, SAME_AS_INPUT, OutputQuantization, QuantizationKind, fixed
 
-class QuantizationKind(enum.Enum):
-    """How the int8 form of an operator's output is quantized (PT2E annotation)."""
-
-    # The output has the input's scale and zero point (the op moves or selects values, or
-    # compares raw int8 values: channel shuffle, max, clamp ...).
-    SAME_AS_INPUT = "same_as_input"
-    # The output has fixed parameters, whatever the input (softmax, sigmoid: scale 1/256, zero point -128).
-    FIXED = "fixed"
-    # The output is observed on calibration data and gets parameters of its own (add, conv ...).
-    OWN = "own"
-    # The op has no int8 kernel: it runs in float32 between a dequantize and a quantize.
-    FLOAT = "float"
-
-
-@dataclasses.dataclass(frozen=True)
-class OutputQuantization:
-    """`kind`, and for FIXED the scale and zero point (int8)."""
-
-    kind: QuantizationKind
-    scale: float | None = None
-    zero_point: int | None = None
-
-    def __post_init__(self) -> None:
-        fixed = self.kind is QuantizationKind.FIXED
-        if fixed != (self.scale is not None and self.zero_point is not None):
-            raise ValueError("OutputQuantization: FIXED takes a scale and a zero point, the other kinds neither")
-        if fixed and (not self.scale > 0 or not -128 <= int(self.zero_point) <= 127):  # type: ignore[operator,arg-type]
-            raise ValueError(f"OutputQuantization: scale {self.scale} must be > 0, zero point in [-128, 127]")
-
-
-SAME_AS_INPUT = OutputQuantization(QuantizationKind.SAME_AS_INPUT)
-OWN = OutputQuantization(QuantizationKind.OWN)
-FLOAT = OutputQuantization(QuantizationKind.FLOAT)
-
-
-def fixed(scale: float, zero_point: int) -> OutputQuantization:
-    return OutputQuantization(QuantizationKind.FIXED, scale, zero_point)
+__all__ = ["FLOAT", "OWN", "SAME_AS_INPUT", "OutputQuantization", "QuantizationKind", "TorchOp", "fixed"]
 
 
 @dataclasses.dataclass(frozen=True)

@@ -8,7 +8,7 @@ from opbridge.ops.abs.onnx import ONNX_CONVERTERS
 from opbridge.ops.abs.reference import abs_reference
 from opbridge.ops.abs.schema import ABS_SCHEMA
 from opbridge.ops.abs.torch import TORCH_CONVERTERS
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import FLOAT, Layout, NodeMemory, OperatorDefinition
 
 ABS = OperatorDefinition(
     op_type="ABS",
@@ -21,7 +21,11 @@ ABS = OperatorDefinition(
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=ABS_SCHEMA,
-    in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.ELEMENTWISE,
+    quantization=FLOAT,
+    # element by element: each output after its inputs (docs/memory_planner.md)
+    memory=NodeMemory(in_place=True),
 )
 
 # What ops/builtin.py registers from this folder.

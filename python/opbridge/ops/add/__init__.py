@@ -8,7 +8,7 @@ from opbridge.ops.add.onnx import ONNX_CONVERTERS
 from opbridge.ops.add.reference import add_reference
 from opbridge.ops.add.schema import ADD_SCHEMA
 from opbridge.ops.add.torch import TORCH_CONVERTERS
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import OWN, Layout, NodeMemory, OperatorDefinition
 from opbridge.ops.shared.folded import FOLDED_KERNEL_FILES
 
 ADD = OperatorDefinition(
@@ -30,7 +30,11 @@ ADD = OperatorDefinition(
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=ADD_SCHEMA,
-    in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.ELEMENTWISE,
+    quantization=OWN,
+    # element by element: each output after its inputs (docs/memory_planner.md)
+    memory=NodeMemory(in_place=True),
 )
 
 # What ops/builtin.py registers from this folder.

@@ -12,7 +12,7 @@ from opbridge.ops.arg_max.litert import LITERT_CODE, LITERT_VERSIONS, parse_lite
 from opbridge.ops.arg_max.onnx import ONNX_CONVERTERS
 from opbridge.ops.arg_max.reference import arg_max_reference
 from opbridge.ops.arg_max.schema import ARG_MAX_SCHEMA
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import FLOAT, NO_MEMORY, Layout, OperatorDefinition
 
 ARG_MAX = OperatorDefinition(
     op_type="ARG_MAX",
@@ -25,6 +25,10 @@ ARG_MAX = OperatorDefinition(
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=ARG_MAX_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=FLOAT,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

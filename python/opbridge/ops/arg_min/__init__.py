@@ -13,7 +13,7 @@ from opbridge.ops.arg_min.litert import LITERT_CODE, LITERT_VERSIONS, parse_lite
 from opbridge.ops.arg_min.onnx import ONNX_CONVERTERS
 from opbridge.ops.arg_min.reference import arg_min_reference
 from opbridge.ops.arg_min.schema import ARG_MIN_SCHEMA
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import FLOAT, NO_MEMORY, Layout, OperatorDefinition
 
 ARG_MIN = OperatorDefinition(
     op_type="ARG_MIN",
@@ -26,6 +26,10 @@ ARG_MIN = OperatorDefinition(
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=ARG_MIN_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=FLOAT,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

@@ -6,7 +6,7 @@ from opbridge.ops.assign_variable.emit_c import emit_assign_variable
 from opbridge.ops.assign_variable.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.assign_variable.reference import assign_variable_reference, variable_state_owner
 from opbridge.ops.assign_variable.schema import ASSIGN_VARIABLE_SCHEMA
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import FLOAT, NO_MEMORY, Layout, OperatorDefinition
 
 ASSIGN_VARIABLE = OperatorDefinition(
     op_type="ASSIGN_VARIABLE",
@@ -20,6 +20,10 @@ ASSIGN_VARIABLE = OperatorDefinition(
     schema=ASSIGN_VARIABLE_SCHEMA,
     stateful=True,  # no outputs: dead-code elimination keeps it for this
     state_owner=variable_state_owner,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=FLOAT,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

@@ -7,7 +7,7 @@ from opbridge.ops.average_pool_2d.onnx import ONNX_CONVERTERS
 from opbridge.ops.average_pool_2d.reference import average_pool_2d_reference
 from opbridge.ops.average_pool_2d.schema import AVERAGE_POOL_2D_SCHEMA
 from opbridge.ops.average_pool_2d.torch import TORCH_CONVERTERS
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import NO_MEMORY, SAME_AS_INPUT, Layout, OperatorDefinition
 
 AVERAGE_POOL_2D = OperatorDefinition(
     op_type="AVERAGE_POOL_2D",
@@ -21,6 +21,10 @@ AVERAGE_POOL_2D = OperatorDefinition(
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=AVERAGE_POOL_2D_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=SAME_AS_INPUT,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

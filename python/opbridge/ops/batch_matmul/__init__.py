@@ -6,9 +6,9 @@ and int16 (zero points 0, int64 sums), bit-exact with TFLite Micro's reference k
 from opbridge.ops.batch_matmul.emit_c import emit_batch_matmul
 from opbridge.ops.batch_matmul.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.batch_matmul.onnx import ONNX_CONVERTERS
-from opbridge.ops.batch_matmul.reference import batch_matmul_reference
+from opbridge.ops.batch_matmul.reference import batch_matmul_macs, batch_matmul_reference
 from opbridge.ops.batch_matmul.schema import BATCH_MATMUL_SCHEMA
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import NO_MEMORY, OWN, Layout, OperatorDefinition
 
 BATCH_MATMUL = OperatorDefinition(
     op_type="BATCH_MATMUL",
@@ -21,6 +21,10 @@ BATCH_MATMUL = OperatorDefinition(
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=BATCH_MATMUL_SCHEMA,
+    macs=batch_matmul_macs,
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=OWN,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

@@ -16,6 +16,7 @@ neither changes a result. Per-channel quantization is refused: TFLite Micro read
 """
 
 import dataclasses
+import math
 
 import numpy as np
 
@@ -144,3 +145,10 @@ def batch_matmul_reference(call: ReferenceCall) -> list[Array]:
         scaled = multiply_by_quantized_multiplier_int64(total, p.multiplier, p.shift)
     low, high = RANGES[output.dtype]
     return [np.clip(scaled + p.output_zero_point, low, high).astype(output.dtype.numpy).reshape(output.shape)]
+
+
+def batch_matmul_macs(graph: Graph, node: Node, output_shape: tuple[int, ...]) -> int:
+    """Each output element: a dot product over K (the lhs's last axis, its second last with adj_x)."""
+    lhs = graph.tensor(node.inputs[0]).shape
+    depth = lhs[-2] if node.attributes.adj_x else lhs[-1]
+    return math.prod(output_shape) * depth

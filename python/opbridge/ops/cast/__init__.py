@@ -9,7 +9,7 @@ from opbridge.ops.cast.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_
 from opbridge.ops.cast.onnx import ONNX_CONVERTERS
 from opbridge.ops.cast.reference import cast_reference
 from opbridge.ops.cast.schema import CAST_SCHEMA
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import FLOAT, Layout, NodeMemory, OperatorDefinition
 
 # TFLite Micro reads no CastOptions: the tensors' types say what to convert. The
 # parser copies the output tensor's type into CastAttributes, for the schema.
@@ -24,7 +24,11 @@ CAST = OperatorDefinition(
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=CAST_SCHEMA,
-    in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.ELEMENTWISE,
+    quantization=FLOAT,
+    # element by element: each output after its inputs (docs/memory_planner.md)
+    memory=NodeMemory(in_place=True),
 )
 
 # What ops/builtin.py registers from this folder.

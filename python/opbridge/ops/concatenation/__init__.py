@@ -7,7 +7,7 @@ from opbridge.ops.concatenation.onnx import ONNX_CONVERTERS
 from opbridge.ops.concatenation.reference import concatenation_reference
 from opbridge.ops.concatenation.schema import CONCATENATION_SCHEMA
 from opbridge.ops.concatenation.torch import TORCH_CONVERTERS
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import SAME_AS_INPUT, Layout, NodeMemory, OperatorDefinition
 
 CONCATENATION = OperatorDefinition(
     op_type="CONCATENATION",
@@ -16,12 +16,15 @@ CONCATENATION = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_concatenation,
-    # Along its outermost axis, the producers write straight into the output (docs/memory_planner.md).
-    output_slices=concatenation_slices,
     onnx_converters=ONNX_CONVERTERS,
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=CONCATENATION_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=SAME_AS_INPUT,
+    # Along its outermost axis, the producers write straight into the output (docs/memory_planner.md).
+    memory=NodeMemory(output_slices=concatenation_slices),
 )
 
 # What ops/builtin.py registers from this folder.

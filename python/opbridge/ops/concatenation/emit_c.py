@@ -13,7 +13,7 @@ from opbridge.ops.shared.quantized import require_quantization
 
 def concatenation_slices(graph: Graph, node: Node) -> list[int] | None:
     """Each input's byte offset in the output when the inputs are contiguous slices of it: every
-    dimension before the axis is 1 (OperatorDefinition.output_slices)."""
+    dimension before the axis is 1 (NodeMemory.output_slices)."""
     output = graph.tensor(node.outputs[0])
     axis = node.attributes.axis % len(output.shape)
     if any(size != 1 for size in output.shape[:axis]) or any(index is None for index in node.inputs):

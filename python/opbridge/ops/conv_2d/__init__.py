@@ -7,8 +7,9 @@ from opbridge.ops.conv_2d.onnx import ONNX_CONVERTERS
 from opbridge.ops.conv_2d.reference import conv_2d_reference
 from opbridge.ops.conv_2d.schema import CONV_2D_SCHEMA
 from opbridge.ops.conv_2d.torch import TORCH_CONVERTERS
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import OWN, Layout, NodeMemory, OperatorDefinition
 from opbridge.ops.shared.folded import FOLDED_KERNEL_FILES
+from opbridge.ops.shared.macs import conv_2d_macs
 
 CONV_2D = OperatorDefinition(
     op_type="CONV_2D",
@@ -19,11 +20,15 @@ CONV_2D = OperatorDefinition(
     emit_c=emit_conv_2d,
     absorbed_constants=folded_bias_input,
     c_kernels=("opbridge_conv_s8.c", "opbridge_conv_f32.c", *FOLDED_KERNEL_FILES),
-    scratch_bytes=conv_2d_scratch_bytes,
     onnx_converters=ONNX_CONVERTERS,
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=CONV_2D_SCHEMA,
+    macs=conv_2d_macs,
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=OWN,
+    memory=NodeMemory(scratch=conv_2d_scratch_bytes),
+    patch_tiles=True,
 )
 
 # What ops/builtin.py registers from this folder.

@@ -6,7 +6,7 @@
 quantization to equal the input's. block_size >= 1 (1 is the identity), its square dividing C.
 """
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import NO_MEMORY, SAME_AS_INPUT, Layout, OperatorDefinition
 from opbridge.ops.depth_to_space.emit_c import emit_depth_to_space
 from opbridge.ops.depth_to_space.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.depth_to_space.onnx import ONNX_CONVERTERS
@@ -24,6 +24,10 @@ DEPTH_TO_SPACE = OperatorDefinition(
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=DEPTH_TO_SPACE_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=SAME_AS_INPUT,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

@@ -32,7 +32,7 @@ def _window_rows(graph: Graph, node: Node) -> int:
 
 
 def in_place_scratch_bytes(graph: Graph, node: Node) -> int:
-    """The input rows an in-place run keeps aside (OperatorDefinition.in_place_scratch_bytes)."""
+    """The input rows an in-place run keeps aside (NodeMemory.in_place_scratch)."""
     if not runs_in_place(graph, node):
         return 0
     _, _, width, channels = graph.tensor(node.inputs[0]).shape

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """DEQUANTIZE: int8 or int16 -> float32, scale * (q - zero_point)."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import FLOAT, NO_MEMORY, Layout, OperatorDefinition
 from opbridge.ops.dequantize.emit_c import emit_dequantize
 from opbridge.ops.dequantize.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.dequantize.onnx import ONNX_CONVERTERS
@@ -20,6 +20,10 @@ DEQUANTIZE = OperatorDefinition(
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=DEQUANTIZE_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=FLOAT,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

@@ -2,7 +2,7 @@
 """DIV: element-wise quotient of two plain int32 tensors (truncated toward zero) or of two float32 tensors
 (broadcasting)."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import FLOAT, NO_MEMORY, Layout, OperatorDefinition
 from opbridge.ops.div.emit_c import emit_div
 from opbridge.ops.div.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.div.onnx import ONNX_CONVERTERS
@@ -22,6 +22,10 @@ DIV = OperatorDefinition(
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=DIV_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.ELEMENTWISE,
+    quantization=FLOAT,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

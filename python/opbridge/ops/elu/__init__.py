@@ -3,7 +3,7 @@
 and ONNX Selu as ELU then MUL). The reference rounds a float64 expm1 once, so libm's expm1f may differ by an
 ulp."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import FLOAT, Layout, NodeMemory, OperatorDefinition
 from opbridge.ops.elu.emit_c import emit_elu
 from opbridge.ops.elu.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.elu.onnx import ONNX_CONVERTERS
@@ -23,7 +23,11 @@ ELU = OperatorDefinition(
     c_kernels=("opbridge_activations_f32.c",),
     doc=__doc__ or "",
     schema=ELU_SCHEMA,
-    in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.ELEMENTWISE,
+    quantization=FLOAT,
+    # element by element: each output after its inputs (docs/memory_planner.md)
+    memory=NodeMemory(in_place=True),
 )
 
 # What ops/builtin.py registers from this folder.

@@ -2,7 +2,7 @@
 """EXP on float32: e^x (C: libm's expf, as TFLite Micro; the reference rounds a float64 exp once, so the
 two may differ by an ulp)."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import FLOAT, Layout, NodeMemory, OperatorDefinition
 from opbridge.ops.exp.emit_c import emit_exp
 from opbridge.ops.exp.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.exp.onnx import ONNX_CONVERTERS
@@ -21,7 +21,11 @@ EXP = OperatorDefinition(
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=EXP_SCHEMA,
-    in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.ELEMENTWISE,
+    quantization=FLOAT,
+    # element by element: each output after its inputs (docs/memory_planner.md)
+    memory=NodeMemory(in_place=True),
 )
 
 # What ops/builtin.py registers from this folder.

@@ -2,7 +2,7 @@
 """FLOOR on float32: the largest integer not above x, TFLite Micro's std::floor (-0.0 stays -0.0, infinities and
 NaN pass); exact, so the C kernel equals the reference bit for bit."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import FLOAT, Layout, NodeMemory, OperatorDefinition
 from opbridge.ops.floor.emit_c import emit_floor
 from opbridge.ops.floor.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.floor.onnx import ONNX_CONVERTERS
@@ -19,7 +19,11 @@ FLOOR = OperatorDefinition(
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=FLOOR_SCHEMA,
-    in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.ELEMENTWISE,
+    quantization=FLOAT,
+    # element by element: each output after its inputs (docs/memory_planner.md)
+    memory=NodeMemory(in_place=True),
 )
 
 # What ops/builtin.py registers from this folder.

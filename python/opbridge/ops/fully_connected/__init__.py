@@ -2,7 +2,7 @@
 """FULLY_CONNECTED: output = input x filter^T + bias: int8 with int32 bias, int16 with int8 weights and int64 or int32
 bias (16x8), or float32."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import NO_MEMORY, OWN, Layout, OperatorDefinition
 from opbridge.ops.fully_connected.emit_c import emit_fully_connected, folded_bias_input
 from opbridge.ops.fully_connected.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.fully_connected.onnx import ONNX_CONVERTERS
@@ -10,6 +10,7 @@ from opbridge.ops.fully_connected.reference import fully_connected_reference
 from opbridge.ops.fully_connected.schema import FULLY_CONNECTED_SCHEMA
 from opbridge.ops.fully_connected.torch import TORCH_CONVERTERS
 from opbridge.ops.shared.folded import FOLDED_KERNEL_FILES
+from opbridge.ops.shared.macs import fully_connected_macs
 
 FULLY_CONNECTED = OperatorDefinition(
     op_type="FULLY_CONNECTED",
@@ -29,6 +30,10 @@ FULLY_CONNECTED = OperatorDefinition(
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=FULLY_CONNECTED_SCHEMA,
+    macs=fully_connected_macs,
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=OWN,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

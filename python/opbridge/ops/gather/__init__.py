@@ -4,7 +4,7 @@
 Micro: the reference raises, the C kernel returns OPBRIDGE_STATUS_INVALID_ARGUMENT. An int8 output keeps
 the input's quantization."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import NO_MEMORY, SAME_AS_INPUT, Layout, OperatorDefinition
 from opbridge.ops.gather.emit_c import emit_gather
 from opbridge.ops.gather.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.gather.onnx import ONNX_CONVERTERS
@@ -23,6 +23,10 @@ GATHER = OperatorDefinition(
     doc=__doc__ or "",
     schema=GATHER_SCHEMA,
     input_ranges=gather_input_ranges,  # golden data for graph-input positions stays in range
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=SAME_AS_INPUT,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

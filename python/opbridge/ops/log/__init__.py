@@ -2,7 +2,7 @@
 """LOG on float32: the natural logarithm (C: libm's logf, as TFLite Micro; -inf at +-0, NaN below 0,
 0x7FC00000 in C on every platform; the reference rounds a float64 log once, so the two may differ by an ulp)."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import FLOAT, Layout, NodeMemory, OperatorDefinition
 from opbridge.ops.log.emit_c import emit_log
 from opbridge.ops.log.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.log.onnx import ONNX_CONVERTERS
@@ -21,7 +21,11 @@ LOG = OperatorDefinition(
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=LOG_SCHEMA,
-    in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.ELEMENTWISE,
+    quantization=FLOAT,
+    # element by element: each output after its inputs (docs/memory_planner.md)
+    memory=NodeMemory(in_place=True),
 )
 
 # What ops/builtin.py registers from this folder.

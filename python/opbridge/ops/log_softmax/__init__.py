@@ -5,7 +5,7 @@ int8 is not converted yet: the schema takes float32 only, so an int8 LOG_SOFTMAX
 is read. ONNX LogSoftmax over another axis is transposed to the last axis and back.
 """
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import FLOAT, NO_MEMORY, Layout, OperatorDefinition
 from opbridge.ops.log_softmax.emit_c import emit_log_softmax
 from opbridge.ops.log_softmax.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.log_softmax.onnx import ONNX_CONVERTERS
@@ -24,6 +24,10 @@ LOG_SOFTMAX = OperatorDefinition(
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=LOG_SOFTMAX_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=FLOAT,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

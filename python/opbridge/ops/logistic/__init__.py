@@ -6,7 +6,7 @@ its cut-offs (x > 16.619047 gives 1, x < -9 gives exp(x)). The C kernel calls
 expf; the reference rounds a float64 exp once (they may differ by an ulp).
 """
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import SOFTMAX_OUTPUT, Layout, NodeMemory, OperatorDefinition
 from opbridge.ops.logistic.emit_c import emit_logistic
 from opbridge.ops.logistic.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.logistic.onnx import ONNX_CONVERTERS
@@ -25,7 +25,11 @@ LOGISTIC = OperatorDefinition(
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=LOGISTIC_SCHEMA,
-    in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.ELEMENTWISE,
+    quantization=SOFTMAX_OUTPUT,
+    # element by element: each output after its inputs (docs/memory_planner.md)
+    memory=NodeMemory(in_place=True),
 )
 
 # What ops/builtin.py registers from this folder.

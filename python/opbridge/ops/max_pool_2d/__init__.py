@@ -2,7 +2,7 @@
 """MAX_POOL_2D: maximum over windows that are clipped to the input, int8 or float32."""
 
 from opbridge.ops.average_pool_2d.litert import parse_litert_options
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import NO_MEMORY, SAME_AS_INPUT, Layout, OperatorDefinition
 from opbridge.ops.max_pool_2d.emit_c import emit_max_pool_2d
 from opbridge.ops.max_pool_2d.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.max_pool_2d.onnx import ONNX_CONVERTERS
@@ -22,6 +22,10 @@ MAX_POOL_2D = OperatorDefinition(
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=MAX_POOL_2D_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=SAME_AS_INPUT,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

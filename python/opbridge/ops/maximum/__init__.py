@@ -4,7 +4,7 @@
 Raw values are compared, whatever their quantization, as TFLite Micro does.
 """
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import NO_MEMORY, SAME_AS_INPUT, Layout, OperatorDefinition
 from opbridge.ops.maximum.emit_c import emit_maximum
 from opbridge.ops.maximum.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.maximum.onnx import ONNX_CONVERTERS
@@ -21,6 +21,10 @@ MAXIMUM = OperatorDefinition(
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=MAXIMUM_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.ELEMENTWISE,
+    quantization=SAME_AS_INPUT,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

@@ -6,7 +6,7 @@ in row-major order (one float32 rounding per addition), divided by their
 count. The reference adds column by column in that order, never with np.sum.
 """
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import OWN, Layout, NodeMemory, OperatorDefinition
 from opbridge.ops.mean.emit_c import emit_mean, mean_scratch_bytes
 from opbridge.ops.mean.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.mean.onnx import ONNX_CONVERTERS
@@ -24,9 +24,12 @@ MEAN = OperatorDefinition(
     c_kernels=("opbridge_elementwise_s8.c", "opbridge_mean_f32.c"),
     onnx_converters=ONNX_CONVERTERS,
     torch_converters=TORCH_CONVERTERS,
-    scratch_bytes=mean_scratch_bytes,
     doc=__doc__ or "",
     schema=MEAN_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=OWN,
+    memory=NodeMemory(scratch=mean_scratch_bytes),
 )
 
 # What ops/builtin.py registers from this folder.

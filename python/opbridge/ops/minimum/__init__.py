@@ -4,7 +4,7 @@
 Raw values are compared, whatever their quantization, as TFLite Micro does.
 """
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import NO_MEMORY, SAME_AS_INPUT, Layout, OperatorDefinition
 from opbridge.ops.minimum.emit_c import emit_minimum
 from opbridge.ops.minimum.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.minimum.onnx import ONNX_CONVERTERS
@@ -21,6 +21,10 @@ MINIMUM = OperatorDefinition(
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=MINIMUM_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.ELEMENTWISE,
+    quantization=SAME_AS_INPUT,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

@@ -6,13 +6,14 @@ overflow, then the fused activation clamps the raw value (RELU6 to [0, 6]).
 float32: the float32 product, then the fused activation's clamp.
 """
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import OWN, Layout, NodeMemory, OperatorDefinition
 from opbridge.ops.mul.emit_c import emit_mul
 from opbridge.ops.mul.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.mul.onnx import ONNX_CONVERTERS
 from opbridge.ops.mul.reference import mul_reference
 from opbridge.ops.mul.schema import MUL_SCHEMA
 from opbridge.ops.mul.torch import TORCH_CONVERTERS
+from opbridge.ops.shared.macs import per_output_element
 
 MUL = OperatorDefinition(
     op_type="MUL",
@@ -31,7 +32,11 @@ MUL = OperatorDefinition(
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=MUL_SCHEMA,
-    in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)
+    macs=per_output_element(1),
+    layout=Layout.ELEMENTWISE,
+    quantization=OWN,
+    # element by element: each output after its inputs (docs/memory_planner.md)
+    memory=NodeMemory(in_place=True),
 )
 
 # What ops/builtin.py registers from this folder.

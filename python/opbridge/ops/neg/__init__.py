@@ -2,7 +2,7 @@
 """NEG on float32: -x, TFLite Micro's Negate (the sign bit flips: 0.0 -> -0.0, NaN stays NaN);
 exact, so the C kernel equals the reference bit for bit."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import FLOAT, Layout, NodeMemory, OperatorDefinition
 from opbridge.ops.neg.emit_c import emit_neg
 from opbridge.ops.neg.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.neg.onnx import ONNX_CONVERTERS
@@ -21,7 +21,11 @@ NEG = OperatorDefinition(
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=NEG_SCHEMA,
-    in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.ELEMENTWISE,
+    quantization=FLOAT,
+    # element by element: each output after its inputs (docs/memory_planner.md)
+    memory=NodeMemory(in_place=True),
 )
 
 # What ops/builtin.py registers from this folder.

@@ -4,7 +4,7 @@
 The reference is pow in float64 rounded once to float32; libm's powf (TFLite, the C kernel) is within an ulp of it.
 """
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import FLOAT, NO_MEMORY, Layout, OperatorDefinition
 from opbridge.ops.pow.emit_c import emit_pow
 from opbridge.ops.pow.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.pow.onnx import ONNX_CONVERTERS
@@ -21,6 +21,10 @@ POW = OperatorDefinition(
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=POW_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.ELEMENTWISE,
+    quantization=FLOAT,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

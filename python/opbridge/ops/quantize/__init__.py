@@ -2,7 +2,7 @@
 """QUANTIZE: float32 -> int8 or int16 (halves away from zero, or to even for ONNX models), or int8/int16 -> int8/int16
 (requantize)."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import OWN, Layout, NodeMemory, OperatorDefinition
 from opbridge.ops.quantize.emit_c import emit_quantize
 from opbridge.ops.quantize.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.quantize.onnx import ONNX_CONVERTERS
@@ -22,7 +22,11 @@ QUANTIZE = OperatorDefinition(
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=QUANTIZE_SCHEMA,
-    in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=OWN,
+    # element by element: each output after its inputs (docs/memory_planner.md)
+    memory=NodeMemory(in_place=True),
 )
 
 # What ops/builtin.py registers from this folder.

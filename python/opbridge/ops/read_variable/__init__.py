@@ -2,7 +2,7 @@
 """READ_VARIABLE: the current value of a LiteRT resource variable, kept as module state (this node's
 persistent bytes in C, its state in the reference) and initialised from CALL_ONCE's init subgraph."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import OWN, Layout, NodeMemory, OperatorDefinition
 from opbridge.ops.read_variable.emit_c import emit_read_variable, variable_bytes
 from opbridge.ops.read_variable.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.read_variable.reference import read_variable_reference
@@ -19,7 +19,10 @@ READ_VARIABLE = OperatorDefinition(
     doc=__doc__ or "",
     schema=READ_VARIABLE_SCHEMA,
     stateful=True,
-    persistent_bytes=variable_bytes,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=OWN,
+    memory=NodeMemory(persistent=variable_bytes),
 )
 
 # What ops/builtin.py registers from this folder.

@@ -9,7 +9,7 @@ needs equal input and output quantization, as TFLite Micro does. Inputs and
 attributes are MEAN's (keep_dims).
 """
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import NO_MEMORY, SAME_AS_INPUT, Layout, OperatorDefinition
 from opbridge.ops.reduce_max.emit_c import emit_reduce_max
 from opbridge.ops.reduce_max.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.reduce_max.onnx import ONNX_CONVERTERS
@@ -27,6 +27,10 @@ REDUCE_MAX = OperatorDefinition(
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=REDUCE_MAX_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=SAME_AS_INPUT,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

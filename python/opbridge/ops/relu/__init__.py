@@ -2,7 +2,7 @@
 """RELU on int8: rescale to the output's quantization, then clamp below at its zero point; on float32:
 x < 0 ? 0 : x (TFLite Micro's ReluFloat; NaN and -0.0 pass through)."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import SAME_AS_INPUT, Layout, NodeMemory, OperatorDefinition
 from opbridge.ops.relu.emit_c import emit_relu
 from opbridge.ops.relu.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.relu.onnx import ONNX_CONVERTERS
@@ -21,7 +21,11 @@ RELU = OperatorDefinition(
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=RELU_SCHEMA,
-    in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.ELEMENTWISE,
+    quantization=SAME_AS_INPUT,
+    # element by element: each output after its inputs (docs/memory_planner.md)
+    memory=NodeMemory(in_place=True),
 )
 
 # What ops/builtin.py registers from this folder.

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """RESHAPE: the same bytes under another shape (the output's, fixed at conversion)."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import SAME_AS_INPUT, Layout, NodeMemory, OperatorDefinition
 from opbridge.ops.reshape.emit_c import emit_reshape
 from opbridge.ops.reshape.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.reshape.onnx import ONNX_CONVERTERS
@@ -19,6 +19,11 @@ RESHAPE = OperatorDefinition(
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=RESHAPE_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=SAME_AS_INPUT,
+    # output 0 is input 0's bytes under another shape
+    memory=NodeMemory(aliases_input=True),
 )
 
 # What ops/builtin.py registers from this folder.

@@ -6,13 +6,14 @@ from its four neighbours: in float32 for float32, in TFLite's 10-bit fixed point
 input's quantization). align_corners or half_pixel_centers, not both (TFLite Micro refuses the pair).
 """
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import NO_MEMORY, SAME_AS_INPUT, Layout, OperatorDefinition
 from opbridge.ops.resize_bilinear.emit_c import emit_resize_bilinear
 from opbridge.ops.resize_bilinear.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.resize_bilinear.onnx import ONNX_CONVERTERS
 from opbridge.ops.resize_bilinear.reference import resize_bilinear_reference
 from opbridge.ops.resize_bilinear.schema import RESIZE_BILINEAR_SCHEMA
 from opbridge.ops.resize_nearest_neighbor.emit_c import size_input
+from opbridge.ops.shared.macs import per_output_element
 
 RESIZE_BILINEAR = OperatorDefinition(
     op_type="RESIZE_BILINEAR",
@@ -26,6 +27,10 @@ RESIZE_BILINEAR = OperatorDefinition(
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=RESIZE_BILINEAR_SCHEMA,
+    macs=per_output_element(4),
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=SAME_AS_INPUT,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

@@ -6,7 +6,7 @@ the input pixel TFLite's float32 index rule picks (align_corners, half_pixel_cen
 Integer outputs need the input's quantization.
 """
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import NO_MEMORY, SAME_AS_INPUT, Layout, OperatorDefinition
 from opbridge.ops.resize_nearest_neighbor.emit_c import emit_resize_nearest_neighbor, size_input
 from opbridge.ops.resize_nearest_neighbor.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.resize_nearest_neighbor.onnx import ONNX_CONVERTERS
@@ -25,6 +25,10 @@ RESIZE_NEAREST_NEIGHBOR = OperatorDefinition(
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=RESIZE_NEAREST_NEIGHBOR_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=SAME_AS_INPUT,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

@@ -4,7 +4,7 @@ reference bit for bit); int8: TFLite Micro's fixed point (gemmlowp's Newton-Raph
 centred input, rescaled to the output), tabulated over the 256 stored values; a stored input below the zero point is
 an error, as in TFLite Micro."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import OWN, Layout, NodeMemory, OperatorDefinition
 from opbridge.ops.rsqrt.emit_c import emit_rsqrt
 from opbridge.ops.rsqrt.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.rsqrt.onnx import ONNX_CONVERTERS
@@ -21,8 +21,12 @@ RSQRT = OperatorDefinition(
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=RSQRT_SCHEMA,
-    in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)
     input_ranges=rsqrt_input_ranges,  # int8 golden data stays at or above the input's zero point
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.ELEMENTWISE,
+    quantization=OWN,
+    # element by element: each output after its inputs (docs/memory_planner.md)
+    memory=NodeMemory(in_place=True),
 )
 
 # What ops/builtin.py registers from this folder.

@@ -2,7 +2,7 @@
 """SOFTMAX: exp(beta * (x - max)) / sum over the last axis, int8 in and int8 or int16 out, int16 in and out (16x8), or
 float32."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import NO_MEMORY, SOFTMAX_OUTPUT, Layout, OperatorDefinition
 from opbridge.ops.softmax.emit_c import emit_softmax
 from opbridge.ops.softmax.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.softmax.onnx import ONNX_CONVERTERS
@@ -22,6 +22,10 @@ SOFTMAX = OperatorDefinition(
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=SOFTMAX_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=SOFTMAX_OUTPUT,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

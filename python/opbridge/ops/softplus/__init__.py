@@ -3,7 +3,7 @@
 formula: no overflow). ONNX only: LiteRT has no SOFTPLUS builtin. The reference rounds float64 exp and
 log1p once each, so libm's expf and log1pf may differ by an ulp."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import FLOAT, Layout, NodeMemory, OperatorDefinition
 from opbridge.ops.softplus.emit_c import emit_softplus
 from opbridge.ops.softplus.litert import LITERT_CODE
 from opbridge.ops.softplus.onnx import ONNX_CONVERTERS
@@ -19,7 +19,11 @@ SOFTPLUS = OperatorDefinition(
     c_kernels=("opbridge_activations_f32.c",),
     doc=__doc__ or "",
     schema=SOFTPLUS_SCHEMA,
-    in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.ELEMENTWISE,
+    quantization=FLOAT,
+    # element by element: each output after its inputs (docs/memory_planner.md)
+    memory=NodeMemory(in_place=True),
 )
 
 # What ops/builtin.py registers from this folder.

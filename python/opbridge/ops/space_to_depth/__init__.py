@@ -6,7 +6,7 @@
 equal the input's. block_size >= 1 (1 is the identity), dividing H and W.
 """
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import NO_MEMORY, SAME_AS_INPUT, Layout, OperatorDefinition
 from opbridge.ops.space_to_depth.emit_c import emit_space_to_depth
 from opbridge.ops.space_to_depth.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.space_to_depth.onnx import ONNX_CONVERTERS
@@ -24,6 +24,10 @@ SPACE_TO_DEPTH = OperatorDefinition(
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=SPACE_TO_DEPTH_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=SAME_AS_INPUT,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

@@ -2,7 +2,7 @@
 """SPLIT: the input (input 1) cut into num_splits equal parts along a constant int32 axis (input 0)
 (float32, int8, int16, int32; every output keeps the input's quantization)."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import NO_MEMORY, SAME_AS_INPUT, Layout, OperatorDefinition
 from opbridge.ops.split.emit_c import emit_split
 from opbridge.ops.split.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.split.onnx import ONNX_CONVERTERS
@@ -21,6 +21,10 @@ SPLIT = OperatorDefinition(
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=SPLIT_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=SAME_AS_INPUT,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

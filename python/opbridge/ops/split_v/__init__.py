@@ -2,7 +2,7 @@
 """SPLIT_V: the input cut into parts of constant sizes (size_splits, int32 or int64; one may be -1)
 along a constant int32 axis (float32, int8, int16, int32; every output keeps the input's quantization)."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import NO_MEMORY, SAME_AS_INPUT, Layout, OperatorDefinition
 from opbridge.ops.split.reference import constant_inputs
 from opbridge.ops.split_v.emit_c import emit_split_v
 from opbridge.ops.split_v.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
@@ -22,6 +22,10 @@ SPLIT_V = OperatorDefinition(
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=SPLIT_V_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=SAME_AS_INPUT,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

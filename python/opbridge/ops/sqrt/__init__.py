@@ -2,7 +2,7 @@
 """SQRT on float32: the square root (C: sqrtf, as TFLite Micro; -0.0 for -0.0, NaN below 0: 0x7FC00000 in C on
 every platform). IEEE-754 rounds it correctly, so the C kernel equals the reference bit for bit."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import FLOAT, Layout, NodeMemory, OperatorDefinition
 from opbridge.ops.sqrt.emit_c import emit_sqrt
 from opbridge.ops.sqrt.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.sqrt.onnx import ONNX_CONVERTERS
@@ -21,7 +21,11 @@ SQRT = OperatorDefinition(
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=SQRT_SCHEMA,
-    in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.ELEMENTWISE,
+    quantization=FLOAT,
+    # element by element: each output after its inputs (docs/memory_planner.md)
+    memory=NodeMemory(in_place=True),
 )
 
 # What ops/builtin.py registers from this folder.

@@ -3,7 +3,8 @@
 int32 (wrapping around) or int8 (TFLite Micro's fixed point: each input shifted left by 7 and rescaled onto twice
 the larger input scale, the difference squared in int32 and rescaled to the output)."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import OWN, Layout, NodeMemory, OperatorDefinition
+from opbridge.ops.shared.macs import per_output_element
 from opbridge.ops.squared_difference.emit_c import emit_squared_difference
 from opbridge.ops.squared_difference.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.squared_difference.onnx import ONNX_CONVERTERS
@@ -20,7 +21,11 @@ SQUARED_DIFFERENCE = OperatorDefinition(
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=SQUARED_DIFFERENCE_SCHEMA,
-    in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)
+    macs=per_output_element(1),
+    layout=Layout.ELEMENTWISE,
+    quantization=OWN,
+    # element by element: each output after its inputs (docs/memory_planner.md)
+    memory=NodeMemory(in_place=True),
 )
 
 # What ops/builtin.py registers from this folder.

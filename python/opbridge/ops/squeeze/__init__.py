@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """SQUEEZE: drops size-1 dimensions; the same bytes under the output's shape."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import SAME_AS_INPUT, Layout, NodeMemory, OperatorDefinition
 from opbridge.ops.squeeze.emit_c import emit_squeeze
 from opbridge.ops.squeeze.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.squeeze.onnx import ONNX_CONVERTERS
@@ -18,6 +18,11 @@ SQUEEZE = OperatorDefinition(
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=SQUEEZE_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=SAME_AS_INPUT,
+    # output 0 is input 0's bytes under another shape
+    memory=NodeMemory(aliases_input=True),
 )
 
 # What ops/builtin.py registers from this folder.

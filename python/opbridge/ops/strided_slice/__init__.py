@@ -6,7 +6,7 @@ requires; begin_mask, end_mask and shrink_axis_mask are supported,
 ellipsis_mask, new_axis_mask and offset are not (TFLite Micro ignores them).
 """
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import NO_MEMORY, SAME_AS_INPUT, Layout, OperatorDefinition
 from opbridge.ops.strided_slice.emit_c import emit_strided_slice
 from opbridge.ops.strided_slice.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.strided_slice.onnx import ONNX_CONVERTERS
@@ -24,6 +24,10 @@ STRIDED_SLICE = OperatorDefinition(
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=STRIDED_SLICE_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=SAME_AS_INPUT,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """SUB: element-wise difference of two int8 tensors with their own scales, or of two float32 tensors (broadcasting)."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import OWN, Layout, NodeMemory, OperatorDefinition
 from opbridge.ops.shared.folded import FOLDED_KERNEL_FILES
 from opbridge.ops.sub.emit_c import emit_sub
 from opbridge.ops.sub.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
@@ -22,7 +22,11 @@ SUB = OperatorDefinition(
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=SUB_SCHEMA,
-    in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.ELEMENTWISE,
+    quantization=OWN,
+    # element by element: each output after its inputs (docs/memory_planner.md)
+    memory=NodeMemory(in_place=True),
 )
 
 # What ops/builtin.py registers from this folder.

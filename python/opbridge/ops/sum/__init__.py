@@ -7,7 +7,7 @@ never with np.sum (pairwise). Inputs and attributes are MEAN's (keep_dims).
 int8 is not converted yet: the schema takes float32 only.
 """
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import FLOAT, NO_MEMORY, Layout, OperatorDefinition
 from opbridge.ops.sum.emit_c import emit_sum
 from opbridge.ops.sum.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.sum.onnx import ONNX_CONVERTERS
@@ -25,6 +25,10 @@ SUM = OperatorDefinition(
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=SUM_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=FLOAT,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

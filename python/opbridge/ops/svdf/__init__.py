@@ -3,10 +3,10 @@
 tensor) that keeps the last memory_size feature columns between runs: float32, or int8 with an
 int16 (or int8) state and time weights."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import OWN, Layout, NodeMemory, OperatorDefinition
 from opbridge.ops.svdf.emit_c import emit_svdf, svdf_state_bytes
 from opbridge.ops.svdf.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
-from opbridge.ops.svdf.reference import svdf_reference
+from opbridge.ops.svdf.reference import svdf_macs, svdf_reference
 from opbridge.ops.svdf.schema import SVDF_SCHEMA
 
 SVDF = OperatorDefinition(
@@ -20,7 +20,10 @@ SVDF = OperatorDefinition(
     doc=__doc__ or "",
     schema=SVDF_SCHEMA,
     stateful=True,
-    persistent_bytes=svdf_state_bytes,
+    macs=svdf_macs,
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=OWN,
+    memory=NodeMemory(persistent=svdf_state_bytes),
 )
 
 # What ops/builtin.py registers from this folder.

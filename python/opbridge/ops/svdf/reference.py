@@ -19,7 +19,7 @@ float32 sums are sequential loops in the kernel's order, each step rounded to fl
 import numpy as np
 
 from opbridge.errors import UnsupportedTensorError
-from opbridge.ir import DType, Node, Tensor
+from opbridge.ir import DType, Graph, Node, Tensor
 from opbridge.ir.attribute_types import Activation
 from opbridge.ops.definition import Array, ReferenceCall
 from opbridge.ops.shared.quantized import float32, float32_divide, require_quantization
@@ -175,3 +175,10 @@ def svdf_reference(call: ReferenceCall) -> list[Array]:
     if call.input_tensor(0).dtype is DType.FLOAT32:
         return svdf_float32(call)
     return svdf_integer(call)
+
+
+def svdf_macs(graph: Graph, node: Node, output_shape: tuple[int, ...]) -> int:
+    """Each filter's dot product with the input, then with its time weights."""
+    batch, inputs = graph.tensor(node.inputs[0]).shape
+    filters, memory = graph.tensor(node.inputs[2]).shape
+    return batch * filters * (inputs + memory)

@@ -2,7 +2,7 @@
 """TANH on int8: gemmlowp's fixed-point tanh; output scale 1/128, zero point 0. On float32: tanh (C: tanhf;
 the reference rounds a float64 tanh once, so they may differ by an ulp or two)."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import TANH_OUTPUT, Layout, NodeMemory, OperatorDefinition
 from opbridge.ops.tanh.emit_c import emit_tanh
 from opbridge.ops.tanh.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.tanh.onnx import ONNX_CONVERTERS
@@ -21,7 +21,11 @@ TANH = OperatorDefinition(
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=TANH_SCHEMA,
-    in_place=True,  # element by element: each output after its inputs (docs/memory_planner.md)
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.ELEMENTWISE,
+    quantization=TANH_OUTPUT,
+    # element by element: each output after its inputs (docs/memory_planner.md)
+    memory=NodeMemory(in_place=True),
 )
 
 # What ops/builtin.py registers from this folder.

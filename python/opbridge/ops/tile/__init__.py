@@ -2,7 +2,7 @@
 """TILE: repeats a tensor along each axis by a constant int32 or int64 multiples (float32, int8, int32;
 ranks up to 6 after the emitter merges untiled axes). An int8 output keeps the input's quantization."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import NO_MEMORY, SAME_AS_INPUT, Layout, OperatorDefinition
 from opbridge.ops.tile.emit_c import emit_tile, multiples_input
 from opbridge.ops.tile.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.tile.onnx import ONNX_CONVERTERS
@@ -20,6 +20,10 @@ TILE = OperatorDefinition(
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=TILE_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=SAME_AS_INPUT,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """TRANSPOSE: permutes a tensor's axes by a constant int32 perm (ranks up to 6, any element type)."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import NO_MEMORY, SAME_AS_INPUT, Layout, OperatorDefinition
 from opbridge.ops.transpose.emit_c import emit_transpose
 from opbridge.ops.transpose.litert import LITERT_CODE, LITERT_VERSIONS
 from opbridge.ops.transpose.onnx import ONNX_CONVERTERS
@@ -21,6 +21,10 @@ TRANSPOSE = OperatorDefinition(
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",
     schema=TRANSPOSE_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=SAME_AS_INPUT,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

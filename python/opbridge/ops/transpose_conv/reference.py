@@ -11,8 +11,11 @@ gathers each output's products in exactly that order, so every float32 rounding
 is TFLite Micro's.
 """
 
+import math
+
 import numpy as np
 
+from opbridge.ir import Graph, Node
 from opbridge.ir.attribute_types import Padding
 from opbridge.ops.definition import Array, ReferenceCall
 from opbridge.ops.shared.float32 import clamp_float32, float_activation_range, require_float32
@@ -120,3 +123,10 @@ def transpose_conv_reference(call: ReferenceCall) -> list[Array]:
         totals = totals + np.asarray(call.value(BIAS), np.float32)
     clamped = clamp_float32(totals, *float_activation_range(attributes.activation))
     return [clamped.reshape(output.shape)]
+
+
+def transpose_conv_macs(graph: Graph, node: Node, output_shape: tuple[int, ...]) -> int:
+    """Each input element (input 2) times the whole OHWI filter's taps and output channels (the scatter
+    TFLite Micro runs); the output's size does not change it."""
+    out_channels, taps_height, taps_width, _ = graph.tensor(node.inputs[1]).shape
+    return math.prod(graph.tensor(node.inputs[2]).shape) * out_channels * taps_height * taps_width

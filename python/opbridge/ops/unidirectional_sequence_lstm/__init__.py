@@ -4,10 +4,10 @@ cell states (variable tensors) carry over from run to run, as TFLite Micro runs 
 (no peephole, projection, layer norm or CIFG), float32, or int8 or 16x8 (int16 activations with int8
 weights and int64 biases) with an int16 cell state."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import OWN, Layout, NodeMemory, OperatorDefinition
 from opbridge.ops.unidirectional_sequence_lstm.emit_c import emit_lstm, lstm_persistent_bytes
 from opbridge.ops.unidirectional_sequence_lstm.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
-from opbridge.ops.unidirectional_sequence_lstm.reference import lstm_reference
+from opbridge.ops.unidirectional_sequence_lstm.reference import lstm_macs, lstm_reference
 from opbridge.ops.unidirectional_sequence_lstm.schema import LSTM_SCHEMA
 
 UNIDIRECTIONAL_SEQUENCE_LSTM = OperatorDefinition(
@@ -21,7 +21,10 @@ UNIDIRECTIONAL_SEQUENCE_LSTM = OperatorDefinition(
     doc=__doc__ or "",
     schema=LSTM_SCHEMA,
     stateful=True,
-    persistent_bytes=lstm_persistent_bytes,
+    macs=lstm_macs,
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=OWN,
+    memory=NodeMemory(persistent=lstm_persistent_bytes),
 )
 
 # What ops/builtin.py registers from this folder.

@@ -28,7 +28,7 @@ from collections.abc import Callable
 import numpy as np
 
 from opbridge.errors import UnsupportedTensorError
-from opbridge.ir import DType, Node, Tensor
+from opbridge.ir import DType, Graph, Node, Tensor
 from opbridge.ops.definition import Array, ReferenceCall
 from opbridge.ops.logistic.reference import float32_logistic
 from opbridge.ops.shared.float32 import FLOAT32_LOWEST, FLOAT32_MAX, clamp_float32, float32_tanh
@@ -317,3 +317,10 @@ def lstm_reference(call: ReferenceCall) -> list[Array]:
     if call.input_tensor(INPUT).dtype is DType.FLOAT32:
         return lstm_float32(call)
     return lstm_integer(call)
+
+
+def lstm_macs(graph: Graph, node: Node, output_shape: tuple[int, ...]) -> int:
+    """Per step, four gates over the input and the hidden row."""
+    first, second, inputs = graph.tensor(node.inputs[0]).shape
+    units = graph.tensor(node.inputs[5]).shape[0]
+    return first * second * 4 * units * (inputs + units)

@@ -2,7 +2,7 @@
 """UNPACK: the input taken apart along an axis into its num slices, the axis removed (float32, int8,
 int16, int32; every output keeps the input's quantization)."""
 
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.ops.definition import NO_MEMORY, SAME_AS_INPUT, Layout, OperatorDefinition
 from opbridge.ops.unpack.emit_c import emit_unpack
 from opbridge.ops.unpack.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.unpack.onnx import ONNX_CONVERTERS
@@ -20,6 +20,10 @@ UNPACK = OperatorDefinition(
     onnx_converters=ONNX_CONVERTERS,
     doc=__doc__ or "",
     schema=UNPACK_SCHEMA,
+    macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
+    layout=Layout.LAYOUT_DEPENDENT,
+    quantization=SAME_AS_INPUT,
+    memory=NO_MEMORY,
 )
 
 # What ops/builtin.py registers from this folder.

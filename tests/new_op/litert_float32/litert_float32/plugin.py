@@ -14,7 +14,7 @@ import numpy as np
 from opbridge.aot.portable_kernel import PortableKernel, PortableKernelOperator
 from opbridge.frontends.litert.nodes import LiteRTNode
 from opbridge.ir import DType
-from opbridge.ops.definition import OperatorDefinition, ReferenceCall
+from opbridge.ops.definition import FLOAT, NO_MEMORY, Layout, OperatorDefinition, ReferenceCall
 from opbridge.registry_context import RegistryContext
 from opbridge.schemas.opsets import OpsetDomain
 from opbridge.schemas.schema import FormalParameter, OpSchema, TypeConstraint, same_as_input
@@ -66,6 +66,19 @@ class LitertFloat32Operator(PortableKernelOperator):
 def customize_registry(context: RegistryContext) -> None:
     """Registers the operator: schema and reference, parser, C emitter."""
     context.opset_domains.register(DOMAIN, OpsetDomain(DOMAIN, 1, 1, "LitertFloat32 (opbridge new-op)"))
-    context.operators.add(OperatorDefinition(op_type=KEY, reference=reference, schema=SCHEMA))
+    context.operators.add(
+        OperatorDefinition(
+            op_type=KEY,
+            reference=reference,
+            schema=SCHEMA,
+            # Its facts (docs/adding_an_operator.md, "Operator facts"): no MACs; element by element
+            # (transposes around it cancel); no int8 output;
+            # no arena memory beyond its tensors.
+            macs=None,
+            layout=Layout.ELEMENTWISE,
+            quantization=FLOAT,
+            memory=NO_MEMORY,
+        )
+    )
     context.litert_parsers.register(KEY, parse)
     context.aot_operator_classes.register(KEY, LitertFloat32Operator)

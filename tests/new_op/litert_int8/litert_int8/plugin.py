@@ -14,7 +14,7 @@ import numpy as np
 from opbridge.aot.portable_kernel import KernelParam, PortableKernel, PortableKernelError, PortableKernelOperator
 from opbridge.frontends.litert.nodes import LiteRTNode
 from opbridge.ir import DType, Graph, Node
-from opbridge.ops.definition import OperatorDefinition, ReferenceCall
+from opbridge.ops.definition import NO_MEMORY, OWN, Layout, OperatorDefinition, ReferenceCall
 from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier, quantize_multiplier
 from opbridge.registry_context import RegistryContext
 from opbridge.schemas.opsets import OpsetDomain
@@ -94,6 +94,19 @@ class LitertInt8Operator(PortableKernelOperator):
 def customize_registry(context: RegistryContext) -> None:
     """Registers the operator: schema and reference, parser, C emitter."""
     context.opset_domains.register(DOMAIN, OpsetDomain(DOMAIN, 1, 1, "LitertInt8 (opbridge new-op)"))
-    context.operators.add(OperatorDefinition(op_type=KEY, reference=reference, schema=SCHEMA))
+    context.operators.add(
+        OperatorDefinition(
+            op_type=KEY,
+            reference=reference,
+            schema=SCHEMA,
+            # Its facts (docs/adding_an_operator.md, "Operator facts"): no MACs; element by element
+            # (transposes around it cancel); int8 output with parameters of its own (the kernel rescales);
+            # no arena memory beyond its tensors.
+            macs=None,
+            layout=Layout.ELEMENTWISE,
+            quantization=OWN,
+            memory=NO_MEMORY,
+        )
+    )
     context.litert_parsers.register(KEY, parse)
     context.aot_operator_classes.register(KEY, LitertInt8Operator)

@@ -14,7 +14,8 @@ import pathlib
 import numpy as np
 from opbridge.aot.portable_kernel import KernelParam, PortableKernel, PortableKernelOperator
 from opbridge.ir import DType
-from opbridge.ops.definition import OperatorDefinition, ReferenceCall
+from opbridge.ops.definition import FLOAT, NO_MEMORY, Layout, OperatorDefinition, ReferenceCall
+from opbridge.ops.shared.macs import per_output_element
 from opbridge.registry_context import RegistryContext
 from opbridge.schemas.opsets import OpsetDomain
 from opbridge.schemas.schema import FormalParameter, OpSchema, TypeConstraint, same_as_input
@@ -69,5 +70,18 @@ class OnnxFloat32Operator(PortableKernelOperator):
 def customize_registry(context: RegistryContext) -> None:
     """Registers the operator: schema and reference, ONNX schema, C emitter."""
     context.opset_domains.register(DOMAIN, OpsetDomain(DOMAIN, 1, 1, "OnnxFloat32 (opbridge new-op)"))
-    context.operators.add(OperatorDefinition(op_type=KEY, reference=reference, schema=SCHEMA))
+    context.operators.add(
+        OperatorDefinition(
+            op_type=KEY,
+            reference=reference,
+            schema=SCHEMA,
+            # Its facts (docs/adding_an_operator.md, "Operator facts"): one MAC per element; element by element
+            # (transposes around it cancel); no int8 output;
+            # no arena memory beyond its tensors.
+            macs=per_output_element(1),
+            layout=Layout.ELEMENTWISE,
+            quantization=FLOAT,
+            memory=NO_MEMORY,
+        )
+    )
     context.aot_operator_classes.register(KEY, OnnxFloat32Operator)

@@ -14,7 +14,8 @@ import pathlib
 import numpy as np
 from opbridge.aot.portable_kernel import KernelParam, PortableKernel, PortableKernelOperator
 from opbridge.ir import DType
-from opbridge.ops.definition import OperatorDefinition, ReferenceCall
+from opbridge.ops.definition import NO_MEMORY, SAME_AS_INPUT, Layout, OperatorDefinition, ReferenceCall
+from opbridge.ops.shared.macs import per_output_element
 from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier
 from opbridge.registry_context import RegistryContext
 from opbridge.schemas.opsets import OpsetDomain
@@ -73,5 +74,18 @@ class OnnxInt8Operator(PortableKernelOperator):
 def customize_registry(context: RegistryContext) -> None:
     """Registers the operator: schema and reference, ONNX schema, C emitter."""
     context.opset_domains.register(DOMAIN, OpsetDomain(DOMAIN, 1, 1, "OnnxInt8 (opbridge new-op)"))
-    context.operators.add(OperatorDefinition(op_type=KEY, reference=reference, schema=SCHEMA))
+    context.operators.add(
+        OperatorDefinition(
+            op_type=KEY,
+            reference=reference,
+            schema=SCHEMA,
+            # Its facts (docs/adding_an_operator.md, "Operator facts"): one MAC per element; element by element
+            # (transposes around it cancel); int8 output on the input's parameters (the kernel scales raw values);
+            # no arena memory beyond its tensors.
+            macs=per_output_element(1),
+            layout=Layout.ELEMENTWISE,
+            quantization=SAME_AS_INPUT,
+            memory=NO_MEMORY,
+        )
+    )
     context.aot_operator_classes.register(KEY, OnnxInt8Operator)
