@@ -2,10 +2,11 @@
 """What an operator's C emitter returns, and the names it can use.
 
 An operator folder's `emit_c.py` turns one node into a NodeCode: the
-headers it needs, file-scope definitions (a const parameter struct, const
-multiplier arrays) and the statements of the node's function, which set
-`status` from one kernel call. It refers to tensors only through
-EmitContext, which knows the module's names and memory plan.
+headers it needs, file-scope definitions (const multiplier arrays) and the
+node's kernel call as data (NodeCode.call, a backends.c.kernel_call.KernelCall
+with its const parameter struct), which sets `status`; code that is not one
+call goes in `statements`. It refers to tensors only through EmitContext,
+which knows the module's names and memory plan.
 """
 
 import dataclasses
@@ -14,6 +15,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from opbridge.backends.c.kernel_call import KernelCall, StructValue, dims, render_definition, render_statement
 from opbridge.backends.c.memory_plan import MemoryPlan
 from opbridge.ir import DType, Graph, Node, Tensor
 
@@ -41,6 +43,21 @@ class NodeCode:
     statements: list[str] = dataclasses.field(default_factory=list)
     # Run once from the module's init (the operator class sets has_init): resets persistent state.
     init_statements: list[str] = dataclasses.field(default_factory=list)
+    # The node's kernel call: its parameter struct is defined after `definitions`, its statement
+    # runs after `statements` (a patch stage or an in-place row changes its fields).
+    call: KernelCall | None = None
+
+    def all_definitions(self) -> list[str]:
+        """definitions, then the call's parameter struct."""
+        if self.call is None or self.call.params is None:
+            return list(self.definitions)
+        return [*self.definitions, render_definition(self.call.params)]
+
+    def all_statements(self) -> list[str]:
+        """statements, then the call."""
+        if self.call is None:
+            return list(self.statements)
+        return [*self.statements, render_statement(self.call)]
 
 
 def c_identifier(text: str) -> str:
@@ -143,21 +160,16 @@ class EmitContext:
         )
 
 
-def kernel_call(code: NodeCode, params_symbol: str) -> tuple[str, str] | None:
-    """(parameter struct type, call statement) when `code` is one kernel call taking `&params_symbol`
-    (a static const struct of its definitions), else None: code that runs a kernel on other sizes
-    (a patch stage's tiles, an in-place depthwise row) copies the struct and calls it on the copy."""
-    declaration = re.compile(rf"static const (\w+) {re.escape(params_symbol)} = \{{")
-    types = [match.group(1) for text in code.definitions for match in declaration.finditer(text)]
-    calls = [line for line in code.statements if f"&{params_symbol}," in line]
-    if len(types) != 1 or len(calls) != 1 or len(code.statements) != 1 or code.init_statements:
-        return None
-    return types[0], calls[0]
-
-
 def nhwc_dims(tensor: Tensor) -> str:
     """An opbridge_dims initializer; lower ranks are padded on the left with 1."""
     shape = (1,) * (4 - len(tensor.shape)) + tuple(tensor.shape)
     if len(shape) != 4:
         raise ValueError(f"{tensor.describe()} has rank {len(tensor.shape)}; expected at most 4")
     return "{" + c_int_list(shape) + "}"
+
+
+def tensor_dims(tensor: Tensor) -> StructValue:
+    """nhwc_dims as a parameter value."""
+    if len(tensor.shape) > 4:
+        raise ValueError(f"{tensor.describe()} has rank {len(tensor.shape)}; expected at most 4")
+    return dims(tensor.shape)
