@@ -1,0 +1,241 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The parameter structs the emitters write against the typedefs in cc/kernels/*.h: the same
+fields (names, order, count), nested structs included. The headers are parsed, searched by type
+name in every cc/kernels/*.h (the files may be split or renamed)."""
+
+import dataclasses
+import pathlib
+import re
+import tempfile
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from opbridge_testing import conv_tests
+from opbridge_testing.single_op import GraphBuilder
+
+from opbridge.aot.operators import NodeCodeOperator
+from opbridge.backends.c.emit_context import NodeCode
+from opbridge.backends.c.kernel_call import (
+    ArrayValue,
+    CExpression,
+    Field,
+    FloatValue,
+    KernelCall,
+    ParamStruct,
+    StructValue,
+    fields,
+    render_definition,
+    render_statement,
+)
+from opbridge.converter import compile_graph
+from opbridge.ir import DType, Graph, Quantization
+from opbridge.ir.attribute_types import Activation, Requantization
+from opbridge.ops.builtin import build_builtin_registry
+from opbridge.ops.fully_connected.attributes import FullyConnectedAttributes
+
+KERNEL_HEADERS = sorted(pathlib.Path("cc/kernels").glob("*.h"))
+REGISTRY = build_builtin_registry()
+
+
+def c_structs(text: str) -> dict[str, list[str]]:
+    """Member names, in order, of every `typedef struct [tag] { ... } name;` in C source text."""
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.DOTALL)
+    text = re.sub(r"//[^\n]*", " ", text)
+    text = re.sub(r"^\s*#[^\n]*", " ", text, flags=re.MULTILINE)
+    structs = {}
+    for match in re.finditer(r"typedef\s+struct\s*\w*\s*\{([^{}]*)\}\s*(\w+)\s*;", text):
+        members = []
+        for declaration in match.group(1).split(";"):
+            declaration = declaration.strip()
+            if not declaration:
+                continue
+            base = re.match(r"((?:const\s+|volatile\s+|struct\s+|unsigned\s+|signed\s+)*\w+)\s+(.*)", declaration)
+            assert base is not None, f"cannot read the member declaration {declaration!r}"
+            for declarator in base.group(2).split(","):
+                name = re.fullmatch(r"[\s*]*(?:const\s+)?(\w+)\s*(?:\[[^\]]*\]\s*)*", declarator)
+                assert name is not None, f"cannot read the declarator {declarator!r}"
+                members.append(name.group(1))
+        structs[match.group(2)] = members
+    return structs
+
+
+def kernel_structs() -> dict[str, list[str]]:
+    assert KERNEL_HEADERS, "cc/kernels/*.h not found; add //cc/kernels:sources to the test's data"
+    structs: dict[str, list[str]] = {}
+    for header in KERNEL_HEADERS:
+        for name, members in c_structs(header.read_text(encoding="utf-8")).items():
+            assert name not in structs or structs[name] == members, f"{name} is declared twice, differently"
+            structs[name] = members
+    return structs
+
+
+STRUCTS = kernel_structs()
+
+
+def mismatches(c_type: str, emitted: tuple[Field, ...]) -> list[str]:
+    """How `emitted` differs from the header's `c_type` (nested struct values included); empty if it does not."""
+    if c_type not in STRUCTS:
+        return [f"{c_type} is not a typedef struct in cc/kernels/*.h"]
+    names = [field.name for field in emitted]
+    problems = []
+    if names != STRUCTS[c_type]:
+        problems.append(f"{c_type}: emitted fields {names}, the header declares {STRUCTS[c_type]}")
+    for field in emitted:
+        if isinstance(field.value, StructValue):
+            problems += mismatches(field.value.c_type, field.value.fields)
+    return problems
+
+
+def emitted_calls(graph: Graph, monkeypatch: pytest.MonkeyPatch) -> list[KernelCall]:
+    """The kernel calls of every node of `graph`, as compile_graph emits them."""
+    calls: list[KernelCall] = []
+    node_files = NodeCodeOperator.node_files
+
+    def recording(operator: NodeCodeOperator, code: NodeCode) -> tuple[str, str]:
+        if code.call is not None:
+            calls.append(code.call)
+        return node_files(operator, code)
+
+    with monkeypatch.context() as patch, tempfile.TemporaryDirectory() as scratch:
+        patch.setattr(NodeCodeOperator, "node_files", recording)
+        compile_graph(graph, REGISTRY, "check", pathlib.Path(scratch) / "module", bundle_kernels=False)
+    return calls
+
+
+def check_graph(graph: Graph, monkeypatch: pytest.MonkeyPatch) -> set[str]:
+    """Asserts that the graph's parameter structs match the headers; returns their types."""
+    calls = emitted_calls(graph, monkeypatch)
+    assert calls, f"{graph.nodes[0].describe()} emitted no KernelCall"
+    for call in calls:
+        assert call.params is not None
+        problems = mismatches(call.params.c_type, call.params.fields)
+        assert not problems, "\n".join(problems)
+    return {call.params.c_type for call in calls if call.params is not None}
+
+
+def test_the_parser_reads_members_in_order_with_arrays_pointers_and_comments() -> None:
+    text = """
+    #define X 1
+    typedef struct {
+      const int32_t *multipliers; /* [channels] */
+      int32_t a, b[4]; // two
+      opbridge_dims input;
+      const float *const scales;
+    } example_params;
+    typedef struct tag { int8_t x; } tagged;
+    """
+    assert c_structs(text) == {
+        "example_params": ["multipliers", "a", "b", "input", "scales"],
+        "tagged": ["x"],
+    }
+
+
+def test_the_headers_declare_the_shared_structs() -> None:
+    assert STRUCTS["opbridge_dims"] == ["batches", "height", "width", "channels"]
+    assert STRUCTS["opbridge_requantization"] == ["multipliers", "shifts", "count", "scales"]
+
+
+def test_a_renamed_missing_or_extra_field_is_reported() -> None:
+    header = tuple(Field(name, 0) for name in STRUCTS["opbridge_requantization"])
+    assert mismatches("opbridge_requantization", header) == []
+    renamed = (Field("multiplier", 0), *header[1:])
+    assert mismatches("opbridge_requantization", renamed)
+    assert mismatches("opbridge_requantization", header[:-1])
+    assert mismatches("opbridge_requantization", (*header, Field("extra", 0)))
+    assert mismatches("opbridge_requantization", (header[1], header[0], *header[2:]))
+    nested = StructValue("opbridge_dims", fields(batches=1, height=2, width=3))
+    assert mismatches("opbridge_conv_s8_folded_params", (Field("input", nested),))
+    assert mismatches("no_such_params", header)
+
+
+def test_the_call_renders_as_the_emitters_wrote_it() -> None:
+    params = ParamStruct(
+        "example_params",
+        "m_node_0_params",
+        fields(
+            size=3,
+            scale=FloatValue(0.1),
+            table=CExpression("m_table"),
+            shape=ArrayValue((1, 2)),
+            dims=StructValue("opbridge_dims", fields(batches=1, height=2, width=3, channels=4)),
+        ),
+    )
+    assert render_definition(params) == (
+        "static const example_params m_node_0_params = {\n"
+        "    .size = 3,\n"
+        "    .scale = 0.10000000149011612f,\n"
+        "    .table = m_table,\n"
+        "    .shape = {1, 2},\n"
+        "    .dims = {1, 2, 3, 4},\n"
+        "};"
+    )
+    call = KernelCall("example", params, ("a", "b"))
+    assert render_statement(call) == "status = example(&m_node_0_params, a, b);"
+    assert render_statement(call.replace_arguments({"a": "row"}), "&params") == "status = example(&params, row, b);"
+    assert render_statement(dataclasses.replace(call, params=None)) == "status = example(a, b);"
+    with pytest.raises(KeyError):
+        params.replace(no_such_field=1)
+
+
+CONVOLUTIONS = [
+    (depthwise, dtype, requantization)
+    for depthwise in (False, True)
+    for dtype, requantization in (
+        (DType.INT8, Requantization.TFLITE),
+        (DType.INT8, Requantization.ONNX),
+        (DType.FLOAT32, Requantization.TFLITE),
+    )
+]
+
+
+@pytest.mark.parametrize(("depthwise", "dtype", "requantization"), CONVOLUTIONS)
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_convolution_structs_match_the_headers(
+    data: st.DataObject,
+    depthwise: bool,
+    dtype: DType,
+    requantization: Requantization,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    graph = conv_tests.draw_graph(data, depthwise, dtype, requantization=requantization)
+    check_graph(graph, monkeypatch)
+
+
+def fully_connected_graph(dtype: DType, depth: int, units: int, requantization: Requantization) -> Graph:
+    """A FULLY_CONNECTED of two rows, with a bias; int8 weights for int8 and int16 activations."""
+    builder = GraphBuilder()
+    if dtype is DType.FLOAT32:
+        x = builder.tensor("input", dtype, (2, depth))
+        w = builder.tensor("filter", dtype, (units, depth), data=np.full((units, depth), 0.5, np.float32))
+        b = builder.tensor("bias", dtype, (units,), data=np.full(units, 0.25, np.float32))
+        y = builder.tensor("output", dtype, (2, units))
+    else:
+        zero = 0 if dtype is DType.INT16 else 3
+        x = builder.tensor("input", dtype, (2, depth), Quantization((0.5,), (zero,)))
+        filter_q = Quantization((0.25,), (0,))
+        w = builder.tensor("filter", DType.INT8, (units, depth), filter_q, np.ones((units, depth), np.int8))
+        bias_type = DType.INT64 if dtype is DType.INT16 else DType.INT32
+        b = builder.tensor("bias", bias_type, (units,), Quantization((0.125,), (0,)), np.full(units, 2, bias_type.numpy))
+        y = builder.tensor("output", dtype, (2, units), Quantization((1.0,), (0 if dtype is DType.INT16 else -1,)))
+    attributes = FullyConnectedAttributes(activation=Activation.NONE, requantization=requantization)
+    return builder.single_node_graph("FULLY_CONNECTED", [x, w, b], [y], attributes)
+
+
+@pytest.mark.parametrize(
+    ("dtype", "depth", "units", "requantization", "c_type"),
+    [
+        (DType.INT8, 4, 3, Requantization.TFLITE, "opbridge_fully_connected_s8_params"),
+        (DType.INT8, 64, 32, Requantization.TFLITE, "opbridge_fully_connected_s8_folded_params"),
+        (DType.INT8, 4, 3, Requantization.ONNX, "opbridge_fully_connected_s8_params"),
+        (DType.INT16, 4, 3, Requantization.TFLITE, "opbridge_fully_connected_s8_params"),
+        (DType.FLOAT32, 4, 3, Requantization.TFLITE, "opbridge_fully_connected_f32_params"),
+    ],
+)
+def test_fully_connected_structs_match_the_headers(
+    dtype: DType, depth: int, units: int, requantization: Requantization, c_type: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    graph = fully_connected_graph(dtype, depth, units, requantization)
+    assert check_graph(graph, monkeypatch) == {c_type}
