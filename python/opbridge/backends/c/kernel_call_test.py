@@ -218,7 +218,8 @@ def fully_connected_graph(dtype: DType, depth: int, units: int, requantization: 
         filter_q = Quantization((0.25,), (0,))
         w = builder.tensor("filter", DType.INT8, (units, depth), filter_q, np.ones((units, depth), np.int8))
         bias_type = DType.INT64 if dtype is DType.INT16 else DType.INT32
-        b = builder.tensor("bias", bias_type, (units,), Quantization((0.125,), (0,)), np.full(units, 2, bias_type.numpy))
+        bias = np.full(units, 2, bias_type.numpy)
+        b = builder.tensor("bias", bias_type, (units,), Quantization((0.125,), (0,)), bias)
         y = builder.tensor("output", dtype, (2, units), Quantization((1.0,), (0 if dtype is DType.INT16 else -1,)))
     attributes = FullyConnectedAttributes(activation=Activation.NONE, requantization=requantization)
     return builder.single_node_graph("FULLY_CONNECTED", [x, w, b], [y], attributes)
