@@ -43,10 +43,12 @@ class Field:
 
 @dataclasses.dataclass(frozen=True)
 class StructValue:
-    """A struct member's initializer, written positionally ({a, b, c}) in field order."""
+    """A struct member's initializer, written positionally ({a, b, c}) in field order, or with
+    designators ({.a = a, .b = b}) when `designated`."""
 
     c_type: str
     fields: tuple[Field, ...]
+    designated: bool = False
 
     def field(self, name: str) -> Field:
         return _field(self.c_type, self.fields, name)
@@ -57,11 +59,13 @@ Value = int | CExpression | FloatValue | ArrayValue | StructValue
 
 @dataclasses.dataclass(frozen=True)
 class ParamStruct:
-    """A kernel's `static const <c_type> <symbol> = {.field = value, ...};`."""
+    """A kernel's `static const <c_type> <symbol> = {.field = value, ...};`, one field a line
+    (on one line when `one_line`)."""
 
     c_type: str
     symbol: str
     fields: tuple[Field, ...]
+    one_line: bool = False
 
     def field(self, name: str) -> Field:
         return _field(self.c_type, self.fields, name)
@@ -120,12 +124,17 @@ def render_value(value: Value) -> str:
     if isinstance(value, ArrayValue):
         return "{" + ", ".join(render_value(v) for v in value.values) + "}"
     if isinstance(value, StructValue):
+        if value.designated:
+            return "{" + ", ".join(f".{f.name} = {render_value(f.value)}" for f in value.fields) + "}"
         return "{" + ", ".join(render_value(f.value) for f in value.fields) + "}"
     raise TypeError(f"not a parameter value: {value!r}")
 
 
 def render_definition(params: ParamStruct) -> str:
     """The struct's file-scope definition."""
+    if params.one_line:
+        value = render_value(StructValue(params.c_type, params.fields, designated=True))
+        return f"static const {params.c_type} {params.symbol} = {value};"
     lines = [f"static const {params.c_type} {params.symbol} = {{"]
     lines += [f"    .{field.name} = {render_value(field.value)}," for field in params.fields]
     return "\n".join([*lines, "};"])

@@ -7,13 +7,14 @@ import dataclasses
 import pathlib
 import re
 import tempfile
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from opbridge_testing import conv_tests
-from opbridge_testing.single_op import GraphBuilder
+from opbridge_testing import conv_tests, mul_sub_tests, strategies
+from opbridge_testing.single_op import GraphBuilder, broadcast_binary_graph, pool_2d_graph
 
 from opbridge.aot.operators import NodeCodeOperator
 from opbridge.backends.c.emit_context import NodeCode
@@ -32,8 +33,10 @@ from opbridge.backends.c.kernel_call import (
 from opbridge.converter import compile_graph
 from opbridge.ir import DType, Graph, Quantization
 from opbridge.ir.attribute_types import Activation, Requantization
+from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.fully_connected.attributes import FullyConnectedAttributes
+from opbridge.ops.softmax.attributes import SoftmaxAttributes
 
 KERNEL_HEADERS = sorted(pathlib.Path("cc/kernels").glob("*.h"))
 REGISTRY = build_builtin_registry()
@@ -240,3 +243,40 @@ def test_fully_connected_structs_match_the_headers(
 ) -> None:
     graph = fully_connected_graph(dtype, depth, units, requantization)
     assert check_graph(graph, monkeypatch) == {c_type}
+
+
+def softmax_graph(data: st.DataObject, dtype: DType) -> Graph:
+    rows, depth = data.draw(st.integers(1, 4)), data.draw(st.integers(1, 40))
+    builder = GraphBuilder()
+    if dtype is DType.FLOAT32:
+        x = builder.tensor("logits", dtype, (rows, depth))
+        y = builder.tensor("probabilities", dtype, (rows, depth))
+    else:
+        x = builder.tensor("logits", dtype, (rows, depth), data.draw(strategies.per_tensor(0.01, 0.5)))
+        y = builder.tensor("probabilities", dtype, (rows, depth), Quantization((1.0 / 256.0,), (-128,)))
+    return builder.single_node_graph("SOFTMAX", [x], [y], SoftmaxAttributes(beta=1.0))
+
+
+# Drawn single-operator graphs of the converted operators (the op tests' graphs), by name.
+DRAWN_GRAPHS: dict[str, Callable[[st.DataObject], Graph]] = {
+    "AVERAGE_POOL_2D int8": lambda data: pool_2d_graph(data, "AVERAGE_POOL_2D"),
+    "AVERAGE_POOL_2D float32": lambda data: pool_2d_graph(data, "AVERAGE_POOL_2D", DType.FLOAT32),
+    "MAX_POOL_2D int8": lambda data: pool_2d_graph(data, "MAX_POOL_2D"),
+    "ADD int8": lambda data: mul_sub_tests.int8_graph(data, "ADD"),
+    "ADD float32": lambda data: mul_sub_tests.float32_graph(data, "ADD"),
+    "ADD int32": lambda data: broadcast_binary_graph(data, "ADD", DType.INT32, AddAttributes()),
+    "ADD int64": lambda data: broadcast_binary_graph(data, "ADD", DType.INT64, AddAttributes()),
+    "MUL int8": lambda data: mul_sub_tests.int8_graph(data, "MUL"),
+    "SUB int8": lambda data: mul_sub_tests.int8_graph(data, "SUB"),
+    "SOFTMAX int8": lambda data: softmax_graph(data, DType.INT8),
+    "SOFTMAX float32": lambda data: softmax_graph(data, DType.FLOAT32),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DRAWN_GRAPHS))
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_drawn_operator_structs_match_the_headers(
+    data: st.DataObject, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    check_graph(DRAWN_GRAPHS[name](data), monkeypatch)
