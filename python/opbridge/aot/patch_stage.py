@@ -25,7 +25,7 @@ from typing import Any
 from opbridge.aot.operators import BuiltinAotOperator, NodeCodeOperator
 from opbridge.aot.resolve import ResolvedGraph
 from opbridge.backends.c.emit_context import EmitContext, NodeCode, constants_placement
-from opbridge.backends.c.kernel_call import render_definition, render_statement
+from opbridge.backends.c.kernel_call import render_statement
 from opbridge.backends.c.memory_plan import MemoryPlan
 from opbridge.errors import ConfigError
 from opbridge.ir import DType, Graph, Node
@@ -546,7 +546,7 @@ typedef struct {{
                 hint="set patch_based.stages to the layers before it",
             )
         code.includes += layer_code.includes
-        code.definitions += [*layer_code.definitions, render_definition(call.params)]
+        code.definitions += [*layer_code.definitions, call.params]
         channels = self.original.tensor(node.outputs[0]).shape[3]
         bottom = position % 2 == 1  # outputs alternate ends: the top for layers 0, 2, ...
         where = (

@@ -44,11 +44,12 @@ class Field:
 @dataclasses.dataclass(frozen=True)
 class StructValue:
     """A struct member's initializer, written positionally ({a, b, c}) in field order, or with
-    designators ({.a = a, .b = b}) when `designated`."""
+    designators ({.a = a, .b = b}) when `designated`, one a line when also `multiline`."""
 
     c_type: str
     fields: tuple[Field, ...]
     designated: bool = False
+    multiline: bool = False
 
     def field(self, name: str) -> Field:
         return _field(self.c_type, self.fields, name)
@@ -86,15 +87,16 @@ class ParamStruct:
 class KernelCall:
     """`status = function(&params.symbol, arguments...);` (no parameter struct: `function(arguments...)`).
 
-    arguments are C expressions (tensor pointers from EmitContext, scratch pointers, sizes)."""
+    arguments are C expressions (tensor pointers from EmitContext, scratch pointers) or integers (sizes)."""
 
     function: str
     params: ParamStruct | None
-    arguments: tuple[str, ...]
+    arguments: tuple[str | int, ...]
 
     def replace_arguments(self, replacements: dict[str, str]) -> "KernelCall":
         """A copy with the arguments equal to a key replaced by its value (a tensor pointer by a buffer)."""
-        return dataclasses.replace(self, arguments=tuple(replacements.get(a, a) for a in self.arguments))
+        arguments = tuple(replacements.get(a, a) if isinstance(a, str) else a for a in self.arguments)
+        return dataclasses.replace(self, arguments=arguments)
 
 
 def _field(c_type: str, fields: Sequence[Field], name: str) -> Field:
@@ -112,7 +114,8 @@ def float_literal(value: float) -> str:
     return f"{float(single)!r}f"
 
 
-def render_value(value: Value) -> str:
+def render_value(value: Value, indent: str = "") -> str:
+    """`value` as C; `indent` is the indentation of the line it starts on (for multiline structs)."""
     if isinstance(value, bool):
         return str(int(value))
     if isinstance(value, int | np.integer):
@@ -124,6 +127,9 @@ def render_value(value: Value) -> str:
     if isinstance(value, ArrayValue):
         return "{" + ", ".join(render_value(v) for v in value.values) + "}"
     if isinstance(value, StructValue):
+        if value.designated and value.multiline:
+            lines = [f"{indent}    .{f.name} = {render_value(f.value, indent + '    ')},\n" for f in value.fields]
+            return "{\n" + "".join(lines) + indent + "}"
         if value.designated:
             return "{" + ", ".join(f".{f.name} = {render_value(f.value)}" for f in value.fields) + "}"
         return "{" + ", ".join(render_value(f.value) for f in value.fields) + "}"
@@ -136,13 +142,13 @@ def render_definition(params: ParamStruct) -> str:
         value = render_value(StructValue(params.c_type, params.fields, designated=True))
         return f"static const {params.c_type} {params.symbol} = {value};"
     lines = [f"static const {params.c_type} {params.symbol} = {{"]
-    lines += [f"    .{field.name} = {render_value(field.value)}," for field in params.fields]
+    lines += [f"    .{field.name} = {render_value(field.value, '    ')}," for field in params.fields]
     return "\n".join([*lines, "};"])
 
 
 def render_statement(call: KernelCall, params_expression: str | None = None) -> str:
     """The call statement; params_expression replaces &symbol (a local copy of the struct: "&params")."""
-    arguments = list(call.arguments)
+    arguments = [str(int(a)) if isinstance(a, int) else a for a in call.arguments]
     if call.params is not None:
         arguments.insert(0, params_expression or f"&{call.params.symbol}")
     return f"status = {call.function}({', '.join(arguments)});"

@@ -3,6 +3,7 @@
 fields (names, order, count), nested structs included. The headers are parsed, searched by type
 name in every cc/kernels/*.h (the files may be split or renamed)."""
 
+import ast
 import dataclasses
 import pathlib
 import re
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 from opbridge_testing import conv_tests, mul_sub_tests, strategies
 from opbridge_testing.single_op import GraphBuilder, broadcast_binary_graph, pool_2d_graph
 
+import opbridge.ops
 from opbridge.aot.operators import NodeCodeOperator
 from opbridge.backends.c.emit_context import NodeCode
 from opbridge.backends.c.kernel_call import (
@@ -39,6 +41,7 @@ from opbridge.ops.fully_connected.attributes import FullyConnectedAttributes
 from opbridge.ops.softmax.attributes import SoftmaxAttributes
 
 KERNEL_HEADERS = sorted(pathlib.Path("cc/kernels").glob("*.h"))
+EMITTERS = sorted(pathlib.Path(opbridge.ops.__file__).parent.glob("**/*.py"))
 REGISTRY = build_builtin_registry()
 
 
@@ -86,36 +89,36 @@ def mismatches(c_type: str, emitted: tuple[Field, ...]) -> list[str]:
     if names != STRUCTS[c_type]:
         problems.append(f"{c_type}: emitted fields {names}, the header declares {STRUCTS[c_type]}")
     for field in emitted:
-        if isinstance(field.value, StructValue):
-            problems += mismatches(field.value.c_type, field.value.fields)
+        values = field.value.values if isinstance(field.value, ArrayValue) else (field.value,)
+        for value in values:
+            if isinstance(value, StructValue):
+                problems += mismatches(value.c_type, value.fields)
     return problems
 
 
-def emitted_calls(graph: Graph, monkeypatch: pytest.MonkeyPatch) -> list[KernelCall]:
-    """The kernel calls of every node of `graph`, as compile_graph emits them."""
-    calls: list[KernelCall] = []
+def emitted_structs(graph: Graph, monkeypatch: pytest.MonkeyPatch) -> list[ParamStruct]:
+    """The parameter structs of every node of `graph`, as compile_graph emits them."""
+    structs: list[ParamStruct] = []
     node_files = NodeCodeOperator.node_files
 
     def recording(operator: NodeCodeOperator, code: NodeCode) -> tuple[str, str]:
-        if code.call is not None:
-            calls.append(code.call)
+        structs.extend(code.param_structs())
         return node_files(operator, code)
 
     with monkeypatch.context() as patch, tempfile.TemporaryDirectory() as scratch:
         patch.setattr(NodeCodeOperator, "node_files", recording)
         compile_graph(graph, REGISTRY, "check", pathlib.Path(scratch) / "module", bundle_kernels=False)
-    return calls
+    return structs
 
 
 def check_graph(graph: Graph, monkeypatch: pytest.MonkeyPatch) -> set[str]:
     """Asserts that the graph's parameter structs match the headers; returns their types."""
-    calls = emitted_calls(graph, monkeypatch)
-    assert calls, f"{graph.nodes[0].describe()} emitted no KernelCall"
-    for call in calls:
-        assert call.params is not None
-        problems = mismatches(call.params.c_type, call.params.fields)
+    structs = emitted_structs(graph, monkeypatch)
+    assert structs, f"{graph.nodes[0].describe()} emitted no parameter struct"
+    for params in structs:
+        problems = mismatches(params.c_type, params.fields)
         assert not problems, "\n".join(problems)
-    return {call.params.c_type for call in calls if call.params is not None}
+    return {params.c_type for params in structs}
 
 
 def test_the_parser_reads_members_in_order_with_arrays_pointers_and_comments() -> None:
@@ -280,3 +283,43 @@ def test_drawn_operator_structs_match_the_headers(
     data: st.DataObject, name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     check_graph(DRAWN_GRAPHS[name](data), monkeypatch)
+
+
+def written_structs(source: str) -> list[tuple[int, str, list[str]]]:
+    """(line, type, field names) of each ParamStruct("type", symbol, fields(a=..., ...)) and
+    StructValue("type", fields(...)) in Python source whose type is a string and whose fields are
+    one fields(...) call of keywords; those built otherwise are left to the drawn graphs above."""
+    found = []
+    for call in ast.walk(ast.parse(source)):
+        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name):
+            continue
+        position = {"ParamStruct": 2, "StructValue": 1}.get(call.func.id)
+        if position is None or len(call.args) <= position:
+            continue
+        c_type, members = call.args[0], call.args[position]
+        if not isinstance(c_type, ast.Constant) or not isinstance(c_type.value, str):
+            continue
+        if not (isinstance(members, ast.Call) and isinstance(members.func, ast.Name) and members.func.id == "fields"):
+            continue
+        if members.args or any(keyword.arg is None for keyword in members.keywords):
+            continue
+        found.append((call.lineno, c_type.value, [str(keyword.arg) for keyword in members.keywords]))
+    return found
+
+
+def test_every_struct_written_in_the_emitters_matches_the_headers() -> None:
+    problems, count = [], 0
+    for path in EMITTERS:
+        for line, c_type, names in written_structs(path.read_text(encoding="utf-8")):
+            count += 1
+            problems += [
+                f"{path}:{line}: {problem}" for problem in mismatches(c_type, fields(**dict.fromkeys(names, 0)))
+            ]
+    assert count >= 40, f"only {count} parameter structs found in {len(EMITTERS)} files"
+    assert not problems, "\n".join(problems)
+
+
+def test_the_source_scan_sees_a_renamed_field() -> None:
+    source = 'ParamStruct("opbridge_dims", symbol, fields(batches=1, height=2, width=3, channel=4))'
+    ((_, c_type, names),) = written_structs(source)
+    assert mismatches(c_type, fields(**dict.fromkeys(names, 0)))

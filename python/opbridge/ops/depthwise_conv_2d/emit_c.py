@@ -4,7 +4,7 @@
 output over the input (docs/memory_planner.md, "In place")."""
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
-from opbridge.backends.c.kernel_call import render_definition, render_statement
+from opbridge.backends.c.kernel_call import render_statement
 from opbridge.ir import DType, Graph, Node
 from opbridge.ir.attribute_types import window
 from opbridge.ops.conv_2d.emit_c import emit_convolution
@@ -67,7 +67,7 @@ def _emit_in_place(ctx: EmitContext, node: Node) -> NodeCode:
     assert call is not None and call.params is not None and not code.statements, (
         f"{node.describe()}: the depthwise emitter is one kernel call"
     )
-    code.definitions.append(render_definition(call.params))
+    code.definitions.append(call.params)
     code.call = None  # the rows below call it on a copy of its parameters
     source = graph.tensor(node.inputs[0])
     _, height, width, channels = source.shape

@@ -196,7 +196,7 @@ def emit_float32_unary(ctx: EmitContext, node: Node, kernel: str) -> NodeCode:
         kernel,
         None,
         (
-            str(input_tensor.element_count),
+            input_tensor.element_count,
             ctx.pointer(node.inputs[0]),
             ctx.pointer(node.outputs[0]),
         ),
