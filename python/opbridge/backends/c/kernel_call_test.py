@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from opbridge_testing import conv_tests, mul_sub_tests, strategies
+from opbridge_testing import conv_tests, lstm_sequence, mul_sub_tests, strategies, svdf_keyword
 from opbridge_testing.single_op import GraphBuilder, broadcast_binary_graph, pool_2d_graph
 
 import opbridge.ops
@@ -33,12 +33,14 @@ from opbridge.backends.c.kernel_call import (
     render_statement,
 )
 from opbridge.converter import compile_graph
+from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import DType, Graph, Quantization
 from opbridge.ir.attribute_types import Activation, Requantization
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.fully_connected.attributes import FullyConnectedAttributes
 from opbridge.ops.softmax.attributes import SoftmaxAttributes
+from opbridge.registry import as_registry_context
 
 KERNEL_HEADERS = sorted(pathlib.Path("cc/kernels").glob("*.h"))
 EMITTERS = sorted(pathlib.Path(opbridge.ops.__file__).parent.glob("**/*.py"))
@@ -323,3 +325,19 @@ def test_the_source_scan_sees_a_renamed_field() -> None:
     source = 'ParamStruct("opbridge_dims", symbol, fields(batches=1, height=2, width=3, channel=4))'
     ((_, c_type, names),) = written_structs(source)
     assert mismatches(c_type, fields(**dict.fromkeys(names, 0)))
+
+
+@pytest.mark.parametrize(
+    ("model", "c_types"),
+    [
+        (lstm_sequence.lstm_sequence_int8, {"opbridge_lstm_s8_params"}),
+        (lstm_sequence.lstm_sequence_float32, {"opbridge_lstm_f32_params"}),
+        (svdf_keyword.svdf_keyword_int8, {"opbridge_svdf_s8_params"}),
+        (svdf_keyword.svdf_keyword_float32, {"opbridge_svdf_f32_params"}),
+    ],
+)
+def test_recurrent_model_structs_match_the_headers(
+    model: Callable[[], bytes], c_types: set[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    graph = read_litert_model(model(), as_registry_context(REGISTRY), "model.tflite")
+    assert c_types <= check_graph(graph, monkeypatch)

@@ -6,7 +6,7 @@ gets no buffer): the module's init resets it as TFLite Micro's ResetVariableTens
 run carries it on."""
 
 from opbridge.backends.c.emit_context import C_TYPES, EmitContext, NodeCode
-from opbridge.backends.c.kernel_call import KernelCall, ParamStruct, fields
+from opbridge.backends.c.kernel_call import CExpression, KernelCall, ParamStruct, fields
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Graph, Node
 from opbridge.ir.attribute_types import Activation
@@ -63,7 +63,7 @@ def emit_svdf(ctx: EmitContext, node: Node) -> NodeCode:
         params = ParamStruct(
             "opbridge_svdf_f32_params",
             params_symbol,
-            (*dimensions, *fields(activation=ACTIVATION_CODES[attributes.activation])),
+            (*dimensions, *fields(activation=CExpression(ACTIVATION_CODES[attributes.activation]))),
         )
         call = KernelCall("opbridge_svdf_f32", params, operands)
         return NodeCode([HEADER, "string.h"], init_statements=init, call=call)
