@@ -62,11 +62,7 @@ def emit_add_int16(ctx: EmitContext, node: Node) -> NodeCode:
     call = KernelCall(
         "opbridge_add_s16",
         params,
-        (
-            ctx.pointer(node.inputs[0]),
-            ctx.pointer(node.inputs[1]),
-            ctx.pointer(node.outputs[0]),
-        ),
+        (ctx.pointer(node.inputs[0]), ctx.pointer(node.inputs[1]), ctx.pointer(node.outputs[0])),
     )
     return NodeCode(includes=["cc/kernels/opbridge_kernels_s16.h"], call=call)
 
@@ -146,13 +142,7 @@ def emit_add_or_sub(
         ),
     )
     call = KernelCall(
-        kernel,
-        params,
-        (
-            ctx.pointer(node.inputs[0]),
-            ctx.pointer(node.inputs[1]),
-            ctx.pointer(node.outputs[0]),
-        ),
+        kernel, params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.inputs[1]), ctx.pointer(node.outputs[0]))
     )
     return NodeCode(includes=[KERNELS_HEADER], call=call)
 
@@ -196,10 +186,6 @@ def emit_table_form(
     call = KernelCall(
         "opbridge_add_s8_table",
         params,
-        (
-            ctx.pointer(node.inputs[0]),
-            ctx.pointer(node.inputs[1]),
-            ctx.pointer(node.outputs[0]),
-        ),
+        (ctx.pointer(node.inputs[0]), ctx.pointer(node.inputs[1]), ctx.pointer(node.outputs[0])),
     )
     return NodeCode(includes=[FOLDED_KERNELS_HEADER], definitions=[first_definition, second_definition], call=call)

@@ -33,14 +33,7 @@ def depth_space_emitter(kernel: str) -> Callable[[EmitContext, Node], NodeCode]:
                 block_size=block,
             ),
         )
-        call = KernelCall(
-            kernel,
-            params,
-            (
-                ctx.pointer(node.inputs[0]),
-                ctx.pointer(node.outputs[0]),
-            ),
-        )
+        call = KernelCall(kernel, params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])))
         return NodeCode(includes=[HEADER], call=call)
 
     return emit

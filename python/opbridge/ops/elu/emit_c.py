@@ -29,10 +29,6 @@ def emit_elu(ctx: EmitContext, node: Node) -> NodeCode:
     call = KernelCall(
         "opbridge_elu_f32",
         params,
-        (
-            input_tensor.element_count,
-            ctx.pointer(node.inputs[0]),
-            ctx.pointer(node.outputs[0]),
-        ),
+        (input_tensor.element_count, ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])),
     )
     return NodeCode(includes=[HEADER], call=call)

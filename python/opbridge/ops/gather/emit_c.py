@@ -36,12 +36,6 @@ def emit_gather(ctx: EmitContext, node: Node) -> NodeCode:
         ),
     )
     call = KernelCall(
-        kernel,
-        params,
-        (
-            ctx.pointer(node.inputs[0]),
-            ctx.pointer(node.inputs[1]),
-            ctx.pointer(node.outputs[0]),
-        ),
+        kernel, params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.inputs[1]), ctx.pointer(node.outputs[0]))
     )
     return NodeCode(includes=[HEADER], call=call)

@@ -22,12 +22,5 @@ def emit_l2_normalization(ctx: EmitContext, node: Node) -> NodeCode:
         "opbridge_l2_normalization_params", params_symbol, fields(rows=rows, depth=depth, input_zero_point=zero_point)
     )
     kernel = "opbridge_l2_normalization_f32" if input_tensor.dtype is DType.FLOAT32 else "opbridge_l2_normalization_s8"
-    call = KernelCall(
-        kernel,
-        params,
-        (
-            ctx.pointer(node.inputs[0]),
-            ctx.pointer(node.outputs[0]),
-        ),
-    )
+    call = KernelCall(kernel, params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])))
     return NodeCode(includes=[HEADER], call=call)

@@ -40,12 +40,5 @@ def emit_leaky_relu(ctx: EmitContext, node: Node) -> NodeCode:
                 alpha_shift=p.alpha_shift,
             ),
         )
-    call = KernelCall(
-        kernel,
-        params,
-        (
-            ctx.pointer(node.inputs[0]),
-            ctx.pointer(node.outputs[0]),
-        ),
-    )
+    call = KernelCall(kernel, params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])))
     return NodeCode(includes=[HEADER], call=call)

@@ -27,14 +27,7 @@ def emit_activation(ctx: EmitContext, node: Node, kernel: str) -> NodeCode:
             input_range_radius=p.range_radius,
         ),
     )
-    call = KernelCall(
-        kernel,
-        params,
-        (
-            ctx.pointer(node.inputs[0]),
-            ctx.pointer(node.outputs[0]),
-        ),
-    )
+    call = KernelCall(kernel, params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])))
     return NodeCode(includes=[KERNELS_HEADER], call=call)
 
 

@@ -31,14 +31,7 @@ def emit_float32_mean(ctx: EmitContext, node: Node) -> NodeCode:
             count=count,
         ),
     )
-    call = KernelCall(
-        "opbridge_mean_f32",
-        params,
-        (
-            ctx.pointer(node.inputs[0]),
-            ctx.pointer(node.outputs[0]),
-        ),
-    )
+    call = KernelCall("opbridge_mean_f32", params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])))
     return NodeCode(includes=[F32_KERNELS_HEADER], call=call)
 
 
@@ -74,11 +67,7 @@ def emit_mean(ctx: EmitContext, node: Node) -> NodeCode:
     call = KernelCall(
         "opbridge_mean_s8",
         params,
-        (
-            ctx.pointer(node.inputs[0]),
-            ctx.scratch_pointer(node, "int32_t"),
-            ctx.pointer(node.outputs[0]),
-        ),
+        (ctx.pointer(node.inputs[0]), ctx.scratch_pointer(node, "int32_t"), ctx.pointer(node.outputs[0])),
     )
     return NodeCode(includes=[KERNELS_HEADER], call=call)
 

@@ -51,10 +51,6 @@ def emit_mul(ctx: EmitContext, node: Node) -> NodeCode:
     call = KernelCall(
         "opbridge_mul_s8",
         params,
-        (
-            ctx.pointer(node.inputs[0]),
-            ctx.pointer(node.inputs[1]),
-            ctx.pointer(node.outputs[0]),
-        ),
+        (ctx.pointer(node.inputs[0]), ctx.pointer(node.inputs[1]), ctx.pointer(node.outputs[0])),
     )
     return NodeCode(includes=[KERNELS_HEADER], call=call)

@@ -58,13 +58,7 @@ def emit_pad_float32(ctx: EmitContext, node: Node) -> NodeCode:
         ),
     )
     call = KernelCall(
-        "opbridge_pad",
-        params,
-        (
-            ctx.pointer(node.inputs[0]),
-            value_pointer,
-            ctx.pointer(node.outputs[0]),
-        ),
+        "opbridge_pad", params, (ctx.pointer(node.inputs[0]), value_pointer, ctx.pointer(node.outputs[0]))
     )
     return NodeCode(includes=[F32_KERNELS_HEADER], definitions=definitions, call=call)
 
@@ -91,12 +85,5 @@ def emit_pad(ctx: EmitContext, node: Node) -> NodeCode:
             pad_value=value,
         ),
     )
-    call = KernelCall(
-        "opbridge_pad_s8",
-        params,
-        (
-            ctx.pointer(node.inputs[0]),
-            ctx.pointer(node.outputs[0]),
-        ),
-    )
+    call = KernelCall("opbridge_pad_s8", params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])))
     return NodeCode(includes=[KERNELS_HEADER], call=call)

@@ -42,12 +42,5 @@ def emit_reduce_max(ctx: EmitContext, node: Node) -> NodeCode:
             output_size=output.element_count,
         ),
     )
-    call = KernelCall(
-        kernel,
-        params,
-        (
-            ctx.pointer(node.inputs[0]),
-            ctx.pointer(node.outputs[0]),
-        ),
-    )
+    call = KernelCall(kernel, params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])))
     return NodeCode(includes=[HEADER], call=call)

@@ -33,14 +33,7 @@ def resize_call(ctx: EmitContext, node: Node, geometry: ResizeGeometry, kernel: 
             half_pixel_centers=int(g.half_pixel_centers),
         ),
     )
-    call = KernelCall(
-        kernel,
-        params,
-        (
-            ctx.pointer(node.inputs[0]),
-            ctx.pointer(node.outputs[0]),
-        ),
-    )
+    call = KernelCall(kernel, params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])))
     return NodeCode(includes=[HEADER], call=call)
 
 

@@ -38,12 +38,5 @@ def emit_rsqrt(ctx: EmitContext, node: Node) -> NodeCode:
         params_symbol,
         fields(size=input_tensor.element_count, input_zero_point=input_q.zero_point, table=CExpression(table_symbol)),
     )
-    call = KernelCall(
-        "opbridge_rsqrt_s8",
-        params,
-        (
-            ctx.pointer(node.inputs[0]),
-            ctx.pointer(node.outputs[0]),
-        ),
-    )
+    call = KernelCall("opbridge_rsqrt_s8", params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])))
     return NodeCode(includes=[HEADER], definitions=[table_definition], call=call)

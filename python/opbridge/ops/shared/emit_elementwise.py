@@ -143,13 +143,7 @@ def emit_broadcast_binary(
             fields(broadcast=broadcast, activation_min=bounds[0], activation_max=bounds[1]),
         )
     call = KernelCall(
-        kernel,
-        params,
-        (
-            ctx.pointer(node.inputs[0]),
-            ctx.pointer(node.inputs[1]),
-            ctx.pointer(node.outputs[0]),
-        ),
+        kernel, params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.inputs[1]), ctx.pointer(node.outputs[0]))
     )
     return NodeCode(includes=[header], call=call)
 
@@ -193,12 +187,6 @@ def emit_float32_unary(ctx: EmitContext, node: Node, kernel: str) -> NodeCode:
             hint="an element-wise operator's output has its input's shape; the model is inconsistent",
         )
     call = KernelCall(
-        kernel,
-        None,
-        (
-            input_tensor.element_count,
-            ctx.pointer(node.inputs[0]),
-            ctx.pointer(node.outputs[0]),
-        ),
+        kernel, None, (input_tensor.element_count, ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0]))
     )
     return NodeCode(includes=[F32_KERNELS_HEADER], call=call)

@@ -52,10 +52,6 @@ def emit_squared_difference(ctx: EmitContext, node: Node) -> NodeCode:
     call = KernelCall(
         "opbridge_squared_difference_s8",
         params,
-        (
-            ctx.pointer(node.inputs[0]),
-            ctx.pointer(node.inputs[1]),
-            ctx.pointer(node.outputs[0]),
-        ),
+        (ctx.pointer(node.inputs[0]), ctx.pointer(node.inputs[1]), ctx.pointer(node.outputs[0])),
     )
     return NodeCode(includes=[HEADER], call=call)

@@ -34,12 +34,5 @@ def emit_strided_slice(ctx: EmitContext, node: Node) -> NodeCode:
             input_steps=int_array(steps),
         ),
     )
-    call = KernelCall(
-        "opbridge_strided_slice",
-        params,
-        (
-            ctx.pointer(node.inputs[0]),
-            ctx.pointer(node.outputs[0]),
-        ),
-    )
+    call = KernelCall("opbridge_strided_slice", params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])))
     return NodeCode(includes=[INT_KERNELS_HEADER], call=call)

@@ -36,12 +36,5 @@ def emit_sum(ctx: EmitContext, node: Node) -> NodeCode:
             output_size=output.element_count,
         ),
     )
-    call = KernelCall(
-        "opbridge_sum_f32",
-        params,
-        (
-            ctx.pointer(node.inputs[0]),
-            ctx.pointer(node.outputs[0]),
-        ),
-    )
+    call = KernelCall("opbridge_sum_f32", params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])))
     return NodeCode(includes=[HEADER], call=call)

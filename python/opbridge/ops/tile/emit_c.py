@@ -56,14 +56,7 @@ def emit_tile(ctx: EmitContext, node: Node) -> NodeCode:
             multiples=int_array(multiple for _, multiple in lattice),
         ),
     )
-    call = KernelCall(
-        "opbridge_tile",
-        params,
-        (
-            ctx.pointer(node.inputs[0]),
-            ctx.pointer(node.outputs[0]),
-        ),
-    )
+    call = KernelCall("opbridge_tile", params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])))
     return NodeCode(includes=[HEADER], call=call)
 
 

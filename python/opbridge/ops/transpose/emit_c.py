@@ -59,12 +59,5 @@ def emit_transpose(ctx: EmitContext, node: Node) -> NodeCode:
             input_strides=int_array(stride for _, stride in lattice),
         ),
     )
-    call = KernelCall(
-        "opbridge_transpose",
-        params,
-        (
-            ctx.pointer(node.inputs[0]),
-            ctx.pointer(node.outputs[0]),
-        ),
-    )
+    call = KernelCall("opbridge_transpose", params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])))
     return NodeCode(includes=[F32_KERNELS_HEADER], call=call)
