@@ -176,16 +176,8 @@ class EmitContext:
         )
 
 
-def nhwc_dims(tensor: Tensor) -> str:
-    """An opbridge_dims initializer; lower ranks are padded on the left with 1."""
-    shape = (1,) * (4 - len(tensor.shape)) + tuple(tensor.shape)
-    if len(shape) != 4:
-        raise ValueError(f"{tensor.describe()} has rank {len(tensor.shape)}; expected at most 4")
-    return "{" + c_int_list(shape) + "}"
-
-
 def tensor_dims(tensor: Tensor) -> StructValue:
-    """nhwc_dims as a parameter value."""
+    """An opbridge_dims (NHWC) of the tensor's shape; lower ranks are padded on the left with 1."""
     if len(tensor.shape) > 4:
         raise ValueError(f"{tensor.describe()} has rank {len(tensor.shape)}; expected at most 4")
     return dims(tensor.shape)

@@ -67,6 +67,7 @@ def _emit_in_place(ctx: EmitContext, node: Node) -> NodeCode:
     assert call is not None and call.params is not None and not code.statements, (
         f"{node.describe()}: the depthwise emitter is one kernel call"
     )
+    assert call.params.has_fields("input", "output", "padding_height"), "the rows below set these fields"
     code.definitions.append(call.params)
     code.call = None  # the rows below call it on a copy of its parameters
     source = graph.tensor(node.inputs[0])

@@ -2,8 +2,6 @@
 """C emission the element-wise operators share: requantization, 4-D broadcast strides, the int and float32
 binary and unary kernel calls, C literals."""
 
-import numpy as np
-
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
 from opbridge.backends.c.kernel_call import (
     ArrayValue,
@@ -151,14 +149,6 @@ def emit_broadcast_binary(
 def c_int32_literal(value: int) -> str:
     """An int32 constant as C source (INT32_MIN has no literal of its own)."""
     return {INT32_MIN: "INT32_MIN", INT32_MAX: "INT32_MAX"}.get(value, str(value))
-
-
-def c_float_literal(value: float) -> str:
-    """A float32 value as a C float constant that reads back to the same bits."""
-    single = np.float32(value)
-    if not np.isfinite(single):
-        raise ValueError(f"{value} is not a finite float32")
-    return f"{float(single)!r}f"
 
 
 def emit_float32_binary(ctx: EmitContext, node: Node, kernel: str, activation: Activation | None) -> NodeCode:
