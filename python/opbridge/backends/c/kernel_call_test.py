@@ -37,6 +37,7 @@ from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import DType, Graph, Quantization
 from opbridge.ir.attribute_types import Activation, Requantization
 from opbridge.ops.add.attributes import AddAttributes
+from opbridge.ops.batch_matmul.attributes import BatchMatMulAttributes
 from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.fully_connected.attributes import FullyConnectedAttributes
 from opbridge.ops.softmax.attributes import SoftmaxAttributes
@@ -341,3 +342,34 @@ def test_recurrent_model_structs_match_the_headers(
 ) -> None:
     graph = read_litert_model(model(), as_registry_context(REGISTRY), "model.tflite")
     assert c_types <= check_graph(graph, monkeypatch)
+
+
+def squared_difference_int8_graph() -> Graph:
+    builder = GraphBuilder()
+    a = builder.tensor("a", DType.INT8, (1, 2, 3, 4), Quantization((0.05,), (3,)))
+    b = builder.tensor("b", DType.INT8, (1, 1, 3, 1), Quantization((0.1,), (-2,)))
+    y = builder.tensor("y", DType.INT8, (1, 2, 3, 4), Quantization((0.2,), (-128,)))
+    return builder.single_node_graph("SQUARED_DIFFERENCE", [a, b], [y], None)
+
+
+def batch_matmul_graph(dtype: DType) -> Graph:
+    builder = GraphBuilder()
+    quantization = None if dtype is DType.FLOAT32 else Quantization((0.05,), (0,))
+    x = builder.tensor("x", dtype, (2, 3, 4), quantization)
+    w = builder.tensor("w", dtype, (1, 4, 5), quantization)
+    y = builder.tensor("y", dtype, (2, 3, 5), None if dtype is DType.FLOAT32 else Quantization((0.5,), (0,)))
+    return builder.single_node_graph("BATCH_MATMUL", [x, w], [y], BatchMatMulAttributes(adj_x=False, adj_y=False))
+
+
+@pytest.mark.parametrize(
+    ("graph", "c_types"),
+    [
+        (squared_difference_int8_graph, {"opbridge_squared_difference_s8_params"}),
+        (lambda: batch_matmul_graph(DType.FLOAT32), {"opbridge_batch_matmul_shape"}),
+        (lambda: batch_matmul_graph(DType.INT8), {"opbridge_batch_matmul_quantized_params"}),
+    ],
+)
+def test_nested_struct_values_match_the_headers(
+    graph: Callable[[], Graph], c_types: set[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert check_graph(graph(), monkeypatch) == c_types
