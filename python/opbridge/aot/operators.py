@@ -316,12 +316,12 @@ extern "C" {{
         includes = [f"#include <{i}>" for i in ["stddef.h", "stdint.h", *system_includes]]
         includes += [f'#include "{i}"' for i in project_includes]
         includes += [f'#include "{stem}.h"', f'#include "{p}_constants.h"']
-        definitions = "\n\n".join(code.definitions)
+        definitions = "\n\n".join(code.all_definitions())
         attributes = self.function_attributes()
         functions = []
         if self.has_init:
             functions.append(self._function(f"{attributes}int32_t {self.init_symbol}", code.init_statements))
-        functions.append(self._function(f"{attributes}int32_t {self.run_symbol}", code.statements))
+        functions.append(self._function(f"{attributes}int32_t {self.run_symbol}", code.all_statements()))
         source = f"""/* {GENERATED_NOTICE} */
 /* {description} */
 {chr(10).join(dict.fromkeys(includes))}

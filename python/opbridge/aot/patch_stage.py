@@ -24,7 +24,8 @@ from typing import Any
 
 from opbridge.aot.operators import AotOperator, BuiltinAotOperator, NodeCodeOperator
 from opbridge.aot.resolve import ResolvedGraph
-from opbridge.backends.c.emit_context import EmitContext, NodeCode, constants_placement, kernel_call
+from opbridge.backends.c.emit_context import EmitContext, NodeCode, constants_placement
+from opbridge.backends.c.kernel_call import render_statement
 from opbridge.backends.c.memory_plan import MemoryPlan
 from opbridge.errors import ConfigError
 from opbridge.ir import DType, Graph, Node
@@ -520,16 +521,22 @@ typedef struct {{
         """One layer of a tile: its emitter's kernel call on a copy of its parameters with the tile's sizes."""
         context.tile_pointers = {node.inputs[0]: "layer_input", node.outputs[0]: "layer_output"}
         layer_code = operator.emit_node_code(context)
-        params_symbol = context.local_symbol(node, "params")
-        call = kernel_call(layer_code, params_symbol)
-        if call is None:
+        call = layer_code.call
+        tiled = ("input", "output", "padding_height", "padding_width")
+        if (
+            call is None
+            or call.params is None
+            or not call.params.has_fields(*tiled)
+            or layer_code.statements
+            or layer_code.init_statements
+        ):
             raise ConfigError(
-                f"{node.describe()}: its C is not one kernel call with one parameter struct; "
-                "it cannot run in a patch stage",
+                f"{node.describe()}: its C is not one kernel call with one parameter struct "
+                "with the fields input, output, padding_height and padding_width; it cannot run in a patch stage",
                 hint="set patch_based.stages to the layers before it",
             )
         code.includes += layer_code.includes
-        code.definitions += layer_code.definitions
+        code.definitions += [*layer_code.definitions, call.params]
         channels = self.original.tensor(node.outputs[0]).shape[3]
         bottom = position % 2 == 1  # outputs alternate ends: the top for layers 0, 2, ...
         where = (
@@ -541,7 +548,7 @@ typedef struct {{
         return [
             f"{{ /* {node.describe()} */",
             f"  const {context.stage_symbol}_layer_tile *g = &tile->layers[{position}];",
-            f"  {call[0]} params = {params_symbol};",
+            f"  {call.params.c_type} params = {call.params.symbol};",
             "  params.input.height = g->input_height;",
             "  params.input.width = g->input_width;",
             "  params.output.height = g->output_height;",
@@ -549,7 +556,7 @@ typedef struct {{
             "  params.padding_height = g->padding_height;",
             "  params.padding_width = g->padding_width;",
             f"  layer_output = {where};",
-            "  " + call[1].replace(f"&{params_symbol},", "&params,"),
+            "  " + render_statement(call, "&params"),
             "  if (status != 0) {",
             "    return status;",
             "  }",

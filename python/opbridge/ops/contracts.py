@@ -39,10 +39,13 @@ class CNodeCode(Protocol):
     """The C of one node: what `emit_c` returns (backends.c.emit_context.NodeCode)."""
 
     includes: list[str]
-    definitions: list[str]
+    # C text, or backends.c.kernel_call.ParamStruct values (parameter structs of calls in statements).
+    definitions: list[Any]
     statements: list[str]
     # Run once from the module's init: resets persistent state.
     init_statements: list[str]
+    # The node's kernel call as data (backends.c.kernel_call.KernelCall), or None.
+    call: Any
 
 
 class CEmitContext(Protocol):

@@ -7,7 +7,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, c_int_list
+from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import CExpression, KernelCall, ParamStruct, fields, int_array
 from opbridge.ir import DType, Node, Quantization
 from opbridge.ir.attribute_types import Activation
 from opbridge.ops.add.reference import (
@@ -58,11 +59,12 @@ def emit_add_int16(ctx: EmitContext, node: Node) -> NodeCode:
     p = int16_add_parameters(node)(first_q, second_q, output_q)
     low, high = activation_range(node.attributes.activation, output_q, DType.INT16)
     params = add_params_definition(ctx, node, p, (first_q, second_q, output_q), (low, high), INT16_LEFT_SHIFT)
-    call = (
-        f"status = opbridge_add_s16(&{ctx.local_symbol(node, 'params')}, {ctx.pointer(node.inputs[0])}, "
-        f"{ctx.pointer(node.inputs[1])}, {ctx.pointer(node.outputs[0])});"
+    call = KernelCall(
+        "opbridge_add_s16",
+        params,
+        (ctx.pointer(node.inputs[0]), ctx.pointer(node.inputs[1]), ctx.pointer(node.outputs[0])),
     )
-    return NodeCode(includes=["cc/kernels/opbridge_kernels_s16.h"], definitions=[params], statements=[call])
+    return NodeCode(includes=["cc/kernels/opbridge_kernels_s16.h"], call=call)
 
 
 def add_params_definition(
@@ -78,23 +80,27 @@ def add_params_definition(
     first, second = graph.tensor(node.inputs[0]), graph.tensor(node.inputs[1])
     output_shape = output_shape_4d(node, graph.tensor(node.outputs[0]))
     first_q, second_q, output_q = quantizations
-    return f"""static const opbridge_add_s8_params {ctx.local_symbol(node, "params")} = {{
-    .input1_offset = {-first_q.zero_point},
-    .input2_offset = {-second_q.zero_point},
-    .output_offset = {output_q.zero_point},
-    .left_shift = {left_shift},
-    .input1_multiplier = {p.first_multiplier},
-    .input1_shift = {p.first_shift},
-    .input2_multiplier = {p.second_multiplier},
-    .input2_shift = {p.second_shift},
-    .output_multiplier = {p.output_multiplier},
-    .output_shift = {p.output_shift},
-    .activation_min = {bounds[0]},
-    .activation_max = {bounds[1]},
-    .output_shape = {{{c_int_list(output_shape)}}},
-    .input1_strides = {strides_initializer(node, first, output_shape)},
-    .input2_strides = {strides_initializer(node, second, output_shape)},
-}};"""
+    return ParamStruct(
+        "opbridge_add_s8_params",
+        ctx.local_symbol(node, "params"),
+        fields(
+            input1_offset=-first_q.zero_point,
+            input2_offset=-second_q.zero_point,
+            output_offset=output_q.zero_point,
+            left_shift=left_shift,
+            input1_multiplier=p.first_multiplier,
+            input1_shift=p.first_shift,
+            input2_multiplier=p.second_multiplier,
+            input2_shift=p.second_shift,
+            output_multiplier=p.output_multiplier,
+            output_shift=p.output_shift,
+            activation_min=bounds[0],
+            activation_max=bounds[1],
+            output_shape=int_array(output_shape),
+            input1_strides=strides_initializer(node, first, output_shape),
+            input2_strides=strides_initializer(node, second, output_shape),
+        ),
+    )
 
 
 def emit_add_or_sub(
@@ -114,28 +120,31 @@ def emit_add_or_sub(
     if tuple(first.shape) == tuple(second.shape) == tuple(output.shape) and p.output_shift <= 0:
         return emit_table_form(ctx, node, p, (first_q, second_q, output_q), (low, high), kernel == "opbridge_sub_s8")
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_add_s8_params {params_symbol} = {{
-    .input1_offset = {-first_q.zero_point},
-    .input2_offset = {-second_q.zero_point},
-    .output_offset = {output_q.zero_point},
-    .left_shift = {LEFT_SHIFT},
-    .input1_multiplier = {p.first_multiplier},
-    .input1_shift = {p.first_shift},
-    .input2_multiplier = {p.second_multiplier},
-    .input2_shift = {p.second_shift},
-    .output_multiplier = {p.output_multiplier},
-    .output_shift = {p.output_shift},
-    .activation_min = {low},
-    .activation_max = {high},
-    .output_shape = {{{c_int_list(output_shape)}}},
-    .input1_strides = {strides_initializer(node, first, output_shape)},
-    .input2_strides = {strides_initializer(node, second, output_shape)},
-}};"""
-    call = (
-        f"status = {kernel}(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}, "
-        f"{ctx.pointer(node.outputs[0])});"
+    params = ParamStruct(
+        "opbridge_add_s8_params",
+        params_symbol,
+        fields(
+            input1_offset=-first_q.zero_point,
+            input2_offset=-second_q.zero_point,
+            output_offset=output_q.zero_point,
+            left_shift=LEFT_SHIFT,
+            input1_multiplier=p.first_multiplier,
+            input1_shift=p.first_shift,
+            input2_multiplier=p.second_multiplier,
+            input2_shift=p.second_shift,
+            output_multiplier=p.output_multiplier,
+            output_shift=p.output_shift,
+            activation_min=low,
+            activation_max=high,
+            output_shape=int_array(output_shape),
+            input1_strides=strides_initializer(node, first, output_shape),
+            input2_strides=strides_initializer(node, second, output_shape),
+        ),
     )
-    return NodeCode(includes=[KERNELS_HEADER], definitions=[params], statements=[call])
+    call = KernelCall(
+        kernel, params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.inputs[1]), ctx.pointer(node.outputs[0]))
+    )
+    return NodeCode(includes=[KERNELS_HEADER], call=call)
 
 
 def input_stage_table(zero_point: int, multiplier: int, shift: int, sign: int = 1) -> np.ndarray:
@@ -160,20 +169,23 @@ def emit_table_form(
     first_definition, first_symbol = ctx.int32_array(node, "input1_table", first_table)
     second_definition, second_symbol = ctx.int32_array(node, "input2_table", second_table)
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_add_s8_table_params {params_symbol} = {{
-    .count = {ctx.graph.tensor(node.outputs[0]).element_count},
-    .input1_table = {first_symbol},
-    .input2_table = {second_symbol},
-    .output_multiplier = {p.output_multiplier},
-    .output_shift = {p.output_shift},
-    .output_offset = {output_q.zero_point},
-    .activation_min = {bounds[0]},
-    .activation_max = {bounds[1]},
-}};"""
-    call = (
-        f"status = opbridge_add_s8_table(&{params_symbol}, {ctx.pointer(node.inputs[0])}, "
-        f"{ctx.pointer(node.inputs[1])}, {ctx.pointer(node.outputs[0])});"
+    params = ParamStruct(
+        "opbridge_add_s8_table_params",
+        params_symbol,
+        fields(
+            count=ctx.graph.tensor(node.outputs[0]).element_count,
+            input1_table=CExpression(first_symbol),
+            input2_table=CExpression(second_symbol),
+            output_multiplier=p.output_multiplier,
+            output_shift=p.output_shift,
+            output_offset=output_q.zero_point,
+            activation_min=bounds[0],
+            activation_max=bounds[1],
+        ),
     )
-    return NodeCode(
-        includes=[FOLDED_KERNELS_HEADER], definitions=[first_definition, second_definition, params], statements=[call]
+    call = KernelCall(
+        "opbridge_add_s8_table",
+        params,
+        (ctx.pointer(node.inputs[0]), ctx.pointer(node.inputs[1]), ctx.pointer(node.outputs[0])),
     )
+    return NodeCode(includes=[FOLDED_KERNELS_HEADER], definitions=[first_definition, second_definition], call=call)

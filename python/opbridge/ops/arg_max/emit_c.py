@@ -5,6 +5,7 @@ emitter is the same with opbridge_arg_min_*."""
 from collections.abc import Callable
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import KernelCall, ParamStruct, fields
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node
 from opbridge.ops.arg_max.reference import arg_min_max_layout
@@ -25,17 +26,20 @@ def arg_min_max_emitter(kernel_prefix: str) -> Callable[[EmitContext, Node], Nod
             )
         suffix = "f32" if input_tensor.dtype is DType.FLOAT32 else "s8"
         params_symbol = ctx.local_symbol(node, "params")
-        params = f"""static const opbridge_arg_min_max_params {params_symbol} = {{
-    .outer_size = {layout.outer_size},
-    .axis_size = {layout.axis_size},
-    .inner_size = {layout.inner_size},
-    .output_is_int64 = {1 if output.dtype is DType.INT64 else 0},
-}};"""
-        call = (
-            f"status = {kernel_prefix}_{suffix}(&{params_symbol}, {ctx.pointer(node.inputs[0])}, "
-            f"{ctx.pointer(node.outputs[0])});"
+        params = ParamStruct(
+            "opbridge_arg_min_max_params",
+            params_symbol,
+            fields(
+                outer_size=layout.outer_size,
+                axis_size=layout.axis_size,
+                inner_size=layout.inner_size,
+                output_is_int64=1 if output.dtype is DType.INT64 else 0,
+            ),
         )
-        return NodeCode(includes=[HEADER], definitions=[params], statements=[call])
+        call = KernelCall(
+            f"{kernel_prefix}_{suffix}", params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0]))
+        )
+        return NodeCode(includes=[HEADER], call=call)
 
     return emit
 

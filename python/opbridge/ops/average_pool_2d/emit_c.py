@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
 """AVERAGE_POOL_2D -> opbridge_average_pool_2d_s8 or opbridge_average_pool_2d_f32."""
 
-from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, c_int_list, nhwc_dims
+from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, tensor_dims
+from opbridge.backends.c.kernel_call import FloatValue, KernelCall, ParamStruct, fields, int_array
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node
 from opbridge.ir.attribute_types import window
-from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER, c_float_literal
+from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER
 from opbridge.ops.shared.float32 import float_activation_range, require_float32
 from opbridge.ops.shared.quantized import activation_range, require_dtype, require_quantization
 
@@ -38,21 +39,25 @@ def emit_pool_2d(ctx: EmitContext, node: Node, kernel: str) -> NodeCode:
     cols = window(attributes.padding, width, attributes.filter_width, attributes.stride_width)
     low, high = activation_range(attributes.activation, output_q)
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_pool_s8_params {params_symbol} = {{
-    .activation_min = {low},
-    .activation_max = {high},
-    .stride_height = {attributes.stride_height},
-    .stride_width = {attributes.stride_width},
-    .filter_height = {attributes.filter_height},
-    .filter_width = {attributes.filter_width},
-    .padding_height = {rows.padding_before},
-    .padding_width = {cols.padding_before},
-    .input = {nhwc_dims(input_tensor)},
-    .output = {nhwc_dims(output)},
-}};"""
+    params = ParamStruct(
+        "opbridge_pool_s8_params",
+        params_symbol,
+        fields(
+            activation_min=low,
+            activation_max=high,
+            stride_height=attributes.stride_height,
+            stride_width=attributes.stride_width,
+            filter_height=attributes.filter_height,
+            filter_width=attributes.filter_width,
+            padding_height=rows.padding_before,
+            padding_width=cols.padding_before,
+            input=tensor_dims(input_tensor),
+            output=tensor_dims(output),
+        ),
+    )
     source, target = ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])
-    call = f"status = {kernel}(&{params_symbol}, {source}, {target});"
-    return NodeCode(includes=[KERNELS_HEADER], definitions=[params], statements=[call])
+    call = KernelCall(kernel, params, (source, target))
+    return NodeCode(includes=[KERNELS_HEADER], call=call)
 
 
 def emit_float32_pool_2d(ctx: EmitContext, node: Node, kernel: str) -> NodeCode:
@@ -72,18 +77,22 @@ def emit_float32_pool_2d(ctx: EmitContext, node: Node, kernel: str) -> NodeCode:
     cols = window(attributes.padding, width, attributes.filter_width, attributes.stride_width)
     low, high = float_activation_range(attributes.activation)
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_pool_f32_params {params_symbol} = {{
-    .activation_min = {c_float_literal(low)},
-    .activation_max = {c_float_literal(high)},
-    .stride_height = {attributes.stride_height},
-    .stride_width = {attributes.stride_width},
-    .filter_height = {attributes.filter_height},
-    .filter_width = {attributes.filter_width},
-    .padding_height = {rows.padding_before},
-    .padding_width = {cols.padding_before},
-    .input_shape = {{{c_int_list(input_tensor.shape)}}},
-    .output_shape = {{{c_int_list(output.shape)}}},
-}};"""
+    params = ParamStruct(
+        "opbridge_pool_f32_params",
+        params_symbol,
+        fields(
+            activation_min=FloatValue(low),
+            activation_max=FloatValue(high),
+            stride_height=attributes.stride_height,
+            stride_width=attributes.stride_width,
+            filter_height=attributes.filter_height,
+            filter_width=attributes.filter_width,
+            padding_height=rows.padding_before,
+            padding_width=cols.padding_before,
+            input_shape=int_array(input_tensor.shape),
+            output_shape=int_array(output.shape),
+        ),
+    )
     source, target = ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])
-    call = f"status = {kernel}(&{params_symbol}, {source}, {target});"
-    return NodeCode(includes=[F32_KERNELS_HEADER], definitions=[params], statements=[call])
+    call = KernelCall(kernel, params, (source, target))
+    return NodeCode(includes=[F32_KERNELS_HEADER], call=call)

@@ -3,6 +3,7 @@
 through strides, so adj_x, adj_y and broadcasting cost no copy and no scratch."""
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import KernelCall, ParamStruct, StructValue, fields, int_array
 from opbridge.ir import DType, Node
 from opbridge.ops.batch_matmul.attributes import BatchMatMulAttributes
 from opbridge.ops.batch_matmul.reference import MAX_RANK, check_batch_matmul
@@ -27,10 +28,6 @@ def batch_strides(shape: tuple[int, ...]) -> list[int]:
     return strides
 
 
-def c_array(values: list[int]) -> str:
-    return "{" + ", ".join(str(v) for v in values) + "}"
-
-
 def emit_batch_matmul(ctx: EmitContext, node: Node) -> NodeCode:
     graph = ctx.graph
     parameters = check_batch_matmul(graph, node)
@@ -43,33 +40,35 @@ def emit_batch_matmul(ctx: EmitContext, node: Node) -> NodeCode:
     batches = ((1,) * (MAX_RANK - len(output.shape)) + output.shape)[:3]
     lhs_row, lhs_depth = (1, rows) if attributes.adj_x else (depth, 1)
     rhs_depth, rhs_col = (1, depth) if attributes.adj_y else (cols, 1)
-    shape = f"""{{
-        .batches = {c_array(list(batches))},
-        .lhs_batch_strides = {c_array(batch_strides(lhs.shape))},
-        .rhs_batch_strides = {c_array(batch_strides(rhs.shape))},
-        .rows = {rows},
-        .cols = {cols},
-        .depth = {depth},
-        .lhs_row_stride = {lhs_row},
-        .lhs_depth_stride = {lhs_depth},
-        .rhs_depth_stride = {rhs_depth},
-        .rhs_col_stride = {rhs_col},
-    }}"""
+    shape = fields(
+        batches=int_array(batches),
+        lhs_batch_strides=int_array(batch_strides(lhs.shape)),
+        rhs_batch_strides=int_array(batch_strides(rhs.shape)),
+        rows=rows,
+        cols=cols,
+        depth=depth,
+        lhs_row_stride=lhs_row,
+        lhs_depth_stride=lhs_depth,
+        rhs_depth_stride=rhs_depth,
+        rhs_col_stride=rhs_col,
+    )
     params_symbol = ctx.local_symbol(node, "params")
     if parameters is None:
-        params = f"static const opbridge_batch_matmul_shape {params_symbol} = " + shape.replace("\n    ", "\n") + ";"
+        params = ParamStruct("opbridge_batch_matmul_shape", params_symbol, shape)
     else:
         p = parameters
-        params = f"""static const opbridge_batch_matmul_quantized_params {params_symbol} = {{
-    .shape = {shape},
-    .lhs_offset = {-p.lhs_zero_point},
-    .rhs_offset = {-p.rhs_zero_point},
-    .output_offset = {p.output_zero_point},
-    .output_multiplier = {p.multiplier},
-    .output_shift = {p.shift},
-}};"""
-    call = (
-        f"status = {KERNELS[output.dtype]}(&{params_symbol}, {ctx.pointer(node.inputs[0])}, "
-        f"{ctx.pointer(node.inputs[1])}, {ctx.pointer(node.outputs[0])});"
-    )
-    return NodeCode(includes=[HEADER], definitions=[params], statements=[call])
+        params = ParamStruct(
+            "opbridge_batch_matmul_quantized_params",
+            params_symbol,
+            fields(
+                shape=StructValue("opbridge_batch_matmul_shape", shape, designated=True, multiline=True),
+                lhs_offset=-p.lhs_zero_point,
+                rhs_offset=-p.rhs_zero_point,
+                output_offset=p.output_zero_point,
+                output_multiplier=p.multiplier,
+                output_shift=p.shift,
+            ),
+        )
+    pointers = (ctx.pointer(node.inputs[0]), ctx.pointer(node.inputs[1]), ctx.pointer(node.outputs[0]))
+    call = KernelCall(KERNELS[output.dtype], params, pointers)
+    return NodeCode(includes=[HEADER], call=call)

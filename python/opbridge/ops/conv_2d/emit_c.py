@@ -8,11 +8,20 @@ from typing import Any
 
 import numpy as np
 
-from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, nhwc_dims
+from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, tensor_dims
+from opbridge.backends.c.kernel_call import (
+    CExpression,
+    Field,
+    FloatValue,
+    KernelCall,
+    ParamStruct,
+    StructValue,
+    fields,
+)
 from opbridge.errors import UnsupportedOperatorError
 from opbridge.ir import DType, Graph, Node
 from opbridge.ir.attribute_types import Requantization, Window, window
-from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER, c_float_literal
+from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER
 from opbridge.ops.shared.float32 import float_activation_range, require_float32
 from opbridge.ops.shared.folded import FOLDED_KERNELS_HEADER, absorbed_bias, fold_layer_bias, folded_requantization
 from opbridge.ops.shared.quantized import (
@@ -47,21 +56,24 @@ def emit_convolution_float32(ctx: EmitContext, node: Node, depthwise: bool) -> N
     rows = window(attributes.padding, height, filter_height, attributes.stride_height, attributes.dilation_height)
     cols = window(attributes.padding, width, filter_width, attributes.stride_width, attributes.dilation_width)
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_conv_f32_params {params_symbol} = {{
-    .activation_min = {c_float_literal(low)},
-    .activation_max = {c_float_literal(high)},
-{window_fields(attributes, rows, cols)}
-    .depth_multiplier = {out_channels // in_channels if depthwise else 1},
-    .input_shape = {nhwc_dims(input_tensor)},
-    .filter_shape = {nhwc_dims(filter_tensor)},
-    .output_shape = {nhwc_dims(output)},
-}};"""
-    kernel = "opbridge_depthwise_conv_f32" if depthwise else "opbridge_conv_f32"
-    call = (
-        f"status = {kernel}(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}, "
-        f"{ctx.optional_pointer(bias_index)}, {ctx.pointer(node.outputs[0])});"
+    params = ParamStruct(
+        "opbridge_conv_f32_params",
+        params_symbol,
+        (
+            *fields(activation_min=FloatValue(low), activation_max=FloatValue(high)),
+            *window_fields(attributes, rows, cols),
+            *fields(
+                depth_multiplier=out_channels // in_channels if depthwise else 1,
+                input_shape=tensor_dims(input_tensor),
+                filter_shape=tensor_dims(filter_tensor),
+                output_shape=tensor_dims(output),
+            ),
+        ),
     )
-    return NodeCode(includes=[F32_KERNELS_HEADER], definitions=[params], statements=[call])
+    kernel = "opbridge_depthwise_conv_f32" if depthwise else "opbridge_conv_f32"
+    arguments = (ctx.pointer(node.inputs[0]), ctx.pointer(node.inputs[1]), ctx.optional_pointer(bias_index))
+    call = KernelCall(kernel, params, (*arguments, ctx.pointer(node.outputs[0])))
+    return NodeCode(includes=[F32_KERNELS_HEADER], call=call)
 
 
 def emit_convolution(ctx: EmitContext, node: Node, depthwise: bool) -> NodeCode:
@@ -102,38 +114,46 @@ def emit_convolution(ctx: EmitContext, node: Node, depthwise: bool) -> NodeCode:
             return emit_folded_convolution(ctx, node, definitions, folded, window_fields(attributes, rows, cols))
         requantization_definitions, requantization = fixed_point_requantization(ctx, node, multipliers, shifts)
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_conv_s8_params {params_symbol} = {{
-    .input_offset = {-input_q.zero_point},
-    .output_offset = {output_q.zero_point},
-    .activation_min = {low},
-    .activation_max = {high},
-{window_fields(attributes, rows, cols)}
-    .depth_multiplier = {out_channels // in_channels if depthwise else 1},
-    .input = {nhwc_dims(input_tensor)},
-    .filter = {nhwc_dims(filter_tensor)},
-    .output = {nhwc_dims(output)},
-    .requantization = {requantization},
-}};"""
-    kernel = "opbridge_depthwise_conv_2d_s8" if depthwise else "opbridge_conv_2d_s8"
-    call = (
-        f"status = {kernel}(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}, "
-        f"{ctx.optional_pointer(bias_index)}, {ctx.pointer(node.outputs[0])});"
+    params = ParamStruct(
+        "opbridge_conv_s8_params",
+        params_symbol,
+        (
+            *fields(
+                input_offset=-input_q.zero_point,
+                output_offset=output_q.zero_point,
+                activation_min=low,
+                activation_max=high,
+            ),
+            *window_fields(attributes, rows, cols),
+            *fields(
+                depth_multiplier=out_channels // in_channels if depthwise else 1,
+                input=tensor_dims(input_tensor),
+                filter=tensor_dims(filter_tensor),
+                output=tensor_dims(output),
+                requantization=requantization,
+            ),
+        ),
     )
-    return NodeCode(includes=[KERNELS_HEADER], definitions=[*requantization_definitions, params], statements=[call])
+    kernel = "opbridge_depthwise_conv_2d_s8" if depthwise else "opbridge_conv_2d_s8"
+    arguments = (ctx.pointer(node.inputs[0]), ctx.pointer(node.inputs[1]), ctx.optional_pointer(bias_index))
+    call = KernelCall(kernel, params, (*arguments, ctx.pointer(node.outputs[0])))
+    return NodeCode(includes=[KERNELS_HEADER], definitions=requantization_definitions, call=call)
 
 
-def window_fields(attributes: Any, rows: Window, cols: Window) -> str:
+def window_fields(attributes: Any, rows: Window, cols: Window) -> tuple[Field, ...]:
     """The stride, dilation and padding members of the convolution parameter structs."""
-    return f"""    .stride_height = {attributes.stride_height},
-    .stride_width = {attributes.stride_width},
-    .dilation_height = {attributes.dilation_height},
-    .dilation_width = {attributes.dilation_width},
-    .padding_height = {rows.padding_before},
-    .padding_width = {cols.padding_before},"""
+    return fields(
+        stride_height=attributes.stride_height,
+        stride_width=attributes.stride_width,
+        dilation_height=attributes.dilation_height,
+        dilation_width=attributes.dilation_width,
+        padding_height=rows.padding_before,
+        padding_width=cols.padding_before,
+    )
 
 
 def emit_folded_convolution(
-    ctx: EmitContext, node: Node, definitions: list[str], requantization: str, window: str
+    ctx: EmitContext, node: Node, definitions: list[str], requantization: StructValue, window: tuple[Field, ...]
 ) -> NodeCode:
     """The call of the node's folded entry point (folded_kernel), with its parameters."""
     graph = ctx.graph
@@ -141,20 +161,26 @@ def emit_folded_convolution(
     input_q = input_tensor.quantization
     assert input_q is not None  # int8 operands are quantized (int8_operands)
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_conv_s8_folded_params {params_symbol} = {{
-    .input_offset = {-input_q.zero_point},
-{window}
-    .input = {nhwc_dims(input_tensor)},
-    .filter = {nhwc_dims(graph.tensor(node.inputs[1]))},
-    .output = {nhwc_dims(graph.tensor(node.outputs[0]))},
-    .requantization = {requantization},
-}};"""
-    arguments = f"&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}"
+    params = ParamStruct(
+        "opbridge_conv_s8_folded_params",
+        params_symbol,
+        (
+            *fields(input_offset=-input_q.zero_point),
+            *window,
+            *fields(
+                input=tensor_dims(input_tensor),
+                filter=tensor_dims(graph.tensor(node.inputs[1])),
+                output=tensor_dims(graph.tensor(node.outputs[0])),
+                requantization=requantization,
+            ),
+        ),
+    )
+    arguments = [ctx.pointer(node.inputs[0]), ctx.pointer(node.inputs[1])]
     kernel = folded_kernel(graph, node)
     if kernel == "opbridge_conv_2d_s8_folded_patch":
-        arguments += f", {ctx.scratch_pointer(node, 'int8_t')}"
-    call = f"status = {kernel}({arguments}, {ctx.pointer(node.outputs[0])});"
-    return NodeCode(includes=[FOLDED_KERNELS_HEADER], definitions=[*definitions, params], statements=[call])
+        arguments.append(ctx.scratch_pointer(node, "int8_t"))
+    call = KernelCall(kernel, params, (*arguments, ctx.pointer(node.outputs[0])))
+    return NodeCode(includes=[FOLDED_KERNELS_HEADER], definitions=definitions, call=call)
 
 
 def folded_convolution_bias(graph: Graph, node: Node, depthwise: bool) -> np.ndarray | None:
@@ -234,18 +260,30 @@ def conv_2d_scratch_bytes(graph: Graph, node: Node) -> int:
 
 def fixed_point_requantization(
     ctx: EmitContext, node: Node, multipliers: np.ndarray, shifts: np.ndarray
-) -> tuple[list[str], str]:
+) -> tuple[list[str], StructValue]:
     """Definitions and the opbridge_requantization initializer of TFLite's multipliers and shifts."""
     multipliers_definition, multipliers_symbol = ctx.int32_array(node, "multipliers", multipliers)
     shifts_definition, shifts_symbol = ctx.int32_array(node, "shifts", shifts)
-    initializer = f"{{{multipliers_symbol}, {shifts_symbol}, {len(multipliers)}, NULL}}"
+    initializer = requantization_value(CExpression(multipliers_symbol), CExpression(shifts_symbol), len(multipliers))
     return [multipliers_definition, shifts_definition], initializer
 
 
-def float_requantization(ctx: EmitContext, node: Node, scales: np.ndarray) -> tuple[list[str], str]:
+def float_requantization(ctx: EmitContext, node: Node, scales: np.ndarray) -> tuple[list[str], StructValue]:
     """Definitions and the opbridge_requantization initializer of ONNX's float32 scales."""
     scales_definition, scales_symbol = ctx.float32_array(node, "scales", scales)
-    return [scales_definition], f"{{NULL, NULL, {len(scales)}, {scales_symbol}}}"
+    return [scales_definition], requantization_value(NULL, NULL, len(scales), CExpression(scales_symbol))
+
+
+NULL = CExpression("NULL")
+
+
+def requantization_value(
+    multipliers: CExpression, shifts: CExpression, count: int, scales: CExpression = NULL
+) -> StructValue:
+    """An opbridge_requantization: fixed-point multipliers and shifts, or (ONNX) float32 scales."""
+    return StructValue(
+        "opbridge_requantization", fields(multipliers=multipliers, shifts=shifts, count=count, scales=scales)
+    )
 
 
 def emit_conv_2d(ctx: EmitContext, node: Node) -> NodeCode:

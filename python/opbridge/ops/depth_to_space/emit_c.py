@@ -5,6 +5,7 @@ the same with opbridge_space_to_depth."""
 from collections.abc import Callable
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import KernelCall, ParamStruct, fields
 from opbridge.ir import Node
 from opbridge.ops.depth_to_space.reference import check_depth_space
 
@@ -20,16 +21,20 @@ def depth_space_emitter(kernel: str) -> Callable[[EmitContext, Node], NodeCode]:
             return NodeCode(statements=["/* The tensor is empty: no element moves. */", "status = 0;"])
         batch, height, width, depth = input_tensor.shape
         params_symbol = ctx.local_symbol(node, "params")
-        params = f"""static const opbridge_depth_space_params {params_symbol} = {{
-    .element_size = {input_tensor.dtype.itemsize},
-    .batch = {batch},
-    .height = {height},
-    .width = {width},
-    .depth = {depth},
-    .block_size = {block},
-}};"""
-        call = f"status = {kernel}(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.outputs[0])});"
-        return NodeCode(includes=[HEADER], definitions=[params], statements=[call])
+        params = ParamStruct(
+            "opbridge_depth_space_params",
+            params_symbol,
+            fields(
+                element_size=input_tensor.dtype.itemsize,
+                batch=batch,
+                height=height,
+                width=width,
+                depth=depth,
+                block_size=block,
+            ),
+        )
+        call = KernelCall(kernel, params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])))
+        return NodeCode(includes=[HEADER], call=call)
 
     return emit
 

@@ -3,7 +3,8 @@
 (shared with CONV_2D's emitter, which chooses), run row by row in place when the planner put the
 output over the input (docs/memory_planner.md, "In place")."""
 
-from opbridge.backends.c.emit_context import EmitContext, NodeCode, kernel_call
+from opbridge.backends.c.emit_context import EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import render_statement
 from opbridge.ir import DType, Graph, Node
 from opbridge.ir.attribute_types import window
 from opbridge.ops.conv_2d.emit_c import emit_convolution
@@ -62,9 +63,13 @@ def _emit_in_place(ctx: EmitContext, node: Node) -> NodeCode:
     from earlier steps, the rest are read from the buffer before they are overwritten."""
     graph = ctx.graph
     code = emit_convolution(_RowContext(ctx, node), node, depthwise=True)
-    params_symbol = ctx.local_symbol(node, "params")
-    call = kernel_call(code, params_symbol)
-    assert call is not None, f"{node.describe()}: the depthwise emitter is one kernel call"
+    call = code.call
+    assert call is not None and call.params is not None and not code.statements, (
+        f"{node.describe()}: the depthwise emitter is one kernel call"
+    )
+    assert call.params.has_fields("input", "output", "padding_height"), "the rows below set these fields"
+    code.definitions.append(call.params)
+    code.call = None  # the rows below call it on a copy of its parameters
     source = graph.tensor(node.inputs[0])
     _, height, width, channels = source.shape
     attributes = node.attributes
@@ -77,7 +82,7 @@ def _emit_in_place(ctx: EmitContext, node: Node) -> NodeCode:
         "{ /* In place: each output row overwrites its input row; the rows its windows read wait in the scratch. */",
         f"  int8_t *rows = {ctx.pointer(node.outputs[0])};",
         f"  int8_t *window = {ctx.scratch_pointer(node, 'int8_t')};",
-        f"  {call[0]} params = {params_symbol};",
+        f"  {call.params.c_type} params = {call.params.symbol};",
         "  int32_t low = 0; /* the window holds input rows [low, high) */",
         "  int32_t high = 0;",
         "  params.output.height = 1;",
@@ -95,7 +100,7 @@ def _emit_in_place(ctx: EmitContext, node: Node) -> NodeCode:
         "    params.input.height = high - low;",
         "    params.padding_height = low - first;",
         f"    int8_t *row_output = rows + (size_t)y * {row}u;",
-        "    " + call[1].replace(f"&{params_symbol},", "&params,"),
+        "    " + render_statement(call, "&params"),
         "    if (status != 0) {",
         "      return status;",
         "    }",

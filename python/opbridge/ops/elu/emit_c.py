@@ -4,9 +4,9 @@
 import math
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import FloatValue, KernelCall, ParamStruct, fields
 from opbridge.errors import UnsupportedOperatorError, UnsupportedTensorError
 from opbridge.ir import Node
-from opbridge.ops.shared.emit_elementwise import c_float_literal
 from opbridge.ops.shared.float32 import require_float32
 
 HEADER = "cc/kernels/opbridge_activations_f32.h"
@@ -25,11 +25,10 @@ def emit_elu(ctx: EmitContext, node: Node) -> NodeCode:
         # A C float literal cannot spell it; no trained ELU has one.
         raise UnsupportedOperatorError(f"{node.describe()}: alpha {alpha} is not finite", hint="use a finite alpha")
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_elu_f32_params_t {params_symbol} = {{
-    .alpha = {c_float_literal(alpha)},
-}};"""
-    call = (
-        f"status = opbridge_elu_f32(&{params_symbol}, {input_tensor.element_count}, "
-        f"{ctx.pointer(node.inputs[0])}, {ctx.pointer(node.outputs[0])});"
+    params = ParamStruct("opbridge_elu_f32_params_t", params_symbol, fields(alpha=FloatValue(alpha)))
+    call = KernelCall(
+        "opbridge_elu_f32",
+        params,
+        (input_tensor.element_count, ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])),
     )
-    return NodeCode(includes=[HEADER], definitions=[params], statements=[call])
+    return NodeCode(includes=[HEADER], call=call)

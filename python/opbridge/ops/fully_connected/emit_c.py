@@ -6,12 +6,13 @@ activations, int8 weights, int64 or int32 bias), or opbridge_fully_connected_f32
 import numpy as np
 
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import FloatValue, KernelCall, ParamStruct, StructValue, fields
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Graph, Node, Quantization
 from opbridge.ir.attribute_types import Requantization
 from opbridge.ops.conv_2d.emit_c import fixed_point_requantization, float_requantization
 from opbridge.ops.fully_connected.reference import fully_connected_multipliers, require_tflite_requantization
-from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER, c_float_literal
+from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER
 from opbridge.ops.shared.float32 import float_activation_range, require_float32
 from opbridge.ops.shared.folded import FOLDED_KERNELS_HEADER, absorbed_bias, fold_layer_bias, folded_requantization
 from opbridge.ops.shared.quantized import (
@@ -45,18 +46,20 @@ def emit_fully_connected_float32(ctx: EmitContext, node: Node) -> NodeCode:
         )
     low, high = float_activation_range(node.attributes.activation)
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_fully_connected_f32_params {params_symbol} = {{
-    .activation_min = {c_float_literal(low)},
-    .activation_max = {c_float_literal(high)},
-    .batches = {batches},
-    .input_depth = {depth},
-    .output_depth = {units},
-}};"""
-    call = (
-        f"status = opbridge_fully_connected_f32(&{params_symbol}, {ctx.pointer(node.inputs[0])}, "
-        f"{ctx.pointer(node.inputs[1])}, {ctx.optional_pointer(bias_index)}, {ctx.pointer(node.outputs[0])});"
+    params = ParamStruct(
+        "opbridge_fully_connected_f32_params",
+        params_symbol,
+        fields(
+            activation_min=FloatValue(low),
+            activation_max=FloatValue(high),
+            batches=batches,
+            input_depth=depth,
+            output_depth=units,
+        ),
     )
-    return NodeCode(includes=[F32_KERNELS_HEADER], definitions=[params], statements=[call])
+    arguments = (ctx.pointer(node.inputs[0]), ctx.pointer(node.inputs[1]), ctx.optional_pointer(bias_index))
+    call = KernelCall("opbridge_fully_connected_f32", params, (*arguments, ctx.pointer(node.outputs[0])))
+    return NodeCode(includes=[F32_KERNELS_HEADER], call=call)
 
 
 def emit_fully_connected_int16(ctx: EmitContext, node: Node) -> NodeCode:
@@ -99,7 +102,7 @@ def fully_connected_params_and_call(
     header: str,
     quantizations: tuple[Quantization, Quantization, Quantization],
     activation: tuple[int, int],
-    requantization: tuple[list[str], str],
+    requantization: tuple[list[str], StructValue],
 ) -> NodeCode:
     """The opbridge_fully_connected_s8_params of `node` and the call kernel(&params, input, filter, bias, output):
     the int8 kernel and the int16 ones (16x8) take the same parameters; only the kernel and its header differ."""
@@ -111,22 +114,24 @@ def fully_connected_params_and_call(
     bias_index = node.inputs[2] if len(node.inputs) > 2 else None
     filter_offset = 0 if filter_q.per_channel else -filter_q.zero_point
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_fully_connected_s8_params {params_symbol} = {{
-    .input_offset = {-input_q.zero_point},
-    .filter_offset = {filter_offset},
-    .output_offset = {output_q.zero_point},
-    .activation_min = {low},
-    .activation_max = {high},
-    .batches = {graph.tensor(node.inputs[0]).element_count // depth},
-    .input_depth = {depth},
-    .output_depth = {units},
-    .requantization = {requantization_initializer},
-}};"""
-    call = (
-        f"status = {kernel}(&{params_symbol}, {ctx.pointer(node.inputs[0])}, "
-        f"{ctx.pointer(node.inputs[1])}, {ctx.optional_pointer(bias_index)}, {ctx.pointer(node.outputs[0])});"
+    params = ParamStruct(
+        "opbridge_fully_connected_s8_params",
+        params_symbol,
+        fields(
+            input_offset=-input_q.zero_point,
+            filter_offset=filter_offset,
+            output_offset=output_q.zero_point,
+            activation_min=low,
+            activation_max=high,
+            batches=graph.tensor(node.inputs[0]).element_count // depth,
+            input_depth=depth,
+            output_depth=units,
+            requantization=requantization_initializer,
+        ),
     )
-    return NodeCode(includes=[header], definitions=[*requantization_definitions, params], statements=[call])
+    arguments = (ctx.pointer(node.inputs[0]), ctx.pointer(node.inputs[1]), ctx.optional_pointer(bias_index))
+    call = KernelCall(kernel, params, (*arguments, ctx.pointer(node.outputs[0])))
+    return NodeCode(includes=[header], definitions=requantization_definitions, call=call)
 
 
 def emit_fully_connected(ctx: EmitContext, node: Node) -> NodeCode:
@@ -157,19 +162,21 @@ def emit_fully_connected(ctx: EmitContext, node: Node) -> NodeCode:
                 ctx, node, bias, multipliers, shifts, output_q.zero_point, low, high
             )
             params_symbol = ctx.local_symbol(node, "params")
-            params = f"""static const opbridge_fully_connected_s8_folded_params {params_symbol} = {{
-    .batches = {input_tensor.element_count // depth},
-    .input_depth = {depth},
-    .output_depth = {units},
-    .requantization = {folded},
-}};"""
+            params = ParamStruct(
+                "opbridge_fully_connected_s8_folded_params",
+                params_symbol,
+                fields(
+                    batches=input_tensor.element_count // depth,
+                    input_depth=depth,
+                    output_depth=units,
+                    requantization=folded,
+                ),
+            )
             # Rows shorter than a vector: their own entry point (each row one vector on Helium).
             kernel = "opbridge_fully_connected_s8_folded" + ("_short" if depth < 16 else "")
-            call = (
-                f"status = {kernel}(&{params_symbol}, {ctx.pointer(node.inputs[0])}, "
-                f"{ctx.pointer(node.inputs[1])}, {ctx.pointer(node.outputs[0])});"
-            )
-            return NodeCode(includes=[FOLDED_KERNELS_HEADER], definitions=[*definitions, params], statements=[call])
+            pointers = (ctx.pointer(node.inputs[0]), ctx.pointer(node.inputs[1]), ctx.pointer(node.outputs[0]))
+            call = KernelCall(kernel, params, pointers)
+            return NodeCode(includes=[FOLDED_KERNELS_HEADER], definitions=definitions, call=call)
         requantization = fixed_point_requantization(ctx, node, multipliers, shifts)
     return fully_connected_params_and_call(
         ctx,

@@ -7,6 +7,7 @@ a model that could only fail is refused at conversion).
 """
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import KernelCall, ParamStruct, fields
 from opbridge.ir import DType, Node
 from opbridge.ops.gather.reference import gather_geometry, node_gather_axis
 
@@ -23,15 +24,18 @@ def emit_gather(ctx: EmitContext, node: Node) -> NodeCode:
     outer, axis_size, inner, count = gather_geometry(input_tensor, positions, axis)
     kernel = "opbridge_gather_s64_positions" if positions.dtype is DType.INT64 else "opbridge_gather_s32_positions"
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_gather_params {params_symbol} = {{
-    .element_size = {input_tensor.dtype.itemsize},
-    .outer_size = {outer},
-    .axis_size = {axis_size},
-    .inner_size = {inner},
-    .position_count = {count},
-}};"""
-    call = (
-        f"status = {kernel}(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}, "
-        f"{ctx.pointer(node.outputs[0])});"
+    params = ParamStruct(
+        "opbridge_gather_params",
+        params_symbol,
+        fields(
+            element_size=input_tensor.dtype.itemsize,
+            outer_size=outer,
+            axis_size=axis_size,
+            inner_size=inner,
+            position_count=count,
+        ),
     )
-    return NodeCode(includes=[HEADER], definitions=[params], statements=[call])
+    call = KernelCall(
+        kernel, params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.inputs[1]), ctx.pointer(node.outputs[0]))
+    )
+    return NodeCode(includes=[HEADER], call=call)

@@ -2,6 +2,7 @@
 """HARD_SWISH -> opbridge_hard_swish_s8 or opbridge_hard_swish_f32 (cc/kernels/opbridge_hard_swish.h)."""
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import KernelCall, ParamStruct, fields
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node
 from opbridge.ops.hard_swish.reference import hard_swish_parameters
@@ -21,20 +22,24 @@ def emit_hard_swish(ctx: EmitContext, node: Node) -> NodeCode:
     source, target = ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])
     if input_tensor.dtype is DType.FLOAT32:
         require_float32(node, [("input", input_tensor), ("output", output)])
-        call = f"status = opbridge_hard_swish_f32({input_tensor.element_count}, {source}, {target});"
-        return NodeCode(includes=[HEADER], statements=[call])
+        call = KernelCall("opbridge_hard_swish_f32", None, (input_tensor.element_count, source, target))
+        return NodeCode(includes=[HEADER], call=call)
     require_dtype(node, input_tensor, "input")
     require_dtype(node, output, "output")
     p = hard_swish_parameters(node, input_tensor, output)
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_hard_swish_s8_params {params_symbol} = {{
-    .size = {input_tensor.element_count},
-    .input_zero_point = {p.input_zero_point},
-    .output_zero_point = {p.output_zero_point},
-    .output_multiplier = {p.output_multiplier},
-    .output_exponent = {p.output_exponent},
-    .reluish_multiplier = {p.reluish_multiplier},
-    .reluish_exponent = {p.reluish_exponent},
-}};"""
-    call = f"status = opbridge_hard_swish_s8(&{params_symbol}, {source}, {target});"
-    return NodeCode(includes=[HEADER], definitions=[params], statements=[call])
+    params = ParamStruct(
+        "opbridge_hard_swish_s8_params",
+        params_symbol,
+        fields(
+            size=input_tensor.element_count,
+            input_zero_point=p.input_zero_point,
+            output_zero_point=p.output_zero_point,
+            output_multiplier=p.output_multiplier,
+            output_exponent=p.output_exponent,
+            reluish_multiplier=p.reluish_multiplier,
+            reluish_exponent=p.reluish_exponent,
+        ),
+    )
+    call = KernelCall("opbridge_hard_swish_s8", params, (source, target))
+    return NodeCode(includes=[HEADER], call=call)

@@ -2,6 +2,7 @@
 """L2_NORMALIZATION -> opbridge_l2_normalization_<f32|s8> (cc/kernels/opbridge_l2_normalization.h)."""
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import KernelCall, ParamStruct, fields
 from opbridge.ir import DType, Node
 from opbridge.ops.l2_normalization.reference import check_l2_normalization
 
@@ -17,11 +18,9 @@ def emit_l2_normalization(ctx: EmitContext, node: Node) -> NodeCode:
     depth = input_tensor.shape[-1]
     rows = input_tensor.element_count // depth
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_l2_normalization_params {params_symbol} = {{
-    .rows = {rows},
-    .depth = {depth},
-    .input_zero_point = {zero_point},
-}};"""
+    params = ParamStruct(
+        "opbridge_l2_normalization_params", params_symbol, fields(rows=rows, depth=depth, input_zero_point=zero_point)
+    )
     kernel = "opbridge_l2_normalization_f32" if input_tensor.dtype is DType.FLOAT32 else "opbridge_l2_normalization_s8"
-    call = f"status = {kernel}(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.outputs[0])});"
-    return NodeCode(includes=[HEADER], definitions=[params], statements=[call])
+    call = KernelCall(kernel, params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])))
+    return NodeCode(includes=[HEADER], call=call)

@@ -2,6 +2,7 @@
 """LOG_SOFTMAX -> opbridge_log_softmax_f32 (cc/kernels/opbridge_log_softmax_f32.h)."""
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import KernelCall, ParamStruct, fields
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import Node
 from opbridge.ops.shared.float32 import require_float32
@@ -20,10 +21,9 @@ def emit_log_softmax(ctx: EmitContext, node: Node) -> NodeCode:
         )
     depth = input_tensor.shape[-1]
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_log_softmax_f32_params {params_symbol} = {{
-    .rows = {input_tensor.element_count // depth},
-    .depth = {depth},
-}};"""
+    params = ParamStruct(
+        "opbridge_log_softmax_f32_params", params_symbol, fields(rows=input_tensor.element_count // depth, depth=depth)
+    )
     source, target = ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])
-    call = f"status = opbridge_log_softmax_f32(&{params_symbol}, {source}, {target});"
-    return NodeCode(includes=[HEADER], definitions=[params], statements=[call])
+    call = KernelCall("opbridge_log_softmax_f32", params, (source, target))
+    return NodeCode(includes=[HEADER], call=call)

@@ -2,6 +2,7 @@
 """LOGISTIC: C emitter."""
 
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import KernelCall, ParamStruct, fields
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node
 from opbridge.ops.logistic.reference import activation_parameters
@@ -15,15 +16,19 @@ def emit_activation(ctx: EmitContext, node: Node, kernel: str) -> NodeCode:
     require_dtype(node, ctx.graph.tensor(node.outputs[0]), "output")
     p = activation_parameters(node, input_tensor)
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_activation_s8_params {params_symbol} = {{
-    .size = {input_tensor.element_count},
-    .input_zero_point = {p.zero_point},
-    .input_multiplier = {p.multiplier},
-    .input_left_shift = {p.left_shift},
-    .input_range_radius = {p.range_radius},
-}};"""
-    call = f"status = {kernel}(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.outputs[0])});"
-    return NodeCode(includes=[KERNELS_HEADER], definitions=[params], statements=[call])
+    params = ParamStruct(
+        "opbridge_activation_s8_params",
+        params_symbol,
+        fields(
+            size=input_tensor.element_count,
+            input_zero_point=p.zero_point,
+            input_multiplier=p.multiplier,
+            input_left_shift=p.left_shift,
+            input_range_radius=p.range_radius,
+        ),
+    )
+    call = KernelCall(kernel, params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])))
+    return NodeCode(includes=[KERNELS_HEADER], call=call)
 
 
 def emit_logistic(ctx: EmitContext, node: Node) -> NodeCode:

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """MEAN: C emitter."""
 
-from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, c_int_list
+from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import KernelCall, ParamStruct, fields, int_array
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Graph, Node
 from opbridge.ops.mean.reference import mean_axes, mean_parameters
@@ -20,16 +21,18 @@ def emit_float32_mean(ctx: EmitContext, node: Node) -> NodeCode:
     lead = 4 - len(input_tensor.shape)
     reduce = [0] * lead + [1 if axis in axes else 0 for axis in range(len(input_tensor.shape))]
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_mean_f32_params {params_symbol} = {{
-    .input_shape = {{{c_int_list((1,) * lead + input_tensor.shape)}}},
-    .reduce = {{{c_int_list(reduce)}}},
-    .output_size = {output.element_count},
-    .count = {count},
-}};"""
-    call = (
-        f"status = opbridge_mean_f32(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.outputs[0])});"
+    params = ParamStruct(
+        "opbridge_mean_f32_params",
+        params_symbol,
+        fields(
+            input_shape=int_array((1,) * lead + input_tensor.shape),
+            reduce=int_array(reduce),
+            output_size=output.element_count,
+            count=count,
+        ),
     )
-    return NodeCode(includes=[F32_KERNELS_HEADER], definitions=[params], statements=[call])
+    call = KernelCall("opbridge_mean_f32", params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])))
+    return NodeCode(includes=[F32_KERNELS_HEADER], call=call)
 
 
 def emit_mean(ctx: EmitContext, node: Node) -> NodeCode:
@@ -47,21 +50,26 @@ def emit_mean(ctx: EmitContext, node: Node) -> NodeCode:
     input_q = require_quantization(node, input_tensor, "input")
     output_q = require_quantization(node, output, "output")
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_mean_s8_params {params_symbol} = {{
-    .input_shape = {{{c_int_list((1,) * lead + input_tensor.shape)}}},
-    .reduce = {{{c_int_list(reduce)}}},
-    .output_size = {output.element_count},
-    .count = {p.count},
-    .input_zero_point = {input_q.zero_point},
-    .output_zero_point = {output_q.zero_point},
-    .multiplier = {p.multiplier},
-    .shift = {p.shift},
-}};"""
-    call = (
-        f"status = opbridge_mean_s8(&{params_symbol}, {ctx.pointer(node.inputs[0])}, "
-        f"{ctx.scratch_pointer(node, 'int32_t')}, {ctx.pointer(node.outputs[0])});"
+    params = ParamStruct(
+        "opbridge_mean_s8_params",
+        params_symbol,
+        fields(
+            input_shape=int_array((1,) * lead + input_tensor.shape),
+            reduce=int_array(reduce),
+            output_size=output.element_count,
+            count=p.count,
+            input_zero_point=input_q.zero_point,
+            output_zero_point=output_q.zero_point,
+            multiplier=p.multiplier,
+            shift=p.shift,
+        ),
     )
-    return NodeCode(includes=[KERNELS_HEADER], definitions=[params], statements=[call])
+    call = KernelCall(
+        "opbridge_mean_s8",
+        params,
+        (ctx.pointer(node.inputs[0]), ctx.scratch_pointer(node, "int32_t"), ctx.pointer(node.outputs[0])),
+    )
+    return NodeCode(includes=[KERNELS_HEADER], call=call)
 
 
 def mean_scratch_bytes(graph: Graph, node: Node) -> int:

@@ -2,6 +2,7 @@
 """MUL: C emitter."""
 
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import KernelCall, ParamStruct, fields, int_array
 from opbridge.ir import DType, Node
 from opbridge.ops.mul.reference import is_int32_mul
 from opbridge.ops.shared.emit_elementwise import (
@@ -31,20 +32,25 @@ def emit_mul(ctx: EmitContext, node: Node) -> NodeCode:
     multiplier, shift = quantize_multiplier(first_q.scale * second_q.scale / output_q.scale)
     low, high = activation_range(node.attributes.activation, output_q)
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_mul_s8_params {params_symbol} = {{
-    .input1_offset = {-first_q.zero_point},
-    .input2_offset = {-second_q.zero_point},
-    .output_offset = {output_q.zero_point},
-    .output_multiplier = {multiplier},
-    .output_shift = {shift},
-    .activation_min = {low},
-    .activation_max = {high},
-    .output_shape = {{{", ".join(map(str, output_shape))}}},
-    .input1_strides = {strides_initializer(node, first, output_shape)},
-    .input2_strides = {strides_initializer(node, second, output_shape)},
-}};"""
-    call = (
-        f"status = opbridge_mul_s8(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}, "
-        f"{ctx.pointer(node.outputs[0])});"
+    params = ParamStruct(
+        "opbridge_mul_s8_params",
+        params_symbol,
+        fields(
+            input1_offset=-first_q.zero_point,
+            input2_offset=-second_q.zero_point,
+            output_offset=output_q.zero_point,
+            output_multiplier=multiplier,
+            output_shift=shift,
+            activation_min=low,
+            activation_max=high,
+            output_shape=int_array(output_shape),
+            input1_strides=strides_initializer(node, first, output_shape),
+            input2_strides=strides_initializer(node, second, output_shape),
+        ),
     )
-    return NodeCode(includes=[KERNELS_HEADER], definitions=[params], statements=[call])
+    call = KernelCall(
+        "opbridge_mul_s8",
+        params,
+        (ctx.pointer(node.inputs[0]), ctx.pointer(node.inputs[1]), ctx.pointer(node.outputs[0])),
+    )
+    return NodeCode(includes=[KERNELS_HEADER], call=call)

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """PAD / PADV2 -> opbridge_pad_s8 (int8, up to 5-D) or opbridge_pad (float32, any element size, up to 6-D)."""
 
-from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, c_int_list
+from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import KernelCall, ParamStruct, fields, int_array
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node
 from opbridge.ops.pad.reference import constant_paddings, pad_value_index, padding_and_value
@@ -46,17 +47,20 @@ def emit_pad_float32(ctx: EmitContext, node: Node) -> NodeCode:
     else:
         value_pointer = ctx.pointer(value_index)
     params_symbol = ctx.local_symbol(node, "params")
-    definitions.append(f"""static const opbridge_pad_params {params_symbol} = {{
-    .element_size = {input_tensor.dtype.itemsize},
-    .input_shape = {{{c_int_list((1,) * lead + tuple(input_tensor.shape))}}},
-    .output_shape = {{{c_int_list((1,) * lead + tuple(output.shape))}}},
-    .padding_before = {{{c_int_list([0] * lead + [int(p[0]) for p in paddings])}}},
-}};""")
-    call = (
-        f"status = opbridge_pad(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {value_pointer}, "
-        f"{ctx.pointer(node.outputs[0])});"
+    params = ParamStruct(
+        "opbridge_pad_params",
+        params_symbol,
+        fields(
+            element_size=input_tensor.dtype.itemsize,
+            input_shape=int_array((1,) * lead + tuple(input_tensor.shape)),
+            output_shape=int_array((1,) * lead + tuple(output.shape)),
+            padding_before=int_array([0] * lead + [int(p[0]) for p in paddings]),
+        ),
     )
-    return NodeCode(includes=[F32_KERNELS_HEADER], definitions=definitions, statements=[call])
+    call = KernelCall(
+        "opbridge_pad", params, (ctx.pointer(node.inputs[0]), value_pointer, ctx.pointer(node.outputs[0]))
+    )
+    return NodeCode(includes=[F32_KERNELS_HEADER], definitions=definitions, call=call)
 
 
 def emit_pad(ctx: EmitContext, node: Node) -> NodeCode:
@@ -71,11 +75,15 @@ def emit_pad(ctx: EmitContext, node: Node) -> NodeCode:
     paddings, value = padding_and_value(graph, node)
     lead = MAX_RANK - len(input_tensor.shape)
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_pad_s8_params {params_symbol} = {{
-    .input_shape = {{{c_int_list((1,) * lead + input_tensor.shape)}}},
-    .output_shape = {{{c_int_list((1,) * lead + output.shape)}}},
-    .padding_before = {{{c_int_list([0] * lead + [int(p[0]) for p in paddings])}}},
-    .pad_value = {value},
-}};"""
-    call = f"status = opbridge_pad_s8(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.outputs[0])});"
-    return NodeCode(includes=[KERNELS_HEADER], definitions=[params], statements=[call])
+    params = ParamStruct(
+        "opbridge_pad_s8_params",
+        params_symbol,
+        fields(
+            input_shape=int_array((1,) * lead + input_tensor.shape),
+            output_shape=int_array((1,) * lead + output.shape),
+            padding_before=int_array([0] * lead + [int(p[0]) for p in paddings]),
+            pad_value=value,
+        ),
+    )
+    call = KernelCall("opbridge_pad_s8", params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])))
+    return NodeCode(includes=[KERNELS_HEADER], call=call)

@@ -2,6 +2,7 @@
 """QUANTIZE: C emitter."""
 
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import KernelCall, ParamStruct, fields
 from opbridge.ir import DType, Node
 from opbridge.ir.attribute_types import Requantization
 from opbridge.ops.quantize.reference import OUTPUT_RANGES, output_quantization, requantization_of
@@ -23,26 +24,38 @@ def emit_quantize(ctx: EmitContext, node: Node) -> NodeCode:
     if input_tensor.dtype is DType.FLOAT32:
         half_to_even = int(requantization_of(node) is Requantization.ONNX)
         kernel = f"opbridge_quantize_f32_{KERNEL_SUFFIXES[output.dtype]}"
-        call = (
-            f"status = {kernel}({input_tensor.element_count}, {float(output_q.scale)!r}f, "
-            f"{output_q.zero_point}, {half_to_even}, {source}, {target});"
+        call = KernelCall(
+            kernel,
+            None,
+            (
+                input_tensor.element_count,
+                f"{float(output_q.scale)!r}f",
+                output_q.zero_point,
+                half_to_even,
+                source,
+                target,
+            ),
         )
         header = KERNELS_HEADER if output.dtype is DType.INT8 else S16_KERNELS_HEADER
-        return NodeCode(includes=[header], statements=[call])
+        return NodeCode(includes=[header], call=call)
     input_q = require_quantization(node, input_tensor, "input")
     multiplier, shift = quantize_multiplier(input_q.scale / output_q.scale)
     if input_tensor.dtype is DType.INT8 and output.dtype is DType.INT8:
         return emit_requantize(ctx, node, input_q.zero_point, multiplier, shift, output_q.zero_point, low, high)
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_requantize_s8_params {params_symbol} = {{
-    .size = {input_tensor.element_count},
-    .input_offset = {-input_q.zero_point},
-    .output_offset = {output_q.zero_point},
-    .multiplier = {multiplier},
-    .shift = {shift},
-    .activation_min = {low},
-    .activation_max = {high},
-}};"""
+    params = ParamStruct(
+        "opbridge_requantize_s8_params",
+        params_symbol,
+        fields(
+            size=input_tensor.element_count,
+            input_offset=-input_q.zero_point,
+            output_offset=output_q.zero_point,
+            multiplier=multiplier,
+            shift=shift,
+            activation_min=low,
+            activation_max=high,
+        ),
+    )
     kernel = f"opbridge_requantize_{KERNEL_SUFFIXES[input_tensor.dtype]}_{KERNEL_SUFFIXES[output.dtype]}"
-    call = f"status = {kernel}(&{params_symbol}, {source}, {target});"
-    return NodeCode(includes=[S16_KERNELS_HEADER], definitions=[params], statements=[call])
+    call = KernelCall(kernel, params, (source, target))
+    return NodeCode(includes=[S16_KERNELS_HEADER], call=call)

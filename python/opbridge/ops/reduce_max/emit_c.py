@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """REDUCE_MAX -> opbridge_reduce_max_f32 or opbridge_reduce_max_s8 (cc/kernels/opbridge_reduce_max.h)."""
 
-from opbridge.backends.c.emit_context import EmitContext, NodeCode, c_int_list
+from opbridge.backends.c.emit_context import EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import KernelCall, ParamStruct, fields, int_array
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node
 from opbridge.ops.mean.reference import mean_axes
@@ -32,10 +33,14 @@ def emit_reduce_max(ctx: EmitContext, node: Node) -> NodeCode:
     lead = MAX_RANK - rank
     reduce = [0] * lead + [1 if axis in axes else 0 for axis in range(rank)]
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_reduce_max_params {params_symbol} = {{
-    .input_shape = {{{c_int_list((1,) * lead + input_tensor.shape)}}},
-    .reduce = {{{c_int_list(reduce)}}},
-    .output_size = {output.element_count},
-}};"""
-    call = f"status = {kernel}(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.outputs[0])});"
-    return NodeCode(includes=[HEADER], definitions=[params], statements=[call])
+    params = ParamStruct(
+        "opbridge_reduce_max_params",
+        params_symbol,
+        fields(
+            input_shape=int_array((1,) * lead + input_tensor.shape),
+            reduce=int_array(reduce),
+            output_size=output.element_count,
+        ),
+    )
+    call = KernelCall(kernel, params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])))
+    return NodeCode(includes=[HEADER], call=call)

@@ -3,6 +3,7 @@
 emitter shares the parameters."""
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import KernelCall, ParamStruct, fields
 from opbridge.ir import Graph, Node
 from opbridge.ops.resize_nearest_neighbor.reference import NEAREST_DTYPES, ResizeGeometry, check_resize
 
@@ -17,19 +18,23 @@ def resize_call(ctx: EmitContext, node: Node, geometry: ResizeGeometry, kernel: 
         return NodeCode(statements=["/* The output is empty: nothing to resize. */", "status = 0;"])
     g = geometry
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_resize_params {params_symbol} = {{
-    .element_size = {input_tensor.dtype.itemsize},
-    .batch = {g.batch},
-    .input_height = {g.input_height},
-    .input_width = {g.input_width},
-    .depth = {g.depth},
-    .output_height = {g.output_height},
-    .output_width = {g.output_width},
-    .align_corners = {int(g.align_corners)},
-    .half_pixel_centers = {int(g.half_pixel_centers)},
-}};"""
-    call = f"status = {kernel}(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.outputs[0])});"
-    return NodeCode(includes=[HEADER], definitions=[params], statements=[call])
+    params = ParamStruct(
+        "opbridge_resize_params",
+        params_symbol,
+        fields(
+            element_size=input_tensor.dtype.itemsize,
+            batch=g.batch,
+            input_height=g.input_height,
+            input_width=g.input_width,
+            depth=g.depth,
+            output_height=g.output_height,
+            output_width=g.output_width,
+            align_corners=int(g.align_corners),
+            half_pixel_centers=int(g.half_pixel_centers),
+        ),
+    )
+    call = KernelCall(kernel, params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])))
+    return NodeCode(includes=[HEADER], call=call)
 
 
 def emit_resize_nearest_neighbor(ctx: EmitContext, node: Node) -> NodeCode:

@@ -5,6 +5,7 @@
 import dataclasses
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode, c_int_list, constants_placement
+from opbridge.backends.c.kernel_call import CExpression, KernelCall, ParamStruct, fields
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node
 from opbridge.ops.rsqrt.reference import check_int8_inputs, int8_quantizations, rsqrt_int8_table
@@ -32,12 +33,10 @@ def emit_rsqrt(ctx: EmitContext, node: Node) -> NodeCode:
         f"{constants_placement(ctx.prefix)} static const int8_t {table_symbol}[256] = {{{c_int_list(table)}}};"
     )
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_rsqrt_s8_params {params_symbol} = {{
-    .size = {input_tensor.element_count},
-    .input_zero_point = {input_q.zero_point},
-    .table = {table_symbol},
-}};"""
-    call = (
-        f"status = opbridge_rsqrt_s8(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.outputs[0])});"
+    params = ParamStruct(
+        "opbridge_rsqrt_s8_params",
+        params_symbol,
+        fields(size=input_tensor.element_count, input_zero_point=input_q.zero_point, table=CExpression(table_symbol)),
     )
-    return NodeCode(includes=[HEADER], definitions=[table_definition, params], statements=[call])
+    call = KernelCall("opbridge_rsqrt_s8", params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])))
+    return NodeCode(includes=[HEADER], definitions=[table_definition], call=call)

@@ -2,9 +2,19 @@
 """C emission the element-wise operators share: requantization, 4-D broadcast strides, the int and float32
 binary and unary kernel calls, C literals."""
 
-import numpy as np
-
-from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, c_int_list
+from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import (
+    ArrayValue,
+    CExpression,
+    Field,
+    FloatValue,
+    KernelCall,
+    ParamStruct,
+    StructValue,
+    Value,
+    fields,
+    int_array,
+)
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node, Tensor
 from opbridge.ir.attribute_types import Activation
@@ -40,18 +50,22 @@ def emit_requantize(
 ) -> NodeCode:
     """A node computed by opbridge_requantize_s8."""
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_requantize_s8_params {params_symbol} = {{
-    .size = {ctx.graph.tensor(node.inputs[0]).element_count},
-    .input_offset = {-input_zero_point},
-    .output_offset = {output_zero_point},
-    .multiplier = {multiplier},
-    .shift = {shift},
-    .activation_min = {low},
-    .activation_max = {high},
-}};"""
+    params = ParamStruct(
+        "opbridge_requantize_s8_params",
+        params_symbol,
+        fields(
+            size=ctx.graph.tensor(node.inputs[0]).element_count,
+            input_offset=-input_zero_point,
+            output_offset=output_zero_point,
+            multiplier=multiplier,
+            shift=shift,
+            activation_min=low,
+            activation_max=high,
+        ),
+    )
     source, target = ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])
-    call = f"status = opbridge_requantize_s8(&{params_symbol}, {source}, {target});"
-    return NodeCode(includes=[KERNELS_HEADER], definitions=[params], statements=[call])
+    call = KernelCall("opbridge_requantize_s8", params, (source, target))
+    return NodeCode(includes=[KERNELS_HEADER], call=call)
 
 
 def output_shape_4d(node: Node, output: Tensor) -> tuple[int, ...]:
@@ -76,19 +90,19 @@ def broadcast_strides(node: Node, tensor: Tensor, output_shape: tuple[int, ...])
     return list(reversed(strides))
 
 
-def strides_initializer(node: Node, tensor: Tensor, output_shape: tuple[int, ...]) -> str:
-    return "{" + c_int_list(broadcast_strides(node, tensor, output_shape)) + "}"
+def strides_initializer(node: Node, tensor: Tensor, output_shape: tuple[int, ...]) -> ArrayValue:
+    return int_array(broadcast_strides(node, tensor, output_shape))
 
 
-def broadcast_4d_initializer(ctx: EmitContext, node: Node) -> str:
-    """An opbridge_broadcast_4d initializer for a binary node (inputs 0 and 1, output 0)."""
+def broadcast_4d_fields(ctx: EmitContext, node: Node) -> tuple[Field, ...]:
+    """The opbridge_broadcast_4d of a binary node (inputs 0 and 1, output 0)."""
     graph = ctx.graph
     first, second = graph.tensor(node.inputs[0]), graph.tensor(node.inputs[1])
     output_shape = output_shape_4d(node, graph.tensor(node.outputs[0]))
-    return (
-        f"{{.output_shape = {{{c_int_list(output_shape)}}}, "
-        f".input1_strides = {strides_initializer(node, first, output_shape)}, "
-        f".input2_strides = {strides_initializer(node, second, output_shape)}}}"
+    return fields(
+        output_shape=int_array(output_shape),
+        input1_strides=strides_initializer(node, first, output_shape),
+        input2_strides=strides_initializer(node, second, output_shape),
     )
 
 
@@ -101,7 +115,7 @@ def emit_int_binary(ctx: EmitContext, node: Node, kernel: str, activation: Activ
     bounds = None
     if activation is not None:
         low, high = int32_activation_range(activation)
-        bounds = (c_int32_literal(low), c_int32_literal(high))
+        bounds = (CExpression(c_int32_literal(low)), CExpression(c_int32_literal(high)))
     return emit_broadcast_binary(ctx, node, kernel, INT_KERNELS_HEADER, "opbridge_arithmetic_s32_params", bounds)
 
 
@@ -111,38 +125,30 @@ def emit_broadcast_binary(
     kernel: str,
     header: str,
     arithmetic_type: str,
-    bounds: tuple[str, str] | None,
+    bounds: tuple[Value, Value] | None,
 ) -> NodeCode:
     """A broadcasting binary node computed by `kernel(&params, input1, input2, output)`: with
-    clamp bounds (C literals) the params are an `arithmetic_type`, without an opbridge_broadcast_4d."""
+    clamp bounds the params are an `arithmetic_type`, without an opbridge_broadcast_4d."""
     params_symbol = ctx.local_symbol(node, "params")
-    broadcast = broadcast_4d_initializer(ctx, node)
+    broadcast_fields = broadcast_4d_fields(ctx, node)
     if bounds is None:
-        params = f"static const opbridge_broadcast_4d {params_symbol} = {broadcast};"
+        params = ParamStruct("opbridge_broadcast_4d", params_symbol, broadcast_fields, one_line=True)
     else:
-        params = f"""static const {arithmetic_type} {params_symbol} = {{
-    .broadcast = {broadcast},
-    .activation_min = {bounds[0]},
-    .activation_max = {bounds[1]},
-}};"""
-    call = (
-        f"status = {kernel}(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}, "
-        f"{ctx.pointer(node.outputs[0])});"
+        broadcast = StructValue("opbridge_broadcast_4d", broadcast_fields, designated=True)
+        params = ParamStruct(
+            arithmetic_type,
+            params_symbol,
+            fields(broadcast=broadcast, activation_min=bounds[0], activation_max=bounds[1]),
+        )
+    call = KernelCall(
+        kernel, params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.inputs[1]), ctx.pointer(node.outputs[0]))
     )
-    return NodeCode(includes=[header], definitions=[params], statements=[call])
+    return NodeCode(includes=[header], call=call)
 
 
 def c_int32_literal(value: int) -> str:
     """An int32 constant as C source (INT32_MIN has no literal of its own)."""
     return {INT32_MIN: "INT32_MIN", INT32_MAX: "INT32_MAX"}.get(value, str(value))
-
-
-def c_float_literal(value: float) -> str:
-    """A float32 value as a C float constant that reads back to the same bits."""
-    single = np.float32(value)
-    if not np.isfinite(single):
-        raise ValueError(f"{value} is not a finite float32")
-    return f"{float(single)!r}f"
 
 
 def emit_float32_binary(ctx: EmitContext, node: Node, kernel: str, activation: Activation | None) -> NodeCode:
@@ -157,7 +163,7 @@ def emit_float32_binary(ctx: EmitContext, node: Node, kernel: str, activation: A
     bounds = None
     if activation is not None:
         low, high = float_activation_range(activation)
-        bounds = (c_float_literal(low), c_float_literal(high))
+        bounds = (FloatValue(low), FloatValue(high))
     return emit_broadcast_binary(ctx, node, kernel, F32_KERNELS_HEADER, "opbridge_arithmetic_f32_params", bounds)
 
 
@@ -170,8 +176,7 @@ def emit_float32_unary(ctx: EmitContext, node: Node, kernel: str) -> NodeCode:
             f"{node.describe()}: input {input_tensor.describe()} and output {output.describe()} differ in size",
             hint="an element-wise operator's output has its input's shape; the model is inconsistent",
         )
-    call = (
-        f"status = {kernel}({input_tensor.element_count}, {ctx.pointer(node.inputs[0])}, "
-        f"{ctx.pointer(node.outputs[0])});"
+    call = KernelCall(
+        kernel, None, (input_tensor.element_count, ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0]))
     )
-    return NodeCode(includes=[F32_KERNELS_HEADER], statements=[call])
+    return NodeCode(includes=[F32_KERNELS_HEADER], call=call)

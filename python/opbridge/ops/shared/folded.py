@@ -14,6 +14,7 @@ library computes on every call is computed here once:
 import numpy as np
 
 from opbridge.backends.c.emit_context import EmitContext
+from opbridge.backends.c.kernel_call import CExpression, StructValue, fields
 from opbridge.ir import Graph, Node
 
 FOLDED_KERNELS_HEADER = "cc/kernels/opbridge_kernels_folded_s8.h"
@@ -72,7 +73,7 @@ def folded_requantization(
     output_offset: int,
     activation_min: int,
     activation_max: int,
-) -> tuple[list[str], str]:
+) -> tuple[list[str], StructValue]:
     """Definitions and the opbridge_folded_requantization initializer of one layer."""
     multipliers = np.asarray(multipliers).ravel()
     shifts = np.asarray(shifts).ravel()
@@ -82,8 +83,16 @@ def folded_requantization(
     bias_definition, bias_symbol = ctx.int32_array(node, "folded_bias", bias)
     multipliers_definition, multipliers_symbol = ctx.int32_array(node, "multipliers", multipliers)
     shifts_definition, shifts_symbol = ctx.int32_array(node, "shifts", shifts)
-    initializer = (
-        f"{{{bias_symbol}, {multipliers_symbol}, {shifts_symbol}, {0 if shared else 1}, "
-        f"{output_offset}, {activation_min}, {activation_max}}}"
+    initializer = StructValue(
+        "opbridge_folded_requantization",
+        fields(
+            folded_bias=CExpression(bias_symbol),
+            multipliers=CExpression(multipliers_symbol),
+            shifts=CExpression(shifts_symbol),
+            per_channel=0 if shared else 1,
+            output_offset=int(output_offset),
+            activation_min=int(activation_min),
+            activation_max=int(activation_max),
+        ),
     )
     return [bias_definition, multipliers_definition, shifts_definition], initializer

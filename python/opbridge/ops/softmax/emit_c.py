@@ -4,9 +4,10 @@
 import numpy as np
 
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, constants_placement
+from opbridge.backends.c.kernel_call import CExpression, FloatValue, KernelCall, ParamStruct, fields
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node
-from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER, c_float_literal
+from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER
 from opbridge.ops.shared.float32 import require_float32
 from opbridge.ops.shared.quantized import require_dtype, require_quantization
 from opbridge.ops.softmax.reference import (
@@ -40,19 +41,21 @@ def emit_int16_softmax(ctx: EmitContext, node: Node) -> NodeCode:
     )
     depth = input_tensor.shape[-1]
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_softmax_s16_params {params_symbol} = {{
-    .rows = {input_tensor.element_count // depth},
-    .depth = {depth},
-    .input_multiplier = {multiplier},
-    .input_shift = {shift},
-    .exp_lut = {exp_symbol},
-    .one_over_one_plus_x_lut = {reciprocal_symbol},
-}};"""
-    source, target = ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])
-    call = f"status = opbridge_softmax_s16(&{params_symbol}, {source}, {target});"
-    return NodeCode(
-        includes=[S16_KERNELS_HEADER], definitions=[exp_definition, reciprocal_definition, params], statements=[call]
+    params = ParamStruct(
+        "opbridge_softmax_s16_params",
+        params_symbol,
+        fields(
+            rows=input_tensor.element_count // depth,
+            depth=depth,
+            input_multiplier=multiplier,
+            input_shift=shift,
+            exp_lut=CExpression(exp_symbol),
+            one_over_one_plus_x_lut=CExpression(reciprocal_symbol),
+        ),
     )
+    source, target = ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])
+    call = KernelCall("opbridge_softmax_s16", params, (source, target))
+    return NodeCode(includes=[S16_KERNELS_HEADER], definitions=[exp_definition, reciprocal_definition], call=call)
 
 
 def emit_float32_softmax(ctx: EmitContext, node: Node) -> NodeCode:
@@ -66,14 +69,14 @@ def emit_float32_softmax(ctx: EmitContext, node: Node) -> NodeCode:
         )
     depth = input_tensor.shape[-1]
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_softmax_f32_params {params_symbol} = {{
-    .rows = {input_tensor.element_count // depth},
-    .depth = {depth},
-    .beta = {c_float_literal(node.attributes.beta)},
-}};"""
+    params = ParamStruct(
+        "opbridge_softmax_f32_params",
+        params_symbol,
+        fields(rows=input_tensor.element_count // depth, depth=depth, beta=FloatValue(node.attributes.beta)),
+    )
     source, target = ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])
-    call = f"status = opbridge_softmax_f32(&{params_symbol}, {source}, {target});"
-    return NodeCode(includes=[F32_KERNELS_HEADER], definitions=[params], statements=[call])
+    call = KernelCall("opbridge_softmax_f32", params, (source, target))
+    return NodeCode(includes=[F32_KERNELS_HEADER], call=call)
 
 
 def emit_softmax(ctx: EmitContext, node: Node) -> NodeCode:
@@ -91,13 +94,17 @@ def emit_softmax(ctx: EmitContext, node: Node) -> NodeCode:
     multiplier, left_shift, diff_min = softmax_parameters(node.attributes.beta, input_q.scale)
     depth = input_tensor.shape[-1]
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_softmax_s8_params {params_symbol} = {{
-    .rows = {input_tensor.element_count // depth},
-    .depth = {depth},
-    .input_multiplier = {multiplier},
-    .input_left_shift = {left_shift},
-    .diff_min = {diff_min},
-}};"""
+    params = ParamStruct(
+        "opbridge_softmax_s8_params",
+        params_symbol,
+        fields(
+            rows=input_tensor.element_count // depth,
+            depth=depth,
+            input_multiplier=multiplier,
+            input_left_shift=left_shift,
+            diff_min=diff_min,
+        ),
+    )
     source, target = ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])
-    call = f"status = {function}(&{params_symbol}, {source}, {target});"
-    return NodeCode(includes=[KERNELS_HEADER], definitions=[params], statements=[call])
+    call = KernelCall(function, params, (source, target))
+    return NodeCode(includes=[KERNELS_HEADER], call=call)

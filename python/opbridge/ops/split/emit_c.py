@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import cast
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import CExpression, KernelCall, ParamStruct, fields
 from opbridge.ir import Node
 from opbridge.ops.split.reference import outer_inner, split_geometry
 
@@ -28,25 +29,25 @@ def emit_parts(
     outer, inner = outer_inner(tensor.shape, axis)
     sizes_definition, sizes_symbol = ctx.int32_array(node, "part_sizes", list(sizes))
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_split_pack_params {params_symbol} = {{
-    .element_size = {tensor.dtype.itemsize},
-    .outer_size = {outer},
-    .inner_size = {inner},
-    .part_count = {len(sizes)},
-    .part_sizes = {sizes_symbol},
-}};"""
+    params = ParamStruct(
+        "opbridge_split_pack_params",
+        params_symbol,
+        fields(
+            element_size=tensor.dtype.itemsize,
+            outer_size=outer,
+            inner_size=inner,
+            part_count=len(sizes),
+            part_sizes=CExpression(sizes_symbol),
+        ),
+    )
     pointers = ", ".join(ctx.pointer(index) for index in parts)
     if join:
-        statements = [
-            f"const void *const parts[{len(parts)}] = {{{pointers}}};",
-            f"status = opbridge_split_pack_join(&{params_symbol}, parts, {ctx.pointer(whole)});",
-        ]
+        declaration = f"const void *const parts[{len(parts)}] = {{{pointers}}};"
+        call = KernelCall("opbridge_split_pack_join", params, ("parts", ctx.pointer(whole)))
     else:
-        statements = [
-            f"void *const parts[{len(parts)}] = {{{pointers}}};",
-            f"status = opbridge_split_pack_split(&{params_symbol}, {ctx.pointer(whole)}, parts);",
-        ]
-    return NodeCode(includes=[HEADER], definitions=[sizes_definition, params], statements=statements)
+        declaration = f"void *const parts[{len(parts)}] = {{{pointers}}};"
+        call = KernelCall("opbridge_split_pack_split", params, (ctx.pointer(whole), "parts"))
+    return NodeCode(includes=[HEADER], definitions=[sizes_definition], statements=[declaration], call=call)
 
 
 def emit_split(ctx: EmitContext, node: Node) -> NodeCode:

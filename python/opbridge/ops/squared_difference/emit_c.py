@@ -3,8 +3,9 @@
 with broadcasting as 4-D strides."""
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import KernelCall, ParamStruct, StructValue, fields
 from opbridge.ir import DType, Node
-from opbridge.ops.shared.emit_elementwise import broadcast_4d_initializer, emit_broadcast_binary
+from opbridge.ops.shared.emit_elementwise import broadcast_4d_fields, emit_broadcast_binary
 from opbridge.ops.shared.float32 import require_float32
 from opbridge.ops.shared.integer import plain_integer_operands
 from opbridge.ops.squared_difference.reference import (
@@ -31,21 +32,26 @@ def emit_squared_difference(ctx: EmitContext, node: Node) -> NodeCode:
     first_q, second_q, output_q = int8_quantizations(node, first, second, output)
     p = squared_difference_parameters(first_q, second_q, output_q)
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_squared_difference_s8_params {params_symbol} = {{
-    .input1_offset = {-first_q.zero_point},
-    .input2_offset = {-second_q.zero_point},
-    .output_offset = {output_q.zero_point},
-    .left_shift = {LEFT_SHIFT},
-    .input1_multiplier = {p.first_multiplier},
-    .input1_shift = {p.first_shift},
-    .input2_multiplier = {p.second_multiplier},
-    .input2_shift = {p.second_shift},
-    .output_multiplier = {p.output_multiplier},
-    .output_shift = {p.output_shift},
-    .broadcast = {broadcast_4d_initializer(ctx, node)},
-}};"""
-    call = (
-        f"status = opbridge_squared_difference_s8(&{params_symbol}, {ctx.pointer(node.inputs[0])}, "
-        f"{ctx.pointer(node.inputs[1])}, {ctx.pointer(node.outputs[0])});"
+    params = ParamStruct(
+        "opbridge_squared_difference_s8_params",
+        params_symbol,
+        fields(
+            input1_offset=-first_q.zero_point,
+            input2_offset=-second_q.zero_point,
+            output_offset=output_q.zero_point,
+            left_shift=LEFT_SHIFT,
+            input1_multiplier=p.first_multiplier,
+            input1_shift=p.first_shift,
+            input2_multiplier=p.second_multiplier,
+            input2_shift=p.second_shift,
+            output_multiplier=p.output_multiplier,
+            output_shift=p.output_shift,
+            broadcast=StructValue("opbridge_broadcast_4d", broadcast_4d_fields(ctx, node), designated=True),
+        ),
     )
-    return NodeCode(includes=[HEADER], definitions=[params], statements=[call])
+    call = KernelCall(
+        "opbridge_squared_difference_s8",
+        params,
+        (ctx.pointer(node.inputs[0]), ctx.pointer(node.inputs[1]), ctx.pointer(node.outputs[0])),
+    )
+    return NodeCode(includes=[HEADER], call=call)

@@ -3,7 +3,8 @@
 
 import numpy as np
 
-from opbridge.backends.c.emit_context import EmitContext, NodeCode, c_int_list
+from opbridge.backends.c.emit_context import EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import KernelCall, ParamStruct, fields, int_array
 from opbridge.ir import Node
 from opbridge.ops.shared.emit_elementwise import INT_KERNELS_HEADER
 from opbridge.ops.strided_slice.reference import MAX_RANK, node_slice_plan
@@ -23,14 +24,15 @@ def emit_strided_slice(ctx: EmitContext, node: Node) -> NodeCode:
     counts = [1] * pad + list(plan.counts)
     steps = [0] * pad + steps
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_strided_slice_params {params_symbol} = {{
-    .element_size = {input_tensor.dtype.itemsize},
-    .output_shape = {{{c_int_list(counts)}}},
-    .input_start = {start},
-    .input_steps = {{{c_int_list(steps)}}},
-}};"""
-    call = (
-        f"status = opbridge_strided_slice(&{params_symbol}, {ctx.pointer(node.inputs[0])}, "
-        f"{ctx.pointer(node.outputs[0])});"
+    params = ParamStruct(
+        "opbridge_strided_slice_params",
+        params_symbol,
+        fields(
+            element_size=input_tensor.dtype.itemsize,
+            output_shape=int_array(counts),
+            input_start=start,
+            input_steps=int_array(steps),
+        ),
     )
-    return NodeCode(includes=[INT_KERNELS_HEADER], definitions=[params], statements=[call])
+    call = KernelCall("opbridge_strided_slice", params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])))
+    return NodeCode(includes=[INT_KERNELS_HEADER], call=call)

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """SUM -> opbridge_sum_f32 (cc/kernels/opbridge_sum_f32.h)."""
 
-from opbridge.backends.c.emit_context import EmitContext, NodeCode, c_int_list
+from opbridge.backends.c.emit_context import EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import KernelCall, ParamStruct, fields, int_array
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import Node
 from opbridge.ops.mean.reference import mean_axes
@@ -26,12 +27,14 @@ def emit_sum(ctx: EmitContext, node: Node) -> NodeCode:
     lead = MAX_RANK - rank
     reduce = [0] * lead + [1 if axis in axes else 0 for axis in range(rank)]
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_sum_f32_params {params_symbol} = {{
-    .input_shape = {{{c_int_list((1,) * lead + input_tensor.shape)}}},
-    .reduce = {{{c_int_list(reduce)}}},
-    .output_size = {output.element_count},
-}};"""
-    call = (
-        f"status = opbridge_sum_f32(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.outputs[0])});"
+    params = ParamStruct(
+        "opbridge_sum_f32_params",
+        params_symbol,
+        fields(
+            input_shape=int_array((1,) * lead + input_tensor.shape),
+            reduce=int_array(reduce),
+            output_size=output.element_count,
+        ),
     )
-    return NodeCode(includes=[HEADER], definitions=[params], statements=[call])
+    call = KernelCall("opbridge_sum_f32", params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])))
+    return NodeCode(includes=[HEADER], call=call)

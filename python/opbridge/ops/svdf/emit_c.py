@@ -6,6 +6,7 @@ gets no buffer): the module's init resets it as TFLite Micro's ResetVariableTens
 run carries it on."""
 
 from opbridge.backends.c.emit_context import C_TYPES, EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import CExpression, KernelCall, ParamStruct, fields
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Graph, Node
 from opbridge.ir.attribute_types import Activation
@@ -47,24 +48,25 @@ def emit_svdf(ctx: EmitContext, node: Node) -> NodeCode:
     filters, memory = time.shape
     state_pointer = ctx.persistent_pointer(node, C_TYPES[state.dtype])
     init = [f"memset({ctx.persistent_pointer(node, 'uint8_t')}, {state_reset_byte(graph, node)}, {state.bytes}u);"]
-    dimensions = f""".batch = {batch},
-    .input_size = {input_size},
-    .num_filters = {filters},
-    .memory_size = {memory},
-    .rank = {attributes.rank},"""
+    dimensions = fields(
+        batch=batch, input_size=input_size, num_filters=filters, memory_size=memory, rank=attributes.rank
+    )
     params_symbol = ctx.local_symbol(node, "params")
     operands = (
-        f"{ctx.pointer(node.inputs[0])}, {ctx.pointer(node.inputs[1])}, {ctx.pointer(node.inputs[2])}, "
-        f"{ctx.optional_pointer(bias_index)}, {state_pointer}, {ctx.pointer(node.outputs[0])}"
+        *(ctx.pointer(index) for index in node.inputs[:3]),
+        ctx.optional_pointer(bias_index),
+        state_pointer,
+        ctx.pointer(node.outputs[0]),
     )
     if x.dtype is DType.FLOAT32:
         require_float32(node, [("input", x), ("weights_feature", feature), ("weights_time", time), ("output", output)])
-        params = f"""static const opbridge_svdf_f32_params {params_symbol} = {{
-    {dimensions}
-    .activation = {ACTIVATION_CODES[attributes.activation]},
-}};"""
-        call = f"status = opbridge_svdf_f32(&{params_symbol}, {operands});"
-        return NodeCode([HEADER, "string.h"], [params], [call], init)
+        params = ParamStruct(
+            "opbridge_svdf_f32_params",
+            params_symbol,
+            (*dimensions, *fields(activation=CExpression(ACTIVATION_CODES[attributes.activation]))),
+        )
+        call = KernelCall("opbridge_svdf_f32", params, operands)
+        return NodeCode([HEADER, "string.h"], init_statements=init, call=call)
     require_dtype(node, feature, "weights_feature")
     require_dtype(node, output, "output")
     if state.dtype not in (DType.INT16, DType.INT8) or time.dtype is not state.dtype:
@@ -75,16 +77,22 @@ def emit_svdf(ctx: EmitContext, node: Node) -> NodeCode:
     (feature_multiplier, feature_shift), (output_multiplier, output_shift) = svdf_tensor_multipliers(
         node, x, feature, time, state, output
     )
-    params = f"""static const opbridge_svdf_s8_params {params_symbol} = {{
-    {dimensions}
-    .input_offset = {-require_quantization(node, x, "input").zero_point},
-    .state_zero_point = {require_quantization(node, state, "activation_state").zero_point},
-    .output_zero_point = {require_quantization(node, output, "output").zero_point},
-    .feature_multiplier = {feature_multiplier},
-    .feature_shift = {feature_shift},
-    .output_multiplier = {output_multiplier},
-    .output_shift = {output_shift},
-}};"""
+    params = ParamStruct(
+        "opbridge_svdf_s8_params",
+        params_symbol,
+        (
+            *dimensions,
+            *fields(
+                input_offset=-require_quantization(node, x, "input").zero_point,
+                state_zero_point=require_quantization(node, state, "activation_state").zero_point,
+                output_zero_point=require_quantization(node, output, "output").zero_point,
+                feature_multiplier=feature_multiplier,
+                feature_shift=feature_shift,
+                output_multiplier=output_multiplier,
+                output_shift=output_shift,
+            ),
+        ),
+    )
     kernel = "opbridge_svdf_s8_s16" if state.dtype is DType.INT16 else "opbridge_svdf_s8_s8"
-    call = f"status = {kernel}(&{params_symbol}, {operands});"
-    return NodeCode([HEADER, "string.h"], [params], [call], init)
+    call = KernelCall(kernel, params, operands)
+    return NodeCode([HEADER, "string.h"], init_statements=init, call=call)

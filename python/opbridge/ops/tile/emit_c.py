@@ -6,7 +6,8 @@ repeated is merged into the axis before it (tiling [a, b] by [m, 1] is tiling
 [a * b] by [m]), so most tiles become 1-D or 2-D; then left-padded to 6.
 """
 
-from opbridge.backends.c.emit_context import EmitContext, NodeCode, c_int_list
+from opbridge.backends.c.emit_context import EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import KernelCall, ParamStruct, fields, int_array
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import Graph, Node
 from opbridge.ops.tile.reference import check_tile_dtypes, constant_multiples
@@ -46,13 +47,17 @@ def emit_tile(ctx: EmitContext, node: Node) -> NodeCode:
         )
     lattice = [(1, 1)] * (MAX_RANK - len(lattice)) + lattice
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_tile_params {params_symbol} = {{
-    .element_size = {input_tensor.dtype.itemsize},
-    .input_shape = {{{c_int_list(size for size, _ in lattice)}}},
-    .multiples = {{{c_int_list(multiple for _, multiple in lattice)}}},
-}};"""
-    call = f"status = opbridge_tile(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.outputs[0])});"
-    return NodeCode(includes=[HEADER], definitions=[params], statements=[call])
+    params = ParamStruct(
+        "opbridge_tile_params",
+        params_symbol,
+        fields(
+            element_size=input_tensor.dtype.itemsize,
+            input_shape=int_array(size for size, _ in lattice),
+            multiples=int_array(multiple for _, multiple in lattice),
+        ),
+    )
+    call = KernelCall("opbridge_tile", params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])))
+    return NodeCode(includes=[HEADER], call=call)
 
 
 def multiples_input(graph: Graph, node: Node) -> list[int]:

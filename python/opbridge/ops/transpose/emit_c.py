@@ -8,7 +8,8 @@ merged (so NHWC <-> NCHW becomes a 3-D gather), then left-padded to 6.
 
 import numpy as np
 
-from opbridge.backends.c.emit_context import EmitContext, NodeCode, c_int_list
+from opbridge.backends.c.emit_context import EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import KernelCall, ParamStruct, fields, int_array
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import Node
 from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER
@@ -49,12 +50,14 @@ def emit_transpose(ctx: EmitContext, node: Node) -> NodeCode:
         )
     lattice = [(1, 0)] * (MAX_RANK - len(lattice)) + lattice
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_transpose_params {params_symbol} = {{
-    .element_size = {input_tensor.dtype.itemsize},
-    .output_shape = {{{c_int_list(size for size, _ in lattice)}}},
-    .input_strides = {{{c_int_list(stride for _, stride in lattice)}}},
-}};"""
-    call = (
-        f"status = opbridge_transpose(&{params_symbol}, {ctx.pointer(node.inputs[0])}, {ctx.pointer(node.outputs[0])});"
+    params = ParamStruct(
+        "opbridge_transpose_params",
+        params_symbol,
+        fields(
+            element_size=input_tensor.dtype.itemsize,
+            output_shape=int_array(size for size, _ in lattice),
+            input_strides=int_array(stride for _, stride in lattice),
+        ),
     )
-    return NodeCode(includes=[F32_KERNELS_HEADER], definitions=[params], statements=[call])
+    call = KernelCall("opbridge_transpose", params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.outputs[0])))
+    return NodeCode(includes=[F32_KERNELS_HEADER], call=call)

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """TRANSPOSE_CONV -> opbridge_transpose_conv_f32 (cc/kernels/opbridge_transpose_conv_f32.h)."""
 
-from opbridge.backends.c.emit_context import EmitContext, NodeCode, nhwc_dims
+from opbridge.backends.c.emit_context import EmitContext, NodeCode, tensor_dims
+from opbridge.backends.c.kernel_call import FloatValue, KernelCall, ParamStruct, fields
 from opbridge.ir import Graph, Node
-from opbridge.ops.shared.emit_elementwise import c_float_literal
 from opbridge.ops.shared.float32 import float_activation_range, require_float32
 from opbridge.ops.transpose_conv.reference import BIAS, FILTER, INPUT, OUTPUT_SHAPE, transpose_conv_padding
 
@@ -35,22 +35,32 @@ def emit_transpose_conv(ctx: EmitContext, node: Node) -> NodeCode:
     )
     low, high = float_activation_range(attributes.activation)
     params_symbol = ctx.local_symbol(node, "params")
-    params = f"""static const opbridge_transpose_conv_f32_params {params_symbol} = {{
-    .activation_min = {c_float_literal(low)},
-    .activation_max = {c_float_literal(high)},
-    .stride_height = {attributes.stride_height},
-    .stride_width = {attributes.stride_width},
-    .padding_height = {pad_h},
-    .padding_width = {pad_w},
-    .input_shape = {nhwc_dims(input_tensor)},
-    .filter_shape = {nhwc_dims(filter_tensor)},
-    .output_shape = {nhwc_dims(output)},
-}};"""
-    call = (
-        f"status = opbridge_transpose_conv_f32(&{params_symbol}, {ctx.pointer(node.inputs[INPUT])}, "
-        f"{ctx.pointer(node.inputs[FILTER])}, {ctx.optional_pointer(bias_index)}, {ctx.pointer(node.outputs[0])});"
+    params = ParamStruct(
+        "opbridge_transpose_conv_f32_params",
+        params_symbol,
+        fields(
+            activation_min=FloatValue(low),
+            activation_max=FloatValue(high),
+            stride_height=attributes.stride_height,
+            stride_width=attributes.stride_width,
+            padding_height=pad_h,
+            padding_width=pad_w,
+            input_shape=tensor_dims(input_tensor),
+            filter_shape=tensor_dims(filter_tensor),
+            output_shape=tensor_dims(output),
+        ),
     )
-    return NodeCode(includes=[HEADER], definitions=[params], statements=[call])
+    call = KernelCall(
+        "opbridge_transpose_conv_f32",
+        params,
+        (
+            ctx.pointer(node.inputs[INPUT]),
+            ctx.pointer(node.inputs[FILTER]),
+            ctx.optional_pointer(bias_index),
+            ctx.pointer(node.outputs[0]),
+        ),
+    )
+    return NodeCode(includes=[HEADER], call=call)
 
 
 def output_shape_input(graph: Graph, node: Node) -> list[int]:

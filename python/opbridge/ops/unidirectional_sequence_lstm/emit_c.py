@@ -5,9 +5,17 @@ persistent memory (lstm_persistent_bytes), reset by the module's init as TFLite 
 tensors."""
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode, c_int_list, constants_placement
+from opbridge.backends.c.kernel_call import (
+    ArrayValue,
+    CExpression,
+    FloatValue,
+    ParamStruct,
+    StructValue,
+    fields,
+    int_array,
+)
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Graph, Node, Tensor
-from opbridge.ops.shared.emit_elementwise import c_float_literal
 from opbridge.ops.shared.quantized import require_quantization
 from opbridge.ops.unidirectional_sequence_lstm.attributes import LstmAttributes
 from opbridge.ops.unidirectional_sequence_lstm.reference import (
@@ -79,8 +87,8 @@ def s8_parameters(graph: Graph, node: Node) -> dict[str, object]:
     }
 
 
-def _scale(pair: tuple[int, int]) -> str:
-    return f"{{{pair[0]}, {pair[1]}}}"
+def _scale(pair: tuple[int, int]) -> StructValue:
+    return StructValue("opbridge_lstm_scale", fields(multiplier=int(pair[0]), shift=int(pair[1])))
 
 
 def emit_lstm(ctx: EmitContext, node: Node) -> NodeCode:
@@ -99,15 +107,15 @@ def emit_lstm(ctx: EmitContext, node: Node) -> NodeCode:
                 f"{node.describe()}: input {position} of the LSTM is computed, not a constant",
                 hint="the C kernel takes constant weights and biases; fold them into the model",
             )
-    shape = f"{{{batches}, {steps}, {input_size}, {units}, {int(time_major)}}}"
+    shape = StructValue(
+        "opbridge_lstm_shape",
+        fields(batches=batches, time_steps=steps, input_size=input_size, units=units, time_major=int(time_major)),
+    )
     params_symbol = ctx.local_symbol(node, "params")
-    definitions: list[str] = []
+    definitions: list[str | ParamStruct] = []
     if float32:
         kind, ctype, weight_type, bias_type = "f32", "opbridge_lstm_f32_params", "float", "float"
-        params = f"""static const {ctype} {params_symbol} = {{
-    .shape = {shape},
-    .cell_clip = {c_float_literal(node.attributes.cell_clip)},
-}};"""
+        params = ParamStruct(ctype, params_symbol, fields(shape=shape, cell_clip=FloatValue(node.attributes.cell_clip)))
     else:
         kind, weight_type = KERNELS[activations], "int8_t"
         ctype, bias_type = f"opbridge_lstm_{kind}_params", "int64_t" if kind == "s16" else "int32_t"
@@ -124,22 +132,26 @@ def emit_lstm(ctx: EmitContext, node: Node) -> NodeCode:
         table_symbol = ctx.local_symbol(node, "sigmoid_table")
         table = f"static const uint16_t {table_symbol}[256] = {{{c_int_list(SIGMOID_TABLE)}}};"
         definitions.append(f"{constants_placement(ctx.prefix)} {table}")
-        params = f"""static const {ctype} {params_symbol} = {{
-    .shape = {shape},
-    .input_offset = {p["input_offset"]},
-    .hidden_zero_point = {p["hidden_zero_point"]},
-    .input_weight_offsets = {{{", ".join(str(v) for v in p["input_weight_offsets"])}}},
-    .recurrent_weight_offsets = {{{", ".join(str(v) for v in p["recurrent_weight_offsets"])}}},
-    .input_scales = {{{", ".join(_scale(v) for v in p["input_scales"])}}},
-    .recurrent_scales = {{{", ".join(_scale(v) for v in p["recurrent_scales"])}}},
-    .forget_times_cell = {_scale(p["forget_times_cell"])},
-    .input_times_cell_gate = {_scale(p["input_times_cell_gate"])},
-    .hidden = {_scale(p["hidden"])},
-    .cell_tanh_multiplier = {p["cell_tanh_multiplier"]},
-    .cell_tanh_shift = {p["cell_tanh_shift"]},
-    .cell_clip = {p["cell_clip"]},
-    .sigmoid_table = {table_symbol},
-}};"""
+        params = ParamStruct(
+            ctype,
+            params_symbol,
+            fields(
+                shape=shape,
+                input_offset=p["input_offset"],
+                hidden_zero_point=p["hidden_zero_point"],
+                input_weight_offsets=int_array(p["input_weight_offsets"]),
+                recurrent_weight_offsets=int_array(p["recurrent_weight_offsets"]),
+                input_scales=ArrayValue(tuple(_scale(v) for v in p["input_scales"])),
+                recurrent_scales=ArrayValue(tuple(_scale(v) for v in p["recurrent_scales"])),
+                forget_times_cell=_scale(p["forget_times_cell"]),
+                input_times_cell_gate=_scale(p["input_times_cell_gate"]),
+                hidden=_scale(p["hidden"]),
+                cell_tanh_multiplier=p["cell_tanh_multiplier"],
+                cell_tanh_shift=p["cell_tanh_shift"],
+                cell_clip=p["cell_clip"],
+                sigmoid_table=CExpression(table_symbol),
+            ),
+        )
     weights = ", ".join(ctx.pointer(node.inputs[q]) for q in (*INPUT_WEIGHTS, *RECURRENT_WEIGHTS))
     biases = ", ".join(ctx.pointer(node.inputs[q]) for q in BIASES)
     state = ctx.persistent_pointer(node, "void")
@@ -150,5 +162,6 @@ def emit_lstm(ctx: EmitContext, node: Node) -> NodeCode:
                                {ctx.pointer(node.outputs[0])});
   }}"""
     reset = f"status = opbridge_lstm_{kind}_reset(&{params_symbol}, {state});"
+    # The call sits in a block with the weight and bias pointer arrays: its parameters are a definition.
     definitions.append(params)
     return NodeCode(includes=[LSTM_HEADER], definitions=definitions, statements=[call], init_statements=[reset])

@@ -2,6 +2,7 @@
 """ZEROS_LIKE -> opbridge_zeros_like (cc/kernels/opbridge_zeros_like.h): the output's bytes cleared."""
 
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
+from opbridge.backends.c.kernel_call import KernelCall
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import Node
 from opbridge.ops.zeros_like.schema import ZEROS_LIKE_DTYPES
@@ -22,5 +23,5 @@ def emit_zeros_like(ctx: EmitContext, node: Node) -> NodeCode:
             f"{node.describe()}: input {input_tensor.describe()} and output {output.describe()} differ in size",
             hint="ZEROS_LIKE's output has its input's shape; the model is inconsistent",
         )
-    call = f"status = opbridge_zeros_like({output.bytes}, {ctx.pointer(node.outputs[0])});"
-    return NodeCode(includes=[HEADER], statements=[call])
+    call = KernelCall("opbridge_zeros_like", None, (output.bytes, ctx.pointer(node.outputs[0])))
+    return NodeCode(includes=[HEADER], call=call)
