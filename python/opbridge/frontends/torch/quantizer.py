@@ -44,6 +44,7 @@ from opbridge.frontends.torch.spec import FLOAT as FLOAT_QUANTIZATION
 from opbridge.frontends.torch.spec import OutputQuantization, QuantizationKind
 from opbridge.ops.definition import SOFTMAX_OUTPUT as FIXED_SOFTMAX_OUTPUT
 from opbridge.ops.definition import TANH_OUTPUT as FIXED_TANH_OUTPUT
+from opbridge.ops.definition import OperatorDefinition, is_elementwise, output_quantization
 
 if TYPE_CHECKING:
     from opbridge.registry_context import RegistryContext
@@ -184,6 +185,16 @@ BUILTIN_TARGETS = (
 _NO_CUSTOM_OPS: Mapping[str, OutputQuantization] = types.MappingProxyType({})
 
 
+def _takes_int8(definition: OperatorDefinition | None) -> bool:
+    """Whether the operator's schema takes an int8 first input."""
+    schema = None if definition is None else definition.schema
+    return (
+        schema is not None
+        and bool(schema.inputs)
+        and any(dtype.value == "int8" for dtype in schema.constraint(schema.inputs[0].type_var).allowed)
+    )
+
+
 def _is_float_tensor(value: object) -> bool:
     """Whether `value` is a node producing one float32 tensor (the only thing observers measure)."""
     if not isinstance(value, Node):
@@ -318,17 +329,24 @@ class OpbridgeQuantizer(Quantizer):
         cls, context: "RegistryContext", *, activation_observer: ObserverOrFakeQuantizeConstructor = MinMaxObserver
     ) -> "OpbridgeQuantizer":
         """A quantizer that knows the plugins' torch ops (`context.torch_ops`) and their declared quantization;
-        an op whose schema takes no int8 input stays float, whatever it declares."""
+        an op whose schema takes no int8 input stays float, whatever it declares. The torch ops that convert
+        onto a one-input element-wise operator with an int8 form (GELU) and no built-in rule here are
+        quantized as that operator's definition says (OperatorDefinition.quantization)."""
         custom = {}
         for key, op in context.torch_ops.items():
             definition = context.operators.get(key)
-            schema = None if definition is None else definition.schema
-            takes_int8 = (
-                schema is not None
-                and bool(schema.inputs)
-                and any(dtype.value == "int8" for dtype in schema.constraint(schema.inputs[0].type_var).allowed)
-            )
-            custom[op.target] = op.quantization if takes_int8 else FLOAT_QUANTIZATION
+            custom[op.target] = op.quantization if _takes_int8(definition) else FLOAT_QUANTIZATION
+        for definition in context.operators.definitions():
+            quantization = output_quantization(definition)
+            schema = definition.schema
+            one_input = schema is not None and len(schema.inputs) == 1
+            if not (one_input and is_elementwise(definition) and _takes_int8(definition)):
+                continue
+            if quantization.kind is QuantizationKind.FLOAT:
+                continue
+            for converter in definition.torch_converters:
+                if converter.target not in BUILTIN_TARGETS and converter.target not in custom:
+                    custom[converter.target] = quantization
         return cls(custom, activation_observer=activation_observer)
 
     @property
