@@ -14,7 +14,9 @@ built-ins TFLite Micro runs:
    multipliers and shifts computed at conversion time.
 2. `fuse_int8_groups`: every other DQ -> op -> Q group of an op with an int8
    built-in (add, mul, pools, mean, softmax, sigmoid, tanh, hard swish, relu,
-   concat, pad, custom ops whose schema takes int8) becomes the op on the int8
+   concat, pad, custom ops whose schema takes int8, and the ONNX ops of any
+   one-input element-wise operator whose definition gives it an int8 output of
+   its own or fixed, GELU) becomes the op on the int8
    values, its output quantized with the Q's scale and zero point.
 3. `set_output_quantization`, after each node is converted: the int8 tensors
    the converter created without quantization (the op's output and the
@@ -30,6 +32,7 @@ import numpy as np
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
 from opbridge.frontends.torch.translation import OPBRIDGE_DOMAIN
 from opbridge.ir import DType, Quantization
+from opbridge.ops.definition import QuantizationKind, is_elementwise, output_quantization
 
 # ONNX ops (as the torch converters write them) whose int8 form is an opbridge built-in with its
 # own output quantization: inputs that are not constants must be dequantized int8 per tensor. Ops
@@ -78,6 +81,24 @@ class _Nodes:
         for node in nodes:
             for name in node.inputs:
                 self.readers.setdefault(name, []).append(node)
+        self._elementwise_int8: frozenset[str] | None = None
+
+    def elementwise_int8_ops(self) -> frozenset[str]:
+        """ONNX ops that convert onto a one-input element-wise operator with an int8 form and an int8 output
+        of its own or fixed (GELU): fused as their definition says, with no rule here."""
+        if self._elementwise_int8 is None:
+            found = set()
+            for definition in self.conversion.context.operators.definitions():
+                schema = definition.schema
+                if schema is None or len(schema.inputs) != 1 or not is_elementwise(definition):
+                    continue
+                if DType.INT8 not in schema.constraint(schema.inputs[0].type_var).allowed:
+                    continue
+                kind = output_quantization(definition).kind
+                if kind in (QuantizationKind.OWN, QuantizationKind.FIXED):
+                    found.update(c.op_type for c in definition.onnx_converters if c.domain in ONNX_DOMAINS)
+            self._elementwise_int8 = frozenset(found)
+        return self._elementwise_int8
 
     def constant(self, name: str) -> np.ndarray | None:
         index = self.conversion.by_name.get(name)
@@ -149,8 +170,10 @@ def _int8_capable(graph: _Nodes, node: OnnxNode) -> bool:
         if schema is None or not schema.inputs:
             return False
         return DType.INT8 in schema.constraint(schema.inputs[0].type_var).allowed
-    if node.domain not in ONNX_DOMAINS or node.op_type not in INT8_OPS:
+    if node.domain not in ONNX_DOMAINS:
         return False
+    if node.op_type not in INT8_OPS:
+        return node.op_type in graph.elementwise_int8_ops()
     if node.op_type == "Clip":
         bounds = []
         for position, default in ((1, float("-inf")), (2, float("inf"))):
