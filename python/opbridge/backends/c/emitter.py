@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from opbridge.aot.operators import NodeCodeOperator
 from opbridge.backends.c.cmake import CMAKE_LISTS, cmake_lists, is_opbridge_cmake_lists
 from opbridge.backends.c.emit_context import (
     C_TYPES,
@@ -510,11 +511,13 @@ def emit_module(
             path = staging / relative
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text)
+        sources = _Sources(staging)
         for operator in operators:
             operator.plan = plan
-            written = _emit_operator(operator, staging)
+            written = _emit_operator(operator, staging, sources)
             if not bundle_kernels:
                 _guard_plugin_kernel_includes(operator, written)
+                sources.refresh(written)
         if bundle_kernels:
             # Plugins' kernels (a kernel several nodes use is copied over itself).
             for operator in operators:
@@ -569,10 +572,39 @@ def _guard_plugin_kernel_includes(operator: Any, written: list[pathlib.Path]) ->
             path.write_text("".join(checks) + text)
 
 
-def _emit_operator(operator: Any, staging: pathlib.Path) -> list[pathlib.Path]:
+class _Sources:
+    """The .c files under the staging folder and their bytes, read once each: what tells which files
+    an operator's emit() wrote, without reading the whole module again for every node."""
+
+    def __init__(self, staging: pathlib.Path) -> None:
+        self.staging = staging
+        self.known = {path: path.read_bytes() for path in staging.rglob("*.c")}
+
+    def written_by(self, operator: Any) -> list[pathlib.Path]:
+        """The .c files whose bytes `operator`'s emit() (just run) changed or created."""
+        if type(operator).emit is NodeCodeOperator.emit:
+            # It writes exactly src/<prefix>_<name>.{h,c} (NodeCodeOperator.emit).
+            candidates = [self.staging / "src" / f"{operator.prefix}_{operator.name}.c"]
+        else:
+            candidates = list(self.staging.rglob("*.c"))  # a plugin's emit() may write anything
+        written = []
+        for path in candidates:
+            text = path.read_bytes()
+            if self.known.get(path) != text:
+                written.append(path)
+                self.known[path] = text
+        return written
+
+    def refresh(self, paths: Sequence[pathlib.Path]) -> None:
+        """Reads `paths` again (rewritten since written_by saw them)."""
+        for path in paths:
+            self.known[path] = path.read_bytes()
+
+
+def _emit_operator(operator: Any, staging: pathlib.Path, sources: _Sources | None = None) -> list[pathlib.Path]:
     """Runs one operator class's emit(); a plugin's failure names the node and the class.
     Returns the .c files it wrote."""
-    before = {path: path.read_bytes() for path in staging.rglob("*.c")}
+    sources = sources or _Sources(staging)
     try:
         operator.emit(staging)
     except OpbridgeError:
@@ -583,7 +615,7 @@ def _emit_operator(operator: Any, staging: pathlib.Path) -> list[pathlib.Path]:
             hint=f"fix the operator class {type(operator).__module__}.{type(operator).__qualname__}",
         ) from error
     # Only what this emit() wrote counts: the module source already names every symbol.
-    written = [path for path in staging.rglob("*.c") if before.get(path) != path.read_bytes()]
+    written = sources.written_by(operator)
     for required in [operator.run_symbol] + ([operator.init_symbol] if operator.has_init else []):
         definition = re.compile(rf"\b{re.escape(required)}\s*\([^;{{}}]*\)\s*\{{")
         if not any(definition.search(path.read_text(errors="replace")) for path in written):

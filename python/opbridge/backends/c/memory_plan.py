@@ -18,7 +18,7 @@ sum of bytes live at any one step, which no plan can beat.
 
 import dataclasses
 import json
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from opbridge.backends.c.placement import DEFAULT_SEARCH_BUDGET, Request, liveness_bound, place
@@ -227,45 +227,104 @@ def alias_layout(
 ) -> tuple[list[list[int]], dict[int, int]]:
     """The alias groups, and the byte offset inside its group's buffer of each tensor that is a
     slice of it (the inputs of `output_slices` nodes, written by their producers in place)."""
-    root = {}
-    for tensor in graph.tensors:
-        if not tensor.is_constant:
-            root[tensor.index] = tensor.index
+    return _layout(_GraphFacts(graph), in_place_nodes, output_slices, alignment)
 
-    def find(index: int) -> int:
-        while root[index] != index:
-            index = root[index]
-        return index
 
-    last_read = {}
-    for node in graph.nodes:
-        for index in node.inputs:
-            if index is not None and index in root:
-                last_read[index] = node.index
-    graph_inputs, graph_outputs = set(graph.inputs), set(graph.outputs)
-    for node in graph.nodes:
+class _GraphFacts:
+    """What the alias layout reads of a graph, gathered once: the planner asks many what-if
+    questions of one graph (_worth_running_in_place), and the graph does not change meanwhile.
+    Gather them again after changing the graph."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+        self.activations = [tensor.index for tensor in graph.tensors if not tensor.is_constant]
+        self.is_activation = [not tensor.is_constant for tensor in graph.tensors]
+        self.bytes = [tensor.bytes for tensor in graph.tensors]
+        self.itemsize = [tensor.dtype.itemsize for tensor in graph.tensors]
+        self.last_read: dict[int, int] = {}
+        for node in graph.nodes:
+            for index in node.inputs:
+                if index is not None and self.is_activation[index]:
+                    self.last_read[index] = node.index
+        self.graph_inputs, self.graph_outputs = set(graph.inputs), set(graph.outputs)
+        self.written = {index for node in graph.nodes for index in node.outputs}
+
+
+class _Groups:
+    """Union-find over the activations, with what _in_place_input asks of a whole group kept at
+    its root (members, whether one is a graph input or output, the last read, the most bytes),
+    so that each question costs the same however large the group."""
+
+    def __init__(self, facts: _GraphFacts) -> None:
+        self.root = {index: index for index in facts.activations}
+        io = facts.graph_inputs | facts.graph_outputs
+        self.members = {index: [index] for index in facts.activations}
+        self.holds_io = {index: index in io for index in facts.activations}
+        self.last_read = {index: facts.last_read.get(index, -1) for index in facts.activations}
+        self.most_bytes = {index: facts.bytes[index] for index in facts.activations}
+
+    def find(self, index: int) -> int:
+        root = self.root
+        top = index
+        while root[top] != top:
+            top = root[top]
+        while root[index] != top:  # path compression: the roots stay the same
+            root[index], index = top, root[index]
+        return top
+
+    def join(self, index: int, target: int) -> None:
+        """Puts `index`'s group into the group whose root is `target`."""
+        old = self.find(index)
+        if old == target:
+            return
+        self.root[old] = target
+        self.members[target] += self.members.pop(old)
+        self.holds_io[target] = self.holds_io[target] or self.holds_io.pop(old)
+        self.last_read[target] = max(self.last_read[target], self.last_read.pop(old))
+        self.most_bytes[target] = max(self.most_bytes[target], self.most_bytes.pop(old))
+
+
+def _layout(
+    facts: _GraphFacts,
+    in_place_nodes: Collection[int],
+    output_slices: Mapping[int, Sequence[int]] | None,
+    alignment: int,
+) -> tuple[list[list[int]], dict[int, int]]:
+    groups = _Groups(facts)
+    offsets = _join_groups(facts, groups, in_place_nodes, output_slices, alignment)
+    by_root: dict[int, list[int]] = {}
+    for tensor_index in groups.root:
+        by_root.setdefault(groups.find(tensor_index), []).append(tensor_index)
+    return list(by_root.values()), offsets
+
+
+def _join_groups(
+    facts: _GraphFacts,
+    groups: _Groups,
+    in_place_nodes: Collection[int],
+    output_slices: Mapping[int, Sequence[int]] | None,
+    alignment: int,
+) -> dict[int, int]:
+    """Joins reshape-like outputs, in-place outputs and slices into their groups; returns the
+    slices' offsets (alias_layout)."""
+    graph_inputs, graph_outputs = facts.graph_inputs, facts.graph_outputs
+    for node in facts.graph.nodes:
         source = node.inputs[0] if node.inputs else None
-        if node.op_type in ALIASING_OPERATORS and source is not None and source in root:
+        if node.op_type in ALIASING_OPERATORS and source is not None and source in groups.root:
             output = node.outputs[0]
             # A graph input and a graph output sharing bytes would make the caller's view confusing; copy then.
             if not (source in graph_inputs and output in graph_outputs):
-                root[output] = find(source)
+                groups.join(output, groups.find(source))
         elif node.index in in_place_nodes and len(node.outputs) == 1:
-            target = _in_place_input(graph, node, root, find, last_read, graph_inputs, graph_outputs)
+            target = _in_place_input(facts, node, groups)
             if target is not None:
-                root[node.outputs[0]] = target
-    offsets = _place_slices(graph, root, find, last_read, output_slices or {}, alignment)
-    groups: dict[int, list[int]] = {}
-    for tensor_index in root:
-        groups.setdefault(find(tensor_index), []).append(tensor_index)
-    return list(groups.values()), offsets
+                groups.join(node.outputs[0], target)
+    return _place_slices(facts, groups, output_slices or {}, alignment)
 
 
 def _place_slices(
-    graph: Graph,
-    root: dict[int, int],
-    find: Callable[[int], int],
-    last_read: Mapping[int, int],
+    facts: _GraphFacts,
+    groups: _Groups,
     output_slices: Mapping[int, Sequence[int]],
     alignment: int,
 ) -> dict[int, int]:
@@ -273,73 +332,64 @@ def _place_slices(
     input but the constants is a tensor of its own (no alias, not the caller's, written by a node,
     read there for the last time) at an aligned offset. Later nodes first, so a concatenation
     feeding another nests in it."""
+    graph = facts.graph
     offsets: dict[int, int] = {}
-    graph_inputs, graph_outputs = set(graph.inputs), set(graph.outputs)
-    written = {index for node in graph.nodes for index in node.outputs}
+    graph_inputs, graph_outputs = facts.graph_inputs, facts.graph_outputs
+    find = groups.find
 
     def alone(index: int) -> bool:
-        group = find(index)
-        return all(find(other) != group for other in root if other != index)
+        return len(groups.members[find(index)]) == 1
 
     for node_index in sorted(output_slices, reverse=True):
         node = graph.nodes[node_index]
         output = node.outputs[0]
-        if output not in root or output in graph_inputs:
+        if output not in groups.root or output in graph_inputs:
             continue
         base = offsets.get(output, 0)
         # Constant inputs are copied into their slices by the node; the activations are placed there.
         places = [
             (index, base + offset)
             for index, offset in zip(node.inputs, output_slices[node_index], strict=True)
-            if index is None or not graph.tensor(index).is_constant
+            if index is None or facts.is_activation[index]
         ]
         if places and all(
             index is not None
-            and index in root
-            and index in written
+            and index in groups.root
+            and index in facts.written
             and index not in graph_inputs
             and index not in graph_outputs
             and node.inputs.count(index) == 1
             # Not read after the node: the output's bytes may be overwritten from there on (in place).
-            and last_read.get(index) == node_index
-            and place % max(alignment, graph.tensor(index).dtype.itemsize) == 0
+            and facts.last_read.get(index) == node_index
+            and place % max(alignment, facts.itemsize[index]) == 0
             and find(index) != find(output)
             and alone(index)
             for index, place in places
         ):
             for index, place in places:
                 assert index is not None  # checked above
-                root[index] = find(output)
+                groups.join(index, find(output))
                 offsets[index] = place
     return offsets
 
 
-def _in_place_input(
-    graph: Graph,
-    node: Node,
-    root: dict[int, int],
-    find: Callable[[int], int],
-    last_read: dict[int, int],
-    graph_inputs: set[int],
-    graph_outputs: set[int],
-) -> int | None:
+def _in_place_input(facts: _GraphFacts, node: Node, groups: _Groups) -> int | None:
     """The group whose buffer `node`'s output may take over: an input of the same
     bytes and element width whose whole group is read for the last time here and
     holds no graph input (the caller's data) or graph output."""
-    output = graph.tensor(node.outputs[0])
+    output = node.outputs[0]
+    output_bytes = facts.bytes[output]
     for index in node.inputs:
-        if index is None or index not in root:
+        if index is None or index not in groups.root:
             continue
-        tensor = graph.tensor(index)
-        if tensor.bytes != output.bytes or tensor.dtype.itemsize != output.dtype.itemsize:
+        if facts.bytes[index] != output_bytes or facts.itemsize[index] != facts.itemsize[output]:
             continue
-        group_root = find(index)
-        members = [i for i in root if find(i) == group_root]
-        if any(i in graph_inputs or i in graph_outputs for i in members):
+        group_root = groups.find(index)
+        if groups.holds_io[group_root]:
             continue
-        if any(last_read.get(i, -1) > node.index for i in members):
+        if groups.last_read[group_root] > node.index:
             continue  # read again later: it does not die here
-        if max(graph.tensor(i).bytes for i in members) != output.bytes:
+        if groups.most_bytes[group_root] != output_bytes:
             continue
         return group_root
     return None
@@ -434,11 +484,67 @@ def arena_lower_bound(
 ) -> int:
     """The liveness bound plan_memory would report, without placing anything (to compare
     graphs cheaply, e.g. patch stages)."""
-    groups, offsets = alias_layout(graph, in_place_nodes, output_slices, alignment)
-    buffers = _tensor_buffers(graph, groups, tensor_lifetimes(graph), offsets)
-    scratch = _with_in_place_scratch(graph, groups, offsets, scratch_bytes, in_place_scratch_bytes)
-    buffers += _scratch_and_state(graph, scratch, persistent_bytes)
-    return liveness_bound([Request(b.size, b.first_step, b.last_step) for b in buffers])
+    return _lower_bound(
+        _GraphFacts(graph),
+        tensor_lifetimes(graph),
+        scratch_bytes,
+        persistent_bytes,
+        in_place_nodes,
+        in_place_scratch_bytes,
+        output_slices,
+        alignment,
+    )
+
+
+def _lower_bound(
+    facts: _GraphFacts,
+    lifetimes: dict[int, tuple[int, int]],
+    scratch_bytes: Mapping[int, int] | None,
+    persistent_bytes: Mapping[int, int] | None,
+    in_place_nodes: Collection[int],
+    in_place_scratch_bytes: Mapping[int, int] | None,
+    output_slices: Mapping[int, Sequence[int]] | None,
+    alignment: int,
+) -> int:
+    """arena_lower_bound of a graph whose facts and lifetimes are gathered already: the same
+    buffers (_tensor_buffers, _with_in_place_scratch, _scratch_and_state), summed step by step
+    without building them."""
+    graph = facts.graph
+    groups = _Groups(facts)
+    offsets = _join_groups(facts, groups, in_place_nodes, output_slices, alignment)
+    events: dict[int, int] = {}
+
+    def add(size: int, first_step: int, last_step: int) -> None:
+        events[first_step] = events.get(first_step, 0) + size
+        events[last_step + 1] = events.get(last_step + 1, 0) - size
+
+    tensor_bytes = facts.bytes
+    for members in groups.members.values():
+        live = [lifetimes[i] for i in members if i in lifetimes]
+        if live:
+            size = max(offsets.get(i, 0) + tensor_bytes[i] for i in members)
+            add(size, min(first for first, _ in live), max(last for _, last in live))
+    scratch = dict(scratch_bytes or {})
+    for node_index, size in (in_place_scratch_bytes or {}).items():
+        node = graph.nodes[node_index]
+        output = node.outputs[0]
+        if output in groups.root:
+            place = (groups.find(output), offsets.get(output, 0))
+            if any(
+                i in groups.root and (groups.find(i), offsets.get(i, 0)) == place for i in node.inputs if i is not None
+            ):
+                scratch[node_index] = scratch.get(node_index, 0) + size
+    for node_index, size in scratch.items():
+        if size > 0:
+            add(size, node_index, node_index)
+    for size in (persistent_bytes or {}).values():
+        if size > 0:
+            add(size, -1, len(graph.nodes))
+    live = best = 0
+    for step in sorted(events):
+        live += events[step]
+        best = max(best, live)
+    return best
 
 
 def _worth_running_in_place(
@@ -457,10 +563,11 @@ def _worth_running_in_place(
     costly = sorted(node for node in chosen if (in_place_scratch_bytes or {}).get(node))
     if not costly:
         return chosen
+    facts, lifetimes = _GraphFacts(graph), tensor_lifetimes(graph)
 
     def bound(nodes: set[int]) -> int:
-        return arena_lower_bound(
-            graph, scratch_bytes, persistent_bytes, nodes, in_place_scratch_bytes, output_slices, alignment
+        return _lower_bound(
+            facts, lifetimes, scratch_bytes, persistent_bytes, nodes, in_place_scratch_bytes, output_slices, alignment
         )
 
     best = bound(chosen)
