@@ -17,8 +17,10 @@ sum of bytes live at any one step, which no plan can beat.
 """
 
 import dataclasses
+import heapq
+import itertools
 import json
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from opbridge.backends.c.placement import DEFAULT_SEARCH_BUDGET, Request, liveness_bound, place
@@ -558,25 +560,304 @@ def _worth_running_in_place(
 ) -> set[int]:
     """The in-place nodes to use. One that needs working rows to run in place (in_place_scratch_bytes,
     a depthwise convolution) copies them and runs its kernel row by row, which costs time: it keeps
-    a fresh output unless running in place lowers the bound."""
+    a fresh output unless running in place lowers the bound.
+
+    Each candidate asks what the bound would be without it: _InPlaceWhatIf answers from the
+    current layout, replaying only the nodes whose groups the change reaches (with slices, which
+    nest from the last node back, it lays the graph out again for each candidate)."""
     chosen = set(in_place_nodes)
     costly = sorted(node for node in chosen if (in_place_scratch_bytes or {}).get(node))
     if not costly:
         return chosen
     facts, lifetimes = _GraphFacts(graph), tensor_lifetimes(graph)
+    if output_slices:
 
-    def bound(nodes: set[int]) -> int:
-        return _lower_bound(
-            facts, lifetimes, scratch_bytes, persistent_bytes, nodes, in_place_scratch_bytes, output_slices, alignment
-        )
+        def bound(nodes: set[int]) -> int:
+            return _lower_bound(
+                facts,
+                lifetimes,
+                scratch_bytes,
+                persistent_bytes,
+                nodes,
+                in_place_scratch_bytes,
+                output_slices,
+                alignment,
+            )
 
-    best = bound(chosen)
+        best = bound(chosen)
+        for node in costly:
+            trial = chosen - {node}
+            trial_bound = bound(trial)
+            if trial_bound <= best:
+                chosen, best = trial, trial_bound
+        return chosen
+    what_if = _InPlaceWhatIf(facts, lifetimes, scratch_bytes, persistent_bytes, in_place_scratch_bytes or {}, chosen)
     for node in costly:
-        trial = chosen - {node}
-        trial_bound = bound(trial)
-        if trial_bound <= best:
-            chosen, best = trial, trial_bound
-    return chosen
+        what_if.drop_if_no_worse(node)
+    return what_if.chosen
+
+
+class _InPlaceWhatIf:
+    """The liveness bound of the layout of `chosen` in-place nodes (no slices), and what it would
+    be with one node fewer, without laying the whole graph out again.
+
+    Every join of the layout puts a node's fresh output into the group of one of its inputs (or
+    of its source, for reshapes), so a group at any step is its final members produced by then.
+    Dropping node k changes the groups k's output would have shared; a later node's decision can
+    change only if it reads a tensor of a changed ("dirty") group, so only those nodes are
+    replayed, against the dirty groups rebuilt as they were at that step (the others are as in
+    the layout). The bound then changes only over the steps the dirty groups, and the replayed
+    nodes' in-place scratch, cover."""
+
+    def __init__(
+        self,
+        facts: _GraphFacts,
+        lifetimes: dict[int, tuple[int, int]],
+        scratch_bytes: Mapping[int, int] | None,
+        persistent_bytes: Mapping[int, int] | None,
+        in_place_scratch_bytes: Mapping[int, int],
+        chosen: set[int],
+    ) -> None:
+        self.facts, self.lifetimes = facts, lifetimes
+        self.scratch_bytes, self.persistent_bytes = scratch_bytes or {}, persistent_bytes or {}
+        self.in_place_scratch_bytes = in_place_scratch_bytes
+        self.chosen = set(chosen)
+        graph = facts.graph
+        self.produced = dict.fromkeys(facts.activations, -1)  # the node that writes each activation
+        for node in graph.nodes:
+            for index in node.outputs:
+                if index in self.produced and self.produced[index] < 0:
+                    self.produced[index] = node.index
+        self.readers: dict[int, list[int]] = {}
+        for node in graph.nodes:
+            for index in node.inputs:
+                if index is not None and index in self.produced:
+                    self.readers.setdefault(index, []).append(node.index)
+        self._lay_out()
+
+    def _lay_out(self) -> None:
+        """The layout of `chosen` from scratch: the groups, which outputs joined one, the live bytes per step."""
+        facts, graph = self.facts, self.facts.graph
+        groups = _Groups(facts)
+        self.joined: set[int] = set()  # outputs their node put into an input's group
+        for node in graph.nodes:
+            target = _join_target(facts, node, groups, self.chosen)
+            if target is not None:
+                groups.join(node.outputs[0], target)
+                self.joined.add(node.outputs[0])
+        self.root = {index: groups.find(index) for index in facts.activations}
+        self.members = groups.members
+        steps = len(graph.nodes)
+        change = [0] * (steps + 3)  # step s at s + 1: from -1 (the inputs) to the node count (the outputs)
+
+        def add(size: int, first: int, last: int) -> None:
+            change[first + 1] += size
+            change[last + 2] -= size
+
+        for members in self.members.values():
+            buffer = self._buffer(members)
+            if buffer is not None:
+                add(*buffer)
+        for node_index, size in self.scratch_bytes.items():
+            add(size, node_index, node_index)
+        for node_index in self.in_place_scratch_bytes:
+            add(self._extra(node_index, self._same_group), node_index, node_index)
+        for size in self.persistent_bytes.values():
+            add(size, -1, steps)
+        self.live = list(itertools.accumulate(change[:-1]))
+        self.best = max(self.live)
+        self.before = list(itertools.accumulate(self.live, max))  # the most live up to each step
+        self.after = list(itertools.accumulate(reversed(self.live), max))[::-1]  # from each step on
+
+    def _same_group(self, first: int, second: int) -> bool:
+        return self.root[first] == self.root[second]
+
+    def _buffer(self, members: Sequence[int]) -> tuple[int, int, int] | None:
+        """(size, first step, last step) of a group's buffer (_tensor_buffers); None: never live."""
+        live = [self.lifetimes[i] for i in members if i in self.lifetimes]
+        if not live:
+            return None
+        size = max(self.facts.bytes[i] for i in members)
+        return size, min(first for first, _ in live), max(last for _, last in live)
+
+    def _extra(self, node_index: int, same_group: Callable[[int, int], bool]) -> int:
+        """The node's in-place scratch if its output shares an input's group (_with_in_place_scratch)."""
+        node = self.facts.graph.nodes[node_index]
+        output = node.outputs[0]
+        if output in self.produced and any(
+            i is not None and i in self.produced and same_group(i, output) for i in node.inputs
+        ):
+            return self.in_place_scratch_bytes.get(node_index, 0)
+        return 0
+
+    def drop_if_no_worse(self, node_index: int) -> None:
+        """Drops `node_index` from the in-place nodes when the bound without it is no higher."""
+        outputs = self.facts.graph.nodes[node_index].outputs
+        if len(outputs) != 1 or outputs[0] not in self.joined:
+            self.chosen.discard(node_index)  # it does not run in place: the same layout and bound
+            return
+        if self.bound_without(node_index) <= self.best:
+            self.chosen.discard(node_index)
+            self._lay_out()
+
+    def bound_without(self, dropped: int) -> int:
+        """The bound with `dropped` out of the in-place nodes (the layout stays as it is)."""
+        graph = self.facts.graph
+        trial = self.chosen - {dropped}
+        state = _TrialGroups(self)
+        state.queue(dropped)
+        replayed = []
+        while state.pending:
+            node_index = heapq.heappop(state.pending)
+            node = graph.nodes[node_index]
+            state.now = node_index
+            replayed.append(node_index)
+            target = _join_target(self.facts, node, state, trial)
+            output = node.outputs[0] if node.outputs else None
+            if output is None or output not in self.produced:
+                continue
+            unchanged = (target is None and output not in self.joined) or (
+                target is not None and target < 0 and output in self.joined and ~target == self.root[output]
+            )
+            if unchanged:
+                continue  # the same decision into a group the change has not reached
+            state.make_dirty(self.root[output])  # the output's group in the layout loses it
+            if target is None:
+                state.start(output)
+            else:
+                state.add(output, state.spell_out(target))
+        steps = len(graph.nodes)
+        change: dict[int, int] = {}
+
+        def add(size: int, first: int, last: int) -> None:
+            change[first] = change.get(first, 0) + size
+            change[last + 1] = change.get(last + 1, 0) - size
+
+        for root in state.dirty_roots:
+            buffer = self._buffer(self.members[root])
+            if buffer is not None:
+                add(-buffer[0], buffer[1], buffer[2])
+        for members in state.groups.values():
+            buffer = self._buffer(members)
+            if buffer is not None:
+                add(*buffer)
+        for node_index in replayed:
+            if node_index in self.in_place_scratch_bytes:
+                difference = self._extra(node_index, state.same_group) - self._extra(node_index, self._same_group)
+                if difference:
+                    add(difference, node_index, node_index)
+        if not any(change.values()):
+            return self.best
+        low, high = min(change), min(max(change), steps + 1)  # only steps low .. high - 1 change
+        best = self.before[low] if low >= 0 else 0  # live[s + 1] holds step s
+        if high <= steps:
+            best = max(best, self.after[high + 1])
+        delta = 0
+        for step in range(low, high):
+            delta += change.get(step, 0)
+            best = max(best, self.live[step + 1] + delta)
+        return best
+
+
+def _join_target(
+    facts: _GraphFacts, node: Node, groups: "_Groups | _TrialGroups", chosen: Collection[int]
+) -> int | None:
+    """The group (its key in `groups`) `node`'s output joins, as _join_groups decides; None: a buffer of its own."""
+    source = node.inputs[0] if node.inputs else None
+    if node.op_type in ALIASING_OPERATORS and source is not None and source in groups.root:
+        if not (source in facts.graph_inputs and node.outputs[0] in facts.graph_outputs):
+            return groups.find(source)
+        return None
+    if node.index in chosen and len(node.outputs) == 1:
+        return _in_place_input(facts, node, groups)  # type: ignore[arg-type]
+    return None
+
+
+class _TrialGroups:
+    """The groups of _InPlaceWhatIf.bound_without, asked as _Groups is: a dirty group by its key (a
+    tensor of it), spelled out; any other by ~its root in the layout, with the members it had at
+    step `now` (the layout's members produced before it)."""
+
+    def __init__(self, what_if: _InPlaceWhatIf) -> None:
+        self.what_if = what_if
+        self.root = what_if.produced  # `index in root`: an activation
+        self.now = 0
+        self.group_of: dict[int, int] = {}  # dirty tensor -> the key of its group
+        self.groups: dict[int, list[int]] = {}  # key -> members
+        self.dirty_roots: set[int] = set()  # the layout's groups the trial ones replace
+        self.pending: list[int] = []  # nodes to replay (a heap)
+        self.queued: set[int] = set()
+        facts = what_if.facts
+        io = facts.graph_inputs | facts.graph_outputs
+        self.holds_io = _Aggregate(self, lambda members: any(i in io for i in members))
+        self.last_read = _Aggregate(self, lambda members: max(facts.last_read.get(i, -1) for i in members))
+        self.most_bytes = _Aggregate(self, lambda members: max(facts.bytes[i] for i in members))
+
+    def find(self, index: int) -> int:
+        key = self.group_of.get(index)
+        return key if key is not None else ~self.what_if.root[index]
+
+    def members(self, key: int) -> list[int]:
+        if key >= 0:
+            return self.groups[key]
+        produced = self.what_if.produced
+        return [i for i in self.what_if.members[~key] if produced[i] < self.now]
+
+    def queue(self, node_index: int) -> None:
+        if node_index not in self.queued:
+            self.queued.add(node_index)
+            heapq.heappush(self.pending, node_index)
+
+    def _readers_later(self, index: int) -> None:
+        for reader in self.what_if.readers.get(index, ()):
+            if reader > self.now:
+                self.queue(reader)
+
+    def make_dirty(self, root: int) -> int | None:
+        """Spells out the layout's group `root` as it is now; the key of its trial group (None: empty)."""
+        if root in self.dirty_roots:
+            return None
+        self.dirty_roots.add(root)
+        members = self.members(~root)
+        if not members:
+            return None
+        key = members[0]
+        self.groups[key] = members
+        for member in members:
+            self.group_of[member] = key
+            self._readers_later(member)
+        return key
+
+    def spell_out(self, key: int) -> int:
+        """The key of the dirty group `key` names (spelling out a clean one)."""
+        if key >= 0:
+            return key
+        made = self.make_dirty(~key)
+        assert made is not None  # a join target has members
+        return made
+
+    def start(self, index: int) -> None:
+        self.groups[index] = [index]
+        self.group_of[index] = index
+        self._readers_later(index)
+
+    def add(self, index: int, key: int) -> None:
+        self.groups[key].append(index)
+        self.group_of[index] = key
+        self._readers_later(index)
+
+    def same_group(self, first: int, second: int) -> bool:
+        return self.find(first) == self.find(second)
+
+
+class _Aggregate:
+    """groups.holds_io[key] and the like for _in_place_input, over a trial group's members now."""
+
+    def __init__(self, state: _TrialGroups, over: Callable[[list[int]], Any]) -> None:
+        self.state, self.over = state, over
+
+    def __getitem__(self, key: int) -> Any:
+        return self.over(self.state.members(key))
 
 
 def plan_memory(
