@@ -17,6 +17,7 @@ sum of bytes live at any one step, which no plan can beat.
 """
 
 import dataclasses
+import functools
 import heapq
 import itertools
 import json
@@ -71,22 +72,38 @@ class MemoryPlan:
     patch_stage: dict[str, Any] | None = None
 
     def scratch_offset(self, node_index: int) -> int:
-        for buffer in self.buffers:
-            if buffer.scratch_of_node == node_index:
-                return buffer.offset
-        raise KeyError(f"node {node_index} has no scratch buffer")
+        buffer = self._index[1].get(node_index)
+        if buffer is None:
+            raise KeyError(f"node {node_index} has no scratch buffer")
+        return buffer.offset
 
     def persistent_offset(self, node_index: int) -> int:
-        for buffer in self.buffers:
-            if buffer.persistent_of_node == node_index:
-                return buffer.offset
-        raise KeyError(f"node {node_index} has no persistent state")
+        buffer = self._index[2].get(node_index)
+        if buffer is None:
+            raise KeyError(f"node {node_index} has no persistent state")
+        return buffer.offset
 
     def buffer_of(self, tensor_index: int) -> Buffer:
+        buffer = self._index[0].get(tensor_index)
+        if buffer is None:
+            raise KeyError(f"tensor {tensor_index} is not in the arena (a constant?)")
+        return buffer
+
+    @functools.cached_property
+    def _index(self) -> tuple[dict[int, Buffer], dict[int, Buffer], dict[int, Buffer]]:
+        """The first buffer of each tensor, of each node's scratch and of each node's state (the plan
+        is frozen and its buffers a tuple: this never goes stale)."""
+        tensors: dict[int, Buffer] = {}
+        scratch: dict[int, Buffer] = {}
+        state: dict[int, Buffer] = {}
         for buffer in self.buffers:
-            if tensor_index in buffer.tensors:
-                return buffer
-        raise KeyError(f"tensor {tensor_index} is not in the arena (a constant?)")
+            for index in buffer.tensors:
+                tensors.setdefault(index, buffer)
+            if buffer.scratch_of_node is not None:
+                scratch.setdefault(buffer.scratch_of_node, buffer)
+            if buffer.persistent_of_node is not None:
+                state.setdefault(buffer.persistent_of_node, buffer)
+        return tensors, scratch, state
 
     def offset_of(self, tensor_index: int) -> int:
         buffer = self.buffer_of(tensor_index)
