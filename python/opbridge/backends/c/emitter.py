@@ -601,6 +601,24 @@ class _Sources:
             self.known[path] = path.read_bytes()
 
 
+# What follows a function's name in its definition: the parameters, then the body's brace.
+_DEFINITION_TAIL = re.compile(r"\s*\([^;{}]*\)\s*\{")
+_WORD = re.compile(r"\w")
+
+
+def _defines(text: str, symbol: str) -> bool:
+    """Whether `text` defines the function `symbol`: the regex \\b<symbol>\\s*\\([^;{}]*\\)\\s*\\{ matches,
+    found by looking at each occurrence of the name (one compiled pattern for every node)."""
+    if not _WORD.fullmatch(symbol[:1]):
+        return re.search(rf"\b{re.escape(symbol)}\s*\([^;{{}}]*\)\s*\{{", text) is not None
+    start = text.find(symbol)
+    while start >= 0:
+        if (start == 0 or not _WORD.fullmatch(text[start - 1])) and _DEFINITION_TAIL.match(text, start + len(symbol)):
+            return True
+        start = text.find(symbol, start + 1)
+    return False
+
+
 def _emit_operator(operator: Any, staging: pathlib.Path, sources: _Sources | None = None) -> list[pathlib.Path]:
     """Runs one operator class's emit(); a plugin's failure names the node and the class.
     Returns the .c files it wrote."""
@@ -616,9 +634,9 @@ def _emit_operator(operator: Any, staging: pathlib.Path, sources: _Sources | Non
         ) from error
     # Only what this emit() wrote counts: the module source already names every symbol.
     written = sources.written_by(operator)
+    texts = [path.read_text(errors="replace") for path in written]
     for required in [operator.run_symbol] + ([operator.init_symbol] if operator.has_init else []):
-        definition = re.compile(rf"\b{re.escape(required)}\s*\([^;{{}}]*\)\s*\{{")
-        if not any(definition.search(path.read_text(errors="replace")) for path in written):
+        if not any(_defines(text, required) for text in texts):
             raise OperatorPluginError(
                 f"{operator.node.describe()}: {type(operator).__name__}.emit() wrote no definition of {required}",
                 hint="emit() must write a .c file under src/ defining <prefix>_<name>_run (and _init when has_init)",
