@@ -10,6 +10,7 @@ read them.
 import dataclasses
 import enum
 import functools
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,7 +42,12 @@ class DType(enum.Enum):
 
     @property
     def itemsize(self) -> int:
-        return self.numpy.itemsize
+        return _itemsize(self)
+
+
+@functools.cache
+def _itemsize(dtype: DType) -> int:
+    return _numpy_dtype(dtype).itemsize
 
 
 @functools.cache
@@ -106,7 +112,7 @@ class Tensor:
 
     @property
     def element_count(self) -> int:
-        return int(np.prod(self.shape, dtype=np.int64))
+        return math.prod(int(dimension) for dimension in self.shape)
 
     @property
     def bytes(self) -> int:

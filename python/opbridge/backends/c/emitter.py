@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from opbridge.aot.operators import AotOperator
+from opbridge.aot.operators import AotOperator, NodeCodeOperator
 from opbridge.backends.c.cmake import CMAKE_LISTS, cmake_lists, is_opbridge_cmake_lists
 from opbridge.backends.c.emit_context import (
     C_TYPES,
@@ -512,11 +512,13 @@ def emit_module(
             path = staging / relative
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text)
+        sources = _Sources(staging)
         for operator in operators:
             operator.plan = plan
-            written = _emit_operator(operator, staging)
+            written = _emit_operator(operator, staging, sources)
             if not bundle_kernels:
                 _guard_plugin_kernel_includes(operator, written)
+                sources.refresh(written)
         if bundle_kernels:
             # Plugins' kernels (a kernel several nodes use is copied over itself).
             for operator in operators:
@@ -571,10 +573,57 @@ def _guard_plugin_kernel_includes(operator: AotOperator, written: list[pathlib.P
             path.write_text("".join(checks) + text)
 
 
-def _emit_operator(operator: AotOperator, staging: pathlib.Path) -> list[pathlib.Path]:
+class _Sources:
+    """The .c files under the staging folder and their bytes, read once each: what tells which files
+    an operator's emit() wrote, without reading the whole module again for every node."""
+
+    def __init__(self, staging: pathlib.Path) -> None:
+        self.staging = staging
+        self.known = {path: path.read_bytes() for path in staging.rglob("*.c")}
+
+    def written_by(self, operator: AotOperator) -> list[pathlib.Path]:
+        """The .c files whose bytes `operator`'s emit() (just run) changed or created."""
+        if type(operator).emit is NodeCodeOperator.emit:
+            # It writes exactly src/<prefix>_<name>.{h,c} (NodeCodeOperator.emit).
+            candidates = [self.staging / "src" / f"{operator.prefix}_{operator.name}.c"]
+        else:
+            candidates = list(self.staging.rglob("*.c"))  # a plugin's emit() may write anything
+        written = []
+        for path in candidates:
+            text = path.read_bytes()
+            if self.known.get(path) != text:
+                written.append(path)
+                self.known[path] = text
+        return written
+
+    def refresh(self, paths: Sequence[pathlib.Path]) -> None:
+        """Reads `paths` again (rewritten since written_by saw them)."""
+        for path in paths:
+            self.known[path] = path.read_bytes()
+
+
+# What follows a function's name in its definition: the parameters, then the body's brace.
+_DEFINITION_TAIL = re.compile(r"\s*\([^;{}]*\)\s*\{")
+_WORD = re.compile(r"\w")
+
+
+def _defines(text: str, symbol: str) -> bool:
+    """Whether `text` defines the function `symbol`: the regex \\b<symbol>\\s*\\([^;{}]*\\)\\s*\\{ matches,
+    found by looking at each occurrence of the name (one compiled pattern for every node)."""
+    if not _WORD.fullmatch(symbol[:1]):
+        return re.search(rf"\b{re.escape(symbol)}\s*\([^;{{}}]*\)\s*\{{", text) is not None
+    start = text.find(symbol)
+    while start >= 0:
+        if (start == 0 or not _WORD.fullmatch(text[start - 1])) and _DEFINITION_TAIL.match(text, start + len(symbol)):
+            return True
+        start = text.find(symbol, start + 1)
+    return False
+
+
+def _emit_operator(operator: AotOperator, staging: pathlib.Path, sources: _Sources | None = None) -> list[pathlib.Path]:
     """Runs one operator class's emit(); a plugin's failure names the node and the class.
     Returns the .c files it wrote."""
-    before = {path: path.read_bytes() for path in staging.rglob("*.c")}
+    sources = sources or _Sources(staging)
     try:
         operator.emit(staging)
     except OpbridgeError:
@@ -585,10 +634,10 @@ def _emit_operator(operator: AotOperator, staging: pathlib.Path) -> list[pathlib
             hint=f"fix the operator class {type(operator).__module__}.{type(operator).__qualname__}",
         ) from error
     # Only what this emit() wrote counts: the module source already names every symbol.
-    written = [path for path in staging.rglob("*.c") if before.get(path) != path.read_bytes()]
+    written = sources.written_by(operator)
+    texts = [path.read_text(errors="replace") for path in written]
     for required in [operator.run_symbol] + ([operator.init_symbol] if operator.has_init else []):
-        definition = re.compile(rf"\b{re.escape(required)}\s*\([^;{{}}]*\)\s*\{{")
-        if not any(definition.search(path.read_text(errors="replace")) for path in written):
+        if not any(_defines(text, required) for text in texts):
             raise OperatorPluginError(
                 f"{operator.node.describe()}: {type(operator).__name__}.emit() wrote no definition of {required}",
                 hint="emit() must write a .c file under src/ defining <prefix>_<name>_run (and _init when has_init)",

@@ -23,6 +23,7 @@ This is dynamic storage allocation (NP-hard in general), solved in two stages:
    every machine) and keeps the best found.
 """
 
+import bisect
 import dataclasses
 from collections.abc import Callable, Sequence
 
@@ -75,10 +76,22 @@ def liveness_bound(requests: Sequence[Request]) -> int:
 
 
 def _conflicts(requests: Sequence[Request]) -> list[list[int]]:
-    return [
-        [j for j, other in enumerate(requests) if j != i and request.overlaps_in_time(other)]
-        for i, request in enumerate(requests)
-    ]
+    """For each request, the others that share a step with it, in index order. Of two that
+    overlap, one starts within the other's life: so each request meets the ones starting
+    from its first step to its last (a sweep by first step, not every pair)."""
+    order = sorted(range(len(requests)), key=lambda i: requests[i].first_step)
+    firsts = [requests[i].first_step for i in order]
+    conflicts: list[list[int]] = [[] for _ in requests]
+    for i, request in enumerate(requests):
+        start = bisect.bisect_left(firsts, request.first_step)
+        stop = bisect.bisect_right(firsts, request.last_step)
+        for j in order[start:stop]:
+            if j != i and (requests[j].first_step > request.first_step or j > i):
+                conflicts[i].append(j)
+                conflicts[j].append(i)
+    for found in conflicts:
+        found.sort()
+    return conflicts
 
 
 def _lowest_fit(request: Request, placed: list[tuple[int, int]]) -> int:

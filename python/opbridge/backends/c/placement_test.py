@@ -7,7 +7,7 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from opbridge.backends.c.placement import Request, largest_first, liveness_bound, place
+from opbridge.backends.c.placement import Request, _conflicts, largest_first, liveness_bound, place
 
 
 @st.composite
@@ -123,3 +123,13 @@ def test_large_graphs_keep_the_greedy_plan_without_deep_recursion() -> None:
     placement = place(placed)
     _check(placed, placement.offsets, placement.end)
     assert placement.end >= placement.lower_bound
+
+
+@settings(max_examples=300, deadline=None)
+@given(requests())
+def test_conflicts_are_every_other_request_sharing_a_step(drawn: list[Request]) -> None:
+    """The sweep finds what comparing every pair finds, in index order."""
+    assert _conflicts(drawn) == [
+        [j for j, other in enumerate(drawn) if j != i and request.overlaps_in_time(other)]
+        for i, request in enumerate(drawn)
+    ]

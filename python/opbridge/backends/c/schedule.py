@@ -86,12 +86,38 @@ class _Liveness:
 
 
 def file_order_peak(graph: Graph, aliasing_nodes: Collection[int] = ()) -> int:
+    """The peak of the file's order: what _Liveness.live_after and .during give step by step,
+    summed over the steps at once (each group is live over one range of steps)."""
     liveness = _Liveness(graph, aliasing_nodes)
-    done, peak = 0, liveness.live_after(0)
-    for node in graph.nodes:
-        peak = max(peak, liveness.during(done, node.index))
-        done |= 1 << node.index
-        peak = max(peak, liveness.live_after(done))
+    steps = len(graph.nodes)
+    change = [0] * (steps + 2)  # live_after(k) for k nodes run, k = 0..steps, as differences
+    first_writer: dict[int, int] = {}
+    for group, size in liveness.size.items():
+        writers, readers = liveness.writers[group], liveness.readers[group]
+        if writers:
+            first_writer[group] = (writers & -writers).bit_length() - 1
+        if group in liveness.always_written:
+            start = 0
+        elif writers:
+            start = first_writer[group] + 1
+        else:
+            continue  # never written: never live
+        end = steps if group in liveness.kept else readers.bit_length() - 1
+        if start <= end:
+            change[start] += size
+            change[end + 1] -= size
+    live_after, live = [], 0
+    for step in range(steps + 1):
+        live += change[step]
+        live_after.append(live)
+    peak = live_after[0]
+    for node in range(steps):
+        fresh = sum(
+            liveness.size[g]
+            for g in liveness.writes[node]
+            if g not in liveness.always_written and first_writer.get(g) == node
+        )
+        peak = max(peak, live_after[node] + fresh, live_after[node + 1])
     return peak
 
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from opbridge_testing.single_op import check_c_matches_reference
 
 from opbridge.backends.c.memory_plan import plan_memory
-from opbridge.backends.c.schedule import best_schedule, file_order_peak, reorder
+from opbridge.backends.c.schedule import _Liveness, best_schedule, file_order_peak, reorder
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor
 from opbridge.ops.add.attributes import AddAttributes
@@ -138,3 +138,19 @@ def test_a_reordered_model_computes_what_the_file_order_computes() -> None:
         (after,) = ReferenceInterpreter(scheduled, registry).run([x])
         np.testing.assert_array_equal(before, after)
     check_c_matches_reference(scheduled, registry, cases=3)
+
+
+@settings(max_examples=300, deadline=None)
+@given(branchy_graphs(), st.lists(st.integers(0, 6), max_size=2))
+def test_the_file_order_peak_is_the_step_by_step_count(graph: Graph, extra_outputs: list[int]) -> None:
+    """file_order_peak sums each group's range of steps at once: the same as asking _Liveness at
+    every step, as best_schedule does (also when a graph output is read by a later node)."""
+    outputs = sorted(set(graph.outputs) | {i for i in extra_outputs if 0 < i < len(graph.tensors)})
+    graph = Graph(graph.name, graph.tensors, graph.nodes, graph.inputs, outputs)
+    liveness = _Liveness(graph)
+    done, peak = 0, liveness.live_after(0)
+    for node in graph.nodes:
+        peak = max(peak, liveness.during(done, node.index))
+        done |= 1 << node.index
+        peak = max(peak, liveness.live_after(done))
+    assert file_order_peak(graph) == peak
