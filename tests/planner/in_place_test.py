@@ -24,7 +24,7 @@ from opbridge.ir import DType, Graph, Node, Quantization, Tensor
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.cast.attributes import CastAttributes
-from opbridge.ops.definition import node_memory
+from opbridge.ops.definition import Layout, QuantizationKind, node_memory, output_quantization
 from opbridge.ops.depthwise_conv_2d.attributes import DepthwiseConv2DAttributes
 from opbridge.ops.elu.attributes import EluAttributes
 from opbridge.ops.leaky_relu.attributes import LeakyReluAttributes
@@ -44,8 +44,6 @@ INT16_Q = {
     A_Q: Quantization((0.0006,), (0,)),
     OUTPUT_Q: Quantization((0.0007,), (0,)),
 }
-# Output quantizations TFLite fixes for these int8 operators.
-FIXED_OUTPUT_Q = {"LOGISTIC": Quantization((1 / 256,), (-128,)), "TANH": Quantization((1 / 128,), (0,))}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,7 +55,7 @@ class Case:
     binary: bool = False
 
 
-CASES = [
+LISTED_CASES = [
     *(
         Case(op, dtype, dtype, AddAttributes(), binary=True)
         for op in ("ADD", "SUB", "MUL")
@@ -81,6 +79,33 @@ CASES = [
 ]
 
 
+def derived_cases(listed: set[str]) -> list[Case]:
+    """A case per int8 and float32 path of every other in-place one-input element-wise operator (GELU), with its
+    attributes' defaults: such an operator needs no line here."""
+    cases = []
+    for definition in REGISTRY.definitions():
+        schema = definition.schema
+        if definition.op_type in listed or node_memory(definition).in_place is not True or schema is None:
+            continue
+        if definition.layout is not Layout.ELEMENTWISE or len(schema.inputs) != 1:
+            continue
+        attributes = schema.attributes_class() if schema.attributes_class is not None else None
+        allowed = schema.constraint(schema.inputs[0].type_var).allowed
+        cases += [Case(definition.op_type, t, t, attributes) for t in (DType.INT8, DType.FLOAT32) if t in allowed]
+    return cases
+
+
+CASES = LISTED_CASES + derived_cases({case.op_type for case in LISTED_CASES})
+
+
+def output_quantization_of(case: Case) -> Quantization:
+    """OUTPUT_Q, or the parameters the operator's definition fixes for its int8 output (LOGISTIC, TANH)."""
+    fixed = output_quantization(REGISTRY[case.op_type])
+    if fixed.kind is QuantizationKind.FIXED:
+        return Quantization((float(fixed.scale),), (int(fixed.zero_point),))
+    return OUTPUT_Q
+
+
 def _quantization(dtype: DType, which: Quantization) -> Quantization | None:
     if dtype is DType.INT16:
         return INT16_Q[which]
@@ -100,7 +125,7 @@ def in_place_graph(case: Case, shape: tuple[int, ...], second_shape: tuple[int, 
         tensors.append(Tensor(3, "b", dtype, second_shape, _quantization(dtype, INPUT_Q)))
         inputs.append(3)
         graph_inputs.append(3)
-    output_q = FIXED_OUTPUT_Q.get(case.op_type, OUTPUT_Q)
+    output_q = output_quantization_of(case)
     tensors.append(Tensor(len(tensors), "y", case.output_dtype, shape, _quantization(case.output_dtype, output_q)))
     nodes = [
         Node(0, "producer", "ADD", [0, 1], [2], AddAttributes()),
