@@ -25,6 +25,7 @@ KERNEL_TEST_OPERATORS = [
     "floor",
     "fully_connected",
     "gather",
+    "gelu",
     "hard_swish",
     "l2_normalization",
     "leaky_relu",

@@ -32,6 +32,7 @@ BUILTIN_OPERATOR_FOLDERS: tuple[str, ...] = (
     "floor",
     "fully_connected",
     "gather",
+    "gelu",
     "hard_swish",
     "l2_normalization",
     "leaky_relu",
