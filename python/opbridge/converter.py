@@ -38,11 +38,10 @@ from opbridge.frontends.models import is_exported_program, load_model
 from opbridge.ir import Graph
 from opbridge.ops.definition import aliases_input
 from opbridge.ops.operation import validate_graph
-from opbridge.ops.registry import OperatorRegistry
 from opbridge.output_paths import check_output_directory, check_output_file, writing_to
 from opbridge.progress import Progress
 from opbridge.registry import as_registry_context, default_registry_context
-from opbridge.registry_context import RegistryContext
+from opbridge.registry_context import OperatorRegistry, RegistryContext
 from opbridge.transforms import apply_transform, make_options
 
 __all__ = [

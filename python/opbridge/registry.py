@@ -12,9 +12,8 @@ from collections.abc import Iterable
 
 from opbridge.aot.builtin_operators import register_builtin_operators, register_operator_definitions
 from opbridge.errors import OpbridgeError, OperatorPluginError, nearest
-from opbridge.ops.registry import OperatorRegistry
-from opbridge.registries import BUILTIN_ORIGIN, RegistryError
-from opbridge.registry_context import Customizer, RegistryContext
+from opbridge.keyed_registry import BUILTIN_ORIGIN, RegistryError
+from opbridge.registry_context import Customizer, OperatorRegistry, RegistryContext
 from opbridge.schemas.opsets import BUILTIN_DOMAIN, RESERVED_DOMAINS, OpsetDomain
 
 

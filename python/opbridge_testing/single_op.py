@@ -39,8 +39,8 @@ from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor
 from opbridge.ir.attribute_types import window
 from opbridge.ops.average_pool_2d.attributes import Pool2DAttributes
-from opbridge.ops.registry import OperatorRegistry
 from opbridge.registry import as_registry_context
+from opbridge.registry_context import OperatorRegistry
 
 from opbridge_testing import strategies
 from opbridge_testing.host_build import COMPILER, KernelSet, build_program

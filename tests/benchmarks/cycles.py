@@ -51,10 +51,10 @@ from opbridge.converter import AotConverter, ConvertArgs
 from opbridge.frontends.models import load_model
 from opbridge.ir import Graph
 from opbridge.ops.builtin import build_builtin_registry
-from opbridge.ops.registry import OperatorRegistry
 from opbridge.plugins import build_plugin_context
 from opbridge.progress import Progress
 from opbridge.registry import as_registry_context, default_registry_context
+from opbridge.registry_context import OperatorRegistry
 
 RUNFILES_ROOT = pathlib.Path(__file__).absolute().parents[2]
 SHARED_MODELS = RUNFILES_ROOT.parent / "shared_models" / "models"

@@ -27,8 +27,8 @@ from opbridge.errors import ConfigError, ModelFormatError, OperatorPluginError, 
 from opbridge.frontends.litert import read_litert_model
 from opbridge.frontends.litert.nodes import custom_code_to_op_key
 from opbridge.ir import DType, Graph
+from opbridge.keyed_registry import RegistryError
 from opbridge.plugins import PluginImportError, build_plugin_context, load_customizer
-from opbridge.registries import RegistryError
 from opbridge.registry import build_default_registry_context, register_builtins
 from opbridge.registry_context import RegistryContext
 from opbridge.schemas.schema import ShapeInferenceError

@@ -27,9 +27,9 @@ from opbridge.errors import OperatorPluginError, nearest
 from opbridge.frontends.litert import read_litert_model
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType, Graph
+from opbridge.keyed_registry import Registry, RegistryError
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.plugins import PluginImportError, load_customizer, stale_runfiles_hint
-from opbridge.registries import Registry, RegistryError
 from opbridge.registry import build_default_registry_context, default_registry_context
 from opbridge.schemas.opsets import OpsetDomain, UnknownSchemaError
 from opbridge.transforms import Transform

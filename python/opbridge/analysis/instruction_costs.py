@@ -25,7 +25,7 @@ import numpy as np
 
 from opbridge.ir import Graph, Node
 from opbridge.ops.definition import multiply_accumulates
-from opbridge.ops.registry import OperatorRegistry
+from opbridge.registry_context import OperatorRegistry
 
 COSTS_FILE = pathlib.Path(__file__).with_name("instruction_costs.json")
 

@@ -23,10 +23,9 @@ from opbridge.analysis.tflm import TflmArena, tflm_arena
 from opbridge.backends.c.memory_plan import MemoryPlan, tensor_lifetimes
 from opbridge.converter import AotConverter, ConvertArgs
 from opbridge.ir import Graph, Node, Tensor
-from opbridge.ops.registry import OperatorRegistry
 from opbridge.progress import Progress
 from opbridge.registry import default_registry_context
-from opbridge.registry_context import RegistryContext
+from opbridge.registry_context import OperatorRegistry, RegistryContext
 
 REPORT_VERSION = 1
 

@@ -4,7 +4,7 @@
 An operator's folder holds its `OperatorDefinition`, schema, typed
 attributes, NumPy reference, C emitter, LiteRT, ONNX and PyTorch importers
 and tests (docs/adding_an_operator.md); `ops/builtin.py` lists the built-in
-operators; `ops/registry.py` holds them for one conversion;
+operators; `registry_context.py` (OperatorRegistry) holds them for one conversion;
 `ops/definition.py` and `ops/contracts.py` are the contract every operator
 follows.
 """

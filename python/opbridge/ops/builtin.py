@@ -10,7 +10,7 @@ missing from it is reported by tests/registration.
 import importlib
 
 from opbridge.ops.definition import OperatorDefinition
-from opbridge.ops.registry import OperatorRegistry
+from opbridge.registry_context import OperatorRegistry
 
 BUILTIN_OPERATOR_FOLDERS: tuple[str, ...] = (
     "abs",

@@ -23,9 +23,9 @@ from typing import Any
 from opbridge.errors import UnsupportedOperatorError
 from opbridge.ir import Graph, Node
 from opbridge.ir.attributes import AttributeVisitor, visit_attributes
+from opbridge.keyed_registry import BUILTIN_ORIGIN
 from opbridge.ops.definition import Array, OperatorDefinition, ReferenceCall
-from opbridge.ops.registry import OperatorLookup
-from opbridge.registries import BUILTIN_ORIGIN
+from opbridge.registry_context import OperatorLookup
 from opbridge.schemas.inference import OutputMismatchError, check_outputs, infer_node
 from opbridge.schemas.schema import OpSchema, TensorType
 

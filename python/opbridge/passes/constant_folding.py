@@ -16,8 +16,8 @@ import numpy as np
 from opbridge.errors import OpbridgeError, OperatorPluginError
 from opbridge.ir import Graph
 from opbridge.ops.operation import Operation
-from opbridge.ops.registry import OperatorLookup
 from opbridge.passes.rewrite import remove_unused_tensors, renumber
+from opbridge.registry_context import OperatorLookup
 from opbridge.transforms import Transform
 
 

@@ -5,7 +5,7 @@ import dataclasses
 from typing import Any
 
 from opbridge.ir import Graph, Tensor
-from opbridge.ops.registry import OperatorLookup
+from opbridge.registry_context import OperatorLookup
 
 
 def renumber(nodes: list[Any]) -> list[Any]:

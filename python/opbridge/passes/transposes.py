@@ -22,8 +22,8 @@ import dataclasses
 
 from opbridge.ir import Graph, Node
 from opbridge.ops.definition import is_elementwise
-from opbridge.ops.registry import OperatorLookup
 from opbridge.passes.rewrite import remove_dead_nodes
+from opbridge.registry_context import OperatorLookup
 
 
 def _permutation(graph: Graph, node: Node) -> tuple[int, ...] | None:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable
 
 from opbridge.errors import UnsupportedOperatorError, nearest
-from opbridge.registries import BUILTIN_ORIGIN, Registry
+from opbridge.keyed_registry import BUILTIN_ORIGIN, Registry
 from opbridge.schemas.schema import OpSchema, SchemaError
 
 BUILTIN_DOMAIN = "opbridge"

@@ -16,7 +16,7 @@ from opbridge.backends.c.emitter import c_array
 from opbridge.backends.c.golden_inputs import provenance, seeded_inputs
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.ir import DType, Graph
-from opbridge.ops.registry import OperatorRegistry
+from opbridge.registry_context import OperatorRegistry
 
 # How far (in units in the last place) a float32 output of the C module may be
 # from the NumPy reference's (docs/onnx.md states the float tolerances).

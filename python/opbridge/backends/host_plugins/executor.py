@@ -12,7 +12,7 @@ from opbridge.backends.host_plugins.plugins import NodeKernel
 from opbridge.backends.reference.interpreter import run_reference
 from opbridge.errors import InvalidInputError, PluginKernelError, UnsupportedOperatorError
 from opbridge.ir import Graph, Tensor
-from opbridge.ops.registry import OperatorRegistry
+from opbridge.registry_context import OperatorRegistry
 
 Array = npt.NDArray[Any]
 

@@ -10,7 +10,7 @@ import numpy.typing as npt
 from opbridge.errors import InvalidInputError, OpbridgeError, OperatorPluginError, UnsupportedOperatorError
 from opbridge.ir import Graph, Node
 from opbridge.ops.definition import ReferenceCall
-from opbridge.ops.registry import OperatorRegistry
+from opbridge.registry_context import OperatorRegistry
 
 if TYPE_CHECKING:
     from opbridge.registry_context import RegistryContext

@@ -29,8 +29,8 @@ from opbridge.frontends.torch.custom_ops import torch_op_converter
 from opbridge.frontends.torch.spec import TorchOp
 from opbridge.ir import DType, Graph, Node, Tensor
 from opbridge.ir.attribute_specs import AttributeSpec, AttributeType
+from opbridge.keyed_registry import RegistryError
 from opbridge.ops.definition import OperatorDefinition, ReferenceCall
-from opbridge.registries import RegistryError
 from opbridge.schemas.inference import infer_node, shapes_agree
 from opbridge.schemas.schema import FormalParameter, OpSchema, ParameterOption, TensorType
 

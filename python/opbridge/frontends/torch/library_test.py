@@ -26,8 +26,8 @@ from opbridge.frontends.torch.library import (
 )
 from opbridge.frontends.torch.spec import TorchOp
 from opbridge.ir import DType, Graph, Node, Tensor
+from opbridge.keyed_registry import RegistryError
 from opbridge.ops.definition import OperatorDefinition, ReferenceCall
-from opbridge.registries import RegistryError
 from opbridge.registry import build_default_registry_context
 from opbridge.registry_context import RegistryContext
 from opbridge.schemas.opsets import OpsetDomain
