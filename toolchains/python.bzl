@@ -7,7 +7,8 @@ load("//toolchains:defs.bzl", "HOST_ONLY")
 def py_pytest_test(name, srcs, deps = [], data = [], args = [], testing_helpers = True, **kwargs):
     """A py_test that runs the pytest files `srcs` with the pinned venv.
 
-    testing_helpers: whether the test helpers (//python/opbridge_testing, and with them the whole library)
+    testing_helpers: whether the test helpers (//python/opbridge_testing, and with them the converter and the
+      built-in operators)
     are in its deps. A test that imports neither says False, and depends on the narrow library targets it
     imports (//python/opbridge:errors, ...): an edit elsewhere in the library does not rerun it.
     """

@@ -52,6 +52,14 @@ def int8_rule(target: str) -> str:
         return "input's parameters when it pads with 0, else float32"
     if target in quantizer.SHARED_OUTPUT_OPS:
         return "input's parameters"
+    # The rules for_context derives from the operators' definitions (one-input element-wise, int8 form).
+    derived = quantizer.OpbridgeQuantizer.for_context(default_registry_context()).custom_ops.get(target)
+    if derived is not None and derived.kind is quantizer.QuantizationKind.OWN:
+        return "own parameters (its definition's quantization)"
+    if derived is not None and derived.kind is quantizer.QuantizationKind.FIXED:
+        return f"fixed output: scale 1/{1 / derived.scale:g}, zero point {derived.zero_point} (its definition's)"
+    if derived is not None and derived.kind is quantizer.QuantizationKind.SAME_AS_INPUT:
+        return "input's parameters (its definition's quantization)"
     return "float32"
 
 

@@ -21,6 +21,8 @@ from opbridge.backends.c.emit_context import NodeCode
 from opbridge_signal.emit_args import SignalEmitArgs
 
 KERNEL_DIRECTORY = pathlib.Path(__file__).parent / "kernels"
+# The workspace root: the kernels include opbridge's cc/kernels/opbridge_kernel_variant.h by that path.
+WORKSPACE_ROOT = pathlib.Path(__file__).parents[3]
 COMPILER = "gcc"
 
 _C_TYPES = {
@@ -116,7 +118,7 @@ def run_c(
         program = directory / "program"
         compiled = subprocess.run(
             [COMPILER, "-std=c99", "-O1", "-Wall", "-Wextra", "-Werror", "-Wno-unused-variable",
-             f"-I{KERNEL_DIRECTORY}", str(source), *map(str, kernels), "-o", str(program)],
+             f"-I{KERNEL_DIRECTORY}", f"-I{WORKSPACE_ROOT}", str(source), *map(str, kernels), "-o", str(program)],
             capture_output=True, text=True, check=False,
         )  # fmt: skip
         if compiled.returncode != 0:

@@ -30,7 +30,6 @@ from opbridge.ir import Graph, Node
 
 DEFAULT_ALIGNMENT = 4
 STATE_ALIGNMENT = 8
-# Operators whose output is their input's bytes under another shape.
 
 
 @dataclasses.dataclass(frozen=True)

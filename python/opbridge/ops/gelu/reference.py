@@ -11,9 +11,11 @@ LiteRT's float32 GELU is not this function bit for bit (its reference kernel dif
 checked against LiteRT, onnxruntime and torch within a tolerance (op_test.py).
 
 int8: LiteRT's lookup table, made at conversion time. For each int8 value v, in float32:
-x = input_scale * (v - input_zero_point), y = gelu(x), the quotient y * (1 / output_scale) rounded half
-away from zero, plus output_zero_point, clamped to [-128, 127]. The kernel reads output[i] =
-table[input[i] + 128]. TFLite Micro has no GELU kernel; this is LiteRT's reference kernel, bit for bit.
+x = input_scale * (v - input_zero_point), y = gelu(x) in LiteRT's form (the tanh form as
+0.5 x (1 + tanh(u))), the quotient y * (1 / output_scale) rounded half away from zero, plus
+output_zero_point, clamped to [-128, 127]. The kernel reads output[i] = table[input[i] + 128].
+TFLite Micro has no GELU kernel; this is LiteRT's reference kernel, bit for bit (op_test.py checks it on
+every int8 value of drawn quantizations).
 """
 
 import math
@@ -35,12 +37,16 @@ HALF, ONE, TWO = np.float32(0.5), np.float32(1.0), np.float32(2.0)
 LARGEST_QUOTIENT = 2.0**31 - 256
 
 
-def float32_gelu(values: Array, approximate: bool) -> Array:
-    """GELU on float32 values, each step rounded to float32 as the C kernel rounds it."""
+def float32_gelu(values: Array, approximate: bool, table_form: bool = False) -> Array:
+    """GELU on float32 values, each step rounded to float32 as the C kernel rounds it. `table_form`: the
+    tanh form as LiteRT's lookup table computes it, 1 + tanh(u) (its cancellation is below an int8 step)."""
     x = np.asarray(values, dtype=np.float32)
     with np.errstate(all="ignore"):  # overflow to inf and NaN propagate as in C
         half_x = HALF * x
-        if approximate:
+        if approximate and table_form:
+            inner = SQRT_2_OVER_PI * (x + CUBIC_COEFFICIENT * x * x * x)
+            gate = ONE + np.tanh(inner.astype(np.float64)).astype(np.float32)
+        elif approximate:
             inner = SQRT_2_OVER_PI * (x + CUBIC_COEFFICIENT * x * x * x)
             exponential = np.exp(-2.0 * inner.astype(np.float64)).astype(np.float32)
             gate = TWO / (ONE + exponential)
@@ -71,7 +77,7 @@ def int8_table(node: Node, input_tensor: Tensor, output: Tensor, approximate: bo
     dequantized = np.float32(input_scale) * (every_value - input_zero_point).astype(np.float32)
     inverse_scale = ONE / np.float32(output_scale)
     with np.errstate(over="ignore"):
-        quotients = float32_gelu(dequantized, approximate) * inverse_scale
+        quotients = float32_gelu(dequantized, approximate, table_form=True) * inverse_scale
     if not np.all(np.abs(quotients) < LARGEST_QUOTIENT):
         raise UnsupportedTensorError(
             f"{node.describe()}: output {output.describe()} is too fine for input {input_tensor.describe()}: "
