@@ -74,7 +74,7 @@ def add_params_definition(
     quantizations: tuple[Quantization, Quantization, Quantization],
     bounds: tuple[int, int],
     left_shift: int,
-) -> str:
+) -> ParamStruct:
     """The node's static const opbridge_add_s8_params (4-D broadcast strides of both inputs)."""
     graph = ctx.graph
     first, second = graph.tensor(node.inputs[0]), graph.tensor(node.inputs[1])
@@ -114,33 +114,12 @@ def emit_add_or_sub(
     first, second = graph.tensor(node.inputs[0]), graph.tensor(node.inputs[1])
     output = graph.tensor(node.outputs[0])
     first_q, second_q, output_q = int8_operands(node, [("input 0", first), ("input 1", second), ("output", output)])
-    output_shape = output_shape_4d(node, output)
+    output_shape_4d(node, output)  # refuses a rank above 4 before either form is chosen
     p = parameters(first_q, second_q, output_q)
     low, high = activation_range(node.attributes.activation, output_q)
     if tuple(first.shape) == tuple(second.shape) == tuple(output.shape) and p.output_shift <= 0:
         return emit_table_form(ctx, node, p, (first_q, second_q, output_q), (low, high), kernel == "opbridge_sub_s8")
-    params_symbol = ctx.local_symbol(node, "params")
-    params = ParamStruct(
-        "opbridge_add_s8_params",
-        params_symbol,
-        fields(
-            input1_offset=-first_q.zero_point,
-            input2_offset=-second_q.zero_point,
-            output_offset=output_q.zero_point,
-            left_shift=LEFT_SHIFT,
-            input1_multiplier=p.first_multiplier,
-            input1_shift=p.first_shift,
-            input2_multiplier=p.second_multiplier,
-            input2_shift=p.second_shift,
-            output_multiplier=p.output_multiplier,
-            output_shift=p.output_shift,
-            activation_min=low,
-            activation_max=high,
-            output_shape=int_array(output_shape),
-            input1_strides=strides_initializer(node, first, output_shape),
-            input2_strides=strides_initializer(node, second, output_shape),
-        ),
-    )
+    params = add_params_definition(ctx, node, p, (first_q, second_q, output_q), (low, high), LEFT_SHIFT)
     call = KernelCall(
         kernel, params, (ctx.pointer(node.inputs[0]), ctx.pointer(node.inputs[1]), ctx.pointer(node.outputs[0]))
     )
