@@ -6,6 +6,7 @@ converts the .pt2 its snippets save; and its operator table is the registry's.
 `python -m tests.docs.pytorch_doc_test` (from the workspace root) prints the table (a failing check prints it too)."""
 
 import contextlib
+import functools
 import io
 import pathlib
 
@@ -35,6 +36,12 @@ COMPOSITE_OPERATORS = {
 NOT_QUANTIZED = {"convert_getitem", "convert_nothing"}
 
 
+@functools.cache
+def derived_rules() -> dict[str, quantizer.OutputQuantization]:
+    """The rules for_context derives from the operators' definitions (one-input element-wise, int8 form)."""
+    return quantizer.OpbridgeQuantizer.for_context(default_registry_context()).custom_ops
+
+
 def int8_rule(target: str) -> str:
     """What OpbridgeQuantizer does with the op (its rule tables, frontends/torch/quantizer.py)."""
     if target.startswith("quantized_decomposed."):
@@ -52,8 +59,7 @@ def int8_rule(target: str) -> str:
         return "input's parameters when it pads with 0, else float32"
     if target in quantizer.SHARED_OUTPUT_OPS:
         return "input's parameters"
-    # The rules for_context derives from the operators' definitions (one-input element-wise, int8 form).
-    derived = quantizer.OpbridgeQuantizer.for_context(default_registry_context()).custom_ops.get(target)
+    derived = derived_rules().get(target)
     if derived is not None and derived.kind is quantizer.QuantizationKind.OWN:
         return "own parameters (its definition's quantization)"
     if derived is not None and derived.kind is quantizer.QuantizationKind.FIXED:
