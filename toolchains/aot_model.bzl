@@ -28,6 +28,7 @@ with the plugin's py_library in deps):
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
 load("//toolchains:emulated_test.bzl", "cc_multiplatform_test")
+load("//toolchains:shared_outputs.bzl", "platform_shared_outputs")
 
 def _aot_module_impl(ctx):
     module = ctx.actions.declare_directory(ctx.attr.name)
@@ -99,14 +100,22 @@ def aot_model(
         torch_program = model.endswith(".pt2")
         converter = "//python/opbridge:opbridge_cli_torch" if torch_program else "//python/opbridge:opbridge_cli"
     module = name + "_module"
+    # The conversion runs once, not once per platform the golden test is built for (toolchains/shared_outputs.bzl).
     _aot_module(
-        name = module,
+        name = name + "_conversion",
         model = model,
         prefix = prefix,
         config = config,
         golden_cases = golden_cases,
         plugins = plugins,
         converter = converter,
+        tags = tags + ["manual"],
+        visibility = ["//visibility:private"],
+    )
+    platform_shared_outputs(
+        name = module,
+        src = ":" + name + "_conversion",
+        output_groups = ["module", "golden_test", "plan"],
         tags = tags,
         visibility = ["//visibility:private"],
     )

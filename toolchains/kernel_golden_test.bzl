@@ -25,6 +25,7 @@ The folded kernel forms' differential tests use the same macro with
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
 load("//toolchains:emulated_test.bzl", "cc_multiplatform_test")
+load("//toolchains:shared_outputs.bzl", "platform_shared_outputs")
 
 def _kernel_golden_sources_impl(ctx):
     modules = {}
@@ -74,11 +75,20 @@ def kernel_golden_tests(
 
     `flag` is the generator's option that takes the comma-separated `operators`."""
     sources = name + "_sources"
+    # Generated once, not once per platform the tests are built for (toolchains/shared_outputs.bzl).
     _kernel_golden_sources(
-        name = sources,
+        name = name + "_generated",
         operators = operators,
         generator = generator,
         flag = flag,
+        testonly = True,
+        tags = tags + ["manual"],
+        visibility = ["//visibility:private"],
+    )
+    platform_shared_outputs(
+        name = sources,
+        src = ":" + name + "_generated",
+        output_groups = [operator + suffix for operator in operators for suffix in ("_module", "_golden_test")],
         testonly = True,
         tags = tags,
         visibility = ["//visibility:private"],

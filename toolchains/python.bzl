@@ -35,9 +35,10 @@ def host_py_binary(name, **kwargs):
         **kwargs
     )
 
-def opbridge_library(name, srcs, deps = [], **kwargs):
+def opbridge_library(name, srcs = [], deps = [], **kwargs):
     """A py_library of python/opbridge (python/ is the import root), host only.
 
+    `srcs` may be empty: a target that gathers others (`:ops_builtin`).
     Every one has the package markers (//python/opbridge:package, the __init__.py files without imports).
     """
     py_library(

@@ -13,11 +13,11 @@ import pathlib
 import sys
 
 import numpy as np
+from opbridge.aot.definition_registration import as_registry_context
 from opbridge.backends.c.golden_inputs import DEFAULT_SEED, provenance, seeded_inputs
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.frontends.litert import load_litert_model
 from opbridge.ops.builtin import build_builtin_registry
-from opbridge.registry import as_registry_context
 
 # MLPerf Tiny keyword spotting classes, in the model's output order
 # (mlcommons/tiny, benchmark/training/keyword_spotting).

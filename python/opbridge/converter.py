@@ -19,18 +19,19 @@ settings from config `operators`) -> patch-based stage (config `patch_based`) ->
 import dataclasses
 import pathlib
 import re
-from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 import pydantic
 import yaml
 
+from opbridge.aot.compile import plan_graph
+from opbridge.aot.definition_registration import as_registry_context
 from opbridge.aot.patch_stage import PatchStage, apply_patch_stage, choose_patch_stage
 from opbridge.aot.resolve import OperatorRule, ResolvedGraph, resolve_operators
 from opbridge.backends.c.emitter import EmittedModule, check_cmake_lists_is_ours, check_prefix, emit_module
 from opbridge.backends.c.golden import golden_test_source
 from opbridge.backends.c.golden_inputs import DEFAULT_SEED
-from opbridge.backends.c.memory_plan import DEFAULT_ALIGNMENT, MemoryPlan, arena_lower_bound, plan_memory
+from opbridge.backends.c.memory_plan import DEFAULT_ALIGNMENT, MemoryPlan, arena_lower_bound
 from opbridge.backends.c.placement import DEFAULT_SEARCH_BUDGET
 from opbridge.backends.c.schedule import best_schedule, reorder
 from opbridge.errors import ConfigError, nearest
@@ -40,7 +41,7 @@ from opbridge.ops.definition import aliases_input
 from opbridge.ops.operation import validate_graph
 from opbridge.output_paths import check_output_directory, check_output_file, writing_to
 from opbridge.progress import Progress
-from opbridge.registry import as_registry_context, default_registry_context
+from opbridge.registry import default_registry_context
 from opbridge.registry_context import OperatorRegistry, RegistryContext
 from opbridge.transforms import apply_transform, make_options
 
@@ -247,68 +248,6 @@ class ConvertResult:
             f"constants: {constants} bytes"
             + "".join(f"\n{note}" for note in (*self.import_notes, self.schedule_note, self.patch_note) if note)
         )
-
-
-def compile_graph(
-    graph: Graph,
-    registry_context: RegistryContext | OperatorRegistry,
-    prefix: str,
-    directory: pathlib.Path,
-    *,
-    alignment: int = DEFAULT_ALIGNMENT,
-    bundle_kernels: bool = True,
-    rules: Sequence[OperatorRule] = (),
-    cmake_lists: bool = True,
-) -> tuple[MemoryPlan, EmittedModule]:
-    """Resolves, plans and emits a graph (the converter's back half)."""
-    resolved = resolve_operators(graph, as_registry_context(registry_context), prefix, rules)
-    return plan_and_emit(
-        graph,
-        resolved,
-        prefix,
-        directory,
-        alignment=alignment,
-        bundle_kernels=bundle_kernels,
-        cmake_lists=cmake_lists,
-    )
-
-
-def plan_and_emit(
-    graph: Graph,
-    resolved: ResolvedGraph,
-    prefix: str,
-    directory: pathlib.Path,
-    *,
-    alignment: int = DEFAULT_ALIGNMENT,
-    bundle_kernels: bool = True,
-    memory: "ConvertArgs | None" = None,
-    cmake_lists: bool = True,
-) -> tuple[MemoryPlan, EmittedModule]:
-    """Plans and emits; `memory` carries the planner's settings (budget, sections, search)."""
-    plan = plan_graph(graph, resolved, alignment, memory)
-    module = emit_module(graph, resolved.operators, plan, prefix, directory, bundle_kernels, cmake_lists)
-    return plan, module
-
-
-def plan_graph(
-    graph: Graph,
-    resolved: ResolvedGraph,
-    alignment: int,
-    memory: "ConvertArgs | None",
-    *,
-    enforce_budget: bool = True,
-) -> MemoryPlan:
-    """The memory plan with `memory`'s settings (None: the defaults); `enforce_budget=False`
-    plans past `max_arena_bytes` instead of raising (to compare plans)."""
-    return plan_memory(
-        graph,
-        alignment=alignment,
-        max_arena_bytes=memory.max_arena_bytes if memory and enforce_budget else None,
-        search_budget=memory.plan_search_budget if memory else DEFAULT_SEARCH_BUDGET,
-        arena_section=memory.arena_section if memory else None,
-        constants_section=memory.constants_section if memory else None,
-        **resolved.memory_arguments(memory is None or memory.in_place),
-    )
 
 
 class AotConverter:

@@ -10,11 +10,11 @@ The registries themselves are described in opbridge/registry_context.py.
 
 from collections.abc import Iterable
 
-from opbridge.aot.builtin_operators import register_builtin_operators, register_operator_definitions
+from opbridge.aot.builtin_operators import register_builtin_operators
 from opbridge.errors import OpbridgeError, OperatorPluginError, nearest
 from opbridge.keyed_registry import BUILTIN_ORIGIN, RegistryError
-from opbridge.registry_context import Customizer, OperatorRegistry, RegistryContext
-from opbridge.schemas.opsets import BUILTIN_DOMAIN, RESERVED_DOMAINS, OpsetDomain
+from opbridge.registry_context import Customizer, RegistryContext
+from opbridge.schemas.opsets import RESERVED_DOMAINS
 
 
 def customizer_name(customizer: Customizer) -> str:
@@ -159,18 +159,6 @@ def check_plugin_operators(context: RegistryContext) -> None:
             "no LiteRT parser, ONNX converter, ONNX custom-domain schema or transform has that key",
             hint=f"{suggestion} Otherwise {fix}" if suggestion else fix[0].upper() + fix[1:],
         )
-
-
-def as_registry_context(registry: "RegistryContext | OperatorRegistry") -> RegistryContext:
-    """A context for APIs that take either: an OperatorRegistry gets its
-    definitions' parsers and built-in emitter classes (for tests of single operators)."""
-    if isinstance(registry, RegistryContext):
-        return registry
-    context = RegistryContext()
-    with context.registering_as(BUILTIN_ORIGIN):
-        context.opset_domains.register(BUILTIN_DOMAIN, OpsetDomain(BUILTIN_DOMAIN, 1, 1))
-        register_operator_definitions(context, registry.definitions())
-    return context.freeze()
 
 
 _DEFAULT_CONTEXT: RegistryContext | None = None

@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes
 from opbridge.ir import DType, Graph, Quantization
-from opbridge.ops.builtin import build_builtin_registry
 
 from opbridge_testing import strategies
+from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     GraphBuilder,
@@ -25,7 +25,7 @@ from opbridge_testing.single_op import (
     check_reference_matches_tflite_micro,
 )
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 LIBM_RTOL = 1e-6
 LIBM_ULPS = 4
 

@@ -17,17 +17,17 @@ from ai_edge_litert.interpreter import Interpreter, OpResolverType
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from onnx import TensorProto, helper
+from opbridge.aot.compile import compile_graph
+from opbridge.aot.definition_registration import as_registry_context
 from opbridge.backends.reference import ReferenceInterpreter
-from opbridge.converter import compile_graph
 from opbridge.errors import OpbridgeError, UnsupportedOperatorError
 from opbridge.frontends.litert import read_litert_model
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType, Graph, Quantization
 from opbridge.ops.arg_max.attributes import ArgMinMaxAttributes
-from opbridge.ops.builtin import build_builtin_registry
-from opbridge.registry import as_registry_context, default_registry_context
 
 from opbridge_testing.litert_models import single_op_model
+from opbridge_testing.operators import available_operator_registry, available_registry_context
 from opbridge_testing.single_op import (
     KERNELS,
     WORKSPACE_ROOT,
@@ -37,7 +37,7 @@ from opbridge_testing.single_op import (
     run_golden_program,
 )
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 # Ties, signed zeros, NaN and infinities: which index wins depends on the visiting order and the comparison.
 FLOAT32_TIES = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 1.0, -1.0, -3.4028235e38], np.float32)
 
@@ -290,7 +290,7 @@ class ArgMinMaxTests:
         self, shape: tuple[int, ...], attributes: dict[str, int], element_type: int
     ) -> None:
         model = onnx_model(self.OP, shape, attributes, element_type)
-        context = default_registry_context()
+        context = available_registry_context()
         converted = read_onnx_model(model, context)
         keepdims = attributes.get("keepdims", 1)
         assert [n.op_type for n in converted.nodes] == ([self.OP.op_type, "RESHAPE"] if keepdims else [self.OP.op_type])
@@ -312,4 +312,4 @@ class ArgMinMaxTests:
     def test_onnx_select_last_index_is_refused(self) -> None:
         model = onnx_model(self.OP, (3, 4), {"axis": 1, "select_last_index": 1})
         with pytest.raises(UnsupportedOperatorError, match=r"select_last_index=1"):
-            read_onnx_model(model, default_registry_context())
+            read_onnx_model(model, available_registry_context())

@@ -14,16 +14,16 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from opbridge.aot.compile import compile_graph
 from opbridge.backends.reference import ReferenceInterpreter
-from opbridge.converter import compile_graph
 from opbridge.errors import OpbridgeError
 from opbridge.ir import DType, Graph, Quantization
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.depth_to_space.attributes import BlockSizeAttributes
 
+from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 QuantizationPair = tuple[Quantization | None, Quantization | None]
 
 # (shape, block, dtype, (input quantization, output quantization)) -> the op's one-node graph

@@ -16,11 +16,11 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from opbridge.ir import DType, Graph, Quantization
 from opbridge.ir.attribute_types import Requantization, window
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.conv_2d.attributes import Conv2DAttributes
 from opbridge.ops.depthwise_conv_2d.attributes import DepthwiseConv2DAttributes
 
 from opbridge_testing import strategies
+from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     GraphBuilder,
@@ -28,7 +28,7 @@ from opbridge_testing.single_op import (
     check_reference_matches_tflite_micro,
 )
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 OP_TYPES = ("CONV_2D", "DEPTHWISE_CONV_2D")
 
 

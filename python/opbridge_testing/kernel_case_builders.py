@@ -16,10 +16,11 @@ from typing import Any
 import numpy as np
 from opbridge.ir import DType, Quantization
 from opbridge.ir.attribute_types import Activation, Padding, Requantization
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.definition import OperatorDefinition
 
-REGISTRY = build_builtin_registry()
+from opbridge_testing.operators import available_operator_registry
+
+REGISTRY = available_operator_registry()
 
 
 @dataclasses.dataclass(frozen=True)

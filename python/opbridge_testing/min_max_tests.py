@@ -10,8 +10,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from opbridge.ir import DType
-from opbridge.ops.builtin import build_builtin_registry
 
+from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     GraphBuilder,
@@ -21,7 +21,7 @@ from opbridge_testing.single_op import (
     float32_edge_graph,
 )
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 DTYPES = st.sampled_from([DType.INT8, DType.INT16, DType.INT32, DType.FLOAT32])
 
 

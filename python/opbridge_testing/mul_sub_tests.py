@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from opbridge.ir import DType, Graph
 from opbridge.ir.attribute_types import Activation
 from opbridge.ops.add.attributes import AddAttributes
-from opbridge.ops.builtin import build_builtin_registry
 
 from opbridge_testing import strategies
+from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     GraphBuilder,
@@ -28,7 +28,7 @@ from opbridge_testing.single_op import (
     float32_edge_graph,
 )
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 
 
 def int8_graph(data: st.DataObject, op_type: str) -> Graph:

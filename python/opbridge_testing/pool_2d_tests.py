@@ -11,23 +11,54 @@ from collections.abc import Callable
 
 import numpy as np
 from ai_edge_litert import schema_py_generated as schema
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from opbridge.ir import DType, Graph
-from opbridge.ir.attribute_types import Padding
+from opbridge.ir.attribute_types import Padding, window
 from opbridge.ops.average_pool_2d.attributes import Pool2DAttributes
-from opbridge.ops.builtin import build_builtin_registry
 
+from opbridge_testing import strategies
+from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     GraphBuilder,
     check_c_matches_reference,
     check_reference_matches_tflite_micro,
-    pool_2d_graph,
-    pool_2d_options,
 )
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
+
+
+def pool_2d_graph(data: st.DataObject, op_type: str, dtype: DType = DType.INT8) -> Graph:
+    """A drawn AVERAGE_POOL_2D or MAX_POOL_2D node (hypothesis), int8 or float32."""
+    height, width, channels = data.draw(st.integers(1, 9)), data.draw(st.integers(1, 9)), data.draw(st.integers(1, 4))
+    attributes = Pool2DAttributes(
+        padding=data.draw(strategies.PADDINGS),
+        stride_height=data.draw(st.integers(1, 3)),
+        stride_width=data.draw(st.integers(1, 3)),
+        filter_height=data.draw(st.integers(1, 4)),
+        filter_width=data.draw(st.integers(1, 4)),
+        activation=data.draw(strategies.ACTIVATIONS),
+    )
+    rows = window(attributes.padding, height, attributes.filter_height, attributes.stride_height)
+    cols = window(attributes.padding, width, attributes.filter_width, attributes.stride_width)
+    assume(rows.output_size > 0 and cols.output_size > 0)
+    # TFLite requires equal input and output quantization.
+    quantization = data.draw(strategies.per_tensor()) if dtype is DType.INT8 else None
+    builder = GraphBuilder()
+    x = builder.tensor("input", dtype, (1, height, width, channels), quantization)
+    y = builder.tensor("output", dtype, (1, rows.output_size, cols.output_size, channels), quantization)
+    return builder.single_node_graph(op_type, [x], [y], attributes)
+
+
+def pool_2d_options(graph: Graph) -> schema.Pool2DOptionsT:
+    attributes = graph.nodes[0].attributes
+    options = schema.Pool2DOptionsT()
+    options.padding = attributes.padding.value
+    options.strideH, options.strideW = attributes.stride_height, attributes.stride_width
+    options.filterHeight, options.filterWidth = attributes.filter_height, attributes.filter_width
+    options.fusedActivationFunction = attributes.activation.value
+    return options
 
 
 def pool_2d_tests(op_type: str, builtin_code: int) -> tuple[Callable[..., None], ...]:

@@ -13,14 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from opbridge.backends.c.memory_plan import plan_memory
 from opbridge.ir import DType, Graph, Quantization
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.definition import aliases_input
 from opbridge.ops.squeeze.attributes import SqueezeAttributes
 
 from opbridge_testing import strategies
+from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 DTYPES = st.sampled_from([DType.INT8, DType.INT16, DType.INT32, DType.FLOAT32])
 INT_DTYPES = st.sampled_from([DType.INT8, DType.INT16, DType.INT32])
 

@@ -28,21 +28,16 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from ai_edge_litert import schema_py_generated as schema
-from hypothesis import assume
 from hypothesis import strategies as st
+from opbridge.aot.compile import compile_graph
+from opbridge.aot.definition_registration import as_registry_context
 from opbridge.backends.c.golden import golden_test_source
 from opbridge.backends.c.golden_inputs import seeded_inputs
 from opbridge.backends.reference import ReferenceInterpreter
-from opbridge.converter import compile_graph
 from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor
-from opbridge.ir.attribute_types import window
-from opbridge.ops.average_pool_2d.attributes import Pool2DAttributes
-from opbridge.registry import as_registry_context
 from opbridge.registry_context import OperatorRegistry
 
-from opbridge_testing import strategies
 from opbridge_testing.host_build import COMPILER, KernelSet, build_program
 from opbridge_testing.litert_models import single_op_model
 from opbridge_testing.tflm import run_tflite_micro
@@ -241,35 +236,3 @@ def float32_edge_graph(op_type: str, attributes: Any) -> Graph:
     b = builder.tensor("b", DType.FLOAT32, (1, size))
     y = builder.tensor("y", DType.FLOAT32, (size, size))
     return builder.single_node_graph(op_type, [a, b], [y], attributes)
-
-
-def pool_2d_graph(data: st.DataObject, op_type: str, dtype: DType = DType.INT8) -> Graph:
-    """A drawn AVERAGE_POOL_2D or MAX_POOL_2D node (hypothesis), int8 or float32."""
-    height, width, channels = data.draw(st.integers(1, 9)), data.draw(st.integers(1, 9)), data.draw(st.integers(1, 4))
-    attributes = Pool2DAttributes(
-        padding=data.draw(strategies.PADDINGS),
-        stride_height=data.draw(st.integers(1, 3)),
-        stride_width=data.draw(st.integers(1, 3)),
-        filter_height=data.draw(st.integers(1, 4)),
-        filter_width=data.draw(st.integers(1, 4)),
-        activation=data.draw(strategies.ACTIVATIONS),
-    )
-    rows = window(attributes.padding, height, attributes.filter_height, attributes.stride_height)
-    cols = window(attributes.padding, width, attributes.filter_width, attributes.stride_width)
-    assume(rows.output_size > 0 and cols.output_size > 0)
-    # TFLite requires equal input and output quantization.
-    quantization = data.draw(strategies.per_tensor()) if dtype is DType.INT8 else None
-    builder = GraphBuilder()
-    x = builder.tensor("input", dtype, (1, height, width, channels), quantization)
-    y = builder.tensor("output", dtype, (1, rows.output_size, cols.output_size, channels), quantization)
-    return builder.single_node_graph(op_type, [x], [y], attributes)
-
-
-def pool_2d_options(graph: Graph) -> schema.Pool2DOptionsT:
-    attributes = graph.nodes[0].attributes
-    options = schema.Pool2DOptionsT()
-    options.padding = attributes.padding.value
-    options.strideH, options.strideW = attributes.stride_height, attributes.stride_width
-    options.filterHeight, options.filterWidth = attributes.filter_height, attributes.filter_width
-    options.fusedActivationFunction = attributes.activation.value
-    return options

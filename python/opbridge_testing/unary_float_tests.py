@@ -22,10 +22,10 @@ from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType, Graph, Node, Quantization
 from opbridge.ops.concatenation.attributes import ConcatenationAttributes
 from opbridge.ops.operation import validate_graph
-from opbridge.registry import default_registry_context
 from opbridge.schemas.schema import ShapeInferenceError
 
 from opbridge_testing.activation_tests import REGISTRY, unary_graph
+from opbridge_testing.operators import available_registry_context
 from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     GraphBuilder,
@@ -121,7 +121,7 @@ def check_onnx_matches_onnxruntime(onnx_op: str, op_type: str, values: np.ndarra
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, list(values.shape))],
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]).SerializeToString()
-    context = default_registry_context()
+    context = available_registry_context()
     converted = read_onnx_model(model, context)
     assert [n.op_type for n in converted.nodes] == [op_type]
     (ours,) = ReferenceInterpreter(converted, context).run([values])

@@ -46,6 +46,7 @@ from opbridge.analysis.instruction_costs import (
     fit_line,
     node_work,
 )
+from opbridge.aot.definition_registration import as_registry_context
 from opbridge.backends.c.flash import flash_breakdown
 from opbridge.converter import AotConverter, ConvertArgs
 from opbridge.frontends.models import load_model
@@ -53,7 +54,7 @@ from opbridge.ir import Graph
 from opbridge.ops.builtin import build_builtin_registry
 from opbridge.plugins import build_plugin_context
 from opbridge.progress import Progress
-from opbridge.registry import as_registry_context, default_registry_context
+from opbridge.registry import default_registry_context
 from opbridge.registry_context import OperatorRegistry
 
 RUNFILES_ROOT = pathlib.Path(__file__).absolute().parents[2]

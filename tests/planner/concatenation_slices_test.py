@@ -6,14 +6,14 @@ or when an input is the caller's, each input keeps a buffer of its own and is co
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from opbridge.aot.compile import plan_graph
+from opbridge.aot.definition_registration import as_registry_context
 from opbridge.aot.resolve import resolve_operators
 from opbridge.backends.c.memory_plan import MemoryPlan
-from opbridge.converter import plan_graph
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.concatenation.attributes import ConcatenationAttributes
-from opbridge.registry import as_registry_context
 from opbridge_testing.single_op import check_c_matches_reference
 
 REGISTRY = build_builtin_registry()

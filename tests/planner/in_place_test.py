@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from opbridge.aot.definition_registration import as_registry_context
 from opbridge.aot.resolve import resolve_operators
 from opbridge.backends.c.memory_plan import plan_memory
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor
@@ -29,7 +30,6 @@ from opbridge.ops.depthwise_conv_2d.attributes import DepthwiseConv2DAttributes
 from opbridge.ops.elu.attributes import EluAttributes
 from opbridge.ops.leaky_relu.attributes import LeakyReluAttributes
 from opbridge.ops.quantize.attributes import QuantizeAttributes
-from opbridge.registry import as_registry_context
 from opbridge_testing import strategies
 from opbridge_testing.single_op import check_c_matches_reference
 

@@ -427,7 +427,7 @@ def test_operator_classes_breaking_the_contract_are_named(tmp_path: pathlib.Path
 
 
 def test_a_plugin_taking_over_a_builtin_code_needs_allow_override() -> None:
-    from opbridge.aot.builtin_operators import register_operator_definitions
+    from opbridge.aot.definition_registration import register_operator_definitions
     from opbridge.ops.fully_connected import FULLY_CONNECTED
 
     def take_over(context) -> None:

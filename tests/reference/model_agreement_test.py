@@ -13,11 +13,11 @@ import pathlib
 import numpy as np
 import pytest
 from ai_edge_litert.interpreter import Interpreter, OpResolverType
+from opbridge.aot.definition_registration import as_registry_context
 from opbridge.backends.c.golden_inputs import seeded_inputs
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.frontends.litert import load_litert_model
 from opbridge.ops.builtin import build_builtin_registry
-from opbridge.registry import as_registry_context
 from tflite_micro.python.tflite_micro import runtime
 
 MODELS = pathlib.Path("../shared_models/models")

@@ -2,7 +2,7 @@
 """The README's operator table, rendered from the built-in registry (tests/registration checks the README
 against it; `bazel run //tests/registration:operator_table` prints it)."""
 
-from opbridge.ops.builtin import BUILTIN_OPERATORS
+from opbridge.ops.builtin import builtin_operators
 from opbridge.ops.definition import OperatorDefinition
 
 BEGIN = "<!-- operators: generated from the registry by tests/registration/operator_table.py -->"
@@ -21,7 +21,7 @@ def operator_table() -> str:
         "| operator | LiteRT versions | ONNX ops | PyTorch ops | dtypes |",
         "|---|---|---|---|---|",
     ]
-    for definition in sorted(BUILTIN_OPERATORS, key=lambda d: d.op_type):
+    for definition in sorted(builtin_operators(), key=lambda d: d.op_type):
         litert = (
             ", ".join(map(str, sorted(definition.litert_versions)))
             if definition.litert_builtin_code is not None

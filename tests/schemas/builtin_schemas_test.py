@@ -26,7 +26,7 @@ from opbridge.ir.attribute_types import Padding
 from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.average_pool_2d.attributes import Pool2DAttributes
 from opbridge.ops.average_pool_2d.reference import pool_windows
-from opbridge.ops.builtin import BUILTIN_OPERATORS
+from opbridge.ops.builtin import builtin_operators
 from opbridge.ops.cast.attributes import CastAttributes
 from opbridge.ops.concatenation.attributes import ConcatenationAttributes
 from opbridge.ops.conv_2d.attributes import Conv2DAttributes
@@ -88,8 +88,8 @@ def parser_class(parse: Any) -> type | None:
 
 def test_every_builtin_has_a_schema_of_its_own_in_the_builtin_domain() -> None:
     schemas = BUILTINS.schemas()  # checks every schema against the registered domains
-    assert sorted(key for _, key in schemas.schemas()) == sorted(d.op_type for d in BUILTIN_OPERATORS)
-    for definition in BUILTIN_OPERATORS:
+    assert sorted(key for _, key in schemas.schemas()) == sorted(d.op_type for d in builtin_operators())
+    for definition in builtin_operators():
         schema = definition.schema
         assert schema is not None, definition.op_type
         assert (schema.domain, schema.name, schema.since_version) == (BUILTIN_DOMAIN, definition.op_type, 1)

@@ -11,8 +11,8 @@ import tempfile
 
 import pytest
 from kernel_cases import REGISTRY, operator_graph, registry_operators
+from opbridge.aot.compile import compile_graph
 from opbridge.backends.c.emitter import shortened_prefix
-from opbridge.converter import compile_graph
 from opbridge_testing.host_build import KernelSet, kernel_objects
 
 KERNELS = pathlib.Path("cc/kernels")

@@ -31,9 +31,9 @@ import sys
 
 from form_cases import FORMS, form_graph
 from kernel_cases import NODES_PER_PATH, operator_graph, operator_seed, operator_target_name, tested_operators
+from opbridge.aot.compile import compile_graph
 from opbridge.backends.c.emitter import shortened_prefix
 from opbridge.backends.c.golden import golden_test_source
-from opbridge.converter import compile_graph
 from opbridge.ops.builtin import build_builtin_registry
 
 # Seeded input cases per golden program (each run with the module's arena and a caller's).

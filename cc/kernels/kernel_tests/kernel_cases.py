@@ -16,7 +16,7 @@ and attributes come from a generator seeded by the operator's name, so a
 graph changes only when its case builder does. generate.py emits each graph as a
 C module with its golden test (expected outputs from the NumPy reference).
 
-The operators are the registry's (opbridge.ops.builtin.BUILTIN_OPERATORS) but PAIRED_OPERATORS;
+The operators are the registry's (opbridge.ops.builtin.builtin_operators()) but PAIRED_OPERATORS;
 kernel_cases_test.py fails when one has no case or when operators.bzl (the names Bazel needs)
 drifts from the cases.
 """
@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from opbridge.ir import DType, Graph, Node
-from opbridge.ops.builtin import BUILTIN_OPERATOR_FOLDERS, BUILTIN_OPERATORS, folder_definitions
+from opbridge.ops.builtin import BUILTIN_OPERATOR_FOLDERS, builtin_operators, folder_definitions
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.schemas.schema import InferenceContext, InputInfo, ShapeInferenceError
 from opbridge_testing.kernel_case_builders import (
@@ -138,14 +138,14 @@ PAIRED_OPERATORS = frozenset({"READ_VARIABLE", "ASSIGN_VARIABLE"})
 
 def registry_operators() -> list[str]:
     """The built-in operators' names, in the registry's order, but for PAIRED_OPERATORS."""
-    return [d.op_type for d in BUILTIN_OPERATORS if d.op_type not in PAIRED_OPERATORS]
+    return [d.op_type for d in builtin_operators() if d.op_type not in PAIRED_OPERATORS]
 
 
 def tested_operators() -> list[str]:
     """The operators whose folders have kernel-test cases, in the registry's order: those that get a
     per-kernel golden test."""
     cases = discovered_cases()
-    return [d.op_type for d in BUILTIN_OPERATORS if d.op_type in cases]
+    return [d.op_type for d in builtin_operators() if d.op_type in cases]
 
 
 def operator_target_name(op_type: str) -> str:

@@ -1,65 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
 """Registers the built-in operators in a RegistryContext, explicitly, from ops/builtin.py."""
 
-import typing
-from collections.abc import Iterable
-from typing import Any
-
-from opbridge.aot.operators import builtin_aot_operator_class
-from opbridge.frontends.litert.nodes import LiteRTNode
-from opbridge.ops.builtin import BUILTIN_OPERATORS
-from opbridge.ops.definition import OperatorDefinition
+from opbridge.aot.definition_registration import register_builtin_definitions
+from opbridge.ops.builtin import builtin_operators
 from opbridge.ops.shared.onnx_composite import COMPOSITE_CONVERTERS
 from opbridge.ops.shared.torch_composite import COMPOSITE_TORCH_CONVERTERS
-from opbridge.passes.constant_folding import FoldConstants
 from opbridge.registry_context import RegistryContext
-from opbridge.schemas.opsets import BUILTIN_DOMAIN, OpsetDomain
-
-
-def builtin_litert_parser(definition: OperatorDefinition) -> Any:
-    """A litert_parsers entry for a built-in: its options parser on the node's tflite.Operator."""
-    parse = definition.parse_litert_options
-
-    def parse_builtin(node: LiteRTNode) -> Any:
-        return None if parse is None else parse(node.operator)
-
-    parse_builtin.__qualname__ = f"parse_{definition.op_type.lower()}"
-    return parse_builtin
-
-
-def attributes_class_of(definition: OperatorDefinition) -> type | None:
-    """The attributes class `parse_litert_options` is annotated to return, if any."""
-    if definition.parse_litert_options is None:
-        return None
-    try:
-        returned = typing.get_type_hints(definition.parse_litert_options).get("return")
-    except (NameError, TypeError):
-        return None
-    return returned if isinstance(returned, type) else None
-
-
-def register_operator_definitions(context: RegistryContext, definitions: Iterable[OperatorDefinition]) -> None:
-    """Each definition with its parser (LiteRT builtins), attribute class, ONNX converters and C emitter class."""
-    for definition in definitions:
-        key = definition.op_type
-        context.operators.add(definition)
-        if definition.litert_builtin_code is not None:
-            context.litert_parsers.register(key, builtin_litert_parser(definition))
-        attributes_class = attributes_class_of(definition)
-        if attributes_class is not None:
-            context.air_options.register(key, attributes_class)
-        for converter in definition.onnx_converters:
-            context.onnx_converters.register(converter.key, converter)
-        for torch_converter in definition.torch_converters:
-            context.torch_converters.register(torch_converter.key, torch_converter)
-        if definition.emit_c is not None:
-            context.aot_operator_classes.register(key, builtin_aot_operator_class(definition))
 
 
 def register_builtin_operators(context: RegistryContext) -> None:
-    context.opset_domains.register(BUILTIN_DOMAIN, OpsetDomain(BUILTIN_DOMAIN, 1, 1, "opbridge's built-in operators"))
-    register_operator_definitions(context, BUILTIN_OPERATORS)
-    context.transforms.register(FoldConstants.NAME, FoldConstants)
+    register_builtin_definitions(context, builtin_operators())
     for converter in COMPOSITE_CONVERTERS:
         context.onnx_converters.register(converter.key, converter)
     for torch_converter in COMPOSITE_TORCH_CONVERTERS:

@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 from opbridge_testing import strategies
 from opbridge_testing.single_op import KERNELS, WORKSPACE_ROOT, GraphBuilder, run_golden_program
 
+from opbridge.aot.compile import plan_and_emit
+from opbridge.aot.definition_registration import as_registry_context
 from opbridge.aot.patch_stage import (
     PATCH_STAGE,
     apply_patch_stage,
@@ -23,14 +25,12 @@ from opbridge.aot.patch_stage import (
 from opbridge.aot.resolve import ResolvedGraph, resolve_operators
 from opbridge.backends.c.golden import golden_test_source
 from opbridge.backends.c.memory_plan import arena_lower_bound
-from opbridge.converter import plan_and_emit
 from opbridge.errors import ConfigError
 from opbridge.ir import DType, Graph, Node, Quantization
 from opbridge.ir.attribute_types import window
 from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.conv_2d.attributes import Conv2DAttributes
 from opbridge.ops.depthwise_conv_2d.attributes import DepthwiseConv2DAttributes
-from opbridge.registry import as_registry_context
 
 REGISTRY = build_builtin_registry()
 CONTEXT = as_registry_context(REGISTRY)

@@ -7,6 +7,7 @@ The list is explicit (no discovery by scanning packages): a folder that is
 missing from it is reported by tests/registration.
 """
 
+import functools
 import importlib
 
 from opbridge.ops.definition import OperatorDefinition
@@ -89,11 +90,15 @@ def folder_definitions(folder: str) -> tuple[OperatorDefinition, ...]:
     return definitions
 
 
-BUILTIN_OPERATORS: tuple[OperatorDefinition, ...] = tuple(
-    definition for folder in BUILTIN_OPERATOR_FOLDERS for definition in folder_definitions(folder)
-)
+@functools.cache
+def builtin_operators() -> tuple[OperatorDefinition, ...]:
+    """Every folder's definitions, in BUILTIN_OPERATOR_FOLDERS' order.
+
+    Imported on first call, not with this module: a test of one operator imports
+    the list and its own folder only (opbridge_testing/operators.py)."""
+    return tuple(definition for folder in BUILTIN_OPERATOR_FOLDERS for definition in folder_definitions(folder))
 
 
 def build_builtin_registry() -> OperatorRegistry:
     """A frozen registry of the built-in operators."""
-    return OperatorRegistry(BUILTIN_OPERATORS).freeze()
+    return OperatorRegistry(builtin_operators()).freeze()

@@ -108,11 +108,29 @@ def c_float_literal(value: float) -> str:
     return f"{value!r}f"
 
 
+def c_literals(ctype: str, flat: np.ndarray) -> list[str]:
+    """c_float_literal or c_integer_literal of each value, the same text, in one pass over Python numbers
+    (golden programs and weights hold millions of values)."""
+    if ctype == "float":
+        numbers = flat.astype(np.float64).tolist()
+        if np.isfinite(flat).all():
+            return [f"{value!r}f" for value in numbers]
+        return [c_float_literal(value) for value in numbers]
+    suffix = _LITERAL_SUFFIXES.get(ctype, "")
+    if flat.dtype.kind not in "iu":
+        flat = flat.astype(np.int64)  # bool as 0 and 1, as int() does
+    literals = [f"{value}{suffix}" for value in flat.tolist()]
+    bits = {"int32_t": 32, "int64_t": 64}.get(ctype)
+    if bits is not None:
+        for position in np.flatnonzero(flat == -(1 << (bits - 1))).tolist():
+            literals[position] = c_integer_literal(ctype, -(1 << (bits - 1)))
+    return literals
+
+
 def c_array(ctype: str, symbol: str, values: np.ndarray, storage: str = "const") -> str:
     """A C array definition of `values`, 16 per line."""
     flat = values.ravel()
-    to_literal = c_float_literal if ctype == "float" else (lambda v: c_integer_literal(ctype, int(v)))
-    items = [to_literal(v) for v in flat]
+    items = c_literals(ctype, flat)
     rows = [", ".join(items[i : i + 16]) for i in range(0, len(items), 16)]
     body = ",\n    ".join(rows)
     return f"{storage} {ctype} {symbol}[{len(flat)}] = {{\n    {body}\n}};\n"

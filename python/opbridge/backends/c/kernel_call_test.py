@@ -15,9 +15,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from opbridge_testing import conv_tests, lstm_sequence, mul_sub_tests, strategies, svdf_keyword
-from opbridge_testing.single_op import GraphBuilder, broadcast_binary_graph, pool_2d_graph
+from opbridge_testing.pool_2d_tests import pool_2d_graph
+from opbridge_testing.single_op import GraphBuilder, broadcast_binary_graph
 
 import opbridge.ops
+from opbridge.aot.compile import compile_graph
+from opbridge.aot.definition_registration import as_registry_context
 from opbridge.aot.operators import NodeCodeOperator
 from opbridge.backends.c.emit_context import NodeCode
 from opbridge.backends.c.kernel_call import (
@@ -32,7 +35,6 @@ from opbridge.backends.c.kernel_call import (
     render_definition,
     render_statement,
 )
-from opbridge.converter import compile_graph
 from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import DType, Graph, Quantization
 from opbridge.ir.attribute_types import Activation, Requantization
@@ -41,7 +43,6 @@ from opbridge.ops.batch_matmul.attributes import BatchMatMulAttributes
 from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.fully_connected.attributes import FullyConnectedAttributes
 from opbridge.ops.softmax.attributes import SoftmaxAttributes
-from opbridge.registry import as_registry_context
 
 KERNEL_HEADERS = sorted(pathlib.Path("cc/kernels").glob("*.h"))
 EMITTERS = sorted(pathlib.Path(opbridge.ops.__file__).parent.glob("**/*.py"))

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from opbridge.aot.definition_registration import as_registry_context
 from opbridge.errors import ModelFormatError, OpbridgeError, UnsupportedOperatorError
 from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import DType
 from opbridge.ops.builtin import build_builtin_registry
-from opbridge.registry import as_registry_context
 
 MODELS = pathlib.Path("../shared_models/models")
 REGISTRY = build_builtin_registry()

@@ -12,6 +12,7 @@ from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from opbridge_testing import strategies
+from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     GraphBuilder,
@@ -25,9 +26,8 @@ from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Graph, Quantization
 from opbridge.ir.attribute_types import Activation
 from opbridge.ops.add.attributes import AddAttributes
-from opbridge.ops.builtin import build_builtin_registry
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 
 
 def draw_graph(data: st.DataObject) -> Graph:

@@ -4,6 +4,10 @@ TFLite Micro and LiteRT, the C module against the reference, errors, ONNX ArgMin
 
 from opbridge_testing.arg_min_max_tests import ARG_MIN, ArgMinMaxTests
 
+# Operators its graphs gain in conversion (tests/architecture/operator_deps.py):
+# ONNX's keepdims=0 adds a RESHAPE.
+USES_OPERATORS = ("reshape",)
+
 
 class TestArgMin(ArgMinMaxTests):
     OP = ARG_MIN

@@ -14,9 +14,10 @@ from opbridge_testing import resource_variable_models as models
 from opbridge_testing.activation_tests import REGISTRY
 from opbridge_testing.resource_variable_models import FLOAT32, OPS, StatefulModelWriter
 
+from opbridge.aot.compile import compile_graph
+from opbridge.aot.definition_registration import as_registry_context
 from opbridge.aot.resolve import resolve_operators
 from opbridge.backends.c.schedule import reorder
-from opbridge.converter import compile_graph
 from opbridge.errors import ModelFormatError, SchemaError, UnsupportedOperatorError, UnsupportedTensorError
 from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import Graph
@@ -25,7 +26,9 @@ from opbridge.ops.assign_variable.schema import ASSIGN_VARIABLE_SCHEMA
 from opbridge.ops.operation import validate_graph
 from opbridge.ops.shared.variables import VariableAttributes
 from opbridge.passes.rewrite import remove_dead_nodes
-from opbridge.registry import as_registry_context
+
+# Operators of the stateful models besides the variables' (tests/architecture/operator_deps.py).
+USES_OPERATORS = ("add", "fully_connected", "mul", "read_variable", "tanh")
 
 
 def imported(model: bytes) -> Graph:

@@ -6,15 +6,15 @@ import pytest
 from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Graph
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.cast.attributes import CastAttributes
 from opbridge.ops.cast.reference import CAST_INPUT_DTYPES, CAST_OUTPUT_DTYPES, cast_values
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 # The audio front end's casts first, then every other pair.
 MODEL_PAIRS = [
     (DType.UINT32, DType.INT32),

@@ -15,12 +15,16 @@ from hypothesis import strategies as st
 from onnx import TensorProto, helper
 from opbridge_testing import strategies
 from opbridge_testing.block_size_tests import REGISTRY, block_size_graph, block_size_tests, check_block_size_refused
+from opbridge_testing.operators import available_registry_context
 
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType, Graph
 from opbridge.ops.depth_to_space.reference import depth_to_space
-from opbridge.registry import default_registry_context
+
+# Operators its graphs gain in conversion (tests/architecture/operator_deps.py):
+# ONNX's DepthToSpace converts to RESHAPE, TRANSPOSE, RESHAPE (ops/transpose/onnx.py).
+USES_OPERATORS = ("reshape", "transpose")
 
 CODE = schema.BuiltinOperator.DEPTH_TO_SPACE
 
@@ -88,7 +92,7 @@ def test_onnx_depth_to_space_still_converts(mode: str) -> None:
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]).SerializeToString()
-    context = default_registry_context()
+    context = available_registry_context()
     converted = read_onnx_model(model, context)
     values = np.random.default_rng(3).standard_normal(shape).astype(np.float32)
     (ours,) = ReferenceInterpreter(converted, context).run([values])

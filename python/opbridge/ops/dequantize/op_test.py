@@ -7,12 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes
 from opbridge_testing import strategies
+from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 
 from opbridge.ir import DType, Graph
-from opbridge.ops.builtin import build_builtin_registry
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 INPUT_DTYPES = st.sampled_from([DType.INT8, DType.INT16])
 # TFLite's DEQUANTIZE versions: 2 for int8, 3 for int16.
 VERSIONS = {DType.INT8: 2, DType.INT16: 3}

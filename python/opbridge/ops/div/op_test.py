@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from opbridge_testing import strategies
 from opbridge_testing.litert_models import single_op_model
+from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     GraphBuilder,
@@ -24,17 +25,16 @@ from opbridge_testing.single_op import (
 )
 from opbridge_testing.tflm import run_tflite_micro
 
+from opbridge.aot.definition_registration import as_registry_context
 from opbridge.backends.c.golden_inputs import seeded_inputs
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import DType, Graph
 from opbridge.ir.attribute_types import Activation
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.div.attributes import DivAttributes
 from opbridge.ops.div.reference import truncating_divide
-from opbridge.registry import as_registry_context
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 
 

@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes, arrays
 from onnx import TensorProto, helper
+from opbridge_testing.operators import available_operator_registry, available_registry_context
 from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     GraphBuilder,
@@ -32,13 +33,15 @@ from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.errors import OpbridgeError
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType, Graph, Node, Quantization
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.concatenation.attributes import ConcatenationAttributes
 from opbridge.ops.elu.attributes import EluAttributes
 from opbridge.ops.elu.onnx import SELU_ALPHA, SELU_GAMMA
-from opbridge.registry import default_registry_context
 
-REGISTRY = build_builtin_registry()
+# Operators its graphs gain in conversion (tests/architecture/operator_deps.py):
+# ONNX's Selu converts to ELU and MUL, shapes through RESHAPE.
+USES_OPERATORS = ("mul", "reshape")
+
+REGISTRY = available_operator_registry()
 CODE = schema.BuiltinOperator.ELU
 FLOAT_RTOL = 2.0**-23
 C_ULPS = 2
@@ -159,7 +162,7 @@ def run_onnx(op_type: str, attributes: dict[str, float], shape: tuple[int, ...],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, list(shape))],
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]).SerializeToString()
-    context = default_registry_context()
+    context = available_registry_context()
     converted = read_onnx_model(model, context)
     session = onnxruntime.InferenceSession(model, providers=["CPUExecutionProvider"])
     interpreter = ReferenceInterpreter(converted, context)

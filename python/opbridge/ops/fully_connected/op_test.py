@@ -15,6 +15,7 @@ from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from opbridge_testing import strategies
+from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     GraphBuilder,
@@ -25,10 +26,9 @@ from opbridge_testing.single_op import (
 from opbridge.errors import UnsupportedOperatorError
 from opbridge.ir import DType, Graph, Quantization
 from opbridge.ir.attribute_types import Requantization
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.fully_connected.attributes import FullyConnectedAttributes
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 
 
 def draw_graph(data: st.DataObject, requantization: Requantization = Requantization.TFLITE) -> Graph:

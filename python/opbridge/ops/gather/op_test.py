@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from onnx import TensorProto, helper
 from opbridge_testing import strategies
 from opbridge_testing.litert_models import single_op_model
+from opbridge_testing.operators import available_operator_registry, available_registry_context
 from opbridge_testing.single_op import (
     KERNELS,
     WORKSPACE_ROOT,
@@ -28,23 +29,22 @@ from opbridge_testing.single_op import (
 )
 from opbridge_testing.tflm import run_tflite_micro
 
+from opbridge.aot.compile import compile_graph
+from opbridge.aot.definition_registration import as_registry_context
 from opbridge.backends.c.emit_context import C_TYPES
 from opbridge.backends.c.emitter import c_array
 from opbridge.backends.c.golden_inputs import seeded_inputs
 from opbridge.backends.reference import ReferenceInterpreter
-from opbridge.converter import compile_graph
 from opbridge.errors import InvalidInputError, OpbridgeError, UnsupportedOperatorError, UnsupportedTensorError
 from opbridge.frontends.litert import read_litert_model
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType, Graph, Quantization
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.gather.attributes import GatherAttributes
 from opbridge.ops.gather.onnx import convert_gather
 from opbridge.ops.gather.reference import GATHER_DTYPES
-from opbridge.registry import as_registry_context, default_registry_context
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 # What TFLite Micro's GATHER takes: float32 and int8 data, int32 positions.
 TFLITE_MICRO_DTYPES = (DType.FLOAT32, DType.INT8)
 
@@ -298,7 +298,7 @@ def onnx_gather_model(
 
 
 def check_onnx_gather(model: bytes, feeds: dict[str, np.ndarray]) -> Graph:
-    context = default_registry_context()
+    context = available_registry_context()
     converted = read_onnx_model(model, context)
     assert [n.op_type for n in converted.nodes] == ["GATHER"]
     names = [t.name for t in converted.input_tensors()]
@@ -345,7 +345,7 @@ def test_onnx_embedding_with_int64_token_ids() -> None:
     model, feeds = onnx_gather_model((10, 6), 0, ids, constant=False, data_constant=True)
     converted = check_onnx_gather(model, feeds)
     with pytest.raises(InvalidInputError, match=re.escape("holds -1 at flat index 0, outside [0, 10)")):
-        ReferenceInterpreter(converted, default_registry_context()).run([np.array([[-1, 0, 0], [0, 0, 0]], np.int64)])
+        ReferenceInterpreter(converted, available_registry_context()).run([np.array([[-1, 0, 0], [0, 0, 0]], np.int64)])
     check_c_matches_reference(
         gather_graph(DType.FLOAT32, (10, 6), (2, 3), 0, DType.INT64, ids), REGISTRY, float_ulp_tolerance=0
     )
@@ -354,11 +354,11 @@ def test_onnx_embedding_with_int64_token_ids() -> None:
 def test_onnx_out_of_range_constant_indices_are_refused() -> None:
     model, _ = onnx_gather_model((3, 3), 0, np.array([0, 3], np.int64), constant=True)
     with pytest.raises(UnsupportedOperatorError, match=r"Gather \"gather\"\): constant indices \[0, 3\] outside"):
-        read_onnx_model(model, default_registry_context())
+        read_onnx_model(model, available_registry_context())
 
 
 def test_onnx_gather_keeps_int8_quantization() -> None:
-    conversion = OnnxConversion("gather", default_registry_context(), "test")
+    conversion = OnnxConversion("gather", available_registry_context(), "test")
     quantization = Quantization((0.05,), (-3,))
     conversion.add_tensor("x", DType.INT8, (4, 2), quantization=quantization)
     conversion.add_tensor("indices", DType.INT64, (3,), np.array([3, -1, 0], np.int64))

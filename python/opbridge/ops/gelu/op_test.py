@@ -18,6 +18,7 @@ from onnx import TensorProto, helper
 from opbridge_testing import strategies
 from opbridge_testing.arg_min_max_tests import run_litert
 from opbridge_testing.litert_models import single_op_model
+from opbridge_testing.operators import available_operator_registry, available_registry_context
 from opbridge_testing.single_op import GraphBuilder, check_c_matches_reference
 
 from opbridge.backends.reference import ReferenceInterpreter
@@ -25,11 +26,9 @@ from opbridge.errors import OpbridgeError, UnsupportedTensorError
 from opbridge.frontends.litert import read_litert_model
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType, Graph, Quantization
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.gelu.attributes import GeluAttributes
-from opbridge.registry import default_registry_context
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 CODE = schema.BuiltinOperator.GELU
 EVERY_INT8 = np.arange(-128, 128, dtype=np.int8)
 # libm's erfcf and tanhf are within a few ulps of float64 rounded once; the product keeps that.
@@ -63,7 +62,7 @@ def litert_model(graph: Graph) -> bytes:
 
 def ours_and_litert(graph: Graph, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     model = litert_model(graph)
-    parsed = read_litert_model(model, default_registry_context(), "gelu.tflite")
+    parsed = read_litert_model(model, available_registry_context(), "gelu.tflite")
     assert parsed.nodes[0].attributes == graph.nodes[0].attributes, "GeluOptions did not round-trip"
     (ours,) = ReferenceInterpreter(parsed, REGISTRY).run([values])
     (theirs,) = run_litert(model, [values])
@@ -147,7 +146,7 @@ def onnx_gelu_model(approximate: str, shape: tuple[int, ...]) -> bytes:
 def test_onnx_gelu_is_close_to_onnxruntime(approximate: str) -> None:
     shape = (4, 256)
     model = onnx_gelu_model(approximate, shape)
-    converted = read_onnx_model(model, default_registry_context())
+    converted = read_onnx_model(model, available_registry_context())
     assert [(n.op_type, n.attributes) for n in converted.nodes] == [
         ("GELU", GeluAttributes(approximate=approximate == "tanh"))
     ]
@@ -160,7 +159,7 @@ def test_onnx_gelu_is_close_to_onnxruntime(approximate: str) -> None:
 
 def test_onnx_gelu_with_an_unknown_approximation_is_refused() -> None:
     with pytest.raises(OpbridgeError, match="approximate='erf'"):
-        read_onnx_model(onnx_gelu_model("erf", (2, 2)), default_registry_context())
+        read_onnx_model(onnx_gelu_model("erf", (2, 2)), available_registry_context())
 
 
 def test_tables_are_monotonic_above_the_minimum() -> None:

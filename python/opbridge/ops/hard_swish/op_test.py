@@ -24,6 +24,7 @@ from hypothesis.extra.numpy import array_shapes, arrays
 from onnx import TensorProto, helper
 from opbridge_testing import strategies
 from opbridge_testing.litert_models import single_op_model
+from opbridge_testing.operators import available_operator_registry, available_registry_context
 from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     GraphBuilder,
@@ -36,12 +37,10 @@ from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.errors import UnsupportedTensorError
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType, Graph, Node, Quantization
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.concatenation.attributes import ConcatenationAttributes
 from opbridge.ops.hard_swish.reference import float32_hard_swish, hard_swish_parameters
-from opbridge.registry import default_registry_context
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 CODE = schema.BuiltinOperator.HARD_SWISH
 VERSION = 1
 EVERY_INT8 = np.arange(-128, 128, dtype=np.int8)
@@ -287,7 +286,7 @@ def onnx_hard_swish_model(shape: list[int]) -> bytes:
 
 def test_onnx_hard_swish_converts_to_hard_swish_within_onnxruntimes_rounding() -> None:
     model = onnx_hard_swish_model([4, 100])
-    context = default_registry_context()
+    context = available_registry_context()
     converted = read_onnx_model(model, context)
     assert [n.op_type for n in converted.nodes] == ["HARD_SWISH"]
     rng = np.random.default_rng(5)
@@ -306,5 +305,5 @@ def test_onnx_hard_swish_converts_to_hard_swish_within_onnxruntimes_rounding() -
 
 
 def test_onnx_hard_swish_c_matches_reference() -> None:
-    converted = read_onnx_model(onnx_hard_swish_model([2, 3, 7]), default_registry_context())
+    converted = read_onnx_model(onnx_hard_swish_model([2, 3, 7]), available_registry_context())
     check_c_matches_reference(converted, REGISTRY, float_ulp_tolerance=0)

@@ -13,18 +13,18 @@ from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from opbridge_testing import strategies
+from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 
+from opbridge.aot.compile import compile_graph
 from opbridge.backends.reference import ReferenceInterpreter
-from opbridge.converter import compile_graph
 from opbridge.errors import OpbridgeError
 from opbridge.ir import DType, Graph, Quantization
 from opbridge.ir.attribute_types import Activation
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.l2_normalization.attributes import L2NormalizationAttributes
 from opbridge.ops.l2_normalization.reference import OUTPUT_SCALE
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 CODE = schema.BuiltinOperator.L2_NORMALIZATION
 OUTPUT_Q = Quantization((OUTPUT_SCALE,), (0,))
 

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from onnx import TensorProto, helper
 from opbridge_testing import strategies
+from opbridge_testing.operators import available_operator_registry, available_registry_context
 from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     GraphBuilder,
@@ -23,11 +24,9 @@ from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.errors import UnsupportedOperatorError
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType, Graph, Quantization
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.leaky_relu.attributes import LeakyReluAttributes
-from opbridge.registry import default_registry_context
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 # alpha is a float32 in both file formats, so the drawn values are float32 values.
 ALPHAS = st.one_of(st.sampled_from([0.0, 0.01, 0.1, 0.2, 0.5, 1.0, -0.3, 2.0]), st.floats(-2.0, 2.0, width=32)).map(
     lambda alpha: float(np.float32(alpha))
@@ -109,7 +108,7 @@ def test_onnx_leaky_relu_matches_onnxruntime(alpha: float | None) -> None:
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 8])],
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]).SerializeToString()
-    context = default_registry_context()
+    context = available_registry_context()
     converted = read_onnx_model(model, context)
     assert [n.op_type for n in converted.nodes] == ["LEAKY_RELU"]
     values = np.random.default_rng(7).standard_normal((3, 8)).astype(np.float32) * 10

@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from onnx import TensorProto, helper
 from opbridge_testing.litert_models import single_op_model
+from opbridge_testing.operators import available_operator_registry, available_registry_context
 from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     GraphBuilder,
@@ -26,16 +27,19 @@ from opbridge_testing.single_op import (
     check_reference_matches_tflite_micro,
 )
 
+from opbridge.aot.definition_registration import as_registry_context
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.frontends.litert import read_litert_model
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType, Graph, Quantization
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.operation import validate_graph
-from opbridge.registry import as_registry_context, default_registry_context
 from opbridge.schemas.schema import ShapeInferenceError
 
-REGISTRY = build_builtin_registry()
+# Operators its graphs gain in conversion (tests/architecture/operator_deps.py):
+# ONNX's NCHW layout adds TRANSPOSEs.
+USES_OPERATORS = ("transpose",)
+
+REGISTRY = available_operator_registry()
 FLOAT_RTOL = 1e-6
 FLOAT_ULPS = 4
 
@@ -131,7 +135,7 @@ def test_onnx_log_softmax_matches_onnxruntime(shape: tuple[int, ...], axis: int 
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, shape)],
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]).SerializeToString()
-    context = default_registry_context()
+    context = available_registry_context()
     converted = read_onnx_model(model, context)
     assert sorted(n.op_type for n in converted.nodes) == sorted(["LOG_SOFTMAX"] + ["TRANSPOSE"] * transposes)
     session = onnxruntime.InferenceSession(model, providers=["CPUExecutionProvider"])

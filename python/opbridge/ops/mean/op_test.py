@@ -7,6 +7,7 @@ from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from opbridge_testing import strategies
+from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     GraphBuilder,
@@ -15,10 +16,9 @@ from opbridge_testing.single_op import (
 )
 
 from opbridge.ir import DType, Graph
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.mean.attributes import MeanAttributes
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 
 
 def draw_graph(data: st.DataObject, dtype: DType) -> Graph:

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from opbridge_testing import strategies
 from opbridge_testing.mul_sub_tests import litert_options, mul_sub_tests
+from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import (
     broadcast_binary_graph,
     check_c_matches_reference,
@@ -16,9 +17,8 @@ from opbridge_testing.single_op import (
 
 from opbridge.ir import DType, Graph
 from opbridge.ops.add.attributes import AddAttributes
-from opbridge.ops.builtin import build_builtin_registry
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 
 (
     test_reference_matches_tflite_micro,

@@ -6,14 +6,14 @@ from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from opbridge_testing import strategies
+from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 
 from opbridge.ir import DType, Graph
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.concatenation.attributes import ConcatenationAttributes
 from opbridge.ops.mean.attributes import MeanAttributes
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 
 
 def draw_shape(data: st.DataObject, rank: int) -> tuple[int, ...]:

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from onnx import TensorProto, helper, numpy_helper
 from opbridge_testing.litert_models import single_op_model
+from opbridge_testing.operators import available_operator_registry, available_registry_context
 from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     GraphBuilder,
@@ -22,18 +23,17 @@ from opbridge_testing.single_op import (
 )
 from opbridge_testing.tflm import run_tflite_micro
 
+from opbridge.aot.definition_registration import as_registry_context
 from opbridge.backends.c.golden_inputs import seeded_inputs
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.errors import UnsupportedOperatorError
 from opbridge.frontends.litert import read_litert_model
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType, Graph
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.operation import validate_graph
-from opbridge.registry import as_registry_context, default_registry_context
 from opbridge.schemas.schema import ShapeInferenceError
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 # libm's powf against pow in float64 rounded once (glibc: 1 ulp apart on ~0.05% of random operands).
 POW_ULPS = 1
 # The edge values, and bases and exponents where pow's cases meet: integers (odd and even), halves, tiny and huge.
@@ -196,7 +196,7 @@ def pow_model(base_shape: tuple[int, ...], exponent: np.ndarray | tuple[int, ...
 def test_onnx_pow_matches_onnxruntime(base_shape: tuple[int, ...], exponent: np.ndarray | tuple[int, ...]) -> None:
     rng = np.random.default_rng(13)
     model = pow_model(base_shape, exponent, TensorProto.FLOAT)
-    context = default_registry_context()
+    context = available_registry_context()
     converted = read_onnx_model(model, context)
     assert [n.op_type for n in converted.nodes] == ["POW"]
     base = (rng.standard_normal(base_shape) * 3).astype(np.float32)
@@ -214,10 +214,10 @@ def test_onnx_pow_matches_onnxruntime(base_shape: tuple[int, ...], exponent: np.
 def test_onnx_run_time_integer_exponent_is_refused() -> None:
     model = pow_model((2, 3), (3,), TensorProto.INT64)
     with pytest.raises(UnsupportedOperatorError, match=r"exponent Y \('e'\) is a run-time int64 tensor"):
-        read_onnx_model(model, default_registry_context())
+        read_onnx_model(model, available_registry_context())
 
 
 def test_onnx_exponent_that_is_not_a_float32_is_refused() -> None:
     model = pow_model((2, 3), np.array(2**24 + 1, np.int64), TensorProto.INT64)
     with pytest.raises(UnsupportedOperatorError, match="has values that are not exactly float32"):
-        read_onnx_model(model, default_registry_context())
+        read_onnx_model(model, available_registry_context())

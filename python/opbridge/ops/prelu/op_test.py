@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from onnx import TensorProto, helper, numpy_helper
 from opbridge_testing.litert_models import single_op_model
+from opbridge_testing.operators import available_operator_registry, available_registry_context
 from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     GraphBuilder,
@@ -20,17 +21,16 @@ from opbridge_testing.single_op import (
     float32_edge_graph,
 )
 
+from opbridge.aot.definition_registration import as_registry_context
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.errors import ModelFormatError
 from opbridge.frontends.litert import read_litert_model
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType, Quantization
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.operation import validate_graph
-from opbridge.registry import as_registry_context, default_registry_context
 from opbridge.schemas.schema import ShapeInferenceError
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 
 
 @settings(max_examples=20, deadline=None)
@@ -123,7 +123,7 @@ def test_onnx_prelu_matches_onnxruntime(x_shape: tuple[int, ...], slope_shape: t
     rng = np.random.default_rng(11)
     slope_values = rng.standard_normal(slope_shape).astype(np.float32)
     model = prelu_model(x_shape, slope_values if constant else slope_shape)
-    context = default_registry_context()
+    context = available_registry_context()
     converted = read_onnx_model(model, context)
     assert [n.op_type for n in converted.nodes] == ["PRELU"]
     x = (rng.standard_normal(x_shape) * 10).astype(np.float32)
@@ -140,4 +140,4 @@ def test_onnx_slope_that_does_not_broadcast_to_x_is_refused() -> None:
     # ONNX broadcasts the slope to X only: a slope with more elements than X is an inconsistent model.
     model = prelu_model((3, 1), np.ones((3, 4), np.float32))
     with pytest.raises(ModelFormatError, match=r"slope shape \[3, 4\] does not broadcast to X's \[3, 1\]"):
-        read_onnx_model(model, default_registry_context())
+        read_onnx_model(model, available_registry_context())

@@ -13,15 +13,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes
 from opbridge_testing import strategies
+from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 
 from opbridge.ir import DType, Graph, Quantization
 from opbridge.ir.attribute_types import Requantization
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.quantize.attributes import QuantizeAttributes
 from opbridge.schemas.schema import InferenceContext, InputInfo, ShapeInferenceError
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 # Every (input, output) pair TFLite Micro's QUANTIZE takes among float32, int8 and int16 (all but float32 -> float32).
 PATHS = st.sampled_from(
     [

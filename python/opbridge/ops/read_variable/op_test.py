@@ -19,10 +19,13 @@ from opbridge_testing.activation_tests import REGISTRY
 from opbridge_testing.single_op import check_c_matches_reference
 from tflite_micro.python.tflite_micro import runtime
 
+from opbridge.aot.definition_registration import as_registry_context
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import DType, Graph
-from opbridge.registry import as_registry_context
+
+# Operators of the stateful models besides the variables' (tests/architecture/operator_deps.py).
+USES_OPERATORS = ("add", "assign_variable", "fully_connected", "maximum", "mul", "tanh")
 
 INVOCATIONS = 12
 ARENA_BYTES = 64 * 1024

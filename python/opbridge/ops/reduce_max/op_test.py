@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from onnx import TensorProto, helper, numpy_helper
 from opbridge_testing import strategies
 from opbridge_testing.litert_models import single_op_model
+from opbridge_testing.operators import available_operator_registry, available_registry_context
 from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     KERNELS,
@@ -26,16 +27,14 @@ from opbridge_testing.single_op import (
 )
 from opbridge_testing.tflm import run_tflite_micro
 
+from opbridge.aot.compile import compile_graph
 from opbridge.backends.reference import ReferenceInterpreter
-from opbridge.converter import compile_graph
 from opbridge.errors import UnsupportedTensorError
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType, Graph, Quantization
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.mean.attributes import MeanAttributes
-from opbridge.registry import default_registry_context
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 # Values that tie, signed zeros, NaN and infinities, for drawn shapes: which of equal values stays and what
 # NaN and -inf do depend on the visiting order and on the exact comparison.
 FLOAT32_TIES = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 1.0, -1.0, -3.4028235e38], np.float32)
@@ -263,7 +262,7 @@ def test_onnx_reduce_max_matches_onnxruntime(
         initializers,
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)]).SerializeToString()
-    context = default_registry_context()
+    context = available_registry_context()
     converted = read_onnx_model(model, context)
     assert [n.op_type for n in converted.nodes] == ([] if noop else ["REDUCE_MAX"])
     rng = np.random.default_rng(opset)

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from opbridge_testing import strategies
 from opbridge_testing.host_build import build_program
+from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import (
     KERNELS,
     WORKSPACE_ROOT,
@@ -22,14 +23,13 @@ from opbridge_testing.single_op import (
     check_reference_matches_tflite_micro,
 )
 
+from opbridge.aot.compile import compile_graph
 from opbridge.backends.reference import ReferenceInterpreter
-from opbridge.converter import compile_graph
 from opbridge.errors import OpbridgeError
 from opbridge.ir import DType, Graph, Quantization
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.resize_nearest_neighbor.attributes import ResizeAttributes
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 CODE = schema.BuiltinOperator.RESIZE_BILINEAR
 # The combinations TFLite Micro takes (it refuses align_corners with half_pixel_centers).
 OPTIONS = [ResizeAttributes(False, False), ResizeAttributes(True, False), ResizeAttributes(False, True)]

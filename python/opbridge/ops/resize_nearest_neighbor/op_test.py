@@ -12,17 +12,17 @@ from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from opbridge_testing import strategies
+from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 
+from opbridge.aot.compile import compile_graph
 from opbridge.backends.reference import ReferenceInterpreter
-from opbridge.converter import compile_graph
 from opbridge.errors import OpbridgeError
 from opbridge.ir import DType, Graph, Quantization
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.resize_nearest_neighbor.attributes import ResizeAttributes
 from opbridge.ops.resize_nearest_neighbor.reference import nearest_indices
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 CODE = schema.BuiltinOperator.RESIZE_NEAREST_NEIGHBOR
 
 

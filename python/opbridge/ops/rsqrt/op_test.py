@@ -28,6 +28,9 @@ from opbridge.ops.operation import validate_graph
 from opbridge.ops.rsqrt.reference import inv_sqrt_multiplier
 from opbridge.schemas.schema import ShapeInferenceError
 
+# Operators of its graphs besides RSQRT (tests/architecture/operator_deps.py).
+USES_OPERATORS = ("relu",)
+
 CODE = schema.BuiltinOperator.RSQRT
 OP = "RSQRT"
 INT8_VERSION = 2  # TFLite's op_version for int8; float32 is version 1

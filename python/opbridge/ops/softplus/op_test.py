@@ -17,16 +17,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes, arrays
 from onnx import TensorProto, helper
+from opbridge_testing.operators import available_operator_registry, available_registry_context
 from opbridge_testing.single_op import FLOAT32_EDGE_VALUES, GraphBuilder, check_c_matches_reference
 
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType, Graph, Node
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.concatenation.attributes import ConcatenationAttributes
-from opbridge.registry import default_registry_context
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 ONNX_RTOL = 1e-6
 SMALLEST_SUBNORMAL = 2.0**-149
 C_ULPS = 2
@@ -66,7 +65,7 @@ def softplus_graph(shape: tuple[int, ...]) -> Graph:
 @given(DRAWN_VALUES)
 def test_reference_matches_onnxruntime(values: np.ndarray) -> None:
     model = onnx_model(values.shape)
-    context = default_registry_context()
+    context = available_registry_context()
     converted = read_onnx_model(model, context)
     assert [n.op_type for n in converted.nodes] == ["SOFTPLUS"]
     (ours,) = ReferenceInterpreter(converted, context).run([values])

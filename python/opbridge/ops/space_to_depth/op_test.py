@@ -15,13 +15,17 @@ from hypothesis import strategies as st
 from onnx import TensorProto, helper
 from opbridge_testing import strategies
 from opbridge_testing.block_size_tests import REGISTRY, block_size_graph, block_size_tests, check_block_size_refused
+from opbridge_testing.operators import available_registry_context
 
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.errors import UnsupportedOperatorError
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType, Graph
 from opbridge.ops.depth_to_space.reference import depth_to_space, space_to_depth
-from opbridge.registry import default_registry_context
+
+# Operators its graphs gain in conversion (tests/architecture/operator_deps.py):
+# ONNX's NCHW layout adds TRANSPOSEs and RESHAPEs.
+USES_OPERATORS = ("reshape", "transpose")
 
 CODE = schema.BuiltinOperator.SPACE_TO_DEPTH
 
@@ -95,7 +99,7 @@ def onnx_model(shape: tuple[int, ...], block: int, element_type: int = TensorPro
 @pytest.mark.parametrize("element_type", [TensorProto.FLOAT, TensorProto.INT8])
 def test_onnx_space_to_depth_matches_onnxruntime(shape: tuple[int, ...], block: int, element_type: int) -> None:
     model = onnx_model(shape, block, element_type)
-    context = default_registry_context()
+    context = available_registry_context()
     converted = read_onnx_model(model, context)
     assert "SPACE_TO_DEPTH" in [n.op_type for n in converted.nodes]
     rng = np.random.default_rng(4)
@@ -111,4 +115,4 @@ def test_onnx_space_to_depth_matches_onnxruntime(shape: tuple[int, ...], block: 
 
 def test_onnx_block_size_that_does_not_fit_is_refused() -> None:
     with pytest.raises(UnsupportedOperatorError, match=r"s2d.*blocksize 2 for height 3"):
-        read_onnx_model(onnx_model((1, 2, 3, 4), 2), default_registry_context())
+        read_onnx_model(onnx_model((1, 2, 3, 4), 2), available_registry_context())

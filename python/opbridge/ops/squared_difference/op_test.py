@@ -11,6 +11,7 @@ from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from opbridge_testing import strategies
+from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     GraphBuilder,
@@ -22,12 +23,11 @@ from opbridge_testing.single_op import (
 
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Graph, Quantization
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.operation import validate_graph
 from opbridge.ops.squared_difference.reference import squared_difference_parameters
 from opbridge.schemas.schema import ShapeInferenceError
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 CODE = schema.BuiltinOperator.SQUARED_DIFFERENCE
 OP = "SQUARED_DIFFERENCE"
 INT8_VERSION = 2  # TFLite's op_version for int8 inputs; float32 and int32 are version 1

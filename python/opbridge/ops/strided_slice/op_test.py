@@ -7,15 +7,15 @@ import pytest
 from ai_edge_litert import schema_py_generated as schema
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 
 from opbridge.errors import OpbridgeError, UnsupportedOperatorError
 from opbridge.ir import DType, Graph, Node
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.strided_slice.attributes import StridedSliceAttributes
 from opbridge.ops.strided_slice.reference import compute_plan
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 DTYPES = st.sampled_from([DType.INT32, DType.INT8, DType.INT16, DType.FLOAT32, DType.BOOL])
 
 

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from onnx import TensorProto, helper, numpy_helper
 from opbridge_testing.litert_models import single_op_model
+from opbridge_testing.operators import available_operator_registry, available_registry_context
 from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     GraphBuilder,
@@ -18,17 +19,16 @@ from opbridge_testing.single_op import (
     check_reference_matches_tflite_micro,
 )
 
+from opbridge.aot.definition_registration import as_registry_context
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.frontends.litert import read_litert_model
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType, Graph, Quantization
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.mean.attributes import MeanAttributes
 from opbridge.ops.operation import validate_graph
-from opbridge.registry import as_registry_context, default_registry_context
 from opbridge.schemas.schema import ShapeInferenceError
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 
 
 def reduced_shape(shape: tuple[int, ...], axes: list[int], keep_dims: bool) -> tuple[int, ...]:
@@ -133,7 +133,7 @@ def test_onnx_reduce_sum_matches_onnxruntime(axes: list[int] | None, keepdims: i
         initializers,
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]).SerializeToString()
-    context = default_registry_context()
+    context = available_registry_context()
     converted = read_onnx_model(model, context)
     assert [n.op_type for n in converted.nodes] == ([] if noop else ["SUM"])
     values = np.random.default_rng(5).standard_normal(shape).astype(np.float32)

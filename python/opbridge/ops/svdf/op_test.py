@@ -18,14 +18,17 @@ from opbridge_testing.litert_models import single_op_model
 from opbridge_testing.single_op import check_c_matches_reference
 from tflite_micro.python.tflite_micro import runtime
 
+from opbridge.aot.compile import compile_graph
+from opbridge.aot.definition_registration import as_registry_context
 from opbridge.backends.reference import ReferenceInterpreter
-from opbridge.converter import compile_graph
 from opbridge.errors import UnsupportedOperatorError, UnsupportedTensorError
 from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor
 from opbridge.ir.attribute_types import Activation
 from opbridge.ops.svdf.attributes import SvdfAttributes
-from opbridge.registry import as_registry_context
+
+# Operators of its graphs besides SVDF (tests/architecture/operator_deps.py).
+USES_OPERATORS = ("abs",)
 
 INVOCATIONS = 12
 ARENA_BYTES = 256 * 1024

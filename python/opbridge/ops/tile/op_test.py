@@ -12,8 +12,10 @@ from hypothesis import strategies as st
 from onnx import TensorProto, helper
 from opbridge_testing import strategies
 from opbridge_testing.litert_models import single_op_model
+from opbridge_testing.operators import available_operator_registry, available_registry_context
 from opbridge_testing.single_op import GraphBuilder, check_c_matches_reference
 
+from opbridge.aot.definition_registration import as_registry_context
 from opbridge.backends.c.golden_inputs import seeded_inputs
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.errors import OpbridgeError
@@ -21,13 +23,11 @@ from opbridge.frontends.litert import read_litert_model
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType, Graph, Quantization
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.tile.emit_c import tile_lattice
 from opbridge.ops.tile.onnx import convert_tile
 from opbridge.ops.tile.reference import TILE_DTYPES
-from opbridge.registry import as_registry_context, default_registry_context
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 
 
 def tile_graph(
@@ -147,7 +147,7 @@ def onnx_tile_model(shape: tuple[int, ...], repeats: list[int], element_type: in
 def test_onnx_tile_matches_onnxruntime(shape: tuple[int, ...], repeats: list[int], dtype: DType) -> None:
     element_type = {DType.FLOAT32: TensorProto.FLOAT, DType.INT32: TensorProto.INT32, DType.INT8: TensorProto.INT8}
     model = onnx_tile_model(shape, repeats, element_type[dtype])
-    context = default_registry_context()
+    context = available_registry_context()
     converted = read_onnx_model(model, context)
     assert [n.op_type for n in converted.nodes] == ["TILE"]
     multiples = converted.tensors[converted.nodes[0].inputs[1]]
@@ -161,7 +161,7 @@ def test_onnx_tile_matches_onnxruntime(shape: tuple[int, ...], repeats: list[int
 
 
 def test_onnx_tile_keeps_int8_quantization() -> None:
-    conversion = OnnxConversion("tile", default_registry_context(), "test")
+    conversion = OnnxConversion("tile", available_registry_context(), "test")
     quantization = Quantization((0.05,), (-3,))
     conversion.add_tensor("x", DType.INT8, (2, 2), quantization=quantization)
     conversion.add_tensor("repeats", DType.INT64, (2,), np.array([1, 2], np.int64))

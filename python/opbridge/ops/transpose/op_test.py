@@ -6,14 +6,14 @@ from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from opbridge_testing import strategies
+from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 
 from opbridge.ir import DType, Graph
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.transpose.emit_c import transpose_lattice
 from opbridge.ops.transpose.reference import TRANSPOSE_DTYPES
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 # What TFLite Micro's TRANSPOSE takes: float32, int8 and int16, 1-D to 5-D.
 TFLITE_MICRO_DTYPES = (DType.FLOAT32, DType.INT8, DType.INT16)
 

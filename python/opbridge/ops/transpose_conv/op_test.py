@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from onnx import TensorProto, helper, numpy_helper
 from opbridge_testing import strategies
+from opbridge_testing.operators import available_operator_registry, available_registry_context
 from opbridge_testing.single_op import (
     FLOAT32_EDGE_VALUES,
     GraphBuilder,
@@ -27,12 +28,14 @@ from opbridge.errors import UnsupportedOperatorError
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType, Graph
 from opbridge.ir.attribute_types import Activation, Padding
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.transpose_conv.attributes import TransposeConvAttributes
 from opbridge.ops.transpose_conv.reference import transpose_conv_padding
-from opbridge.registry import default_registry_context
 
-REGISTRY = build_builtin_registry()
+# Operators its graphs gain in conversion (tests/architecture/operator_deps.py):
+# ONNX's NCHW layout adds TRANSPOSEs and RESHAPEs.
+USES_OPERATORS = ("reshape", "transpose")
+
+REGISTRY = available_operator_registry()
 
 
 def draw_graph(data: st.DataObject) -> Graph:
@@ -182,7 +185,7 @@ def test_onnx_conv_transpose_matches_onnxruntime(
     weights = rng.standard_normal((input_shape[1], out_channels, *kernel)).astype(np.float32)
     bias = rng.standard_normal(out_channels).astype(np.float32) if with_bias else None
     model = onnx_conv_transpose(input_shape, weights, bias, **attributes)
-    context = default_registry_context()
+    context = available_registry_context()
     converted = read_onnx_model(model, context)
     op_types = [node.op_type for node in converted.nodes]
     assert "TRANSPOSE_CONV" in op_types
@@ -210,4 +213,4 @@ def test_onnx_conv_transpose_refusals(attributes: dict[str, object], problem: st
     weights = np.ones((2, 1, 2, 2), np.float32)
     model = onnx_conv_transpose((1, 2, 3, 3), weights, None, **attributes)
     with pytest.raises(UnsupportedOperatorError, match=re.escape(problem)):
-        read_onnx_model(model, default_registry_context())
+        read_onnx_model(model, available_registry_context())

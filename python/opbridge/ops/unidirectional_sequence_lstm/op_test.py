@@ -31,6 +31,7 @@ from opbridge_testing.litert_models import single_op_model
 from opbridge_testing.single_op import check_c_matches_reference
 from tflite_micro.python.tflite_micro import runtime
 
+from opbridge.aot.definition_registration import as_registry_context
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.errors import UnsupportedOperatorError, UnsupportedTensorError
 from opbridge.frontends.litert import read_litert_model
@@ -45,7 +46,6 @@ from opbridge.ops.unidirectional_sequence_lstm.reference import (
     tanh_parameters,
 )
 from opbridge.ops.unidirectional_sequence_lstm.schema import LSTM_SCHEMA
-from opbridge.registry import as_registry_context
 from opbridge.schemas.inference import infer_node
 from opbridge.schemas.schema import ShapeInferenceError
 

@@ -9,15 +9,15 @@ from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from opbridge_testing import strategies
+from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.errors import OpbridgeError, UnsupportedTensorError
 from opbridge.ir import DType, Graph, Quantization
-from opbridge.ops.builtin import build_builtin_registry
 from opbridge.ops.unpack.attributes import UNPACK_DTYPES, UnpackAttributes
 
-REGISTRY = build_builtin_registry()
+REGISTRY = available_operator_registry()
 # TFLite's versions (op_version.cc).
 VERSIONS = {DType.FLOAT32: 1, DType.INT32: 1, DType.INT8: 2, DType.INT16: 4}
 
