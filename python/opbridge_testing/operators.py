@@ -6,9 +6,10 @@ uses, not on every built-in, so that editing one operator reruns only the
 tests that depend on it (docs/testing.md, "Test-suite speed"). Its registry
 holds the built-in folders it can import: the folders in its deps. A graph
 with an operator the test lacks fails to convert with the usual
-"unsupported operator" error, which names it; add the folder to the op
-test's deps (python/opbridge/BUILD.bazel, OP_TEST_OPERATORS). A test with
-the whole library (or run outside Bazel) gets every built-in.
+"unsupported operator" error, which names it: list the folder in the op
+test's USES_OPERATORS and rewrite python/opbridge/operator_deps.bzl
+(`python3 -m tests.architecture.operator_deps --write`). A test with the
+whole library (or run outside Bazel) gets every built-in.
 """
 
 import functools
