@@ -17,7 +17,7 @@ import functools
 import pathlib
 import sys
 
-from tests.architecture.import_graph import imports_of, module_name
+from tests.architecture.import_graph import imports_of, is_test_only, module_name
 
 ROOT = pathlib.Path("python")
 OPS = ROOT / "opbridge" / "ops"
@@ -62,12 +62,7 @@ def imported_folders(paths: list[pathlib.Path], modules: dict[str, pathlib.Path]
 def library_deps(folder: str, modules: dict[str, pathlib.Path]) -> set[str]:
     """The targets a folder's target imports (its library modules; not op_test.py nor kernel_cases.py)."""
     members = [f for f in operator_folders() if target_of(f) == folder]
-    paths = [
-        path
-        for member in members
-        for path in sorted((OPS / member).rglob("*.py"))
-        if not path.name.endswith("_test.py") and path.name != "kernel_cases.py"
-    ]
+    paths = [path for member in members for path in sorted((OPS / member).rglob("*.py")) if not is_test_only(path)]
     return {target_of(f) for f in imported_folders(paths, modules)} - {folder}
 
 

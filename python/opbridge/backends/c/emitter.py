@@ -85,12 +85,14 @@ def shortened_prefix(prefix: str) -> str:
 # Literal suffixes that give a constant its array's type, so the widest
 # values are not "so large that it is unsigned" (a -Werror failure).
 _LITERAL_SUFFIXES = {"uint32_t": "u", "uint64_t": "ull", "int64_t": "ll"}
+# The signed types whose most negative value has no literal of its own.
+_SIGNED_BITS = {"int32_t": 32, "int64_t": 64}
 
 
 def c_integer_literal(ctype: str, value: int) -> str:
     """`value` as a C constant of `ctype`; the most negative value is written as -MAX - 1."""
     suffix = _LITERAL_SUFFIXES.get(ctype, "")
-    bits = {"int32_t": 32, "int64_t": 64}.get(ctype)
+    bits = _SIGNED_BITS.get(ctype)
     if bits is not None and value == -(1 << (bits - 1)):
         largest = (1 << (bits - 1)) - 1
         return f"(-{largest}{suffix} - 1)"
@@ -120,7 +122,7 @@ def c_literals(ctype: str, flat: np.ndarray) -> list[str]:
     if flat.dtype.kind not in "iu":
         flat = flat.astype(np.int64)  # bool as 0 and 1, as int() does
     literals = [f"{value}{suffix}" for value in flat.tolist()]
-    bits = {"int32_t": 32, "int64_t": 64}.get(ctype)
+    bits = _SIGNED_BITS.get(ctype)
     if bits is not None:
         for position in np.flatnonzero(flat == -(1 << (bits - 1))).tolist():
             literals[position] = c_integer_literal(ctype, -(1 << (bits - 1)))
