@@ -37,6 +37,7 @@ load("@rules_python//python:defs.bzl", "py_library")
 load("//toolchains:aot_model.bzl", "aot_model")
 load("//toolchains:defs.bzl", "HOST_ONLY", "LINUX_ONLY")
 load("//toolchains:python.bzl", "host_py_binary", "py_pytest_test")
+load("//toolchains:shared_outputs.bzl", "platform_shared_files")
 
 _OPBRIDGE = "//python/opbridge"
 
@@ -129,11 +130,19 @@ def custom_op(
         deps = [":" + name + "_model_builder"],
     )
     native.genrule(
-        name = name + "_model",
+        name = name + "_model_file",
         outs = [name + extension],
         cmd = "$(location :%s_make_model) $@" % name,
-        tags = tags,
+        # Made in the shared configuration only: the conversion reads it there, the tests get it
+        # from there (:<name>_model).
+        tags = tags + ["manual"],
         tools = [":" + name + "_make_model"],
+        visibility = visibility,
+    )
+    platform_shared_files(
+        name = name + "_model",
+        srcs = [":" + name + "_model_file"],
+        tags = tags,
         visibility = visibility,
     )
 
@@ -190,7 +199,7 @@ def custom_op(
         converter = ":" + name + "_opbridge",
         golden_cases = golden_cases,
         kernel_deps = [":" + name + "_kernel"],
-        model = ":" + name + "_model",
+        model = ":" + name + "_model_file",
         plugins = [plugin],
         prefix = name,
         tags = tags,

@@ -17,6 +17,14 @@ configuration.
     _my_generator(name = "kws_conversion", tags = ["manual"], ...)   # outputs kws_conversion/, ...
     platform_shared_outputs(name = "kws_module", src = ":kws_conversion")  # kws_module/, ...
 
+A generator whose outputs are only data (a test model that a conversion reads and a test opens too)
+needs no copy: runfiles paths do not name configurations. platform_shared_files gives its files,
+made in the shared configuration, to the configuration at hand; the generator runs once, not once
+for the conversions and again for the tests.
+
+    genrule(name = "test_models", outs = [...], tags = ["manual"], ...)
+    platform_shared_files(name = "test_model_files", srcs = [":test_models"])  # a test's data
+
 Every output of `src` (its default outputs and its output groups) is copied with the start of its
 name changed from `src`'s target name to `name`'s; output groups keep their names. Tag `src`
 "manual", so that `bazel build //...` does not also run it in the configuration of the command line.
@@ -133,6 +141,47 @@ def platform_shared_outputs(name, src, output_groups = [], visibility = None, **
         # The generator's target name, which its outputs' names start with (a label in this package).
         src_name = src.split(":")[-1],
         output_groups = output_groups,
+        visibility = visibility,
+        **kwargs
+    )
+
+def _files_impl(ctx):
+    files = depset(transitive = [src[DefaultInfo].files for src in ctx.attr.srcs])
+    return [DefaultInfo(files = files, runfiles = ctx.runfiles(transitive_files = files))]
+
+_shared_files = rule(
+    implementation = _files_impl,
+    doc = "The second hop: `srcs`' files, built in the shared configuration.",
+    attrs = dict(
+        srcs = attr.label_list(mandatory = True, allow_files = True, cfg = _shared_configuration),
+        **_ALLOWLIST
+    ),
+)
+
+_files_here = rule(
+    implementation = _files_impl,
+    doc = "The first hop: the shared configuration's files, as data of this configuration's targets.",
+    attrs = dict(
+        srcs = attr.label_list(mandatory = True, cfg = _intermediate_configuration),
+        **_ALLOWLIST
+    ),
+)
+
+def platform_shared_files(name, srcs, visibility = None, **kwargs):
+    """The files of `srcs`, generated once in the shared configuration, as `name` (files and runfiles).
+
+    Tag the generators in `srcs` "manual", so that `bazel build //...` does not also run them in the
+    configuration of the command line.
+    """
+    _shared_files(
+        name = name + "_shared",
+        srcs = srcs,
+        visibility = ["//visibility:private"],
+        **dict(kwargs, tags = kwargs.get("tags", []) + ["manual"])
+    )
+    _files_here(
+        name = name,
+        srcs = [":" + name + "_shared"],
         visibility = visibility,
         **kwargs
     )
