@@ -35,6 +35,9 @@ def _aot_module_impl(ctx):
     golden = ctx.actions.declare_file(ctx.attr.name + "_golden_test.c")
     plan = ctx.actions.declare_file(ctx.attr.name + "_plan.json")
     arguments = ctx.actions.args()
+    # In a file, one per line: what a persistent worker is sent (python/opbridge/bazel_worker.py).
+    arguments.use_param_file("@%s", use_always = True)
+    arguments.set_param_file_format("multiline")
     arguments.add("convert", ctx.file.model)
     arguments.add("--output-dir", module.path)
     arguments.add("--prefix", ctx.attr.prefix)
@@ -61,6 +64,9 @@ def _aot_module_impl(ctx):
         mnemonic = "OpbridgeConvert",
         progress_message = "Converting %s with opbridge" % ctx.file.model.short_path,
         use_default_shell_env = True,
+        # One converter process per build converts every model (python/opbridge/bazel_worker.py):
+        # Python, numpy, the operators and torch are imported once, not once per model.
+        execution_requirements = {"supports-workers": "1"},
     )
     return [
         DefaultInfo(files = depset([module])),

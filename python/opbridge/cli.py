@@ -10,6 +10,10 @@ opbridge plugins list [--plugin ...]
 
 Plugins (docs/custom_ops.md) come from the `opbridge.plugins` entry point
 group of installed packages and from each --plugin module.
+
+`opbridge @FILE` reads the arguments from FILE, one per line (how Bazel passes
+them), and `--persistent_worker` serves Bazel's conversion actions from one
+process (opbridge.bazel_worker).
 """
 
 import argparse
@@ -22,6 +26,7 @@ import numpy as np
 from opbridge.analysis import analyze_model, build_report, render_html, write_report
 from opbridge.aot.portable_adapters import write_adapters
 from opbridge.backends.reference import ReferenceInterpreter
+from opbridge.bazel_worker import WORKER_FLAG, expand_parameter_files, serve
 from opbridge.converter import AotConverter, load_convert_args
 from opbridge.errors import OpbridgeError
 from opbridge.frontends.models import load_model
@@ -315,4 +320,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    if WORKER_FLAG in sys.argv[1:]:
+        # Started by Bazel as a persistent worker (toolchains/aot_model.bzl): one process, many conversions.
+        sys.exit(serve(main))
+    sys.exit(main(expand_parameter_files(sys.argv[1:])))
