@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Writes one Signal operator of TFLM's audio front end as a one-operator model.
+"""Writes Signal operators of TFLM's audio front end as one-operator models.
 
-    single_op_models.py MODEL CUSTOM_CODE OUT.tflite [CLIP.wav]
+    single_op_models.py MODEL CLIP.wav CUSTOM_CODE OUT.tflite [CUSTOM_CODE OUT.tflite ...]
 
 The node keeps the real model's custom options and constant tables, so
 `aot_model` can compile it alone and check its C against the reference on
@@ -104,12 +104,12 @@ def single_op_model(model: bytes, custom_code: str, clip: pathlib.Path | None) -
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) not in (3, 4):
+    if len(argv) < 4 or len(argv) % 2:
         print(__doc__, file=sys.stderr)
         return 2
-    model, custom_code, out = pathlib.Path(argv[0]), argv[1], pathlib.Path(argv[2])
-    clip = pathlib.Path(argv[3]) if len(argv) == 4 else None
-    out.write_bytes(single_op_model(model.read_bytes(), custom_code, clip))
+    model, clip = pathlib.Path(argv[0]).read_bytes(), pathlib.Path(argv[1])
+    for custom_code, out in zip(argv[2::2], argv[3::2], strict=True):
+        pathlib.Path(out).write_bytes(single_op_model(model, custom_code, clip))
     return 0
 
 
