@@ -5,12 +5,35 @@ package(default_visibility = ["//visibility:public"])
 
 exports_files(["venv/bin/python3"])
 
+# Every py_binary and py_test gets :files in its runfiles, and a sandbox links each file of them:
+# what only a few tests use is kept out of it and given to those tests as data.
+_SCIPY_AND_ONNX_EXTENDED = [
+    "%{site_packages}/onnx_extended/**",
+    "%{site_packages}/onnx_extended.libs/**",
+    "%{site_packages}/scipy/**",
+    "%{site_packages}/scipy.libs/**",
+]
+
+_ONNX_TEST_DATA = ["%{site_packages}/onnx/backend/test/data/**"]
+
 filegroup(
     name = "files",
     srcs = glob(
         ["venv/**"],
-        exclude = ["venv/bin/**"],
+        exclude = ["venv/bin/**"] + _SCIPY_AND_ONNX_EXTENDED + _ONNX_TEST_DATA,
     ),
+)
+
+# onnx_extended (its C++ reference kernels) and scipy, which only it imports (3,400 files).
+filegroup(
+    name = "onnx_extended",
+    srcs = glob(_SCIPY_AND_ONNX_EXTENDED),
+)
+
+# ONNX's test models and their stored inputs and outputs (onnx.backend.test.data).
+filegroup(
+    name = "onnx_test_data",
+    srcs = glob(_ONNX_TEST_DATA),
 )
 
 cc_library(

@@ -268,9 +268,14 @@ package(default_visibility = ["//visibility:public"])
 py_library(
     name = "torch",
     srcs = glob(["{site}/**/*.py"]),
+    # Not torch's C++ headers (9,400 files, for building C++ extensions, which no test does): a
+    # sandbox links every runfile of every torch test and conversion.
     data = glob(
         ["{site}/**"],
-        exclude = ["{site}/**/*.py"],
+        exclude = [
+            "{site}/**/*.py",
+            "{site}/torch/include/**",
+        ],
     ),
     imports = ["{site}"],
 )
