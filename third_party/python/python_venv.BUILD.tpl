@@ -20,7 +20,8 @@ filegroup(
     name = "files",
     srcs = glob(
         ["venv/**"],
-        exclude = ["venv/bin/**"] + _SCIPY_AND_ONNX_EXTENDED + _ONNX_TEST_DATA,
+        # venv/lib64 is a link to venv/lib: its files would be listed twice.
+        exclude = ["venv/bin/**", "venv/lib64/**"] + _SCIPY_AND_ONNX_EXTENDED + _ONNX_TEST_DATA,
     ),
 )
 
