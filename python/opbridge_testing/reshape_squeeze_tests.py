@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The op tests RESHAPE and SQUEEZE share (ops/reshape/op_test.py, ops/squeeze/op_test.py): int8 (drawn
-quantization), int16, int32 and float32 on drawn shapes: reference == TFLite Micro, C module == reference (bit for
-bit: the bytes are copied).
+"""The op tests RESHAPE, SQUEEZE and EXPAND_DIMS share (their folders' op_test.py): int8 (drawn quantization),
+int16, int32 and float32 on drawn shapes: reference == TFLite Micro, C module == reference (bit for bit: the bytes
+are copied).
 """
 
 from collections.abc import Callable
@@ -21,8 +21,6 @@ from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 
 REGISTRY = available_operator_registry()
-DTYPES = st.sampled_from([DType.INT8, DType.INT16, DType.INT32, DType.FLOAT32])
-INT_DTYPES = st.sampled_from([DType.INT8, DType.INT16, DType.INT32])
 
 
 def reshape_graph(
@@ -58,8 +56,34 @@ def squeeze_graph(
     return builder.single_node_graph("SQUEEZE", [x], [y], SqueezeAttributes(squeeze_dims))
 
 
+def expand_dims_graph(
+    data: st.DataObject, shape: tuple[int, ...], dtype: DType, quantization: Quantization | None
+) -> Graph:
+    """EXPAND_DIMS of `shape` at a drawn axis in [-rank-1, rank] (negative counts from the end), the axis an int32
+    constant, a scalar or a one-element vector (TensorFlow's converter writes a scalar)."""
+    builder = GraphBuilder()
+    x = builder.tensor("input", dtype, shape, quantization)
+    rank = len(shape)
+    axis = data.draw(st.integers(-rank - 1, rank))
+    axis_shape: tuple[int, ...] = data.draw(st.sampled_from([(), (1,)]))
+    axis_index = builder.tensor("axis", DType.INT32, axis_shape, None, np.full(axis_shape, axis, np.int32))
+    position = axis + rank + 1 if axis < 0 else axis
+    y = builder.tensor("output", dtype, (*shape[:position], 1, *shape[position:]), quantization)
+    return builder.single_node_graph("EXPAND_DIMS", [x, axis_index], [y], None)
+
+
 # SQUEEZE may insert a 1 after each dimension: at most rank 6, the emitted API's limit.
-GRAPHS = {"RESHAPE": (reshape_graph, 4), "SQUEEZE": (squeeze_graph, 3)}
+GRAPHS = {
+    "RESHAPE": (reshape_graph, 4),
+    "SQUEEZE": (squeeze_graph, 3),
+    "EXPAND_DIMS": (expand_dims_graph, 4),
+}
+# The integer types each op takes besides float32 (TFLite Micro's EXPAND_DIMS has no int32).
+INTEGER_DTYPES = {
+    "RESHAPE": [DType.INT8, DType.INT16, DType.INT32],
+    "SQUEEZE": [DType.INT8, DType.INT16, DType.INT32],
+    "EXPAND_DIMS": [DType.INT8, DType.INT16],
+}
 
 
 def litert_options(graph: Graph) -> tuple[int, Any]:
@@ -72,8 +96,10 @@ def litert_options(graph: Graph) -> tuple[int, Any]:
 
 
 def reshape_squeeze_tests(op_type: str, builtin_code: int) -> tuple[Callable[..., None], ...]:
-    """The three test functions of RESHAPE or SQUEEZE, for the op's op_test.py to bind by name."""
+    """The three test functions of RESHAPE, SQUEEZE or EXPAND_DIMS, for the op's op_test.py to bind by name."""
     build_graph, max_rank = GRAPHS[op_type]
+    int_dtypes = st.sampled_from(INTEGER_DTYPES[op_type])
+    all_dtypes = st.sampled_from([*INTEGER_DTYPES[op_type], DType.FLOAT32])
 
     def draw_graph(data: st.DataObject, dtypes: st.SearchStrategy[DType]) -> Graph:
         shape = tuple(data.draw(st.integers(1, 5)) for _ in range(data.draw(st.integers(1, max_rank))))
@@ -94,14 +120,14 @@ def reshape_squeeze_tests(op_type: str, builtin_code: int) -> tuple[Callable[...
     @settings(max_examples=10)
     @given(st.data())
     def test_reference_matches_tflite_micro(data: st.DataObject) -> None:
-        graph = draw_graph(data, DTYPES)
+        graph = draw_graph(data, all_dtypes)
         options_type, options = litert_options(graph)
         check_reference_matches_tflite_micro(graph, REGISTRY, builtin_code, 1, options_type, options)
 
     @settings(max_examples=3)
     @given(st.data())
     def test_c_module_copies_and_matches_reference(data: st.DataObject) -> None:
-        check_c_module_copies(draw_graph(data, INT_DTYPES))
+        check_c_module_copies(draw_graph(data, int_dtypes))
 
     @settings(max_examples=3)
     @given(st.data())

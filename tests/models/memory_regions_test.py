@@ -2,7 +2,7 @@
 """Named memory regions: hello_world converted with `arena_section: .dtcm.arena`
 and `constants_section: .weights` (hello_world_dtcm.yaml). Its golden
 test passes on every platform (bazel test //tests/models/...); here the M55
-program's symbol table shows where the linker put the arena and the weights."""
+program's symbol table shows where the linker put the arena, the weights and the golden data."""
 
 import json
 import pathlib
@@ -13,7 +13,7 @@ PACKAGE = pathlib.Path("tests/models")
 ELF = PACKAGE / "hello_world_dtcm_golden_test_cortex_m55_elf"
 # platforms/boards/mps3_an547/mps3_an547.ld
 DTCM = range(0x20000000, 0x20000000 + 512 * 1024)
-CODE = range(0x00000000, 512 * 1024)
+SRAM = range(0x01000000, 0x01000000 + 2 * 1024 * 1024)
 
 
 def _symbols() -> dict[str, tuple[int, int, str]]:
@@ -40,10 +40,19 @@ def test_the_arena_is_in_dtcm_and_the_weights_in_their_section() -> None:
     assert symbols["__dtcm_start__"][0] <= address and address + size <= symbols["__dtcm_end__"][0]
 
     # Constant tensors and per-node tables (the requantization multipliers) are in
-    # .weights, which the linker keeps as a section of its own in flash.
+    # .weights, which the board's layout gathers with golden data into .bulk, in the 2 MiB SRAM (not ITCM).
     weights = [name for name in symbols if name.startswith("hello_world_dtcm_constant_")]
     weights.append("hello_world_dtcm_node_0_fully_connected_multipliers")
     assert len(weights) > 1, "no constant tensors in the symbol table"
     for name in weights:
         address, _, section = symbols[name]
-        assert section == ".weights" and address in CODE, (name, hex(address), section)
+        assert section == ".bulk" and address in SRAM, (name, hex(address), section)
+
+
+def test_the_golden_data_is_in_the_large_region() -> None:
+    symbols = _symbols()
+    golden = [name for name in symbols if name.startswith(("golden_input_", "golden_output_"))]
+    assert len(golden) == 2, golden
+    for name in golden:
+        address, _, section = symbols[name]
+        assert section == ".bulk" and address in SRAM, (name, hex(address), section)

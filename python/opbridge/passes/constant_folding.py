@@ -10,19 +10,24 @@ Constants no longer read by any node are dropped afterwards.
 
 import copy
 import dataclasses
+from collections.abc import Callable
 
 import numpy as np
 
 from opbridge.errors import OpbridgeError, OperatorPluginError
-from opbridge.ir import Graph
+from opbridge.ir import Graph, Node
 from opbridge.ops.operation import Operation
 from opbridge.passes.rewrite import remove_unused_tensors, renumber
 from opbridge.registry_context import OperatorLookup
 from opbridge.transforms import Transform
 
 
-def fold_constants(graph: Graph, operators: OperatorLookup) -> Graph:
-    """The graph with every foldable node evaluated into constants (see the module docstring)."""
+def fold_constants(graph: Graph, operators: OperatorLookup, select: Callable[[Node], bool] | None = None) -> Graph:
+    """The graph with every foldable node evaluated into constants (see the module docstring).
+
+    `select`, when given, is asked of each node in order, before it is checked for folding: only the nodes it
+    accepts may fold (the LiteRT frontend folds the shape arithmetic after SHAPE and nothing else).
+    """
     tensors = list(graph.tensors)
     # What the references read (graph.tensor(i)): the tensors as folded so far.
     # copy.copy skips Graph's schedule check, which a half-rewritten graph would fail.
@@ -34,7 +39,8 @@ def fold_constants(graph: Graph, operators: OperatorLookup) -> Graph:
         definition = operators.get(node.op_type)
         inputs = [None if i is None else tensors[i] for i in node.inputs]
         foldable = (
-            definition is not None
+            (select is None or select(node))
+            and definition is not None
             and not definition.stateful
             and any(t is not None for t in inputs)
             and all(t is None or t.is_constant for t in inputs)

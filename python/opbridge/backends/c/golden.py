@@ -56,6 +56,23 @@ def mismatch_reporter(ctype: str) -> str:
 """
 
 
+# The golden inputs and outputs go to their own linker section, which the boards' shared layout puts in a
+# region with room for them (platforms/boards/common/cortex_m_sections.ld: the M55's 2 MiB SRAM, not its
+# 512 KiB ITCM), so a large model keeps its default number of cases.
+GOLDEN_PLACEMENT = """/* The golden data's linker section: ".golden", which the Cortex-M boards place in their
+ * large read-only region (platforms/boards/common/cortex_m_sections.ld); elsewhere one more
+ * read-only section. Define GOLDEN_DATA_PLACEMENT when compiling to override it. */
+#ifndef GOLDEN_DATA_PLACEMENT
+#if defined(__ELF__)
+#define GOLDEN_DATA_PLACEMENT __attribute__((section(".golden")))
+#else
+#define GOLDEN_DATA_PLACEMENT
+#endif
+#endif
+"""
+GOLDEN_STORAGE = "static const GOLDEN_DATA_PLACEMENT"
+
+
 # The comparison of float32 outputs, in golden tests of modules that have them.
 FLOAT_COMPARE = """/* float32 outputs: the C kernels and NumPy may round differently (libm's
  * expf, summation order), so they may differ by FLOAT_ULP_TOLERANCE units in
@@ -131,10 +148,10 @@ def golden_test_source(
     arrays = []
     for position, tensor in enumerate(graph.input_tensors()):
         data = np.stack([case[position] for case in cases])
-        arrays.append(c_array(C_TYPES[tensor.dtype], f"golden_input_{position}", data, "static const"))
+        arrays.append(c_array(C_TYPES[tensor.dtype], f"golden_input_{position}", data, GOLDEN_STORAGE))
     for position, tensor in enumerate(graph.output_tensors()):
         data = np.stack([outputs[position] for outputs in expected])
-        arrays.append(c_array(C_TYPES[tensor.dtype], f"golden_output_{position}", data, "static const"))
+        arrays.append(c_array(C_TYPES[tensor.dtype], f"golden_output_{position}", data, GOLDEN_STORAGE))
 
     copy_inputs = "\n".join(
         f"    memcpy(ctx.inputs[{i}].data, golden_input_{i} + (size_t)c * {t.element_count}, {t.bytes});"
@@ -168,6 +185,7 @@ def golden_test_source(
 
 #include "{p}.h"
 
+{GOLDEN_PLACEMENT}
 #define CASES {count}
 
 {chr(10).join(arrays)}

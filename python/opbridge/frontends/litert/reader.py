@@ -28,6 +28,7 @@ from opbridge.errors import (
 )
 from opbridge.frontends.litert.nodes import LiteRTNode, custom_code_to_op_key
 from opbridge.frontends.litert.resource_variables import ResourceVariables, add_initial_values, read_resource_variables
+from opbridge.frontends.litert.static_shapes import fold_static_shapes
 from opbridge.frontends.unsupported import UnsupportedNode, unsupported_operators_error
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor
 from opbridge.passes.rewrite import remove_unused_tensors, renumber
@@ -142,8 +143,10 @@ def read_litert_model(data: bytes, context: RegistryContext, source: str = "<byt
     ]
     nodes = [_build_node(reader, context, resolved, tensors, position) for position, resolved in enumerate(operators)]
     if not variables.present:
-        return _build_graph(reader, tables.subgraph, tensors, nodes)
-    return _with_variables(reader, tables.subgraph, tensors, nodes, [r.view.index for r in operators], variables)
+        graph = _build_graph(reader, tables.subgraph, tensors, nodes)
+    else:
+        graph = _with_variables(reader, tables.subgraph, tensors, nodes, [r.view.index for r in operators], variables)
+    return fold_static_shapes(graph, context.operators)
 
 
 def _with_variables(
