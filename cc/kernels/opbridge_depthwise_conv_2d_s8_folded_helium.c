@@ -79,21 +79,26 @@ typedef char opbridge_stage16_layout[(offsetof(opbridge_stage16, bias) == 0 &&
 
 static const int32_t opbridge_lane_order16[4] = {0, 2, 1, 3};
 
+/* The output stage of the `lanes` (1 to 16) channels from `channel`; the lanes of channels past
+ * them read nothing and hold 0 (their outputs are never stored). */
 static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_load_stage16(const opbridge_folded_requantization *rq, int32_t channel,
-                                  opbridge_stage16 *stage) {
+                                  int32_t lanes, opbridge_stage16 *stage) {
   const uint32x4_t offsets = vidupq_n_u32(0, 4);
   stage->any_left = 0;
   for (int32_t k = 0; k < 4; ++k) {
     const int32_t base = channel + opbridge_lane_order16[k];
+    /* Lane i of this vector is channel base + 4 i. */
+    const mve_pred16_t inside =
+        vcmpltq_n_s32(vreinterpretq_s32_u32(vidupq_n_u32((uint32_t)opbridge_lane_order16[k], 4)), lanes);
     int32x4_t shift;
     if (rq->per_channel) {
-      stage->multiplier[k] = vldrwq_gather_shifted_offset_s32(rq->multipliers + base, offsets);
-      shift = vldrwq_gather_shifted_offset_s32(rq->shifts + base, offsets);
+      stage->multiplier[k] = vldrwq_gather_shifted_offset_z_s32(rq->multipliers + base, offsets, inside);
+      shift = vldrwq_gather_shifted_offset_z_s32(rq->shifts + base, offsets, inside);
     } else {
       stage->multiplier[k] = vdupq_n_s32(rq->multipliers[0]);
       shift = vdupq_n_s32(rq->shifts[0]);
     }
-    stage->bias[k] = vldrwq_gather_shifted_offset_s32(rq->folded_bias + base, offsets);
+    stage->bias[k] = vldrwq_gather_shifted_offset_z_s32(rq->folded_bias + base, offsets, inside);
     stage->left[k] = vmaxq_s32(shift, vdupq_n_s32(0));
     stage->right[k] = vminq_s32(shift, vdupq_n_s32(0));
     stage->round[k] = vshrq_n_s32(stage->right[k], 31);
@@ -245,21 +250,37 @@ static void __attribute__((noinline)) opbridge_depthwise_row16(const opbridge_ro
 /* The stack opbridge_depthwise_lines16 copies window lines into (filter height x the input
  * columns of a chunk of output positions x 16 bytes). */
 #define OPBRIDGE_DEPTHWISE_LINES_BYTES 1024
+/* The most bytes of padded weights (taps x 16) the partial block copies onto the stack: a 7x7
+ * window's 784. */
+#define OPBRIDGE_DEPTHWISE_PARTIAL_WEIGHT_BYTES 800
 
-/* Every output position of one block of 16 channels (depth multiplier 1), its output stage
- * loaded once. For each output row, a chunk of positions at a time (as many as the line buffer
- * holds), the block's 16 channels of the input rows their windows read are copied once, with the
- * input zero point where they overhang the input (its products cancel the folded bias's share of
- * those taps, as TFLite Micro's skipping them does), so that every window is read alike, without
- * a test per position or per tap. */
-static void __attribute__((noinline)) opbridge_depthwise_lines16(const opbridge_conv_s8_folded_params *params,
-                                                                 const opbridge_depthwise_window *window,
-                                                                 const int8_t *image, const int8_t *taps,
-                                                                 int32_t channel, int32_t chunk,
-                                                                 int8_t *destination) {
+/* Where opbridge_depthwise_lines16 reads a block's weights and writes its outputs. A whole block
+ * reads the filter in place and stores 16 bytes per position; a partial block (the channels after
+ * the last whole block) reads weights padded to 16 per tap with zeros, and its row of outputs goes
+ * to `staged` (16 bytes per position) first, from where only its `lanes` bytes per position are
+ * stored: a 16-byte store would overwrite the next position's channels. */
+typedef struct {
+  const int8_t *taps;
+  int32_t weight_step;
+  int32_t lanes;  /* 16 for a whole block */
+  int8_t *staged; /* a partial block's */
+} opbridge_block16;
+
+/* Every output position of one block of 16 channels (depth multiplier 1), or of its first
+ * `block->lanes`, its output stage loaded once. For each output row, a chunk of positions at a
+ * time (as many as the line buffer holds), the block's 16 channels of the input rows their windows
+ * read are copied once, with the input zero point where they overhang the input (its products
+ * cancel the folded bias's share of those taps, as TFLite Micro's skipping them does), so that
+ * every window is read alike, without a test per position or per tap. */
+static inline __attribute__((always_inline)) void opbridge_depthwise_lines16_body(
+    const opbridge_conv_s8_folded_params *params, const opbridge_depthwise_window *window, const int8_t *image,
+    const opbridge_block16 *block, int32_t channel, int32_t chunk, int8_t *destination, const int partial) {
   int8_t lines[OPBRIDGE_DEPTHWISE_LINES_BYTES];
   opbridge_stage16 stage;
-  opbridge_load_stage16(&params->requantization, channel, &stage);
+  const int32_t lanes = block->lanes;
+  opbridge_load_stage16(&params->requantization, channel, lanes, &stage);
+  /* The lanes a partial block copies: loads of the others read nothing (and give 0). */
+  const mve_pred16_t copied = vctp8q((uint32_t)lanes);
   const int8x16_t zero_points = vdupq_n_s8((int8_t)(-window->input_offset));
   const int32_t channels = window->channels;
   const int32_t columns = window->filter_width;
@@ -269,12 +290,19 @@ static void __attribute__((noinline)) opbridge_depthwise_lines16(const opbridge_
   const int32_t line_columns = (chunk - 1) * stride + x_span + 1;
   const int32_t line_bytes = line_columns * 16;
   const int32_t tap_step = params->dilation_width * 16;
-  const int32_t weight_step = channels;
   const int32_t row_skip = line_bytes - columns * tap_step;
   const int32_t position_step = stride * 16;
-  const int8_t *block = image + channel;
-  const opbridge_row16 row = {taps,     window->filter_height, columns,       tap_step, weight_step,
-                              row_skip, position_step,         channels, params->requantization.output_offset};
+  const int8_t *first_channel = image + channel;
+  int8_t *const staged = partial ? block->staged : NULL;
+  const opbridge_row16 row = {block->taps,
+                              window->filter_height,
+                              columns,
+                              tap_step,
+                              block->weight_step,
+                              row_skip,
+                              position_step,
+                              partial ? 16 : channels,
+                              params->requantization.output_offset};
   for (int32_t oy = 0; oy < params->output.height; ++oy) {
     const int32_t y_origin = oy * params->stride_height - params->padding_height;
     for (int32_t first = 0; first < params->output.width; first += chunk) {
@@ -290,21 +318,75 @@ static void __attribute__((noinline)) opbridge_depthwise_lines16(const opbridge_
       for (int32_t fy = 0; fy < window->filter_height; ++fy, line += line_bytes) {
         const int32_t iy = y_origin + fy * params->dilation_height;
         const int32_t inside_from = iy >= 0 && iy < window->height ? left : used; /* no column inside */
-        const int8_t *source = block + (iy * window->width + x_first + left) * channels;
+        const int8_t *source = first_channel + (iy * window->width + x_first + left) * channels;
         for (int32_t j = 0; j < inside_from; ++j) {
           vst1q_s8(line + j * 16, zero_points);
         }
-        for (int32_t j = inside_from; j < right; ++j, source += channels) {
-          vst1q_s8(line + j * 16, vld1q_s8(source));
+        if (!partial) {
+          for (int32_t j = inside_from; j < right; ++j, source += channels) {
+            vst1q_s8(line + j * 16, vld1q_s8(source));
+          }
+        } else {
+          for (int32_t j = inside_from; j < right; ++j, source += channels) {
+            vst1q_s8(line + j * 16, vldrbq_z_s8(source, copied));
+          }
         }
         for (int32_t j = right > inside_from ? right : inside_from; j < used; ++j) {
           vst1q_s8(line + j * 16, zero_points);
         }
       }
       int8_t *output = destination + (oy * params->output.width + first) * channels;
-      opbridge_depthwise_row16(&row, &stage, lines, output, count);
+      if (!partial) {
+        opbridge_depthwise_row16(&row, &stage, lines, output, count);
+        continue;
+      }
+      opbridge_depthwise_row16(&row, &stage, lines, staged, count);
+      for (int32_t p = 0; p < count; ++p, output += channels) {
+        vstrbq_p_s8(output, vld1q_s8(staged + p * 16), copied);
+      }
     }
   }
+}
+
+/* The body above for a whole block and for a partial one: each compiled on its own, so that a
+ * whole block's loops carry nothing of the partial block's. */
+static void __attribute__((noinline)) opbridge_depthwise_lines16(const opbridge_conv_s8_folded_params *params,
+                                                                 const opbridge_depthwise_window *window,
+                                                                 const int8_t *image, const opbridge_block16 *block,
+                                                                 int32_t channel, int32_t chunk,
+                                                                 int8_t *destination) {
+  opbridge_depthwise_lines16_body(params, window, image, block, channel, chunk, destination, 0);
+}
+
+static void __attribute__((noinline)) opbridge_depthwise_lines16_partial(
+    const opbridge_conv_s8_folded_params *params, const opbridge_depthwise_window *window, const int8_t *image,
+    const opbridge_block16 *block, int32_t channel, int32_t chunk, int8_t *destination) {
+  opbridge_depthwise_lines16_body(params, window, image, block, channel, chunk, destination, 1);
+}
+
+/* The channels after the last whole block of 16 (1 to 15 of them: MobileNet's 8, the 8 after 16
+ * in 24 or after 64 in 72), as one partial block through the same assembly: their weights padded
+ * to 16 lanes per tap on the stack, their outputs staged. False (nothing done) when the padded
+ * weights do not fit, for the caller's four-channel path. */
+static int32_t __attribute__((noinline)) opbridge_depthwise_partial16(const opbridge_conv_s8_folded_params *params,
+                                                                      const opbridge_depthwise_window *window,
+                                                                      const int8_t *image, const int8_t *filter,
+                                                                      int32_t channel, int32_t chunk,
+                                                                      int8_t *destination) {
+  int8_t weights[OPBRIDGE_DEPTHWISE_PARTIAL_WEIGHT_BYTES];
+  int8_t staged[OPBRIDGE_DEPTHWISE_LINES_BYTES];
+  const int32_t taps = window->filter_height * window->filter_width;
+  if (taps * 16 > OPBRIDGE_DEPTHWISE_PARTIAL_WEIGHT_BYTES || chunk * 16 > OPBRIDGE_DEPTHWISE_LINES_BYTES) {
+    return 0;
+  }
+  const int32_t lanes = window->channels - channel;
+  const mve_pred16_t copied = vctp8q((uint32_t)lanes);
+  for (int32_t t = 0; t < taps; ++t) {
+    vst1q_s8(weights + t * 16, vldrbq_z_s8(filter + t * window->channels + channel, copied));
+  }
+  const opbridge_block16 block = {weights, 16, lanes, staged};
+  opbridge_depthwise_lines16_partial(params, window, image, &block, channel, chunk, destination);
+  return 1;
 }
 
 /* The most weight bytes (taps x output channels) that the single-input-channel depthwise path
@@ -460,10 +542,17 @@ opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *param
     const int8_t *image = input + b * image_bytes;
     int8_t *batch_output = output + b * out.height * out.width * channels;
     for (int32_t c = 0; c < whole_blocks; c += 16) {
-      opbridge_depthwise_lines16(params, &window, image, filter + c, c, chunk, batch_output + c);
+      const opbridge_block16 block = {filter + c, channels, 16, NULL};
+      opbridge_depthwise_lines16(params, &window, image, &block, c, chunk, batch_output + c);
     }
-    /* The channels after the last whole block of 16: four at a time over every position. */
-    for (int32_t c = whole_blocks; c < channels; c += 4) {
+    /* The channels after the last whole block of 16: one partial block, or (when its weights or
+     * a window do not fit the buffers) four at a time over every position. */
+    int32_t rest = whole_blocks;
+    if (chunk > 0 && rest < channels &&
+        opbridge_depthwise_partial16(params, &window, image, filter, rest, chunk, batch_output + rest)) {
+      rest = channels;
+    }
+    for (int32_t c = rest; c < channels; c += 4) {
       const int32_t lanes = channels - c < 4 ? channels - c : 4;
       const mve_pred16_t mask = vctp32q((uint32_t)lanes);
       const opbridge_lanes_output stage = opbridge_load_output(&rq, c, mask);

@@ -19,7 +19,11 @@ TFLite Micro with CMSIS-NN and heliaAOT are quoted from the issues (measured
 there at -O2; M4: TFLM built from source with CMSIS-NN's DSP kernels).
 Besides the shared models, the int8 PyTorch programs the build writes
 (examples/pytorch_custom_op, tests/torch) have no .tflite: no TFLite Micro
-figures (n/a).
+figures (n/a). The converter-made suite (tests/models/converter_suite) follows.
+x floor: the M55's instructions over MACs/16, the M4's over MACs/2. Then, per
+model and core, where the instructions go (tests/benchmarks/node_profile.py):
+each operator type's share and ratio to its floor, and the five nodes
+furthest above theirs, with shapes, kernel form and parameters.
 
     bazel run -c opt //tests/benchmarks:cycles -- --write-costs
 
@@ -48,14 +52,16 @@ from opbridge.analysis.instruction_costs import (
 )
 from opbridge.aot.definition_registration import as_registry_context
 from opbridge.backends.c.flash import flash_breakdown
-from opbridge.converter import AotConverter, ConvertArgs
+from opbridge.converter import AotConverter, ConvertArgs, load_convert_args
 from opbridge.frontends.models import load_model
 from opbridge.ir import Graph
 from opbridge.ops.builtin import build_builtin_registry
 from opbridge.plugins import build_plugin_context
 from opbridge.progress import Progress
 from opbridge.registry import default_registry_context
-from opbridge.registry_context import OperatorRegistry
+from opbridge.registry_context import OperatorRegistry, RegistryContext
+
+from tests.benchmarks.node_profile import FLOOR_MACS_PER_INSTRUCTION, kernel_forms, profile_lines, timed_nodes
 
 RUNFILES_ROOT = pathlib.Path(__file__).absolute().parents[2]
 SHARED_MODELS = RUNFILES_ROOT.parent / "shared_models" / "models"
@@ -90,6 +96,12 @@ GENERATED_MODELS = {
     "lstm_sequence_int8": "tests/models/lstm_sequence_int8.tflite",
     "lstm_sequence_float32": "tests/models/lstm_sequence_float32.tflite",
 }
+# The converter-made suite (tests/models/converter_suite, under RUNFILES_ROOT): its manifest names the
+# models; each converts with the suite's settings. No TFLite Micro figures were measured on them.
+SUITE = pathlib.Path("tests/models/converter_suite")
+SUITE_CONFIG = "tests/models/converter_suite.yaml"
+# model -> its aot_model's YAML settings, under RUNFILES_ROOT (the suite's are SUITE_CONFIG).
+CONFIGS = {"kws_dscnn_int8_pytorch": "examples/pytorch_custom_op/pytorch_arithmetic.yaml"}
 # model -> (plugin modules it converts with, symbol prefixes of their kernels: flash counts them as kernels).
 PLUGINS = {
     "kws_dscnn_int8": (("channel_shuffle.plugin",), ("channel_shuffle_",)),
@@ -137,6 +149,25 @@ def module_graph(model: str) -> Graph:
     with tempfile.TemporaryDirectory() as directory:
         config = ConvertArgs(model=SHARED_MODELS / MODELS[model], output_dir=pathlib.Path(directory), prefix=model)
         return AotConverter(config).plan().module_graph
+
+
+def suite_models() -> dict[str, pathlib.Path]:
+    manifest = json.loads((RUNFILES_ROOT / SUITE / "suite.json").read_text())
+    return {model: RUNFILES_ROOT / SUITE / f"{model}.tflite" for model in sorted(manifest["models"])}
+
+
+def converted_module(
+    model: str, path: pathlib.Path, context: RegistryContext, directory: pathlib.Path
+) -> tuple[Graph, dict[int, str]]:
+    """The module's graph (its node order is the programs') and each node's kernel form, from converting
+    `path` as its aot_model does."""
+    config = SUITE_CONFIG if path.parent == RUNFILES_ROOT / SUITE else CONFIGS.get(model)
+    settings = load_convert_args(
+        None if config is None else RUNFILES_ROOT / config,
+        {"model": path, "output_dir": directory / model, "prefix": model, "bundle_kernels": False},
+    )
+    result = AotConverter(settings, context).convert()
+    return result.graph, kernel_forms(directory / model, model)
 
 
 def write_costs(mode: str) -> int:
@@ -191,18 +222,21 @@ def main(argv: list[str]) -> int:
         **{model: SHARED_MODELS / path for model, path in MODELS.items()},
         **{model: RUNFILES_ROOT / path for model, path in TORCH_MODELS.items()},
         **{model: RUNFILES_ROOT / path for model, path in GENERATED_MODELS.items()},
+        **suite_models(),
     }
     header = (
         f"{'model':<{NAME_WIDTH}}{'M55':>10}{'M55 portable':>14}{'TFLM+CMSIS-NN':>15}{'heliaAOT':>10}"
         f"{'M4':>11}{'M4 portable':>13}{'TFLM M4':>10}{'MACs':>10}{'MACs/16':>9}{'M55/MAC':>9}"
+        f"{'x floor':>9}{'M4 x floor':>11}"
     )
     print("instructions per inference")
     print(header)
     print("-" * len(header))
     flashes = {}
-    shares = {}
+    profiles: list[str] = []
     empty = 0
     progress = Progress.for_stream(sys.stderr)
+    scratch = tempfile.TemporaryDirectory()
     for done, (model, path) in enumerate(models.items()):
         progress.advance("cycles benchmark: models", done, len(models))
         plugins, kernel_prefixes = PLUGINS.get(model, ((), ()))
@@ -213,22 +247,28 @@ def main(argv: list[str]) -> int:
         m55_portable = run_program(program(model, "cortex_m55", portable=True), "cortex_m55")
         m4 = run_program(program(model, "cortex_m4"), "cortex_m4")
         m4_portable = run_program(program(model, "cortex_m4", portable=True), "cortex_m4")
-        timed = run_program(program(model, "cortex_m55", timed=True), "cortex_m55")
         empty = m55["empty"]
         tflm, heliaaot, tflm_m4 = QUOTED.get(model, NO_TFLITE if model in TORCH_MODELS else ("", "", ""))
         per_mac = f"{m55['run'] / macs:.3f}" if macs else "-"
+        floors = {core: macs / rate for core, rate in FLOOR_MACS_PER_INSTRUCTION.items()}
+        m55_floor = f"{m55['run'] / floors['cortex_m55']:.1f}" if macs else "-"
+        m4_floor = f"{m4['run'] / floors['cortex_m4']:.1f}" if macs else "-"
         progress.clear()  # the row on a line of its own
         print(
             f"{model:<{NAME_WIDTH}}{m55['run']:>10}{m55_portable['run']:>14}{tflm!s:>15}{heliaaot!s:>10}"
             f"{m4['run']:>11}{m4_portable['run']:>13}{tflm_m4!s:>10}{macs:>10}{macs // 16:>9}{per_mac:>9}"
+            f"{m55_floor:>9}{m4_floor:>11}"
         )
         flashes[model] = flash_breakdown(program(model, "cortex_m55"), model, kernel_prefixes)
-        by_type: collections.Counter[str] = collections.Counter()
-        for _, op_type, instructions in timed["nodes"]:
-            by_type[op_type] += instructions
-        shares[model] = by_type
+        graph_of_module, forms = converted_module(model, path, model_context, pathlib.Path(scratch.name))
+        for core in BOARDS:
+            timed = run_program(program(model, core, timed=True), core)
+            assert isinstance(timed["nodes"], list) and isinstance(timed["empty"], int)
+            nodes = timed_nodes(graph_of_module, model_context.operators, timed["nodes"], timed["empty"])
+            profiles.extend(profile_lines(model, core, graph_of_module, nodes, forms))
     progress.advance("cycles benchmark: models", len(models), len(models))
     progress.done()
+    scratch.cleanup()
     print(f"\ninstructions include the timer reads around the call (an empty timed region: {empty})")
     print("n/a (no .tflite): a PyTorch program (.pt2), which TFLite Micro cannot run")
     print("\nflash on the M55 (bytes; a plugin's kernel, CHANNEL_SHUFFLE, counts with the kernels)")
@@ -238,11 +278,10 @@ def main(argv: list[str]) -> int:
     for model, flash in flashes.items():
         parts = f"{flash.kernels:>8} + {flash.module_code:>8} + {flash.constants:>10}"
         print(f"{model:<{NAME_WIDTH}}{flash.total:>8} = {parts}")
-    print("\nshare of the M55's instructions per operator type (nodes timed with SysTick)")
-    for model, by_type in shares.items():
-        total = sum(by_type.values()) or 1
-        parts = ", ".join(f"{op_type} {100 * count / total:.1f}%" for op_type, count in by_type.most_common())
-        print(f"{model:<{NAME_WIDTH}}{parts}")
+    print("\nwhere the instructions go (nodes timed with SysTick, less the timer's own reads): per operator type")
+    print("its nodes, instructions, share and ratio to its floor (MACs/16 on the M55, MACs/2 on the M4; - when it")
+    print("multiplies nothing), then the nodes furthest above their floor")
+    print("\n".join(profiles))
     return 0
 
 

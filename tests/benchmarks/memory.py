@@ -3,8 +3,9 @@
 
     bazel run -c opt //tests/benchmarks:memory
 
-For each shared model (and the MobileNet-v1 the tests build, and the int8
-PyTorch programs of examples/pytorch_custom_op and tests/torch): opbridge's
+For each shared model (and the MobileNet-v1 the tests build, the int8
+PyTorch programs of examples/pytorch_custom_op and tests/torch, and the
+converter-made suite of tests/models/converter_suite): opbridge's
 planned arena, the liveness lower bound (no plan can use less), the arena
 of TFLite Micro's greedy placement (largest first) on the same lifetimes,
 the smallest arena TFLite Micro (the `tflite-micro` package) runs the model
@@ -121,6 +122,19 @@ MODEL_LIST = [
     # An LSTM sequence classifier (opbridge_testing.lstm_sequence): the LSTM's hidden and cell states too.
     Model("lstm_sequence_int8", "tests/models/lstm_sequence_int8.tflite", None, generated=True),
     Model("lstm_sequence_float32", "tests/models/lstm_sequence_float32.tflite", None, generated=True),
+]
+# The converter-made suite (tests/models/converter_suite): its manifest names the models; each converts
+# with the suite's settings (constants in .weights). heliaAOT was not run on them.
+SUITE = RUNFILES_ROOT / "tests/models/converter_suite"
+MODEL_LIST += [
+    Model(
+        name,
+        f"tests/models/converter_suite/{name}.tflite",
+        None,
+        generated=True,
+        config="tests/models/converter_suite.yaml",
+    )
+    for name in sorted(json.loads((SUITE / "suite.json").read_text())["models"])
 ]
 
 
@@ -256,8 +270,8 @@ def main() -> int:
     print("TFLM: minimum arena of tflite-micro", _tflm_version(), "measured now; n/a (no .tflite): a PyTorch program")
     print("(.pt2), which TFLite Micro cannot run; flash: a plugin's kernel (CHANNEL_SHUFFLE) counts with the kernels")
     print("frontend: the arena includes the front end's persistent state (the noise estimate); n/a: heliaAOT cannot")
-    print("convert the model (it has no Signal operators), or was not run on it (two_branches, inverted_residual and")
-    print("the PyTorch programs)")
+    print("convert the model (it has no Signal operators), or was not run on it (two_branches, inverted_residual, the")
+    print("PyTorch programs and the converter-made suite)")
     print(f"largest arena above the liveness lower bound: {max(worst)} bytes")
     print(
         f"\n{'model':<{NAME_WIDTH}}{'convert':>10}{'patch':>10}{'analyze':>10}   placement (convert: default "

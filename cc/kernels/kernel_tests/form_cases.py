@@ -536,6 +536,8 @@ FEATURES: dict[str, set[str]] = {
         "lines_left_shift",
         "lines_no_left_shift",
         "lines_window_too_large",
+        "lines_partial_block",
+        "lines_partial_only",
         "dsp_depthwise",  # DSP: four channels over a tap table in assembly
         "dsp_clamped",
         "dsp_full_range",
@@ -697,14 +699,18 @@ def table_features(graph: Graph, node: Node) -> set[str]:
     return features
 
 
-# The Helium depthwise kernel's line buffer (cc/kernels/opbridge_depthwise_conv_2d_s8_folded_helium.c).
+# The Helium depthwise kernel's line buffer and the padded weights of its partial block
+# (cc/kernels/opbridge_depthwise_conv_2d_s8_folded_helium.c).
 DEPTHWISE_LINES_BYTES = 1024  # OPBRIDGE_DEPTHWISE_LINES_BYTES
+DEPTHWISE_PARTIAL_WEIGHT_BYTES = 800  # OPBRIDGE_DEPTHWISE_PARTIAL_WEIGHT_BYTES
 
 
 def depthwise_block_features(graph: Graph, node: Node) -> set[str]:
     """The Helium paths of DEPTHWISE_CONV_2D's blocks of 16 channels: copied window lines, a row
     of positions at once or in chunks when the row is wider than the line buffer, a block with a
-    left shift or not. A window too large for the buffer takes the four-channel path."""
+    left shift or not; the channels after the last whole block as one partial block (after whole
+    blocks, or alone when there are fewer than 16), or four at a time when its padded weights do
+    not fit. A window too large for the buffer takes the four-channel path."""
     a = node.attributes
     _, _, width, channels = graph.tensor(node.inputs[0]).shape
     _, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
@@ -715,12 +721,17 @@ def depthwise_block_features(graph: Graph, node: Node) -> set[str]:
     if chunk == 0:
         return {"lines_window_too_large"}
     features = {"lines_in_chunks" if chunk < columns.output_size else "lines_whole_rows"}
+    if channels % 16:
+        if filter_height * filter_width * 16 > DEPTHWISE_PARTIAL_WEIGHT_BYTES:
+            features.add("lines_partial_four_channels")
+        else:
+            features.add("lines_partial_block" if channels > 16 else "lines_partial_only")
     input_q, filter_q, output_q = (
         graph.tensor(i).quantization for i in (node.inputs[0], node.inputs[1], node.outputs[0])
     )
     assert input_q is not None and filter_q is not None and output_q is not None
     _, shifts = per_channel_multipliers(input_q.scale, filter_q.scales, output_q.scale, channels)
-    left = any((shifts[block : block + 16] > 0).any() for block in range(0, channels - 15, 16))
+    left = any((shifts[block : block + 16] > 0).any() for block in range(0, channels, 16))
     return features | {"lines_left_shift" if left else "lines_no_left_shift"}
 
 
@@ -782,7 +793,7 @@ def window_features(graph: Graph, node: Node) -> set[str]:
             taps = filter_height * filter_width
             whole = taps % 16 == 0 and a.depth_multiplier % 4 == 0
             features.add("single_input_channel" + ("_whole_blocks" if whole else ""))
-        if a.depth_multiplier == 1 and in_channels >= 16:
+        if a.depth_multiplier == 1:
             features |= depthwise_block_features(graph, node)
     if node.op_type == "CONV_2D":
         if conv_2d_scratch_bytes(graph, node):
