@@ -3,15 +3,18 @@
 
 `bazel run -c opt //tests/benchmarks:cycles -- --write-costs` times every
 node of the benchmark's models on the emulated Cortex-M55 (Helium kernels)
-and Cortex-M4 (DSP kernels), fits one line per core, operator and dtype,
+and Cortex-M4 (DSP kernels), fits one line per core, operator and dtype
+(and one per kernel path, for operators whose paths differ in cost per MAC:
+OperatorDefinition.cost_class),
 
-    instructions = per_mac * MACs + per_output * output elements + per_call
+    instructions = per_mac * MACs + per_output * output elements
+                   + per_input * input elements + per_call
 
 (least squares, every coefficient kept non-negative), and writes the lines
-to instruction_costs.json beside this file. The estimate is that line
-applied to a node of another model; kernels whose cost is not linear in
-these (a 1x1 against a 3x3 convolution, say) are only approximated, and
-the benchmark prints how far the estimates are from the measured runs.
+to instruction_costs.json beside this file. The estimate is the line of the
+node's kernel path (its operator's when that path was never timed) applied
+to a node of another model. The benchmark fits on part of its models and
+prints how far the estimates are from the measured runs of the rest.
 """
 
 import dataclasses
@@ -36,9 +39,11 @@ class Line:
     per_output: float
     per_call: float
     nodes: int  # timed nodes behind the fit
+    # Reductions and pools cost per element read, not per element written (MEAN, AVERAGE_POOL_2D).
+    per_input: float = 0.0
 
-    def apply(self, macs: int, output_elements: int) -> float:
-        return self.per_mac * macs + self.per_output * output_elements + self.per_call
+    def apply(self, macs: int, output_elements: int, input_elements: int = 0) -> float:
+        return self.per_mac * macs + self.per_output * output_elements + self.per_input * input_elements + self.per_call
 
 
 @dataclasses.dataclass(frozen=True)
@@ -50,11 +55,23 @@ class InstructionCosts:
     def cores(self) -> tuple[str, ...]:
         return tuple(self.lines)
 
-    def estimate(self, core: str, op_type: str, dtype: str, macs: int, output_elements: int) -> int | None:
-        line = self.lines.get(core, {}).get(cost_key(op_type, dtype))
+    def estimate(
+        self,
+        core: str,
+        op_type: str,
+        dtype: str,
+        macs: int,
+        output_elements: int,
+        cost_class: str = "",
+        input_elements: int = 0,
+    ) -> int | None:
+        """The line of the node's kernel path (cost_class) if one was fitted, else its operator's."""
+        lines = self.lines.get(core, {})
+        line = lines.get(cost_key(op_type, dtype, cost_class)) if cost_class else None
+        line = line or lines.get(cost_key(op_type, dtype))
         if line is None:
             return None
-        return round(line.apply(macs, output_elements))
+        return round(line.apply(macs, output_elements, input_elements))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -71,6 +88,8 @@ class NodeWork:
     dtype: str  # of its first activation input (else its first input or output)
     macs: int
     output_elements: int
+    cost_class: str = ""  # its kernel path (OperatorDefinition.cost_class), "" when the op has one line
+    input_elements: int = 0  # of its activation inputs (constants not counted)
 
 
 def node_work(graph: Graph, node: Node, operators: OperatorRegistry) -> NodeWork:
@@ -80,37 +99,43 @@ def node_work(graph: Graph, node: Node, operators: OperatorRegistry) -> NodeWork
     outputs = [graph.tensor(index) for index in node.outputs]
     candidates = [tensor for tensor in inputs if not tensor.is_constant] + inputs + outputs
     dtype = candidates[0].dtype.name.lower() if candidates else ""
-    macs = multiply_accumulates(operators.get(node.op_type), graph, node)
-    return NodeWork(dtype, macs, sum(tensor.element_count for tensor in outputs))
+    definition = operators.get(node.op_type)
+    macs = multiply_accumulates(definition, graph, node)
+    cost_class = definition.cost_class(graph, node) if definition is not None and definition.cost_class else ""
+    read = sum(tensor.element_count for tensor in inputs if not tensor.is_constant)
+    return NodeWork(dtype, macs, sum(tensor.element_count for tensor in outputs), cost_class, read)
 
 
-def cost_key(op_type: str, dtype: str) -> str:
-    return f"{op_type}/{dtype}"
+def cost_key(op_type: str, dtype: str, cost_class: str = "") -> str:
+    """ "CONV_2D/int8", or with a kernel path "CONV_2D/int8/pointwise_narrow"."""
+    return f"{op_type}/{dtype}/{cost_class}" if cost_class else f"{op_type}/{dtype}"
 
 
-def fit_line(samples: Iterable[tuple[int, int, int]]) -> Line:
-    """The least-squares line through (MACs, output elements, instructions) with non-negative
-    coefficients: the best of the fits on every subset of the three terms whose coefficients
-    all come out non-negative (three terms: seven small fits). Plain least squares: weighting
-    by the inverse of the instructions (relative error) was tried and fitted the models'
-    totals worse."""
-    points = np.array(list(samples), dtype=np.float64).reshape(-1, 3)
-    features = np.column_stack([points[:, 0], points[:, 1], np.ones(len(points))])
-    target = points[:, 2]
+def fit_line(samples: Iterable[tuple[int, ...]]) -> Line:
+    """The least-squares line through (MACs, output elements, instructions) or (MACs, output elements,
+    input elements, instructions) with non-negative coefficients: the best of the fits on every subset
+    of the terms whose coefficients all come out non-negative (four terms: fifteen small fits). Plain
+    least squares: weighting by the inverse of the instructions (relative error) was tried and fitted
+    the models' totals worse."""
+    rows = [tuple(sample) for sample in samples]
+    rows = [(*row[:2], 0, row[2]) if len(row) == 3 else row for row in rows]
+    points = np.array(rows, dtype=np.float64).reshape(-1, 4)
+    features = np.column_stack([points[:, 0], points[:, 1], points[:, 2], np.ones(len(points))])
+    target = points[:, 3]
     best: tuple[float, np.ndarray] | None = None
-    for subset in itertools.chain.from_iterable(itertools.combinations(range(3), k) for k in (1, 2, 3)):
+    for subset in itertools.chain.from_iterable(itertools.combinations(range(4), k) for k in (1, 2, 3, 4)):
         columns = list(subset)
         solution, *_ = np.linalg.lstsq(features[:, columns], target, rcond=None)
         if (solution < 0).any():
             continue
-        coefficients = np.zeros(3)
+        coefficients = np.zeros(4)
         coefficients[columns] = solution
         residual = float(np.sum((features @ coefficients - target) ** 2))
         if best is None or residual < best[0] - 1e-9 * max(residual, 1.0):
             best = (residual, coefficients)
     assert best is not None  # the per-call term alone is the mean, never negative
-    per_mac, per_output, per_call = (float(value) for value in best[1])
-    return Line(per_mac, per_output, per_call, len(points))
+    per_mac, per_output, per_input, per_call = (float(value) for value in best[1])
+    return Line(per_mac, per_output, per_call, len(points), per_input)
 
 
 def load_instruction_costs(path: pathlib.Path = COSTS_FILE) -> InstructionCosts:

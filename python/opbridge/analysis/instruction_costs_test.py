@@ -5,7 +5,7 @@ negative, and the committed figures cover the benchmark's operators on both core
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from opbridge.analysis.instruction_costs import fit_line, load_instruction_costs
+from opbridge.analysis.instruction_costs import InstructionCosts, Line, fit_line, load_instruction_costs
 
 coefficient = st.floats(min_value=0, max_value=50, allow_nan=False)
 
@@ -41,3 +41,38 @@ def test_committed_figures_cover_both_cores() -> None:
     for core in costs.cores:
         assert costs.estimate(core, "CONV_2D", "int8", macs=1000, output_elements=100) is not None
         assert costs.estimate(core, "NOT_AN_OPERATOR", "int8", macs=0, output_elements=1) is None
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    per_mac=coefficient,
+    per_input=coefficient,
+    per_call=st.floats(min_value=0, max_value=5000),
+    nodes=st.lists(
+        st.tuples(st.integers(1, 10**6), st.integers(1, 10**5), st.integers(1, 10**5)),
+        min_size=5,
+        max_size=12,
+        unique=True,
+    ),
+)
+def test_fit_reproduces_lines_in_the_elements_read(
+    per_mac: float, per_input: float, per_call: float, nodes: list[tuple[int, int, int]]
+) -> None:
+    samples = [
+        (macs, outputs, inputs, round(per_mac * macs + per_input * inputs + per_call))
+        for macs, outputs, inputs in nodes
+    ]
+    line = fit_line(samples)
+    for macs, outputs, inputs, instructions in samples:
+        assert abs(line.apply(macs, outputs, inputs) - instructions) <= 1 + 1e-6 * instructions
+
+
+def test_a_kernel_paths_line_is_taken_when_fitted_and_the_operators_otherwise() -> None:
+    operator_line = Line(per_mac=1.0, per_output=0.0, per_call=0.0, nodes=5)
+    path_line = Line(per_mac=0.25, per_output=0.0, per_call=0.0, nodes=3)
+    costs = InstructionCosts(
+        "test", {"cortex_m55": {"CONV_2D/int8": operator_line, "CONV_2D/int8/pointwise_narrow": path_line}}
+    )
+    assert costs.estimate("cortex_m55", "CONV_2D", "int8", 1000, 10, "pointwise_narrow") == 250
+    assert costs.estimate("cortex_m55", "CONV_2D", "int8", 1000, 10, "blocks") == 1000
+    assert costs.estimate("cortex_m55", "CONV_2D", "int8", 1000, 10) == 1000

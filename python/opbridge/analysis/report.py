@@ -282,7 +282,15 @@ def _node_row(
         live_bytes=sum(buffer.size for buffer in live),
         arena_top_bytes=max((buffer.offset + buffer.size for buffer in live), default=0),
         instructions={
-            core: costs.estimate(core, node.op_type, node_costs.dtype, macs, node_costs.output_elements)
+            core: costs.estimate(
+                core,
+                node.op_type,
+                node_costs.dtype,
+                macs,
+                node_costs.output_elements,
+                node_costs.cost_class,
+                node_costs.input_elements,
+            )
             for core in costs.cores
         },
     )

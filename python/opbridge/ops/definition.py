@@ -271,6 +271,10 @@ class OperatorDefinition:
     # A windowed int8 layer whose C takes any rows, columns and leading padding: a patch stage may run it
     # tile by tile (aot/patch_stage.py; CONV_2D, DEPTHWISE_CONV_2D).
     patch_tiles: bool = False
+    # (graph, node) -> the kernel path the node's C takes (e.g. CONV_2D's "pointwise_narrow"), when the
+    # op's kernels differ in cost per MAC by path: `opbridge analyze` fits an instruction line per path
+    # (analysis/instruction_costs.py). None: one line for the operator and dtype.
+    cost_class: Callable[[Graph, Node], str] | None = None
     # (graph, node) -> {input position: (low, high)}: integer inputs the op indexes with, valid in
     # [low, high) only (GATHER's positions). Golden data for a graph input read there is drawn in range.
     input_ranges: Callable[[Graph, Node], dict[int, tuple[int, int]]] | None = None

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """CONV_2D: 2-D convolution, NHWC input, OHWI filter: int8 with int32 bias, or float32."""
 
-from opbridge.ops.conv_2d.emit_c import conv_2d_scratch_bytes, emit_conv_2d, folded_bias_input
+from opbridge.ops.conv_2d.emit_c import conv_2d_scratch_bytes, emit_conv_2d, folded_bias_input, kernel_path
 from opbridge.ops.conv_2d.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.conv_2d.onnx import ONNX_CONVERTERS
 from opbridge.ops.conv_2d.reference import conv_2d_reference
@@ -25,6 +25,7 @@ CONV_2D = OperatorDefinition(
     doc=__doc__ or "",
     schema=CONV_2D_SCHEMA,
     macs=conv_2d_macs,
+    cost_class=kernel_path,
     layout=Layout.LAYOUT_DEPENDENT,
     quantization=OWN,
     memory=NodeMemory(scratch=conv_2d_scratch_bytes),

@@ -237,6 +237,21 @@ def folded_kernel(graph: Graph, node: Node) -> str:
     return "opbridge_conv_2d_s8_folded"
 
 
+def kernel_path(graph: Graph, node: Node) -> str:
+    """CONV_2D's and DEPTHWISE_CONV_2D's cost class (OperatorDefinition.cost_class): the folded int8
+    entry point the node calls, without its "opbridge_<op>_s8_folded" stem ("" for the plain folded
+    form, "patch", "pointwise_narrow", ...), a depthwise one "+partial" when its channels end in a
+    partial block of 16; "other" when it does not take a folded form (float32, ONNX's float scales)."""
+    depthwise = node.op_type == "DEPTHWISE_CONV_2D"
+    if folded_convolution_bias(graph, node, depthwise=depthwise) is None:
+        return "other"
+    stem = "opbridge_depthwise_conv_2d_s8_folded" if depthwise else "opbridge_conv_2d_s8_folded"
+    path = folded_kernel(graph, node).removeprefix(stem).removeprefix("_") or "folded"
+    if depthwise and graph.tensor(node.outputs[0]).shape[3] % 16:
+        path += "+partial"
+    return path
+
+
 def _shifts_left(graph: Graph, node: Node) -> bool:
     """Whether any output channel's requantization shifts left (a positive shift)."""
     input_q, filter_q, output_q = (

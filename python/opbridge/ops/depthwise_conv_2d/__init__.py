@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """DEPTHWISE_CONV_2D: per-channel 2-D convolution with a depth multiplier: int8 with int32 bias, or float32."""
 
-from opbridge.ops.conv_2d.emit_c import folded_bias_input
+from opbridge.ops.conv_2d.emit_c import folded_bias_input, kernel_path
 from opbridge.ops.definition import OWN, Layout, NodeMemory, OperatorDefinition
 from opbridge.ops.depthwise_conv_2d.emit_c import emit_depthwise_conv_2d, in_place_scratch_bytes, runs_in_place
 from opbridge.ops.depthwise_conv_2d.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
@@ -22,6 +22,7 @@ DEPTHWISE_CONV_2D = OperatorDefinition(
     doc=__doc__ or "",
     schema=DEPTHWISE_CONV_2D_SCHEMA,
     macs=depthwise_conv_2d_macs,
+    cost_class=kernel_path,
     layout=Layout.LAYOUT_DEPENDENT,
     quantization=OWN,
     # int8 stride-1 layers whose input dies here run row by row over their input, keeping the rows
