@@ -4,7 +4,47 @@
 #include <stddef.h>
 
 #include "cc/kernels/opbridge_fixed_point.h"
+#include "cc/kernels/opbridge_fully_connected_s16_internal.h"
 #include "cc/kernels/opbridge_kernels_s16.h"
+
+/* sum((weights[d] + filter_offset) * (row[d] + input_offset)) in 64 bits; without offsets (the 16x8
+ * scheme's), on the Cortex-M55 eight products a step (opbridge_fully_connected_s16_helium.c), on the
+ * Cortex-M4 two (opbridge_fully_connected_s16_dsp.c). */
+static int64_t dot_wide(const opbridge_fully_connected_s8_params *params, const int16_t *row, const int8_t *weights) {
+#if OPBRIDGE_KERNELS_HELIUM
+  if (params->filter_offset == 0 && params->input_offset == 0) {
+    return opbridge_dot_s16_s8_helium(row, weights, params->input_depth);
+  }
+#elif OPBRIDGE_KERNELS_DSP
+  if (params->filter_offset == 0 && params->input_offset == 0) {
+    return opbridge_dot_s16_s8_dsp(row, weights, params->input_depth);
+  }
+#endif
+  int64_t acc = 0;
+  for (int32_t d = 0; d < params->input_depth; ++d) {
+    acc += (int64_t)(((int32_t)weights[d] + params->filter_offset) * ((int32_t)row[d] + params->input_offset));
+  }
+  return acc;
+}
+
+/* The same sum in TFLite Micro's int32 accumulator, wrapping (defined as uint32_t). */
+static uint32_t dot_wrapping(const opbridge_fully_connected_s8_params *params, const int16_t *row,
+                             const int8_t *weights) {
+#if OPBRIDGE_KERNELS_HELIUM
+  if (params->filter_offset == 0 && params->input_offset == 0) {
+    return opbridge_dot_s16_s8_wrapping_helium(row, weights, params->input_depth);
+  }
+#elif OPBRIDGE_KERNELS_DSP
+  if (params->filter_offset == 0 && params->input_offset == 0) {
+    return opbridge_dot_s16_s8_wrapping_dsp(row, weights, params->input_depth);
+  }
+#endif
+  uint32_t acc = 0;
+  for (int32_t d = 0; d < params->input_depth; ++d) {
+    acc += (uint32_t)(((int32_t)weights[d] + params->filter_offset) * ((int32_t)row[d] + params->input_offset));
+  }
+  return acc;
+}
 
 static int16_t clamp_output(int32_t value, const opbridge_fully_connected_s8_params *params) {
   if (value < params->activation_min) {
@@ -34,11 +74,7 @@ int32_t opbridge_fully_connected_s16(const opbridge_fully_connected_s8_params *p
   for (int32_t b = 0; b < params->batches; ++b) {
     const int16_t *row = input + (size_t)b * (size_t)depth;
     for (int32_t u = 0; u < params->output_depth; ++u) {
-      const int8_t *weights = filter + (size_t)u * (size_t)depth;
-      int64_t acc = 0;
-      for (int32_t d = 0; d < depth; ++d) {
-        acc += (int64_t)(((int32_t)weights[d] + params->filter_offset) * ((int32_t)row[d] + params->input_offset));
-      }
+      int64_t acc = dot_wide(params, row, filter + (size_t)u * (size_t)depth);
       if (bias != NULL) {
         acc += bias[u];
       }
@@ -61,11 +97,7 @@ int32_t opbridge_fully_connected_s16_bias32(const opbridge_fully_connected_s8_pa
   for (int32_t b = 0; b < params->batches; ++b) {
     const int16_t *row = input + (size_t)b * (size_t)depth;
     for (int32_t u = 0; u < params->output_depth; ++u) {
-      const int8_t *weights = filter + (size_t)u * (size_t)depth;
-      uint32_t acc = 0; /* TFLite Micro's int32 accumulator, wrapping defined */
-      for (int32_t d = 0; d < depth; ++d) {
-        acc += (uint32_t)(((int32_t)weights[d] + params->filter_offset) * ((int32_t)row[d] + params->input_offset));
-      }
+      uint32_t acc = dot_wrapping(params, row, filter + (size_t)u * (size_t)depth);
       if (bias != NULL) {
         acc += (uint32_t)bias[u];
       }

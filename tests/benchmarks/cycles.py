@@ -228,8 +228,8 @@ def write_costs(mode: str) -> int:
     fitted = [model for model in models if model not in checked]
     nodes = sum(len(points) for by_key in samples.values() for key, points in by_key.items() if key.count("/") == 1)
     source = (
-        f"cycles benchmark of {datetime.date.today()} (-c {mode}, {nodes} timed nodes of {len(fitted)} models: "
-        f"{', '.join(fitted)})"
+        f"cycles benchmark of {datetime.date.today()} (-c {mode}, {nodes} timed nodes of {len(fitted)} models: the "
+        f"{len(MODELS)} shared ones and {len(fitted) - len(MODELS)} of the converter-made suite)"
     )
     costs = InstructionCosts(source, lines)
     print(f"{'model':<{NAME_WIDTH}}{'core':<12}{'':<10}{'measured':>11}{'estimated':>11}{'error':>8}")

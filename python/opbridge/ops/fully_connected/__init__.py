@@ -23,6 +23,8 @@ FULLY_CONNECTED = OperatorDefinition(
     c_kernels=(
         "opbridge_fully_connected_s8.c",
         "opbridge_fully_connected_s16.c",
+        "opbridge_fully_connected_s16_dsp.c",
+        "opbridge_fully_connected_s16_helium.c",
         "opbridge_fully_connected_f32.c",
         *FOLDED_KERNEL_FILES,
     ),

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* FULLY_CONNECTED with int16 activations and int8 weights, DSP variant for the Cortex-M4: the dot
+ * products of opbridge_fully_connected_s16.c, two int16 x int16 products per SMLALD or SMLAD. */
+#include "cc/kernels/opbridge_kernel_variant.h"
+
+#if OPBRIDGE_KERNELS_DSP
+
+#include <arm_acle.h>
+#include <string.h>
+
+#include "cc/kernels/opbridge_fully_connected_s16_internal.h"
+
+/* Four weights as two pairs of int16 (SXTB16: bytes 0 and 2, then 1 and 3), and four inputs paired
+ * to match (PKHBT, PKHTB): (x0, x2) and (x1, x3). */
+typedef struct {
+  int32_t inputs_even;
+  int32_t inputs_odd;
+  int32_t weights_even;
+  int32_t weights_odd;
+} opbridge_pairs4;
+
+static inline opbridge_pairs4 opbridge_load_pairs4(const int16_t *input, const int8_t *weights) {
+  uint32_t x01;
+  uint32_t x23;
+  uint32_t w;
+  memcpy(&x01, input, sizeof x01);
+  memcpy(&x23, input + 2, sizeof x23);
+  memcpy(&w, weights, sizeof w);
+  const opbridge_pairs4 pairs = {
+      (int32_t)((x01 & 0xFFFFu) | (x23 << 16)),
+      (int32_t)((x01 >> 16) | (x23 & 0xFFFF0000u)),
+      (int32_t)__sxtb16(w),
+      (int32_t)__sxtb16((w >> 8) | (w << 24)), /* rotated right by 8: bytes 1 and 3 */
+  };
+  return pairs;
+}
+
+/* Each product fits 32 bits; SMLALD adds two of them into a 64-bit sum exactly. */
+int64_t opbridge_dot_s16_s8_dsp(const int16_t *input, const int8_t *weights, int32_t depth) {
+  int64_t sum = 0;
+  int32_t d = 0;
+  for (; d + 4 <= depth; d += 4) {
+    const opbridge_pairs4 pairs = opbridge_load_pairs4(input + d, weights + d);
+    sum = __smlald(pairs.inputs_even, pairs.weights_even, sum);
+    sum = __smlald(pairs.inputs_odd, pairs.weights_odd, sum);
+  }
+  for (; d < depth; ++d) {
+    sum += (int32_t)input[d] * (int32_t)weights[d];
+  }
+  return sum;
+}
+
+/* SMLAD's sum wraps modulo 2^32 (it only sets the Q flag): the wrapping int32 accumulator. */
+uint32_t opbridge_dot_s16_s8_wrapping_dsp(const int16_t *input, const int8_t *weights, int32_t depth) {
+  uint32_t sum = 0;
+  int32_t d = 0;
+  for (; d + 4 <= depth; d += 4) {
+    const opbridge_pairs4 pairs = opbridge_load_pairs4(input + d, weights + d);
+    sum = (uint32_t)__smlad(pairs.inputs_even, pairs.weights_even, (int32_t)sum);
+    sum = (uint32_t)__smlad(pairs.inputs_odd, pairs.weights_odd, (int32_t)sum);
+  }
+  for (; d < depth; ++d) {
+    sum += (uint32_t)((int32_t)input[d] * (int32_t)weights[d]);
+  }
+  return sum;
+}
+
+#endif /* OPBRIDGE_KERNELS_DSP */

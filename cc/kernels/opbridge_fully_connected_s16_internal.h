@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* What the int16 FULLY_CONNECTED's files share: the Helium and DSP variants' dot products
+ * (opbridge_fully_connected_s16_helium.c, opbridge_fully_connected_s16_dsp.c), which
+ * opbridge_fully_connected_s16.c calls on the Cortex-M55 and the Cortex-M4 when neither operand has
+ * an offset (TFLite's 16x8 scheme: symmetric int16 activations and int8 weights). Not part of
+ * the API. */
+#ifndef OPBRIDGE_FULLY_CONNECTED_S16_INTERNAL_H_
+#define OPBRIDGE_FULLY_CONNECTED_S16_INTERNAL_H_
+
+#include <stdint.h>
+
+#include "cc/kernels/opbridge_kernel_variant.h"
+
+#if OPBRIDGE_KERNELS_HELIUM
+/* sum(input[d] * weights[d]) for d < depth, exact in 64 bits (VMLALDAVA.S16, eight products a step). */
+int64_t opbridge_dot_s16_s8_helium(const int16_t *input, const int8_t *weights, int32_t depth);
+/* The same sum modulo 2^32 (VMLADAVA.S16): TFLite Micro's int32 accumulator, wrapping. */
+uint32_t opbridge_dot_s16_s8_wrapping_helium(const int16_t *input, const int8_t *weights, int32_t depth);
+#elif OPBRIDGE_KERNELS_DSP
+/* The same two sums, two products per SMLALD (64 bits) or SMLAD (modulo 2^32). */
+int64_t opbridge_dot_s16_s8_dsp(const int16_t *input, const int8_t *weights, int32_t depth);
+uint32_t opbridge_dot_s16_s8_wrapping_dsp(const int16_t *input, const int8_t *weights, int32_t depth);
+#endif
+
+#endif /* OPBRIDGE_FULLY_CONNECTED_S16_INTERNAL_H_ */
