@@ -112,6 +112,22 @@ int32_t opbridge_pad_s8(const opbridge_pad_s8_params *params, const int8_t *inpu
 }
 
 
+/* sums[c] += image[p * channels + c] over the positions: each position's channels into their running
+ * sums, a row at a time. */
+static void opbridge_spatial_sums_s8(int32_t *restrict sums, const int8_t *restrict image, int32_t positions,
+                                     int32_t channels) {
+#if OPBRIDGE_KERNELS_HELIUM
+  opbridge_spatial_sums_s8_helium(sums, image, positions, channels);
+#else
+  for (int32_t p = 0; p < positions; ++p) {
+    const int8_t *row = image + (size_t)p * (size_t)channels;
+    for (int32_t c = 0; c < channels; ++c) {
+      sums[c] += row[c];
+    }
+  }
+#endif
+}
+
 int32_t opbridge_mean_s8(const opbridge_mean_s8_params *params, const int8_t *input, int32_t *sum, int8_t *output) {
   if (params == NULL || input == NULL || sum == NULL || output == NULL || params->count <= 0) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
@@ -119,7 +135,21 @@ int32_t opbridge_mean_s8(const opbridge_mean_s8_params *params, const int8_t *in
   for (int32_t o = 0; o < params->output_size; ++o) {
     sum[o] = 0;
   }
-  OPBRIDGE_REDUCE_SUM_4D(params->input_shape, params->reduce, input, sum);
+  const int32_t *shape = params->input_shape;
+  const int32_t *reduce = params->reduce;
+  if (reduce[1] && reduce[2] && !reduce[3]) {
+    /* The spatial mean of NHWC (Keras's GlobalAveragePooling2D, written as MEAN over axes 1 and 2):
+     * each position's channels are contiguous, so they add to their sums a row at a time. The sums
+     * are the same integers in any order. */
+    const int32_t positions = shape[1] * shape[2];
+    const int32_t channels = shape[3];
+    for (int32_t b = 0; b < shape[0]; ++b) {
+      const int8_t *image = input + (size_t)b * (size_t)positions * (size_t)channels;
+      opbridge_spatial_sums_s8(sum + (reduce[0] ? 0 : b * channels), image, positions, channels);
+    }
+  } else {
+    OPBRIDGE_REDUCE_SUM_4D(shape, reduce, input, sum);
+  }
   for (int32_t o = 0; o < params->output_size; ++o) {
     const int32_t centred = (int32_t)((int64_t)sum[o] - (int64_t)params->input_zero_point * params->count);
     const int32_t scaled = opbridge_multiply_by_quantized_multiplier(centred, params->multiplier, params->shift);

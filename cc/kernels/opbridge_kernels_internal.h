@@ -120,4 +120,12 @@ static inline int32_t opbridge_shape_4d_valid(const int32_t output_shape[4]) {
     }                                                              \
   } while (0)
 
+/* sums[c] += image[p * channels + c] for every position p < positions and channel c (MEAN's spatial
+ * sums), Helium variant for the Cortex-M55 (opbridge_mean_s8_helium.c); opbridge_elementwise_s8.c's
+ * C loop elsewhere. */
+#include "cc/kernels/opbridge_kernel_variant.h"
+#if OPBRIDGE_KERNELS_HELIUM
+void opbridge_spatial_sums_s8_helium(int32_t *sums, const int8_t *image, int32_t positions, int32_t channels);
+#endif
+
 #endif /* OPBRIDGE_KERNELS_INTERNAL_H_ */

@@ -21,10 +21,18 @@ from opbridge.ir import DType
 
 
 def mean(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
-    shape = draw_shape(rng, 1, 4, 6)
-    rank = len(shape)
-    # Axes sometimes negative, sometimes repeated (TFLite Micro resolves both).
-    axes = [int(axis) for axis in rng.integers(-rank, rank, size=int(rng.integers(1, rank, endpoint=True)))]
+    """Variant 0: drawn axes of a drawn shape, dims kept. Variant 1: the spatial mean of an NHWC tensor
+    (axes 1 and 2, as Keras's GlobalAveragePooling2D converts), dims dropped, with whole blocks of 16
+    channels and a partial one of 13 (every lane group of the Helium variant's sums)."""
+    if variant == 1:
+        channels = int(rng.choice([29, 45]))
+        shape = (int(rng.integers(1, 3)), int(rng.integers(1, 6)), int(rng.integers(1, 6)), channels)
+        axes = [1, 2] if rng.random() < 0.5 else [-3, -2]
+    else:
+        shape = draw_shape(rng, 1, 4, 6)
+        rank = len(shape)
+        # Axes sometimes negative, sometimes repeated (TFLite Micro resolves both).
+        axes = [int(axis) for axis in rng.integers(-rank, rank, size=int(rng.integers(1, rank, endpoint=True)))]
     quantized = path.source is DType.INT8
     inputs = [
         TensorSpec("input", path.source, shape, per_tensor(rng, 0.01, 0.5) if quantized else None),
