@@ -8,14 +8,11 @@ import hashlib
 import json
 import pathlib
 
-import numpy as np
 import pytest
 from opbridge.aot.definition_registration import as_registry_context
-from opbridge.backends.c.golden_inputs import seeded_inputs
-from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.frontends.litert import load_litert_model
 from opbridge.ops.builtin import build_builtin_registry
-from tflite_micro.python.tflite_micro import runtime
+from opbridge_testing.model_agreement import check_reference_equals_tflite_micro
 
 SUITE = pathlib.Path("tests/models/converter_suite")
 MANIFEST = json.loads((SUITE / "suite.json").read_text())
@@ -46,24 +43,4 @@ def test_reference_equals_tflite_micro(name: str) -> None:
     graph = load_litert_model(path, as_registry_context(registry))
     left = sorted({node.op_type for node in graph.nodes} & SHAPE_ARITHMETIC)
     assert not left, f"{name}: {left} left in the graph; static shape arithmetic should fold"
-    interpreter = ReferenceInterpreter(graph, registry)
-    tflm = runtime.Interpreter.from_file(str(path), arena_size=TFLM_ARENA_BYTES)
-    (input_tensor,) = graph.input_tensors()
-    (output_tensor,) = graph.output_tensors()
-    limits = np.iinfo(output_tensor.dtype.numpy)
-    unsaturated_outputs = 0
-    for index, values in enumerate(seeded_inputs(input_tensor, INPUTS)):
-        (ours,) = interpreter.run([values])
-        tflm.set_input(values, 0)
-        tflm.invoke()
-        golden = tflm.get_output(0)
-        tflm.reset()
-        assert ours.dtype == golden.dtype and ours.shape == golden.shape
-        differing = np.flatnonzero(ours != golden)
-        assert differing.size == 0, (
-            f"{name} input {index}: {differing.size} outputs differ from TFLite Micro, first at {differing[:5]}: "
-            f"ours {ours.ravel()[differing[:5]]}, TFLM {golden.ravel()[differing[:5]]}"
-        )
-        unsaturated_outputs += int(np.count_nonzero((ours > limits.min) & (ours < limits.max)))
-    # The inputs must exercise more than saturated outputs.
-    assert unsaturated_outputs > 0
+    check_reference_equals_tflite_micro(name, path, graph, registry, INPUTS, TFLM_ARENA_BYTES)
