@@ -55,7 +55,7 @@ from opbridge.analysis.instruction_costs import (
 )
 from opbridge.aot.definition_registration import as_registry_context
 from opbridge.backends.c.flash import flash_breakdown
-from opbridge.converter import AotConverter, ConvertArgs, load_convert_args
+from opbridge.converter import AotConverter, ConvertArgs, PlannedModel, load_convert_args
 from opbridge.frontends.models import load_model
 from opbridge.ir import Graph
 from opbridge.ops.builtin import build_builtin_registry
@@ -163,13 +163,10 @@ def model_settings(model: str, path: pathlib.Path, directory: pathlib.Path) -> C
     )
 
 
-def converted_module(
-    model: str, path: pathlib.Path, context: RegistryContext, directory: pathlib.Path
-) -> tuple[Graph, dict[int, str]]:
-    """The module's graph (its node order is the programs') and each node's kernel form, from converting
-    `path` as its aot_model does."""
-    result = AotConverter(model_settings(model, path, directory), context).convert()
-    return result.graph, kernel_forms(directory / model, model)
+def planned_module(model: str, path: pathlib.Path, context: RegistryContext, directory: pathlib.Path) -> PlannedModel:
+    """`path` planned as its aot_model converts it, nothing written: its module_graph's node order is the
+    programs'."""
+    return AotConverter(model_settings(model, path, directory), context).plan()
 
 
 # The suite models --write-costs checks its fit on, not fits with: one or two of each family. Every
@@ -200,7 +197,7 @@ def write_costs(mode: str) -> int:
     with tempfile.TemporaryDirectory() as directory:
         for done, (model, path) in enumerate(models.items()):
             progress.advance("fitting instruction costs: models", done, len(models))
-            graph = AotConverter(model_settings(model, path, pathlib.Path(directory)), context).plan().module_graph
+            graph = planned_module(model, path, context, pathlib.Path(directory)).module_graph
             for core in BOARDS:
                 timed = run_program(program(model, core, timed=True), core)
                 assert isinstance(timed["nodes"], list) and isinstance(timed["empty"], int)
@@ -305,7 +302,8 @@ def main(argv: list[str]) -> int:
             f"{m55_floor:>9}{m4_floor:>11}"
         )
         flashes[model] = flash_breakdown(program(model, "cortex_m55"), model, kernel_prefixes)
-        graph_of_module, forms = converted_module(model, path, model_context, pathlib.Path(scratch.name))
+        planned = planned_module(model, path, model_context, pathlib.Path(scratch.name))
+        graph_of_module, forms = planned.module_graph, kernel_forms(planned)
         for core in BOARDS:
             timed = run_program(program(model, core, timed=True), core)
             assert isinstance(timed["nodes"], list) and isinstance(timed["empty"], int)

@@ -13,19 +13,17 @@ with their shapes, kernel form and parameters: where to look first.
 import collections
 import dataclasses
 import math
-import pathlib
-import re
 from collections.abc import Sequence
 
 from opbridge.analysis.instruction_costs import node_work
+from opbridge.aot.operators import NodeCodeOperator
+from opbridge.converter import PlannedModel
 from opbridge.ir import Graph, Node
 from opbridge.registry_context import OperatorRegistry
 
 # MACs per instruction at the core's widest int8 multiply-accumulate.
 FLOOR_MACS_PER_INSTRUCTION = {"cortex_m55": 16, "cortex_m4": 2}
 WORST_NODES = 5
-# The kernel a node's run function calls: "status = opbridge_conv_2d_s8_folded_blocks(&...".
-_KERNEL_CALL = re.compile(r"status = (\w+)\(")
 # Attributes worth printing, when a node's attributes have them.
 _SHOWN_ATTRIBUTES = ("padding", "stride_height", "stride_width", "depth_multiplier", "activation")
 
@@ -59,15 +57,17 @@ def timed_nodes(
     return nodes
 
 
-def kernel_forms(module: pathlib.Path, prefix: str) -> dict[int, str]:
-    """Node index -> the kernel its run function calls, read from an emitted module's node sources
-    (`src/<prefix>_node_<i>_<op>.c`); nodes that call no kernel (an aliased RESHAPE) are left out."""
+def kernel_forms(planned: PlannedModel) -> dict[int, str]:
+    """Node index -> the kernel its C calls (its NodeCode's KernelCall, without "opbridge_"), for the nodes
+    of a planned module whose code is one kernel call; an aliased RESHAPE, say, calls none."""
     forms = {}
-    for source in (module / "src").glob(f"{prefix}_node_*.c"):
-        match = re.fullmatch(rf"{re.escape(prefix)}_node_(\d+)_\w+\.c", source.name)
-        call = _KERNEL_CALL.search(source.read_text())
-        if match and call:
-            forms[int(match.group(1))] = call.group(1).removeprefix("opbridge_")
+    for operator in planned.operators.operators:
+        if not isinstance(operator, NodeCodeOperator):
+            continue
+        operator.plan = planned.plan  # what emitting the module sets before each node's code
+        call = operator.emit_node_code(operator.emit_context()).call
+        if call is not None:
+            forms[operator.node.index] = call.function.removeprefix("opbridge_")
     return forms
 
 
