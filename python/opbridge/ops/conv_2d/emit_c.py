@@ -239,8 +239,8 @@ def folded_kernel(graph: Graph, node: Node) -> str:
 
 def kernel_path(graph: Graph, node: Node) -> str:
     """CONV_2D's and DEPTHWISE_CONV_2D's cost class (OperatorDefinition.cost_class): the folded int8
-    entry point the node calls, without its "opbridge_<op>_s8_folded" stem ("" for the plain folded
-    form, "patch", "pointwise_narrow", ...), a depthwise one "+partial" when its channels end in a
+    entry point the node calls, without its "opbridge_<op>_s8_folded" stem ("folded" for the plain
+    folded form, "patch", "pointwise_narrow", ...), a depthwise one "+partial" when its channels end in a
     partial block of 16; "other" when it does not take a folded form (float32, ONNX's float scales)."""
     depthwise = node.op_type == "DEPTHWISE_CONV_2D"
     if folded_convolution_bias(graph, node, depthwise=depthwise) is None:
