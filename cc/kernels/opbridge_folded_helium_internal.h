@@ -339,6 +339,34 @@ static __attribute__((noinline, unused)) void opbridge_copy_window(const opbridg
     }
     return;
   }
+  if (params->dilation_width == 1 && channels % 16 == 0) {
+    /* Whole blocks: a window row is `row_bytes` contiguous input bytes, of which the taps in
+     * [first, last) lie inside the input; three plain block loops per row, no test per tap. */
+    const int32_t first = x_origin < 0 ? (-x_origin < fl->width ? -x_origin : fl->width) : 0;
+    int32_t last = in->width - x_origin < fl->width ? in->width - x_origin : fl->width;
+    last = last < first ? first : last;
+    const int32_t inside_from = first * channels;
+    const int32_t inside_until = last * channels;
+    for (int32_t fy = 0; fy < fl->height; ++fy, patch += row_bytes) {
+      const int32_t iy = y_origin + fy * params->dilation_height;
+      const int32_t from = iy >= 0 && iy < in->height ? inside_from : row_bytes; /* no tap inside */
+      const int32_t until = iy >= 0 && iy < in->height ? inside_until : row_bytes;
+      /* The row's byte b is input byte x_origin * channels + b of line iy (read only when inside). */
+      const int8_t *line = image + (from < until ? iy : 0) * in->width * channels;
+      const int32_t x_bytes = x_origin * channels;
+      int32_t b = 0;
+      for (; b < from; b += 16) {
+        vst1q_s8(patch + b, zero_points);
+      }
+      for (; b < until; b += 16) {
+        vst1q_s8(patch + b, vld1q_s8(line + (x_bytes + b)));
+      }
+      for (; b < row_bytes; b += 16) {
+        vst1q_s8(patch + b, zero_points);
+      }
+    }
+    return;
+  }
   const mve_pred16_t tap_lanes = vctp8q((uint32_t)channels);
   for (int32_t fy = 0; fy < fl->height; ++fy) {
     const int32_t iy = y_origin + fy * params->dilation_height;

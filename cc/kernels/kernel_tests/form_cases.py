@@ -238,7 +238,17 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     filter_sizes = st.just((1, 1)) if in_place and index % 8 == 0 else None
     if index % 32 == 12:  # the DSP variant's pairs with an odd number of words: odd taps (below)
         filter_sizes = st.just((3, 3))
+    # Node 9 mod 16: 16 or 32 input channels, three taps a row with SAME padding and stride 1
+    # (windows overhang both sides), not dilated along x (the Helium variant copies its border
+    # windows' rows 16 bytes at a time).
+    whole_block_borders = in_place and index % 16 == 9
+    if whole_block_borders:
+        filter_sizes = st.sampled_from([(3, 3), (2, 3)])
     geometry = draw_geometry(draw, index, filter_sizes)
+    if whole_block_borders:
+        geometry = dataclasses.replace(
+            geometry, fields={**geometry.fields, "padding": Padding.SAME, "stride_width": 1, "dilation_width": 1}
+        )
     dilation_width = geometry.fields["dilation_width"]
     row_taps = geometry.filter_width if dilation_width == 1 else 1
     if not in_place:  # scratch patch: row_taps * in_channels < 16
@@ -248,6 +258,8 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
         geometry = dataclasses.replace(
             geometry, batches=1, height=min(geometry.height, 4), width=min(geometry.width, 4)
         )
+    elif whole_block_borders:
+        in_channels = draw(st.sampled_from([16, 32]))
     else:  # in place: row_taps * in_channels >= 16 (16 and 32: rows of whole vectors)
         low = -(-16 // row_taps)
         edges = sorted(c for c in {low, 16, 17, 32, 33, 40} if c >= low)
@@ -513,6 +525,7 @@ FEATURES: dict[str, set[str]] = {
         "pointwise_left_shift",
         "pointwise_deep_or_narrow",
         "border_windows_copied",
+        "border_windows_copied_by_blocks",
         "general",  # the in-place entry points: opbridge_conv_2d_s8_folded,
         "blocks",  # opbridge_conv_2d_s8_folded_blocks
         "pointwise",  # opbridge_conv_2d_s8_folded_pointwise
@@ -814,5 +827,8 @@ def window_features(graph: Graph, node: Node) -> set[str]:
             copyable = a.dilation_width == 1 and window_bytes % 16 == 0 and window_bytes <= CONV_BLOCKS_MAX_WINDOW
             if not all(flags) and copyable:
                 features.add("border_windows_copied")  # Helium: overhanging windows copied to the stack
+                if in_channels % 16 == 0 and filter_width > 1 and not inside[1][0] and not inside[1][-1]:
+                    # Helium: window rows copied 16 bytes at a time, cut on both sides
+                    features.add("border_windows_copied_by_blocks")
             features.add(folded_kernel(graph, node).removeprefix("opbridge_conv_2d_s8_folded").strip("_") or "general")
     return features
