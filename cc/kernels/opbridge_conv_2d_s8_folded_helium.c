@@ -106,6 +106,62 @@ typedef char opbridge_units_stage_layout[(sizeof(void *) == 4 && offsetof(opbrid
                    : OPBRIDGE_UNITS_X##B, [stage] "r"(stage)                                      \
                    : "lr", "q0", "q1", "q2", "q3", "memory")
 
+/* One unit's dot product when its row is exactly B blocks (depth 16 B): the first load advances
+ * %[w] to the next row, the others read behind it (no add per unit). */
+#define OPBRIDGE_UNIT_DOT_EXACT_1(a) "   vldrb.8 q0, [%[w]], #16\n   vmladav.s8 %[" a "], %q[x0], q0\n"
+#define OPBRIDGE_UNIT_DOT_EXACT_2(a)                                         \
+  "   vldrb.8 q0, [%[w]], #32\n   vmladav.s8 %[" a "], %q[x0], q0\n"      \
+  "   vldrb.8 q1, [%[w], #-16]\n   vmladava.s8 %[" a "], %q[x1], q1\n"
+#define OPBRIDGE_UNIT_DOT_EXACT_4(a)                                         \
+  "   vldrb.8 q0, [%[w]], #64\n   vmladav.s8 %[" a "], %q[x0], q0\n"      \
+  "   vldrb.8 q1, [%[w], #-48]\n   vmladava.s8 %[" a "], %q[x1], q1\n"    \
+  "   vldrb.8 q0, [%[w], #-32]\n   vmladava.s8 %[" a "], %q[x2], q0\n"    \
+  "   vldrb.8 q1, [%[w], #-16]\n   vmladava.s8 %[" a "], %q[x3], q1\n"
+#define OPBRIDGE_UNIT_DOT_EXACT(B, a) OPBRIDGE_UNIT_DOT_EXACT_##B(a)
+
+/* The loop of OPBRIDGE_UNITS_IN_REGISTERS_BODY with a shorter output stage, for layers where
+ * every unit shifts right by at least 1 and the activation range is the whole of int8 (no
+ * activation, or RELU onto an output zero point of -128, as converters write them): 20
+ * instructions per four units, not 28. A negative sum always takes TFLite's -1 before the
+ * rounding shift (no test of the shift), and two saturating narrows (32 to 16 to 8 bits)
+ * clamp to [-128, 127]. */
+#define OPBRIDGE_UNITS_IN_REGISTERS_FULL_RANGE_BODY(B, DOT)                                       \
+  int32_t a0, a1, a2, a3, depth;                                                                  \
+  const int32_t *bias, *multipliers, *shifts;                                                     \
+  __asm__ volatile("   ldr      %[bias], [%[stage], #0]\n"                                        \
+                   "   ldr      %[multipliers], [%[stage], #4]\n"                                 \
+                   "   ldr      %[shifts], [%[stage], #8]\n"                                      \
+                   "   ldr      %[depth], [%[stage], #32]\n"                                      \
+                   "   ldr      lr, [%[stage], #12]\n"                                            \
+                   "   dls      lr, lr\n"                                                         \
+                   "1:\n" DOT(B, "a0") DOT(B, "a1") DOT(B, "a2") DOT(B, "a3")                   \
+                   "   vmov.32  q0[0], %[a0]\n"                                                   \
+                   "   vmov.32  q0[1], %[a1]\n"                                                   \
+                   "   vmov.32  q0[2], %[a2]\n"                                                   \
+                   "   vmov.32  q0[3], %[a3]\n"                                                   \
+                   "   vldrw.32 q1, [%[bias]], #16\n"                                             \
+                   "   vadd.i32 q0, q0, q1\n"                                                     \
+                   "   ldr      %[a0], [%[stage], #16]\n"                                         \
+                   "   vldrw.32 q1, [%[multipliers]]\n"                                           \
+                   "   add      %[multipliers], %[multipliers], %[a0]\n"                          \
+                   "   vqrdmulh.s32 q0, q0, q1\n"                                                 \
+                   "   vldrw.32 q1, [%[shifts]]\n"                                                \
+                   "   add      %[shifts], %[shifts], %[a0]\n"                                    \
+                   "   vshr.s32 q3, q0, #31\n"                                                    \
+                   "   vqadd.s32 q0, q0, q3\n"                                                    \
+                   "   vrshl.s32 q0, q0, q1\n"                                                    \
+                   "   ldr      %[a0], [%[stage], #20]\n"                                         \
+                   "   vadd.i32 q0, q0, %[a0]\n"                                                  \
+                   "   vqmovnb.s32 q0, q0\n"                                                      \
+                   "   vqmovnb.s16 q0, q0\n"                                                      \
+                   "   vstrb.32 q0, [%[destination]], #4\n"                                       \
+                   "   le       lr, 1b\n"                                                         \
+                   : [w] "+r"(w), [destination] "+r"(destination), [a0] "=&Te"(a0), [a1] "=&Te"(a1), \
+                     [a2] "=&Te"(a2), [a3] "=&Te"(a3), [bias] "=&r"(bias),                        \
+                     [multipliers] "=&r"(multipliers), [shifts] "=&r"(shifts), [depth] "=&r"(depth) \
+                   : OPBRIDGE_UNITS_X##B, [stage] "r"(stage)                                      \
+                   : "lr", "q0", "q1", "q3", "memory")
+
 #define OPBRIDGE_UNITS_X1 [x0] "w"(x0)
 #define OPBRIDGE_UNITS_X2 OPBRIDGE_UNITS_X1, [x1] "w"(x1)
 #define OPBRIDGE_UNITS_X3 OPBRIDGE_UNITS_X2, [x2] "w"(x2)
@@ -129,11 +185,26 @@ typedef char opbridge_units_stage_layout[(sizeof(void *) == 4 && offsetof(opbrid
     OPBRIDGE_UNITS_IN_REGISTERS_BODY(B, OPBRIDGE_UNIT_DOT);                                          \
   }
 
+/* The full-range output stage (OPBRIDGE_UNITS_IN_REGISTERS_FULL_RANGE_BODY) over rows of any
+ * depth (DOT: one add a row) or of exactly B blocks (DOT_EXACT: none). */
+#define OPBRIDGE_UNITS_IN_REGISTERS_FULL_RANGE(B, NAME, DOT)                                         \
+  static void __attribute__((noinline)) opbridge_units_in_registers##B##_##NAME(                   \
+      const int8_t *x, const int8_t *w, int8_t *destination, const opbridge_units_stage *stage) { \
+    OPBRIDGE_UNITS_LOAD_PART(B);                                                                     \
+    OPBRIDGE_UNITS_IN_REGISTERS_FULL_RANGE_BODY(B, DOT);                                             \
+  }
+
 /* Vectors of 1, 2 and 3-4 blocks (the blocks past the vector zero): each variant costs about 300
  * bytes of flash in every module that links it. */
 OPBRIDGE_UNITS_IN_REGISTERS(1)
 OPBRIDGE_UNITS_IN_REGISTERS(2)
 OPBRIDGE_UNITS_IN_REGISTERS(4)
+OPBRIDGE_UNITS_IN_REGISTERS_FULL_RANGE(1, full_range, OPBRIDGE_UNIT_DOT)
+OPBRIDGE_UNITS_IN_REGISTERS_FULL_RANGE(2, full_range, OPBRIDGE_UNIT_DOT)
+OPBRIDGE_UNITS_IN_REGISTERS_FULL_RANGE(4, full_range, OPBRIDGE_UNIT_DOT)
+OPBRIDGE_UNITS_IN_REGISTERS_FULL_RANGE(1, full_range_exact, OPBRIDGE_UNIT_DOT_EXACT)
+OPBRIDGE_UNITS_IN_REGISTERS_FULL_RANGE(2, full_range_exact, OPBRIDGE_UNIT_DOT_EXACT)
+OPBRIDGE_UNITS_IN_REGISTERS_FULL_RANGE(4, full_range_exact, OPBRIDGE_UNIT_DOT_EXACT)
 
 typedef void (*opbridge_units_in_registers_fn)(const int8_t *, const int8_t *, int8_t *,
                                                const opbridge_units_stage *);
@@ -155,6 +226,12 @@ static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_plan_units(const int8_t *filter,
   static const opbridge_units_in_registers_fn by_blocks[4] = {
       opbridge_units_in_registers1, opbridge_units_in_registers2, opbridge_units_in_registers4,
       opbridge_units_in_registers4};
+  static const opbridge_units_in_registers_fn full_range_by_blocks[4] = {
+      opbridge_units_in_registers1_full_range, opbridge_units_in_registers2_full_range,
+      opbridge_units_in_registers4_full_range, opbridge_units_in_registers4_full_range};
+  static const opbridge_units_in_registers_fn full_range_exact_by_blocks[4] = {
+      opbridge_units_in_registers1_full_range_exact, opbridge_units_in_registers2_full_range_exact, NULL,
+      opbridge_units_in_registers4_full_range_exact};
   plan->run = NULL;
   plan->units = 0;
   const int32_t blocks = (depth + 15) / 16;
@@ -166,10 +243,12 @@ static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_plan_units(const int8_t *filter,
    * is whole blocks: then the last group reads a copy of its rows followed by zeros. */
   const int32_t read = 16 * (blocks == 3 ? 4 : blocks); /* bytes each row's loads span */
   const int32_t copied = depth != read;
+  int32_t all_right = 1; /* every unit shifts right by at least 1 */
   for (int32_t u = 0; u < (rq->per_channel ? units : 1); ++u) {
     if (rq->shifts[u] > 0) {
       return;
     }
+    all_right &= rq->shifts[u] < 0;
   }
   for (int32_t k = 0; k < 4; ++k) {
     plan->shared[k] = rq->multipliers[0];
@@ -198,6 +277,11 @@ static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_plan_units(const int8_t *filter,
   }
   plan->units = 4 * groups;
   plan->run = by_blocks[blocks - 1];
+  if (all_right && rq->activation_min == -128 && rq->activation_max == 127) {
+    /* Exact rows (depth 16, 32 or 64) never read past the filter, so nothing was copied. */
+    const int32_t exact = depth == 16 * blocks && full_range_exact_by_blocks[blocks - 1] != NULL;
+    plan->run = exact ? full_range_exact_by_blocks[blocks - 1] : full_range_by_blocks[blocks - 1];
+  }
 }
 
 /* Every unit of the input vector x (depth bytes, read whole: its blocks are loaded once, the

@@ -229,6 +229,11 @@ def require_small(geometry: Geometry, in_channels: int, macs_per_position: int) 
 # -- one node per form -----------------------------------------------------------------------
 
 
+# CONV_2D nodes with no activation (the whole int8 range: the Helium variant's short output stage
+# when every unit shifts right): a patch and 1x1 convolutions of 16 and 32 channels.
+FULL_RANGE_CONV_NODES = (0, 15, 24)
+
+
 def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     """CONV_2D; windows copied into scratch (row of the window < 16 bytes) when (index // 8) % 2 == 0,
     else read in place. In place, 1x1 filters (index % 5 == 0, and index % 8 == 0 besides) take
@@ -255,6 +260,7 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
         in_channels = draw(st.integers(1, max(1, 15 // row_taps)))
     elif geometry.filter_height == geometry.filter_width == 1:
         in_channels = 80 if index % 16 == 14 else draw(st.sampled_from([16, 32, 48, 64]))
+        in_channels = 16 if index == 24 else in_channels  # one block, no activation (below)
         geometry = dataclasses.replace(
             geometry, batches=1, height=min(geometry.height, 4), width=min(geometry.width, 4)
         )
@@ -277,6 +283,8 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
         out_channels += out_channels % 2
         if index % 32 == 28:
             geometry = dataclasses.replace(geometry, fields={**geometry.fields, "activation": Activation.NONE})
+    if index in FULL_RANGE_CONV_NODES:
+        geometry = dataclasses.replace(geometry, fields={**geometry.fields, "activation": Activation.NONE})
     taps = geometry.filter_height * geometry.filter_width * in_channels
     require_small(geometry, in_channels, taps * out_channels)
     input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), out_channels, per_channel_of(index), 0)
@@ -524,6 +532,10 @@ FEATURES: dict[str, set[str]] = {
         "pointwise_in_registers_shared",
         "pointwise_left_shift",
         "pointwise_deep_or_narrow",
+        "in_registers_full_range",
+        "in_registers_full_range_rows_of_1_blocks",
+        "in_registers_full_range_rows_of_2_blocks",
+        "in_registers_full_range_rows_of_4_blocks",
         "border_windows_copied",
         "border_windows_copied_by_blocks",
         "general",  # the in-place entry points: opbridge_conv_2d_s8_folded,
@@ -765,6 +777,23 @@ def pointwise_feature(graph: Graph, node: Node) -> str:
     return "pointwise_in_registers_" + ("per_channel" if len(filter_q.scales) > 1 else "shared")
 
 
+def in_registers_stage_features(graph: Graph, node: Node, depth: int) -> set[str]:
+    """The Helium path of input vectors held in registers (up to 64 bytes) with the short output
+    stage: every unit shifts right and the activation range is all of int8; rows of exactly 1, 2
+    or 4 blocks (depth 16, 32, 64) read without an add per row."""
+    input_q, filter_q, output_q = (
+        graph.tensor(i).quantization for i in (node.inputs[0], node.inputs[1], node.outputs[0])
+    )
+    assert input_q is not None and filter_q is not None and output_q is not None
+    channels = graph.tensor(node.outputs[0]).shape[3]
+    _, shifts = per_channel_multipliers(input_q.scale, filter_q.scales, output_q.scale, channels)
+    if depth > 64 or channels < 4 or not (shifts < 0).all():
+        return set()
+    if activation_range(node.attributes.activation, output_q) != (-128, 127):
+        return set()
+    return {"in_registers_full_range" + (f"_rows_of_{depth // 16}_blocks" if depth in (16, 32, 64) else "")}
+
+
 def window_features(graph: Graph, node: Node) -> set[str]:
     """CONV_2D and DEPTHWISE_CONV_2D: padding, windows on the border and inside, channels, paths."""
     a = node.attributes
@@ -812,6 +841,7 @@ def window_features(graph: Graph, node: Node) -> set[str]:
         if conv_2d_scratch_bytes(graph, node):
             features.add("patch")
             window_bytes = filter_height * filter_width * in_channels
+            features |= in_registers_stage_features(graph, node, window_bytes)
             y_span = (filter_height - 1) * a.dilation_height
             x_span = (filter_width - 1) * a.dilation_width
             if window_bytes <= 64 and (y_span * width + x_span + 1) * in_channels <= 256 and any(flags):
@@ -823,6 +853,7 @@ def window_features(graph: Graph, node: Node) -> set[str]:
             if filter_height == filter_width == 1 and in_channels % 16 == 0:
                 features.add("pointwise_whole_blocks")  # 1x1: each position a fully connected row
                 features.add(pointwise_feature(graph, node))
+                features |= in_registers_stage_features(graph, node, in_channels)
             window_bytes = filter_height * filter_width * in_channels
             copyable = a.dilation_width == 1 and window_bytes % 16 == 0 and window_bytes <= CONV_BLOCKS_MAX_WINDOW
             if not all(flags) and copyable:
