@@ -55,6 +55,7 @@ typedef struct {
   int16x8_t minimum;
   int16x8_t maximum;
   int32_t any_left;
+  int32_t full_range; /* every channel shifts right and the activation range is all of int8 */
 } opbridge_stage16;
 
 /* Byte offsets of the members opbridge_depthwise_row16's assembly reads (checked below). */
@@ -85,6 +86,7 @@ static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_load_stage16(const opbridge_fold
                                   int32_t lanes, opbridge_stage16 *stage) {
   const uint32x4_t offsets = vidupq_n_u32(0, 4);
   stage->any_left = 0;
+  int32_t all_right = 1;
   for (int32_t k = 0; k < 4; ++k) {
     const int32_t base = channel + opbridge_lane_order16[k];
     /* Lane i of this vector is channel base + 4 i. */
@@ -103,7 +105,10 @@ static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_load_stage16(const opbridge_fold
     stage->right[k] = vminq_s32(shift, vdupq_n_s32(0));
     stage->round[k] = vshrq_n_s32(stage->right[k], 31);
     stage->any_left |= vmaxvq_s32(0, stage->left[k]) > 0;
+    /* Lanes past `lanes` are never stored: only the channels inside decide. */
+    all_right &= vmaxvq_p_s32(INT32_MIN, shift, inside) < 0 || !inside;
   }
+  stage->full_range = all_right && rq->activation_min == -128 && rq->activation_max == 127;
   stage->minimum = vdupq_n_s16((int16_t)rq->activation_min);
   stage->maximum = vdupq_n_s16((int16_t)rq->activation_max);
 }
@@ -143,10 +148,14 @@ typedef struct {
   int32_t position_step;    /* bytes between the windows of neighbouring output positions */
   int32_t destination_step; /* bytes between neighbouring output positions (the channels) */
   int32_t offset;           /* output offset */
+  int32_t pairs;            /* columns / 2: the paired loops' pairs of taps per window row */
 } opbridge_row16;
 
-/* Its members are int32_t and pointers of 4 bytes: at 0, 4, ..., 32 in this order. */
-typedef char opbridge_row16_layout[(sizeof(void *) == 4 && offsetof(opbridge_row16, offset) == 32) ? 1 : -1];
+/* Its members are int32_t and pointers of 4 bytes: at 0, 4, ..., 36 in this order. */
+typedef char opbridge_row16_layout[(sizeof(void *) == 4 && offsetof(opbridge_row16, offset) == 32 &&
+                                    offsetof(opbridge_row16, pairs) == 36)
+                                       ? 1
+                                       : -1];
 
 /* acc<k> (an operand) rescaled in place, after any left shift: VQRDMULH, then the rounding
  * right shift as opbridge_lanes_requantize does. */
@@ -247,6 +256,128 @@ static void __attribute__((noinline)) opbridge_depthwise_row16(const opbridge_ro
                    "   bne      0b\n" OPBRIDGE_ROW16_END OPBRIDGE_ROW16_OPERANDS);
 }
 
+/* Two neighbouring taps of a window row (dilation 1: 16 bytes apart in the lines), their products
+ * summed as int16 before they are widened: 21 instructions, where two OPBRIDGE_DEPTHWISE_TAP16
+ * take 28. Exact when no weight is -128: a product of int8 values then lies within
+ * [-16256, 16384], two of them within int16. The second tap's even products overwrite its
+ * weights (VMULLB.S8 with Qd = Qm: 8-bit elements, allowed), which are loaded again for the odd
+ * ones: every other Q register holds an accumulator or the first tap's products. */
+#define OPBRIDGE_DEPTHWISE_PAIR16             \
+  "   vldrb.8 q0, [%[x]], #16\n"              \
+  "   vldrb.8 q1, [%[w]]\n"                   \
+  "   add     %[w], %[w], %[weight_step]\n"   \
+  "   vmullb.s8 q2, q0, q1\n"                 \
+  "   vmullt.s8 q3, q0, q1\n"                 \
+  "   vldrb.8 q0, [%[x]], #16\n"              \
+  "   vldrb.8 q1, [%[w]]\n"                   \
+  "   vmullb.s8 q1, q0, q1\n"                 \
+  "   vadd.i16 q2, q2, q1\n"                  \
+  "   vldrb.8 q1, [%[w]]\n"                   \
+  "   add     %[w], %[w], %[weight_step]\n"   \
+  "   vmullt.s8 q1, q0, q1\n"                 \
+  "   vadd.i16 q3, q3, q1\n"                  \
+  OPBRIDGE_DEPTHWISE_WIDEN16
+
+/* The int16 products (even channels in q2, odd in q3) widened into the four accumulators. */
+#define OPBRIDGE_DEPTHWISE_WIDEN16           \
+  "   vmovlb.s16 q0, q2\n"                  \
+  "   vadd.i32 %q[acc0], %q[acc0], q0\n"    \
+  "   vmovlt.s16 q0, q2\n"                  \
+  "   vadd.i32 %q[acc1], %q[acc1], q0\n"    \
+  "   vmovlb.s16 q0, q3\n"                  \
+  "   vadd.i32 %q[acc2], %q[acc2], q0\n"    \
+  "   vmovlt.s16 q0, q3\n"                  \
+  "   vadd.i32 %q[acc3], %q[acc3], q0\n"
+
+/* The last tap of a window row of an odd number of taps, the input pointer advanced by the load. */
+#define OPBRIDGE_DEPTHWISE_LAST_TAP16       \
+  "   vldrb.8 q0, [%[x]], #16\n"            \
+  "   vldrb.8 q1, [%[w]]\n"                 \
+  "   add     %[w], %[w], %[weight_step]\n" \
+  OPBRIDGE_DEPTHWISE_PRODUCTS16
+
+/* acc<k> rescaled in place when every channel shifts right: the rounding correction (-1 for a
+ * negative value) needs no mask. */
+#define OPBRIDGE_STAGE16_SCALE_FULL_RANGE(k)                                      \
+  "   vldrw.32 q0, [%[stage], #" OPBRIDGE_STAGE16_MULTIPLIER " + " #k " * 16]\n" \
+  "   vqrdmulh.s32 %q[acc" #k "], %q[acc" #k "], q0\n"                            \
+  "   vshr.s32 q1, %q[acc" #k "], #31\n"                                          \
+  "   vqadd.s32 %q[acc" #k "], %q[acc" #k "], q1\n"                               \
+  "   vldrw.32 q0, [%[stage], #" OPBRIDGE_STAGE16_RIGHT " + " #k " * 16]\n"      \
+  "   vrshl.s32 %q[acc" #k "], %q[acc" #k "], q0\n"
+
+/* OPBRIDGE_ROW16_END where every channel shifts right and the activation range is all of int8
+ * (stage->full_range): no left shift to test for, and the narrows to bytes saturate, which is the
+ * clamp: 40 instructions, not 57. */
+#define OPBRIDGE_ROW16_END_FULL_RANGE                                      \
+  OPBRIDGE_STAGE16_SCALE_FULL_RANGE(0)                                     \
+  OPBRIDGE_STAGE16_SCALE_FULL_RANGE(1)                                     \
+  OPBRIDGE_STAGE16_SCALE_FULL_RANGE(2)                                     \
+  OPBRIDGE_STAGE16_SCALE_FULL_RANGE(3)                                     \
+  "   vqmovnb.s32 q0, %q[acc0]\n"                                          \
+  "   vqmovnt.s32 q0, %q[acc1]\n"                                          \
+  "   vqmovnb.s32 q1, %q[acc2]\n"                                          \
+  "   vqmovnt.s32 q1, %q[acc3]\n"                                          \
+  "   ldr      %[scratch], [%[row], #32]\n"                                \
+  "   vqadd.s16 q0, q0, %[scratch]\n"                                      \
+  "   vqadd.s16 q1, q1, %[scratch]\n"                                      \
+  "   vqmovnb.s16 q2, q0\n"                                                \
+  "   vqmovnt.s16 q2, q1\n"                                                \
+  "   vstrb.8  q2, [%[destination]]\n"                                     \
+  "   ldr      %[scratch], [%[row], #28]\n"                                \
+  "   add      %[destination], %[destination], %[scratch]\n"               \
+  "   ldr      %[scratch], [%[row], #24]\n"                                \
+  "   add      %[origin], %[origin], %[scratch]\n"                         \
+  "   subs     %[count], %[count], #1\n"                                   \
+  "   bne      2b\n"
+
+/* The paired loop over a window of rows of an odd number of taps, dilation 1: per row the pairs,
+ * then the last tap. */
+#define OPBRIDGE_ROW16_PAIRED_TAPS                     \
+  "   ldr      %[weight_step], [%[row], #16]\n"        \
+  "0: ldr      lr, [%[row], #36]\n"                    \
+  "   wls      lr, lr, 3f\n"                           \
+  "1:\n" OPBRIDGE_DEPTHWISE_PAIR16                     \
+  "   le       lr, 1b\n"                               \
+  "3:\n" OPBRIDGE_DEPTHWISE_LAST_TAP16                 \
+  "   ldr      %[scratch], [%[row], #20]\n"            \
+  "   add      %[x], %[x], %[scratch]\n"               \
+  "   subs     %[rows], %[rows], #1\n"                 \
+  "   bne      0b\n"
+
+/* opbridge_depthwise_row16 for windows not dilated along x whose rows have an odd number of taps
+ * (3x3, 5x5, 7x7, ...) and filters with no weight of -128: taps in pairs
+ * (OPBRIDGE_DEPTHWISE_PAIR16), the output stage of opbridge_depthwise_row16 or, where
+ * stage->full_range, the short one. */
+static void __attribute__((noinline)) opbridge_depthwise_row16_paired(const opbridge_row16 *row,
+                                                                      const opbridge_stage16 *stage,
+                                                                      const int8_t *origin, int8_t *destination,
+                                                                      int32_t count) {
+  int32x4_t acc0, acc1, acc2, acc3;
+  const int8_t *x;
+  const int8_t *w;
+  int32_t rows, tap_step, weight_step, scratch;
+  (void)tap_step;
+  __asm__ volatile(OPBRIDGE_ROW16_START OPBRIDGE_ROW16_PAIRED_TAPS OPBRIDGE_ROW16_END OPBRIDGE_ROW16_OPERANDS);
+}
+
+static void __attribute__((noinline)) opbridge_depthwise_row16_paired_full_range(const opbridge_row16 *row,
+                                                                                 const opbridge_stage16 *stage,
+                                                                                 const int8_t *origin,
+                                                                                 int8_t *destination,
+                                                                                 int32_t count) {
+  int32x4_t acc0, acc1, acc2, acc3;
+  const int8_t *x;
+  const int8_t *w;
+  int32_t rows, tap_step, weight_step, scratch;
+  (void)tap_step;
+  __asm__ volatile(OPBRIDGE_ROW16_START OPBRIDGE_ROW16_PAIRED_TAPS OPBRIDGE_ROW16_END_FULL_RANGE
+                       OPBRIDGE_ROW16_OPERANDS);
+}
+
+typedef void (*opbridge_row16_fn)(const opbridge_row16 *, const opbridge_stage16 *, const int8_t *, int8_t *,
+                                  int32_t);
+
 /* The stack opbridge_depthwise_lines16 copies window lines into (filter height x the input
  * columns of a chunk of output positions x 16 bytes). */
 #define OPBRIDGE_DEPTHWISE_LINES_BYTES 1024
@@ -264,6 +395,7 @@ typedef struct {
   int32_t weight_step;
   int32_t lanes;  /* 16 for a whole block */
   int8_t *staged; /* a partial block's */
+  int32_t paired; /* no weight is -128 and the window is not dilated along x: taps may go in pairs */
 } opbridge_block16;
 
 /* Every output position of one block of 16 channels (depth multiplier 1), or of its first
@@ -302,7 +434,13 @@ static inline __attribute__((always_inline)) void opbridge_depthwise_lines16_bod
                               row_skip,
                               position_step,
                               partial ? 16 : channels,
-                              params->requantization.output_offset};
+                              params->requantization.output_offset,
+                              columns / 2};
+  /* Rows of an odd number of taps go in pairs when the block allows it; others tap by tap. */
+  const opbridge_row16_fn run =
+      block->paired && columns % 2 == 1
+          ? (stage.full_range ? opbridge_depthwise_row16_paired_full_range : opbridge_depthwise_row16_paired)
+          : opbridge_depthwise_row16;
   for (int32_t oy = 0; oy < params->output.height; ++oy) {
     const int32_t y_origin = oy * params->stride_height - params->padding_height;
     for (int32_t first = 0; first < params->output.width; first += chunk) {
@@ -337,10 +475,10 @@ static inline __attribute__((always_inline)) void opbridge_depthwise_lines16_bod
       }
       int8_t *output = destination + (oy * params->output.width + first) * channels;
       if (!partial) {
-        opbridge_depthwise_row16(&row, &stage, lines, output, count);
+        run(&row, &stage, lines, output, count);
         continue;
       }
-      opbridge_depthwise_row16(&row, &stage, lines, staged, count);
+      run(&row, &stage, lines, staged, count);
       for (int32_t p = 0; p < count; ++p, output += channels) {
         vstrbq_p_s8(output, vld1q_s8(staged + p * 16), copied);
       }
@@ -371,7 +509,7 @@ static void __attribute__((noinline)) opbridge_depthwise_lines16_partial(
 static int32_t __attribute__((noinline)) opbridge_depthwise_partial16(const opbridge_conv_s8_folded_params *params,
                                                                       const opbridge_depthwise_window *window,
                                                                       const int8_t *image, const int8_t *filter,
-                                                                      int32_t channel, int32_t chunk,
+                                                                      int32_t channel, int32_t chunk, int32_t paired,
                                                                       int8_t *destination) {
   int8_t weights[OPBRIDGE_DEPTHWISE_PARTIAL_WEIGHT_BYTES];
   int8_t staged[OPBRIDGE_DEPTHWISE_LINES_BYTES];
@@ -384,7 +522,7 @@ static int32_t __attribute__((noinline)) opbridge_depthwise_partial16(const opbr
   for (int32_t t = 0; t < taps; ++t) {
     vst1q_s8(weights + t * 16, vldrbq_z_s8(filter + t * window->channels + channel, copied));
   }
-  const opbridge_block16 block = {weights, 16, lanes, staged};
+  const opbridge_block16 block = {weights, 16, lanes, staged, paired};
   opbridge_depthwise_lines16_partial(params, window, image, &block, channel, chunk, destination);
   return 1;
 }
@@ -538,18 +676,26 @@ opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *param
   int32_t chunk = line_limit > x_span ? (line_limit - x_span - 1) / stride_width + 1 : 0;
   chunk = chunk > out.width ? out.width : chunk;
   const int32_t whole_blocks = chunk > 0 ? channels / 16 * 16 : 0;
+  /* Taps go in pairs (opbridge_depthwise_row16_paired: int16 sums of two products) when no
+   * weight is -128 and the window is not dilated along x. */
+  int32_t paired = dilation_width == 1;
+  const int32_t filter_bytes = window.filter_height * window.filter_width * channels;
+  for (int32_t i = 0; paired && i < filter_bytes; i += 16) {
+    const mve_pred16_t lanes = vctp8q((uint32_t)(filter_bytes - i));
+    paired = vminvq_p_s8(INT8_MAX, vldrbq_z_s8(filter + i, lanes), lanes) > INT8_MIN;
+  }
   for (int32_t b = 0; b < out.batches; ++b) {
     const int8_t *image = input + b * image_bytes;
     int8_t *batch_output = output + b * out.height * out.width * channels;
     for (int32_t c = 0; c < whole_blocks; c += 16) {
-      const opbridge_block16 block = {filter + c, channels, 16, NULL};
+      const opbridge_block16 block = {filter + c, channels, 16, NULL, paired};
       opbridge_depthwise_lines16(params, &window, image, &block, c, chunk, batch_output + c);
     }
     /* The channels after the last whole block of 16: one partial block, or (when its weights or
      * a window do not fit the buffers) four at a time over every position. */
     int32_t rest = whole_blocks;
     if (chunk > 0 && rest < channels &&
-        opbridge_depthwise_partial16(params, &window, image, filter, rest, chunk, batch_output + rest)) {
+        opbridge_depthwise_partial16(params, &window, image, filter, rest, chunk, paired, batch_output + rest)) {
       rest = channels;
     }
     for (int32_t c = rest; c < channels; c += 4) {

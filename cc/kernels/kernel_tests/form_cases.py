@@ -298,6 +298,10 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     return NodeSpec(inputs, node_attributes, output_q)
 
 
+# The DEPTHWISE_CONV_2D node (3x3, whole blocks of 16 channels) whose negative weights are -128.
+MINIMUM_WEIGHTS_DEPTHWISE_NODE = 0
+
+
 def draw_depthwise_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     """DEPTHWISE_CONV_2D: depth multiplier 1 on even nodes, 2-8 on odd ones (a separate path).
 
@@ -342,9 +346,15 @@ def draw_depthwise_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), channels, per_channel_of(index), 3)
     filter_shape = (1, geometry.filter_height, geometry.filter_width, channels)
     input_shape = (geometry.batches, geometry.height, geometry.width, in_channels)
+    weights = draw_weights(draw, filter_shape)
+    if index == MINIMUM_WEIGHTS_DEPTHWISE_NODE:
+        # Weights of -128 against inputs near -128 (the quiet golden inputs sit at the zero
+        # point): two such products overflow int16, so the Helium variant must not pair taps.
+        weights = np.where(weights < 0, -128, weights).astype(np.int8)
+        input_q = Quantization(input_q.scales, (-128,))
     inputs = [
         TensorSpec("input", DType.INT8, input_shape, input_q),
-        TensorSpec("filter", DType.INT8, filter_shape, filter_q, draw_weights(draw, filter_shape)),
+        TensorSpec("filter", DType.INT8, filter_shape, filter_q, weights),
         draw_bias(draw, input_q, filter_q, channels, taps),
     ]
     node_attributes = attributes(
@@ -563,6 +573,9 @@ FEATURES: dict[str, set[str]] = {
         "lines_window_too_large",
         "lines_partial_block",
         "lines_partial_only",
+        "lines_paired",
+        "lines_paired_full_range",
+        "lines_weight_-128",
         "dsp_depthwise",  # DSP: four channels over a tap table in assembly
         "dsp_clamped",
         "dsp_full_range",
@@ -757,7 +770,20 @@ def depthwise_block_features(graph: Graph, node: Node) -> set[str]:
     assert input_q is not None and filter_q is not None and output_q is not None
     _, shifts = per_channel_multipliers(input_q.scale, filter_q.scales, output_q.scale, channels)
     left = any((shifts[block : block + 16] > 0).any() for block in range(0, channels, 16))
-    return features | {"lines_left_shift" if left else "lines_no_left_shift"}
+    features.add("lines_left_shift" if left else "lines_no_left_shift")
+    # Taps in pairs (int16 sums of two products): rows of an odd number of taps, not dilated
+    # along x, no weight of -128; the short output stage where every channel of a block shifts
+    # right and the activation range is all of int8.
+    weights = graph.tensor(node.inputs[1]).data
+    assert weights is not None
+    if (weights == -128).any():
+        features.add("lines_weight_-128")
+    elif filter_width % 2 == 1 and a.dilation_width == 1:
+        full_range = activation_range(a.activation, output_q) == (-128, 127) and any(
+            (shifts[block : block + 16] < 0).all() for block in range(0, channels, 16)
+        )
+        features.add("lines_paired" + ("_full_range" if full_range else ""))
+    return features
 
 
 def pointwise_feature(graph: Graph, node: Node) -> str:
