@@ -441,19 +441,36 @@ static inline __attribute__((always_inline)) void opbridge_depthwise_lines16_bod
       block->paired && columns % 2 == 1
           ? (stage.full_range ? opbridge_depthwise_row16_paired_full_range : opbridge_depthwise_row16_paired)
           : opbridge_depthwise_row16;
-  for (int32_t oy = 0; oy < params->output.height; ++oy) {
-    const int32_t y_origin = oy * params->stride_height - params->padding_height;
-    for (int32_t first = 0; first < params->output.width; first += chunk) {
-      const int32_t count = params->output.width - first < chunk ? params->output.width - first : chunk;
-      /* The line's first column is input column x_first; [left, right) lie inside the input. */
-      const int32_t x_first = first * stride - params->padding_width;
-      const int32_t used = (count - 1) * stride + x_span + 1;
-      int32_t left = -x_first < 0 ? 0 : -x_first;
-      left = left < used ? left : used;
-      int32_t right = window->width - x_first < used ? window->width - x_first : used;
-      right = right < left ? left : right;
-      int8_t *line = lines;
-      for (int32_t fy = 0; fy < window->filter_height; ++fy, line += line_bytes) {
+  /* With stride and dilation 1 along y, the next output row's window lines are this row's less
+   * the first, plus one: the buffer holds as many lines as fit, each output row copies its one
+   * new line, and when the buffer is full the lines kept move to its front. */
+  const int32_t rolling = params->stride_height == 1 && params->dilation_height == 1;
+  const int32_t capacity = OPBRIDGE_DEPTHWISE_LINES_BYTES / line_bytes; /* at least filter_height */
+  const int32_t kept_bytes = (window->filter_height - 1) * line_bytes;
+  for (int32_t first = 0; first < params->output.width; first += chunk) {
+    const int32_t count = params->output.width - first < chunk ? params->output.width - first : chunk;
+    /* The line's first column is input column x_first; [left, right) lie inside the input. */
+    const int32_t x_first = first * stride - params->padding_width;
+    const int32_t used = (count - 1) * stride + x_span + 1;
+    int32_t left = -x_first < 0 ? 0 : -x_first;
+    left = left < used ? left : used;
+    int32_t right = window->width - x_first < used ? window->width - x_first : used;
+    right = right < left ? left : right;
+    int32_t base = 0; /* the line of the window's first row */
+    for (int32_t oy = 0; oy < params->output.height; ++oy) {
+      const int32_t y_origin = oy * params->stride_height - params->padding_height;
+      int32_t fy = 0; /* the first window row to copy */
+      if (rolling && oy > 0) {
+        fy = window->filter_height - 1;
+        if (++base + window->filter_height > capacity) {
+          for (int32_t i = 0; i < kept_bytes; i += 16) { /* forward: the destination lies below */
+            vst1q_s8(lines + i, vld1q_s8(lines + base * line_bytes + i));
+          }
+          base = 0;
+        }
+      }
+      int8_t *line = lines + (base + fy) * line_bytes;
+      for (; fy < window->filter_height; ++fy, line += line_bytes) {
         const int32_t iy = y_origin + fy * params->dilation_height;
         const int32_t inside_from = iy >= 0 && iy < window->height ? left : used; /* no column inside */
         const int8_t *source = first_channel + (iy * window->width + x_first + left) * channels;
@@ -474,11 +491,12 @@ static inline __attribute__((always_inline)) void opbridge_depthwise_lines16_bod
         }
       }
       int8_t *output = destination + (oy * params->output.width + first) * channels;
+      const int8_t *window_lines = lines + base * line_bytes;
       if (!partial) {
-        run(&row, &stage, lines, output, count);
+        run(&row, &stage, window_lines, output, count);
         continue;
       }
-      run(&row, &stage, lines, staged, count);
+      run(&row, &stage, window_lines, staged, count);
       for (int32_t p = 0; p < count; ++p, output += channels) {
         vstrbq_p_s8(output, vld1q_s8(staged + p * 16), copied);
       }

@@ -574,6 +574,8 @@ FEATURES: dict[str, set[str]] = {
         "lines_partial_block",
         "lines_partial_only",
         "lines_paired",
+        "lines_rolled",
+        "lines_rolled_and_moved",
         "lines_paired_full_range",
         "lines_weight_-128",
         "dsp_depthwise",  # DSP: four channels over a tap table in assembly
@@ -759,6 +761,13 @@ def depthwise_block_features(graph: Graph, node: Node) -> set[str]:
     if chunk == 0:
         return {"lines_window_too_large"}
     features = {"lines_in_chunks" if chunk < columns.output_size else "lines_whole_rows"}
+    if a.stride_height == 1 and a.dilation_height == 1:
+        # Each output row copies one new window line; the lines kept move to the buffer's front
+        # when it is full.
+        rows = window(a.padding, graph.tensor(node.inputs[0]).shape[1], filter_height, 1, 1).output_size
+        line_bytes = ((min(chunk, columns.output_size) - 1) * a.stride_width + x_span + 1) * 16
+        capacity = DEPTHWISE_LINES_BYTES // line_bytes
+        features.add("lines_rolled_and_moved" if rows - 1 + filter_height > capacity else "lines_rolled")
     if channels % 16:
         if filter_height * filter_width * 16 > DEPTHWISE_PARTIAL_WEIGHT_BYTES:
             features.add("lines_partial_four_channels")
