@@ -112,6 +112,10 @@ typedef char opbridge_units_stage_layout[(sizeof(void *) == 4 && offsetof(opbrid
 #define OPBRIDGE_UNIT_DOT_EXACT_2(a)                                         \
   "   vldrb.8 q0, [%[w]], #32\n   vmladav.s8 %[" a "], %q[x0], q0\n"      \
   "   vldrb.8 q1, [%[w], #-16]\n   vmladava.s8 %[" a "], %q[x1], q1\n"
+#define OPBRIDGE_UNIT_DOT_EXACT_3(a)                                         \
+  "   vldrb.8 q0, [%[w]], #48\n   vmladav.s8 %[" a "], %q[x0], q0\n"      \
+  "   vldrb.8 q1, [%[w], #-32]\n   vmladava.s8 %[" a "], %q[x1], q1\n"    \
+  "   vldrb.8 q0, [%[w], #-16]\n   vmladava.s8 %[" a "], %q[x2], q0\n"
 #define OPBRIDGE_UNIT_DOT_EXACT_4(a)                                         \
   "   vldrb.8 q0, [%[w]], #64\n   vmladav.s8 %[" a "], %q[x0], q0\n"      \
   "   vldrb.8 q1, [%[w], #-48]\n   vmladava.s8 %[" a "], %q[x1], q1\n"    \
@@ -201,9 +205,11 @@ OPBRIDGE_UNITS_IN_REGISTERS(2)
 OPBRIDGE_UNITS_IN_REGISTERS(4)
 OPBRIDGE_UNITS_IN_REGISTERS_FULL_RANGE(1, full_range, OPBRIDGE_UNIT_DOT)
 OPBRIDGE_UNITS_IN_REGISTERS_FULL_RANGE(2, full_range, OPBRIDGE_UNIT_DOT)
+OPBRIDGE_UNITS_IN_REGISTERS_FULL_RANGE(3, full_range, OPBRIDGE_UNIT_DOT)
 OPBRIDGE_UNITS_IN_REGISTERS_FULL_RANGE(4, full_range, OPBRIDGE_UNIT_DOT)
 OPBRIDGE_UNITS_IN_REGISTERS_FULL_RANGE(1, full_range_exact, OPBRIDGE_UNIT_DOT_EXACT)
 OPBRIDGE_UNITS_IN_REGISTERS_FULL_RANGE(2, full_range_exact, OPBRIDGE_UNIT_DOT_EXACT)
+OPBRIDGE_UNITS_IN_REGISTERS_FULL_RANGE(3, full_range_exact, OPBRIDGE_UNIT_DOT_EXACT)
 OPBRIDGE_UNITS_IN_REGISTERS_FULL_RANGE(4, full_range_exact, OPBRIDGE_UNIT_DOT_EXACT)
 
 typedef void (*opbridge_units_in_registers_fn)(const int8_t *, const int8_t *, int8_t *,
@@ -228,10 +234,10 @@ static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_plan_units(const int8_t *filter,
       opbridge_units_in_registers4};
   static const opbridge_units_in_registers_fn full_range_by_blocks[4] = {
       opbridge_units_in_registers1_full_range, opbridge_units_in_registers2_full_range,
-      opbridge_units_in_registers4_full_range, opbridge_units_in_registers4_full_range};
+      opbridge_units_in_registers3_full_range, opbridge_units_in_registers4_full_range};
   static const opbridge_units_in_registers_fn full_range_exact_by_blocks[4] = {
-      opbridge_units_in_registers1_full_range_exact, opbridge_units_in_registers2_full_range_exact, NULL,
-      opbridge_units_in_registers4_full_range_exact};
+      opbridge_units_in_registers1_full_range_exact, opbridge_units_in_registers2_full_range_exact,
+      opbridge_units_in_registers3_full_range_exact, opbridge_units_in_registers4_full_range_exact};
   plan->run = NULL;
   plan->units = 0;
   const int32_t blocks = (depth + 15) / 16;
@@ -239,10 +245,6 @@ static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_plan_units(const int8_t *filter,
   if (depth > 64 || groups <= 0) {
     return;
   }
-  /* The last row's reads end at 16 * blocks bytes past its start, past the filter unless depth
-   * is whole blocks: then the last group reads a copy of its rows followed by zeros. */
-  const int32_t read = 16 * (blocks == 3 ? 4 : blocks); /* bytes each row's loads span */
-  const int32_t copied = depth != read;
   int32_t all_right = 1; /* every unit shifts right by at least 1 */
   for (int32_t u = 0; u < (rq->per_channel ? units : 1); ++u) {
     if (rq->shifts[u] > 0) {
@@ -250,6 +252,12 @@ static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_plan_units(const int8_t *filter,
     }
     all_right &= rq->shifts[u] < 0;
   }
+  /* The short output stage has a variant per number of blocks; the other runs 3 blocks as 4. */
+  const int32_t full_range = all_right && rq->activation_min == -128 && rq->activation_max == 127;
+  /* The last row's reads end at 16 * blocks bytes past its start, past the filter unless depth
+   * is whole blocks: then the last group reads a copy of its rows followed by zeros. */
+  const int32_t read = 16 * (blocks == 3 && !full_range ? 4 : blocks); /* bytes each row's loads span */
+  const int32_t copied = depth != read;
   for (int32_t k = 0; k < 4; ++k) {
     plan->shared[k] = rq->multipliers[0];
     plan->shared[4 + k] = rq->shifts[0];
@@ -277,10 +285,10 @@ static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_plan_units(const int8_t *filter,
   }
   plan->units = 4 * groups;
   plan->run = by_blocks[blocks - 1];
-  if (all_right && rq->activation_min == -128 && rq->activation_max == 127) {
-    /* Exact rows (depth 16, 32 or 64) never read past the filter, so nothing was copied. */
-    const int32_t exact = depth == 16 * blocks && full_range_exact_by_blocks[blocks - 1] != NULL;
-    plan->run = exact ? full_range_exact_by_blocks[blocks - 1] : full_range_by_blocks[blocks - 1];
+  if (full_range) {
+    /* Rows of whole blocks (depth 16, 32, 48 or 64) never read past the filter (nothing was
+     * copied) and need no add per row. */
+    plan->run = copied ? full_range_by_blocks[blocks - 1] : full_range_exact_by_blocks[blocks - 1];
   }
 }
 

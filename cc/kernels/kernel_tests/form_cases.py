@@ -142,11 +142,13 @@ def draw_weights(draw: DrawFn, shape: tuple[int, ...]) -> np.ndarray:
 
 
 def draw_bias(
-    draw: DrawFn, input_q: Quantization, filter_q: Quantization, channels: int, taps: int
+    draw: DrawFn, input_q: Quantization, filter_q: Quantization, channels: int, taps: int, extreme: bool = True
 ) -> TensorSpec | None:
-    """No bias, an ordinary one, or one near the int32 limits: |bias| + |accumulator| stays within
-    int32 for `taps` products per output (so TFLite Micro's accumulator and the folded bias do)."""
-    kind = draw(st.sampled_from(["none", "ordinary", "ordinary", "extreme"]))
+    """No bias, an ordinary one, or (when `extreme`) one near the int32 limits: |bias| +
+    |accumulator| stays within int32 for `taps` products per output (so TFLite Micro's accumulator
+    and the folded bias do). An extreme bias saturates every output: a node whose dot products a
+    test must see draws without it."""
+    kind = draw(st.sampled_from(["none", "ordinary", "ordinary", "extreme"] if extreme else ["none", "ordinary"]))
     if kind == "none":
         return None
     if kind == "ordinary":
@@ -230,8 +232,11 @@ def require_small(geometry: Geometry, in_channels: int, macs_per_position: int) 
 
 
 # CONV_2D nodes with no activation (the whole int8 range: the Helium variant's short output stage
-# when every unit shifts right): a patch and 1x1 convolutions of 16 and 32 channels.
-FULL_RANGE_CONV_NODES = (0, 15, 24)
+# when every unit shifts right): patches and 1x1 convolutions of 16 and 32 channels.
+FULL_RANGE_CONV_NODES = (0, 4, 15, 16, 20, 23, 24)
+# Their patches' filter sizes and input channels: windows of 1 to 4 blocks, whole or not
+# (the short stage has a variant for each number of blocks).
+FULL_RANGE_PATCHES = {23: ((1, 3), 2), 20: ((3, 3), 3), 0: ((3, 3), 4), 4: ((4, 4), 3), 16: ((4, 3), 5)}
 
 
 def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
@@ -243,6 +248,8 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     filter_sizes = st.just((1, 1)) if in_place and index % 8 == 0 else None
     if index % 32 == 12:  # the DSP variant's pairs with an odd number of words: odd taps (below)
         filter_sizes = st.just((3, 3))
+    if index in FULL_RANGE_PATCHES:
+        filter_sizes = st.just(FULL_RANGE_PATCHES[index][0])
     # Node 9 mod 16: 16 or 32 input channels, three taps a row with SAME padding and stride 1
     # (windows overhang both sides), not dilated along x (the Helium variant copies its border
     # windows' rows 16 bytes at a time).
@@ -256,7 +263,10 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
         )
     dilation_width = geometry.fields["dilation_width"]
     row_taps = geometry.filter_width if dilation_width == 1 else 1
-    if not in_place:  # scratch patch: row_taps * in_channels < 16
+    if index in FULL_RANGE_PATCHES:
+        in_channels = FULL_RANGE_PATCHES[index][1]
+        geometry = dataclasses.replace(geometry, fields={**geometry.fields, "dilation_width": 1})
+    elif not in_place:  # scratch patch: row_taps * in_channels < 16
         in_channels = draw(st.integers(1, max(1, 15 // row_taps)))
     elif geometry.filter_height == geometry.filter_width == 1:
         in_channels = 80 if index % 16 == 14 else draw(st.sampled_from([16, 32, 48, 64]))
@@ -271,6 +281,8 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
         edges = sorted(c for c in {low, 16, 17, 32, 33, 40} if c >= low)
         in_channels = draw(st.one_of(st.sampled_from(edges), st.integers(low, 40)))
     out_channels = draw(OUT_CHANNELS)
+    if index in FULL_RANGE_PATCHES:
+        out_channels = max(out_channels, 4)  # a group of four units at least
     if in_place and index % 16 == 12:
         # The DSP variant's pairs of positions: input channels a multiple of 4 (an odd number of
         # them on node 12 mod 32: an odd number of words with odd filters), an even number of
@@ -292,7 +304,7 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     inputs = [
         TensorSpec("input", DType.INT8, (geometry.batches, geometry.height, geometry.width, in_channels), input_q),
         TensorSpec("filter", DType.INT8, filter_shape, filter_q, draw_weights(draw, filter_shape)),
-        draw_bias(draw, input_q, filter_q, out_channels, taps),
+        draw_bias(draw, input_q, filter_q, out_channels, taps, extreme=index not in FULL_RANGE_CONV_NODES),
     ]
     node_attributes = attributes("CONV_2D", requantization=Requantization.TFLITE, **geometry.fields)
     return NodeSpec(inputs, node_attributes, output_q)
@@ -542,10 +554,14 @@ FEATURES: dict[str, set[str]] = {
         "pointwise_in_registers_shared",
         "pointwise_left_shift",
         "pointwise_deep_or_narrow",
-        "in_registers_full_range",
         "in_registers_full_range_rows_of_1_blocks",
         "in_registers_full_range_rows_of_2_blocks",
+        "in_registers_full_range_rows_of_3_blocks",
         "in_registers_full_range_rows_of_4_blocks",
+        "in_registers_full_range_1_blocks_partial",
+        "in_registers_full_range_2_blocks_partial",
+        "in_registers_full_range_3_blocks_partial",
+        "in_registers_full_range_4_blocks_partial",
         "border_windows_copied",
         "border_windows_copied_by_blocks",
         "general",  # the in-place entry points: opbridge_conv_2d_s8_folded,
@@ -815,7 +831,7 @@ def pointwise_feature(graph: Graph, node: Node) -> str:
 def in_registers_stage_features(graph: Graph, node: Node, depth: int) -> set[str]:
     """The Helium path of input vectors held in registers (up to 64 bytes) with the short output
     stage: every unit shifts right and the activation range is all of int8; rows of exactly 1, 2
-    or 4 blocks (depth 16, 32, 64) read without an add per row."""
+    or 4 whole blocks read without an add per row."""
     input_q, filter_q, output_q = (
         graph.tensor(i).quantization for i in (node.inputs[0], node.inputs[1], node.outputs[0])
     )
@@ -826,7 +842,10 @@ def in_registers_stage_features(graph: Graph, node: Node, depth: int) -> set[str
         return set()
     if activation_range(node.attributes.activation, output_q) != (-128, 127):
         return set()
-    return {"in_registers_full_range" + (f"_rows_of_{depth // 16}_blocks" if depth in (16, 32, 64) else "")}
+    blocks = -(-depth // 16)
+    if depth % 16 == 0:
+        return {f"in_registers_full_range_rows_of_{blocks}_blocks"}
+    return {f"in_registers_full_range_{blocks}_blocks_partial"}
 
 
 def window_features(graph: Graph, node: Node) -> set[str]:
