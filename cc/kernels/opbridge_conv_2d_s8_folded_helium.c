@@ -215,6 +215,83 @@ OPBRIDGE_UNITS_IN_REGISTERS_FULL_RANGE(4, full_range_exact, OPBRIDGE_UNIT_DOT_EX
 typedef void (*opbridge_units_in_registers_fn)(const int8_t *, const int8_t *, int8_t *,
                                                const opbridge_units_stage *);
 
+/* What opbridge_units_of_positions reads: the stage of opbridge_units_in_registers1 (its depth
+ * unused: rows are 16 bytes) and the run of positions. */
+typedef struct {
+  opbridge_units_stage stage; /* offsets 0-32 */
+  int32_t positions;          /* 36 */
+  int32_t input_step;         /* 40: bytes from one position's input vector to the next's */
+  const int8_t *rows;         /* 44: the weight rows, 16 bytes each, zero past the input depth */
+  int32_t depth;              /* 48: input bytes per position (1 to 15) */
+} opbridge_positions_job;
+
+typedef char opbridge_positions_job_layout[(sizeof(void *) == 4 && offsetof(opbridge_positions_job, positions) == 36 &&
+                                            offsetof(opbridge_positions_job, depth) == 48)
+                                               ? 1
+                                               : -1];
+
+/* A run of positions of a 1x1 convolution over fewer than 16 input channels (MobileNet v2's
+ * expansions of 8 channels, MobileNet v1's first pointwise layer) with the full-range output
+ * stage: each position's input loaded in place (predicated to its `depth` bytes, the others
+ * zero), then every group of four units as in opbridge_units_in_registers1_full_range_exact over
+ * rows padded to 16 bytes. One call per run instead of one (and a copied window) per position. */
+static void __attribute__((noinline)) opbridge_units_of_positions(const int8_t *x, int8_t *destination,
+                                                                  const opbridge_positions_job *job) {
+  int32_t a0, a1, a2, a3, count;
+  const int8_t *w;
+  const int32_t *bias, *multipliers, *shifts;
+  __asm__ volatile("   ldr      %[count], [%[job], #36]\n"
+                   "   ldr      %[a0], [%[job], #48]\n"
+                   "   vctp.8   %[a0]\n" /* nothing in the loop sets VPR again */
+                   "5: vpst\n"
+                   "   vldrbt.8 q4, [%[x]]\n"
+                   "   ldr      %[w], [%[job], #44]\n"
+                   "   ldr      %[bias], [%[job], #0]\n"
+                   "   ldr      %[multipliers], [%[job], #4]\n"
+                   "   ldr      %[shifts], [%[job], #8]\n"
+                   "   ldr      lr, [%[job], #12]\n"
+                   "   dls      lr, lr\n"
+                   "1:\n"
+                   "   vldrb.8 q0, [%[w]], #16\n   vmladav.s8 %[a0], q4, q0\n"
+                   "   vldrb.8 q1, [%[w]], #16\n   vmladav.s8 %[a1], q4, q1\n"
+                   "   vldrb.8 q0, [%[w]], #16\n   vmladav.s8 %[a2], q4, q0\n"
+                   "   vldrb.8 q1, [%[w]], #16\n   vmladav.s8 %[a3], q4, q1\n"
+                   "   vmov.32  q0[0], %[a0]\n"
+                   "   vmov.32  q0[1], %[a1]\n"
+                   "   vmov.32  q0[2], %[a2]\n"
+                   "   vmov.32  q0[3], %[a3]\n"
+                   "   vldrw.32 q1, [%[bias]], #16\n"
+                   "   vadd.i32 q0, q0, q1\n"
+                   "   ldr      %[a0], [%[job], #16]\n"
+                   "   vldrw.32 q1, [%[multipliers]]\n"
+                   "   add      %[multipliers], %[multipliers], %[a0]\n"
+                   "   vqrdmulh.s32 q0, q0, q1\n"
+                   "   vldrw.32 q1, [%[shifts]]\n"
+                   "   add      %[shifts], %[shifts], %[a0]\n"
+                   "   vshr.s32 q3, q0, #31\n"
+                   "   vqadd.s32 q0, q0, q3\n"
+                   "   vrshl.s32 q0, q0, q1\n"
+                   "   ldr      %[a0], [%[job], #20]\n"
+                   "   vadd.i32 q0, q0, %[a0]\n"
+                   "   vqmovnb.s32 q0, q0\n"
+                   "   vqmovnb.s16 q0, q0\n"
+                   "   vstrb.32 q0, [%[destination]], #4\n"
+                   "   le       lr, 1b\n"
+                   "   ldr      %[a0], [%[job], #40]\n"
+                   "   add      %[x], %[x], %[a0]\n"
+                   "   subs     %[count], %[count], #1\n"
+                   "   bne      5b\n"
+                   : [x] "+r"(x), [destination] "+r"(destination), [a0] "=&Te"(a0), [a1] "=&Te"(a1),
+                     [a2] "=&Te"(a2), [a3] "=&Te"(a3), [count] "=&r"(count), [w] "=&r"(w), [bias] "=&r"(bias),
+                     [multipliers] "=&r"(multipliers), [shifts] "=&r"(shifts)
+                   : [job] "r"(job)
+                   : "lr", "q0", "q1", "q3", "q4", "memory", "cc");
+}
+
+/* The most bytes of padded weight rows (16 per output channel) opbridge_conv_2d_s8_folded_patch
+ * copies onto the stack for opbridge_units_of_positions: 64 output channels. */
+#define OPBRIDGE_PADDED_ROWS_BYTES 1024
+
 /* Units of one input vector of `depth` <= 64 bytes held in registers (opbridge_units_in_registers<B>). */
 typedef struct {
   opbridge_units_in_registers_fn run; /* NULL: the layer does not qualify */
@@ -587,6 +664,27 @@ int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *c
   const int32_t image_bytes = in->height * in->width * in->channels;
   opbridge_units_plan plan;
   opbridge_plan_units(filter, window_bytes, out->channels, &params->requantization, &plan);
+  if (fl->height == 1 && fl->width == 1 && params->padding_height == 0 && params->padding_width == 0 &&
+      plan.run == opbridge_units_in_registers1_full_range && out->channels % 4 == 0 &&
+      out->channels * 16 <= OPBRIDGE_PADDED_ROWS_BYTES) {
+    /* 1x1 over fewer than 16 channels: every position's input is in place (no window to copy),
+     * and a row of positions runs in one call over weight rows padded to 16 bytes. */
+    int8_t rows[OPBRIDGE_PADDED_ROWS_BYTES];
+    const mve_pred16_t kept = vctp8q((uint32_t)window_bytes);
+    for (int32_t u = 0; u < out->channels; ++u) {
+      vst1q_s8(rows + 16 * u, vldrbq_z_s8(filter + u * window_bytes, kept));
+    }
+    opbridge_positions_job job = {plan.stage, out->width, params->stride_width * in->channels, rows, window_bytes};
+    job.stage.groups = out->channels / 4;
+    for (int32_t b = 0; b < out->batches; ++b) {
+      for (int32_t oy = 0; oy < out->height; ++oy) {
+        const int8_t *x = input + b * image_bytes + oy * params->stride_height * in->width * in->channels;
+        opbridge_units_of_positions(x, output, &job);
+        output += out->width * out->channels;
+      }
+    }
+    return OPBRIDGE_STATUS_OK;
+  }
   /* Windows inside the input of at most 64 bytes, all within 256 bytes of their first tap, are
    * gathered into the scratch with byte offsets (one VLDRB gather a block) instead of copied. */
   const int32_t channels = in->channels;

@@ -233,10 +233,17 @@ def require_small(geometry: Geometry, in_channels: int, macs_per_position: int) 
 
 # CONV_2D nodes with no activation (the whole int8 range: the Helium variant's short output stage
 # when every unit shifts right): patches and 1x1 convolutions of 16 and 32 channels.
-FULL_RANGE_CONV_NODES = (0, 4, 15, 16, 20, 23, 24)
+FULL_RANGE_CONV_NODES = (0, 4, 7, 15, 16, 20, 23, 24)
 # Their patches' filter sizes and input channels: windows of 1 to 4 blocks, whole or not
 # (the short stage has a variant for each number of blocks).
-FULL_RANGE_PATCHES = {23: ((1, 3), 2), 20: ((3, 3), 3), 0: ((3, 3), 4), 4: ((4, 4), 3), 16: ((4, 3), 5)}
+FULL_RANGE_PATCHES = {
+    23: ((1, 3), 2),
+    20: ((3, 3), 3),
+    0: ((3, 3), 4),
+    4: ((4, 4), 3),
+    16: ((4, 3), 5),
+    7: ((1, 1), 8),  # a 1x1 over 8 channels: rows of positions in one call
+}
 
 
 def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
@@ -265,7 +272,10 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     row_taps = geometry.filter_width if dilation_width == 1 else 1
     if index in FULL_RANGE_PATCHES:
         in_channels = FULL_RANGE_PATCHES[index][1]
-        geometry = dataclasses.replace(geometry, fields={**geometry.fields, "dilation_width": 1})
+        fields = {**geometry.fields, "dilation_width": 1}
+        if FULL_RANGE_PATCHES[index][0] == (1, 1):  # positions two apart along both axes
+            fields |= {"stride_height": 2, "stride_width": 2}
+        geometry = dataclasses.replace(geometry, fields=fields)
     elif not in_place:  # scratch patch: row_taps * in_channels < 16
         in_channels = draw(st.integers(1, max(1, 15 // row_taps)))
     elif geometry.filter_height == geometry.filter_width == 1:
@@ -283,6 +293,8 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     out_channels = draw(OUT_CHANNELS)
     if index in FULL_RANGE_PATCHES:
         out_channels = max(out_channels, 4)  # a group of four units at least
+        if FULL_RANGE_PATCHES[index][0] == (1, 1):
+            out_channels = -(-out_channels // 4) * 4  # whole groups: rows of positions per call
     if in_place and index % 16 == 12:
         # The DSP variant's pairs of positions: input channels a multiple of 4 (an odd number of
         # them on node 12 mod 32: an odd number of words with odd filters), an even number of
@@ -299,7 +311,14 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
         geometry = dataclasses.replace(geometry, fields={**geometry.fields, "activation": Activation.NONE})
     taps = geometry.filter_height * geometry.filter_width * in_channels
     require_small(geometry, in_channels, taps * out_channels)
-    input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), out_channels, per_channel_of(index), 0)
+    # The full-range patches shift right in every channel (the "ordinary" regime).
+    regime = "ordinary" if index in FULL_RANGE_PATCHES else regime_of(index)
+    input_q, filter_q, output_q = draw_quantization(draw, regime, out_channels, per_channel_of(index), 0)
+    if index in FULL_RANGE_PATCHES and FULL_RANGE_PATCHES[index][0] == (1, 1):
+        # Eight products per output: an output scale that spreads them over the int8 range (and
+        # past it, saturating some), where the drawn one may map them all to the zero point.
+        scale = float(np.float32(input_q.scale * max(filter_q.scales) / 0.004))
+        output_q = Quantization((scale,), output_q.zero_points)
     filter_shape = (out_channels, geometry.filter_height, geometry.filter_width, in_channels)
     inputs = [
         TensorSpec("input", DType.INT8, (geometry.batches, geometry.height, geometry.width, in_channels), input_q),
@@ -562,6 +581,7 @@ FEATURES: dict[str, set[str]] = {
         "in_registers_full_range_2_blocks_partial",
         "in_registers_full_range_3_blocks_partial",
         "in_registers_full_range_4_blocks_partial",
+        "in_registers_full_range_1x1_positions",
         "border_windows_copied",
         "border_windows_copied_by_blocks",
         "general",  # the in-place entry points: opbridge_conv_2d_s8_folded,
@@ -843,6 +863,13 @@ def in_registers_stage_features(graph: Graph, node: Node, depth: int) -> set[str
     if activation_range(node.attributes.activation, output_q) != (-128, 127):
         return set()
     blocks = -(-depth // 16)
+    _, _, filter_width, _ = graph.tensor(node.inputs[1]).shape
+    a = node.attributes
+    if depth < 16 and depth == filter_width * graph.tensor(node.inputs[0]).shape[3] and channels % 4 == 0:
+        # Helium: 1x1 over fewer than 16 channels, unpadded: a row of positions per call
+        one_by_one = graph.tensor(node.inputs[1]).shape[1:3] == (1, 1) and channels <= 64
+        if one_by_one and window(a.padding, 1, 1, 1, 1).padding_before == 0:
+            return {"in_registers_full_range_1x1_positions"}
     if depth % 16 == 0:
         return {f"in_registers_full_range_rows_of_{blocks}_blocks"}
     return {f"in_registers_full_range_{blocks}_blocks_partial"}
