@@ -59,7 +59,7 @@ typedef char opbridge_units_stage_layout[(sizeof(void *) == 4 && offsetof(opbrid
 /* stage->groups groups of four units over one input vector of at most B blocks of 16 bytes,
  * held in registers (x0..x<B-1>; bytes past the vector's end zero, so that the weights read
  * past a row's end, the next row's, add nothing): the dot products, then the output stage of
- * opbridge_lanes_requantize without the left shift, 25 instructions per four units. The sums
+ * opbridge_lanes_requantize without the left shift, 28 instructions per four units. The sums
  * enter the vector one lane at a time: the two-lane VMOV is avoided, as assemblers and
  * emulators have disagreed on which register goes to which lane. The last row's last block must
  * not pass the end of the filter: opbridge_plan_units gives such a group a copy of its rows. */
@@ -125,7 +125,7 @@ typedef char opbridge_units_stage_layout[(sizeof(void *) == 4 && offsetof(opbrid
 
 /* The loop of OPBRIDGE_UNITS_IN_REGISTERS_BODY with a shorter output stage, for layers where
  * every unit shifts right by at least 1 and the activation range is the whole of int8 (no
- * activation, or RELU onto an output zero point of -128, as converters write them): 20
+ * activation, or RELU onto an output zero point of -128, as converters write them): 21
  * instructions per four units, not 28. A negative sum always takes TFLite's -1 before the
  * rounding shift (no test of the shift), and two saturating narrows (32 to 16 to 8 bits)
  * clamp to [-128, 127]. */
