@@ -23,11 +23,16 @@ from opbridge.ir import DType
 def mean(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
     """Variant 0: drawn axes of a drawn shape, dims kept. Variant 1: the spatial mean of an NHWC tensor
     (axes 1 and 2, as Keras's GlobalAveragePooling2D converts), dims dropped, with whole blocks of 16
-    channels and a partial one of 13 (every lane group of the Helium variant's sums)."""
+    channels and a partial one of 13 (every lane group of the Helium variant's sums); on the int8 path
+    the same over the steps of a [2, steps, channels] tensor (axis 1, Keras's GlobalAveragePooling1D
+    after Conv1D, two batches), which takes the same sums batch by batch (the models' golden tests
+    cover the NHWC spatial mean and one batch of steps)."""
     if variant == 1:
         channels = int(rng.choice([29, 45]))
         shape = (int(rng.integers(1, 3)), int(rng.integers(1, 6)), int(rng.integers(1, 6)), channels)
         axes = [1, 2] if rng.random() < 0.5 else [-3, -2]
+        if path.source is DType.INT8:
+            shape, axes = (2, shape[1] * shape[2] + 1, channels), [axes[0] + 1 if axes[0] < 0 else 1]
     else:
         shape = draw_shape(rng, 1, 4, 6)
         rank = len(shape)
