@@ -63,7 +63,65 @@ typedef char opbridge_units_stage_layout[(sizeof(void *) == 4 && offsetof(opbrid
  * enter the vector one lane at a time: the two-lane VMOV is avoided, as assemblers and
  * emulators have disagreed on which register goes to which lane. The last row's last block must
  * not pass the end of the filter: opbridge_plan_units gives such a group a copy of its rows. */
-#define OPBRIDGE_UNITS_IN_REGISTERS_BODY(B, DOT)                                                  \
+/* The output stage's first part, shared by every variant: the four sums into q0 (a lane at a
+ * time), the folded bias added and the multiplier applied; the shifts left in q1. S names the
+ * operand pointing at the opbridge_units_stage (or a struct that begins with one). */
+#define OPBRIDGE_UNITS_STAGE_SCALE(S)                      \
+  "   vmov.32  q0[0], %[a0]\n"                             \
+  "   vmov.32  q0[1], %[a1]\n"                             \
+  "   vmov.32  q0[2], %[a2]\n"                             \
+  "   vmov.32  q0[3], %[a3]\n"                             \
+  "   vldrw.32 q1, [%[bias]], #16\n"                       \
+  "   vadd.i32 q0, q0, q1\n"                               \
+  "   ldr      %[a0], [%[" S "], #16]\n"                   \
+  "   vldrw.32 q1, [%[multipliers]]\n"                     \
+  "   add      %[multipliers], %[multipliers], %[a0]\n"    \
+  "   vqrdmulh.s32 q0, q0, q1\n"                           \
+  "   vldrw.32 q1, [%[shifts]]\n"                          \
+  "   add      %[shifts], %[shifts], %[a0]\n"
+
+/* The rest of opbridge_lanes_requantize without the left shift: the rounding correction where a
+ * channel shifts right, the rounding shift, the offset, the activation bounds, the store. */
+#define OPBRIDGE_UNITS_STAGE_CLAMPED(S)                    \
+  "   vshr.s32 q2, q1, #31\n"                              \
+  "   vshr.s32 q3, q0, #31\n"                              \
+  "   vand     q2, q2, q3\n"                               \
+  "   vqadd.s32 q0, q0, q2\n"                              \
+  "   vrshl.s32 q0, q0, q1\n"                              \
+  "   ldr      %[a0], [%[" S "], #20]\n"                   \
+  "   vadd.i32 q0, q0, %[a0]\n"                            \
+  "   ldr      %[a0], [%[" S "], #24]\n"                   \
+  "   vdup.32  q1, %[a0]\n"                                \
+  "   vmax.s32 q0, q0, q1\n"                               \
+  "   ldr      %[a0], [%[" S "], #28]\n"                   \
+  "   vdup.32  q1, %[a0]\n"                                \
+  "   vmin.s32 q0, q0, q1\n"                               \
+  "   vstrb.32 q0, [%[destination]], #4\n"
+
+/* The same where every unit shifts right by at least 1 and the activation range is the whole of
+ * int8 (no activation, or RELU and RELU6 onto an output zero point of -128, as converters write
+ * them): a negative sum always takes TFLite's -1 before the rounding shift (no test of the
+ * shift), and two saturating narrows (32 to 16 to 8 bits) clamp to [-128, 127]: 21 instructions
+ * per four units with the first part and the loop, not 28. */
+#define OPBRIDGE_UNITS_STAGE_FULL_RANGE(S)                 \
+  "   vshr.s32 q3, q0, #31\n"                              \
+  "   vqadd.s32 q0, q0, q3\n"                              \
+  "   vrshl.s32 q0, q0, q1\n"                              \
+  "   ldr      %[a0], [%[" S "], #20]\n"                   \
+  "   vadd.i32 q0, q0, %[a0]\n"                            \
+  "   vqmovnb.s32 q0, q0\n"                                \
+  "   vqmovnb.s16 q0, q0\n"                                \
+  "   vstrb.32 q0, [%[destination]], #4\n"
+
+/* stage->groups groups of four units over one input vector of at most B blocks of 16 bytes,
+ * held in registers (x0..x<B-1>; bytes past the vector's end zero, so that the weights read
+ * past a row's end, the next row's, add nothing): the dot products (DOT), then the output stage
+ * (STAGE: OPBRIDGE_UNITS_STAGE_CLAMPED, 28 instructions per four units with the loop, or
+ * _FULL_RANGE); the Q registers the stage uses besides q0-q1 follow. The sums enter the vector
+ * one lane at a time: the two-lane VMOV is avoided, as assemblers and emulators have disagreed
+ * on which register goes to which lane. The last row's last block must not pass the end of the
+ * filter: opbridge_plan_units gives such a group a copy of its rows. */
+#define OPBRIDGE_UNITS_IN_REGISTERS_BODY(B, DOT, STAGE, ...)                                      \
   int32_t a0, a1, a2, a3, depth;                                                                  \
   const int32_t *bias, *multipliers, *shifts;                                                     \
   __asm__ volatile("   ldr      %[bias], [%[stage], #0]\n"                                        \
@@ -73,38 +131,13 @@ typedef char opbridge_units_stage_layout[(sizeof(void *) == 4 && offsetof(opbrid
                    "   ldr      lr, [%[stage], #12]\n"                                            \
                    "   dls      lr, lr\n"                                                         \
                    "1:\n" DOT(B, "a0") DOT(B, "a1") DOT(B, "a2") DOT(B, "a3")                   \
-                   "   vmov.32  q0[0], %[a0]\n"                                                   \
-                   "   vmov.32  q0[1], %[a1]\n"                                                   \
-                   "   vmov.32  q0[2], %[a2]\n"                                                   \
-                   "   vmov.32  q0[3], %[a3]\n"                                                   \
-                   "   vldrw.32 q1, [%[bias]], #16\n"                                             \
-                   "   vadd.i32 q0, q0, q1\n"                                                     \
-                   "   ldr      %[a0], [%[stage], #16]\n"                                         \
-                   "   vldrw.32 q1, [%[multipliers]]\n"                                           \
-                   "   add      %[multipliers], %[multipliers], %[a0]\n"                          \
-                   "   vqrdmulh.s32 q0, q0, q1\n"                                                 \
-                   "   vldrw.32 q1, [%[shifts]]\n"                                                \
-                   "   add      %[shifts], %[shifts], %[a0]\n"                                    \
-                   "   vshr.s32 q2, q1, #31\n"                                                    \
-                   "   vshr.s32 q3, q0, #31\n"                                                    \
-                   "   vand     q2, q2, q3\n"                                                     \
-                   "   vqadd.s32 q0, q0, q2\n"                                                    \
-                   "   vrshl.s32 q0, q0, q1\n"                                                    \
-                   "   ldr      %[a0], [%[stage], #20]\n"                                         \
-                   "   vadd.i32 q0, q0, %[a0]\n"                                                  \
-                   "   ldr      %[a0], [%[stage], #24]\n"                                         \
-                   "   vdup.32  q1, %[a0]\n"                                                      \
-                   "   vmax.s32 q0, q0, q1\n"                                                     \
-                   "   ldr      %[a0], [%[stage], #28]\n"                                         \
-                   "   vdup.32  q1, %[a0]\n"                                                      \
-                   "   vmin.s32 q0, q0, q1\n"                                                     \
-                   "   vstrb.32 q0, [%[destination]], #4\n"                                       \
+                   OPBRIDGE_UNITS_STAGE_SCALE("stage") STAGE("stage")                             \
                    "   le       lr, 1b\n"                                                         \
                    : [w] "+r"(w), [destination] "+r"(destination), [a0] "=&Te"(a0), [a1] "=&Te"(a1), \
                      [a2] "=&Te"(a2), [a3] "=&Te"(a3), [bias] "=&r"(bias),                        \
                      [multipliers] "=&r"(multipliers), [shifts] "=&r"(shifts), [depth] "=&r"(depth) \
                    : OPBRIDGE_UNITS_X##B, [stage] "r"(stage)                                      \
-                   : "lr", "q0", "q1", "q2", "q3", "memory")
+                   : "lr", "q0", "q1", __VA_ARGS__, "memory")
 
 /* One unit's dot product when its row is exactly B blocks (depth 16 B): the first load advances
  * %[w] to the next row, the others read behind it (no add per unit). */
@@ -122,49 +155,6 @@ typedef char opbridge_units_stage_layout[(sizeof(void *) == 4 && offsetof(opbrid
   "   vldrb.8 q0, [%[w], #-32]\n   vmladava.s8 %[" a "], %q[x2], q0\n"    \
   "   vldrb.8 q1, [%[w], #-16]\n   vmladava.s8 %[" a "], %q[x3], q1\n"
 #define OPBRIDGE_UNIT_DOT_EXACT(B, a) OPBRIDGE_UNIT_DOT_EXACT_##B(a)
-
-/* The loop of OPBRIDGE_UNITS_IN_REGISTERS_BODY with a shorter output stage, for layers where
- * every unit shifts right by at least 1 and the activation range is the whole of int8 (no
- * activation, or RELU onto an output zero point of -128, as converters write them): 21
- * instructions per four units, not 28. A negative sum always takes TFLite's -1 before the
- * rounding shift (no test of the shift), and two saturating narrows (32 to 16 to 8 bits)
- * clamp to [-128, 127]. */
-#define OPBRIDGE_UNITS_IN_REGISTERS_FULL_RANGE_BODY(B, DOT)                                       \
-  int32_t a0, a1, a2, a3, depth;                                                                  \
-  const int32_t *bias, *multipliers, *shifts;                                                     \
-  __asm__ volatile("   ldr      %[bias], [%[stage], #0]\n"                                        \
-                   "   ldr      %[multipliers], [%[stage], #4]\n"                                 \
-                   "   ldr      %[shifts], [%[stage], #8]\n"                                      \
-                   "   ldr      %[depth], [%[stage], #32]\n"                                      \
-                   "   ldr      lr, [%[stage], #12]\n"                                            \
-                   "   dls      lr, lr\n"                                                         \
-                   "1:\n" DOT(B, "a0") DOT(B, "a1") DOT(B, "a2") DOT(B, "a3")                   \
-                   "   vmov.32  q0[0], %[a0]\n"                                                   \
-                   "   vmov.32  q0[1], %[a1]\n"                                                   \
-                   "   vmov.32  q0[2], %[a2]\n"                                                   \
-                   "   vmov.32  q0[3], %[a3]\n"                                                   \
-                   "   vldrw.32 q1, [%[bias]], #16\n"                                             \
-                   "   vadd.i32 q0, q0, q1\n"                                                     \
-                   "   ldr      %[a0], [%[stage], #16]\n"                                         \
-                   "   vldrw.32 q1, [%[multipliers]]\n"                                           \
-                   "   add      %[multipliers], %[multipliers], %[a0]\n"                          \
-                   "   vqrdmulh.s32 q0, q0, q1\n"                                                 \
-                   "   vldrw.32 q1, [%[shifts]]\n"                                                \
-                   "   add      %[shifts], %[shifts], %[a0]\n"                                    \
-                   "   vshr.s32 q3, q0, #31\n"                                                    \
-                   "   vqadd.s32 q0, q0, q3\n"                                                    \
-                   "   vrshl.s32 q0, q0, q1\n"                                                    \
-                   "   ldr      %[a0], [%[stage], #20]\n"                                         \
-                   "   vadd.i32 q0, q0, %[a0]\n"                                                  \
-                   "   vqmovnb.s32 q0, q0\n"                                                      \
-                   "   vqmovnb.s16 q0, q0\n"                                                      \
-                   "   vstrb.32 q0, [%[destination]], #4\n"                                       \
-                   "   le       lr, 1b\n"                                                         \
-                   : [w] "+r"(w), [destination] "+r"(destination), [a0] "=&Te"(a0), [a1] "=&Te"(a1), \
-                     [a2] "=&Te"(a2), [a3] "=&Te"(a3), [bias] "=&r"(bias),                        \
-                     [multipliers] "=&r"(multipliers), [shifts] "=&r"(shifts), [depth] "=&r"(depth) \
-                   : OPBRIDGE_UNITS_X##B, [stage] "r"(stage)                                      \
-                   : "lr", "q0", "q1", "q3", "memory")
 
 #define OPBRIDGE_UNITS_X1 [x0] "w"(x0)
 #define OPBRIDGE_UNITS_X2 OPBRIDGE_UNITS_X1, [x1] "w"(x1)
@@ -186,16 +176,16 @@ typedef char opbridge_units_stage_layout[(sizeof(void *) == 4 && offsetof(opbrid
   static void __attribute__((noinline)) opbridge_units_in_registers##B(                              \
       const int8_t *x, const int8_t *w, int8_t *destination, const opbridge_units_stage *stage) { \
     OPBRIDGE_UNITS_LOAD_PART(B);                                                                     \
-    OPBRIDGE_UNITS_IN_REGISTERS_BODY(B, OPBRIDGE_UNIT_DOT);                                          \
+    OPBRIDGE_UNITS_IN_REGISTERS_BODY(B, OPBRIDGE_UNIT_DOT, OPBRIDGE_UNITS_STAGE_CLAMPED, "q2", "q3");      \
   }
 
-/* The full-range output stage (OPBRIDGE_UNITS_IN_REGISTERS_FULL_RANGE_BODY) over rows of any
- * depth (DOT: one add a row) or of exactly B blocks (DOT_EXACT: none). */
+/* The full-range output stage (OPBRIDGE_UNITS_STAGE_FULL_RANGE) over rows of any depth (DOT: one
+ * add a row) or of exactly B blocks (DOT_EXACT: none). */
 #define OPBRIDGE_UNITS_IN_REGISTERS_FULL_RANGE(B, NAME, DOT)                                         \
   static void __attribute__((noinline)) opbridge_units_in_registers##B##_##NAME(                   \
       const int8_t *x, const int8_t *w, int8_t *destination, const opbridge_units_stage *stage) { \
     OPBRIDGE_UNITS_LOAD_PART(B);                                                                     \
-    OPBRIDGE_UNITS_IN_REGISTERS_FULL_RANGE_BODY(B, DOT);                                             \
+    OPBRIDGE_UNITS_IN_REGISTERS_BODY(B, DOT, OPBRIDGE_UNITS_STAGE_FULL_RANGE, "q3");                   \
   }
 
 /* Vectors of 1, 2 and 3-4 blocks (the blocks past the vector zero): each variant costs about 300
@@ -256,26 +246,7 @@ static void __attribute__((noinline)) opbridge_units_of_positions(const int8_t *
                    "   vldrb.8 q1, [%[w]], #16\n   vmladav.s8 %[a1], q4, q1\n"
                    "   vldrb.8 q0, [%[w]], #16\n   vmladav.s8 %[a2], q4, q0\n"
                    "   vldrb.8 q1, [%[w]], #16\n   vmladav.s8 %[a3], q4, q1\n"
-                   "   vmov.32  q0[0], %[a0]\n"
-                   "   vmov.32  q0[1], %[a1]\n"
-                   "   vmov.32  q0[2], %[a2]\n"
-                   "   vmov.32  q0[3], %[a3]\n"
-                   "   vldrw.32 q1, [%[bias]], #16\n"
-                   "   vadd.i32 q0, q0, q1\n"
-                   "   ldr      %[a0], [%[job], #16]\n"
-                   "   vldrw.32 q1, [%[multipliers]]\n"
-                   "   add      %[multipliers], %[multipliers], %[a0]\n"
-                   "   vqrdmulh.s32 q0, q0, q1\n"
-                   "   vldrw.32 q1, [%[shifts]]\n"
-                   "   add      %[shifts], %[shifts], %[a0]\n"
-                   "   vshr.s32 q3, q0, #31\n"
-                   "   vqadd.s32 q0, q0, q3\n"
-                   "   vrshl.s32 q0, q0, q1\n"
-                   "   ldr      %[a0], [%[job], #20]\n"
-                   "   vadd.i32 q0, q0, %[a0]\n"
-                   "   vqmovnb.s32 q0, q0\n"
-                   "   vqmovnb.s16 q0, q0\n"
-                   "   vstrb.32 q0, [%[destination]], #4\n"
+                   OPBRIDGE_UNITS_STAGE_SCALE("job") OPBRIDGE_UNITS_STAGE_FULL_RANGE("job")
                    "   le       lr, 1b\n"
                    "   ldr      %[a0], [%[job], #40]\n"
                    "   add      %[x], %[x], %[a0]\n"

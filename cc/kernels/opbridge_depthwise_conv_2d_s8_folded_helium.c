@@ -231,30 +231,36 @@ typedef char opbridge_row16_layout[(sizeof(void *) == 4 && offsetof(opbridge_row
   : [row] "r"(row), [stage] "r"(stage)                                                                       \
   : "lr", "q0", "q1", "q2", "q3", "memory", "cc"
 
-/* `count` neighbouring output positions of a block of 16 channels, in assembly (GCC 12 spills the
- * accumulators between taps and output stage): per position the window's taps from `origin`
- * (OPBRIDGE_DEPTHWISE_TAP16: 14 instructions each, 5 more a window row), then the output stage
- * and one 16-byte store. */
-static void __attribute__((noinline)) opbridge_depthwise_row16(const opbridge_row16 *row, const opbridge_stage16 *stage,
-                                                               const int8_t *origin, int8_t *destination,
-                                                               int32_t count) {
-  int32x4_t acc0, acc1, acc2, acc3;
-  const int8_t *x;
-  const int8_t *w;
-  int32_t rows, tap_step, weight_step, scratch;
-  __asm__ volatile(OPBRIDGE_ROW16_START
-                   "   ldr      %[tap_step], [%[row], #12]\n"
-                   "   ldr      %[weight_step], [%[row], #16]\n"
-                   "0: ldr      lr, [%[row], #8]\n"
-                   "   dls      lr, lr\n"
-                   "1:\n" OPBRIDGE_DEPTHWISE_TAP16
-                   "   add      %[x], %[x], %[tap_step]\n"
-                   "   le       lr, 1b\n"
-                   "   ldr      %[scratch], [%[row], #20]\n"
-                   "   add      %[x], %[x], %[scratch]\n"
-                   "   subs     %[rows], %[rows], #1\n"
-                   "   bne      0b\n" OPBRIDGE_ROW16_END OPBRIDGE_ROW16_OPERANDS);
-}
+/* A function running `count` neighbouring output positions of a block of 16 channels in
+ * assembly (GCC 12 spills the accumulators between taps and output stage): per position the
+ * window's taps from `origin` (TAPS), then the output stage and one 16-byte store (END). Its
+ * variants differ in those two only. */
+#define OPBRIDGE_ROW16_FUNCTION(name, TAPS, END)                                                         \
+  static void __attribute__((noinline)) name(const opbridge_row16 *row, const opbridge_stage16 *stage,   \
+                                             const int8_t *origin, int8_t *destination, int32_t count) { \
+    int32x4_t acc0, acc1, acc2, acc3;                                                                    \
+    const int8_t *x;                                                                                     \
+    const int8_t *w;                                                                                     \
+    int32_t rows, tap_step, weight_step, scratch;                                                        \
+    __asm__ volatile(OPBRIDGE_ROW16_START TAPS END OPBRIDGE_ROW16_OPERANDS);                             \
+    (void)tap_step; /* the paired variants step by 16 without it */                                     \
+  }
+
+/* The window tap by tap: OPBRIDGE_DEPTHWISE_TAP16, 14 instructions each, 5 more a window row. */
+#define OPBRIDGE_ROW16_TAPS                       \
+  "   ldr      %[tap_step], [%[row], #12]\n"      \
+  "   ldr      %[weight_step], [%[row], #16]\n"   \
+  "0: ldr      lr, [%[row], #8]\n"                \
+  "   dls      lr, lr\n"                          \
+  "1:\n" OPBRIDGE_DEPTHWISE_TAP16                 \
+  "   add      %[x], %[x], %[tap_step]\n"         \
+  "   le       lr, 1b\n"                          \
+  "   ldr      %[scratch], [%[row], #20]\n"       \
+  "   add      %[x], %[x], %[scratch]\n"          \
+  "   subs     %[rows], %[rows], #1\n"            \
+  "   bne      0b\n"
+
+OPBRIDGE_ROW16_FUNCTION(opbridge_depthwise_row16, OPBRIDGE_ROW16_TAPS, OPBRIDGE_ROW16_END)
 
 /* Two neighbouring taps of a window row (dilation 1: 16 bytes apart in the lines), their products
  * summed as int16 before they are widened: 21 instructions, where two OPBRIDGE_DEPTHWISE_TAP16
@@ -349,31 +355,9 @@ static void __attribute__((noinline)) opbridge_depthwise_row16(const opbridge_ro
  * (3x3, 5x5, 7x7, ...) and filters with no weight of -128: taps in pairs
  * (OPBRIDGE_DEPTHWISE_PAIR16), the output stage of opbridge_depthwise_row16 or, where
  * stage->full_range, the short one. */
-static void __attribute__((noinline)) opbridge_depthwise_row16_paired(const opbridge_row16 *row,
-                                                                      const opbridge_stage16 *stage,
-                                                                      const int8_t *origin, int8_t *destination,
-                                                                      int32_t count) {
-  int32x4_t acc0, acc1, acc2, acc3;
-  const int8_t *x;
-  const int8_t *w;
-  int32_t rows, tap_step, weight_step, scratch;
-  (void)tap_step;
-  __asm__ volatile(OPBRIDGE_ROW16_START OPBRIDGE_ROW16_PAIRED_TAPS OPBRIDGE_ROW16_END OPBRIDGE_ROW16_OPERANDS);
-}
-
-static void __attribute__((noinline)) opbridge_depthwise_row16_paired_full_range(const opbridge_row16 *row,
-                                                                                 const opbridge_stage16 *stage,
-                                                                                 const int8_t *origin,
-                                                                                 int8_t *destination,
-                                                                                 int32_t count) {
-  int32x4_t acc0, acc1, acc2, acc3;
-  const int8_t *x;
-  const int8_t *w;
-  int32_t rows, tap_step, weight_step, scratch;
-  (void)tap_step;
-  __asm__ volatile(OPBRIDGE_ROW16_START OPBRIDGE_ROW16_PAIRED_TAPS OPBRIDGE_ROW16_END_FULL_RANGE
-                       OPBRIDGE_ROW16_OPERANDS);
-}
+OPBRIDGE_ROW16_FUNCTION(opbridge_depthwise_row16_paired, OPBRIDGE_ROW16_PAIRED_TAPS, OPBRIDGE_ROW16_END)
+OPBRIDGE_ROW16_FUNCTION(opbridge_depthwise_row16_paired_full_range, OPBRIDGE_ROW16_PAIRED_TAPS,
+                        OPBRIDGE_ROW16_END_FULL_RANGE)
 
 typedef void (*opbridge_row16_fn)(const opbridge_row16 *, const opbridge_stage16 *, const int8_t *, int8_t *,
                                   int32_t);
