@@ -138,10 +138,10 @@ int32_t opbridge_mean_s8(const opbridge_mean_s8_params *params, const int8_t *in
   const int32_t *shape = params->input_shape;
   const int32_t *reduce = params->reduce;
   const int32_t channels = shape[3];
-  if ((reduce[1] || shape[1] == 1) && reduce[2] && !reduce[3]) {
-    /* The spatial mean of NHWC (Keras's GlobalAveragePooling2D, written as MEAN over axes 1 and 2),
-     * or of [1, steps, channels] over its steps: each position's channels are contiguous, so they
-     * add to their sums a row at a time. The sums are the same integers in any order. */
+  if (reduce[1] && reduce[2] && !reduce[3]) {
+    /* The spatial mean of NHWC (Keras's GlobalAveragePooling2D, written as MEAN over axes 1 and 2):
+     * each position's channels are contiguous, so they add to their sums a row at a time. The sums
+     * are the same integers in any order. */
     const int32_t positions = shape[1] * shape[2];
     for (int32_t b = 0; b < shape[0]; ++b) {
       const int8_t *image = input + (size_t)b * (size_t)positions * (size_t)channels;
