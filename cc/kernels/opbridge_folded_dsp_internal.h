@@ -136,21 +136,40 @@ typedef char opbridge_dsp_depthwise4_job_layout[(offsetof(opbridge_dsp_depthwise
 void opbridge_dsp_depthwise4_full(opbridge_dsp_depthwise4_job *job);
 void opbridge_dsp_depthwise4_clamped(opbridge_dsp_depthwise4_job *job);
 
+/* The output stage of opbridge_dsp_pair2_*, per pair of units (a, b): each unit's folded bias,
+ * multiplier M, rounding R = 2^(r-1) and right shift r >= 1, built once per call (on the stack)
+ * so the assembly loads a unit's three with one LDM. With |acc| < 2^30 (checked per call:
+ * opbridge_dsp_doubling_fits), TFLite's rescale is SMMULR(2 * acc, M), which is the rounding
+ * doubling high multiply, then (x + R - (x < 0)) >> r, its rounding right shift. */
+typedef struct {
+  int32_t bias[2];
+  int32_t a[3]; /* M, R, r */
+  int32_t b[3];
+} opbridge_dsp_pair_stage;
+
 /* Two windows by two units at a time, from the two windows widened to int16 pairs and
  * interleaved on the stack ([window 0 even, window 0 odd, window 1 even, window 1 odd] per 4
  * input bytes, one LDM): per 4 input bytes per unit one load, two SXTB16 and four SMLAD (8
- * products), so 15 instructions per 16 products, each weight unpacked once for both windows. */
+ * products), so 15 instructions per 16 products, each weight unpacked once for both windows;
+ * each unit's stage constants are loaded once for both windows. */
 typedef struct {
-  opbridge_dsp_stage stage;   /* 0: pairs of units; the outputs are window 0's */
-  const int32_t *windows;     /* 36: the two windows, widened and interleaved */
-  const int8_t *w;            /* 40: the pair's first unit's weights (advanced) */
-  int32_t depth;              /* 44: bytes per unit's weights */
-  int32_t words;              /* 48: depth / 4, > 0 */
-  int32_t second_output;      /* 52: bytes from window 0's outputs to window 1's */
+  const opbridge_dsp_pair_stage *stage; /* 0: this pair of units' (advanced) */
+  const int8_t *w;                      /* 4: the pair's first unit's weights (advanced) */
+  int32_t depth;                        /* 8: bytes per unit's weights */
+  const int32_t *windows;               /* 12: the two windows, widened and interleaved */
+  int32_t words;                        /* 16: depth / 4, > 0 */
+  int8_t *output;                       /* 20: window 0's outputs of the pair (advanced) */
+  int8_t *second_output;                /* 24: window 1's (advanced; window 0's for an odd last window) */
+  int32_t output_offset;                /* 28 */
+  int32_t activation_min;               /* 32 */
+  int32_t activation_max;               /* 36 */
+  int32_t pairs;                        /* 40: pairs of units left, > 0 (consumed) */
 } opbridge_dsp_pair2_job;
 
-typedef char opbridge_dsp_pair2_job_layout[(offsetof(opbridge_dsp_pair2_job, windows) == 36 &&
-                                            offsetof(opbridge_dsp_pair2_job, second_output) == 52)
+typedef char opbridge_dsp_pair2_job_layout[(sizeof(opbridge_dsp_pair_stage) == 32 &&
+                                            offsetof(opbridge_dsp_pair2_job, windows) == 12 &&
+                                            offsetof(opbridge_dsp_pair2_job, output_offset) == 28 &&
+                                            offsetof(opbridge_dsp_pair2_job, pairs) == 40)
                                                ? 1
                                                : -1];
 

@@ -219,9 +219,15 @@ static void opbridge_patch_gather(const opbridge_conv_s8_folded_params *params, 
 }
 
 #if OPBRIDGE_DSP_ASSEMBLY
-/* The largest window opbridge_dsp_conv_pairs takes: its two widened windows take 4 bytes per
- * window byte on the stack (1152 bytes). */
-#define OPBRIDGE_DSP_PAIR_MAX_WINDOW 288
+/* The largest window opbridge_dsp_conv_pairs takes when its input channels are a multiple of 4
+ * (widened tap by tap from the input): the two widened windows take 4 bytes per window byte on
+ * the stack (2304 bytes; 3x3x64). */
+#define OPBRIDGE_DSP_PAIR_MAX_WINDOW 576
+/* The largest window it copies first (other input channel counts: first layers), and the largest
+ * filter it pads to whole words on the stack when the window is not (3x3x3 = 27 bytes: 28 bytes
+ * per unit); with the copy and the widened windows, 2464 bytes of stack. */
+#define OPBRIDGE_DSP_PAIR_MAX_COPIED_WINDOW 288
+#define OPBRIDGE_DSP_PADDED_FILTER_BYTES 1024
 
 /* The window of output position (oy, ox) into `windows` (window 0 at windows, window 1 at
  * windows + 2): each input byte as an int16, the even and odd bytes of each 4 as two int16
@@ -266,56 +272,148 @@ static void opbridge_dsp_widen_bytes(const int8_t *bytes, int32_t words, int32_t
   }
 }
 
-/* CONV_2D with an even number of output channels, windows of at most
- * OPBRIDGE_DSP_PAIR_MAX_WINDOW bytes and right shifts only: output positions two at a time,
- * their windows widened once and read by every pair of units (opbridge_dsp_pair2_*). Input
- * channels a multiple of 4 are widened tap by tap from the input; otherwise (the patch form,
- * `scratch` not NULL) each window is copied into scratch first and must be a whole number of
- * words. 0 if the layer is not of that kind. */
+/* Units whose stage constants opbridge_dsp_pairs builds at a time (opbridge_dsp_pair_stage, 16
+ * bytes per unit: 1024 bytes of stack); a layer with more takes them in turns, each widening the
+ * windows again. */
+#define OPBRIDGE_DSP_PAIR_STAGE_UNITS 64
+
+/* Whether opbridge_dsp_pair2_*'s stage is exact for the layer's `units` over windows of `depth`
+ * bytes: right shifts of 1 to 31, and every accumulator (folded bias plus at most depth products
+ * of magnitude 2^14) below 2^30 in magnitude, so that doubling it cannot overflow. */
+static int32_t opbridge_dsp_pair_stage_fits(const opbridge_folded_requantization *rq, int32_t units,
+                                            int32_t depth) {
+  const int64_t products = (int64_t)depth << 14;
+  for (int32_t c = 0; c < units; ++c) {
+    const int64_t bias = rq->folded_bias[c];
+    const int32_t shift = rq->shifts[rq->per_channel ? c : 0];
+    if (shift > -1 || shift < -31 || (bias < 0 ? -bias : bias) + products >= (INT64_C(1) << 30)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* The stage constants of units first .. first + units - 1 (an even count), by pairs. */
+static void opbridge_dsp_pair_stages(const opbridge_folded_requantization *rq, int32_t first, int32_t units,
+                                     opbridge_dsp_pair_stage *stages) {
+  for (int32_t u = 0; u < units; ++u) {
+    const int32_t channel = first + u;
+    const int32_t index = rq->per_channel ? channel : 0;
+    const int32_t right_shift = -rq->shifts[index];
+    int32_t *constants = u % 2 == 0 ? stages[u / 2].a : stages[u / 2].b;
+    stages[u / 2].bias[u % 2] = rq->folded_bias[channel];
+    constants[0] = rq->multipliers[index];
+    constants[1] = (int32_t)(UINT32_C(1) << (right_shift - 1));
+    constants[2] = right_shift;
+  }
+}
+
+/* Every output position, two at a time (opbridge_dsp_pair2_*), over `filter`'s rows of
+ * 4 * `words` bytes: the two windows widened tap by tap from the input (`patch` NULL), or each
+ * copied into `patch` (4 * `words` bytes, its bytes past the window already set) and widened. */
+static void opbridge_dsp_pairs(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                               const int8_t *filter, int32_t words, int32_t *windows, int8_t *patch,
+                               int8_t *output) {
+  const opbridge_dims *in = &params->input;
+  const opbridge_dims *out = &params->output;
+  const opbridge_folded_requantization *rq = &params->requantization;
+  void (*const kernel)(opbridge_dsp_pair2_job *) =
+      opbridge_dsp_full_range(rq) ? opbridge_dsp_pair2_full : opbridge_dsp_pair2_clamped;
+  opbridge_dsp_pair_stage stages[OPBRIDGE_DSP_PAIR_STAGE_UNITS / 2];
+  opbridge_dsp_pair2_job job;
+  job.depth = 4 * words;
+  job.windows = windows;
+  job.words = words;
+  job.output_offset = rq->output_offset;
+  job.activation_min = rq->activation_min;
+  job.activation_max = rq->activation_max;
+  const int32_t positions = out->height * out->width;
+  for (int32_t first = 0; first < out->channels; first += OPBRIDGE_DSP_PAIR_STAGE_UNITS) {
+    const int32_t units =
+        out->channels - first < OPBRIDGE_DSP_PAIR_STAGE_UNITS ? out->channels - first : OPBRIDGE_DSP_PAIR_STAGE_UNITS;
+    opbridge_dsp_pair_stages(rq, first, units, stages);
+    for (int32_t b = 0; b < out->batches; ++b) {
+      const int8_t *image = input + b * in->height * in->width * in->channels;
+      int8_t *batch_output = output + b * positions * out->channels + first;
+      for (int32_t position = 0; position < positions; position += 2) {
+        /* An odd last position is computed twice, its second result written over its first. */
+        const int32_t second = position + 1 < positions ? position + 1 : position;
+        if (patch == NULL) {
+          opbridge_dsp_widen_window(params, image, position / out->width, position % out->width, windows);
+          opbridge_dsp_widen_window(params, image, second / out->width, second % out->width, windows + 2);
+        } else {
+          opbridge_patch_gather(params, image, position / out->width, position % out->width, patch);
+          opbridge_dsp_widen_bytes(patch, words, windows);
+          opbridge_patch_gather(params, image, second / out->width, second % out->width, patch);
+          opbridge_dsp_widen_bytes(patch, words, windows + 2);
+        }
+        job.stage = stages;
+        job.w = filter + first * job.depth;
+        job.output = batch_output + position * out->channels;
+        job.second_output = batch_output + second * out->channels;
+        job.pairs = units / 2;
+        kernel(&job);
+      }
+    }
+  }
+}
+
+/* The input-channels-a-multiple-of-4 case of opbridge_dsp_conv_pairs, in a frame of its own (the
+ * two cases' buffers are not on the stack at once). */
+static __attribute__((noinline)) void opbridge_dsp_pairs_by_tap(const opbridge_conv_s8_folded_params *params,
+                                                                const int8_t *input, const int8_t *filter,
+                                                                int32_t depth, int8_t *output) {
+  int32_t windows[OPBRIDGE_DSP_PAIR_MAX_WINDOW];
+  opbridge_dsp_pairs(params, input, filter, depth / 4, windows, NULL, output);
+}
+
+/* The copied-window case: a window that is not a whole number of words is read as one with a
+ * zero byte or three after it, against filter rows padded with zeros the same way. 0 if the
+ * padded filter would not fit its stack buffer. */
+static __attribute__((noinline)) int32_t opbridge_dsp_pairs_copied(const opbridge_conv_s8_folded_params *params,
+                                                                   const int8_t *input, const int8_t *filter,
+                                                                   int32_t depth, int8_t *output) {
+  const int32_t units = params->output.channels;
+  const int32_t padded_depth = (depth + 3) / 4 * 4;
+  int32_t windows[OPBRIDGE_DSP_PAIR_MAX_COPIED_WINDOW];
+  int8_t patch[OPBRIDGE_DSP_PAIR_MAX_COPIED_WINDOW];
+  int8_t padded_filter[OPBRIDGE_DSP_PADDED_FILTER_BYTES];
+  if (padded_depth != depth) {
+    if (units * padded_depth > OPBRIDGE_DSP_PADDED_FILTER_BYTES) {
+      return 0;
+    }
+    memset(padded_filter, 0, (size_t)(units * padded_depth));
+    for (int32_t unit = 0; unit < units; ++unit) {
+      memcpy(padded_filter + unit * padded_depth, filter + unit * depth, (size_t)depth);
+    }
+    memset(patch + depth, 0, (size_t)(padded_depth - depth));
+    filter = padded_filter;
+  }
+  opbridge_dsp_pairs(params, input, filter, padded_depth / 4, windows, patch, output);
+  return 1;
+}
+
+/* CONV_2D with an even number of output channels whose stage opbridge_dsp_pair2_* takes
+ * (opbridge_dsp_pair_stage_fits): output positions two at a time, their windows widened once and
+ * read by every pair of units (opbridge_dsp_pairs). Input channels a multiple of 4 (windows of at
+ * most OPBRIDGE_DSP_PAIR_MAX_WINDOW bytes) are widened tap by tap from the input; otherwise each
+ * window (at most OPBRIDGE_DSP_PAIR_MAX_COPIED_WINDOW bytes) is copied first. 0 if the layer is
+ * not of that kind. */
 static int32_t opbridge_dsp_conv_pairs(const opbridge_conv_s8_folded_params *params, const int8_t *input,
-                                       const int8_t *filter, int8_t *scratch, int8_t *output) {
+                                       const int8_t *filter, int8_t *output) {
   const opbridge_dims *in = &params->input;
   const opbridge_dims *fl = &params->filter;
   const opbridge_dims *out = &params->output;
-  const opbridge_folded_requantization *rq = &params->requantization;
   const int32_t depth = fl->height * fl->width * in->channels;
-  const int32_t by_tap = in->channels % 4 == 0;
-  if ((!by_tap && (scratch == NULL || depth % 4 != 0)) || out->channels % 2 != 0 ||
-      depth > OPBRIDGE_DSP_PAIR_MAX_WINDOW || !opbridge_right_shifts_only(rq, out->channels)) {
+  if (out->channels % 2 != 0 || !opbridge_dsp_pair_stage_fits(&params->requantization, out->channels, depth)) {
     return 0;
   }
-  int32_t windows[OPBRIDGE_DSP_PAIR_MAX_WINDOW];
-  const opbridge_dsp_shared_stage shared = opbridge_dsp_shared_stage_of(rq);
-  void (*const kernel)(opbridge_dsp_pair2_job *) =
-      opbridge_dsp_full_range(rq) ? opbridge_dsp_pair2_full : opbridge_dsp_pair2_clamped;
-  opbridge_dsp_pair2_job job;
-  opbridge_dsp_stage_init(&job.stage, rq, 2);
-  job.windows = windows;
-  job.depth = depth;
-  job.words = depth / 4;
-  const int32_t positions = out->height * out->width;
-  for (int32_t b = 0; b < out->batches; ++b) {
-    const int8_t *image = input + b * in->height * in->width * in->channels;
-    for (int32_t position = 0; position < positions; position += 2) {
-      /* An odd last position is computed twice, its second result written over its first. */
-      const int32_t second = position + 1 < positions ? position + 1 : position;
-      if (by_tap) {
-        opbridge_dsp_widen_window(params, image, position / out->width, position % out->width, windows);
-        opbridge_dsp_widen_window(params, image, second / out->width, second % out->width, windows + 2);
-      } else {
-        opbridge_patch_gather(params, image, position / out->width, position % out->width, scratch);
-        opbridge_dsp_widen_bytes(scratch, depth / 4, windows);
-        opbridge_patch_gather(params, image, second / out->width, second % out->width, scratch);
-        opbridge_dsp_widen_bytes(scratch, depth / 4, windows + 2);
-      }
-      opbridge_dsp_stage_restart(&job.stage, rq, &shared, out->channels / 2, output + position * out->channels);
-      job.w = filter;
-      job.second_output = (second - position) * out->channels;
-      kernel(&job);
-    }
-    output += positions * out->channels;
+  if (in->channels % 4 == 0 && depth <= OPBRIDGE_DSP_PAIR_MAX_WINDOW) {
+    opbridge_dsp_pairs_by_tap(params, input, filter, depth, output);
+    return 1;
   }
-  return 1;
+  return depth <= OPBRIDGE_DSP_PAIR_MAX_COPIED_WINDOW &&
+         opbridge_dsp_pairs_copied(params, input, filter, depth, output);
 }
 #endif
 
@@ -325,7 +423,7 @@ int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params,
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
 #if OPBRIDGE_DSP_ASSEMBLY
-  if (opbridge_dsp_conv_pairs(params, input, filter, NULL, output)) {
+  if (opbridge_dsp_conv_pairs(params, input, filter, output)) {
     return OPBRIDGE_STATUS_OK;
   }
 #endif
@@ -386,7 +484,7 @@ int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *p
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
 #if OPBRIDGE_DSP_ASSEMBLY
-  if (opbridge_dsp_conv_pairs(params, input, filter, scratch, output)) {
+  if (opbridge_dsp_conv_pairs(params, input, filter, output)) {
     return OPBRIDGE_STATUS_OK;
   }
 #endif

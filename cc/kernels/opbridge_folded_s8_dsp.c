@@ -168,37 +168,68 @@ OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_CLAMPED);
 #define OPBRIDGE_DSP_PAIR_STEP                                                                                    \
   "ldm r0!, {r8-r11}\n" OPBRIDGE_DSP_PAIR_UNIT("r1", "r4", "r6") OPBRIDGE_DSP_PAIR_UNIT("r2", "r5", "r7")
 
-#define OPBRIDGE_DSP_PAIR2(name, clamp)                                                                           \
+/* One unit's two outputs (window 0's acc0 to [r14 + byte], window 1's acc1 to [r12 + byte]) from
+ * r0-r2 its M, R and r (opbridge_dsp_pair_stage), r11 the output offset; `bounds` loads what
+ * `clamp` needs into r0 and r10 once M is no longer needed; r9 scratch. */
+#define OPBRIDGE_DSP_PAIR_OUTPUT(acc, out, byte, clamp)                                                          \
+  "add r9, r1, " acc ", asr #31\n"                                                                               \
+  "add " acc ", " acc ", r9\n"                                                                                   \
+  "asr " acc ", " acc ", r2\n"                                                                                   \
+  "add " acc ", " acc ", r11\n" clamp(acc) "strb " acc ", [" out ", #" byte "]\n"
+#define OPBRIDGE_DSP_PAIR_UNIT_STAGE(acc0, acc1, byte, bounds, clamp)                                            \
+  "ldm r3!, {r0-r2}\n"                                                                                           \
+  "lsl " acc0 ", " acc0 ", #1\n"                                                                                 \
+  "smmulr " acc0 ", " acc0 ", r0\n"                                                                              \
+  "lsl " acc1 ", " acc1 ", #1\n"                                                                                 \
+  "smmulr " acc1 ", " acc1 ", r0\n" bounds OPBRIDGE_DSP_PAIR_OUTPUT(acc0, "lr", byte, clamp)                     \
+      OPBRIDGE_DSP_PAIR_OUTPUT(acc1, "r12", byte, clamp)
+#define OPBRIDGE_DSP_PAIR_NO_BOUNDS ""
+#define OPBRIDGE_DSP_PAIR_BOUNDS "ldrd r0, r10, [r8, #32]\n"
+/* The activation range in r0 (min) and r10 (max). */
+#define OPBRIDGE_DSP_PAIR_CLAMPED(acc)                                                                            \
+  "cmp " acc ", r0\n"                                                                                            \
+  "it lt\n"                                                                                                      \
+  "movlt " acc ", r0\n"                                                                                          \
+  "cmp " acc ", r10\n"                                                                                           \
+  "it gt\n"                                                                                                      \
+  "movgt " acc ", r10\n"
+
+#define OPBRIDGE_DSP_PAIR2(name, bounds, clamp)                                                                   \
   __asm__(OPBRIDGE_ASM_FUNCTION_BEGIN(name)                                                                      \
-          "push {r0, r4-r11, lr}\n"                                                                              \
-          "1:\n"                                                                                                 \
+          "push {r0, r4-r11, lr}\n" /* the job stays at [sp] */                                                  \
+          "1:\n"                    /* a pair of units: weights, accumulators from the biases */                 \
           "ldr r8, [sp]\n"                                                                                       \
-          "ldr r1, [r8, #40]\n"                                                                                  \
-          "ldr r2, [r8, #44]\n"                                                                                  \
-          "add r2, r1, r2\n"                                                                                     \
-          "ldr r9, [r8, #4]\n"                                                                                   \
-          "ldrd r4, r5, [r9], #8\n"                                                                              \
-          "str r9, [r8, #4]\n"                                                                                   \
+          "ldr r3, [r8]\n"                                                                                       \
+          "ldrd r4, r5, [r3]\n"                                                                                  \
           "mov r6, r4\n"                                                                                         \
           "mov r7, r5\n"                                                                                         \
-          "ldr r0, [r8, #36]\n"                                                                                  \
-          "ldr r3, [r8, #48]\n"                                                                                  \
+          "ldrd r1, r2, [r8, #4]\n"                                                                              \
+          "add r2, r1, r2\n"                                                                                     \
+          "ldrd r0, r3, [r8, #12]\n"                                                                             \
           "add lr, r0, r3, lsl #4\n"                                                                             \
           "tst r3, #1\n" /* an odd number of words: enter at the second step */                                 \
           "bne 3f\n"                                                                                             \
           "2:\n" OPBRIDGE_DSP_PAIR_STEP "3:\n" OPBRIDGE_DSP_PAIR_STEP "cmp r0, lr\n"                             \
           "bne 2b\n"                                                                                             \
           "ldr r8, [sp]\n"                                                                                       \
-          "str r2, [r8, #40]\n" /* the second unit's weights end where the next pair's start */                 \
-          OPBRIDGE_DSP_LOAD_STAGE OPBRIDGE_DSP_OUTPUT("r4", "0", clamp) OPBRIDGE_DSP_OUTPUT("r5", "1", clamp)    \
-          "ldr r8, [sp]\n"                                                                                       \
-          "ldr r9, [r8, #52]\n"                                                                                  \
-          "add r2, r2, r9\n" OPBRIDGE_DSP_OUTPUT("r6", "0", clamp) OPBRIDGE_DSP_OUTPUT("r7", "1", clamp)         \
-          "ldr r8, [sp]\n"                                                                                       \
-          "ldr r2, [r8, #20]\n" OPBRIDGE_DSP_NEXT_GROUP("2") "pop {r0, r4-r11, pc}\n" OPBRIDGE_ASM_FUNCTION_END(name))
+          "str r2, [r8, #4]\n" /* the second unit's weights end where the next pair's start */                  \
+          "ldr r3, [r8]\n"                                                                                       \
+          "add r3, r3, #8\n"                                                                                     \
+          "ldrd lr, r12, [r8, #20]\n"                                                                            \
+          "ldr r11, [r8, #28]\n" OPBRIDGE_DSP_PAIR_UNIT_STAGE("r4", "r6", "0", bounds, clamp)                    \
+              OPBRIDGE_DSP_PAIR_UNIT_STAGE("r5", "r7", "1", bounds, clamp)                                       \
+          "str r3, [r8]\n"                                                                                       \
+          "add lr, lr, #2\n"                                                                                     \
+          "add r12, r12, #2\n"                                                                                   \
+          "strd lr, r12, [r8, #20]\n"                                                                            \
+          "ldr r9, [r8, #40]\n"                                                                                  \
+          "subs r9, r9, #1\n"                                                                                    \
+          "str r9, [r8, #40]\n"                                                                                  \
+          "bne 1b\n"                                                                                             \
+          "pop {r0, r4-r11, pc}\n" OPBRIDGE_ASM_FUNCTION_END(name))
 
-OPBRIDGE_DSP_PAIR2(opbridge_dsp_pair2_full, OPBRIDGE_DSP_FULL);
-OPBRIDGE_DSP_PAIR2(opbridge_dsp_pair2_clamped, OPBRIDGE_DSP_CLAMPED);
+OPBRIDGE_DSP_PAIR2(opbridge_dsp_pair2_full, OPBRIDGE_DSP_PAIR_NO_BOUNDS, OPBRIDGE_DSP_FULL);
+OPBRIDGE_DSP_PAIR2(opbridge_dsp_pair2_clamped, OPBRIDGE_DSP_PAIR_BOUNDS, OPBRIDGE_DSP_PAIR_CLAMPED);
 OPBRIDGE_DSP_WINDOW4(opbridge_dsp_window4_full, OPBRIDGE_DSP_FULL);
 OPBRIDGE_DSP_WINDOW4(opbridge_dsp_window4_clamped, OPBRIDGE_DSP_CLAMPED);
 

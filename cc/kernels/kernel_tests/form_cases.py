@@ -35,7 +35,12 @@ from kernel_cases import OneOperatorGraph
 from opbridge.ir import DType, Graph, Node, Quantization
 from opbridge.ir.attribute_types import Activation, Padding, Requantization, window
 from opbridge.ops.add.reference import add_parameters
-from opbridge.ops.conv_2d.emit_c import CONV_BLOCKS_MAX_WINDOW, conv_2d_scratch_bytes, folded_kernel
+from opbridge.ops.conv_2d.emit_c import (
+    CONV_BLOCKS_MAX_WINDOW,
+    conv_2d_scratch_bytes,
+    folded_convolution_bias,
+    folded_kernel,
+)
 from opbridge.ops.fully_connected.emit_c import FOLDED_MIN_MACS
 from opbridge.ops.fully_connected.reference import fully_connected_multipliers
 from opbridge.ops.shared.quantized import activation_range, per_channel_multipliers
@@ -246,6 +251,13 @@ FULL_RANGE_PATCHES = {
 }
 
 
+# The DSP variant's pairs of positions with a clamping output stage (an activation narrower than
+# int8, ordinary biases): node 12 with windows above 288 bytes, the last node with more units than
+# one turn of stage constants takes (cc/kernels/opbridge_folded_s8.c).
+DSP_PAIRS_UNITS_IN_TURNS_NODE = 32
+DSP_PAIRS_CLAMPED_NODES = (12, DSP_PAIRS_UNITS_IN_TURNS_NODE)
+
+
 def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     """CONV_2D; windows copied into scratch (row of the window < 16 bytes) when (index // 8) % 2 == 0,
     else read in place. In place, 1x1 filters (index % 5 == 0, and index % 8 == 0 besides) take
@@ -257,6 +269,8 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
         filter_sizes = st.just((3, 3))
     if index in FULL_RANGE_PATCHES:
         filter_sizes = st.just(FULL_RANGE_PATCHES[index][0])
+    if index == DSP_PAIRS_UNITS_IN_TURNS_NODE:
+        filter_sizes = st.just((3, 3))
     # Node 9 mod 16: 16 or 32 input channels, three taps a row with SAME padding and stride 1
     # (windows overhang both sides), not dilated along x (the Helium variant copies its border
     # windows' rows 16 bytes at a time).
@@ -295,12 +309,19 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
         out_channels = max(out_channels, 4)  # a group of four units at least
         if FULL_RANGE_PATCHES[index][0] == (1, 1):
             out_channels = -(-out_channels // 4) * 4  # whole groups: rows of positions per call
+    if index == DSP_PAIRS_UNITS_IN_TURNS_NODE:  # copied windows of 36 bytes, more units than one turn takes
+        filter_sizes_drawn = (geometry.filter_height, geometry.filter_width)
+        assert filter_sizes_drawn == (3, 3)
+        in_channels = 4
+        out_channels = draw(st.sampled_from([66, 72, 80]))
     if in_place and index % 16 == 12:
         # The DSP variant's pairs of positions: input channels a multiple of 4 (an odd number of
         # them on node 12 mod 32: an odd number of words with odd filters), an even number of
         # output channels, and the full int8 range (saturating output stage) on node 28 mod 32.
         in_channels = -(-in_channels // 4) * 4
-        if index % 32 == 12:
+        if index == 12:  # windows above 288 bytes, widened tap by tap: 3x3x36
+            in_channels = 36
+        elif index % 32 == 12:
             in_channels = 4 * (2 * (min(in_channels, 28) // 8) + 1)
             while in_channels * row_taps < 16:
                 in_channels += 8
@@ -309,6 +330,10 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
             geometry = dataclasses.replace(geometry, fields={**geometry.fields, "activation": Activation.NONE})
     if index in FULL_RANGE_CONV_NODES:
         geometry = dataclasses.replace(geometry, fields={**geometry.fields, "activation": Activation.NONE})
+    if index in DSP_PAIRS_CLAMPED_NODES:
+        geometry = dataclasses.replace(
+            geometry, fields={**geometry.fields, "activation": Activation.RELU_N1_TO_1, "dilation_width": 1}
+        )
     taps = geometry.filter_height * geometry.filter_width * in_channels
     require_small(geometry, in_channels, taps * out_channels)
     # The full-range patches shift right in every channel (the "ordinary" regime).
@@ -323,7 +348,14 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     inputs = [
         TensorSpec("input", DType.INT8, (geometry.batches, geometry.height, geometry.width, in_channels), input_q),
         TensorSpec("filter", DType.INT8, filter_shape, filter_q, draw_weights(draw, filter_shape)),
-        draw_bias(draw, input_q, filter_q, out_channels, taps, extreme=index not in FULL_RANGE_CONV_NODES),
+        draw_bias(
+            draw,
+            input_q,
+            filter_q,
+            out_channels,
+            taps,
+            extreme=index not in FULL_RANGE_CONV_NODES and index not in DSP_PAIRS_CLAMPED_NODES,
+        ),
     ]
     node_attributes = attributes("CONV_2D", requantization=Requantization.TFLITE, **geometry.fields)
     return NodeSpec(inputs, node_attributes, output_q)
@@ -450,7 +482,7 @@ def draw_add_or_sub(op_type: str) -> Callable[[DrawFn, int], NodeSpec]:
 FORMS: dict[str, Form] = {
     form.name: form
     for form in (
-        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 32, draw_conv_2d),
+        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 33, draw_conv_2d),
         Form(
             "depthwise_conv_2d_folded",
             "DEPTHWISE_CONV_2D",
@@ -589,8 +621,16 @@ FEATURES: dict[str, set[str]] = {
         "pointwise",  # opbridge_conv_2d_s8_folded_pointwise
         "pointwise_narrow",  # and opbridge_conv_2d_s8_folded_pointwise_narrow
         "dsp_pairs",  # DSP: two positions by two units from widened windows
+        "dsp_pairs_by_tap",
+        "dsp_pairs_by_tap_above_288",
+        "dsp_pairs_copied",
+        "dsp_pairs_padded",
+        "dsp_pairs_units_in_turns",
         "dsp_pairs_odd_positions",
         "dsp_pairs_odd_words",
+        "dsp_pairs_full_range",
+        "dsp_pairs_clamped",
+        "dsp_pairs_declined",
         "dsp_window4",  # DSP: four units of one window in assembly (odd words: fully_connected's)
         "dsp_clamped",
         "dsp_full_range",
@@ -700,9 +740,43 @@ def node_features(graph: Graph, node: Node) -> set[str]:
 
 
 # The Cortex-M4 (DSP) variant's assembly paths and their limits (cc/kernels/opbridge_folded_s8.c).
-DSP_PAIR_MAX_WINDOW = 288  # OPBRIDGE_DSP_PAIR_MAX_WINDOW
+DSP_PAIR_MAX_WINDOW = 576  # OPBRIDGE_DSP_PAIR_MAX_WINDOW: input channels a multiple of 4
+DSP_PAIR_MAX_COPIED_WINDOW = 288  # OPBRIDGE_DSP_PAIR_MAX_COPIED_WINDOW: other windows
+DSP_PADDED_FILTER_BYTES = 1024  # OPBRIDGE_DSP_PADDED_FILTER_BYTES
+DSP_PAIR_STAGE_UNITS = 64  # OPBRIDGE_DSP_PAIR_STAGE_UNITS
 DSP_DEPTHWISE_MAX_CHANNELS = 256  # OPBRIDGE_DSP_DEPTHWISE_MAX_CHANNELS
 DSP_DEPTHWISE_MAX_TAPS = 64  # OPBRIDGE_DSP_DEPTHWISE_MAX_TAPS
+
+
+def dsp_pairs_features(graph: Graph, node: Node, shifts: np.ndarray, window_bytes: int) -> set[str]:
+    """CONV_2D: the DSP variant's pairs of positions (opbridge_dsp_conv_pairs) and their cases,
+    empty if the node takes another path; "dsp_pairs_declined" when only its accumulator bound
+    (|folded bias| + window bytes * 2^14 < 2^30) keeps a node from them."""
+    in_channels = graph.tensor(node.inputs[0]).shape[3]
+    _, out_height, out_width, out_channels = graph.tensor(node.outputs[0]).shape
+    padded = -(-window_bytes // 4) * 4
+    by_tap = in_channels % 4 == 0 and window_bytes <= DSP_PAIR_MAX_WINDOW
+    copied = not by_tap and window_bytes <= DSP_PAIR_MAX_COPIED_WINDOW
+    if copied and padded != window_bytes and out_channels * padded > DSP_PADDED_FILTER_BYTES:
+        return set()
+    if out_channels % 2 or not (by_tap or copied) or not (shifts >= -31).all():
+        return set()
+    bias = folded_convolution_bias(graph, node, depthwise=False)
+    assert bias is not None
+    if int(np.abs(bias).max()) + (window_bytes << 14) >= 2**30:
+        return {"dsp_pairs_declined"}
+    features = {"dsp_pairs", "dsp_pairs_copied" if copied else "dsp_pairs_by_tap"}
+    if padded != window_bytes:
+        features.add("dsp_pairs_padded")  # the window read as whole words against padded filter rows
+    if by_tap and window_bytes > DSP_PAIR_MAX_COPIED_WINDOW:
+        features.add("dsp_pairs_by_tap_above_288")
+    if out_channels > DSP_PAIR_STAGE_UNITS:
+        features.add("dsp_pairs_units_in_turns")
+    if (out_height * out_width) % 2:
+        features.add("dsp_pairs_odd_positions")
+    if (padded // 4) % 2:
+        features.add("dsp_pairs_odd_words")
+    return features
 
 
 def dsp_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[str]:
@@ -734,24 +808,19 @@ def dsp_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[str]:
         return set()
     window_bytes = filter_height * filter_width * in_channels
     patch = bool(conv_2d_scratch_bytes(graph, node))  # each window copied into scratch first
-    by_words = in_channels % 4 == 0 or (patch and window_bytes % 4 == 0)
-    if by_words and out_channels % 2 == 0 and window_bytes <= DSP_PAIR_MAX_WINDOW:
-        _, out_height, out_width, _ = graph.tensor(node.outputs[0]).shape
-        features = stage | {"dsp_pairs"}
-        if (out_height * out_width) % 2:
-            features.add("dsp_pairs_odd_positions")
-        if (window_bytes // 4) % 2:
-            features.add("dsp_pairs_odd_words")
-        return features
+    pairs = dsp_pairs_features(graph, node, shifts, window_bytes)
+    if "dsp_pairs" in pairs:
+        return stage | pairs | {f"dsp_pairs_{next(iter(stage)).removeprefix('dsp_')}"}
+    stage |= pairs  # declined by its accumulator bound: the paths below
     if patch:  # then one row of units, four at a time
         if window_bytes % 4 == 0 and out_channels >= 4:
             return stage | {"dsp_window4"} | ({"dsp_window4_odd_words"} if window_bytes % 8 else set())
-        return set()
+        return pairs
     run = filter_width * in_channels
     interior = "interior_windows" in window_features(graph, node)
     if a.dilation_width == 1 and interior and run % 4 == 0 and out_channels >= 4:
         return stage | {"dsp_window4"} | ({"dsp_window4_odd_words"} if run % 8 else set())
-    return set()
+    return pairs
 
 
 def table_features(graph: Graph, node: Node) -> set[str]:
