@@ -115,21 +115,36 @@ typedef char opbridge_dsp_window4_job_layout[(offsetof(opbridge_dsp_window4_job,
 void opbridge_dsp_window4_full(opbridge_dsp_window4_job *job);
 void opbridge_dsp_window4_clamped(opbridge_dsp_window4_job *job);
 
-/* DEPTHWISE_CONV_2D (multiplier 1) of one output position, four channels at a time: per tap
- * one input and one weight load, two SXTB16 each, and SMLABB/SMLATT into the four channels'
- * accumulators. A tap outside the input points at a row of the input zero point, whose products
- * cancel the folded bias's share of it. */
+/* The output stage of opbridge_dsp_depthwise4_*, per group of four channels: their folded
+ * biases, then each channel's M, R = 2^(r-1) and r (as opbridge_dsp_pair_stage's), built once per
+ * call on the stack. */
 typedef struct {
-  opbridge_dsp_stage stage;  /* 0: groups of four channels */
-  const int8_t *const *taps; /* 36: each tap's input pixel (or the zero-point row), channel 0 */
-  int32_t tap_count;         /* 40: > 0 */
-  const int8_t *filter;      /* 44: tap 0's weights of the group's first channel (advanced) */
-  int32_t channels;          /* 48: bytes between consecutive taps' weights */
-  int32_t channel;           /* 52: the group's first channel's byte offset, from 0 (advanced) */
+  int32_t bias[4];
+  int32_t constants[4][3];
+} opbridge_dsp_depthwise_stage;
+
+/* DEPTHWISE_CONV_2D (multiplier 1) of one output position, four channels at a time: per tap one
+ * load of the tap's pointer, one of its 4 input bytes (SXTB16 into even and odd int16 pairs), one
+ * LDRD of the 4 weights widened on the stack once per call ([w2, w0], [w3, w1]) and four
+ * SMLABB/SMLATT, 9 instructions per 4 products. A tap outside the input points at a row of the
+ * input zero point, whose products cancel the folded bias's share of it. */
+typedef struct {
+  const int8_t *const *taps;                /* 0: each tap's input pixel (or the zero-point row), channel 0 */
+  const int8_t *const *taps_end;            /* 4 */
+  const int32_t *weights;                   /* 8: per group, per tap, two words: [w2, w0], [w3, w1] */
+  const opbridge_dsp_depthwise_stage *stage; /* 12: the first group's */
+  int8_t *output;                           /* 16: the first group's outputs (advanced) */
+  int32_t output_offset;                    /* 20 */
+  int32_t activation_min;                   /* 24 */
+  int32_t activation_max;                   /* 28 */
+  int32_t groups;                           /* 32: > 0 (consumed) */
+  int32_t odd_taps;                         /* 36: 1 if the tap count is odd */
+  int32_t channel;                          /* 40: the first group's first channel's byte offset */
 } opbridge_dsp_depthwise4_job;
 
-typedef char opbridge_dsp_depthwise4_job_layout[(offsetof(opbridge_dsp_depthwise4_job, taps) == 36 &&
-                                                 offsetof(opbridge_dsp_depthwise4_job, channel) == 52)
+typedef char opbridge_dsp_depthwise4_job_layout[(sizeof(opbridge_dsp_depthwise_stage) == 64 &&
+                                                 offsetof(opbridge_dsp_depthwise4_job, output_offset) == 20 &&
+                                                 offsetof(opbridge_dsp_depthwise4_job, channel) == 40)
                                                     ? 1
                                                     : -1];
 

@@ -520,8 +520,14 @@ int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_param
  * stack) and taps (the tap table). */
 #define OPBRIDGE_DSP_DEPTHWISE_MAX_CHANNELS 256
 #define OPBRIDGE_DSP_DEPTHWISE_MAX_TAPS 64
+/* Its widened weights on the stack (2 bytes per tap and channel): channels are taken in turns of
+ * as many as fit (64 channels of a 3x3 filter, 8 of an 8x8 one), each turn building its weights
+ * and stage constants (64 bytes per 4 channels) once. */
+#define OPBRIDGE_DSP_DEPTHWISE_WEIGHT_BYTES 1152
+#define OPBRIDGE_DSP_DEPTHWISE_TURN_CHANNELS 64
 
-/* DEPTHWISE_CONV_2D of multiplier 1, channels a multiple of 4, right shifts only, in assembly
+/* DEPTHWISE_CONV_2D of multiplier 1, channels a multiple of 4, right shifts of 1 to 31 and
+ * accumulators below 2^30 (as opbridge_dsp_pair_stage_fits), in assembly
  * (opbridge_dsp_depthwise4_*); 0 if the layer is not of that kind (the caller's C loop runs). */
 static int32_t opbridge_dsp_depthwise(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                       const int8_t *filter, int8_t *output) {
@@ -530,40 +536,70 @@ static int32_t opbridge_dsp_depthwise(const opbridge_conv_s8_folded_params *para
   const opbridge_dims *out = &params->output;
   const opbridge_folded_requantization *rq = &params->requantization;
   const int32_t channels = in->channels;
+  const int32_t tap_count = fl->height * fl->width;
   if (out->channels != channels || channels % 4 != 0 || channels > OPBRIDGE_DSP_DEPTHWISE_MAX_CHANNELS ||
-      fl->height * fl->width > OPBRIDGE_DSP_DEPTHWISE_MAX_TAPS || !opbridge_right_shifts_only(rq, channels)) {
+      tap_count > OPBRIDGE_DSP_DEPTHWISE_MAX_TAPS || !opbridge_dsp_pair_stage_fits(rq, channels, tap_count)) {
     return 0;
   }
+  int32_t turn = OPBRIDGE_DSP_DEPTHWISE_WEIGHT_BYTES / (2 * tap_count) / 4 * 4;
+  turn = turn < OPBRIDGE_DSP_DEPTHWISE_TURN_CHANNELS ? turn : OPBRIDGE_DSP_DEPTHWISE_TURN_CHANNELS;
   int8_t zero_point_row[OPBRIDGE_DSP_DEPTHWISE_MAX_CHANNELS];
   memset(zero_point_row, (int8_t)(-params->input_offset), (size_t)channels);
   const int8_t *taps[OPBRIDGE_DSP_DEPTHWISE_MAX_TAPS];
-  const opbridge_dsp_shared_stage shared = opbridge_dsp_shared_stage_of(rq);
+  int32_t weights[OPBRIDGE_DSP_DEPTHWISE_WEIGHT_BYTES / 4];
+  opbridge_dsp_depthwise_stage stages[OPBRIDGE_DSP_DEPTHWISE_TURN_CHANNELS / 4];
   void (*const kernel)(opbridge_dsp_depthwise4_job *) =
       opbridge_dsp_full_range(rq) ? opbridge_dsp_depthwise4_full : opbridge_dsp_depthwise4_clamped;
   opbridge_dsp_depthwise4_job job;
-  opbridge_dsp_stage_init(&job.stage, rq, 4);
   job.taps = taps;
-  job.tap_count = fl->height * fl->width;
-  job.channels = channels;
-  for (int32_t b = 0; b < out->batches; ++b) {
-    const int8_t *image = input + b * in->height * in->width * channels;
-    for (int32_t oy = 0; oy < out->height; ++oy) {
-      const int32_t y_origin = oy * params->stride_height - params->padding_height;
-      for (int32_t ox = 0; ox < out->width; ++ox, output += channels) {
-        const int32_t x_origin = ox * params->stride_width - params->padding_width;
-        const int8_t **tap = taps;
-        for (int32_t fy = 0; fy < fl->height; ++fy) {
-          const int32_t iy = y_origin + fy * params->dilation_height;
-          for (int32_t fx = 0; fx < fl->width; ++fx) {
-            const int32_t ix = x_origin + fx * params->dilation_width;
-            const int32_t inside = iy >= 0 && iy < in->height && ix >= 0 && ix < in->width;
-            *tap++ = inside ? image + (iy * in->width + ix) * channels : zero_point_row;
+  job.taps_end = taps + tap_count;
+  job.weights = weights;
+  job.stage = stages;
+  job.output_offset = rq->output_offset;
+  job.activation_min = rq->activation_min;
+  job.activation_max = rq->activation_max;
+  job.odd_taps = tap_count % 2;
+  for (int32_t first = 0; first < channels; first += turn) {
+    const int32_t turn_channels = channels - first < turn ? channels - first : turn;
+    /* Per group of 4 channels, per tap: [w2, w0] and [w3, w1] as int16 pairs. */
+    int32_t *word = weights;
+    for (int32_t group = first; group < first + turn_channels; group += 4) {
+      for (int32_t t = 0; t < tap_count; ++t, word += 2) {
+        const int8_t *w = filter + t * channels + group;
+        word[0] = (int32_t)((uint32_t)(uint16_t)w[2] << 16 | (uint16_t)w[0]);
+        word[1] = (int32_t)((uint32_t)(uint16_t)w[3] << 16 | (uint16_t)w[1]);
+      }
+      opbridge_dsp_depthwise_stage *stage = &stages[(group - first) / 4];
+      for (int32_t k = 0; k < 4; ++k) {
+        const int32_t index = rq->per_channel ? group + k : 0;
+        const int32_t right_shift = -rq->shifts[index];
+        stage->bias[k] = rq->folded_bias[group + k];
+        stage->constants[k][0] = rq->multipliers[index];
+        stage->constants[k][1] = (int32_t)(UINT32_C(1) << (right_shift - 1));
+        stage->constants[k][2] = right_shift;
+      }
+    }
+    int8_t *position_output = output + first;
+    for (int32_t b = 0; b < out->batches; ++b) {
+      const int8_t *image = input + b * in->height * in->width * channels;
+      for (int32_t oy = 0; oy < out->height; ++oy) {
+        const int32_t y_origin = oy * params->stride_height - params->padding_height;
+        for (int32_t ox = 0; ox < out->width; ++ox, position_output += channels) {
+          const int32_t x_origin = ox * params->stride_width - params->padding_width;
+          const int8_t **tap = taps;
+          for (int32_t fy = 0; fy < fl->height; ++fy) {
+            const int32_t iy = y_origin + fy * params->dilation_height;
+            for (int32_t fx = 0; fx < fl->width; ++fx) {
+              const int32_t ix = x_origin + fx * params->dilation_width;
+              const int32_t inside = iy >= 0 && iy < in->height && ix >= 0 && ix < in->width;
+              *tap++ = inside ? image + (iy * in->width + ix) * channels : zero_point_row;
+            }
           }
+          job.output = position_output;
+          job.groups = turn_channels / 4;
+          job.channel = first;
+          kernel(&job);
         }
-        opbridge_dsp_stage_restart(&job.stage, rq, &shared, channels / 4, output);
-        job.filter = filter;
-        job.channel = 0;
-        kernel(&job);
       }
     }
   }

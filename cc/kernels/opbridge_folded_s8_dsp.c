@@ -117,43 +117,70 @@
               OPBRIDGE_DSP_OUTPUT("r6", "2", clamp) OPBRIDGE_DSP_OUTPUT("r7", "3", clamp)                        \
           "ldr r8, [sp]\n" OPBRIDGE_DSP_NEXT_GROUP("4") "pop {r0, r4-r11, pc}\n" OPBRIDGE_ASM_FUNCTION_END(name))
 
-#define OPBRIDGE_DSP_DEPTHWISE4(name, clamp)                                                                      \
-  __asm__(OPBRIDGE_ASM_FUNCTION_BEGIN(name)                                                                      \
-          "push {r0, r4-r11, lr}\n"                                                                              \
-          "1:\n"                                                                                                 \
-          "ldr r8, [sp]\n" OPBRIDGE_DSP_BIAS4                                                                    \
-          "ldr r0, [r8, #36]\n"                                                                                  \
-          "ldr r1, [r8, #40]\n"                                                                                  \
-          "ldr r2, [r8, #44]\n"                                                                                  \
-          "ldr r3, [r8, #48]\n"                                                                                  \
-          "ldr r12, [r8, #52]\n"                                                                                 \
-          "2:\n" /* a tap: r0 the tap table, r1 taps left, r2 its weights, r3 their stride, r12 channel */       \
-          "ldr r8, [r0], #4\n"                                                                                   \
-          "ldr r9, [r8, r12]\n"                                                                                  \
-          "ldr r10, [r2]\n"                                                                                      \
-          "add r2, r2, r3\n"                                                                                     \
-          "sxtb16 r11, r9\n"                                                                                     \
-          "sxtb16 r8, r10\n"                                                                                     \
-          "smlabb r4, r11, r8, r4\n"                                                                             \
-          "smlatt r6, r11, r8, r6\n"                                                                             \
-          "sxtb16 r9, r9, ror #8\n"                                                                              \
-          "sxtb16 r10, r10, ror #8\n"                                                                            \
-          "smlabb r5, r9, r10, r5\n"                                                                             \
-          "smlatt r7, r9, r10, r7\n"                                                                             \
-          "subs r1, r1, #1\n"                                                                                    \
-          "bne 2b\n"                                                                                             \
-          "ldr r8, [sp]\n"                                                                                       \
-          "ldr r9, [r8, #44]\n"                                                                                  \
-          "add r9, r9, #4\n"                                                                                     \
-          "str r9, [r8, #44]\n"                                                                                  \
-          "add r12, r12, #4\n"                                                                                   \
-          "str r12, [r8, #52]\n" OPBRIDGE_DSP_LOAD_STAGE OPBRIDGE_DSP_OUTPUT("r4", "0", clamp)                   \
-              OPBRIDGE_DSP_OUTPUT("r5", "1", clamp) OPBRIDGE_DSP_OUTPUT("r6", "2", clamp)                        \
-                  OPBRIDGE_DSP_OUTPUT("r7", "3", clamp) "ldr r8, [sp]\n" OPBRIDGE_DSP_NEXT_GROUP("4")            \
-                      "pop {r0, r4-r11, pc}\n" OPBRIDGE_ASM_FUNCTION_END(name))
+/* A tap of four channels: r0 the tap table, r3 the channel's byte offset, r2 the widened weights,
+ * r4-r7 the channels' accumulators; r8-r12 scratch. */
+#define OPBRIDGE_DSP_DEPTHWISE_TAP                                                                                \
+  "ldr r8, [r0], #4\n"                                                                                           \
+  "ldr r9, [r8, r3]\n"                                                                                           \
+  "ldrd r11, r12, [r2], #8\n"                                                                                    \
+  "sxtb16 r10, r9, ror #8\n"                                                                                     \
+  "sxtb16 r9, r9\n"                                                                                              \
+  "smlabb r4, r9, r11, r4\n"                                                                                     \
+  "smlatt r6, r9, r11, r6\n"                                                                                     \
+  "smlabb r5, r10, r12, r5\n"                                                                                    \
+  "smlatt r7, r10, r12, r7\n"
+/* One channel's output from lr's next M, R and r (r8-r10), r1 the output offset, r0 the outputs:
+ * SMMULR(2 acc, M), then (x + R - (x < 0)) >> r (opbridge_dsp_depthwise_stage). */
+#define OPBRIDGE_DSP_DEPTHWISE_OUTPUT(acc, byte, clamp)                                                          \
+  "ldm lr!, {r8-r10}\n"                                                                                          \
+  "lsl " acc ", " acc ", #1\n"                                                                                   \
+  "smmulr " acc ", " acc ", r8\n"                                                                                \
+  "add r9, r9, " acc ", asr #31\n"                                                                               \
+  "add " acc ", " acc ", r9\n"                                                                                   \
+  "asr " acc ", " acc ", r10\n"                                                                                  \
+  "add " acc ", " acc ", r1\n" clamp(acc) "strb " acc ", [r0, #" byte "]\n"
+#define OPBRIDGE_DSP_DEPTHWISE_NO_BOUNDS ""
+#define OPBRIDGE_DSP_DEPTHWISE_BOUNDS "ldrd r11, r12, [r12, #24]\n"
+/* The activation range in r11 (min) and r12 (max). */
+#define OPBRIDGE_DSP_DEPTHWISE_CLAMPED(acc)                                                                       \
+  "cmp " acc ", r11\n"                                                                                           \
+  "it lt\n"                                                                                                      \
+  "movlt " acc ", r11\n"                                                                                         \
+  "cmp " acc ", r12\n"                                                                                           \
+  "it gt\n"                                                                                                      \
+  "movgt " acc ", r12\n"
 
-OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_full, OPBRIDGE_DSP_FULL);
-OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_CLAMPED);
+#define OPBRIDGE_DSP_DEPTHWISE4(name, bounds, clamp)                                                              \
+  __asm__(OPBRIDGE_ASM_FUNCTION_BEGIN(name)                                                                      \
+          "push {r0, r4-r11, lr}\n" /* the job stays at [sp] */                                                  \
+          "ldr r2, [r0, #8]\n"                                                                                   \
+          "ldr lr, [r0, #12]\n"                                                                                  \
+          "ldr r3, [r0, #40]\n"                                                                                  \
+          "1:\n" /* a group of four channels: accumulators from the biases */                                   \
+          "ldm lr!, {r4-r7}\n"                                                                                   \
+          "ldr r12, [sp]\n"                                                                                      \
+          "ldrd r0, r1, [r12]\n"                                                                                 \
+          "ldr r8, [r12, #36]\n"                                                                                 \
+          "cmp r8, #0\n" /* an odd number of taps: enter at the second */                                       \
+          "bne 3f\n"                                                                                             \
+          "2:\n" OPBRIDGE_DSP_DEPTHWISE_TAP "3:\n" OPBRIDGE_DSP_DEPTHWISE_TAP "cmp r0, r1\n"                     \
+          "bne 2b\n"                                                                                             \
+          "ldr r12, [sp]\n"                                                                                      \
+          "ldrd r0, r1, [r12, #16]\n" bounds OPBRIDGE_DSP_DEPTHWISE_OUTPUT("r4", "0", clamp)                     \
+              OPBRIDGE_DSP_DEPTHWISE_OUTPUT("r5", "1", clamp) OPBRIDGE_DSP_DEPTHWISE_OUTPUT("r6", "2", clamp)    \
+                  OPBRIDGE_DSP_DEPTHWISE_OUTPUT("r7", "3", clamp)                                                \
+          "ldr r12, [sp]\n"                                                                                      \
+          "add r0, r0, #4\n"                                                                                     \
+          "str r0, [r12, #16]\n"                                                                                 \
+          "add r3, r3, #4\n"                                                                                     \
+          "ldr r8, [r12, #32]\n"                                                                                 \
+          "subs r8, r8, #1\n"                                                                                    \
+          "str r8, [r12, #32]\n"                                                                                 \
+          "bne 1b\n"                                                                                             \
+          "pop {r0, r4-r11, pc}\n" OPBRIDGE_ASM_FUNCTION_END(name))
+
+OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_full, OPBRIDGE_DSP_DEPTHWISE_NO_BOUNDS, OPBRIDGE_DSP_FULL);
+OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_DEPTHWISE_BOUNDS, OPBRIDGE_DSP_DEPTHWISE_CLAMPED);
 
 /* r0 the windows, r1/r2 the two units' weights, lr the end, r4/r5 window 0's accumulators and
  * r6/r7 window 1's, r8-r11 the windows' int16 pairs, r3/r12 a unit's. */

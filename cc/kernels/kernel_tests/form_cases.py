@@ -147,13 +147,20 @@ def draw_weights(draw: DrawFn, shape: tuple[int, ...]) -> np.ndarray:
 
 
 def draw_bias(
-    draw: DrawFn, input_q: Quantization, filter_q: Quantization, channels: int, taps: int, extreme: bool = True
+    draw: DrawFn,
+    input_q: Quantization,
+    filter_q: Quantization,
+    channels: int,
+    taps: int,
+    extreme: bool = True,
+    only_extreme: bool = False,
 ) -> TensorSpec | None:
-    """No bias, an ordinary one, or (when `extreme`) one near the int32 limits: |bias| +
+    """No bias, an ordinary one, or (when `extreme`, always when `only_extreme`) one near the int32 limits: |bias| +
     |accumulator| stays within int32 for `taps` products per output (so TFLite Micro's accumulator
     and the folded bias do). An extreme bias saturates every output: a node whose dot products a
     test must see draws without it."""
-    kind = draw(st.sampled_from(["none", "ordinary", "ordinary", "extreme"] if extreme else ["none", "ordinary"]))
+    kinds = ["none", "ordinary", "ordinary", "extreme"] if extreme else ["none", "ordinary"]
+    kind = "extreme" if only_extreme else draw(st.sampled_from(kinds))
     if kind == "none":
         return None
     if kind == "ordinary":
@@ -365,6 +372,12 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
 MINIMUM_WEIGHTS_DEPTHWISE_NODE = 0
 
 
+# The DEPTHWISE_CONV_2D node the DSP variant's assembly takes with a clamping stage and 9 taps, and
+# one it declines for its bias (an accumulator that may reach 2^30: the C loop runs).
+DSP_DEPTHWISE_CLAMPED_NODE = 24
+DSP_DEPTHWISE_DECLINED_NODE = 4
+
+
 def draw_depthwise_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     """DEPTHWISE_CONV_2D: depth multiplier 1 on even nodes, 2-8 on odd ones (a separate path).
 
@@ -404,6 +417,16 @@ def draw_depthwise_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     channels = in_channels * multiplier
     if index == 12:  # the DSP variant's depthwise assembly with the full int8 range
         geometry = dataclasses.replace(geometry, fields={**geometry.fields, "activation": Activation.NONE})
+    if index == DSP_DEPTHWISE_DECLINED_NODE:  # channels it would take, but a bias near the int32 limits
+        in_channels = channels = 16
+    if index == DSP_DEPTHWISE_CLAMPED_NODE:  # and clamping, over an odd number of taps
+        in_channels = channels = draw(st.sampled_from([16, 32, 40]))
+        geometry = dataclasses.replace(
+            geometry,
+            filter_height=3,
+            filter_width=3,
+            fields={**geometry.fields, "activation": Activation.RELU_N1_TO_1},
+        )
     taps = geometry.filter_height * geometry.filter_width
     require_small(geometry, channels, taps * channels)
     input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), channels, per_channel_of(index), 3)
@@ -418,7 +441,15 @@ def draw_depthwise_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     inputs = [
         TensorSpec("input", DType.INT8, input_shape, input_q),
         TensorSpec("filter", DType.INT8, filter_shape, filter_q, weights),
-        draw_bias(draw, input_q, filter_q, channels, taps),
+        draw_bias(
+            draw,
+            input_q,
+            filter_q,
+            channels,
+            taps,
+            extreme=index != DSP_DEPTHWISE_CLAMPED_NODE,
+            only_extreme=index == DSP_DEPTHWISE_DECLINED_NODE,
+        ),
     ]
     node_attributes = attributes(
         "DEPTHWISE_CONV_2D", depth_multiplier=multiplier, requantization=Requantization.TFLITE, **geometry.fields
@@ -487,7 +518,7 @@ FORMS: dict[str, Form] = {
             "depthwise_conv_2d_folded",
             "DEPTHWISE_CONV_2D",
             "opbridge_depthwise_conv_2d_s8_folded",
-            24,
+            25,
             draw_depthwise_conv_2d,
         ),
         Form(
@@ -655,6 +686,11 @@ FEATURES: dict[str, set[str]] = {
         "lines_paired_full_range",
         "lines_weight_-128",
         "dsp_depthwise",  # DSP: four channels over a tap table in assembly
+        "dsp_depthwise_odd_taps",
+        "dsp_depthwise_in_turns",
+        "dsp_depthwise_full_range",
+        "dsp_depthwise_clamped",
+        "dsp_depthwise_declined",
         "dsp_clamped",
         "dsp_full_range",
     },
@@ -746,6 +782,8 @@ DSP_PADDED_FILTER_BYTES = 1024  # OPBRIDGE_DSP_PADDED_FILTER_BYTES
 DSP_PAIR_STAGE_UNITS = 64  # OPBRIDGE_DSP_PAIR_STAGE_UNITS
 DSP_DEPTHWISE_MAX_CHANNELS = 256  # OPBRIDGE_DSP_DEPTHWISE_MAX_CHANNELS
 DSP_DEPTHWISE_MAX_TAPS = 64  # OPBRIDGE_DSP_DEPTHWISE_MAX_TAPS
+DSP_DEPTHWISE_WEIGHT_BYTES = 1152  # OPBRIDGE_DSP_DEPTHWISE_WEIGHT_BYTES
+DSP_DEPTHWISE_TURN_CHANNELS = 64  # OPBRIDGE_DSP_DEPTHWISE_TURN_CHANNELS
 
 
 def dsp_pairs_features(graph: Graph, node: Node, shifts: np.ndarray, window_bytes: int) -> set[str]:
@@ -798,13 +836,25 @@ def dsp_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[str]:
     _, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
     out_channels = graph.tensor(node.outputs[0]).shape[3]
     if node.op_type == "DEPTHWISE_CONV_2D":
+        taps = filter_height * filter_width
         if (
             a.depth_multiplier == 1
             and in_channels % 4 == 0
             and in_channels <= DSP_DEPTHWISE_MAX_CHANNELS
-            and filter_height * filter_width <= DSP_DEPTHWISE_MAX_TAPS
+            and taps <= DSP_DEPTHWISE_MAX_TAPS
+            and (shifts >= -31).all()
         ):
-            return stage | {"dsp_depthwise"}
+            bias = folded_convolution_bias(graph, node, depthwise=True)
+            assert bias is not None
+            if int(np.abs(bias).max()) + (taps << 14) >= 2**30:
+                return {"dsp_depthwise_declined"}
+            features = stage | {"dsp_depthwise", f"dsp_depthwise_{next(iter(stage)).removeprefix('dsp_')}"}
+            if taps % 2:
+                features.add("dsp_depthwise_odd_taps")
+            turn = min(DSP_DEPTHWISE_WEIGHT_BYTES // (2 * taps) // 4 * 4, DSP_DEPTHWISE_TURN_CHANNELS)
+            if in_channels > turn:
+                features.add("dsp_depthwise_in_turns")  # widened weights built for a turn of channels at a time
+            return features
         return set()
     window_bytes = filter_height * filter_width * in_channels
     patch = bool(conv_2d_scratch_bytes(graph, node))  # each window copied into scratch first
