@@ -205,11 +205,24 @@ static void opbridge_patch_gather(const opbridge_conv_s8_folded_params *params, 
   const int8_t zero_point = (int8_t)(-params->input_offset);
   const int32_t y_origin = oy * params->stride_height - params->padding_height;
   const int32_t x_origin = ox * params->stride_width - params->padding_width;
+  const int32_t row_bytes = fl->width * in->channels;
+  /* Whether the window's rows lie inside the input along x and are contiguous: one copy a row. */
+  const int32_t rows_whole = params->dilation_width == 1 && x_origin >= 0 && x_origin + fl->width <= in->width;
   for (int32_t fy = 0; fy < fl->height; ++fy) {
     const int32_t iy = y_origin + fy * params->dilation_height;
+    if (iy < 0 || iy >= in->height) {
+      memset(patch, zero_point, (size_t)row_bytes);
+      patch += row_bytes;
+      continue;
+    }
+    if (rows_whole) {
+      memcpy(patch, image + (iy * in->width + x_origin) * in->channels, (size_t)row_bytes);
+      patch += row_bytes;
+      continue;
+    }
     for (int32_t fx = 0; fx < fl->width; ++fx, patch += in->channels) {
       const int32_t ix = x_origin + fx * params->dilation_width;
-      if (iy >= 0 && iy < in->height && ix >= 0 && ix < in->width) {
+      if (ix >= 0 && ix < in->width) {
         memcpy(patch, image + (iy * in->width + ix) * in->channels, (size_t)in->channels);
       } else {
         memset(patch, zero_point, (size_t)in->channels);
@@ -559,6 +572,16 @@ static int32_t opbridge_dsp_depthwise(const opbridge_conv_s8_folded_params *para
   job.activation_min = rq->activation_min;
   job.activation_max = rq->activation_max;
   job.odd_taps = tap_count % 2;
+  /* A window inside the input: its taps at fixed offsets from its first pixel. */
+  int32_t tap_offsets[OPBRIDGE_DSP_DEPTHWISE_MAX_TAPS];
+  for (int32_t fy = 0; fy < fl->height; ++fy) {
+    for (int32_t fx = 0; fx < fl->width; ++fx) {
+      tap_offsets[fy * fl->width + fx] =
+          (fy * params->dilation_height * in->width + fx * params->dilation_width) * channels;
+    }
+  }
+  const int32_t y_span = (fl->height - 1) * params->dilation_height;
+  const int32_t x_span = (fl->width - 1) * params->dilation_width;
   for (int32_t first = 0; first < channels; first += turn) {
     const int32_t turn_channels = channels - first < turn ? channels - first : turn;
     /* Per group of 4 channels, per tap: [w2, w0] and [w3, w1] as int16 pairs. */
@@ -586,6 +609,17 @@ static int32_t opbridge_dsp_depthwise(const opbridge_conv_s8_folded_params *para
         const int32_t y_origin = oy * params->stride_height - params->padding_height;
         for (int32_t ox = 0; ox < out->width; ++ox, position_output += channels) {
           const int32_t x_origin = ox * params->stride_width - params->padding_width;
+          if (y_origin >= 0 && y_origin + y_span < in->height && x_origin >= 0 && x_origin + x_span < in->width) {
+            const int8_t *pixel = image + (y_origin * in->width + x_origin) * channels;
+            for (int32_t t = 0; t < tap_count; ++t) {
+              taps[t] = pixel + tap_offsets[t];
+            }
+            job.output = position_output;
+            job.groups = turn_channels / 4;
+            job.channel = first;
+            kernel(&job);
+            continue;
+          }
           const int8_t **tap = taps;
           for (int32_t fy = 0; fy < fl->height; ++fy) {
             const int32_t iy = y_origin + fy * params->dilation_height;

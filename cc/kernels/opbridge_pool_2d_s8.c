@@ -8,6 +8,9 @@
 
 #if OPBRIDGE_KERNELS_HELIUM
 #include <arm_mve.h>
+#elif OPBRIDGE_KERNELS_DSP
+#include <arm_acle.h>
+#include <string.h>
 #endif
 
 
@@ -67,6 +70,57 @@ static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_pool_position_helium(const opbri
 }
 #endif
 
+#if OPBRIDGE_KERNELS_DSP
+/* Pixels whose int8 values an int16 lane sums without overflow: 256 x -128 = -32768. */
+#define OPBRIDGE_POOL_DSP_RUN 256
+
+/* One output position's average, four channels a step: each pixel's 4 bytes added to two int16
+ * pairs (SXTAB16 of the even bytes and, rotated, of the odd ones), which go into int32 sums every
+ * OPBRIDGE_POOL_DSP_RUN pixels; the channels past the last 4 one at a time. */
+static void opbridge_pool_average_position_dsp(const opbridge_pool_s8_params *params, const int8_t *image,
+                                               int32_t y_start, int32_t y_end, int32_t x_start, int32_t x_end,
+                                               int8_t *destination) {
+  const int32_t channels = params->input.channels;
+  const int32_t count = (y_end - y_start) * (x_end - x_start);
+  int32_t c = 0;
+  for (; c + 4 <= channels; c += 4) {
+    int32_t sums[4] = {0, 0, 0, 0};
+    int16x2_t even = 0, odd = 0;
+    int32_t run = 0;
+    for (int32_t y = y_start; y < y_end; ++y) {
+      const int8_t *x = image + (y * params->input.width + x_start) * channels + c;
+      for (int32_t i = x_start; i < x_end; ++i, x += channels) {
+        uint32_t word;
+        memcpy(&word, x, sizeof(word));
+        even = __sxtab16(even, word);
+        __asm__("sxtab16 %0, %0, %1, ror #8" : "+r"(odd) : "r"(word));
+        if (++run == OPBRIDGE_POOL_DSP_RUN || (y == y_end - 1 && i == x_end - 1)) {
+          sums[0] += (int16_t)(even & 0xFFFF);
+          sums[1] += (int16_t)(odd & 0xFFFF);
+          sums[2] += even >> 16;
+          sums[3] += odd >> 16;
+          even = odd = 0;
+          run = 0;
+        }
+      }
+    }
+    for (int32_t k = 0; k < 4; ++k) {
+      destination[c + k] =
+          opbridge_clamp_s8(opbridge_pool_average(sums[k], count), params->activation_min, params->activation_max);
+    }
+  }
+  for (; c < channels; ++c) {
+    int32_t sum = 0;
+    for (int32_t y = y_start; y < y_end; ++y) {
+      for (int32_t i = x_start; i < x_end; ++i) {
+        sum += image[(y * params->input.width + i) * channels + c];
+      }
+    }
+    destination[c] = opbridge_clamp_s8(opbridge_pool_average(sum, count), params->activation_min, params->activation_max);
+  }
+}
+#endif
+
 static OPBRIDGE_OPTIMIZE_FOR_SIZE int32_t opbridge_pool_2d_s8(const opbridge_pool_s8_params *params, const int8_t *input, int8_t *output,
                                    opbridge_pool_kind kind) {
   if (params == NULL || input == NULL || output == NULL) {
@@ -97,6 +151,14 @@ static OPBRIDGE_OPTIMIZE_FOR_SIZE int32_t opbridge_pool_2d_s8(const opbridge_poo
                                       output + ((b * out->height + oy) * out->width + ox) * out->channels, kind);
         (void)count;
 #else
+#if OPBRIDGE_KERNELS_DSP
+        if (kind == OPBRIDGE_POOL_AVERAGE) {
+          opbridge_pool_average_position_dsp(params, input + b * in->height * in->width * in->channels, y_start, y_end,
+                                             x_start, x_end,
+                                             output + ((b * out->height + oy) * out->width + ox) * out->channels);
+          continue;
+        }
+#endif
         for (int32_t c = 0; c < out->channels; ++c) {
           int32_t sum = 0;
           int32_t maximum = -128;

@@ -179,10 +179,28 @@ def binary(op_type: str, rescales: bool = False) -> CaseBuilder:
 
 
 def pool_2d(op_type: str) -> CaseBuilder:
-    """AVERAGE_POOL_2D or MAX_POOL_2D on 1xHxWxC, SAME padding (variant 0) or VALID."""
+    """AVERAGE_POOL_2D or MAX_POOL_2D on 1xHxWxC, SAME padding (variant 0) or VALID; int8
+    AVERAGE_POOL_2D's variant 1 a global average over 17x16 pixels."""
 
     def build(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
         quantization = per_tensor(rng) if path.source is DType.INT8 else None  # TFLite: equal in and out
+        if op_type == "AVERAGE_POOL_2D" and path.source is DType.INT8 and variant == 1:
+            # A global average of 272 pixels after a RELU (zero point -128), 4 channels and 2 more:
+            # more pixels than the DSP variant sums in int16 lanes (256) before widening to int32.
+            assert quantization is not None
+            relu_output = Quantization(quantization.scales, (-128,))
+            node_attributes = attributes(
+                op_type,
+                padding=Padding.VALID,
+                stride_height=1,
+                stride_width=1,
+                filter_height=17,
+                filter_width=16,
+                activation=Activation.NONE,
+            )
+            return NodeSpec(
+                [TensorSpec("input", path.source, (1, 17, 16, 6), relu_output)], node_attributes, relu_output
+            )
         shape = (1, *(int(size) for size in rng.integers(1, 9, size=2, endpoint=True)), int(rng.integers(1, 4)))
         node_attributes = attributes(
             op_type,
