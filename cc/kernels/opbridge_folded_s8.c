@@ -232,6 +232,10 @@ static void opbridge_patch_gather(const opbridge_conv_s8_folded_params *params, 
 }
 
 #if OPBRIDGE_DSP_ASSEMBLY
+/* The largest window that overhangs the input opbridge_conv_2d_s8_folded copies to the stack for
+ * the assembly (opbridge_dsp_window4_*) when the pairs do not take the layer (3x3x128). */
+#define OPBRIDGE_DSP_MAX_COPIED_BORDER_WINDOW 1152
+
 /* The largest window opbridge_dsp_conv_pairs takes when its input channels are a multiple of 4
  * (widened tap by tap from the input): the two widened windows take 4 bytes per window byte on
  * the stack (2304 bytes; 3x3x64). */
@@ -445,6 +449,11 @@ int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params,
   const opbridge_dims *out = &params->output;
   const int32_t filter_size = fl->height * fl->width * fl->channels;
   const int32_t assembly = opbridge_rows_assembly(&params->requantization, out->channels);
+#if OPBRIDGE_DSP_ASSEMBLY
+  /* Windows that overhang the input, copied with the zero point where they do, for the assembly. */
+  int8_t border_window[OPBRIDGE_DSP_MAX_COPIED_BORDER_WINDOW];
+  const int32_t copy_borders = assembly && filter_size % 4 == 0 && filter_size <= OPBRIDGE_DSP_MAX_COPIED_BORDER_WINDOW;
+#endif
   for (int32_t b = 0; b < out->batches; ++b) {
     const int8_t *image = input + b * in->height * in->width * in->channels;
     for (int32_t oy = 0; oy < out->height; ++oy) {
@@ -462,6 +471,15 @@ int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params,
           output += out->channels;
           continue;
         }
+#if OPBRIDGE_DSP_ASSEMBLY
+        if (copy_borders) {
+          opbridge_patch_gather(params, image, oy, ox, border_window);
+          opbridge_rows_units(border_window, 1, filter_size, 0, filter, out->channels, &params->requantization,
+                              assembly, output);
+          output += out->channels;
+          continue;
+        }
+#endif
         for (int32_t oc = 0; oc < out->channels; ++oc) {
           const int32_t acc = params->requantization.folded_bias[oc] +
                               opbridge_folded_window(params, image, filter + oc * filter_size, y_origin, x_origin);
@@ -531,7 +549,7 @@ int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_param
 #if OPBRIDGE_DSP_ASSEMBLY
 /* The largest depthwise layer opbridge_dsp_depthwise takes: channels (the zero-point row is on the
  * stack) and taps (the tap table). */
-#define OPBRIDGE_DSP_DEPTHWISE_MAX_CHANNELS 256
+#define OPBRIDGE_DSP_DEPTHWISE_MAX_CHANNELS 512
 #define OPBRIDGE_DSP_DEPTHWISE_MAX_TAPS 64
 /* Its widened weights on the stack (2 bytes per tap and channel): channels are taken in turns of
  * as many as fit (64 channels of a 3x3 filter, 8 of an 8x8 one), each turn building its weights

@@ -262,6 +262,7 @@ FULL_RANGE_PATCHES = {
 # int8, ordinary biases): node 12 with windows above 288 bytes, the last node with more units than
 # one turn of stage constants takes (cc/kernels/opbridge_folded_s8.c).
 DSP_PAIRS_UNITS_IN_TURNS_NODE = 32
+DSP_BORDER_COPY_NODE = 28
 DSP_PAIRS_CLAMPED_NODES = (12, DSP_PAIRS_UNITS_IN_TURNS_NODE)
 
 
@@ -335,6 +336,11 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
         out_channels += out_channels % 2
         if index % 32 == 28:
             geometry = dataclasses.replace(geometry, fields={**geometry.fields, "activation": Activation.NONE})
+    if index == DSP_BORDER_COPY_NODE:
+        # Windows that overhang the input (SAME) for units the pairs do not take (an odd number):
+        # the DSP variant copies them to the stack for its four-unit assembly.
+        geometry = dataclasses.replace(geometry, fields={**geometry.fields, "padding": Padding.SAME})
+        out_channels = max(out_channels, 5) | 1
     if index in FULL_RANGE_CONV_NODES:
         geometry = dataclasses.replace(geometry, fields={**geometry.fields, "activation": Activation.NONE})
     if index in DSP_PAIRS_CLAMPED_NODES:
@@ -663,6 +669,7 @@ FEATURES: dict[str, set[str]] = {
         "dsp_pairs_clamped",
         "dsp_pairs_declined",
         "dsp_window4",  # DSP: four units of one window in assembly (odd words: fully_connected's)
+        "dsp_border_windows_copied",
         "dsp_clamped",
         "dsp_full_range",
     },
@@ -778,9 +785,10 @@ def node_features(graph: Graph, node: Node) -> set[str]:
 # The Cortex-M4 (DSP) variant's assembly paths and their limits (cc/kernels/opbridge_folded_s8.c).
 DSP_PAIR_MAX_WINDOW = 576  # OPBRIDGE_DSP_PAIR_MAX_WINDOW: input channels a multiple of 4
 DSP_PAIR_MAX_COPIED_WINDOW = 288  # OPBRIDGE_DSP_PAIR_MAX_COPIED_WINDOW: other windows
+DSP_MAX_COPIED_BORDER_WINDOW = 1152  # OPBRIDGE_DSP_MAX_COPIED_BORDER_WINDOW
 DSP_PADDED_FILTER_BYTES = 1024  # OPBRIDGE_DSP_PADDED_FILTER_BYTES
 DSP_PAIR_STAGE_UNITS = 64  # OPBRIDGE_DSP_PAIR_STAGE_UNITS
-DSP_DEPTHWISE_MAX_CHANNELS = 256  # OPBRIDGE_DSP_DEPTHWISE_MAX_CHANNELS
+DSP_DEPTHWISE_MAX_CHANNELS = 512  # OPBRIDGE_DSP_DEPTHWISE_MAX_CHANNELS
 DSP_DEPTHWISE_MAX_TAPS = 64  # OPBRIDGE_DSP_DEPTHWISE_MAX_TAPS
 DSP_DEPTHWISE_WEIGHT_BYTES = 1152  # OPBRIDGE_DSP_DEPTHWISE_WEIGHT_BYTES
 DSP_DEPTHWISE_TURN_CHANNELS = 64  # OPBRIDGE_DSP_DEPTHWISE_TURN_CHANNELS
@@ -867,10 +875,14 @@ def dsp_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[str]:
             return stage | {"dsp_window4"} | ({"dsp_window4_odd_words"} if window_bytes % 8 else set())
         return pairs
     run = filter_width * in_channels
-    interior = "interior_windows" in window_features(graph, node)
-    if a.dilation_width == 1 and interior and run % 4 == 0 and out_channels >= 4:
-        return stage | {"dsp_window4"} | ({"dsp_window4_odd_words"} if run % 8 else set())
-    return pairs
+    windows = window_features(graph, node)
+    features = set(pairs)
+    if a.dilation_width == 1 and "interior_windows" in windows and run % 4 == 0 and out_channels >= 4:
+        features |= stage | {"dsp_window4"} | ({"dsp_window4_odd_words"} if run % 8 else set())
+    copyable = window_bytes % 4 == 0 and window_bytes <= DSP_MAX_COPIED_BORDER_WINDOW and out_channels >= 4
+    if "border_windows" in windows and copyable:
+        features |= stage | {"dsp_window4", "dsp_border_windows_copied"}  # copied to the stack, then as a row
+    return features
 
 
 def table_features(graph: Graph, node: Node) -> set[str]:
