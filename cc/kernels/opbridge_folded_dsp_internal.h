@@ -154,7 +154,7 @@ void opbridge_dsp_depthwise4_clamped(opbridge_dsp_depthwise4_job *job);
 /* The output stage of opbridge_dsp_pair2_*, per pair of units (a, b): each unit's folded bias,
  * multiplier M, rounding R = 2^(r-1) and right shift r >= 1, built once per call (on the stack)
  * so the assembly loads a unit's three with one LDM. With |acc| < 2^30 (checked per call:
- * opbridge_dsp_doubling_fits), TFLite's rescale is SMMULR(2 * acc, M), which is the rounding
+ * opbridge_folded_doubling_fits), TFLite's rescale is SMMULR(2 * acc, M), which is the rounding
  * doubling high multiply, then (x + R - (x < 0)) >> r, its rounding right shift. */
 typedef struct {
   int32_t bias[2];
@@ -190,6 +190,40 @@ typedef char opbridge_dsp_pair2_job_layout[(sizeof(opbridge_dsp_pair_stage) == 3
 
 void opbridge_dsp_pair2_full(opbridge_dsp_pair2_job *job);
 void opbridge_dsp_pair2_clamped(opbridge_dsp_pair2_job *job);
+
+/* FULLY_CONNECTED over a filter in the DSP layout (opbridge_fully_connected_s8_folded_dsp_layout),
+ * two units at a time. In that layout each 16-bit half of a filter word is 256 x w1 + w0 exactly
+ * (w1 stored less 1 where w0 is negative), and SXTB16 of the word gives [w2, w0]. The input row is
+ * widened once per call into Q = [x3 - 127, x1 - 127] and R = [256 x2 - Q.hi, 256 x0 - Q.lo] per 4
+ * bytes (all within int16), so SMLAD(word, Q) + SMLAD(SXTB16(word), R) is 256 times the 4 products
+ * with the odd inputs less 127: per 8 inputs per unit one LDRD, two SXTB16 and four SMLAD, 15
+ * instructions per 16 products for two units. The sum, shifted right by 8, plus the layout's
+ * folded bias (which adds back 127 x the odd weights) is the accumulator; then the stage of the
+ * pairs (opbridge_dsp_pair_stage's M, R and r: one set per tensor, or per unit on the stack). */
+typedef struct {
+  const int32_t *inputs;     /* 0: Q, R per 4 input bytes */
+  int32_t input_bytes;       /* 4: 2 x depth */
+  const int32_t *w;          /* 8: the pair's first unit's filter words (advanced) */
+  int32_t depth;             /* 12: bytes per unit */
+  const int32_t *bias;       /* 16: the pair's folded biases (advanced) */
+  int8_t *output;            /* 20: the pair's outputs (advanced) */
+  int32_t output_offset;     /* 24 */
+  int32_t activation_min;    /* 28 */
+  int32_t activation_max;    /* 32 */
+  int32_t pairs;             /* 36: > 0 (consumed) */
+  int32_t odd_steps;         /* 40: 1 if depth / 8 is odd */
+  const int32_t *constants;  /* 44: the unit's M, R, r (advanced by constants_step a unit) */
+  int32_t constants_step;    /* 48: 12 per channel, 0 per tensor */
+} opbridge_dsp_fc_pairs_job;
+
+typedef char opbridge_dsp_fc_pairs_job_layout[(offsetof(opbridge_dsp_fc_pairs_job, bias) == 16 &&
+                                               offsetof(opbridge_dsp_fc_pairs_job, odd_steps) == 40 &&
+                                               offsetof(opbridge_dsp_fc_pairs_job, constants_step) == 48)
+                                                  ? 1
+                                                  : -1];
+
+void opbridge_dsp_fc_pairs_full(opbridge_dsp_fc_pairs_job *job);
+void opbridge_dsp_fc_pairs_clamped(opbridge_dsp_fc_pairs_job *job);
 
 /* ADD/SUB tables for the full int8 activation range and a right shift of at least 1, one
  * element per pass: two byte loads, two table loads, and the output stage of the forms above

@@ -131,6 +131,38 @@ static inline int32_t opbridge_fully_connected_call_valid(const opbridge_fully_c
          opbridge_folded_requantization_valid(&params->requantization);
 }
 
+/* Whether every accumulator of `units` outputs over `depth` products stays below 2^30 in magnitude
+ * (folded bias plus at most depth products of magnitude 2^14) and every rescale is a right shift of
+ * 1 to 31: the DSP variant's short output stage (docs/kernels.md). */
+static inline int32_t opbridge_folded_doubling_fits(const opbridge_folded_requantization *rq, int32_t units,
+                                                    int32_t depth) {
+  if (depth >= (1 << 16)) {
+    return 0;
+  }
+  const int32_t limit = (1 << 30) - (depth << 14); /* |bias| must stay below it */
+  for (int32_t c = 0; c < (rq->per_channel ? units : 1); ++c) {
+    if (rq->shifts[c] > -1 || rq->shifts[c] < -31) {
+      return 0;
+    }
+  }
+  for (int32_t c = 0; c < units; ++c) {
+    if (rq->folded_bias[c] <= -limit || rq->folded_bias[c] >= limit) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* opbridge_fully_connected_s8_folded_dsp_layout. */
+static inline int32_t opbridge_fully_connected_dsp_layout_call_valid(
+    const opbridge_fully_connected_s8_folded_params *params, const int8_t *input, const int8_t *filter,
+    const int8_t *output) {
+  return opbridge_fully_connected_call_valid(params, input, filter, output) && params->input_depth % 8 == 0 &&
+         params->input_depth >= 16 && params->input_depth <= OPBRIDGE_DSP_LAYOUT_MAX_DEPTH &&
+         params->output_depth % 2 == 0 &&
+         opbridge_folded_doubling_fits(&params->requantization, params->output_depth, 2 * params->input_depth);
+}
+
 /* opbridge_fully_connected_s8_folded_short: rows shorter than 16 bytes. */
 static inline int32_t opbridge_fully_connected_short_call_valid(const opbridge_fully_connected_s8_folded_params *params,
                                                                 const int8_t *input, const int8_t *filter,

@@ -294,22 +294,6 @@ static void opbridge_dsp_widen_bytes(const int8_t *bytes, int32_t words, int32_t
  * windows again. */
 #define OPBRIDGE_DSP_PAIR_STAGE_UNITS 64
 
-/* Whether opbridge_dsp_pair2_*'s stage is exact for the layer's `units` over windows of `depth`
- * bytes: right shifts of 1 to 31, and every accumulator (folded bias plus at most depth products
- * of magnitude 2^14) below 2^30 in magnitude, so that doubling it cannot overflow. */
-static int32_t opbridge_dsp_pair_stage_fits(const opbridge_folded_requantization *rq, int32_t units,
-                                            int32_t depth) {
-  const int64_t products = (int64_t)depth << 14;
-  for (int32_t c = 0; c < units; ++c) {
-    const int64_t bias = rq->folded_bias[c];
-    const int32_t shift = rq->shifts[rq->per_channel ? c : 0];
-    if (shift > -1 || shift < -31 || (bias < 0 ? -bias : bias) + products >= (INT64_C(1) << 30)) {
-      return 0;
-    }
-  }
-  return 1;
-}
-
 /* The stage constants of units first .. first + units - 1 (an even count), by pairs. */
 static void opbridge_dsp_pair_stages(const opbridge_folded_requantization *rq, int32_t first, int32_t units,
                                      opbridge_dsp_pair_stage *stages) {
@@ -411,7 +395,7 @@ static __attribute__((noinline)) int32_t opbridge_dsp_pairs_copied(const opbridg
 }
 
 /* CONV_2D with an even number of output channels whose stage opbridge_dsp_pair2_* takes
- * (opbridge_dsp_pair_stage_fits): output positions two at a time, their windows widened once and
+ * (opbridge_folded_doubling_fits): output positions two at a time, their windows widened once and
  * read by every pair of units (opbridge_dsp_pairs). Input channels a multiple of 4 (windows of at
  * most OPBRIDGE_DSP_PAIR_MAX_WINDOW bytes) are widened tap by tap from the input; otherwise each
  * window (at most OPBRIDGE_DSP_PAIR_MAX_COPIED_WINDOW bytes) is copied first. 0 if the layer is
@@ -422,7 +406,7 @@ static int32_t opbridge_dsp_conv_pairs(const opbridge_conv_s8_folded_params *par
   const opbridge_dims *fl = &params->filter;
   const opbridge_dims *out = &params->output;
   const int32_t depth = fl->height * fl->width * in->channels;
-  if (out->channels % 2 != 0 || !opbridge_dsp_pair_stage_fits(&params->requantization, out->channels, depth)) {
+  if (out->channels % 2 != 0 || !opbridge_folded_doubling_fits(&params->requantization, out->channels, depth)) {
     return 0;
   }
   if (in->channels % 4 == 0 && depth <= OPBRIDGE_DSP_PAIR_MAX_WINDOW) {
@@ -558,7 +542,7 @@ int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_param
 #define OPBRIDGE_DSP_DEPTHWISE_TURN_CHANNELS 64
 
 /* DEPTHWISE_CONV_2D of multiplier 1, channels a multiple of 4, right shifts of 1 to 31 and
- * accumulators below 2^30 (as opbridge_dsp_pair_stage_fits), in assembly
+ * accumulators below 2^30 (opbridge_folded_doubling_fits), in assembly
  * (opbridge_dsp_depthwise4_*); 0 if the layer is not of that kind (the caller's C loop runs). */
 static int32_t opbridge_dsp_depthwise(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                       const int8_t *filter, int8_t *output) {
@@ -569,7 +553,7 @@ static int32_t opbridge_dsp_depthwise(const opbridge_conv_s8_folded_params *para
   const int32_t channels = in->channels;
   const int32_t tap_count = fl->height * fl->width;
   if (out->channels != channels || channels % 4 != 0 || channels > OPBRIDGE_DSP_DEPTHWISE_MAX_CHANNELS ||
-      tap_count > OPBRIDGE_DSP_DEPTHWISE_MAX_TAPS || !opbridge_dsp_pair_stage_fits(rq, channels, tap_count)) {
+      tap_count > OPBRIDGE_DSP_DEPTHWISE_MAX_TAPS || !opbridge_folded_doubling_fits(rq, channels, tap_count)) {
     return 0;
   }
   int32_t turn = OPBRIDGE_DSP_DEPTHWISE_WEIGHT_BYTES / (2 * tap_count) / 4 * 4;
@@ -739,6 +723,74 @@ int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_fol
                         &params->requantization, assembly, output + batch * params->output_depth);
   }
   return OPBRIDGE_STATUS_OK;
+}
+
+#if OPBRIDGE_DSP_WEIGHT_LAYOUT
+/* Units whose stage constants (M, R, r) opbridge_dsp_fully_connected_layout builds at a time when
+ * they differ per channel (768 bytes of stack). */
+#define OPBRIDGE_DSP_FC_STAGE_UNITS 64
+
+/* opbridge_fully_connected_s8_folded_dsp_layout in this variant: each batch's row widened into Q,
+ * R words (opbridge_dsp_fc_pairs_job) on the stack, then the units two at a time. */
+static void opbridge_dsp_fully_connected_layout(const opbridge_fully_connected_s8_folded_params *params,
+                                                const int8_t *input, const int8_t *filter, int8_t *output) {
+  const int32_t depth = params->input_depth;
+  const int32_t units = params->output_depth;
+  const opbridge_folded_requantization *rq = &params->requantization;
+  int32_t widened[OPBRIDGE_DSP_LAYOUT_MAX_DEPTH / 2];
+  int32_t constants[OPBRIDGE_DSP_FC_STAGE_UNITS * 3];
+  const int16x2_t odd_offsets = 0x007F007F;
+  void (*const kernel)(opbridge_dsp_fc_pairs_job *) =
+      opbridge_dsp_full_range(rq) ? opbridge_dsp_fc_pairs_full : opbridge_dsp_fc_pairs_clamped;
+  opbridge_dsp_fc_pairs_job job;
+  job.inputs = widened;
+  job.input_bytes = 2 * depth;
+  job.depth = depth;
+  job.output_offset = rq->output_offset;
+  job.activation_min = rq->activation_min;
+  job.activation_max = rq->activation_max;
+  job.odd_steps = (depth / 8) % 2;
+  job.constants_step = rq->per_channel ? 12 : 0;
+  const int32_t turn_units = rq->per_channel ? OPBRIDGE_DSP_FC_STAGE_UNITS : units;
+  for (int32_t first = 0; first < units; first += turn_units) {
+    const int32_t turn = units - first < turn_units ? units - first : turn_units;
+    for (int32_t u = 0; u < (rq->per_channel ? turn : 1); ++u) {
+      const int32_t right_shift = -rq->shifts[rq->per_channel ? first + u : 0];
+      constants[3 * u] = rq->multipliers[rq->per_channel ? first + u : 0];
+      constants[3 * u + 1] = (int32_t)(UINT32_C(1) << (right_shift - 1));
+      constants[3 * u + 2] = right_shift;
+    }
+    for (int32_t batch = 0; batch < params->batches; ++batch) {
+      const int8_t *x = input + batch * depth;
+      for (int32_t i = 0; i < depth / 4; ++i) {
+        const uint32_t word = opbridge_load4(x + 4 * i);
+        /* Q = [x3 - 127, x1 - 127]; R = [256 x2, 256 x0] - Q (halves without carries between them). */
+        const int16x2_t q = __ssub16(opbridge_odd_bytes(word), odd_offsets);
+        widened[2 * i] = q;
+        widened[2 * i + 1] = __ssub16((int16x2_t)((word & 0x00FF00FFu) << 8), q);
+      }
+      job.w = (const int32_t *)(const void *)(filter + first * depth);
+      job.bias = rq->folded_bias + first;
+      job.constants = constants;
+      job.output = output + batch * units + first;
+      job.pairs = turn / 2;
+      kernel(&job);
+    }
+  }
+}
+#endif
+
+int32_t opbridge_fully_connected_s8_folded_dsp_layout(const opbridge_fully_connected_s8_folded_params *params,
+                                                      const int8_t *input, const int8_t *filter, int8_t *output) {
+  if (!opbridge_fully_connected_dsp_layout_call_valid(params, input, filter, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+#if OPBRIDGE_DSP_WEIGHT_LAYOUT
+  opbridge_dsp_fully_connected_layout(params, input, filter, output);
+  return OPBRIDGE_STATUS_OK;
+#else
+  return opbridge_fully_connected_s8_folded(params, input, filter, output); /* a plain filter here */
+#endif
 }
 
 int32_t opbridge_fully_connected_s8_folded_short(const opbridge_fully_connected_s8_folded_params *params,

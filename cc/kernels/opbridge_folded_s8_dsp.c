@@ -260,6 +260,76 @@ OPBRIDGE_DSP_PAIR2(opbridge_dsp_pair2_clamped, OPBRIDGE_DSP_PAIR_BOUNDS, OPBRIDG
 OPBRIDGE_DSP_WINDOW4(opbridge_dsp_window4_full, OPBRIDGE_DSP_FULL);
 OPBRIDGE_DSP_WINDOW4(opbridge_dsp_window4_clamped, OPBRIDGE_DSP_CLAMPED);
 
+/* One unit's 8 inputs: r0's Q, R words in r8-r11, its filter words through `weights`, r6/r7/r3
+ * scratch (opbridge_dsp_fc_pairs_job). */
+#define OPBRIDGE_DSP_FC_UNIT(weights, acc)                                                                        \
+  "ldrd r6, r7, [" weights "], #8\n"                                                                             \
+  "sxtb16 r3, r6\n"                                                                                              \
+  "smlad " acc ", r6, r8, " acc "\n"                                                                             \
+  "smlad " acc ", r3, r9, " acc "\n"                                                                             \
+  "sxtb16 r3, r7\n"                                                                                              \
+  "smlad " acc ", r7, r10, " acc "\n"                                                                            \
+  "smlad " acc ", r3, r11, " acc "\n"
+#define OPBRIDGE_DSP_FC_STEP "ldm r0!, {r8-r11}\n" OPBRIDGE_DSP_FC_UNIT("r1", "r4") OPBRIDGE_DSP_FC_UNIT("r2", "r5")
+/* One unit's output from its bias in `bias`, r3's M, R and r (r8, r9, lr; r3 then advances by
+ * the job's constants_step), r1 the output offset, r0 the outputs, r12 the job. */
+#define OPBRIDGE_DSP_FC_OUTPUT(acc, bias, byte, clamp)                                                            \
+  "ldm r3, {r8, r9, lr}\n"                                                                                       \
+  "add " acc ", " bias ", " acc ", asr #8\n"                                                                     \
+  "lsl " acc ", " acc ", #1\n"                                                                                   \
+  "smmulr " acc ", " acc ", r8\n"                                                                                \
+  "add r9, r9, " acc ", asr #31\n"                                                                               \
+  "add " acc ", " acc ", r9\n"                                                                                   \
+  "asr " acc ", " acc ", lr\n"                                                                                   \
+  "add " acc ", " acc ", r1\n" clamp(acc) "strb " acc ", [r0, #" byte "]\n"                                      \
+  "ldr lr, [r12, #48]\n"                                                                                         \
+  "add r3, r3, lr\n"
+#define OPBRIDGE_DSP_FC_BOUNDS "ldrd r10, r11, [r12, #28]\n"
+/* The activation range in r10 (min) and r11 (max). */
+#define OPBRIDGE_DSP_FC_CLAMPED(acc)                                                                              \
+  "cmp " acc ", r10\n"                                                                                           \
+  "it lt\n"                                                                                                      \
+  "movlt " acc ", r10\n"                                                                                         \
+  "cmp " acc ", r11\n"                                                                                           \
+  "it gt\n"                                                                                                      \
+  "movgt " acc ", r11\n"
+
+#define OPBRIDGE_DSP_FC_PAIRS(name, bounds, clamp)                                                                \
+  __asm__(OPBRIDGE_ASM_FUNCTION_BEGIN(name)                                                                      \
+          "push {r0, r4-r11, lr}\n" /* the job stays at [sp] */                                                  \
+          "1:\n"                    /* a pair of units */                                                        \
+          "ldr r12, [sp]\n"                                                                                      \
+          "ldrd r0, lr, [r12]\n"                                                                                 \
+          "add lr, r0, lr\n"                                                                                     \
+          "ldrd r1, r2, [r12, #8]\n"                                                                             \
+          "add r2, r1, r2\n"                                                                                     \
+          "mov r4, #0\n"                                                                                         \
+          "mov r5, #0\n"                                                                                         \
+          "ldr r8, [r12, #40]\n"                                                                                 \
+          "cmp r8, #0\n" /* an odd number of 8-byte steps: enter at the second */                               \
+          "bne 3f\n"                                                                                             \
+          "2:\n" OPBRIDGE_DSP_FC_STEP "3:\n" OPBRIDGE_DSP_FC_STEP "cmp r0, lr\n"                                 \
+          "bne 2b\n"                                                                                             \
+          "ldr r12, [sp]\n"                                                                                      \
+          "str r2, [r12, #8]\n" /* the second unit's filter ends where the next pair's starts */                \
+          "ldr r3, [r12, #16]\n"                                                                                 \
+          "ldrd r6, r7, [r3], #8\n"                                                                              \
+          "str r3, [r12, #16]\n"                                                                                 \
+          "ldr r3, [r12, #44]\n"                                                                                 \
+          "ldrd r0, r1, [r12, #20]\n" bounds OPBRIDGE_DSP_FC_OUTPUT("r4", "r6", "0", clamp)                      \
+              OPBRIDGE_DSP_FC_OUTPUT("r5", "r7", "1", clamp)                                                     \
+          "str r3, [r12, #44]\n"                                                                                 \
+          "add r0, r0, #2\n"                                                                                     \
+          "str r0, [r12, #20]\n"                                                                                 \
+          "ldr r8, [r12, #36]\n"                                                                                 \
+          "subs r8, r8, #1\n"                                                                                    \
+          "str r8, [r12, #36]\n"                                                                                 \
+          "bne 1b\n"                                                                                             \
+          "pop {r0, r4-r11, pc}\n" OPBRIDGE_ASM_FUNCTION_END(name))
+
+OPBRIDGE_DSP_FC_PAIRS(opbridge_dsp_fc_pairs_full, "", OPBRIDGE_DSP_FULL);
+OPBRIDGE_DSP_FC_PAIRS(opbridge_dsp_fc_pairs_clamped, OPBRIDGE_DSP_FC_BOUNDS, OPBRIDGE_DSP_FC_CLAMPED);
+
 /* r1/r2 the inputs, r3 the output, r12 the count, r4/r5 the tables, r6 the multiplier, r7 r - 1,
  * r8 the output offset, lr 2^(r-1); r9-r11 and r0 the element's sum, 64-bit sum and c. */
 __asm__(OPBRIDGE_ASM_FUNCTION_BEGIN(opbridge_dsp_add_full)

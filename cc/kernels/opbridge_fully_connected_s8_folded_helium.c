@@ -158,6 +158,15 @@ int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_fol
   return OPBRIDGE_STATUS_OK;
 }
 
+/* The filter is plain in this variant (OPBRIDGE_DSP_WEIGHT_LAYOUT is 0). */
+int32_t opbridge_fully_connected_s8_folded_dsp_layout(const opbridge_fully_connected_s8_folded_params *params,
+                                                      const int8_t *input, const int8_t *filter, int8_t *output) {
+  if (!opbridge_fully_connected_dsp_layout_call_valid(params, input, filter, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  return opbridge_fully_connected_s8_folded(params, input, filter, output);
+}
+
 /* Rows shorter than 16 bytes: the input vector is one register with zeros past its end, so each
  * row is one plain 16-byte load (the bytes past the row, the next rows', meet those zeros) and one
  * VMLADAV; rows whose load would pass the end of the filter are loaded predicated. Four rows,

@@ -33,6 +33,15 @@
 #define OPBRIDGE_KERNELS_PORTABLE 1
 #endif
 
+/* 1 where the DSP variant's assembly builds (Thumb-2, little-endian): emitted modules then write
+ * the filters of opbridge_fully_connected_s8_folded_dsp_layout in that assembly's layout
+ * (docs/kernels.md, "The DSP variant"). */
+#if OPBRIDGE_KERNELS_DSP && defined(__thumb2__) && !defined(__ARM_BIG_ENDIAN)
+#define OPBRIDGE_DSP_WEIGHT_LAYOUT 1
+#else
+#define OPBRIDGE_DSP_WEIGHT_LAYOUT 0
+#endif
+
 /* The variant's name, for programs that report which one they run. */
 #if OPBRIDGE_KERNELS_HELIUM
 #define OPBRIDGE_KERNEL_VARIANT_NAME "helium"

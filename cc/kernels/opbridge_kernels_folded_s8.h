@@ -24,6 +24,7 @@
 
 #include <stdint.h>
 
+#include "cc/kernels/opbridge_kernel_variant.h"
 #include "cc/kernels/opbridge_kernels_s8.h"
 
 #ifdef __cplusplus
@@ -114,6 +115,21 @@ int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_fol
  * OPBRIDGE_STATUS_INVALID_ARGUMENT. */
 int32_t opbridge_fully_connected_s8_folded_short(const opbridge_fully_connected_s8_folded_params *params,
                                                  const int8_t *input, const int8_t *filter, int8_t *output);
+
+/* The deepest rows opbridge_fully_connected_s8_folded_dsp_layout takes (the DSP variant widens the
+ * input row on the stack, 2 bytes per byte). */
+#define OPBRIDGE_DSP_LAYOUT_MAX_DEPTH 1024
+
+/* opbridge_fully_connected_s8_folded whose filter is in the DSP layout where
+ * OPBRIDGE_DSP_WEIGHT_LAYOUT is 1 (opbridge_kernel_variant.h; each odd byte of the filter lowered by
+ * 1 where the byte before it is negative, as int32 words) and plain elsewhere. Rows of a multiple
+ * of 8 bytes, at least 16 and at most OPBRIDGE_DSP_LAYOUT_MAX_DEPTH; an even number of units;
+ * right shifts of 1 to 31; |folded bias| + depth x 2^15 below 2^30. In the DSP layout the folded
+ * bias also holds 127 x each unit's odd weights, and the emitter keeps each unit's products with
+ * the odd inputs less 127 below 2^23 (python/opbridge/ops/fully_connected/emit_c.py,
+ * dsp_layout_filter). Other shapes: OPBRIDGE_STATUS_INVALID_ARGUMENT. */
+int32_t opbridge_fully_connected_s8_folded_dsp_layout(const opbridge_fully_connected_s8_folded_params *params,
+                                                      const int8_t *input, const int8_t *filter, int8_t *output);
 
 /* ADD and SUB of two int8 tensors of one shape. TFLite Micro's per-input stage (offset, the
  * shift left by 20, the input's multiplier) depends only on the input byte, so it is a table of

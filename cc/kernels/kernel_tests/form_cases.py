@@ -41,7 +41,7 @@ from opbridge.ops.conv_2d.emit_c import (
     folded_convolution_bias,
     folded_kernel,
 )
-from opbridge.ops.fully_connected.emit_c import FOLDED_MIN_MACS
+from opbridge.ops.fully_connected.emit_c import DSP_LAYOUT_MAX_DEPTH, FOLDED_MIN_MACS, dsp_layout_filter
 from opbridge.ops.fully_connected.reference import fully_connected_multipliers
 from opbridge.ops.shared.quantized import activation_range, per_channel_multipliers
 from opbridge.ops.sub.reference import sub_parameters
@@ -468,6 +468,10 @@ def draw_depthwise_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
 ROWS_ASSEMBLY_SKIPS = {4: 0, 12: 1, 20: 2, 28: 3}
 
 
+# The FULLY_CONNECTED node that takes the DSP layout with per-channel stage constants in turns.
+DSP_LAYOUT_TURNS_NODE = 32
+
+
 def draw_fully_connected(draw: DrawFn, index: int) -> NodeSpec:
     depth = draw(st.one_of(st.sampled_from([1, 3, 15, 16, 17, 31, 32, 33, 64, 100]), st.integers(1, 100)))
     units = draw(OUT_CHANNELS)
@@ -485,13 +489,28 @@ def draw_fully_connected(draw: DrawFn, index: int) -> NodeSpec:
     if index % 4 == 2:  # rows shorter than 16 bytes (their own entry point), enough units to fold
         depth = (8, 5, 15, 1, 8, 3)[index // 4 % 6]  # 8: two rows a vector, as ad01's bottleneck
         units = max(units, -(-FOLDED_MIN_MACS // (batches * depth)))
+    if index == DSP_LAYOUT_TURNS_NODE:  # an odd number of 8-byte steps, per-channel units in two turns
+        depth, units = 40, draw(st.sampled_from([66, 72]))
     input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), units, per_channel_of(index), 0)
+    weights = draw_weights(draw, (units, depth))
+    if index == DSP_LAYOUT_TURNS_NODE:
+        # Uniform symmetric weights (as TFLite's converter writes them), and scales that put a
+        # sum's 256ths on the output (per channel, each a little apart) under a RELU6 that clamps at
+        # 72 (output scale 6/200, zero point -128): an error of one product shows, and both bounds do.
+        weights = np.maximum(int8_array(draw, (units, depth)), -127).astype(np.int8)
+        output_scale = float(np.float32(6 / 200))
+        filter_scales = tuple(
+            float(np.float32(output_scale / (256 * input_q.scale) * (1 + c / 1024))) for c in range(units)
+        )
+        filter_q = Quantization(filter_scales, (0,) * units, 0)
+        output_q = Quantization((output_scale,), (-128,))
     inputs = [
         TensorSpec("input", DType.INT8, (batches, depth), input_q),
-        TensorSpec("filter", DType.INT8, (units, depth), filter_q, draw_weights(draw, (units, depth))),
-        draw_bias(draw, input_q, filter_q, units, depth),
+        TensorSpec("filter", DType.INT8, (units, depth), filter_q, weights),
+        draw_bias(draw, input_q, filter_q, units, depth, extreme=index != DSP_LAYOUT_TURNS_NODE),
     ]
-    node_attributes = attributes("FULLY_CONNECTED", activation=draw(ACTIVATIONS), requantization=Requantization.TFLITE)
+    activation = Activation.RELU6 if index == DSP_LAYOUT_TURNS_NODE else draw(ACTIVATIONS)
+    node_attributes = attributes("FULLY_CONNECTED", activation=activation, requantization=Requantization.TFLITE)
     return NodeSpec(inputs, node_attributes, output_q)
 
 
@@ -528,7 +547,7 @@ FORMS: dict[str, Form] = {
             draw_depthwise_conv_2d,
         ),
         Form(
-            "fully_connected_folded", "FULLY_CONNECTED", "opbridge_fully_connected_s8_folded", 32, draw_fully_connected
+            "fully_connected_folded", "FULLY_CONNECTED", "opbridge_fully_connected_s8_folded", 33, draw_fully_connected
         ),
         Form("add_table", "ADD", "opbridge_add_s8_table", 16, draw_add_or_sub("ADD")),
         Form("sub_table", "SUB", "opbridge_add_s8_table", 16, draw_add_or_sub("SUB")),
@@ -711,6 +730,14 @@ FEATURES: dict[str, set[str]] = {
         "dsp_window4_odd_words",
         "dsp_clamped",
         "dsp_full_range",
+        "dsp_layout",  # DSP: opbridge_fully_connected_s8_folded_dsp_layout's filter and assembly
+        "dsp_layout_odd_steps",
+        "dsp_layout_even_steps",
+        "dsp_layout_bytes_lowered",
+        "dsp_layout_units_in_turns",
+        "dsp_layout_full_range",
+        "dsp_layout_clamped",
+        "dsp_layout_declined",
         "short_rows",  # opbridge_fully_connected_s8_folded_short
         # Helium: whole blocks, four units a group in assembly, its first pass of four blocks
         # entered after skipping 0-3 of them
@@ -791,6 +818,7 @@ DSP_PAIR_STAGE_UNITS = 64  # OPBRIDGE_DSP_PAIR_STAGE_UNITS
 DSP_DEPTHWISE_MAX_CHANNELS = 512  # OPBRIDGE_DSP_DEPTHWISE_MAX_CHANNELS
 DSP_DEPTHWISE_MAX_TAPS = 64  # OPBRIDGE_DSP_DEPTHWISE_MAX_TAPS
 DSP_DEPTHWISE_WEIGHT_BYTES = 1152  # OPBRIDGE_DSP_DEPTHWISE_WEIGHT_BYTES
+DSP_FC_STAGE_UNITS = 64  # OPBRIDGE_DSP_FC_STAGE_UNITS
 DSP_DEPTHWISE_TURN_CHANNELS = 64  # OPBRIDGE_DSP_DEPTHWISE_TURN_CHANNELS
 
 
@@ -835,10 +863,25 @@ def dsp_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[str]:
     low, high = activation_range(node.attributes.activation, output_q)
     stage = {"dsp_full_range" if (low, high) == (-128, 127) else "dsp_clamped"}
     if node.op_type == "FULLY_CONNECTED":
-        depth = graph.tensor(node.inputs[1]).shape[1]
-        if depth % 4 == 0 and graph.tensor(node.inputs[1]).shape[0] >= 4:
-            return stage | {"dsp_window4"} | ({"dsp_window4_odd_words"} if depth % 8 else set())
-        return set()
+        units, depth = graph.tensor(node.inputs[1]).shape
+        adjusted = dsp_layout_filter(graph, node)
+        if adjusted is not None:
+            plain = np.asarray(graph.tensor(node.inputs[1]).data)
+            features = stage | {"dsp_layout", f"dsp_layout_{next(iter(stage)).removeprefix('dsp_')}"}
+            features.add("dsp_layout_odd_steps" if (depth // 8) % 2 else "dsp_layout_even_steps")
+            if (adjusted != plain).any():
+                features.add("dsp_layout_bytes_lowered")
+            quantization = graph.tensor(node.inputs[1]).quantization
+            if quantization is not None and quantization.per_channel and units > DSP_FC_STAGE_UNITS:
+                features.add("dsp_layout_units_in_turns")  # per-channel stage constants built in turns
+            return features
+        if depth % 8 == 0 and 16 <= depth <= DSP_LAYOUT_MAX_DEPTH and units % 2 == 0:
+            features = {"dsp_layout_declined"}  # a layout byte out of int8, or sums too large
+        else:
+            features = set()
+        if depth % 4 == 0 and units >= 4:
+            return features | stage | {"dsp_window4"} | ({"dsp_window4_odd_words"} if depth % 8 else set())
+        return features
     a = node.attributes
     in_channels = graph.tensor(node.inputs[0]).shape[3]
     _, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape

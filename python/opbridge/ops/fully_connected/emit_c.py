@@ -5,7 +5,13 @@ activations, int8 weights, int64 or int32 bias), or opbridge_fully_connected_f32
 
 import numpy as np
 
-from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
+from opbridge.backends.c.emit_context import (
+    KERNELS_HEADER,
+    EmitContext,
+    NodeCode,
+    c_int_list,
+    constants_placement,
+)
 from opbridge.backends.c.kernel_call import FloatValue, KernelCall, ParamStruct, StructValue, fields
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Graph, Node, Quantization
@@ -174,7 +180,19 @@ def emit_fully_connected(ctx: EmitContext, node: Node) -> NodeCode:
             )
             # Rows shorter than a vector: their own entry point (each row one vector on Helium).
             kernel = "opbridge_fully_connected_s8_folded" + ("_short" if depth < 16 else "")
-            pointers = (ctx.pointer(node.inputs[0]), ctx.pointer(node.inputs[1]), ctx.pointer(node.outputs[0]))
+            filter_pointer = ctx.pointer(node.inputs[1])
+            adjusted = dsp_layout_filter(graph, node)
+            if adjusted is not None:
+                kernel = "opbridge_fully_connected_s8_folded_dsp_layout"
+                filter_definition, filter_pointer = dsp_layout_filter_definition(ctx, node, adjusted)
+                # The folded bias is definitions[0] (folded_requantization); the layout's differs.
+                layout_bias, _ = ctx.int32_array(node, "folded_bias", dsp_layout_bias(graph, node, bias))
+                definitions = [
+                    filter_definition,
+                    f"#if OPBRIDGE_DSP_WEIGHT_LAYOUT\n{layout_bias}\n#else\n{definitions[0]}\n#endif",
+                    *definitions[1:],
+                ]
+            pointers = (ctx.pointer(node.inputs[0]), filter_pointer, ctx.pointer(node.outputs[0]))
             call = KernelCall(kernel, params, pointers)
             return NodeCode(includes=[FOLDED_KERNELS_HEADER], definitions=definitions, call=call)
         requantization = fixed_point_requantization(ctx, node, multipliers, shifts)
@@ -213,5 +231,81 @@ def folded_fully_connected_bias(graph: Graph, node: Node) -> np.ndarray | None:
 
 
 def folded_bias_input(graph: Graph, node: Node) -> list[int]:
-    """The bias, which the folded form replaces with the folded bias (OperatorDefinition.absorbed_constants)."""
-    return absorbed_bias(node, folded_fully_connected_bias(graph, node) is not None)
+    """The bias, which the folded form replaces with the folded bias, and the filter when the node
+    writes its own copy of it in the DSP layout (OperatorDefinition.absorbed_constants)."""
+    absorbed = absorbed_bias(node, folded_fully_connected_bias(graph, node) is not None)
+    if dsp_layout_filter(graph, node) is not None:
+        absorbed.append(node.inputs[1])
+    return absorbed
+
+
+# opbridge_fully_connected_s8_folded_dsp_layout's limits (cc/kernels/opbridge_kernels_folded_s8.h):
+# rows of a multiple of 8 bytes from 16 to OPBRIDGE_DSP_LAYOUT_MAX_DEPTH, pairs of units.
+DSP_LAYOUT_MAX_DEPTH = 1024
+
+
+def dsp_layout_bias(graph: Graph, node: Node, bias: np.ndarray) -> np.ndarray:
+    """The folded bias the DSP layout's kernel adds: its dot products see each odd input less 127
+    (which keeps their 16-bit operands in range), so each unit's bias gains 127 x its odd weights."""
+    weights = np.asarray(graph.tensor(node.inputs[1]).data, dtype=np.int64)
+    return np.asarray(bias, dtype=np.int64) + 127 * weights[:, 1::2].sum(axis=1)
+
+
+def dsp_layout_filter(graph: Graph, node: Node) -> np.ndarray | None:
+    """The filter in the DSP variant's layout if the node takes opbridge_fully_connected_s8_folded_dsp_layout,
+    else None. In that layout the second and fourth byte of every 4 are lowered by 1 where the byte
+    before them is negative, so that each 16-bit half of a loaded word is 256 x w[2k+1] + w[2k]
+    (docs/kernels.md, "The DSP variant"). The node must be the filter's only reader (it writes its
+    own copy); each layout byte must fit int8 (a -128 after a negative byte does not); each unit's
+    products, with the odd inputs less 127 (up to 255 in magnitude), must sum below 2^23 in
+    magnitude so that 256 times the sum fits int32; its biases, right shifts (1 to 31) and depth
+    must give accumulators below 2^30 (the assembly's output stage, checked as the kernel does)."""
+    bias = folded_fully_connected_bias(graph, node)
+    filter_index = node.inputs[1]
+    if bias is None or filter_index in graph.outputs:
+        return None
+    readers = sum(1 for other in graph.nodes if filter_index in other.inputs)
+    weights = np.asarray(graph.tensor(filter_index).data, dtype=np.int64)
+    units, depth = weights.shape
+    if readers != 1 or depth % 8 or not 16 <= depth <= DSP_LAYOUT_MAX_DEPTH or units % 2:
+        return None
+    products = 128 * np.abs(weights[:, 0::2]).sum(axis=1) + 255 * np.abs(weights[:, 1::2]).sum(axis=1)
+    biases = max(int(np.abs(bias).max()), int(np.abs(dsp_layout_bias(graph, node, bias)).max()))
+    if biases + (2 * depth << 14) >= 2**30 or (products >= 2**23).any():
+        return None
+    input_q, filter_q, output_q = (
+        graph.tensor(index).quantization for index in (node.inputs[0], filter_index, node.outputs[0])
+    )
+    assert input_q is not None and filter_q is not None and output_q is not None
+    _, shifts = fully_connected_multipliers(input_q, filter_q, output_q)
+    if not ((np.asarray(shifts) <= -1) & (np.asarray(shifts) >= -31)).all():
+        return None
+    adjusted = weights.copy()
+    adjusted[:, 1::2] -= weights[:, 0::2] < 0
+    if adjusted.min() < -128:
+        return None
+    return adjusted.astype(np.int8)
+
+
+def int32_literals(values: np.ndarray) -> str:
+    """C99 int32 literals (-2^31 as an expression: 2147483648 alone is not an int)."""
+    return ", ".join("(-2147483647 - 1)" if int(v) == -(2**31) else str(int(v)) for v in values)
+
+
+def dsp_layout_filter_definition(ctx: EmitContext, node: Node, adjusted: np.ndarray) -> tuple[str, str]:
+    """The node's copy of its filter: in the DSP layout where the build reads it
+    (OPBRIDGE_DSP_WEIGHT_LAYOUT, opbridge_kernel_variant.h), as it is elsewhere."""
+    symbol = ctx.local_symbol(node, "filter")
+    plain = np.asarray(ctx.graph.tensor(node.inputs[1]).data, dtype=np.int64).ravel()
+    placement = constants_placement(ctx.prefix)
+    # Words (little-endian, as the layout's cores are): the assembly loads them two at a time (LDRD),
+    # which needs word alignment.
+    words = np.ascontiguousarray(adjusted.ravel().astype(np.int8)).view("<i4")
+    definition = (
+        "#if OPBRIDGE_DSP_WEIGHT_LAYOUT /* each odd byte less 1 where the byte before it is negative */\n"
+        f"{placement} static const int32_t {symbol}[{words.size}] = {{{int32_literals(words)}}};\n"
+        "#else\n"
+        f"{placement} static const int8_t {symbol}[{plain.size}] = {{{c_int_list(plain)}}};\n"
+        "#endif"
+    )
+    return definition, f"(const int8_t *){symbol}"
