@@ -116,7 +116,8 @@ static void opbridge_pool_average_position_dsp(const opbridge_pool_s8_params *pa
         sum += image[(y * params->input.width + i) * channels + c];
       }
     }
-    destination[c] = opbridge_clamp_s8(opbridge_pool_average(sum, count), params->activation_min, params->activation_max);
+    destination[c] =
+        opbridge_clamp_s8(opbridge_pool_average(sum, count), params->activation_min, params->activation_max);
   }
 }
 #endif
