@@ -786,6 +786,9 @@ int32_t opbridge_fully_connected_s8_folded_dsp_layout(const opbridge_fully_conne
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
 #if OPBRIDGE_DSP_WEIGHT_LAYOUT
+  if (!opbridge_folded_doubling_fits(&params->requantization, params->output_depth, 2 * params->input_depth)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
   opbridge_dsp_fully_connected_layout(params, input, filter, output);
   return OPBRIDGE_STATUS_OK;
 #else

@@ -123,11 +123,12 @@ int32_t opbridge_fully_connected_s8_folded_short(const opbridge_fully_connected_
 /* opbridge_fully_connected_s8_folded whose filter is in the DSP layout where
  * OPBRIDGE_DSP_WEIGHT_LAYOUT is 1 (opbridge_kernel_variant.h; each odd byte of the filter lowered by
  * 1 where the byte before it is negative, as int32 words) and plain elsewhere. Rows of a multiple
- * of 8 bytes, at least 16 and at most OPBRIDGE_DSP_LAYOUT_MAX_DEPTH; an even number of units;
- * right shifts of 1 to 31; |folded bias| + depth x 2^15 below 2^30. In the DSP layout the folded
- * bias also holds 127 x each unit's odd weights, and the emitter keeps each unit's products with
- * the odd inputs less 127 below 2^23 (python/opbridge/ops/fully_connected/emit_c.py,
- * dsp_layout_filter). Other shapes: OPBRIDGE_STATUS_INVALID_ARGUMENT. */
+ * of 8 bytes, at least 16 and at most OPBRIDGE_DSP_LAYOUT_MAX_DEPTH, and an even number of units;
+ * where the layout is read, also right shifts of 1 to 31 and |folded bias| + depth x 2^15 below
+ * 2^30 (its output stage). In the DSP layout the folded bias also holds 127 x each unit's odd
+ * weights, and the emitter keeps each unit's products with the odd inputs less 127 below 2^23
+ * (python/opbridge/ops/fully_connected/emit_c.py, dsp_layout_filter). Other shapes:
+ * OPBRIDGE_STATUS_INVALID_ARGUMENT. */
 int32_t opbridge_fully_connected_s8_folded_dsp_layout(const opbridge_fully_connected_s8_folded_params *params,
                                                       const int8_t *input, const int8_t *filter, int8_t *output);
 
