@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "cc/kernels/opbridge_dot_s8_internal.h"
 #include "cc/kernels/opbridge_fixed_point.h"
 
 enum { GATE_INPUT = 0, GATE_FORGET = 1, GATE_CELL = 2, GATE_OUTPUT = 3 };
@@ -190,11 +191,8 @@ static int32_t saturate_i16(int32_t value) { return clamp_i32(value, INT16_MIN, 
  * accumulator and bias. */
 static int32_t dot_s8(const int8_t *row, int32_t row_offset, const int8_t *weights, int32_t weight_offset,
                       int32_t depth, int32_t bias, opbridge_lstm_scale scale) {
-  int32_t acc = 0;
-  for (int32_t d = 0; d < depth; ++d) {
-    acc += ((int32_t)weights[d] + weight_offset) * ((int32_t)row[d] + row_offset);
-  }
-  acc += bias;
+  const int32_t acc =
+      (int32_t)((uint32_t)opbridge_dot_s8_offsets(row, row_offset, weights, weight_offset, depth) + (uint32_t)bias);
   return saturate_i16(opbridge_multiply_by_quantized_multiplier(acc, scale.multiplier, scale.shift));
 }
 

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "cc/kernels/opbridge_dot_s8_internal.h"
 #include "cc/kernels/opbridge_fixed_point.h"
 
 static int opbridge_svdf_shape_valid(int32_t batch, int32_t input_size, int32_t filters, int32_t memory, int32_t rank) {
@@ -99,11 +100,8 @@ static int8_t opbridge_svdf_clamp_s8(int32_t value) {
     STATE_T *memories = state + (size_t)b * (size_t)filters * (size_t)memory;                                      \
     for (int32_t f = 0; f < filters; ++f) {                                                                        \
       const int8_t *w = weights_feature + (size_t)f * (size_t)input_size;                                          \
-      uint32_t dot = 0u;                                                                                           \
-      for (int32_t k = 0; k < input_size; ++k) {                                                                   \
-        dot += (uint32_t)((int32_t)x[k] + params->input_offset) * (uint32_t)(int32_t)w[k];                        \
-      }                                                                                                            \
-      int32_t value = opbridge_multiply_by_quantized_multiplier((int32_t)dot, params->feature_multiplier,          \
+      const int32_t dot = opbridge_dot_s8_offsets(x, params->input_offset, w, 0, input_size);                     \
+      int32_t value = opbridge_multiply_by_quantized_multiplier(dot, params->feature_multiplier,                   \
                                                                 params->feature_shift);                            \
       value = value < (STATE_MIN) ? (STATE_MIN) : value > (STATE_MAX) ? (STATE_MAX) : value;                       \
       /* The zero point after the clamp, narrowed with wrap-around: the pinned TFLite Micro's order. */            \

@@ -24,9 +24,9 @@ from opbridge.ir import DType, Quantization
 
 def lstm(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
     """UNIDIRECTIONAL_SEQUENCE_LSTM, batch-major (variant 0) or time-major (1), its hidden and cell states
-    variable tensors; int8 quantized as TFLite's converter does (symmetric weights, biases at input x
-    weight scale, an int16 cell state of scale 2^-11); 16x8 likewise with int16 input and hidden state
-    (zero points 0) and int64 biases."""
+    variable tensors; int8 quantized as TFLite's converter does (symmetric weights, but for int8's
+    variant 1; biases at input x weight scale, an int16 cell state of scale 2^-11); 16x8 likewise with
+    int16 input and hidden state (zero points 0) and int64 biases."""
     time, batch = int(rng.integers(1, 3, endpoint=True)), int(rng.integers(1, 2, endpoint=True))
     input_size, units = int(rng.integers(1, 6, endpoint=True)), int(rng.integers(1, 5, endpoint=True))
     time_major = variant % 2 == 1
@@ -55,7 +55,10 @@ def lstm(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
     bias_dtype, bias_limit = (DType.INT64, 200_000) if wide else (DType.INT32, 2000)
     for g in gates:
         for base, depth, source_q in ((1, input_size, input_q), (5, units, output_q)):
-            weight_q = Quantization((draw_scale(rng, 0.002, 0.02),), (0,))
+            # int8's variant 1 gives its weights zero points (the kernels' weight offsets; TFLite's
+            # converter writes 0).
+            zero_point = int(rng.integers(-20, 21)) if not wide and variant == 1 else 0
+            weight_q = Quantization((draw_scale(rng, 0.002, 0.02),), (zero_point,))
             data = values(rng, DType.INT8, (units, depth))
             inputs[base + g] = TensorSpec(f"w{base + g}", DType.INT8, (units, depth), weight_q, data)
             if base == 1:
