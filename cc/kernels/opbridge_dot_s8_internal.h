@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The int8 dot product with offsets that the recurrent kernels' matrix products are made of
- * (UNIDIRECTIONAL_SEQUENCE_LSTM's gates, SVDF's features: opbridge_lstm.c, opbridge_svdf.c), in
- * this build's instruction-set variant (opbridge_kernel_variant.h). Not part of the API. */
+/* The dot products with offsets that the recurrent kernels' matrix products are made of
+ * (UNIDIRECTIONAL_SEQUENCE_LSTM's int8 gates, SVDF's features and time weights: opbridge_lstm.c,
+ * opbridge_svdf.c), in this build's instruction-set variant (opbridge_kernel_variant.h). Not part
+ * of the API. */
 #ifndef OPBRIDGE_DOT_S8_INTERNAL_H_
 #define OPBRIDGE_DOT_S8_INTERNAL_H_
 
@@ -60,6 +61,37 @@ static inline int32_t opbridge_dot_s8_offsets(const int8_t *row, int32_t row_off
   }
   return (int32_t)acc;
 #endif
+}
+
+/* sum((row[d] - zero_point) * weights[d]) for d < depth over int16 operands, modulo 2^32 (SVDF's
+ * time weights against its int16 memory). With a zero point of 0 (TFLite's converter writes int16
+ * activations symmetric): Helium 8 products a step (VMLADAVA.S16, the last step lane-predicated),
+ * DSP 2 (SMLAD of the int16 pairs as they lie in memory); otherwise one at a time. */
+static inline int32_t opbridge_dot_s16_zero_point(const int16_t *row, int32_t zero_point, const int16_t *weights,
+                                                  int32_t depth) {
+  uint32_t acc = 0u;
+  int32_t d = 0;
+  if (zero_point == 0) {
+#if OPBRIDGE_KERNELS_HELIUM
+    int32_t products = 0;
+    for (; d < depth; d += 8) {
+      const mve_pred16_t lanes = vctp16q((uint32_t)(depth - d));
+      products = vmladavaq_s16(products, vldrhq_z_s16(row + d, lanes), vldrhq_z_s16(weights + d, lanes));
+    }
+    return products;
+#elif OPBRIDGE_KERNELS_DSP
+    for (; d + 2 <= depth; d += 2) {
+      int16x2_t m, t;
+      memcpy(&m, row + d, sizeof(m));
+      memcpy(&t, weights + d, sizeof(t));
+      acc = (uint32_t)__smlad(m, t, (int32_t)acc);
+    }
+#endif
+  }
+  for (; d < depth; ++d) {
+    acc += (uint32_t)((int32_t)row[d] - zero_point) * (uint32_t)(int32_t)weights[d];
+  }
+  return (int32_t)acc;
 }
 
 #endif /* OPBRIDGE_DOT_S8_INTERNAL_H_ */

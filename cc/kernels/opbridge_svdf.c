@@ -84,9 +84,14 @@ static int8_t opbridge_svdf_clamp_s8(int32_t value) {
   return (int8_t)(value < -128 ? -128 : value > 127 ? 127 : value);
 }
 
+/* sum((m - zero_point) * t) over int8 memory and time weights. */
+static inline int32_t opbridge_svdf_time_dot_s8(const int8_t *m, int32_t zero_point, const int8_t *t, int32_t depth) {
+  return opbridge_dot_s8_offsets(m, -zero_point, t, 0, depth);
+}
+
 /* The integer kernel for one state type: STATE_T and its range. Unsigned sums wrap without undefined
  * behaviour; the conversions back are two's complement on every compiler we use. */
-#define OPBRIDGE_SVDF_INTEGER_BODY(STATE_T, STATE_MIN, STATE_MAX)                                                   \
+#define OPBRIDGE_SVDF_INTEGER_BODY(STATE_T, STATE_MIN, STATE_MAX, TIME_DOT)                                            \
   if (params == NULL || input == NULL || weights_feature == NULL || weights_time == NULL || state == NULL ||        \
       output == NULL || !opbridge_svdf_s8_params_valid(params)) {                                                  \
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;                                                                       \
@@ -114,9 +119,7 @@ static int8_t opbridge_svdf_clamp_s8(int32_t value) {
         const int32_t f = u * rank + r;                                                                            \
         const STATE_T *m = memories + (size_t)f * (size_t)memory;                                                  \
         const STATE_T *t = weights_time + (size_t)f * (size_t)memory;                                              \
-        for (int32_t j = 0; j < memory; ++j) {                                                                     \
-          sum += (uint32_t)((int32_t)m[j] - params->state_zero_point) * (uint32_t)(int32_t)t[j];                    \
-        }                                                                                                          \
+        sum += (uint32_t)TIME_DOT(m, params->state_zero_point, t, memory);                                         \
       }                                                                                                            \
       const int32_t scaled =                                                                                       \
           opbridge_multiply_by_quantized_multiplier((int32_t)sum, params->output_multiplier, params->output_shift); \
@@ -127,10 +130,10 @@ static int8_t opbridge_svdf_clamp_s8(int32_t value) {
 
 int32_t opbridge_svdf_s8_s16(const opbridge_svdf_s8_params *params, const int8_t *input, const int8_t *weights_feature,
                              const int16_t *weights_time, const int32_t *bias, int16_t *state, int8_t *output) {
-  OPBRIDGE_SVDF_INTEGER_BODY(int16_t, INT16_MIN, INT16_MAX);
+  OPBRIDGE_SVDF_INTEGER_BODY(int16_t, INT16_MIN, INT16_MAX, opbridge_dot_s16_zero_point);
 }
 
 int32_t opbridge_svdf_s8_s8(const opbridge_svdf_s8_params *params, const int8_t *input, const int8_t *weights_feature,
                             const int8_t *weights_time, const int32_t *bias, int8_t *state, int8_t *output) {
-  OPBRIDGE_SVDF_INTEGER_BODY(int8_t, INT8_MIN, INT8_MAX);
+  OPBRIDGE_SVDF_INTEGER_BODY(int8_t, INT8_MIN, INT8_MAX, opbridge_svdf_time_dot_s8);
 }
