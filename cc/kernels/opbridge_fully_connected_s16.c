@@ -64,24 +64,69 @@ static int32_t valid(const opbridge_fully_connected_s8_params *params, const int
          (requantization->count == 1 || requantization->count == params->output_depth);
 }
 
+/* One output of the int64-bias kernel from its sum. */
+static inline void output_wide(const opbridge_fully_connected_s8_params *params, int64_t acc, const int64_t *bias,
+                               int32_t u, int16_t *row_output) {
+  const opbridge_requantization *requantization = &params->requantization;
+  if (bias != NULL) {
+    acc += bias[u];
+  }
+  const int32_t channel = requantization->count == 1 ? 0 : u;
+  const int32_t scaled =
+      opbridge_rescale_s64(acc, requantization->multipliers[channel], requantization->shifts[channel]);
+  row_output[u] = clamp_output(scaled + params->output_offset, params);
+}
+
+/* One output of the int32-bias kernel from its wrapping sum. */
+static inline void output_wrapping(const opbridge_fully_connected_s8_params *params, uint32_t acc,
+                                   const int32_t *bias, int32_t u, int16_t *row_output) {
+  const opbridge_requantization *requantization = &params->requantization;
+  if (bias != NULL) {
+    acc += (uint32_t)bias[u];
+  }
+  const int32_t channel = requantization->count == 1 ? 0 : u;
+  const int32_t scaled = opbridge_multiply_by_quantized_multiplier((int32_t)acc, requantization->multipliers[channel],
+                                                                   requantization->shifts[channel]);
+  row_output[u] = clamp_output(scaled + params->output_offset, params);
+}
+
+#if OPBRIDGE_KERNELS_DSP
+/* Whether the DSP variant pairs a row once for all its units (no offsets, the 16x8 scheme's). */
+static int32_t paired_rows(const opbridge_fully_connected_s8_params *params) {
+  return params->filter_offset == 0 && params->input_offset == 0 &&
+         params->input_depth <= OPBRIDGE_S16_DSP_PAIRED_DEPTH;
+}
+#endif
+
 int32_t opbridge_fully_connected_s16(const opbridge_fully_connected_s8_params *params, const int16_t *input,
                                      const int8_t *filter, const int64_t *bias, int16_t *output) {
   if (!valid(params, input, filter, output)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
   const int32_t depth = params->input_depth;
-  const opbridge_requantization *requantization = &params->requantization;
+  const int32_t units = params->output_depth;
+#if OPBRIDGE_KERNELS_DSP
+  int32_t pairs[OPBRIDGE_S16_DSP_PAIRED_DEPTH / 2];
+  const int32_t paired = paired_rows(params);
+#endif
   for (int32_t b = 0; b < params->batches; ++b) {
     const int16_t *row = input + (size_t)b * (size_t)depth;
-    for (int32_t u = 0; u < params->output_depth; ++u) {
-      int64_t acc = dot_wide(params, row, filter + (size_t)u * (size_t)depth);
-      if (bias != NULL) {
-        acc += bias[u];
+    int16_t *row_output = output + (size_t)b * (size_t)units;
+    int32_t u = 0;
+#if OPBRIDGE_KERNELS_DSP
+    if (paired) { /* the row paired once, then two units a step */
+      opbridge_pair_s16_dsp(row, depth, pairs);
+      for (; u + 2 <= units; u += 2) {
+        int64_t sums[2];
+        opbridge_dot2_s16_s8_dsp(pairs, row, filter + (size_t)u * (size_t)depth,
+                                 filter + (size_t)(u + 1) * (size_t)depth, depth, sums);
+        output_wide(params, sums[0], bias, u, row_output);
+        output_wide(params, sums[1], bias, u + 1, row_output);
       }
-      const int32_t channel = requantization->count == 1 ? 0 : u;
-      const int32_t scaled = opbridge_rescale_s64(acc, requantization->multipliers[channel], requantization->shifts[channel]);
-      const size_t index = (size_t)b * (size_t)params->output_depth + (size_t)u;
-      output[index] = clamp_output(scaled + params->output_offset, params);
+    }
+#endif
+    for (; u < units; ++u) {
+      output_wide(params, dot_wide(params, row, filter + (size_t)u * (size_t)depth), bias, u, row_output);
     }
   }
   return OPBRIDGE_STATUS_OK;
@@ -93,19 +138,29 @@ int32_t opbridge_fully_connected_s16_bias32(const opbridge_fully_connected_s8_pa
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
   const int32_t depth = params->input_depth;
-  const opbridge_requantization *requantization = &params->requantization;
+  const int32_t units = params->output_depth;
+#if OPBRIDGE_KERNELS_DSP
+  int32_t pairs[OPBRIDGE_S16_DSP_PAIRED_DEPTH / 2];
+  const int32_t paired = paired_rows(params);
+#endif
   for (int32_t b = 0; b < params->batches; ++b) {
     const int16_t *row = input + (size_t)b * (size_t)depth;
-    for (int32_t u = 0; u < params->output_depth; ++u) {
-      uint32_t acc = dot_wrapping(params, row, filter + (size_t)u * (size_t)depth);
-      if (bias != NULL) {
-        acc += (uint32_t)bias[u];
+    int16_t *row_output = output + (size_t)b * (size_t)units;
+    int32_t u = 0;
+#if OPBRIDGE_KERNELS_DSP
+    if (paired) {
+      opbridge_pair_s16_dsp(row, depth, pairs);
+      for (; u + 2 <= units; u += 2) {
+        uint32_t sums[2];
+        opbridge_dot2_s16_s8_wrapping_dsp(pairs, row, filter + (size_t)u * (size_t)depth,
+                                          filter + (size_t)(u + 1) * (size_t)depth, depth, sums);
+        output_wrapping(params, sums[0], bias, u, row_output);
+        output_wrapping(params, sums[1], bias, u + 1, row_output);
       }
-      const int32_t channel = requantization->count == 1 ? 0 : u;
-      const int32_t scaled = opbridge_multiply_by_quantized_multiplier(
-          (int32_t)acc, requantization->multipliers[channel], requantization->shifts[channel]);
-      const size_t index = (size_t)b * (size_t)params->output_depth + (size_t)u;
-      output[index] = clamp_output(scaled + params->output_offset, params);
+    }
+#endif
+    for (; u < units; ++u) {
+      output_wrapping(params, dot_wrapping(params, row, filter + (size_t)u * (size_t)depth), bias, u, row_output);
     }
   }
   return OPBRIDGE_STATUS_OK;

@@ -65,4 +65,68 @@ uint32_t opbridge_dot_s16_s8_wrapping_dsp(const int16_t *input, const int8_t *we
   return sum;
 }
 
+/* Bytes 1 and 3 of a word, sign-extended to an int16 pair (SXTB16 with its rotation). */
+static inline int32_t opbridge_odd_weights(uint32_t word) {
+  int32_t pair;
+  __asm__("sxtb16 %0, %1, ror #8" : "=r"(pair) : "r"(word));
+  return pair;
+}
+
+void opbridge_pair_s16_dsp(const int16_t *input, int32_t depth, int32_t *pairs) {
+  for (int32_t d = 0; d + 4 <= depth; d += 4, pairs += 2) {
+    uint32_t x01;
+    uint32_t x23;
+    memcpy(&x01, input + d, sizeof x01);
+    memcpy(&x23, input + d + 2, sizeof x23);
+    pairs[0] = (int32_t)((x01 & 0xFFFFu) | (x23 << 16));
+    pairs[1] = (int32_t)((x01 >> 16) | (x23 & 0xFFFF0000u));
+  }
+}
+
+void opbridge_dot2_s16_s8_dsp(const int32_t *pairs, const int16_t *input, const int8_t *weights0,
+                              const int8_t *weights1, int32_t depth, int64_t sums[2]) {
+  int64_t sum0 = 0;
+  int64_t sum1 = 0;
+  int32_t d = 0;
+  for (; d + 4 <= depth; d += 4, pairs += 2) {
+    uint32_t w0;
+    uint32_t w1;
+    memcpy(&w0, weights0 + d, sizeof w0);
+    memcpy(&w1, weights1 + d, sizeof w1);
+    sum0 = __smlald(pairs[0], (int32_t)__sxtb16(w0), sum0);
+    sum0 = __smlald(pairs[1], opbridge_odd_weights(w0), sum0);
+    sum1 = __smlald(pairs[0], (int32_t)__sxtb16(w1), sum1);
+    sum1 = __smlald(pairs[1], opbridge_odd_weights(w1), sum1);
+  }
+  for (; d < depth; ++d) {
+    sum0 += (int32_t)input[d] * (int32_t)weights0[d];
+    sum1 += (int32_t)input[d] * (int32_t)weights1[d];
+  }
+  sums[0] = sum0;
+  sums[1] = sum1;
+}
+
+void opbridge_dot2_s16_s8_wrapping_dsp(const int32_t *pairs, const int16_t *input, const int8_t *weights0,
+                                       const int8_t *weights1, int32_t depth, uint32_t sums[2]) {
+  uint32_t sum0 = 0;
+  uint32_t sum1 = 0;
+  int32_t d = 0;
+  for (; d + 4 <= depth; d += 4, pairs += 2) {
+    uint32_t w0;
+    uint32_t w1;
+    memcpy(&w0, weights0 + d, sizeof w0);
+    memcpy(&w1, weights1 + d, sizeof w1);
+    sum0 = (uint32_t)__smlad(pairs[0], (int32_t)__sxtb16(w0), (int32_t)sum0);
+    sum0 = (uint32_t)__smlad(pairs[1], opbridge_odd_weights(w0), (int32_t)sum0);
+    sum1 = (uint32_t)__smlad(pairs[0], (int32_t)__sxtb16(w1), (int32_t)sum1);
+    sum1 = (uint32_t)__smlad(pairs[1], opbridge_odd_weights(w1), (int32_t)sum1);
+  }
+  for (; d < depth; ++d) {
+    sum0 += (uint32_t)((int32_t)input[d] * (int32_t)weights0[d]);
+    sum1 += (uint32_t)((int32_t)input[d] * (int32_t)weights1[d]);
+  }
+  sums[0] = sum0;
+  sums[1] = sum1;
+}
+
 #endif /* OPBRIDGE_KERNELS_DSP */

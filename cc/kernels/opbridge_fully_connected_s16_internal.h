@@ -20,6 +20,18 @@ uint32_t opbridge_dot_s16_s8_wrapping_helium(const int16_t *input, const int8_t 
 /* The same two sums, two products per SMLALD (64 bits) or SMLAD (modulo 2^32). */
 int64_t opbridge_dot_s16_s8_dsp(const int16_t *input, const int8_t *weights, int32_t depth);
 uint32_t opbridge_dot_s16_s8_wrapping_dsp(const int16_t *input, const int8_t *weights, int32_t depth);
+/* The deepest row opbridge_fully_connected_s16.c pairs once for all units (on the stack, 2 bytes a
+ * value). */
+#define OPBRIDGE_S16_DSP_PAIRED_DEPTH 1024
+/* A row's values, per 4, as the pairs [x0, x2] and [x1, x3] that SXTB16 gives of 4 weights
+ * (depth / 4 x 2 words into `pairs`). */
+void opbridge_pair_s16_dsp(const int16_t *input, int32_t depth, int32_t *pairs);
+/* Two units' sums over a row paired by opbridge_pair_s16_dsp (`input` for the last depth % 4
+ * values): one load of the pairs for both, two SMLALD (SMLAD, wrapping) per unit and 4 values. */
+void opbridge_dot2_s16_s8_dsp(const int32_t *pairs, const int16_t *input, const int8_t *weights0,
+                              const int8_t *weights1, int32_t depth, int64_t sums[2]);
+void opbridge_dot2_s16_s8_wrapping_dsp(const int32_t *pairs, const int16_t *input, const int8_t *weights0,
+                                       const int8_t *weights1, int32_t depth, uint32_t sums[2]);
 #endif
 
 #endif /* OPBRIDGE_FULLY_CONNECTED_S16_INTERNAL_H_ */
