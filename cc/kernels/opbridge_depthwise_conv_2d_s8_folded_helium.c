@@ -122,10 +122,8 @@ static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_load_stage16(const opbridge_fold
   "   add     %[w], %[w], %[weight_step]\n" \
   OPBRIDGE_DEPTHWISE_PRODUCTS16
 
-/* The products of the inputs in q0 and the weights in q1, added to the accumulators. */
-#define OPBRIDGE_DEPTHWISE_PRODUCTS16        \
-  "   vmullb.s8 q2, q0, q1\n"               \
-  "   vmullt.s8 q3, q0, q1\n"               \
+/* The int16 products (even channels in q2, odd in q3) widened into the four accumulators. */
+#define OPBRIDGE_DEPTHWISE_WIDEN16           \
   "   vmovlb.s16 q0, q2\n"                  \
   "   vadd.i32 %q[acc0], %q[acc0], q0\n"    \
   "   vmovlt.s16 q0, q2\n"                  \
@@ -134,6 +132,11 @@ static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_load_stage16(const opbridge_fold
   "   vadd.i32 %q[acc2], %q[acc2], q0\n"    \
   "   vmovlt.s16 q0, q3\n"                  \
   "   vadd.i32 %q[acc3], %q[acc3], q0\n"
+
+/* The products of the inputs in q0 and the weights in q1, added to the accumulators. */
+#define OPBRIDGE_DEPTHWISE_PRODUCTS16        \
+  "   vmullb.s8 q2, q0, q1\n"               \
+  "   vmullt.s8 q3, q0, q1\n" OPBRIDGE_DEPTHWISE_WIDEN16
 
 
 /* What opbridge_depthwise_row16 reads besides the stage, in memory: its loop has more values than
@@ -283,17 +286,6 @@ OPBRIDGE_ROW16_FUNCTION(opbridge_depthwise_row16, OPBRIDGE_ROW16_TAPS, OPBRIDGE_
   "   vmullt.s8 q1, q0, q1\n"                 \
   "   vadd.i16 q3, q3, q1\n"                  \
   OPBRIDGE_DEPTHWISE_WIDEN16
-
-/* The int16 products (even channels in q2, odd in q3) widened into the four accumulators. */
-#define OPBRIDGE_DEPTHWISE_WIDEN16           \
-  "   vmovlb.s16 q0, q2\n"                  \
-  "   vadd.i32 %q[acc0], %q[acc0], q0\n"    \
-  "   vmovlt.s16 q0, q2\n"                  \
-  "   vadd.i32 %q[acc1], %q[acc1], q0\n"    \
-  "   vmovlb.s16 q0, q3\n"                  \
-  "   vadd.i32 %q[acc2], %q[acc2], q0\n"    \
-  "   vmovlt.s16 q0, q3\n"                  \
-  "   vadd.i32 %q[acc3], %q[acc3], q0\n"
 
 /* The last tap of a window row of an odd number of taps, the input pointer advanced by the load. */
 #define OPBRIDGE_DEPTHWISE_LAST_TAP16       \

@@ -604,6 +604,7 @@ static int32_t opbridge_dsp_depthwise(const opbridge_conv_s8_folded_params *para
         stage->constants[k][2] = right_shift;
       }
     }
+    job.channel = first;
     int8_t *position_output = output + first;
     for (int32_t b = 0; b < out->batches; ++b) {
       const int8_t *image = input + b * in->height * in->width * channels;
@@ -616,24 +617,19 @@ static int32_t opbridge_dsp_depthwise(const opbridge_conv_s8_folded_params *para
             for (int32_t t = 0; t < tap_count; ++t) {
               taps[t] = pixel + tap_offsets[t];
             }
-            job.output = position_output;
-            job.groups = turn_channels / 4;
-            job.channel = first;
-            kernel(&job);
-            continue;
-          }
-          const int8_t **tap = taps;
-          for (int32_t fy = 0; fy < fl->height; ++fy) {
-            const int32_t iy = y_origin + fy * params->dilation_height;
-            for (int32_t fx = 0; fx < fl->width; ++fx) {
-              const int32_t ix = x_origin + fx * params->dilation_width;
-              const int32_t inside = iy >= 0 && iy < in->height && ix >= 0 && ix < in->width;
-              *tap++ = inside ? image + (iy * in->width + ix) * channels : zero_point_row;
+          } else {
+            const int8_t **tap = taps;
+            for (int32_t fy = 0; fy < fl->height; ++fy) {
+              const int32_t iy = y_origin + fy * params->dilation_height;
+              for (int32_t fx = 0; fx < fl->width; ++fx) {
+                const int32_t ix = x_origin + fx * params->dilation_width;
+                const int32_t inside = iy >= 0 && iy < in->height && ix >= 0 && ix < in->width;
+                *tap++ = inside ? image + (iy * in->width + ix) * channels : zero_point_row;
+              }
             }
           }
           job.output = position_output;
-          job.groups = turn_channels / 4;
-          job.channel = first;
+          job.groups = turn_channels / 4; /* the kernel counts it down */
           kernel(&job);
         }
       }

@@ -34,13 +34,22 @@
   "asr " acc ", r10, r11\n"                                                                                      \
   "add " acc ", " acc ", r3\n" clamp(acc) "strb " acc ", [r2, #" offset "]\n"
 #define OPBRIDGE_DSP_FULL(acc) "ssat " acc ", #8, " acc "\n"
-#define OPBRIDGE_DSP_CLAMPED(acc)                                                                                 \
-  "cmp " acc ", r12\n"                                                                                           \
+/* acc clamped to the activation range held in `low` and `high` (each function's own registers). */
+#define OPBRIDGE_DSP_CLAMP(acc, low, high)                                                                        \
+  "cmp " acc ", " low "\n"                                                                                       \
   "it lt\n"                                                                                                      \
-  "movlt " acc ", r12\n"                                                                                         \
-  "cmp " acc ", lr\n"                                                                                            \
+  "movlt " acc ", " low "\n"                                                                                     \
+  "cmp " acc ", " high "\n"                                                                                      \
   "it gt\n"                                                                                                      \
-  "movgt " acc ", lr\n"
+  "movgt " acc ", " high "\n"
+#define OPBRIDGE_DSP_CLAMPED(acc) OPBRIDGE_DSP_CLAMP(acc, "r12", "lr")
+/* The short stage's rounding right shift (opbridge_dsp_pair_stage): acc = (acc + R - (acc < 0)) >> r,
+ * plus the output offset; `sum` receives R - (acc < 0). */
+#define OPBRIDGE_DSP_ROUNDING_SHIFT(acc, sum, round, shift, offset)                                               \
+  "add " sum ", " round ", " acc ", asr #31\n"                                                                   \
+  "add " acc ", " acc ", " sum "\n"                                                                              \
+  "asr " acc ", " acc ", " shift "\n"                                                                            \
+  "add " acc ", " acc ", " offset "\n"
 /* r8 the job: four accumulators r4-r7 from the bias. */
 #define OPBRIDGE_DSP_BIAS4                                                                                        \
   "ldr r9, [r8, #4]\n"                                                                                           \
@@ -134,21 +143,12 @@
 #define OPBRIDGE_DSP_DEPTHWISE_OUTPUT(acc, byte, clamp)                                                          \
   "ldm lr!, {r8-r10}\n"                                                                                          \
   "lsl " acc ", " acc ", #1\n"                                                                                   \
-  "smmulr " acc ", " acc ", r8\n"                                                                                \
-  "add r9, r9, " acc ", asr #31\n"                                                                               \
-  "add " acc ", " acc ", r9\n"                                                                                   \
-  "asr " acc ", " acc ", r10\n"                                                                                  \
-  "add " acc ", " acc ", r1\n" clamp(acc) "strb " acc ", [r0, #" byte "]\n"
+  "smmulr " acc ", " acc ", r8\n" OPBRIDGE_DSP_ROUNDING_SHIFT(acc, "r9", "r9", "r10", "r1") clamp(acc)           \
+  "strb " acc ", [r0, #" byte "]\n"
 #define OPBRIDGE_DSP_DEPTHWISE_NO_BOUNDS ""
 #define OPBRIDGE_DSP_DEPTHWISE_BOUNDS "ldrd r11, r12, [r12, #24]\n"
 /* The activation range in r11 (min) and r12 (max). */
-#define OPBRIDGE_DSP_DEPTHWISE_CLAMPED(acc)                                                                       \
-  "cmp " acc ", r11\n"                                                                                           \
-  "it lt\n"                                                                                                      \
-  "movlt " acc ", r11\n"                                                                                         \
-  "cmp " acc ", r12\n"                                                                                           \
-  "it gt\n"                                                                                                      \
-  "movgt " acc ", r12\n"
+#define OPBRIDGE_DSP_DEPTHWISE_CLAMPED(acc) OPBRIDGE_DSP_CLAMP(acc, "r11", "r12")
 
 #define OPBRIDGE_DSP_DEPTHWISE4(name, bounds, clamp)                                                              \
   __asm__(OPBRIDGE_ASM_FUNCTION_BEGIN(name)                                                                      \
@@ -199,10 +199,7 @@ OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_DEPTHWISE_
  * r0-r2 its M, R and r (opbridge_dsp_pair_stage), r11 the output offset; `bounds` loads what
  * `clamp` needs into r0 and r10 once M is no longer needed; r9 scratch. */
 #define OPBRIDGE_DSP_PAIR_OUTPUT(acc, out, byte, clamp)                                                          \
-  "add r9, r1, " acc ", asr #31\n"                                                                               \
-  "add " acc ", " acc ", r9\n"                                                                                   \
-  "asr " acc ", " acc ", r2\n"                                                                                   \
-  "add " acc ", " acc ", r11\n" clamp(acc) "strb " acc ", [" out ", #" byte "]\n"
+  OPBRIDGE_DSP_ROUNDING_SHIFT(acc, "r9", "r1", "r2", "r11") clamp(acc) "strb " acc ", [" out ", #" byte "]\n"
 #define OPBRIDGE_DSP_PAIR_UNIT_STAGE(acc0, acc1, byte, bounds, clamp)                                            \
   "ldm r3!, {r0-r2}\n"                                                                                           \
   "lsl " acc0 ", " acc0 ", #1\n"                                                                                 \
@@ -213,13 +210,7 @@ OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_DEPTHWISE_
 #define OPBRIDGE_DSP_PAIR_NO_BOUNDS ""
 #define OPBRIDGE_DSP_PAIR_BOUNDS "ldrd r0, r10, [r8, #32]\n"
 /* The activation range in r0 (min) and r10 (max). */
-#define OPBRIDGE_DSP_PAIR_CLAMPED(acc)                                                                            \
-  "cmp " acc ", r0\n"                                                                                            \
-  "it lt\n"                                                                                                      \
-  "movlt " acc ", r0\n"                                                                                          \
-  "cmp " acc ", r10\n"                                                                                           \
-  "it gt\n"                                                                                                      \
-  "movgt " acc ", r10\n"
+#define OPBRIDGE_DSP_PAIR_CLAMPED(acc) OPBRIDGE_DSP_CLAMP(acc, "r0", "r10")
 
 #define OPBRIDGE_DSP_PAIR2(name, bounds, clamp)                                                                   \
   __asm__(OPBRIDGE_ASM_FUNCTION_BEGIN(name)                                                                      \
@@ -277,22 +268,13 @@ OPBRIDGE_DSP_WINDOW4(opbridge_dsp_window4_clamped, OPBRIDGE_DSP_CLAMPED);
   "ldm r3, {r8, r9, lr}\n"                                                                                       \
   "add " acc ", " bias ", " acc ", asr #8\n"                                                                     \
   "lsl " acc ", " acc ", #1\n"                                                                                   \
-  "smmulr " acc ", " acc ", r8\n"                                                                                \
-  "add r9, r9, " acc ", asr #31\n"                                                                               \
-  "add " acc ", " acc ", r9\n"                                                                                   \
-  "asr " acc ", " acc ", lr\n"                                                                                   \
-  "add " acc ", " acc ", r1\n" clamp(acc) "strb " acc ", [r0, #" byte "]\n"                                      \
+  "smmulr " acc ", " acc ", r8\n" OPBRIDGE_DSP_ROUNDING_SHIFT(acc, "r9", "r9", "lr", "r1") clamp(acc)            \
+  "strb " acc ", [r0, #" byte "]\n"                                                                              \
   "ldr lr, [r12, #48]\n"                                                                                         \
   "add r3, r3, lr\n"
 #define OPBRIDGE_DSP_FC_BOUNDS "ldrd r10, r11, [r12, #28]\n"
 /* The activation range in r10 (min) and r11 (max). */
-#define OPBRIDGE_DSP_FC_CLAMPED(acc)                                                                              \
-  "cmp " acc ", r10\n"                                                                                           \
-  "it lt\n"                                                                                                      \
-  "movlt " acc ", r10\n"                                                                                         \
-  "cmp " acc ", r11\n"                                                                                           \
-  "it gt\n"                                                                                                      \
-  "movgt " acc ", r11\n"
+#define OPBRIDGE_DSP_FC_CLAMPED(acc) OPBRIDGE_DSP_CLAMP(acc, "r10", "r11")
 
 #define OPBRIDGE_DSP_FC_PAIRS(name, bounds, clamp)                                                                \
   __asm__(OPBRIDGE_ASM_FUNCTION_BEGIN(name)                                                                      \

@@ -83,50 +83,40 @@ void opbridge_pair_s16_dsp(const int16_t *input, int32_t depth, int32_t *pairs) 
   }
 }
 
-void opbridge_dot2_s16_s8_dsp(const int32_t *pairs, const int16_t *input, const int8_t *weights0,
-                              const int8_t *weights1, int32_t depth, int64_t sums[2]) {
-  int64_t sum0 = 0;
-  int64_t sum1 = 0;
-  int32_t d = 0;
-  for (; d + 4 <= depth; d += 4, pairs += 2) {
-    uint32_t w0;
-    uint32_t w1;
-    memcpy(&w0, weights0 + d, sizeof w0);
-    memcpy(&w1, weights1 + d, sizeof w1);
-    sum0 = __smlald(pairs[0], (int32_t)__sxtb16(w0), sum0);
-    sum0 = __smlald(pairs[1], opbridge_odd_weights(w0), sum0);
-    sum1 = __smlald(pairs[0], (int32_t)__sxtb16(w1), sum1);
-    sum1 = __smlald(pairs[1], opbridge_odd_weights(w1), sum1);
-  }
-  for (; d < depth; ++d) {
-    sum0 += (int32_t)input[d] * (int32_t)weights0[d];
-    sum1 += (int32_t)input[d] * (int32_t)weights1[d];
-  }
-  sums[0] = sum0;
-  sums[1] = sum1;
+/* Two products into each kind of sum: 64 bits exactly (SMLALD), or modulo 2^32 (SMLAD). */
+static inline int64_t opbridge_mac_wide(int32_t pair, int32_t weights, int64_t sum) {
+  return __smlald(pair, weights, sum);
+}
+static inline uint32_t opbridge_mac_wrapping(int32_t pair, int32_t weights, uint32_t sum) {
+  return (uint32_t)__smlad(pair, weights, (int32_t)sum);
 }
 
-void opbridge_dot2_s16_s8_wrapping_dsp(const int32_t *pairs, const int16_t *input, const int8_t *weights0,
-                                       const int8_t *weights1, int32_t depth, uint32_t sums[2]) {
-  uint32_t sum0 = 0;
-  uint32_t sum1 = 0;
-  int32_t d = 0;
-  for (; d + 4 <= depth; d += 4, pairs += 2) {
-    uint32_t w0;
-    uint32_t w1;
-    memcpy(&w0, weights0 + d, sizeof w0);
-    memcpy(&w1, weights1 + d, sizeof w1);
-    sum0 = (uint32_t)__smlad(pairs[0], (int32_t)__sxtb16(w0), (int32_t)sum0);
-    sum0 = (uint32_t)__smlad(pairs[1], opbridge_odd_weights(w0), (int32_t)sum0);
-    sum1 = (uint32_t)__smlad(pairs[0], (int32_t)__sxtb16(w1), (int32_t)sum1);
-    sum1 = (uint32_t)__smlad(pairs[1], opbridge_odd_weights(w1), (int32_t)sum1);
+/* opbridge_dot2_s16_s8_dsp and its wrapping twin: SUM_T their sums, MAC their multiply-accumulate. */
+#define OPBRIDGE_DOT2_S16_S8(name, SUM_T, MAC)                                                                   \
+  void name(const int32_t *pairs, const int16_t *input, const int8_t *weights0, const int8_t *weights1,          \
+            int32_t depth, SUM_T sums[2]) {                                                                      \
+    SUM_T sum0 = 0;                                                                                              \
+    SUM_T sum1 = 0;                                                                                              \
+    int32_t d = 0;                                                                                               \
+    for (; d + 4 <= depth; d += 4, pairs += 2) {                                                                 \
+      uint32_t w0;                                                                                               \
+      uint32_t w1;                                                                                               \
+      memcpy(&w0, weights0 + d, sizeof w0);                                                                      \
+      memcpy(&w1, weights1 + d, sizeof w1);                                                                      \
+      sum0 = MAC(pairs[0], (int32_t)__sxtb16(w0), sum0);                                                         \
+      sum0 = MAC(pairs[1], opbridge_odd_weights(w0), sum0);                                                      \
+      sum1 = MAC(pairs[0], (int32_t)__sxtb16(w1), sum1);                                                         \
+      sum1 = MAC(pairs[1], opbridge_odd_weights(w1), sum1);                                                      \
+    }                                                                                                            \
+    for (; d < depth; ++d) {                                                                                     \
+      sum0 += (SUM_T)((int32_t)input[d] * (int32_t)weights0[d]);                                                 \
+      sum1 += (SUM_T)((int32_t)input[d] * (int32_t)weights1[d]);                                                 \
+    }                                                                                                            \
+    sums[0] = sum0;                                                                                              \
+    sums[1] = sum1;                                                                                              \
   }
-  for (; d < depth; ++d) {
-    sum0 += (uint32_t)((int32_t)input[d] * (int32_t)weights0[d]);
-    sum1 += (uint32_t)((int32_t)input[d] * (int32_t)weights1[d]);
-  }
-  sums[0] = sum0;
-  sums[1] = sum1;
-}
+
+OPBRIDGE_DOT2_S16_S8(opbridge_dot2_s16_s8_dsp, int64_t, opbridge_mac_wide)
+OPBRIDGE_DOT2_S16_S8(opbridge_dot2_s16_s8_wrapping_dsp, uint32_t, opbridge_mac_wrapping)
 
 #endif /* OPBRIDGE_KERNELS_DSP */

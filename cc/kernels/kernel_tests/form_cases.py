@@ -822,6 +822,12 @@ DSP_FC_STAGE_UNITS = 64  # OPBRIDGE_DSP_FC_STAGE_UNITS
 DSP_DEPTHWISE_TURN_CHANNELS = 64  # OPBRIDGE_DSP_DEPTHWISE_TURN_CHANNELS
 
 
+def dsp_doubling_fits(bias: np.ndarray, depth: int) -> bool:
+    """opbridge_folded_doubling_fits's accumulator bound: |folded bias| + depth x 2^14 below 2^30
+    (the DSP variant's short output stage doubles the accumulator)."""
+    return int(np.abs(bias).max()) + (depth << 14) < 2**30
+
+
 def dsp_pairs_features(graph: Graph, node: Node, shifts: np.ndarray, window_bytes: int) -> set[str]:
     """CONV_2D: the DSP variant's pairs of positions (opbridge_dsp_conv_pairs) and their cases,
     empty if the node takes another path; "dsp_pairs_declined" when only its accumulator bound
@@ -837,7 +843,7 @@ def dsp_pairs_features(graph: Graph, node: Node, shifts: np.ndarray, window_byte
         return set()
     bias = folded_convolution_bias(graph, node, depthwise=False)
     assert bias is not None
-    if int(np.abs(bias).max()) + (window_bytes << 14) >= 2**30:
+    if not dsp_doubling_fits(bias, window_bytes):
         return {"dsp_pairs_declined"}
     features = {"dsp_pairs", "dsp_pairs_copied" if copied else "dsp_pairs_by_tap"}
     if padded != window_bytes:
@@ -897,7 +903,7 @@ def dsp_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[str]:
         ):
             bias = folded_convolution_bias(graph, node, depthwise=True)
             assert bias is not None
-            if int(np.abs(bias).max()) + (taps << 14) >= 2**30:
+            if not dsp_doubling_fits(bias, taps):
                 return {"dsp_depthwise_declined"}
             features = stage | {"dsp_depthwise", f"dsp_depthwise_{next(iter(stage)).removeprefix('dsp_')}"}
             if taps % 2:
