@@ -90,7 +90,12 @@ static inline void output_wrapping(const opbridge_fully_connected_s8_params *par
   row_output[u] = clamp_output(scaled + params->output_offset, params);
 }
 
-#if OPBRIDGE_KERNELS_DSP
+#if OPBRIDGE_KERNELS_HELIUM
+/* Whether the Helium variant takes four units a step (no offsets, the 16x8 scheme's). */
+static int32_t units_by_four(const opbridge_fully_connected_s8_params *params) {
+  return params->filter_offset == 0 && params->input_offset == 0;
+}
+#elif OPBRIDGE_KERNELS_DSP
 /* Whether the DSP variant pairs a row once for all its units (no offsets, the 16x8 scheme's). */
 static int32_t paired_rows(const opbridge_fully_connected_s8_params *params) {
   return params->filter_offset == 0 && params->input_offset == 0 &&
@@ -113,7 +118,11 @@ int32_t opbridge_fully_connected_s16(const opbridge_fully_connected_s8_params *p
     const int16_t *row = input + (size_t)b * (size_t)depth;
     int16_t *row_output = output + (size_t)b * (size_t)units;
     int32_t u = 0;
-#if OPBRIDGE_KERNELS_DSP
+#if OPBRIDGE_KERNELS_HELIUM
+    if (units_by_four(params)) { /* four units a step, the row loaded once for them */
+      u = opbridge_fully_connected_s16_units_helium(params, row, filter, bias, row_output);
+    }
+#elif OPBRIDGE_KERNELS_DSP
     if (paired) { /* the row paired once, then two units a step */
       opbridge_pair_s16_dsp(row, depth, pairs);
       for (; u + 2 <= units; u += 2) {
@@ -147,7 +156,17 @@ int32_t opbridge_fully_connected_s16_bias32(const opbridge_fully_connected_s8_pa
     const int16_t *row = input + (size_t)b * (size_t)depth;
     int16_t *row_output = output + (size_t)b * (size_t)units;
     int32_t u = 0;
-#if OPBRIDGE_KERNELS_DSP
+#if OPBRIDGE_KERNELS_HELIUM
+    if (units_by_four(params)) {
+      for (; u + 4 <= units; u += 4) {
+        int64_t sums[4];
+        opbridge_dot4_s16_s8_helium(row, filter + (size_t)u * (size_t)depth, depth, sums);
+        for (int32_t k = 0; k < 4; ++k) {
+          output_wrapping(params, (uint32_t)(uint64_t)sums[k], bias, u + k, row_output);
+        }
+      }
+    }
+#elif OPBRIDGE_KERNELS_DSP
     if (paired) {
       opbridge_pair_s16_dsp(row, depth, pairs);
       for (; u + 2 <= units; u += 2) {

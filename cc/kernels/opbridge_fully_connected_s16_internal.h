@@ -10,12 +10,21 @@
 #include <stdint.h>
 
 #include "cc/kernels/opbridge_kernel_variant.h"
+#include "cc/kernels/opbridge_kernels_s8.h"
 
 #if OPBRIDGE_KERNELS_HELIUM
 /* sum(input[d] * weights[d]) for d < depth, exact in 64 bits (VMLALDAVA.S16, eight products a step). */
 int64_t opbridge_dot_s16_s8_helium(const int16_t *input, const int8_t *weights, int32_t depth);
 /* The same sum modulo 2^32 (VMLADAVA.S16): TFLite Micro's int32 accumulator, wrapping. */
 uint32_t opbridge_dot_s16_s8_wrapping_helium(const int16_t *input, const int8_t *weights, int32_t depth);
+/* Four units' exact sums (rows of `depth` weights one after another from `weights`) over one row,
+ * which is read once for all four; modulo 2^32 they are the wrapping sums. */
+void opbridge_dot4_s16_s8_helium(const int16_t *input, const int8_t *weights, int32_t depth, int64_t sums[4]);
+/* The int64-bias kernel's outputs of one row for its units in fours (opbridge_fully_connected_s16,
+ * no offsets): the first output_depth & ~3 of them, which it returns. */
+int32_t opbridge_fully_connected_s16_units_helium(const opbridge_fully_connected_s8_params *params,
+                                                  const int16_t *row, const int8_t *filter, const int64_t *bias,
+                                                  int16_t *row_output);
 #elif OPBRIDGE_KERNELS_DSP
 /* The same two sums, two products per SMLALD (64 bits) or SMLAD (modulo 2^32). */
 int64_t opbridge_dot_s16_s8_dsp(const int16_t *input, const int8_t *weights, int32_t depth);

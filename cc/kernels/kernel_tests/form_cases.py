@@ -514,6 +514,75 @@ def draw_fully_connected(draw: DrawFn, index: int) -> NodeSpec:
     return NodeSpec(inputs, node_attributes, output_q)
 
 
+# -- the 16x8 FULLY_CONNECTED (int16 activations, int8 weights) --------------------------------
+
+# The quantization regime of node i of fully_connected_s16 is S16_REGIMES[i % 4]: effective scales
+# below 1, above 1 (left shifts), of a mantissa just below 1 (multipliers at and above 0x7FFF0000,
+# which TFLite's 64-bit rescale rounds to 0x7FFF), and tiny ones under int64 biases far beyond
+# int32 (sums whose high word matters, rescaled by right shifts of more than 32 bits).
+S16_REGIMES = ("ordinary", "left_shift", "mantissa_near_1", "wide_sums")
+# Output scale mantissas that put the multiplier in [0x7FFF0000, 0x7FFF8000), at or above
+# 0x7FFF8000, and just below 2^31 (with power-of-two input and filter scales).
+S16_NEAR_1_OUTPUT_MANTISSAS = (1.0 + 2.0**-15, 1.0 + 2.0**-16, 1.0 + 2.0**-23)
+# The node with input offsets (a zero point off 0: not TFLite's scheme, the kernels' C loop).
+S16_OFFSETS_NODE = 6
+# The node deeper than the DSP variant pairs a row for (OPBRIDGE_S16_DSP_PAIRED_DEPTH).
+S16_DSP_PAIRED_DEPTH = 1024
+S16_UNPAIRED_NODE = 9
+
+
+def draw_fully_connected_s16(draw: DrawFn, index: int) -> NodeSpec:
+    """16x8 FULLY_CONNECTED (TFLite's int16 activations with int8 weights): depths with and without
+    a tail of 1-7, units in fours and not, an int64 bias, none or an int32 one (index % 3), per-
+    channel scales when (index // 4) % 2 == 0, the regime S16_REGIMES[index % 4]."""
+    regime = S16_REGIMES[index % len(S16_REGIMES)]
+    per_channel = (index // len(S16_REGIMES)) % 2 == 0
+    depth = draw(st.one_of(st.sampled_from([1, 3, 7, 8, 9, 16, 17, 64, 100, 128, 257, 640]), st.integers(1, 700)))
+    units = draw(st.one_of(st.sampled_from([1, 2, 3, 4, 5, 7, 8, 12, 13, 16]), st.integers(1, 20)))
+    batches = draw(st.integers(1, 2))
+    if index == S16_UNPAIRED_NODE:
+        depth, units, batches = S16_DSP_PAIRED_DEPTH + draw(st.integers(1, 40)), draw(st.integers(2, 9)), 1
+    assume(batches * depth <= MAX_INPUT_ELEMENTS and batches * depth * units <= MAX_MACS)
+    count = units if per_channel and units > 1 else 1
+    bias_kind = "int64" if regime == "wide_sums" else ("int64", "none", "int32")[index % 3]
+    if regime in ("mantissa_near_1", "wide_sums"):
+        input_scale = 2.0 ** -draw(st.integers(10, 14))
+        filter_scales = [2.0 ** -draw(st.integers(6, 9)) for _ in range(count)]
+        if regime == "mantissa_near_1":  # exact in float32: the effective scale is 2^-k / mantissa
+            mantissa = draw(st.sampled_from(S16_NEAR_1_OUTPUT_MANTISSAS))
+            output_scale = input_scale * filter_scales[0] * mantissa * 2.0 ** draw(st.integers(4, 20))
+        else:
+            mantissa = float(np.float32(draw(st.floats(1.0, 2.0, exclude_max=True))))
+            output_scale = input_scale * filter_scales[0] * mantissa * 2.0 ** draw(st.integers(26, 29))
+    else:
+        input_scale = draw(scales(1e-5, 1e-2))
+        filter_scales = [draw(scales(1e-3, 0.05)) for _ in range(count)]
+        low, high = (1e-6, 1e-2) if regime == "ordinary" else (1.5, 60.0)
+        output_scale = float(np.float32(input_scale * filter_scales[0] / log_uniform(draw, low, high)))
+    input_zero_point = draw(st.integers(-300, 300).filter(bool)) if index == S16_OFFSETS_NODE else 0
+    input_q = Quantization((input_scale,), (input_zero_point,))
+    filter_q = Quantization(tuple(filter_scales), (0,) * count, 0 if count > 1 else None)
+    output_q = Quantization((output_scale,), (0,))
+    weights = draw_weights(draw, (units, depth))
+    bias = None
+    if bias_kind != "none":
+        dtype = DType.INT64 if bias_kind == "int64" else DType.INT32
+        magnitude = 2 ** draw(st.integers(36, 40)) if regime == "wide_sums" else 2**20
+        seed_ = draw(st.integers(0, 2**32 - 1))
+        data = np.random.default_rng(seed_).integers(-magnitude, magnitude, size=(units,)).astype(dtype.numpy)
+        bias_q = Quantization(
+            tuple(input_scale * scale for scale in filter_scales), (0,) * count, 0 if count > 1 else None
+        )
+        bias = TensorSpec("bias", dtype, (units,), bias_q, data)
+    inputs = [
+        TensorSpec("input", DType.INT16, (batches, depth), input_q),
+        TensorSpec("filter", DType.INT8, (units, depth), filter_q, weights),
+        bias,
+    ]
+    node_attributes = attributes("FULLY_CONNECTED", activation=draw(ACTIVATIONS), requantization=Requantization.TFLITE)
+    return NodeSpec(inputs, node_attributes, output_q)
+
+
 def draw_add_or_sub(op_type: str) -> Callable[[DrawFn, int], NodeSpec]:
     """ADD or SUB of two int8 inputs of the output's shape (the table form): element counts with
     and without a tail of 1-3, scales of either input the larger (by up to 1000x), edgy zero points."""
@@ -549,6 +618,7 @@ FORMS: dict[str, Form] = {
         Form(
             "fully_connected_folded", "FULLY_CONNECTED", "opbridge_fully_connected_s8_folded", 33, draw_fully_connected
         ),
+        Form("fully_connected_s16", "FULLY_CONNECTED", "opbridge_fully_connected_s16", 24, draw_fully_connected_s16),
         Form("add_table", "ADD", "opbridge_add_s8_table", 16, draw_add_or_sub("ADD")),
         Form("sub_table", "SUB", "opbridge_add_s8_table", 16, draw_add_or_sub("SUB")),
     )
@@ -720,6 +790,35 @@ FEATURES: dict[str, set[str]] = {
         "dsp_clamped",
         "dsp_full_range",
     },
+    "fully_connected_s16": {
+        "no_bias",
+        "s16_bias_int64",
+        "s16_bias_int32",
+        "s16_sums_beyond_int32",  # int64 biases far beyond int32: the sums' high words
+        "s16_shift_above_32",  # the 64-bit rescale's right shift of more than 32 bits
+        "s16_multiplier_rounded_to_max",  # in [0x7FFF0000, 0x7FFF8000): rounds to 0x7FFF
+        "s16_multiplier_above_0x7FFF8000",  # its rounding would leave 16 bits: capped at 0x7FFF
+        "s16_offsets",  # an input zero point: the C loop
+        "left_shift",
+        "right_shift",
+        "shared_multiplier",
+        "per_channel_multipliers",
+        "batches_2",
+        "activation_NONE",
+        "activation_RELU",
+        "activation_RELU6",
+        "activation_RELU_N1_TO_1",
+        "s16_units_by_four",  # Helium: four units a group in assembly
+        "s16_unit_tail",
+        "s16_fewer_than_4_units",
+        "s16_depth_tail",  # Helium: the tail-predicated loop's last step
+        "s16_depth_multiple_of_8",
+        "s16_depth_below_8",
+        "s16_dsp_paired",  # DSP: the row paired once, two units a step
+        "s16_dsp_odd_units",
+        "s16_dsp_depth_tail",
+        "s16_dsp_unpaired",
+    },
     "fully_connected_folded": COMMON_FEATURES
     | {
         "dot_tail",
@@ -753,6 +852,8 @@ def node_features(graph: Graph, node: Node) -> set[str]:
     """The code paths of the folded kernels (both variants) and the parameters `node` exercises."""
     if node.op_type in ("ADD", "SUB"):
         return table_features(graph, node)
+    if graph.tensor(node.inputs[0]).dtype is DType.INT16:
+        return s16_features(graph, node)
     input_tensor = graph.tensor(node.inputs[0])
     filter_tensor = graph.tensor(node.inputs[1])
     input_q, filter_q, output_q = (
@@ -807,6 +908,52 @@ def node_features(graph: Graph, node: Node) -> set[str]:
     shared = bool((multipliers == multipliers[0]).all() and (shifts == shifts[0]).all())
     features.add("shared_multiplier" if shared else "per_channel_multipliers")
     return features | dsp_features(graph, node, shifts)
+
+
+def s16_features(graph: Graph, node: Node) -> set[str]:
+    """The 16x8 FULLY_CONNECTED's paths (cc/kernels/opbridge_fully_connected_s16*.c) and parameters."""
+    input_q = graph.tensor(node.inputs[0]).quantization
+    filter_tensor = graph.tensor(node.inputs[1])
+    output_q = graph.tensor(node.outputs[0]).quantization
+    assert input_q is not None and filter_tensor.quantization is not None and output_q is not None
+    units, depth = filter_tensor.shape
+    features = {f"activation_{node.attributes.activation.name}"}
+    if graph.tensor(node.inputs[0]).shape[0] == 2:
+        features.add("batches_2")
+    bias_index = node.inputs[2] if len(node.inputs) > 2 else None
+    if bias_index is None:
+        features.add("no_bias")
+    else:
+        bias = graph.tensor(bias_index)
+        features.add("s16_bias_int64" if bias.dtype is DType.INT64 else "s16_bias_int32")
+        if np.abs(np.asarray(bias.data, dtype=np.int64)).max() > 2**32:
+            features.add("s16_sums_beyond_int32")
+    multipliers, shifts = fully_connected_multipliers(input_q, filter_tensor.quantization, output_q)
+    features.add("left_shift" if (shifts > 0).any() else "right_shift")
+    if (15 - shifts > 32).any():
+        features.add("s16_shift_above_32")
+    if ((multipliers >= 0x7FFF0000) & (multipliers < 0x7FFF8000)).any():
+        features.add("s16_multiplier_rounded_to_max")
+    if (multipliers >= 0x7FFF8000).any():
+        features.add("s16_multiplier_above_0x7FFF8000")
+    shared = bool((multipliers == multipliers[0]).all() and (shifts == shifts[0]).all())
+    features.add("shared_multiplier" if shared else "per_channel_multipliers")
+    if input_q.zero_point != 0:
+        return features | {"s16_offsets"}
+    features.add("s16_units_by_four" if units >= 4 else "s16_fewer_than_4_units")
+    if units % 4 and units > 4:
+        features.add("s16_unit_tail")
+    features.add("s16_depth_tail" if depth % 8 else "s16_depth_multiple_of_8")
+    if depth < 8:
+        features.add("s16_depth_below_8")
+    if depth > S16_DSP_PAIRED_DEPTH:
+        return features | {"s16_dsp_unpaired"}
+    features.add("s16_dsp_paired")
+    if units % 2:
+        features.add("s16_dsp_odd_units")
+    if depth % 4:
+        features.add("s16_dsp_depth_tail")
+    return features
 
 
 # The Cortex-M4 (DSP) variant's assembly paths and their limits (cc/kernels/opbridge_folded_s8.c).
