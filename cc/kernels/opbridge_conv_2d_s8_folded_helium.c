@@ -263,6 +263,193 @@ static void __attribute__((noinline)) opbridge_units_of_positions(const int8_t *
  * copies onto the stack for opbridge_units_of_positions: 64 output channels. */
 #define OPBRIDGE_PADDED_ROWS_BYTES 1024
 
+/* What opbridge_units_of_windows<B>_<stage> reads: the stage of opbridge_units_in_registers (its
+ * depth unused), a run of windows 16 B bytes apart, and weight rows of 16 B bytes. */
+typedef struct {
+  opbridge_units_stage stage; /* offsets 0-32 */
+  int32_t positions;          /* 36: windows in the run */
+  const int8_t *rows;         /* 40: the weight rows, zero past the window */
+} opbridge_windows_job;
+
+typedef char opbridge_windows_job_layout[(sizeof(void *) == 4 && offsetof(opbridge_windows_job, positions) == 36 &&
+                                          offsetof(opbridge_windows_job, rows) == 40)
+                                             ? 1
+                                             : -1];
+
+/* One unit's dot product with the window in q4 (and q5): a load and a VMLADAV(A) a block. */
+#define OPBRIDGE_WINDOW_DOT_1(a) "   vldrb.8 q0, [%[w]], #16\n   vmladav.s8 %[" a "], q4, q0\n"
+#define OPBRIDGE_WINDOW_DOT_2(a) OPBRIDGE_WINDOW_DOT_1(a) "   vldrb.8 q1, [%[w]], #16\n   vmladava.s8 %[" a "], q5, q1\n"
+#define OPBRIDGE_WINDOW_LOAD_1 "   vldrb.8  q4, [%[x]], #16\n"
+#define OPBRIDGE_WINDOW_LOAD_2 OPBRIDGE_WINDOW_LOAD_1 "   vldrb.8  q5, [%[x]], #16\n"
+
+/* A run of copied windows of B blocks each (zero past the window, as the weight rows are), every
+ * group of four units of each in turn: the window loaded once (q4, q5), then per group four
+ * units' dot products and the output stage (STAGE, with the Q registers it uses besides q0-q1).
+ * One call per run of windows instead of two per window. */
+#define OPBRIDGE_UNITS_OF_WINDOWS(B, NAME, STAGE, ...)                                                        \
+  static void __attribute__((noinline)) opbridge_units_of_windows##B##_##NAME(                              \
+      const int8_t *x, int8_t *destination, const opbridge_windows_job *job) {                             \
+    int32_t a0, a1, a2, a3, count;                                                                          \
+    const int8_t *w;                                                                                        \
+    const int32_t *bias, *multipliers, *shifts;                                                             \
+    __asm__ volatile("   ldr      %[count], [%[job], #36]\n"                                               \
+                     "5:\n" OPBRIDGE_WINDOW_LOAD_##B "   ldr      %[w], [%[job], #40]\n"                    \
+                     "   ldr      %[bias], [%[job], #0]\n"                                                 \
+                     "   ldr      %[multipliers], [%[job], #4]\n"                                          \
+                     "   ldr      %[shifts], [%[job], #8]\n"                                               \
+                     "   ldr      lr, [%[job], #12]\n"                                                     \
+                     "   dls      lr, lr\n"                                                                \
+                     "1:\n" OPBRIDGE_WINDOW_DOT_##B("a0") OPBRIDGE_WINDOW_DOT_##B("a1")                      \
+                         OPBRIDGE_WINDOW_DOT_##B("a2") OPBRIDGE_WINDOW_DOT_##B("a3")                         \
+                             OPBRIDGE_UNITS_STAGE_SCALE("job") STAGE("job") "   le       lr, 1b\n"         \
+                                                                            "   subs     %[count], %[count], #1\n" \
+                                                                            "   bne      5b\n"             \
+                     : [x] "+r"(x), [destination] "+r"(destination), [a0] "=&Te"(a0), [a1] "=&Te"(a1),      \
+                       [a2] "=&Te"(a2), [a3] "=&Te"(a3), [count] "=&r"(count), [w] "=&r"(w), [bias] "=&r"(bias), \
+                       [multipliers] "=&r"(multipliers), [shifts] "=&r"(shifts)                             \
+                     : [job] "r"(job)                                                                       \
+                     : "lr", "q0", "q1", "q4", "q5", __VA_ARGS__, "memory", "cc");                          \
+  }
+
+OPBRIDGE_UNITS_OF_WINDOWS(1, full_range, OPBRIDGE_UNITS_STAGE_FULL_RANGE, "q3")
+OPBRIDGE_UNITS_OF_WINDOWS(2, full_range, OPBRIDGE_UNITS_STAGE_FULL_RANGE, "q3")
+OPBRIDGE_UNITS_OF_WINDOWS(1, clamped, OPBRIDGE_UNITS_STAGE_CLAMPED, "q2", "q3")
+OPBRIDGE_UNITS_OF_WINDOWS(2, clamped, OPBRIDGE_UNITS_STAGE_CLAMPED, "q2", "q3")
+
+typedef void (*opbridge_units_of_windows_fn)(const int8_t *, int8_t *, const opbridge_windows_job *);
+
+/* `count` windows inside the input, `tap_step` bytes apart, each `rows` rows of `row_bytes` (< 16)
+ * bytes `line_step` apart, into slots `slot` bytes apart: a predicated load and store a row. */
+static void __attribute__((noinline)) opbridge_copy_inside_windows(const int8_t *tap, int32_t tap_step,
+                                                                   int32_t line_step, int8_t *window, int32_t slot,
+                                                                   int32_t rows, int32_t row_bytes,
+                                                                   mve_pred16_t lanes, int32_t count) {
+  const int8_t *source;
+  int8_t *destination;
+  __asm__ volatile("   vmsr     p0, %[lanes]\n"
+                   "1: mov      %[source], %[tap]\n"
+                   "   mov      %[destination], %[window]\n"
+                   "   dls      lr, %[rows]\n"
+                   "2: vpstt\n"
+                   "   vldrbt.8 q0, [%[source]]\n"
+                   "   vstrbt.8 q0, [%[destination]]\n"
+                   "   add      %[source], %[source], %[line_step]\n"
+                   "   add      %[destination], %[destination], %[row_bytes]\n"
+                   "   le       lr, 2b\n"
+                   "   add      %[tap], %[tap], %[tap_step]\n"
+                   "   add      %[window], %[window], %[slot]\n"
+                   "   subs     %[count], %[count], #1\n"
+                   "   bne      1b\n"
+                   : [tap] "+r"(tap), [window] "+r"(window), [count] "+r"(count), [source] "=&r"(source),
+                     [destination] "=&r"(destination)
+                   : [tap_step] "r"(tap_step), [line_step] "r"(line_step), [slot] "r"(slot), [rows] "r"(rows),
+                     [row_bytes] "r"(row_bytes), [lanes] "r"((uint32_t)lanes)
+                   : "lr", "q0", "memory", "cc");
+}
+
+/* The windows opbridge_conv_2d_s8_folded_patch_rows copies at a time onto the stack, 16 B bytes
+ * each: 512 bytes. */
+#define OPBRIDGE_WINDOW_RUN_BYTES 512
+
+int32_t opbridge_conv_2d_s8_folded_patch_rows(const opbridge_conv_s8_folded_params *caller_params,
+                                              const int8_t *input, const int8_t *filter, int8_t *scratch,
+                                              int8_t *output) {
+  if (!opbridge_conv_patch_rows_call_valid(caller_params, input, filter, scratch, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  const opbridge_conv_s8_folded_params local_params = *caller_params;
+  const opbridge_conv_s8_folded_params *params = &local_params;
+  const opbridge_dims *in = &params->input;
+  const opbridge_dims *fl = &params->filter;
+  const opbridge_dims *out = &params->output;
+  const opbridge_folded_requantization *rq = &params->requantization;
+  const int32_t window_bytes = fl->height * fl->width * fl->channels;
+  const int32_t blocks = window_bytes > 16 ? 2 : 1;
+  const int32_t slot = 16 * blocks;
+  int32_t all_right = 1; /* every unit shifts right by at least 1 (none left: the precondition) */
+  for (int32_t u = 0; u < (rq->per_channel ? out->channels : 1); ++u) {
+    all_right &= rq->shifts[u] < 0;
+  }
+  const int32_t full_range = all_right && rq->activation_min == -128 && rq->activation_max == 127;
+  static const opbridge_units_of_windows_fn by_stage[2][2] = {
+      {opbridge_units_of_windows1_clamped, opbridge_units_of_windows2_clamped},
+      {opbridge_units_of_windows1_full_range, opbridge_units_of_windows2_full_range}};
+  const opbridge_units_of_windows_fn run = by_stage[full_range][blocks - 1];
+  /* The weight rows padded to the slot with zeros, and windows whose bytes past the window stay
+   * zero: what the padding multiplies adds nothing. */
+  int8_t rows[OPBRIDGE_PATCH_ROWS_ROWS_BYTES] __attribute__((aligned(16)));
+  int8_t windows[OPBRIDGE_WINDOW_RUN_BYTES] __attribute__((aligned(16)));
+  for (int32_t u = 0; u < out->channels; ++u) {
+    for (int32_t k = 0; k < blocks; ++k) {
+      const mve_pred16_t kept = vctp8q((uint32_t)(window_bytes - 16 * k));
+      vst1q_s8(rows + slot * u + 16 * k, vldrbq_z_s8(filter + window_bytes * u + 16 * k, kept));
+    }
+  }
+  for (int32_t i = 0; i < OPBRIDGE_WINDOW_RUN_BYTES; i += 16) {
+    vst1q_s8(windows + i, vdupq_n_s8(0));
+  }
+  int32_t shared[8];
+  for (int32_t k = 0; k < 4; ++k) {
+    shared[k] = rq->multipliers[0];
+    shared[4 + k] = rq->shifts[0];
+  }
+  const opbridge_windows_job job = {{rq->folded_bias, rq->per_channel ? rq->multipliers : shared,
+                                     rq->per_channel ? rq->shifts : shared + 4, out->channels / 4,
+                                     rq->per_channel ? 16 : 0, rq->output_offset, rq->activation_min,
+                                     rq->activation_max, window_bytes},
+                                    0,
+                                    rows};
+  const int32_t run_positions = OPBRIDGE_WINDOW_RUN_BYTES / slot;
+  const int32_t row_bytes = fl->width * in->channels; /* a window row: contiguous, under 16 bytes */
+  const mve_pred16_t row_lanes = vctp8q((uint32_t)row_bytes);
+  const int32_t line_bytes = in->width * in->channels;
+  const int32_t y_span = (fl->height - 1) * params->dilation_height;
+  /* Output columns [first_inside, last_inside) have windows inside the input along x. */
+  const int32_t first_inside = (params->padding_width + params->stride_width - 1) / params->stride_width;
+  const int32_t last_inside = in->width - fl->width + params->padding_width < 0
+                                  ? 0
+                                  : (in->width - fl->width + params->padding_width) / params->stride_width + 1;
+  for (int32_t b = 0; b < out->batches; ++b) {
+    const int8_t *image = input + b * in->height * line_bytes;
+    for (int32_t oy = 0; oy < out->height; ++oy) {
+      const int32_t y_origin = oy * params->stride_height - params->padding_height;
+      const int32_t rows_inside = y_origin >= 0 && y_origin + y_span < in->height;
+      for (int32_t first = 0; first < out->width; first += run_positions) {
+        const int32_t count = out->width - first < run_positions ? out->width - first : run_positions;
+        /* The run's windows inside the input, [inside_from, inside_until), copied a row at a
+         * time in one call; the others (overhanging the input) with the zero point. */
+        int32_t inside_from = count;
+        int32_t inside_until = count;
+        if (rows_inside) {
+          inside_from = first_inside > first ? (first_inside - first < count ? first_inside - first : count) : 0;
+          inside_until = last_inside - first < count ? last_inside - first : count;
+          inside_until = inside_until < inside_from ? inside_from : inside_until;
+        }
+        for (int32_t i = 0; i < count; ++i) {
+          if (i == inside_from && inside_until > inside_from) {
+            const int32_t x_origin = (first + i) * params->stride_width - params->padding_width;
+            opbridge_copy_inside_windows(image + y_origin * line_bytes + x_origin * in->channels,
+                                         params->stride_width * in->channels, params->dilation_height * line_bytes,
+                                         windows + slot * i, slot, fl->height, row_bytes, row_lanes,
+                                         inside_until - inside_from);
+            i = inside_until - 1;
+            continue;
+          }
+          opbridge_copy_window(params, image, y_origin, (first + i) * params->stride_width - params->padding_width,
+                               windows + slot * i);
+        }
+        opbridge_windows_job run_job = job;
+        run_job.positions = count;
+        run(windows, output, &run_job);
+        output += count * out->channels;
+      }
+    }
+  }
+  (void)scratch; /* the windows go to the stack, a run of them at a time */
+  return OPBRIDGE_STATUS_OK;
+}
+
+
 /* Units of one input vector of `depth` <= 64 bytes held in registers (opbridge_units_in_registers<B>). */
 typedef struct {
   opbridge_units_in_registers_fn run; /* NULL: the layer does not qualify */

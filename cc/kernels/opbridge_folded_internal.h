@@ -73,6 +73,30 @@ static inline int32_t opbridge_conv_patch_call_valid(const opbridge_conv_s8_fold
   return row_taps * params->input.channels < 16;
 }
 
+/* opbridge_conv_2d_s8_folded_patch_rows: a patch layer (above) not dilated along x, of windows of
+ * at most OPBRIDGE_PATCH_ROWS_MAX_WINDOW bytes, output channels a multiple of 4 whose weight rows
+ * padded to whole blocks fit OPBRIDGE_PATCH_ROWS_ROWS_BYTES, and no left shift. */
+static inline int32_t opbridge_conv_patch_rows_call_valid(const opbridge_conv_s8_folded_params *params,
+                                                          const int8_t *input, const int8_t *filter,
+                                                          const int8_t *scratch, const int8_t *output) {
+  if (!opbridge_conv_patch_call_valid(params, input, filter, scratch, output) || params->dilation_width != 1) {
+    return 0;
+  }
+  const int32_t window_bytes = params->filter.height * params->filter.width * params->filter.channels;
+  const int32_t padded = window_bytes > 16 ? 32 : 16;
+  if (window_bytes > OPBRIDGE_PATCH_ROWS_MAX_WINDOW || params->output.channels % 4 != 0 ||
+      params->output.channels * padded > OPBRIDGE_PATCH_ROWS_ROWS_BYTES) {
+    return 0;
+  }
+  const opbridge_folded_requantization *rq = &params->requantization;
+  for (int32_t c = 0; c < (rq->per_channel ? params->output.channels : 1); ++c) {
+    if (rq->shifts[c] > 0) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 /* opbridge_conv_2d_s8_folded_blocks: window rows of whole blocks, windows of at most 576 bytes. */
 static inline int32_t opbridge_conv_blocks_call_valid(const opbridge_conv_s8_folded_params *params,
                                                       const int8_t *input, const int8_t *filter,

@@ -68,6 +68,20 @@ int32_t opbridge_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params,
 int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                          const int8_t *filter, int8_t *scratch, int8_t *output);
 
+/* The largest window opbridge_conv_2d_s8_folded_patch_rows takes, and the most bytes its output
+ * channels' weight rows take padded to 16 or 32 bytes (on the stack). */
+#define OPBRIDGE_PATCH_ROWS_MAX_WINDOW 32
+#define OPBRIDGE_PATCH_ROWS_ROWS_BYTES 1024
+
+/* opbridge_conv_2d_s8_folded_patch for first layers of small windows (3x3 over 1 to 3 channels,
+ * 5x5 over 1): not dilated along x, a window of at most OPBRIDGE_PATCH_ROWS_MAX_WINDOW bytes,
+ * output channels a multiple of 4 (at most 64 for windows of up to 16 bytes, 32 above) and no
+ * left shift. The Helium variant copies a run of windows of an output row onto the stack and
+ * runs them in one call; the others are opbridge_conv_2d_s8_folded_patch. Other shapes:
+ * OPBRIDGE_STATUS_INVALID_ARGUMENT. */
+int32_t opbridge_conv_2d_s8_folded_patch_rows(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                              const int8_t *filter, int8_t *scratch, int8_t *output);
+
 /* The largest window opbridge_conv_2d_s8_folded_blocks takes (3x3x64): its variants may copy a
  * window that overhangs the input onto the stack. */
 #define OPBRIDGE_CONV_BLOCKS_MAX_WINDOW 576

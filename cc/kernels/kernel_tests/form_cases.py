@@ -258,6 +258,19 @@ FULL_RANGE_PATCHES = {
 }
 
 
+# First layers that take opbridge_conv_2d_s8_folded_patch_rows (Helium: runs of windows copied to
+# the stack), by node: filter, input channels, output channels, stride, padding, input height and
+# width, and whether the activation clamps (else the whole int8 range, no activation). Output rows
+# longer than one run of windows (OPBRIDGE_WINDOW_RUN_BYTES / 16 or 32 bytes), windows that
+# overhang the input (SAME), one and two blocks, dilated along y; per-channel scales or not as the
+# index says, effective scales below 1 (the entry point takes no left shift).
+PATCH_ROWS_NODES = {
+    34: ((3, 3), 3, 16, 2, Padding.SAME, 7, 39, False),  # MobileNet's 3x3x3, stride 2 (a column of padding on the left)
+    35: ((3, 3), 1, 12, 1, Padding.SAME, 5, 36, True),
+    36: ((5, 5), 1, 8, 1, Padding.VALID, 12, 20, True),  # dilated along y (below)
+}
+
+
 # The DSP variant's pairs of positions with a clamping output stage (an activation narrower than
 # int8, ordinary biases): node 12 with windows above 288 bytes, the last node with more units than
 # one turn of stage constants takes (cc/kernels/opbridge_folded_s8.c).
@@ -271,6 +284,8 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     else read in place. In place, 1x1 filters (index % 5 == 0, and index % 8 == 0 besides) take
     whole blocks of 16 channels: up to 64 (the Helium variant holds those in registers), or 80 on
     node 30."""
+    if index in PATCH_ROWS_NODES:
+        return draw_patch_rows_conv_2d(draw, index)
     in_place = (index // 8) % 2 == 1
     filter_sizes = st.just((1, 1)) if in_place and index % 8 == 0 else None
     if index % 32 == 12:  # the DSP variant's pairs with an odd number of words: odd taps (below)
@@ -317,6 +332,8 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
         out_channels = max(out_channels, 4)  # a group of four units at least
         if FULL_RANGE_PATCHES[index][0] == (1, 1):
             out_channels = -(-out_channels // 4) * 4  # whole groups: rows of positions per call
+        elif out_channels % 4 == 0:  # not whole groups only: the patch form, not its rows
+            out_channels += 2
     if index == DSP_PAIRS_UNITS_IN_TURNS_NODE:  # copied windows of 36 bytes, more units than one turn takes
         filter_sizes_drawn = (geometry.filter_height, geometry.filter_width)
         assert filter_sizes_drawn == (3, 3)
@@ -372,6 +389,35 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     ]
     node_attributes = attributes("CONV_2D", requantization=Requantization.TFLITE, **geometry.fields)
     return NodeSpec(inputs, node_attributes, output_q)
+
+
+def draw_patch_rows_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
+    """A first layer of PATCH_ROWS_NODES (opbridge_conv_2d_s8_folded_patch_rows)."""
+    filter_size, in_channels, out_channels, stride, padding, height, width, clamped = PATCH_ROWS_NODES[index]
+    dilation_height = 2 if filter_size == (5, 5) else 1
+    fields = {
+        "padding": padding,
+        "stride_height": stride,
+        "stride_width": stride,
+        "dilation_height": dilation_height,
+        "dilation_width": 1,
+        "activation": Activation.RELU_N1_TO_1 if clamped else Activation.NONE,
+    }
+    geometry = Geometry(1, height, width, filter_size[0], filter_size[1], fields)
+    taps = filter_size[0] * filter_size[1] * in_channels
+    require_small(geometry, in_channels, taps * out_channels)
+    input_q, filter_q, output_q = draw_quantization(draw, "ordinary", out_channels, per_channel_of(index), 0)
+    # An output scale that spreads the sums over the int8 range (some past it): every channel's
+    # effective scale at most 1/250, a right shift (the entry point takes no left shift).
+    output_scale = float(np.float32(input_q.scale * max(filter_q.scales) / 0.004))
+    output_q = Quantization((output_scale,), output_q.zero_points)
+    filter_shape = (out_channels, *filter_size, in_channels)
+    inputs = [
+        TensorSpec("input", DType.INT8, (1, height, width, in_channels), input_q),
+        TensorSpec("filter", DType.INT8, filter_shape, filter_q, draw_weights(draw, filter_shape)),
+        draw_bias(draw, input_q, filter_q, out_channels, taps, extreme=False),
+    ]
+    return NodeSpec(inputs, attributes("CONV_2D", requantization=Requantization.TFLITE, **fields), output_q)
 
 
 # The DEPTHWISE_CONV_2D node (3x3, whole blocks of 16 channels) whose negative weights are -128.
@@ -607,7 +653,7 @@ def draw_add_or_sub(op_type: str) -> Callable[[DrawFn, int], NodeSpec]:
 FORMS: dict[str, Form] = {
     form.name: form
     for form in (
-        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 33, draw_conv_2d),
+        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 37, draw_conv_2d),
         Form(
             "depthwise_conv_2d_folded",
             "DEPTHWISE_CONV_2D",
@@ -742,6 +788,13 @@ FEATURES: dict[str, set[str]] = {
         "in_registers_full_range_1x1_positions",
         "border_windows_copied",
         "border_windows_copied_by_blocks",
+        "patch_rows",  # Helium: opbridge_conv_2d_s8_folded_patch_rows, runs of windows on the stack
+        "patch_rows_one_block",
+        "patch_rows_two_blocks",
+        "patch_rows_full_range",
+        "patch_rows_clamped",
+        "patch_rows_border",
+        "patch_rows_runs",
         "general",  # the in-place entry points: opbridge_conv_2d_s8_folded,
         "blocks",  # opbridge_conv_2d_s8_folded_blocks
         "pointwise",  # opbridge_conv_2d_s8_folded_pointwise
@@ -1158,6 +1211,32 @@ def depthwise_block_features(graph: Graph, node: Node) -> set[str]:
     return features
 
 
+PATCH_ROWS_RUN_BYTES = 512  # OPBRIDGE_WINDOW_RUN_BYTES: the windows copied onto the stack at a time
+
+
+def patch_rows_features(graph: Graph, node: Node, window_bytes: int, all_inside: bool) -> set[str]:
+    """opbridge_conv_2d_s8_folded_patch_rows (Helium): windows of one or two blocks, the short or
+    the clamping stage, windows that overhang the input, output rows in more than one run."""
+    features = {"patch_rows", "patch_rows_two_blocks" if window_bytes > 16 else "patch_rows_one_block"}
+    input_q, filter_q, output_q = (
+        graph.tensor(index).quantization for index in (node.inputs[0], node.inputs[1], node.outputs[0])
+    )
+    assert input_q is not None and filter_q is not None and output_q is not None
+    channels = graph.tensor(node.outputs[0]).shape[3]
+    _, shifts = per_channel_multipliers(input_q.scale, filter_q.scales, output_q.scale, channels)
+    full_range = (np.asarray(shifts) < 0).all() and activation_range(node.attributes.activation, output_q) == (
+        -128,
+        127,
+    )
+    features.add("patch_rows_full_range" if full_range else "patch_rows_clamped")
+    if not all_inside:
+        features.add("patch_rows_border")
+    slot = 16 if window_bytes <= 16 else 32
+    if graph.tensor(node.outputs[0]).shape[2] > PATCH_ROWS_RUN_BYTES // slot:
+        features.add("patch_rows_runs")
+    return features
+
+
 def pointwise_feature(graph: Graph, node: Node) -> str:
     """The Helium path of a 1x1 CONV_2D over whole blocks: the input vector held in registers (up
     to 64 bytes, no left shift; multipliers per channel or shared), or read a block at a time."""
@@ -1249,6 +1328,9 @@ def window_features(graph: Graph, node: Node) -> set[str]:
         if conv_2d_scratch_bytes(graph, node):
             features.add("patch")
             window_bytes = filter_height * filter_width * in_channels
+            if folded_kernel(graph, node).endswith("_patch_rows"):
+                features |= patch_rows_features(graph, node, window_bytes, all(flags))
+                return features
             features |= in_registers_stage_features(graph, node, window_bytes)
             y_span = (filter_height - 1) * a.dilation_height
             x_span = (filter_width - 1) * a.dilation_width

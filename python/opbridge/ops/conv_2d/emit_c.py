@@ -177,7 +177,7 @@ def emit_folded_convolution(
     )
     arguments = [ctx.pointer(node.inputs[0]), ctx.pointer(node.inputs[1])]
     kernel = folded_kernel(graph, node)
-    if kernel == "opbridge_conv_2d_s8_folded_patch":
+    if kernel in ("opbridge_conv_2d_s8_folded_patch", "opbridge_conv_2d_s8_folded_patch_rows"):
         arguments.append(ctx.scratch_pointer(node, "int8_t"))
     call = KernelCall(kernel, params, (*arguments, ctx.pointer(node.outputs[0])))
     return NodeCode(includes=[FOLDED_KERNELS_HEADER], definitions=definitions, call=call)
@@ -220,6 +220,8 @@ def folded_kernel(graph: Graph, node: Node) -> str:
             "opbridge_depthwise_conv_2d_s8_folded_multiplier" if multiplied else "opbridge_depthwise_conv_2d_s8_folded"
         )
     if conv_2d_scratch_bytes(graph, node):
+        if _patch_rows_fits(graph, node):
+            return "opbridge_conv_2d_s8_folded_patch_rows"
         return "opbridge_conv_2d_s8_folded_patch"
     _, filter_height, filter_width, channels = graph.tensor(node.inputs[1]).shape
     attributes = node.attributes
@@ -250,6 +252,32 @@ def kernel_path(graph: Graph, node: Node) -> str:
     if depthwise and graph.tensor(node.outputs[0]).shape[3] % 16:
         path += "+partial"
     return path
+
+
+# OPBRIDGE_PATCH_ROWS_MAX_WINDOW and OPBRIDGE_PATCH_ROWS_ROWS_BYTES in
+# cc/kernels/opbridge_kernels_folded_s8.h: opbridge_conv_2d_s8_folded_patch_rows's largest window, and
+# the most bytes its weight rows take padded to 16 or 32 bytes.
+PATCH_ROWS_MAX_WINDOW = 32
+PATCH_ROWS_ROWS_BYTES = 1024
+
+
+def _patch_rows_fits(graph: Graph, node: Node) -> bool:
+    """Whether a patch layer takes opbridge_conv_2d_s8_folded_patch_rows: a filter larger than 1x1
+    (the patch form reads those in place) not dilated along x, a window of at most
+    PATCH_ROWS_MAX_WINDOW bytes, output channels a multiple of 4 whose padded weight rows fit
+    PATCH_ROWS_ROWS_BYTES, no left shift."""
+    _, filter_height, filter_width, channels = graph.tensor(node.inputs[1]).shape
+    out_channels = graph.tensor(node.outputs[0]).shape[3]
+    window_bytes = filter_height * filter_width * channels
+    padded = 16 if window_bytes <= 16 else 32
+    return (
+        filter_height * filter_width > 1
+        and node.attributes.dilation_width == 1
+        and window_bytes <= PATCH_ROWS_MAX_WINDOW
+        and out_channels % 4 == 0
+        and out_channels * padded <= PATCH_ROWS_ROWS_BYTES
+        and not _shifts_left(graph, node)
+    )
 
 
 def _shifts_left(graph: Graph, node: Node) -> bool:
