@@ -247,6 +247,16 @@ typedef char opbridge_dsp_add_job_layout[(offsetof(opbridge_dsp_add_job, count) 
 
 void opbridge_dsp_add_full(const opbridge_dsp_add_job *job);
 
+/* In assembly: acc clamped to the activation range held in `low` and `high` (each function's own
+ * registers). */
+#define OPBRIDGE_DSP_CLAMP(acc, low, high)                                                                        \
+  "cmp " acc ", " low "\n"                                                                                       \
+  "it lt\n"                                                                                                      \
+  "movlt " acc ", " low "\n"                                                                                     \
+  "cmp " acc ", " high "\n"                                                                                      \
+  "it gt\n"                                                                                                      \
+  "movgt " acc ", " high "\n"
+
 #define OPBRIDGE_DSP_ASSEMBLY 1
 #else
 #define OPBRIDGE_DSP_ASSEMBLY 0

@@ -34,14 +34,6 @@
   "asr " acc ", r10, r11\n"                                                                                      \
   "add " acc ", " acc ", r3\n" clamp(acc) "strb " acc ", [r2, #" offset "]\n"
 #define OPBRIDGE_DSP_FULL(acc) "ssat " acc ", #8, " acc "\n"
-/* acc clamped to the activation range held in `low` and `high` (each function's own registers). */
-#define OPBRIDGE_DSP_CLAMP(acc, low, high)                                                                        \
-  "cmp " acc ", " low "\n"                                                                                       \
-  "it lt\n"                                                                                                      \
-  "movlt " acc ", " low "\n"                                                                                     \
-  "cmp " acc ", " high "\n"                                                                                      \
-  "it gt\n"                                                                                                      \
-  "movgt " acc ", " high "\n"
 #define OPBRIDGE_DSP_CLAMPED(acc) OPBRIDGE_DSP_CLAMP(acc, "r12", "lr")
 /* The short stage's rounding right shift (opbridge_dsp_pair_stage): acc = (acc + R - (acc < 0)) >> r,
  * plus the output offset; `sum` receives R - (acc < 0). */

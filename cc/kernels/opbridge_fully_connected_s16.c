@@ -123,8 +123,9 @@ int32_t opbridge_fully_connected_s16(const opbridge_fully_connected_s8_params *p
       u = opbridge_fully_connected_s16_units_helium(params, row, filter, bias, row_output);
     }
 #elif OPBRIDGE_KERNELS_DSP
-    if (paired) { /* the row paired once, then two units a step */
+    if (paired) { /* the row paired once, then its units in pairs */
       opbridge_pair_s16_dsp(row, depth, pairs);
+      u = opbridge_fully_connected_s16_units_dsp(params, pairs, row, filter, bias, row_output);
       for (; u + 2 <= units; u += 2) {
         int64_t sums[2];
         opbridge_dot2_s16_s8_dsp(pairs, row, filter + (size_t)u * (size_t)depth,

@@ -39,6 +39,14 @@ void opbridge_pair_s16_dsp(const int16_t *input, int32_t depth, int32_t *pairs);
  * values): one load of the pairs for both, two SMLALD (SMLAD, wrapping) per unit and 4 values. */
 void opbridge_dot2_s16_s8_dsp(const int32_t *pairs, const int16_t *input, const int8_t *weights0,
                               const int8_t *weights1, int32_t depth, int64_t sums[2]);
+/* The int64-bias kernel's outputs of one row paired by opbridge_pair_s16_dsp (`row` for its last
+ * depth % 8 values), its units in pairs in assembly (OPBRIDGE_S16_DSP_TURN_UNITS at a time): the
+ * first output_depth & ~1 of them, which it returns (0 where the assembly does not build or the
+ * rows are shorter than 8). */
+#define OPBRIDGE_S16_DSP_TURN_UNITS 64
+int32_t opbridge_fully_connected_s16_units_dsp(const opbridge_fully_connected_s8_params *params, const int32_t *pairs,
+                                               const int16_t *row, const int8_t *filter, const int64_t *bias,
+                                               int16_t *row_output);
 void opbridge_dot2_s16_s8_wrapping_dsp(const int32_t *pairs, const int16_t *input, const int8_t *weights0,
                                        const int8_t *weights1, int32_t depth, uint32_t sums[2]);
 #endif

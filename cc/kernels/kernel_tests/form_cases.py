@@ -575,6 +575,12 @@ S16_OFFSETS_NODE = 6
 # The node deeper than the DSP variant pairs a row for (OPBRIDGE_S16_DSP_PAIRED_DEPTH).
 S16_DSP_PAIRED_DEPTH = 1024
 S16_UNPAIRED_NODE = 9
+# OPBRIDGE_S16_DSP_TURN_UNITS: the units whose sums' starts the DSP variant lays out at a time.
+S16_DSP_TURN_UNITS = 64
+# The node whose 64-bit rescale shifts right by exactly 32 (shift -17), with no activation.
+S16_SHIFT_32_NODE = 12
+# The node with more units than that (per-channel scales: their multipliers and shifts in turns).
+S16_TURNS_NODE = 16
 
 
 def draw_fully_connected_s16(draw: DrawFn, index: int) -> NodeSpec:
@@ -588,6 +594,8 @@ def draw_fully_connected_s16(draw: DrawFn, index: int) -> NodeSpec:
     batches = draw(st.integers(1, 2))
     if index == S16_UNPAIRED_NODE:
         depth, units, batches = S16_DSP_PAIRED_DEPTH + draw(st.integers(1, 40)), draw(st.integers(2, 9)), 1
+    if index == S16_TURNS_NODE:
+        depth, units = draw(st.integers(40, 120)), S16_DSP_TURN_UNITS + draw(st.integers(1, 8))
     assume(batches * depth <= MAX_INPUT_ELEMENTS and batches * depth * units <= MAX_MACS)
     count = units if per_channel and units > 1 else 1
     bias_kind = "int64" if regime == "wide_sums" else ("int64", "none", "int32")[index % 3]
@@ -604,6 +612,8 @@ def draw_fully_connected_s16(draw: DrawFn, index: int) -> NodeSpec:
         input_scale = draw(scales(1e-5, 1e-2))
         filter_scales = [draw(scales(1e-3, 0.05)) for _ in range(count)]
         low, high = (1e-6, 1e-2) if regime == "ordinary" else (1.5, 60.0)
+        if index == S16_SHIFT_32_NODE:
+            low, high = 2.0**-18, 2.0**-17.2
         output_scale = float(np.float32(input_scale * filter_scales[0] / log_uniform(draw, low, high)))
     input_zero_point = draw(st.integers(-300, 300).filter(bool)) if index == S16_OFFSETS_NODE else 0
     input_q = Quantization((input_scale,), (input_zero_point,))
@@ -625,7 +635,8 @@ def draw_fully_connected_s16(draw: DrawFn, index: int) -> NodeSpec:
         TensorSpec("filter", DType.INT8, (units, depth), filter_q, weights),
         bias,
     ]
-    node_attributes = attributes("FULLY_CONNECTED", activation=draw(ACTIVATIONS), requantization=Requantization.TFLITE)
+    activation = Activation.NONE if index == S16_SHIFT_32_NODE else draw(ACTIVATIONS)
+    node_attributes = attributes("FULLY_CONNECTED", activation=activation, requantization=Requantization.TFLITE)
     return NodeSpec(inputs, node_attributes, output_q)
 
 
@@ -871,6 +882,13 @@ FEATURES: dict[str, set[str]] = {
         "s16_dsp_odd_units",
         "s16_dsp_depth_tail",
         "s16_dsp_unpaired",
+        "s16_dsp_assembly",  # DSP: int64 sums, pairs of units in assembly
+        "s16_dsp_assembly_tail",  # the depth's last 1-7 values in the sums' starts
+        "s16_dsp_assembly_runs",  # more than 32 steps of 8: int32 runs widened more than once
+        "s16_dsp_assembly_in_turns",  # more units than a turn of starts
+        "s16_dsp_shift_below_32",  # the rescale's right shift by 15 - shift: both words,
+        "s16_dsp_shift_32",  # the high word and the carry into it,
+        "s16_dsp_shift_above_32",  # the high word alone
     },
     "fully_connected_folded": COMMON_FEATURES
     | {
@@ -1006,6 +1024,18 @@ def s16_features(graph: Graph, node: Node) -> set[str]:
         features.add("s16_dsp_odd_units")
     if depth % 4:
         features.add("s16_dsp_depth_tail")
+    if "s16_bias_int32" not in features and depth >= 8 and units >= 2:
+        features.add("s16_dsp_assembly")
+        if depth % 8:
+            features.add("s16_dsp_assembly_tail")
+        if depth // 8 > 32:
+            features.add("s16_dsp_assembly_runs")
+        if units > S16_DSP_TURN_UNITS:
+            features.add("s16_dsp_assembly_in_turns")
+        right = 15 - shifts
+        for name, hit in (("below_32", right < 32), ("32", right == 32), ("above_32", right > 32)):
+            if hit.any():
+                features.add(f"s16_dsp_shift_{name}")
     return features
 
 
