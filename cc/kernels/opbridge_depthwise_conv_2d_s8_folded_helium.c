@@ -265,19 +265,20 @@ typedef char opbridge_row16_layout[(sizeof(void *) == 4 && offsetof(opbridge_row
 
 OPBRIDGE_ROW16_FUNCTION(opbridge_depthwise_row16, OPBRIDGE_ROW16_TAPS, OPBRIDGE_ROW16_END)
 
-/* Two neighbouring taps of a window row (dilation 1: 16 bytes apart in the lines), their products
- * summed as int16 before they are widened: 21 instructions, where two OPBRIDGE_DEPTHWISE_TAP16
- * take 28. Exact when no weight is -128: a product of int8 values then lies within
- * [-16256, 16384], two of them within int16. The second tap's even products overwrite its
- * weights (VMULLB.S8 with Qd = Qm: 8-bit elements, allowed), which are loaded again for the odd
- * ones: every other Q register holds an accumulator or the first tap's products. */
-#define OPBRIDGE_DEPTHWISE_PAIR16             \
-  "   vldrb.8 q0, [%[x]], #16\n"              \
+/* Two neighbouring taps of a window row (dilation 1: STEP bytes apart in the lines, 16 or, for
+ * two positions of 8 channels, 8), their products summed as int16 before they are widened: 21
+ * instructions, where two OPBRIDGE_DEPTHWISE_TAP16 take 28. Exact when no weight is -128: a
+ * product of int8 values then lies within [-16256, 16384], two of them within int16. The second
+ * tap's even products overwrite its weights (VMULLB.S8 with Qd = Qm: 8-bit elements, allowed),
+ * which are loaded again for the odd ones: every other Q register holds an accumulator or the
+ * first tap's products. */
+#define OPBRIDGE_DEPTHWISE_PAIR(STEP)         \
+  "   vldrb.8 q0, [%[x]], #" STEP "\n"        \
   "   vldrb.8 q1, [%[w]]\n"                   \
   "   add     %[w], %[w], %[weight_step]\n"   \
   "   vmullb.s8 q2, q0, q1\n"                 \
   "   vmullt.s8 q3, q0, q1\n"                 \
-  "   vldrb.8 q0, [%[x]], #16\n"              \
+  "   vldrb.8 q0, [%[x]], #" STEP "\n"        \
   "   vldrb.8 q1, [%[w]]\n"                   \
   "   vmullb.s8 q1, q0, q1\n"                 \
   "   vadd.i16 q2, q2, q1\n"                  \
@@ -288,8 +289,8 @@ OPBRIDGE_ROW16_FUNCTION(opbridge_depthwise_row16, OPBRIDGE_ROW16_TAPS, OPBRIDGE_
   OPBRIDGE_DEPTHWISE_WIDEN16
 
 /* The last tap of a window row of an odd number of taps, the input pointer advanced by the load. */
-#define OPBRIDGE_DEPTHWISE_LAST_TAP16       \
-  "   vldrb.8 q0, [%[x]], #16\n"            \
+#define OPBRIDGE_DEPTHWISE_LAST_TAP(STEP)   \
+  "   vldrb.8 q0, [%[x]], #" STEP "\n"      \
   "   vldrb.8 q1, [%[w]]\n"                 \
   "   add     %[w], %[w], %[weight_step]\n" \
   OPBRIDGE_DEPTHWISE_PRODUCTS16
@@ -329,15 +330,15 @@ OPBRIDGE_ROW16_FUNCTION(opbridge_depthwise_row16, OPBRIDGE_ROW16_TAPS, OPBRIDGE_
   "   subs     %[count], %[count], #1\n"                                   \
   "   bne      2b\n"
 
-/* The paired loop over a window of rows of an odd number of taps, dilation 1: per row the pairs,
- * then the last tap. */
-#define OPBRIDGE_ROW16_PAIRED_TAPS                     \
+/* The paired loop over a window of rows of an odd number of taps, dilation 1, taps STEP bytes
+ * apart: per row the pairs, then the last tap. */
+#define OPBRIDGE_ROW16_PAIRED_TAPS(STEP)               \
   "   ldr      %[weight_step], [%[row], #16]\n"        \
   "0: ldr      lr, [%[row], #36]\n"                    \
   "   wls      lr, lr, 3f\n"                           \
-  "1:\n" OPBRIDGE_DEPTHWISE_PAIR16                     \
+  "1:\n" OPBRIDGE_DEPTHWISE_PAIR(STEP)                 \
   "   le       lr, 1b\n"                               \
-  "3:\n" OPBRIDGE_DEPTHWISE_LAST_TAP16                 \
+  "3:\n" OPBRIDGE_DEPTHWISE_LAST_TAP(STEP)             \
   "   ldr      %[scratch], [%[row], #20]\n"            \
   "   add      %[x], %[x], %[scratch]\n"               \
   "   subs     %[rows], %[rows], #1\n"                 \
@@ -345,10 +346,15 @@ OPBRIDGE_ROW16_FUNCTION(opbridge_depthwise_row16, OPBRIDGE_ROW16_TAPS, OPBRIDGE_
 
 /* opbridge_depthwise_row16 for windows not dilated along x whose rows have an odd number of taps
  * (3x3, 5x5, 7x7, ...) and filters with no weight of -128: taps in pairs
- * (OPBRIDGE_DEPTHWISE_PAIR16), the output stage of opbridge_depthwise_row16 or, where
+ * (OPBRIDGE_DEPTHWISE_PAIR), the output stage of opbridge_depthwise_row16 or, where
  * stage->full_range, the short one. */
-OPBRIDGE_ROW16_FUNCTION(opbridge_depthwise_row16_paired, OPBRIDGE_ROW16_PAIRED_TAPS, OPBRIDGE_ROW16_END)
-OPBRIDGE_ROW16_FUNCTION(opbridge_depthwise_row16_paired_full_range, OPBRIDGE_ROW16_PAIRED_TAPS,
+OPBRIDGE_ROW16_FUNCTION(opbridge_depthwise_row16_paired, OPBRIDGE_ROW16_PAIRED_TAPS("16"), OPBRIDGE_ROW16_END)
+OPBRIDGE_ROW16_FUNCTION(opbridge_depthwise_row16_paired_full_range, OPBRIDGE_ROW16_PAIRED_TAPS("16"),
+                        OPBRIDGE_ROW16_END_FULL_RANGE)
+/* The same over two positions of 8 channels a vector (opbridge_depthwise_conv_2d_s8_folded_8_channels):
+ * neighbouring taps 8 bytes apart in the lines. */
+OPBRIDGE_ROW16_FUNCTION(opbridge_depthwise_row8x2_paired, OPBRIDGE_ROW16_PAIRED_TAPS("8"), OPBRIDGE_ROW16_END)
+OPBRIDGE_ROW16_FUNCTION(opbridge_depthwise_row8x2_paired_full_range, OPBRIDGE_ROW16_PAIRED_TAPS("8"),
                         OPBRIDGE_ROW16_END_FULL_RANGE)
 
 typedef void (*opbridge_row16_fn)(const opbridge_row16 *, const opbridge_stage16 *, const int8_t *, int8_t *,
@@ -374,6 +380,35 @@ typedef struct {
   int32_t paired; /* no weight is -128 and the window is not dilated along x: taps may go in pairs */
 } opbridge_block16;
 
+/* The stage of 8 channels (lanes 0-7, loaded by opbridge_load_stage16) repeated in lanes 8-15, which
+ * hold the next position's channels: each stage vector holds channels c, c + 4, c + 8, c + 12. */
+static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_stage16_repeat8(opbridge_stage16 *stage) {
+  for (int32_t k = 0; k < 4; ++k) {
+    int32x4_t *fields[5] = {&stage->bias[k], &stage->multiplier[k], &stage->left[k], &stage->right[k],
+                            &stage->round[k]};
+    for (int32_t f = 0; f < 5; ++f) {
+      int32x4_t v = *fields[f];
+      v = vsetq_lane_s32(vgetq_lane_s32(v, 0), v, 2);
+      v = vsetq_lane_s32(vgetq_lane_s32(v, 1), v, 3);
+      *fields[f] = v;
+    }
+  }
+}
+
+/* Bytes [from, until) of a line set to the zero point, or copied from `source`. */
+static inline void opbridge_line_fill(int8_t *line, int32_t from, int32_t until, int8x16_t zero_points) {
+  for (int32_t i = from; i < until; i += 16) {
+    vstrbq_p_s8(line + i, zero_points, vctp8q((uint32_t)(until - i)));
+  }
+}
+
+static inline void opbridge_line_copy(int8_t *line, int32_t from, int32_t until, const int8_t *source) {
+  for (int32_t i = from; i < until; i += 16) {
+    const mve_pred16_t kept = vctp8q((uint32_t)(until - i));
+    vstrbq_p_s8(line + i, vldrbq_z_s8(source + (i - from), kept), kept);
+  }
+}
+
 /* Every output position of one block of 16 channels (depth multiplier 1), or of its first
  * `block->lanes`, its output stage loaded once. For each output row, a chunk of positions at a
  * time (as many as the line buffer holds), the block's 16 channels of the input rows their windows
@@ -382,11 +417,15 @@ typedef struct {
  * every window is read alike, without a test per position or per tap. */
 static inline __attribute__((always_inline)) void opbridge_depthwise_lines16_body(
     const opbridge_conv_s8_folded_params *params, const opbridge_depthwise_window *window, const int8_t *image,
-    const opbridge_block16 *block, int32_t channel, int32_t chunk, int8_t *destination, const int partial) {
-  int8_t lines[OPBRIDGE_DEPTHWISE_LINES_BYTES];
+    const opbridge_block16 *block, int32_t channel, int32_t chunk, int8_t *destination, const int partial,
+    const int two_positions) {
+  int8_t lines[OPBRIDGE_DEPTHWISE_LINES_BYTES] __attribute__((aligned(16)));
   opbridge_stage16 stage;
   const int32_t lanes = block->lanes;
   opbridge_load_stage16(&params->requantization, channel, lanes, &stage);
+  if (two_positions) { /* lanes 8-15 hold the next position's channels 0-7 */
+    opbridge_stage16_repeat8(&stage);
+  }
   /* The lanes a partial block copies: loads of the others read nothing (and give 0). */
   const mve_pred16_t copied = vctp8q((uint32_t)lanes);
   const int8x16_t zero_points = vdupq_n_s8((int8_t)(-window->input_offset));
@@ -394,12 +433,15 @@ static inline __attribute__((always_inline)) void opbridge_depthwise_lines16_bod
   const int32_t columns = window->filter_width;
   const int32_t stride = params->stride_width;
   const int32_t x_span = (columns - 1) * params->dilation_width;
-  /* A line holds the input columns of `chunk` neighbouring output positions. */
+  /* A line holds the input columns of `chunk` neighbouring output positions: 16 bytes each (one
+   * block of channels), or 8 for two positions of 8 channels a vector, whose lines are whole
+   * 16-byte vectors. */
+  const int32_t column_bytes = two_positions ? 8 : 16;
   const int32_t line_columns = (chunk - 1) * stride + x_span + 1;
-  const int32_t line_bytes = line_columns * 16;
-  const int32_t tap_step = params->dilation_width * 16;
+  const int32_t line_bytes = two_positions ? (line_columns + 1) / 2 * 16 : line_columns * 16;
+  const int32_t tap_step = params->dilation_width * column_bytes;
   const int32_t row_skip = line_bytes - columns * tap_step;
-  const int32_t position_step = stride * 16;
+  const int32_t position_step = two_positions ? 16 : stride * 16; /* two positions of stride 1 */
   const int8_t *first_channel = image + channel;
   int8_t *const staged = partial ? block->staged : NULL;
   const opbridge_row16 row = {block->taps,
@@ -409,14 +451,17 @@ static inline __attribute__((always_inline)) void opbridge_depthwise_lines16_bod
                               block->weight_step,
                               row_skip,
                               position_step,
-                              partial ? 16 : channels,
+                              partial || two_positions ? 16 : channels,
                               params->requantization.output_offset,
                               columns / 2};
   /* Rows of an odd number of taps go in pairs when the block allows it; others tap by tap. */
-  const opbridge_row16_fn run =
-      block->paired && columns % 2 == 1
-          ? (stage.full_range ? opbridge_depthwise_row16_paired_full_range : opbridge_depthwise_row16_paired)
-          : opbridge_depthwise_row16;
+  opbridge_row16_fn run = opbridge_depthwise_row16;
+  if (block->paired && columns % 2 == 1) {
+    run = stage.full_range ? opbridge_depthwise_row16_paired_full_range : opbridge_depthwise_row16_paired;
+    if (two_positions) {
+      run = stage.full_range ? opbridge_depthwise_row8x2_paired_full_range : opbridge_depthwise_row8x2_paired;
+    }
+  }
   /* With stride and dilation 1 along y, the next output row's window lines are this row's less
    * the first, plus one: the buffer holds as many lines as fit, each output row copies its one
    * new line, and when the buffer is full the lines kept move to its front. */
@@ -450,6 +495,13 @@ static inline __attribute__((always_inline)) void opbridge_depthwise_lines16_bod
         const int32_t iy = y_origin + fy * params->dilation_height;
         const int32_t inside_from = iy >= 0 && iy < window->height ? left : used; /* no column inside */
         const int8_t *source = first_channel + (iy * window->width + x_first + left) * channels;
+        if (two_positions) { /* the input's columns are 8 bytes, as the line's: one run of bytes */
+          const int32_t inside_until = right > inside_from ? right : inside_from;
+          opbridge_line_fill(line, 0, 8 * inside_from, zero_points);
+          opbridge_line_copy(line, 8 * inside_from, 8 * inside_until, source);
+          opbridge_line_fill(line, 8 * inside_until, 8 * used, zero_points);
+          continue;
+        }
         for (int32_t j = 0; j < inside_from; ++j) {
           vst1q_s8(line + j * 16, zero_points);
         }
@@ -468,6 +520,10 @@ static inline __attribute__((always_inline)) void opbridge_depthwise_lines16_bod
       }
       int8_t *output = destination + (oy * params->output.width + first) * channels;
       const int8_t *window_lines = lines + base * line_bytes;
+      if (two_positions) { /* an even count: whole pairs, each one 16-byte store */
+        run(&row, &stage, window_lines, output, count / 2);
+        continue;
+      }
       if (!partial) {
         run(&row, &stage, window_lines, output, count);
         continue;
@@ -487,13 +543,21 @@ static void __attribute__((noinline)) opbridge_depthwise_lines16(const opbridge_
                                                                  const int8_t *image, const opbridge_block16 *block,
                                                                  int32_t channel, int32_t chunk,
                                                                  int8_t *destination) {
-  opbridge_depthwise_lines16_body(params, window, image, block, channel, chunk, destination, 0);
+  opbridge_depthwise_lines16_body(params, window, image, block, channel, chunk, destination, 0, 0);
 }
 
 static void __attribute__((noinline)) opbridge_depthwise_lines16_partial(
     const opbridge_conv_s8_folded_params *params, const opbridge_depthwise_window *window, const int8_t *image,
     const opbridge_block16 *block, int32_t channel, int32_t chunk, int8_t *destination) {
-  opbridge_depthwise_lines16_body(params, window, image, block, channel, chunk, destination, 1);
+  opbridge_depthwise_lines16_body(params, window, image, block, channel, chunk, destination, 1, 0);
+}
+
+/* Two positions of 8 channels a vector (opbridge_depthwise_conv_2d_s8_folded_8_channels). */
+static void __attribute__((noinline)) opbridge_depthwise_lines8x2(const opbridge_conv_s8_folded_params *params,
+                                                                  const opbridge_depthwise_window *window,
+                                                                  const int8_t *image, const opbridge_block16 *block,
+                                                                  int32_t chunk, int8_t *destination) {
+  opbridge_depthwise_lines16_body(params, window, image, block, 0, chunk, destination, 0, 1);
 }
 
 /* The channels after the last whole block of 16 (1 to 15 of them: MobileNet's 8, the 8 after 16
@@ -707,6 +771,52 @@ opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *param
         }
       }
     }
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
+/* DEPTHWISE_CONV_2D of exactly 8 channels with stride 1 along x and an even output width
+ * (MobileNet v1 0.25's first depthwise layer): two neighbouring positions fill one 16-lane vector,
+ * where one position per vector leaves half of it padding. Lines of 8-byte columns (the input's
+ * own), each tap one 16-byte load of two positions' inputs against the tap's 8 weights twice, the
+ * output stage's constants repeated in lanes 8-15, the two positions' outputs one 16-byte store. */
+int32_t opbridge_depthwise_conv_2d_s8_folded_8_channels(const opbridge_conv_s8_folded_params *params,
+                                                        const int8_t *input, const int8_t *filter, int8_t *output) {
+  if (!opbridge_depthwise_8_channels_call_valid(params, input, filter, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  const opbridge_dims in = params->input;
+  const opbridge_dims out = params->output;
+  const opbridge_depthwise_window window = {
+      in.height,
+      in.width,
+      8,
+      params->filter.height,
+      params->filter.width,
+      params->dilation_height * in.width * 8,
+      params->dilation_width * 8,
+      params->input_offset,
+  };
+  const int32_t taps = window.filter_height * window.filter_width;
+  /* Each tap's 8 weights twice; taps in pairs when no weight is -128 (int16 sums of two products). */
+  int8_t weights[OPBRIDGE_DEPTHWISE_PARTIAL_WEIGHT_BYTES] __attribute__((aligned(16)));
+  int32_t paired = params->dilation_width == 1;
+  const mve_pred16_t eight = vctp8q(8);
+  for (int32_t t = 0; t < taps; ++t) {
+    const int8x16_t tap = vldrbq_z_s8(filter + 8 * t, eight);
+    paired &= vminvq_p_s8(INT8_MAX, tap, eight) > INT8_MIN;
+    vst1q_s8(weights + 16 * t, tap);
+    vstrbq_p_s8(weights + 16 * t + 8, tap, eight);
+  }
+  /* Positions per chunk: as many pairs as lines of whole vectors fit the buffer. */
+  const int32_t x_span = (window.filter_width - 1) * params->dilation_width;
+  const int32_t line_columns = OPBRIDGE_DEPTHWISE_LINES_BYTES / window.filter_height / 16 * 2;
+  int32_t chunk = (line_columns - x_span) / 2 * 2;
+  chunk = chunk > out.width ? out.width : chunk;
+  const opbridge_block16 block = {weights, 16, 8, NULL, paired};
+  for (int32_t b = 0; b < out.batches; ++b) {
+    opbridge_depthwise_lines8x2(params, &window, input + b * in.height * in.width * 8, &block, chunk,
+                                output + b * out.height * out.width * 8);
   }
   return OPBRIDGE_STATUS_OK;
 }

@@ -147,6 +147,22 @@ static inline int32_t opbridge_depthwise_call_valid(const opbridge_conv_s8_folde
          (any_multiplier || params->output.channels == params->input.channels);
 }
 
+/* opbridge_depthwise_conv_2d_s8_folded_8_channels: depth multiplier 1, 8 channels, stride 1 along x,
+ * an even output width, at most OPBRIDGE_DEPTHWISE_8_CHANNELS_MAX_TAPS taps, and window rows two
+ * positions wide (filter height x (x span + 2) x 8 bytes) within OPBRIDGE_DEPTHWISE_8_CHANNELS_LINES. */
+static inline int32_t opbridge_depthwise_8_channels_call_valid(const opbridge_conv_s8_folded_params *params,
+                                                               const int8_t *input, const int8_t *filter,
+                                                               const int8_t *output) {
+  if (!opbridge_depthwise_call_valid(params, input, filter, output, 0)) {
+    return 0;
+  }
+  const opbridge_dims *fl = &params->filter;
+  const int32_t x_span = (fl->width - 1) * params->dilation_width;
+  return params->input.channels == 8 && params->stride_width == 1 && params->output.width % 2 == 0 &&
+         fl->height * fl->width <= OPBRIDGE_DEPTHWISE_8_CHANNELS_MAX_TAPS &&
+         fl->height * (x_span + 2) * 8 <= OPBRIDGE_DEPTHWISE_8_CHANNELS_LINES;
+}
+
 static inline int32_t opbridge_fully_connected_call_valid(const opbridge_fully_connected_s8_folded_params *params,
                                                           const int8_t *input, const int8_t *filter,
                                                           const int8_t *output) {

@@ -430,6 +430,44 @@ DSP_DEPTHWISE_CLAMPED_NODE = 24
 DSP_DEPTHWISE_DECLINED_NODE = 4
 
 
+# Depthwise layers of 8 channels that take opbridge_depthwise_conv_2d_s8_folded_8_channels (Helium:
+# two positions a vector), by node: filter, padding, strides (y, x), dilation along x, input height
+# and width, activation. A row in chunks whose lines are rolled and moved (full int8 range, taps in
+# pairs), a 5x5 clamped, a window dilated along x (taps one by one, lines rolled).
+EIGHT_CHANNELS_NODES = {
+    26: ((3, 3), Padding.SAME, (1, 1), 1, 4, 44, Activation.NONE),
+    27: ((5, 5), Padding.VALID, (2, 1), 1, 12, 16, Activation.RELU_N1_TO_1),
+    28: ((3, 3), Padding.SAME, (1, 1), 2, 3, 20, Activation.RELU6),
+}
+
+
+def draw_eight_channels_depthwise(draw: DrawFn, index: int) -> NodeSpec:
+    """A depthwise layer of EIGHT_CHANNELS_NODES, its output scale spreading the sums over int8."""
+    filter_size, padding, (stride_height, stride_width), dilation_width, height, width, activation = (
+        EIGHT_CHANNELS_NODES[index]
+    )
+    fields = {
+        "padding": padding,
+        "stride_height": stride_height,
+        "stride_width": stride_width,
+        "dilation_height": 1,
+        "dilation_width": dilation_width,
+        "activation": activation,
+    }
+    input_q, filter_q, output_q = draw_quantization(draw, "ordinary", 8, per_channel_of(index), 3)
+    output_q = Quantization((float(np.float32(input_q.scale * max(filter_q.scales) / 0.005)),), output_q.zero_points)
+    filter_shape = (1, *filter_size, 8)
+    inputs = [
+        TensorSpec("input", DType.INT8, (1, height, width, 8), input_q),
+        TensorSpec("filter", DType.INT8, filter_shape, filter_q, draw_weights(draw, filter_shape)),
+        draw_bias(draw, input_q, filter_q, 8, filter_size[0] * filter_size[1], extreme=False),
+    ]
+    node_attributes = attributes(
+        "DEPTHWISE_CONV_2D", depth_multiplier=1, requantization=Requantization.TFLITE, **fields
+    )
+    return NodeSpec(inputs, node_attributes, output_q)
+
+
 def draw_depthwise_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     """DEPTHWISE_CONV_2D: depth multiplier 1 on even nodes, 2-8 on odd ones (a separate path).
 
@@ -437,6 +475,8 @@ def draw_depthwise_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     lines, with a left shift or, where the regime is "ordinary", without; 3x3 filters and others)
     and the next has them with rows wider than the line buffer holds (chunks of a row; a dilated
     10x4 window too large for it)."""
+    if index in EIGHT_CHANNELS_NODES:
+        return draw_eight_channels_depthwise(draw, index)
     group = (index // 2) % 3 if index % 2 == 0 else None
     filter_sizes = None
     if group == 0 and regime_of(index) == "ordinary":  # 3x3, then other sizes
@@ -669,7 +709,7 @@ FORMS: dict[str, Form] = {
             "depthwise_conv_2d_folded",
             "DEPTHWISE_CONV_2D",
             "opbridge_depthwise_conv_2d_s8_folded",
-            25,
+            29,
             draw_depthwise_conv_2d,
         ),
         Form(
@@ -845,6 +885,14 @@ FEATURES: dict[str, set[str]] = {
         "lines_rolled_and_moved",
         "lines_paired_full_range",
         "lines_weight_-128",
+        "eight_channels",  # Helium: opbridge_depthwise_conv_2d_s8_folded_8_channels, two positions a vector
+        "eight_channels_in_chunks",
+        "eight_channels_whole_rows",
+        "eight_channels_rolled",
+        "eight_channels_rolled_and_moved",
+        "eight_channels_paired",
+        "eight_channels_paired_full_range",
+        "eight_channels_tap_by_tap",
         "dsp_depthwise",  # DSP: four channels over a tap table in assembly
         "dsp_depthwise_odd_taps",
         "dsp_depthwise_in_turns",
@@ -1241,6 +1289,40 @@ def depthwise_block_features(graph: Graph, node: Node) -> set[str]:
     return features
 
 
+def eight_channels_features(graph: Graph, node: Node) -> set[str]:
+    """opbridge_depthwise_conv_2d_s8_folded_8_channels (Helium: two positions a vector over lines of
+    8-byte columns): a row in chunks, lines rolled down the rows and moved, taps in pairs (with
+    the short stage or the clamping one) or one by one."""
+    a = node.attributes
+    _, height, _, _ = graph.tensor(node.inputs[0]).shape
+    _, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
+    out_width = graph.tensor(node.outputs[0]).shape[2]
+    x_span = (filter_width - 1) * a.dilation_width
+    line_columns = DEPTHWISE_LINES_BYTES // filter_height // 16 * 2
+    chunk = min((line_columns - x_span) // 2 * 2, out_width)
+    features = {"eight_channels", "eight_channels_in_chunks" if chunk < out_width else "eight_channels_whole_rows"}
+    if a.stride_height == 1 and a.dilation_height == 1:
+        rows = window(a.padding, height, filter_height, 1, 1).output_size
+        line_bytes = (chunk + x_span + 1) // 2 * 16
+        capacity = DEPTHWISE_LINES_BYTES // line_bytes
+        features.add(
+            "eight_channels_rolled_and_moved" if rows - 1 + filter_height > capacity else "eight_channels_rolled"
+        )
+    weights = graph.tensor(node.inputs[1]).data
+    assert weights is not None
+    output_q = graph.tensor(node.outputs[0]).quantization
+    assert output_q is not None
+    if (weights == -128).any() or a.dilation_width > 1 or filter_width % 2 == 0:
+        features.add("eight_channels_tap_by_tap")
+    else:
+        input_q, filter_q = graph.tensor(node.inputs[0]).quantization, graph.tensor(node.inputs[1]).quantization
+        assert input_q is not None and filter_q is not None
+        _, shifts = per_channel_multipliers(input_q.scale, filter_q.scales, output_q.scale, 8)
+        full_range = activation_range(a.activation, output_q) == (-128, 127) and (shifts < 0).all()
+        features.add("eight_channels_paired" + ("_full_range" if full_range else ""))
+    return features
+
+
 PATCH_ROWS_RUN_BYTES = 512  # OPBRIDGE_WINDOW_RUN_BYTES: the windows copied onto the stack at a time
 
 
@@ -1352,7 +1434,9 @@ def window_features(graph: Graph, node: Node) -> set[str]:
             taps = filter_height * filter_width
             whole = taps % 16 == 0 and a.depth_multiplier % 4 == 0
             features.add("single_input_channel" + ("_whole_blocks" if whole else ""))
-        if a.depth_multiplier == 1:
+        if a.depth_multiplier == 1 and folded_kernel(graph, node).endswith("_8_channels"):
+            features |= eight_channels_features(graph, node)
+        elif a.depth_multiplier == 1:
             features |= depthwise_block_features(graph, node)
     if node.op_type == "CONV_2D":
         if conv_2d_scratch_bytes(graph, node):

@@ -216,9 +216,11 @@ def folded_kernel(graph: Graph, node: Node) -> str:
     links only the paths its layers take (docs/kernels.md)."""
     if node.op_type == "DEPTHWISE_CONV_2D":
         multiplied = graph.tensor(node.outputs[0]).shape[3] != graph.tensor(node.inputs[0]).shape[3]
-        return (
-            "opbridge_depthwise_conv_2d_s8_folded_multiplier" if multiplied else "opbridge_depthwise_conv_2d_s8_folded"
-        )
+        if multiplied:
+            return "opbridge_depthwise_conv_2d_s8_folded_multiplier"
+        if _depthwise_8_channels_fits(graph, node):
+            return "opbridge_depthwise_conv_2d_s8_folded_8_channels"
+        return "opbridge_depthwise_conv_2d_s8_folded"
     if conv_2d_scratch_bytes(graph, node):
         if _patch_rows_fits(graph, node):
             return "opbridge_conv_2d_s8_folded_patch_rows"
@@ -249,9 +251,31 @@ def kernel_path(graph: Graph, node: Node) -> str:
         return "other"
     stem = "opbridge_depthwise_conv_2d_s8_folded" if depthwise else "opbridge_conv_2d_s8_folded"
     path = folded_kernel(graph, node).removeprefix(stem).removeprefix("_") or "folded"
-    if depthwise and graph.tensor(node.outputs[0]).shape[3] % 16:
+    if depthwise and graph.tensor(node.outputs[0]).shape[3] % 16 and path != "8_channels":
         path += "+partial"
     return path
+
+
+# OPBRIDGE_DEPTHWISE_8_CHANNELS_MAX_TAPS and OPBRIDGE_DEPTHWISE_8_CHANNELS_LINES in
+# cc/kernels/opbridge_kernels_folded_s8.h.
+DEPTHWISE_8_CHANNELS_MAX_TAPS = 49
+DEPTHWISE_8_CHANNELS_LINES = 1024
+
+
+def _depthwise_8_channels_fits(graph: Graph, node: Node) -> bool:
+    """Whether a depthwise layer (multiplier 1) takes opbridge_depthwise_conv_2d_s8_folded_8_channels:
+    8 channels, stride 1 along x, an even output width, at most DEPTHWISE_8_CHANNELS_MAX_TAPS taps,
+    window rows two positions wide within DEPTHWISE_8_CHANNELS_LINES bytes."""
+    _, filter_height, filter_width, channels = graph.tensor(node.inputs[1]).shape
+    attributes = node.attributes
+    x_span = (filter_width - 1) * attributes.dilation_width
+    return (
+        channels == 8
+        and attributes.stride_width == 1
+        and graph.tensor(node.outputs[0]).shape[2] % 2 == 0
+        and filter_height * filter_width <= DEPTHWISE_8_CHANNELS_MAX_TAPS
+        and filter_height * (x_span + 2) * 8 <= DEPTHWISE_8_CHANNELS_LINES
+    )
 
 
 # OPBRIDGE_PATCH_ROWS_MAX_WINDOW and OPBRIDGE_PATCH_ROWS_ROWS_BYTES in
