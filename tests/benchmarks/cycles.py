@@ -207,7 +207,7 @@ def write_costs(mode: str) -> int:
                 if model in checked:
                     continue
                 for node, (_, work) in zip(nodes, works, strict=True):
-                    point = (work.macs, work.output_elements, work.input_elements, node.instructions)
+                    point = (work.macs, work.output_elements, work.input_elements, work.row_blocks, node.instructions)
                     samples[core][cost_key(node.op_type, work.dtype)].append(point)
                     if work.cost_class:
                         samples[core][cost_key(node.op_type, work.dtype, work.cost_class)].append(point)
@@ -235,7 +235,14 @@ def write_costs(mode: str) -> int:
         estimate = 0
         for op_type, work in works:
             value = costs.estimate(
-                core, op_type, work.dtype, work.macs, work.output_elements, work.cost_class, work.input_elements
+                core,
+                op_type,
+                work.dtype,
+                work.macs,
+                work.output_elements,
+                work.cost_class,
+                work.input_elements,
+                work.row_blocks,
             )
             estimate += value or 0
         error = 100 * (estimate / total - 1)

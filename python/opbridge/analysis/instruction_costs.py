@@ -8,9 +8,10 @@ and Cortex-M4 (DSP kernels), fits one line per core, operator and dtype
 OperatorDefinition.cost_class),
 
     instructions = per_mac * MACs + per_output * output elements
-                   + per_input * input elements + per_call
+                   + per_input * input elements + per_row_block * row blocks + per_call
 
-(least squares, every coefficient kept non-negative), and writes the lines
+(least squares, every coefficient kept non-negative; row blocks count only
+for the convolutions, NodeWork.row_blocks), and writes the lines
 to instruction_costs.json beside this file. The estimate is the line of the
 node's kernel path (its operator's when that path was never timed) applied
 to a node of another model. The benchmark fits on part of its models and
@@ -41,9 +42,17 @@ class Line:
     nodes: int  # timed nodes behind the fit
     # Reductions and pools cost per element read, not per element written (MEAN, AVERAGE_POOL_2D).
     per_input: float = 0.0
+    # Convolutions cost per output row and block of 16 output channels (NodeWork.row_blocks) too.
+    per_row_block: float = 0.0
 
-    def apply(self, macs: int, output_elements: int, input_elements: int = 0) -> float:
-        return self.per_mac * macs + self.per_output * output_elements + self.per_input * input_elements + self.per_call
+    def apply(self, macs: int, output_elements: int, input_elements: int = 0, row_blocks: int = 0) -> float:
+        return (
+            self.per_mac * macs
+            + self.per_output * output_elements
+            + self.per_input * input_elements
+            + self.per_row_block * row_blocks
+            + self.per_call
+        )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -64,6 +73,7 @@ class InstructionCosts:
         output_elements: int,
         cost_class: str = "",
         input_elements: int = 0,
+        row_blocks: int = 0,
     ) -> int | None:
         """The line of the node's kernel path (cost_class) if one was fitted, else its operator's."""
         lines = self.lines.get(core, {})
@@ -71,7 +81,7 @@ class InstructionCosts:
         line = line or lines.get(cost_key(op_type, dtype))
         if line is None:
             return None
-        return round(line.apply(macs, output_elements, input_elements))
+        return round(line.apply(macs, output_elements, input_elements, row_blocks))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -90,6 +100,9 @@ class NodeWork:
     output_elements: int
     cost_class: str = ""  # its kernel path (OperatorDefinition.cost_class), "" when the op has one line
     input_elements: int = 0  # of its activation inputs (constants not counted)
+    # Output rows (batches x height) x blocks of 16 output channels, for the operators with kernel paths
+    # (the convolutions, whose kernels set up each row of a block once: its window lines, its call), else 0.
+    row_blocks: int = 0
 
 
 def node_work(graph: Graph, node: Node, operators: OperatorRegistry) -> NodeWork:
@@ -103,7 +116,11 @@ def node_work(graph: Graph, node: Node, operators: OperatorRegistry) -> NodeWork
     macs = multiply_accumulates(definition, graph, node)
     cost_class = definition.cost_class(graph, node) if definition is not None and definition.cost_class else ""
     read = sum(tensor.element_count for tensor in inputs if not tensor.is_constant)
-    return NodeWork(dtype, macs, sum(tensor.element_count for tensor in outputs), cost_class, read)
+    row_blocks = 0
+    if cost_class and outputs and len(outputs[0].shape) == 4:
+        batches, height, _, channels = outputs[0].shape
+        row_blocks = batches * height * -(-channels // 16)
+    return NodeWork(dtype, macs, sum(tensor.element_count for tensor in outputs), cost_class, read, row_blocks)
 
 
 def cost_key(op_type: str, dtype: str, cost_class: str = "") -> str:
@@ -112,30 +129,30 @@ def cost_key(op_type: str, dtype: str, cost_class: str = "") -> str:
 
 
 def fit_line(samples: Iterable[tuple[int, ...]]) -> Line:
-    """The least-squares line through (MACs, output elements, instructions) or (MACs, output elements,
-    input elements, instructions) with non-negative coefficients: the best of the fits on every subset
-    of the terms whose coefficients all come out non-negative (four terms: fifteen small fits). Plain
-    least squares: weighting by the inverse of the instructions (relative error) was tried and fitted
-    the models' totals worse."""
+    """The least-squares line through (MACs, output elements[, input elements[, row blocks]], instructions)
+    with non-negative coefficients: the best of the fits on every subset of the terms whose
+    coefficients all come out non-negative (five terms: 31 small fits). Plain least squares:
+    weighting by the inverse of the instructions (relative error) was tried and fitted the models'
+    totals worse."""
     rows = [tuple(sample) for sample in samples]
-    rows = [(*row[:2], 0, row[2]) if len(row) == 3 else row for row in rows]
-    points = np.array(rows, dtype=np.float64).reshape(-1, 4)
-    features = np.column_stack([points[:, 0], points[:, 1], points[:, 2], np.ones(len(points))])
-    target = points[:, 3]
+    rows = [(*row[:-1], *(0,) * (5 - len(row)), row[-1]) for row in rows]
+    points = np.array(rows, dtype=np.float64).reshape(-1, 5)
+    features = np.column_stack([points[:, :4], np.ones(len(points))])
+    target = points[:, 4]
     best: tuple[float, np.ndarray] | None = None
-    for subset in itertools.chain.from_iterable(itertools.combinations(range(4), k) for k in (1, 2, 3, 4)):
+    for subset in itertools.chain.from_iterable(itertools.combinations(range(5), k) for k in range(1, 6)):
         columns = list(subset)
         solution, *_ = np.linalg.lstsq(features[:, columns], target, rcond=None)
         if (solution < 0).any():
             continue
-        coefficients = np.zeros(4)
+        coefficients = np.zeros(5)
         coefficients[columns] = solution
         residual = float(np.sum((features @ coefficients - target) ** 2))
         if best is None or residual < best[0] - 1e-9 * max(residual, 1.0):
             best = (residual, coefficients)
     assert best is not None  # the per-call term alone is the mean, never negative
-    per_mac, per_output, per_input, per_call = (float(value) for value in best[1])
-    return Line(per_mac, per_output, per_call, len(points), per_input)
+    per_mac, per_output, per_input, per_row_block, per_call = (float(value) for value in best[1])
+    return Line(per_mac, per_output, per_call, len(points), per_input, per_row_block)
 
 
 def load_instruction_costs(path: pathlib.Path = COSTS_FILE) -> InstructionCosts:

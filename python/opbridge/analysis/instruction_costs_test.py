@@ -76,3 +76,27 @@ def test_a_kernel_paths_line_is_taken_when_fitted_and_the_operators_otherwise() 
     assert costs.estimate("cortex_m55", "CONV_2D", "int8", 1000, 10, "pointwise_narrow") == 250
     assert costs.estimate("cortex_m55", "CONV_2D", "int8", 1000, 10, "blocks") == 1000
     assert costs.estimate("cortex_m55", "CONV_2D", "int8", 1000, 10) == 1000
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    per_mac=coefficient,
+    per_row_block=st.floats(min_value=0, max_value=500),
+    per_call=st.floats(min_value=0, max_value=5000),
+    nodes=st.lists(
+        st.tuples(st.integers(1, 10**6), st.integers(1, 10**5), st.integers(1, 10**4)),
+        min_size=5,
+        max_size=12,
+        unique=True,
+    ),
+)
+def test_fit_reproduces_lines_in_the_row_blocks(
+    per_mac: float, per_row_block: float, per_call: float, nodes: list[tuple[int, int, int]]
+) -> None:
+    samples = [
+        (macs, outputs, 0, row_blocks, round(per_mac * macs + per_row_block * row_blocks + per_call))
+        for macs, outputs, row_blocks in nodes
+    ]
+    line = fit_line(samples)
+    for macs, outputs, _, row_blocks, instructions in samples:
+        assert abs(line.apply(macs, outputs, 0, row_blocks) - instructions) <= 1 + 1e-6 * instructions

@@ -290,6 +290,7 @@ def _node_row(
                 node_costs.output_elements,
                 node_costs.cost_class,
                 node_costs.input_elements,
+                node_costs.row_blocks,
             )
             for core in costs.cores
         },
