@@ -437,7 +437,8 @@ static inline __attribute__((always_inline)) void opbridge_depthwise_lines16_bod
    * block of channels), or 8 for two positions of 8 channels a vector, whose lines are whole
    * 16-byte vectors. */
   const int32_t column_bytes = two_positions ? 8 : 16;
-  const int32_t line_columns = (chunk - 1) * stride + x_span + 1;
+  /* Two positions a vector: one column more, for the pair of an odd count's last position. */
+  const int32_t line_columns = (chunk - 1) * stride + x_span + 1 + (two_positions ? 1 : 0);
   const int32_t line_bytes = two_positions ? (line_columns + 1) / 2 * 16 : line_columns * 16;
   const int32_t tap_step = params->dilation_width * column_bytes;
   const int32_t row_skip = line_bytes - columns * tap_step;
@@ -472,7 +473,9 @@ static inline __attribute__((always_inline)) void opbridge_depthwise_lines16_bod
     const int32_t count = params->output.width - first < chunk ? params->output.width - first : chunk;
     /* The line's first column is input column x_first; [left, right) lie inside the input. */
     const int32_t x_first = first * stride - params->padding_width;
-    const int32_t used = (count - 1) * stride + x_span + 1;
+    /* (An odd count's last pair reads the spare column, set so that it reads defined bytes; the
+     * lanes it feeds are not stored.) */
+    const int32_t used = (count - 1) * stride + x_span + 1 + (two_positions ? count % 2 : 0);
     int32_t left = -x_first < 0 ? 0 : -x_first;
     left = left < used ? left : used;
     int32_t right = window->width - x_first < used ? window->width - x_first : used;
@@ -520,8 +523,13 @@ static inline __attribute__((always_inline)) void opbridge_depthwise_lines16_bod
       }
       int8_t *output = destination + (oy * params->output.width + first) * channels;
       const int8_t *window_lines = lines + base * line_bytes;
-      if (two_positions) { /* an even count: whole pairs, each one 16-byte store */
+      if (two_positions) { /* whole pairs, each one 16-byte store */
         run(&row, &stage, window_lines, output, count / 2);
+        if (count % 2) { /* the last position's pair staged: its second half is past the row */
+          int8_t last[16];
+          run(&row, &stage, window_lines + (count - 1) * 8, last, 1);
+          vstrbq_p_s8(output + (count - 1) * 8, vld1q_s8(last), vctp8q(8));
+        }
         continue;
       }
       if (!partial) {
@@ -775,11 +783,12 @@ opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *param
   return OPBRIDGE_STATUS_OK;
 }
 
-/* DEPTHWISE_CONV_2D of exactly 8 channels with stride 1 along x and an even output width
- * (MobileNet v1 0.25's first depthwise layer): two neighbouring positions fill one 16-lane vector,
- * where one position per vector leaves half of it padding. Lines of 8-byte columns (the input's
- * own), each tap one 16-byte load of two positions' inputs against the tap's 8 weights twice, the
- * output stage's constants repeated in lanes 8-15, the two positions' outputs one 16-byte store. */
+/* DEPTHWISE_CONV_2D of exactly 8 channels with stride 1 along x (MobileNet v1 0.25's first
+ * depthwise layer): two neighbouring positions fill one 16-lane vector, where one position per
+ * vector leaves half of it padding. Lines of 8-byte columns (the input's own), each tap one 16-byte
+ * load of two positions' inputs against the tap's 8 weights twice, the output stage's constants
+ * repeated in lanes 8-15, the two positions' outputs one 16-byte store (a row's odd last position
+ * staged). Any width: a patch stage runs it on tiles of any size. */
 int32_t opbridge_depthwise_conv_2d_s8_folded_8_channels(const opbridge_conv_s8_folded_params *params,
                                                         const int8_t *input, const int8_t *filter, int8_t *output) {
   if (!opbridge_depthwise_8_channels_call_valid(params, input, filter, output)) {
@@ -808,10 +817,10 @@ int32_t opbridge_depthwise_conv_2d_s8_folded_8_channels(const opbridge_conv_s8_f
     vst1q_s8(weights + 16 * t, tap);
     vstrbq_p_s8(weights + 16 * t + 8, tap, eight);
   }
-  /* Positions per chunk: as many pairs as lines of whole vectors fit the buffer. */
+  /* Positions per chunk: as many pairs as lines of whole vectors (and a spare column) fit the buffer. */
   const int32_t x_span = (window.filter_width - 1) * params->dilation_width;
   const int32_t line_columns = OPBRIDGE_DEPTHWISE_LINES_BYTES / window.filter_height / 16 * 2;
-  int32_t chunk = (line_columns - x_span) / 2 * 2;
+  int32_t chunk = (line_columns - x_span - 1) / 2 * 2;
   chunk = chunk > out.width ? out.width : chunk;
   const opbridge_block16 block = {weights, 16, 8, NULL, paired};
   for (int32_t b = 0; b < out.batches; ++b) {

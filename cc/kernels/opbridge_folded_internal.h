@@ -148,8 +148,9 @@ static inline int32_t opbridge_depthwise_call_valid(const opbridge_conv_s8_folde
 }
 
 /* opbridge_depthwise_conv_2d_s8_folded_8_channels: depth multiplier 1, 8 channels, stride 1 along x,
- * an even output width, at most OPBRIDGE_DEPTHWISE_8_CHANNELS_MAX_TAPS taps, and window rows two
- * positions wide (filter height x (x span + 2) x 8 bytes) within OPBRIDGE_DEPTHWISE_8_CHANNELS_LINES. */
+ * at most OPBRIDGE_DEPTHWISE_8_CHANNELS_MAX_TAPS taps, and lines of two positions and a spare
+ * column (filter height x (x span + 3) x 8 bytes) within OPBRIDGE_DEPTHWISE_8_CHANNELS_LINES. Any
+ * output width (a patch stage's tiles). */
 static inline int32_t opbridge_depthwise_8_channels_call_valid(const opbridge_conv_s8_folded_params *params,
                                                                const int8_t *input, const int8_t *filter,
                                                                const int8_t *output) {
@@ -158,9 +159,9 @@ static inline int32_t opbridge_depthwise_8_channels_call_valid(const opbridge_co
   }
   const opbridge_dims *fl = &params->filter;
   const int32_t x_span = (fl->width - 1) * params->dilation_width;
-  return params->input.channels == 8 && params->stride_width == 1 && params->output.width % 2 == 0 &&
+  return params->input.channels == 8 && params->stride_width == 1 &&
          fl->height * fl->width <= OPBRIDGE_DEPTHWISE_8_CHANNELS_MAX_TAPS &&
-         fl->height * (x_span + 2) * 8 <= OPBRIDGE_DEPTHWISE_8_CHANNELS_LINES;
+         fl->height * (x_span + 4) * 8 <= OPBRIDGE_DEPTHWISE_8_CHANNELS_LINES;
 }
 
 static inline int32_t opbridge_fully_connected_call_valid(const opbridge_fully_connected_s8_folded_params *params,

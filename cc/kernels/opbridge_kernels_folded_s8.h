@@ -112,11 +112,11 @@ int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_param
 #define OPBRIDGE_DEPTHWISE_8_CHANNELS_MAX_TAPS 49
 #define OPBRIDGE_DEPTHWISE_8_CHANNELS_LINES 1024
 
-/* opbridge_depthwise_conv_2d_s8_folded for exactly 8 channels, stride 1 along x and an even output
- * width (MobileNet v1 0.25's first depthwise layer), at most OPBRIDGE_DEPTHWISE_8_CHANNELS_MAX_TAPS
- * taps and filter height x (x span + 2) x 8 <= OPBRIDGE_DEPTHWISE_8_CHANNELS_LINES: the Helium
- * variant runs two positions per 16-lane vector; the others are opbridge_depthwise_conv_2d_s8_folded.
- * Other shapes: OPBRIDGE_STATUS_INVALID_ARGUMENT. */
+/* opbridge_depthwise_conv_2d_s8_folded for exactly 8 channels and stride 1 along x (MobileNet v1
+ * 0.25's first depthwise layer), at most OPBRIDGE_DEPTHWISE_8_CHANNELS_MAX_TAPS taps and filter
+ * height x (x span + 4) x 8 <= OPBRIDGE_DEPTHWISE_8_CHANNELS_LINES, any size (a patch stage's tiles
+ * included): the Helium variant runs two positions per 16-lane vector; the others are
+ * opbridge_depthwise_conv_2d_s8_folded. Other shapes: OPBRIDGE_STATUS_INVALID_ARGUMENT. */
 int32_t opbridge_depthwise_conv_2d_s8_folded_8_channels(const opbridge_conv_s8_folded_params *params,
                                                         const int8_t *input, const int8_t *filter, int8_t *output);
 

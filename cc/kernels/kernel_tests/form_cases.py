@@ -433,11 +433,11 @@ DSP_DEPTHWISE_DECLINED_NODE = 4
 # Depthwise layers of 8 channels that take opbridge_depthwise_conv_2d_s8_folded_8_channels (Helium:
 # two positions a vector), by node: filter, padding, strides (y, x), dilation along x, input height
 # and width, activation. A row in chunks whose lines are rolled and moved (full int8 range, taps in
-# pairs), a 5x5 clamped, a window dilated along x (taps one by one, lines rolled).
+# pairs), a 5x5 clamped, a window dilated along x (taps one by one, lines rolled, an odd width).
 EIGHT_CHANNELS_NODES = {
     26: ((3, 3), Padding.SAME, (1, 1), 1, 4, 44, Activation.NONE),
     27: ((5, 5), Padding.VALID, (2, 1), 1, 12, 16, Activation.RELU_N1_TO_1),
-    28: ((3, 3), Padding.SAME, (1, 1), 2, 3, 20, Activation.RELU6),
+    28: ((3, 3), Padding.SAME, (1, 1), 2, 2, 21, Activation.RELU6),
 }
 
 
@@ -893,6 +893,7 @@ FEATURES: dict[str, set[str]] = {
         "eight_channels_paired",
         "eight_channels_paired_full_range",
         "eight_channels_tap_by_tap",
+        "eight_channels_odd_width",
         "dsp_depthwise",  # DSP: four channels over a tap table in assembly
         "dsp_depthwise_odd_taps",
         "dsp_depthwise_in_turns",
@@ -1299,11 +1300,13 @@ def eight_channels_features(graph: Graph, node: Node) -> set[str]:
     out_width = graph.tensor(node.outputs[0]).shape[2]
     x_span = (filter_width - 1) * a.dilation_width
     line_columns = DEPTHWISE_LINES_BYTES // filter_height // 16 * 2
-    chunk = min((line_columns - x_span) // 2 * 2, out_width)
+    chunk = min((line_columns - x_span - 1) // 2 * 2, out_width)
     features = {"eight_channels", "eight_channels_in_chunks" if chunk < out_width else "eight_channels_whole_rows"}
+    if out_width % 2:
+        features.add("eight_channels_odd_width")  # the row's last position staged
     if a.stride_height == 1 and a.dilation_height == 1:
         rows = window(a.padding, height, filter_height, 1, 1).output_size
-        line_bytes = (chunk + x_span + 1) // 2 * 16
+        line_bytes = (chunk + x_span + 2) // 2 * 16  # a spare column, whole vectors
         capacity = DEPTHWISE_LINES_BYTES // line_bytes
         features.add(
             "eight_channels_rolled_and_moved" if rows - 1 + filter_height > capacity else "eight_channels_rolled"

@@ -264,17 +264,16 @@ DEPTHWISE_8_CHANNELS_LINES = 1024
 
 def _depthwise_8_channels_fits(graph: Graph, node: Node) -> bool:
     """Whether a depthwise layer (multiplier 1) takes opbridge_depthwise_conv_2d_s8_folded_8_channels:
-    8 channels, stride 1 along x, an even output width, at most DEPTHWISE_8_CHANNELS_MAX_TAPS taps,
-    window rows two positions wide within DEPTHWISE_8_CHANNELS_LINES bytes."""
+    8 channels, stride 1 along x, at most DEPTHWISE_8_CHANNELS_MAX_TAPS taps, lines of two positions
+    and a spare column within DEPTHWISE_8_CHANNELS_LINES bytes (any width: a patch stage's tiles)."""
     _, filter_height, filter_width, channels = graph.tensor(node.inputs[1]).shape
     attributes = node.attributes
     x_span = (filter_width - 1) * attributes.dilation_width
     return (
         channels == 8
         and attributes.stride_width == 1
-        and graph.tensor(node.outputs[0]).shape[2] % 2 == 0
         and filter_height * filter_width <= DEPTHWISE_8_CHANNELS_MAX_TAPS
-        and filter_height * (x_span + 2) * 8 <= DEPTHWISE_8_CHANNELS_LINES
+        and filter_height * (x_span + 4) * 8 <= DEPTHWISE_8_CHANNELS_LINES
     )
 
 
