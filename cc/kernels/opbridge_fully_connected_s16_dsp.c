@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* FULLY_CONNECTED with int16 activations and int8 weights, DSP variant for the Cortex-M4: the dot
- * products of opbridge_fully_connected_s16.c, two int16 x int16 products per SMLALD or SMLAD. */
+/* FULLY_CONNECTED with int16 activations and int8 weights, DSP variant for the Cortex-M4: what
+ * opbridge_fully_connected_s16.c calls, two int16 x int16 products per SMLAD or SMLALD: the
+ * int64-bias kernel's units in pairs in assembly, output stage included, and the dot products of
+ * the int32-bias kernel and of the units left over. */
 #include "cc/kernels/opbridge_kernel_variant.h"
 
 #if OPBRIDGE_KERNELS_DSP

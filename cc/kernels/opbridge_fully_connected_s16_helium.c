@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* FULLY_CONNECTED with int16 activations and int8 weights, Helium (MVE) variant for the Cortex-M55:
- * the dot products of opbridge_fully_connected_s16.c, eight int16 x int8 products per step. */
+ * what opbridge_fully_connected_s16.c calls, eight int16 x int8 products per step: the int64-bias
+ * kernel's units four at a time in assembly, output stage included, and the dot products of the
+ * int32-bias kernel and of the units left over. */
 #include "cc/kernels/opbridge_kernel_variant.h"
 
 #if OPBRIDGE_KERNELS_HELIUM

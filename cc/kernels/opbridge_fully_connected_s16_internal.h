@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* What the int16 FULLY_CONNECTED's files share: the Helium and DSP variants' dot products
+/* What the int16 FULLY_CONNECTED's files share: the Helium and DSP variants' units and dot products
  * (opbridge_fully_connected_s16_helium.c, opbridge_fully_connected_s16_dsp.c), which
  * opbridge_fully_connected_s16.c calls on the Cortex-M55 and the Cortex-M4 when neither operand has
  * an offset (TFLite's 16x8 scheme: symmetric int16 activations and int8 weights). Not part of
@@ -39,6 +39,8 @@ void opbridge_pair_s16_dsp(const int16_t *input, int32_t depth, int32_t *pairs);
  * values): one load of the pairs for both, two SMLALD (SMLAD, wrapping) per unit and 4 values. */
 void opbridge_dot2_s16_s8_dsp(const int32_t *pairs, const int16_t *input, const int8_t *weights0,
                               const int8_t *weights1, int32_t depth, int64_t sums[2]);
+void opbridge_dot2_s16_s8_wrapping_dsp(const int32_t *pairs, const int16_t *input, const int8_t *weights0,
+                                       const int8_t *weights1, int32_t depth, uint32_t sums[2]);
 /* The int64-bias kernel's outputs of one row paired by opbridge_pair_s16_dsp (`row` for its last
  * depth % 8 values), its units in pairs in assembly (OPBRIDGE_S16_DSP_TURN_UNITS at a time): the
  * first output_depth & ~1 of them, which it returns (0 where the assembly does not build or the
@@ -47,8 +49,6 @@ void opbridge_dot2_s16_s8_dsp(const int32_t *pairs, const int16_t *input, const 
 int32_t opbridge_fully_connected_s16_units_dsp(const opbridge_fully_connected_s8_params *params, const int32_t *pairs,
                                                const int16_t *row, const int8_t *filter, const int64_t *bias,
                                                int16_t *row_output);
-void opbridge_dot2_s16_s8_wrapping_dsp(const int32_t *pairs, const int16_t *input, const int8_t *weights0,
-                                       const int8_t *weights1, int32_t depth, uint32_t sums[2]);
 #endif
 
 #endif /* OPBRIDGE_FULLY_CONNECTED_S16_INTERNAL_H_ */
