@@ -347,6 +347,37 @@ static void __attribute__((noinline)) opbridge_copy_inside_windows(const int8_t 
                    : "lr", "q0", "memory", "cc");
 }
 
+/* The stage of `units` units in groups of four over rows `depth` bytes apart, with a shared
+ * multiplier and shift laid out four times each in `shared`: -1 if a unit shifts left (the paths
+ * that hold units in registers take none), else whether the short stage applies (every unit
+ * shifts right and the activation range is all of int8). */
+static inline __attribute__((always_inline)) int32_t opbridge_units_stage_of(const opbridge_folded_requantization *rq,
+                                                                  int32_t units, int32_t depth, int32_t shared[8],
+                                                                  opbridge_units_stage *stage) {
+  int32_t all_right = 1;
+  for (int32_t u = 0; u < (rq->per_channel ? units : 1); ++u) {
+    if (rq->shifts[u] > 0) {
+      return -1;
+    }
+    all_right &= rq->shifts[u] < 0;
+  }
+  for (int32_t k = 0; k < 4; ++k) {
+    shared[k] = rq->multipliers[0];
+    shared[4 + k] = rq->shifts[0];
+  }
+  const opbridge_units_stage value = {rq->folded_bias,
+                                      rq->per_channel ? rq->multipliers : shared,
+                                      rq->per_channel ? rq->shifts : shared + 4,
+                                      units / 4,
+                                      rq->per_channel ? 16 : 0,
+                                      rq->output_offset,
+                                      rq->activation_min,
+                                      rq->activation_max,
+                                      depth};
+  *stage = value;
+  return all_right && rq->activation_min == -128 && rq->activation_max == 127;
+}
+
 /* The windows opbridge_conv_2d_s8_folded_patch_rows copies at a time onto the stack, 16 B bytes
  * each: 512 bytes. */
 #define OPBRIDGE_WINDOW_RUN_BYTES 512
@@ -366,11 +397,10 @@ int32_t opbridge_conv_2d_s8_folded_patch_rows(const opbridge_conv_s8_folded_para
   const int32_t window_bytes = fl->height * fl->width * fl->channels;
   const int32_t blocks = window_bytes > 16 ? 2 : 1;
   const int32_t slot = 16 * blocks;
-  int32_t all_right = 1; /* every unit shifts right by at least 1 (none left: the precondition) */
-  for (int32_t u = 0; u < (rq->per_channel ? out->channels : 1); ++u) {
-    all_right &= rq->shifts[u] < 0;
-  }
-  const int32_t full_range = all_right && rq->activation_min == -128 && rq->activation_max == 127;
+  int32_t shared[8];
+  opbridge_windows_job job = {{0}, 0, NULL};
+  /* No unit shifts left (the precondition): 1 for the short stage, else 0. */
+  const int32_t full_range = opbridge_units_stage_of(rq, out->channels, window_bytes, shared, &job.stage);
   static const opbridge_units_of_windows_fn by_stage[2][2] = {
       {opbridge_units_of_windows1_clamped, opbridge_units_of_windows2_clamped},
       {opbridge_units_of_windows1_full_range, opbridge_units_of_windows2_full_range}};
@@ -388,17 +418,7 @@ int32_t opbridge_conv_2d_s8_folded_patch_rows(const opbridge_conv_s8_folded_para
   for (int32_t i = 0; i < OPBRIDGE_WINDOW_RUN_BYTES; i += 16) {
     vst1q_s8(windows + i, vdupq_n_s8(0));
   }
-  int32_t shared[8];
-  for (int32_t k = 0; k < 4; ++k) {
-    shared[k] = rq->multipliers[0];
-    shared[4 + k] = rq->shifts[0];
-  }
-  const opbridge_windows_job job = {{rq->folded_bias, rq->per_channel ? rq->multipliers : shared,
-                                     rq->per_channel ? rq->shifts : shared + 4, out->channels / 4,
-                                     rq->per_channel ? 16 : 0, rq->output_offset, rq->activation_min,
-                                     rq->activation_max, window_bytes},
-                                    0,
-                                    rows};
+  job.rows = rows;
   const int32_t run_positions = OPBRIDGE_WINDOW_RUN_BYTES / slot;
   const int32_t row_bytes = fl->width * in->channels; /* a window row: contiguous, under 16 bytes */
   const mve_pred16_t row_lanes = vctp8q((uint32_t)row_bytes);
@@ -480,34 +500,17 @@ static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_plan_units(const int8_t *filter,
   if (depth > 64 || groups <= 0) {
     return;
   }
-  int32_t all_right = 1; /* every unit shifts right by at least 1 */
-  for (int32_t u = 0; u < (rq->per_channel ? units : 1); ++u) {
-    if (rq->shifts[u] > 0) {
-      return;
-    }
-    all_right &= rq->shifts[u] < 0;
+  const int32_t full_range = opbridge_units_stage_of(rq, units, depth, plan->shared, &plan->stage);
+  if (full_range < 0) {
+    return;
   }
   /* The short output stage has a variant per number of blocks; the other runs 3 blocks as 4. */
-  const int32_t full_range = all_right && rq->activation_min == -128 && rq->activation_max == 127;
   /* The last row's reads end at 16 * blocks bytes past its start, past the filter unless depth
    * is whole blocks: then the last group reads a copy of its rows followed by zeros. */
   const int32_t read = 16 * (blocks == 3 && !full_range ? 4 : blocks); /* bytes each row's loads span */
   const int32_t copied = depth != read;
-  for (int32_t k = 0; k < 4; ++k) {
-    plan->shared[k] = rq->multipliers[0];
-    plan->shared[4 + k] = rq->shifts[0];
-  }
-  const opbridge_units_stage stage = {rq->folded_bias,
-                                      rq->per_channel ? rq->multipliers : plan->shared,
-                                      rq->per_channel ? rq->shifts : plan->shared + 4,
-                                      groups - copied,
-                                      rq->per_channel ? 16 : 0,
-                                      rq->output_offset,
-                                      rq->activation_min,
-                                      rq->activation_max,
-                                      depth};
-  plan->stage = stage;
-  plan->last_stage = stage;
+  plan->stage.groups = groups - copied;
+  plan->last_stage = plan->stage;
   plan->last_stage.groups = copied;
   if (copied) {
     const int32_t first = 4 * (groups - 1); /* the last group's first unit */

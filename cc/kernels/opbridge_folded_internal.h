@@ -73,6 +73,17 @@ static inline int32_t opbridge_conv_patch_call_valid(const opbridge_conv_s8_fold
   return row_taps * params->input.channels < 16;
 }
 
+/* Whether no output channel of `channels` rescales by a left shift (a positive shift): the paths
+ * that hold units in registers take none. */
+static inline int32_t opbridge_no_left_shift(const opbridge_folded_requantization *rq, int32_t channels) {
+  for (int32_t c = 0; c < (rq->per_channel ? channels : 1); ++c) {
+    if (rq->shifts[c] > 0) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 /* opbridge_conv_2d_s8_folded_patch_rows: a patch layer (above) not dilated along x, of windows of
  * at most OPBRIDGE_PATCH_ROWS_MAX_WINDOW bytes, output channels a multiple of 4 whose weight rows
  * padded to whole blocks fit OPBRIDGE_PATCH_ROWS_ROWS_BYTES, and no left shift. */
@@ -88,13 +99,7 @@ static inline int32_t opbridge_conv_patch_rows_call_valid(const opbridge_conv_s8
       params->output.channels * padded > OPBRIDGE_PATCH_ROWS_ROWS_BYTES) {
     return 0;
   }
-  const opbridge_folded_requantization *rq = &params->requantization;
-  for (int32_t c = 0; c < (rq->per_channel ? params->output.channels : 1); ++c) {
-    if (rq->shifts[c] > 0) {
-      return 0;
-    }
-  }
-  return 1;
+  return opbridge_no_left_shift(&params->requantization, params->output.channels);
 }
 
 /* opbridge_conv_2d_s8_folded_blocks: window rows of whole blocks, windows of at most 576 bytes. */
@@ -127,13 +132,7 @@ static inline int32_t opbridge_conv_pointwise_narrow_call_valid(const opbridge_c
       params->output.channels % 4 != 0) {
     return 0;
   }
-  const opbridge_folded_requantization *rq = &params->requantization;
-  for (int32_t c = 0; c < (rq->per_channel ? params->output.channels : 1); ++c) {
-    if (rq->shifts[c] > 0) {
-      return 0;
-    }
-  }
-  return 1;
+  return opbridge_no_left_shift(&params->requantization, params->output.channels);
 }
 
 /* Depthwise: output channels a multiple of the input's (any multiplier), or equal to them
