@@ -631,6 +631,7 @@ typedef struct {
   int8_t *destination;
   int32_t destination_step; /* output channels */
   mve_pred16_t mask;
+  const int8_t *interleaved; /* the rows interleaved for pairs of positions (opbridge_interleave_rows4), or NULL */
 } opbridge_conv_segment;
 
 /* What opbridge_conv_segment_in_assembly reads besides the input and the weights: a run of
@@ -739,6 +740,152 @@ typedef char opbridge_conv_job_layout[(sizeof(void *) == 4 && offsetof(opbridge_
 OPBRIDGE_CONV_SEGMENT(0)
 OPBRIDGE_CONV_SEGMENT(3)
 
+/* Two neighbouring positions of a run at a time, for four output channels: each weight block
+ * loaded once serves both windows (14 instructions per 128 products, against 18 for one window
+ * at a time). The four weight rows are interleaved block by block on the stack
+ * (opbridge_interleave_rows4), so one pointer walks them; the eight sums take the even
+ * registers (VMLADAVA's accumulators) r0-r12 and lr, the pointers the odd ones. */
+typedef struct {
+  int32_t turns;            /* 0: loop turns per window row (blocks, or blocks / 3 in the 3-block loop) */
+  const int8_t *weights_end; /* 4: the interleaved rows' end */
+  int32_t row_skip;         /* 8: bytes from the end of a window row to the next row's start */
+  int32_t back;             /* 12: from a pair's windows' ends to the next pair's starts */
+  int32_t destination_step; /* 16: bytes between outputs of neighbouring positions (channels) */
+  int32_t offset;           /* 20: output offset */
+  const int8_t *end;        /* 24: the destination after the last pair */
+  const int8_t *weights;    /* 28: the interleaved rows: block b of rows 0-3, then block b + 1 */
+  const int8_t *origin;     /* 32: the first window's first tap */
+  int32_t origin_step;      /* 36: bytes between neighbouring windows */
+  int8_t *destination;      /* 40: the first position's output */
+  int32_t unused;           /* 44 */
+  int32x4_t bias;           /* 48 */
+  int32x4_t multiplier;     /* 64 */
+  int32x4_t right;          /* 80: min(shift, 0) */
+  int32x4_t round;          /* 96: -1 where right < 0 */
+  int32x4_t minimum;        /* 112 */
+  int32x4_t maximum;        /* 128 */
+} opbridge_conv_pairs_job;
+
+typedef char opbridge_conv_pairs_job_layout[(sizeof(void *) == 4 && offsetof(opbridge_conv_pairs_job, destination) == 40 &&
+                                             offsetof(opbridge_conv_pairs_job, bias) == 48 &&
+                                             offsetof(opbridge_conv_pairs_job, maximum) == 128)
+                                                ? 1
+                                                : -1];
+
+/* One block of both windows (r1, r11) against the four interleaved weight rows (r3). */
+#define OPBRIDGE_PAIRS_BLOCK              \
+  "   vldrb.8 q0, [r1], #16\n"            \
+  "   vldrb.8 q1, [r11], #16\n"           \
+  "   vldrb.8 q2, [r3], #16\n"            \
+  "   vmlava.s8 r0, q0, q2\n"             \
+  "   vmlava.s8 r8, q1, q2\n"             \
+  "   vldrb.8 q2, [r3], #16\n"            \
+  "   vmlava.s8 r2, q0, q2\n"             \
+  "   vmlava.s8 r10, q1, q2\n"            \
+  "   vldrb.8 q2, [r3], #16\n"            \
+  "   vmlava.s8 r4, q0, q2\n"             \
+  "   vmlava.s8 r12, q1, q2\n"            \
+  "   vldrb.8 q2, [r3], #16\n"            \
+  "   vmlava.s8 r6, q0, q2\n"             \
+  "   vmlava.s8 lr, q1, q2\n"
+#define OPBRIDGE_PAIRS_TURN_1 OPBRIDGE_PAIRS_BLOCK
+#define OPBRIDGE_PAIRS_TURN_3 OPBRIDGE_PAIRS_BLOCK OPBRIDGE_PAIRS_BLOCK OPBRIDGE_PAIRS_BLOCK
+
+/* The output stage of one vector of four sums (q0 or q1): as opbridge_lanes_requantize without
+ * a left shift (q4 bias, q5 multiplier, q7 the rounding fix, q6 the right shift; r9 the offset,
+ * q3 the minimum, q2 the maximum, loaded after the fix that uses q2). */
+#define OPBRIDGE_PAIRS_RESCALE(q)       \
+  "   vadd.i32 " q ", " q ", q4\n"      \
+  "   vqrdmulh.s32 " q ", " q ", q5\n"  \
+  "   vshr.s32 q2, " q ", #31\n"        \
+  "   vand    q2, q2, q7\n"             \
+  "   vqadd.s32 " q ", " q ", q2\n"     \
+  "   vrshl.s32 " q ", " q ", q6\n"
+
+/* Naked: it needs every general register (eight sums and six pointers), which GCC's operand
+ * constraints cannot give at -O0 (r7 is the frame pointer there); it saves what AAPCS asks. The
+ * destination is in r7: VSTRB.32 takes a low register. Per
+ * pair: 14 instructions a block, 2 a loop turn, 7 a window row, 48 for the stage and the loop. */
+#define OPBRIDGE_CONV_PAIRS(U)                                                                        \
+  static void __attribute__((naked, noinline)) opbridge_conv_pairs_in_assembly##U(                    \
+      const opbridge_conv_pairs_job *job __attribute__((unused))) {                                     \
+    __asm__ volatile("   push    {r4-r11, lr}\n"                                                      \
+                     "   vpush   {d8-d15}\n"                                                          \
+                     "   mov     r5, r0\n"                                                            \
+                     "   vldrw.32 q3, [r5, #112]\n"                                                   \
+                     "   vldrw.32 q4, [r5, #48]\n"                                                    \
+                     "   vldrw.32 q5, [r5, #64]\n"                                                    \
+                     "   vldrw.32 q6, [r5, #80]\n"                                                    \
+                     "   vldrw.32 q7, [r5, #96]\n"                                                    \
+                     "   ldr     r1, [r5, #32]\n"                                                     \
+                     "   ldr     r9, [r5, #36]\n"                                                     \
+                     "   add     r11, r1, r9\n"                                                       \
+                     "   ldr     r7, [r5, #40]\n"                                                     \
+                     "1: ldr     r3, [r5, #28]\n"                                                     \
+                     "   movs    r0, #0\n"                                                            \
+                     "   movs    r2, #0\n"                                                            \
+                     "   movs    r4, #0\n"                                                            \
+                     "   movs    r6, #0\n"                                                            \
+                     "   mov     r8, #0\n"                                                            \
+                     "   mov     r10, #0\n"                                                           \
+                     "   mov     r12, #0\n"                                                           \
+                     "   mov     lr, #0\n"                                                            \
+                     "2: ldr     r9, [r5, #0]\n"                                                      \
+                     "3:\n" OPBRIDGE_PAIRS_TURN_##U                                                   \
+                     "   subs    r9, r9, #1\n"                                                        \
+                     "   bne     3b\n"                                                                \
+                     "   ldr     r9, [r5, #8]\n"                                                      \
+                     "   add     r1, r1, r9\n"                                                        \
+                     "   add     r11, r11, r9\n"                                                      \
+                     "   ldr     r9, [r5, #4]\n"                                                      \
+                     "   cmp     r3, r9\n"                                                            \
+                     "   bne     2b\n"                                                                \
+                     "   vmov.32 q0[0], r0\n"                                                         \
+                     "   vmov.32 q0[1], r2\n"                                                         \
+                     "   vmov.32 q0[2], r4\n"                                                         \
+                     "   vmov.32 q0[3], r6\n"                                                         \
+                     "   vmov.32 q1[0], r8\n"                                                         \
+                     "   vmov.32 q1[1], r10\n"                                                        \
+                     "   vmov.32 q1[2], r12\n"                                                        \
+                     "   vmov.32 q1[3], lr\n" OPBRIDGE_PAIRS_RESCALE("q0") OPBRIDGE_PAIRS_RESCALE("q1") \
+                     "   ldr     r9, [r5, #20]\n"                                                     \
+                     "   vadd.i32 q0, q0, r9\n"                                                       \
+                     "   vadd.i32 q1, q1, r9\n"                                                       \
+                     "   vldrw.32 q2, [r5, #128]\n"                                                   \
+                     "   vmax.s32 q0, q0, q3\n"                                                       \
+                     "   vmax.s32 q1, q1, q3\n"                                                       \
+                     "   vmin.s32 q0, q0, q2\n"                                                       \
+                     "   vmin.s32 q1, q1, q2\n"                                                       \
+                     "   ldr     r9, [r5, #16]\n"                                                     \
+                     "   vstrb.32 q0, [r7]\n"                                                         \
+                     "   add     r7, r7, r9\n"                                                        \
+                     "   vstrb.32 q1, [r7]\n"                                                         \
+                     "   add     r7, r7, r9\n"                                                        \
+                     "   ldr     r9, [r5, #12]\n"                                                     \
+                     "   add     r1, r1, r9\n"                                                        \
+                     "   add     r11, r11, r9\n"                                                      \
+                     "   ldr     r9, [r5, #24]\n"                                                     \
+                     "   cmp     r7, r9\n"                                                            \
+                     "   bne     1b\n"                                                                \
+                     "   vpop    {d8-d15}\n"                                                          \
+                     "   pop     {r4-r11, pc}\n");                                                    \
+  }
+
+/* Window rows of a multiple of 3 blocks (3x3 over 16k channels) three blocks a loop turn. */
+OPBRIDGE_CONV_PAIRS(1)
+OPBRIDGE_CONV_PAIRS(3)
+
+/* The four weight rows of a group interleaved block by block (block b of rows 0-3, then block
+ * b + 1): what opbridge_conv_pairs_in_assembly reads with one pointer. */
+static void opbridge_interleave_rows4(const opbridge_rows4 *rows, int32_t window_bytes, int8_t *interleaved) {
+  for (int32_t b = 0; b < window_bytes; b += 16) {
+    for (int32_t k = 0; k < 4; ++k) {
+      vstrbq_s8(interleaved, vldrbq_s8(rows->row[k] + b));
+      interleaved += 16;
+    }
+  }
+}
+
 static inline __attribute__((always_inline)) void opbridge_conv_interior_segment(
     const opbridge_conv_segment *segment, const opbridge_lanes_output *stage, int32_t rows_of_blocks) {
   const opbridge_lanes_output constants = *stage;
@@ -756,8 +903,40 @@ static inline __attribute__((always_inline)) void opbridge_conv_interior_segment
   const mve_pred16_t mask = segment->mask;
   const int32_t whole_blocks = rows_of_blocks || run % 16 == 0;
   if (whole_blocks && mask == 0xffff && vmaxvq_s32(0, constants.left) == 0) {
-    /* Four channels, no left shift: the run in assembly. */
+    /* Four channels, no left shift: the run in assembly, two positions at a time where the rows
+     * are interleaved, then the last position of an odd run alone. */
     const int32_t blocks = run / 16;
+    int32_t count = segment->count;
+    if (segment->interleaved != NULL && count >= 2) {
+      const int32_t pairs = count / 2;
+      const opbridge_conv_pairs_job pairs_job = {
+          blocks % 3 == 0 ? blocks / 3 : blocks,
+          segment->interleaved + 4 * window_rows * run,
+          row_step - run,
+          2 * origin_step - window_rows * row_step,
+          destination_step,
+          constants.offset,
+          destination + 2 * pairs * destination_step,
+          segment->interleaved,
+          origin,
+          origin_step,
+          destination,
+          0,
+          constants.bias,
+          constants.multiplier,
+          constants.right,
+          vshrq_n_s32(constants.right, 31),
+          vdupq_n_s32(constants.minimum),
+          vdupq_n_s32(constants.maximum),
+      };
+      (blocks % 3 == 0 ? opbridge_conv_pairs_in_assembly3 : opbridge_conv_pairs_in_assembly1)(&pairs_job);
+      if (count % 2 == 0) {
+        return;
+      }
+      origin += 2 * pairs * origin_step;
+      destination += 2 * pairs * destination_step;
+      count = 1;
+    }
     const opbridge_conv_job job = {
         blocks,
         w0 + window_rows * run,
@@ -766,7 +945,7 @@ static inline __attribute__((always_inline)) void opbridge_conv_interior_segment
         window_rows * run,
         destination_step,
         constants.offset,
-        destination + segment->count * destination_step,
+        destination + count * destination_step,
         destination,
         origin,
         w0,
@@ -1021,11 +1200,19 @@ static inline __attribute__((always_inline)) int32_t opbridge_conv_folded(
       }
     }
   }
+  /* Runs of two windows or more, rows of whole blocks: pairs of positions over interleaved rows. */
+  const int32_t pairs_fit = params->dilation_width == 1 && run % 16 == 0 &&
+                            window_bytes <= OPBRIDGE_CONV_BLOCKS_MAX_WINDOW && end_inside - first_inside >= 2;
+  int8_t interleaved[4 * OPBRIDGE_CONV_BLOCKS_MAX_WINDOW];
   for (int32_t oc = 0; oc < channels; oc += 4) {
     const int32_t lanes = channels - oc < 4 ? channels - oc : 4;
     const mve_pred16_t mask = vctp32q((uint32_t)lanes);
     const opbridge_lanes_output stage = opbridge_load_output(rq, oc, mask);
     const opbridge_rows4 rows = opbridge_weight_rows(filter, oc, lanes, window_bytes);
+    const int32_t pairs = pairs_fit && lanes == 4 && vmaxvq_s32(0, stage.left) == 0;
+    if (pairs) {
+      opbridge_interleave_rows4(&rows, window_bytes, interleaved);
+    }
     int8_t *destination = output + oc;
     for (int32_t b = 0; b < out->batches; ++b) {
       const int8_t *image = input + b * image_bytes;
@@ -1048,6 +1235,7 @@ static inline __attribute__((always_inline)) int32_t opbridge_conv_folded(
                 destination,
                 channels,
                 mask,
+                pairs ? interleaved : NULL,
             };
             if (of_blocks) {
               opbridge_conv_segment_of_blocks(&segment, &stage);

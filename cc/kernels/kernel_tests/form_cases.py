@@ -271,6 +271,24 @@ PATCH_ROWS_NODES = {
 }
 
 
+# Layers of whole-block window rows whose interior runs take two positions at a time on Helium
+# (opbridge_conv_pairs_in_assembly: interleaved weight rows on the stack), by node: filter, input
+# channels, output channels, stride, padding, input height and width, batches and whether the
+# activation clamps (the quantization regime is the index's). Runs of odd and even length, rows of
+# 3 blocks a loop turn and of 1 (2x2 over 16), the largest window (3x3x64, 576 bytes), a partial
+# group of units and groups that shift left (which the pairs leave to the one-position path), two
+# batches.
+PAIRS_NODES = {
+    40: ((3, 3), 16, 8, 1, Padding.SAME, 4, 7, 1, True),  # runs of 5: two pairs and one
+    41: ((3, 3), 16, 8, 1, Padding.VALID, 3, 8, 1, True),  # channel 0 shifts left: its group alone
+    42: ((3, 3), 32, 6, 1, Padding.VALID, 3, 7, 2, False),  # 6 blocks a row: two turns of 3
+    43: ((3, 3), 16, 4, 1, Padding.SAME, 3, 5, 1, True),
+    44: ((2, 2), 16, 8, 2, Padding.VALID, 5, 11, 1, False),  # 2 blocks a row: turns of 1
+    45: ((3, 3), 16, 4, 1, Padding.VALID, 3, 6, 1, True),  # every channel shifts left: no pairs
+    46: ((3, 3), 64, 4, 1, Padding.SAME, 4, 6, 1, True),  # 576-byte windows, runs of 4
+}
+
+
 # The DSP variant's pairs of positions with a clamping output stage (an activation narrower than
 # int8, ordinary biases): node 12 with windows above 288 bytes, the last node with more units than
 # one turn of stage constants takes (cc/kernels/opbridge_folded_s8.c).
@@ -286,6 +304,8 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     node 30."""
     if index in PATCH_ROWS_NODES:
         return draw_patch_rows_conv_2d(draw, index)
+    if index in PAIRS_NODES:
+        return draw_pairs_conv_2d(draw, index)
     in_place = (index // 8) % 2 == 1
     filter_sizes = st.just((1, 1)) if in_place and index % 8 == 0 else None
     if index % 32 == 12:  # the DSP variant's pairs with an odd number of words: odd taps (below)
@@ -389,6 +409,32 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     ]
     node_attributes = attributes("CONV_2D", requantization=Requantization.TFLITE, **geometry.fields)
     return NodeSpec(inputs, node_attributes, output_q)
+
+
+def draw_pairs_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
+    """A layer of PAIRS_NODES (Helium: interior runs two positions at a time)."""
+    filter_size, in_channels, out_channels, stride, padding, height, width, batches, clamped = PAIRS_NODES[index]
+    fields = {
+        "padding": padding,
+        "stride_height": stride,
+        "stride_width": stride,
+        "dilation_height": 1,
+        "dilation_width": 1,
+        "activation": draw(st.sampled_from([Activation.RELU, Activation.RELU6, Activation.RELU_N1_TO_1]))
+        if clamped
+        else Activation.NONE,
+    }
+    geometry = Geometry(batches, height, width, filter_size[0], filter_size[1], fields)
+    taps = filter_size[0] * filter_size[1] * in_channels
+    require_small(geometry, in_channels, taps * out_channels)
+    input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), out_channels, per_channel_of(index), 0)
+    filter_shape = (out_channels, *filter_size, in_channels)
+    inputs = [
+        TensorSpec("input", DType.INT8, (batches, height, width, in_channels), input_q),
+        TensorSpec("filter", DType.INT8, filter_shape, filter_q, draw_weights(draw, filter_shape)),
+        draw_bias(draw, input_q, filter_q, out_channels, taps),
+    ]
+    return NodeSpec(inputs, attributes("CONV_2D", requantization=Requantization.TFLITE, **fields), output_q)
 
 
 def draw_patch_rows_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
@@ -704,7 +750,7 @@ def draw_add_or_sub(op_type: str) -> Callable[[DrawFn, int], NodeSpec]:
 FORMS: dict[str, Form] = {
     form.name: form
     for form in (
-        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 37, draw_conv_2d),
+        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 47, draw_conv_2d),
         Form(
             "depthwise_conv_2d_folded",
             "DEPTHWISE_CONV_2D",
@@ -839,6 +885,12 @@ FEATURES: dict[str, set[str]] = {
         "in_registers_full_range_1x1_positions",
         "border_windows_copied",
         "border_windows_copied_by_blocks",
+        "pairs",  # Helium: interior runs two positions at a time over interleaved weight rows
+        "pairs_odd_run",
+        "pairs_even_run",
+        "pairs_3_blocks_a_turn",
+        "pairs_1_block_a_turn",
+        "pairs_beside_one_position_groups",  # groups of units the pairs leave (partial, left shift)
         "patch_rows",  # Helium: opbridge_conv_2d_s8_folded_patch_rows, runs of windows on the stack
         "patch_rows_one_block",
         "patch_rows_two_blocks",
@@ -1352,6 +1404,37 @@ def patch_rows_features(graph: Graph, node: Node, window_bytes: int, all_inside:
     return features
 
 
+def pairs_features(graph: Graph, node: Node, columns_inside: list[bool]) -> set[str]:
+    """Helium's two positions at a time (opbridge_conv_pairs_in_assembly): in-place windows whose
+    rows are whole blocks, at most CONV_BLOCKS_MAX_WINDOW bytes, not dilated along x, in runs of
+    two interior windows or more, for groups of four units with no left shift."""
+    a = node.attributes
+    _, filter_height, filter_width, in_channels = graph.tensor(node.inputs[1]).shape
+    run = filter_width * in_channels
+    run_length = sum(columns_inside)
+    window_bytes = filter_height * run
+    if a.dilation_width != 1 or run % 16 or window_bytes > CONV_BLOCKS_MAX_WINDOW or run_length < 2:
+        return set()
+    input_q, filter_q, output_q = (
+        graph.tensor(index).quantization for index in (node.inputs[0], node.inputs[1], node.outputs[0])
+    )
+    assert input_q is not None and filter_q is not None and output_q is not None
+    channels = graph.tensor(node.outputs[0]).shape[3]
+    _, shifts = per_channel_multipliers(input_q.scale, filter_q.scales, output_q.scale, channels)
+    groups = [not (np.asarray(shifts[g : g + 4]) > 0).any() for g in range(0, channels // 4 * 4, 4)]
+    if not any(groups):
+        return set()
+    blocks = run // 16
+    features = {
+        "pairs",
+        "pairs_odd_run" if run_length % 2 else "pairs_even_run",
+        "pairs_3_blocks_a_turn" if blocks % 3 == 0 else "pairs_1_block_a_turn",
+    }
+    if not all(groups) or channels % 4:
+        features.add("pairs_beside_one_position_groups")
+    return features
+
+
 def pointwise_feature(graph: Graph, node: Node) -> str:
     """The Helium path of a 1x1 CONV_2D over whole blocks: the input vector held in registers (up
     to 64 bytes, no left shift; multipliers per channel or shared), or read a block at a time."""
@@ -1462,6 +1545,7 @@ def window_features(graph: Graph, node: Node) -> set[str]:
                 features.add(pointwise_feature(graph, node))
                 features |= in_registers_stage_features(graph, node, in_channels)
             window_bytes = filter_height * filter_width * in_channels
+            features |= pairs_features(graph, node, inside[1] if any(flags) else [])
             copyable = a.dilation_width == 1 and window_bytes % 16 == 0 and window_bytes <= CONV_BLOCKS_MAX_WINDOW
             if not all(flags) and copyable:
                 features.add("border_windows_copied")  # Helium: overhanging windows copied to the stack
