@@ -764,11 +764,13 @@ typedef struct {
   int32x4_t round;          /* 96: -1 where right < 0 */
   int32x4_t minimum;        /* 112 */
   int32x4_t maximum;        /* 128 */
+  int32x4_t left;           /* 144: max(shift, 0), read by the variant that shifts left */
 } opbridge_conv_pairs_job;
 
 typedef char opbridge_conv_pairs_job_layout[(sizeof(void *) == 4 && offsetof(opbridge_conv_pairs_job, destination) == 40 &&
                                              offsetof(opbridge_conv_pairs_job, bias) == 48 &&
-                                             offsetof(opbridge_conv_pairs_job, maximum) == 128)
+                                             offsetof(opbridge_conv_pairs_job, maximum) == 128 &&
+                                             offsetof(opbridge_conv_pairs_job, left) == 144)
                                                 ? 1
                                                 : -1];
 
@@ -791,11 +793,10 @@ typedef char opbridge_conv_pairs_job_layout[(sizeof(void *) == 4 && offsetof(opb
 #define OPBRIDGE_PAIRS_TURN_1 OPBRIDGE_PAIRS_BLOCK
 #define OPBRIDGE_PAIRS_TURN_3 OPBRIDGE_PAIRS_BLOCK OPBRIDGE_PAIRS_BLOCK OPBRIDGE_PAIRS_BLOCK
 
-/* The output stage of one vector of four sums (q0 or q1): as opbridge_lanes_requantize without
- * a left shift (q4 bias, q5 multiplier, q7 the rounding fix, q6 the right shift; r9 the offset,
- * q3 the minimum, q2 the maximum, loaded after the fix that uses q2). */
+/* The output stage of both vectors of four sums (q0, q1), after the bias (q4) and the left shift
+ * (below): as opbridge_lanes_requantize (q5 multiplier, q7 the rounding fix, q6 the right shift;
+ * r9 the offset, q3 the minimum, q2 the maximum, loaded after the fix that uses q2). */
 #define OPBRIDGE_PAIRS_RESCALE(q)       \
-  "   vadd.i32 " q ", " q ", q4\n"      \
   "   vqrdmulh.s32 " q ", " q ", q5\n"  \
   "   vshr.s32 q2, " q ", #31\n"        \
   "   vand    q2, q2, q7\n"             \
@@ -806,8 +807,13 @@ typedef char opbridge_conv_pairs_job_layout[(sizeof(void *) == 4 && offsetof(opb
  * constraints cannot give at -O0 (r7 is the frame pointer there); it saves what AAPCS asks. The
  * destination is in r7: VSTRB.32 takes a low register. Per
  * pair: 14 instructions a block, 2 a loop turn, 7 a window row, 48 for the stage and the loop. */
-#define OPBRIDGE_CONV_PAIRS(U)                                                                        \
-  static void __attribute__((naked, noinline)) opbridge_conv_pairs_in_assembly##U(                    \
+#define OPBRIDGE_PAIRS_NO_LEFT_SHIFT ""
+#define OPBRIDGE_PAIRS_LEFT_SHIFT     \
+  "   vldrw.32 q2, [r5, #144]\n"     \
+  "   vshl.s32 q0, q0, q2\n"         \
+  "   vshl.s32 q1, q1, q2\n"
+#define OPBRIDGE_CONV_PAIRS(U, NAME, LEFT)                                                            \
+  static void __attribute__((naked, noinline)) NAME##U(                                               \
       const opbridge_conv_pairs_job *job __attribute__((unused))) {                                     \
     __asm__ volatile("   push    {r4-r11, lr}\n"                                                      \
                      "   vpush   {d8-d15}\n"                                                          \
@@ -847,7 +853,9 @@ typedef char opbridge_conv_pairs_job_layout[(sizeof(void *) == 4 && offsetof(opb
                      "   vmov.32 q1[0], r8\n"                                                         \
                      "   vmov.32 q1[1], r10\n"                                                        \
                      "   vmov.32 q1[2], r12\n"                                                        \
-                     "   vmov.32 q1[3], lr\n" OPBRIDGE_PAIRS_RESCALE("q0") OPBRIDGE_PAIRS_RESCALE("q1") \
+                     "   vmov.32 q1[3], lr\n"                                                        \
+                     "   vadd.i32 q0, q0, q4\n"                                                       \
+                     "   vadd.i32 q1, q1, q4\n" LEFT OPBRIDGE_PAIRS_RESCALE("q0") OPBRIDGE_PAIRS_RESCALE("q1") \
                      "   ldr     r9, [r5, #20]\n"                                                     \
                      "   vadd.i32 q0, q0, r9\n"                                                       \
                      "   vadd.i32 q1, q1, r9\n"                                                       \
@@ -872,8 +880,11 @@ typedef char opbridge_conv_pairs_job_layout[(sizeof(void *) == 4 && offsetof(opb
   }
 
 /* Window rows of a multiple of 3 blocks (3x3 over 16k channels) three blocks a loop turn. */
-OPBRIDGE_CONV_PAIRS(1)
-OPBRIDGE_CONV_PAIRS(3)
+OPBRIDGE_CONV_PAIRS(1, opbridge_conv_pairs_in_assembly, OPBRIDGE_PAIRS_NO_LEFT_SHIFT)
+OPBRIDGE_CONV_PAIRS(3, opbridge_conv_pairs_in_assembly, OPBRIDGE_PAIRS_NO_LEFT_SHIFT)
+/* And with a left shift in some unit (opbridge_conv_2d_s8_folded_pairs takes any shifts). */
+OPBRIDGE_CONV_PAIRS(1, opbridge_conv_pairs_shifting_left, OPBRIDGE_PAIRS_LEFT_SHIFT)
+OPBRIDGE_CONV_PAIRS(3, opbridge_conv_pairs_shifting_left, OPBRIDGE_PAIRS_LEFT_SHIFT)
 
 /* The four weight rows of a group interleaved block by block (block b of rows 0-3, then block
  * b + 1): what opbridge_conv_pairs_in_assembly reads with one pointer. */
@@ -928,6 +939,7 @@ static inline __attribute__((always_inline)) void opbridge_conv_interior_segment
           vshrq_n_s32(constants.right, 31),
           vdupq_n_s32(constants.minimum),
           vdupq_n_s32(constants.maximum),
+          constants.left,
       };
       (blocks % 3 == 0 ? opbridge_conv_pairs_in_assembly3 : opbridge_conv_pairs_in_assembly1)(&pairs_job);
       if (count % 2 == 0) {
@@ -1278,6 +1290,156 @@ int32_t opbridge_conv_2d_s8_folded_blocks(const opbridge_conv_s8_folded_params *
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
   return opbridge_conv_folded(params, input, filter, output, 1);
+}
+
+/* Pairs of positions over one run of windows (`count` of them from `origin`, `row_step` bytes
+ * between window rows) for every group of four output channels, the filter in the pairs layout.
+ * An odd run's last window runs as a pair of itself (no step between the two, one store). */
+static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_pairs_run(const opbridge_conv_s8_folded_params *params,
+                                                          const int8_t *filter, const int8_t *origin,
+                                                          int32_t row_step, int32_t count, int8_t *destination) {
+  const int32_t channels = params->output.channels;
+  const int32_t run = params->filter.width * params->filter.channels;
+  const int32_t window_rows = params->filter.height;
+  const int32_t window_bytes = window_rows * run;
+  const int32_t blocks = run / 16;
+  const int32_t origin_step = params->stride_width * params->input.channels;
+  const int32_t pairs = count / 2;
+  for (int32_t oc = 0; oc < channels; oc += 4) {
+    const opbridge_lanes_output constants = opbridge_load_output(&params->requantization, oc, 0xffff);
+    const int8_t *weights = filter + oc * window_bytes; /* the group's four rows, interleaved */
+    opbridge_conv_pairs_job job = {
+        blocks % 3 == 0 ? blocks / 3 : blocks,
+        weights + 4 * window_bytes,
+        row_step - run,
+        2 * origin_step - window_rows * row_step,
+        channels,
+        constants.offset,
+        destination + oc + 2 * pairs * channels,
+        weights,
+        origin,
+        origin_step,
+        destination + oc,
+        0,
+        constants.bias,
+        constants.multiplier,
+        constants.right,
+        vshrq_n_s32(constants.right, 31),
+        vdupq_n_s32(constants.minimum),
+        vdupq_n_s32(constants.maximum),
+        constants.left,
+    };
+    void (*pairs_of)(const opbridge_conv_pairs_job *) =
+        vmaxvq_s32(0, constants.left) > 0
+            ? (blocks % 3 == 0 ? opbridge_conv_pairs_shifting_left3 : opbridge_conv_pairs_shifting_left1)
+            : (blocks % 3 == 0 ? opbridge_conv_pairs_in_assembly3 : opbridge_conv_pairs_in_assembly1);
+    if (pairs > 0) {
+      pairs_of(&job);
+    }
+    if (count % 2) {
+      job.origin = origin + 2 * pairs * origin_step;
+      job.origin_step = 0;
+      job.destination = destination + oc + 2 * pairs * channels;
+      job.destination_step = 0;
+      job.end = job.destination;
+      pairs_of(&job);
+    }
+  }
+}
+
+/* `bytes` bytes of `value`, or of `source` when it is not NULL, with a lane predicate on the tail. */
+static void opbridge_band_bytes(int8_t *destination, const int8_t *source, int8_t value, int32_t bytes) {
+  const int8x16_t fill = vdupq_n_s8(value);
+  for (; bytes > 0; bytes -= 16, destination += 16) {
+    const mve_pred16_t p = vctp8q((uint32_t)bytes);
+    if (source != NULL) {
+      vstrbq_p_s8(destination, vldrbq_z_s8(source, p), p);
+      source += 16;
+    } else {
+      vstrbq_p_s8(destination, fill, p);
+    }
+  }
+}
+
+/* The window rows of output row y_origin's columns [x_start, x_start + span) of the input, one
+ * after the other, the input zero point where they lie outside it. */
+static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_pairs_band(const opbridge_conv_s8_folded_params *params,
+                                                           const int8_t *image, int32_t y_origin, int32_t x_start,
+                                                           int32_t span, int8_t *band) {
+  const opbridge_dims *in = &params->input;
+  const int8_t zero_point = (int8_t)(-params->input_offset);
+  const int32_t channels = in->channels;
+  for (int32_t fy = 0; fy < params->filter.height; ++fy, band += span * channels) {
+    const int32_t iy = y_origin + fy * params->dilation_height;
+    if (iy < 0 || iy >= in->height) {
+      opbridge_band_bytes(band, NULL, zero_point, span * channels);
+      continue;
+    }
+    int32_t before = x_start < 0 ? -x_start : 0; /* columns left of the input */
+    before = before < span ? before : span;
+    int32_t inside = in->width - (x_start + before); /* columns inside from there */
+    inside = inside < span - before ? inside : span - before;
+    inside = inside > 0 ? inside : 0;
+    opbridge_band_bytes(band, NULL, zero_point, before * channels);
+    opbridge_band_bytes(band + before * channels, image + (iy * in->width + x_start + before) * channels, 0,
+                        inside * channels);
+    opbridge_band_bytes(band + (before + inside) * channels, NULL, zero_point, (span - before - inside) * channels);
+  }
+}
+
+int32_t opbridge_conv_2d_s8_folded_pairs(const opbridge_conv_s8_folded_params *caller_params, const int8_t *input,
+                                         const int8_t *filter, int8_t *output) {
+  if (!opbridge_conv_pairs_call_valid(caller_params, input, filter, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  const opbridge_conv_s8_folded_params local_params = *caller_params;
+  const opbridge_conv_s8_folded_params *params = &local_params;
+  const opbridge_dims *in = &params->input;
+  const opbridge_dims *fl = &params->filter;
+  const opbridge_dims *out = &params->output;
+  const int32_t channels = in->channels;
+  const int32_t stride = params->stride_width;
+  const int32_t in_place_row_step = params->dilation_height * in->width * channels;
+  /* Output columns [first_inside, end_inside) have windows inside the input along x. */
+  const int32_t first_inside = (params->padding_width + stride - 1) / stride;
+  const int32_t last_start = in->width - fl->width + params->padding_width;
+  int32_t end_inside = last_start < 0 ? 0 : last_start / stride + 1;
+  end_inside = end_inside > out->width ? out->width : end_inside;
+  /* The most output columns whose window rows fit the band (at least 2: the entry's precondition). */
+  const int32_t band_columns = (OPBRIDGE_CONV_PAIRS_BAND_BYTES / (fl->height * channels) - fl->width) / stride + 1;
+  int8_t band[OPBRIDGE_CONV_PAIRS_BAND_BYTES];
+  for (int32_t b = 0; b < out->batches; ++b) {
+    const int8_t *image = input + b * in->height * in->width * channels;
+    for (int32_t oy = 0; oy < out->height; ++oy) {
+      const int32_t y_origin = oy * params->stride_height - params->padding_height;
+      const int32_t rows_inside =
+          y_origin >= 0 && y_origin + (fl->height - 1) * params->dilation_height < in->height;
+      /* Read in place: the columns inside the input, unless the whole row fits the band (then one run). */
+      int32_t first = out->width;
+      int32_t end = out->width;
+      if (rows_inside && end_inside - first_inside >= 2 && (band_columns < out->width || (first_inside == 0 && end_inside == out->width))) {
+        first = first_inside;
+        end = end_inside;
+      }
+      int8_t *row_output = output + (b * out->height + oy) * out->width * out->channels;
+      for (int32_t ox = 0; ox < out->width;) {
+        const int32_t x_origin = ox * stride - params->padding_width;
+        if (ox == first) {
+          opbridge_pairs_run(params, filter, image + (y_origin * in->width + x_origin) * channels, in_place_row_step,
+                             end - first, row_output + ox * out->channels);
+          ox = end;
+          continue;
+        }
+        int32_t stop = ox + band_columns < out->width ? ox + band_columns : out->width;
+        stop = ox < first && stop > first ? first : stop;
+        const int32_t span = (stop - ox - 1) * stride + fl->width;
+        opbridge_pairs_band(params, image, y_origin, x_origin, span, band);
+        opbridge_pairs_run(params, filter, band, span * channels, stop - ox, row_output + ox * out->channels);
+        ox = stop;
+      }
+    }
+  }
+  return OPBRIDGE_STATUS_OK;
 }
 
 #endif /* OPBRIDGE_KERNELS_HELIUM */

@@ -114,6 +114,20 @@ static inline int32_t opbridge_conv_blocks_call_valid(const opbridge_conv_s8_fol
          fl->height * fl->width * fl->channels <= OPBRIDGE_CONV_BLOCKS_MAX_WINDOW;
 }
 
+/* opbridge_conv_2d_s8_folded_pairs: window rows of whole blocks, not dilated along x, output
+ * channels a multiple of 4, and the window rows of two neighbouring positions within
+ * OPBRIDGE_CONV_PAIRS_BAND_BYTES. */
+static inline int32_t opbridge_conv_pairs_call_valid(const opbridge_conv_s8_folded_params *params,
+                                                     const int8_t *input, const int8_t *filter,
+                                                     const int8_t *output) {
+  if (!opbridge_conv_call_valid(params, input, filter, output)) {
+    return 0;
+  }
+  const opbridge_dims *fl = &params->filter;
+  return params->dilation_width == 1 && (fl->width * fl->channels) % 16 == 0 && params->output.channels % 4 == 0 &&
+         fl->height * (params->stride_width + fl->width) * fl->channels <= OPBRIDGE_CONV_PAIRS_BAND_BYTES;
+}
+
 /* opbridge_conv_2d_s8_folded_pointwise: 1x1, channels a multiple of 16, no padding. */
 static inline int32_t opbridge_conv_pointwise_call_valid(const opbridge_conv_s8_folded_params *params,
                                                          const int8_t *input, const int8_t *filter,

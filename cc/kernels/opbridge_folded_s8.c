@@ -483,6 +483,14 @@ int32_t opbridge_conv_2d_s8_folded_blocks(const opbridge_conv_s8_folded_params *
   return opbridge_conv_2d_s8_folded(params, input, filter, output);
 }
 
+int32_t opbridge_conv_2d_s8_folded_pairs(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                         const int8_t *filter, int8_t *output) {
+  if (!opbridge_conv_pairs_call_valid(params, input, filter, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  return opbridge_conv_2d_s8_folded(params, input, filter, output);
+}
+
 int32_t opbridge_conv_2d_s8_folded_pointwise_narrow(const opbridge_conv_s8_folded_params *params,
                                                     const int8_t *input, const int8_t *filter, int8_t *output) {
   if (!opbridge_conv_pointwise_narrow_call_valid(params, input, filter, output)) {

@@ -42,6 +42,10 @@
 #define OPBRIDGE_DSP_WEIGHT_LAYOUT 0
 #endif
 
+/* 1 in the Helium variant: emitted modules then write the filters of
+ * opbridge_conv_2d_s8_folded_pairs in its pairs layout (opbridge_kernels_folded_s8.h). */
+#define OPBRIDGE_HELIUM_WEIGHT_LAYOUT OPBRIDGE_KERNELS_HELIUM
+
 /* The variant's name, for programs that report which one they run. */
 #if OPBRIDGE_KERNELS_HELIUM
 #define OPBRIDGE_KERNEL_VARIANT_NAME "helium"

@@ -93,6 +93,21 @@ int32_t opbridge_conv_2d_s8_folded_patch_rows(const opbridge_conv_s8_folded_para
 int32_t opbridge_conv_2d_s8_folded_blocks(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                           const int8_t *filter, int8_t *output);
 
+/* The band of input rows opbridge_conv_2d_s8_folded_pairs copies onto the stack (Helium). */
+#define OPBRIDGE_CONV_PAIRS_BAND_BYTES 2048
+
+/* CONV_2D whose window rows are whole 16-byte blocks (filter width x input channels a multiple of
+ * 16, not dilated along x), output channels a multiple of 4, and filter height x (stride along x +
+ * filter width) x input channels at most OPBRIDGE_CONV_PAIRS_BAND_BYTES. Where
+ * OPBRIDGE_HELIUM_WEIGHT_LAYOUT (opbridge_kernel_variant.h), the filter is in the pairs layout:
+ * for each group of four output channels, their weight rows interleaved 16 bytes at a time (block
+ * 0 of rows 0-3, then block 1, ...); the Helium variant runs each output row two positions at a
+ * time, each weight block loaded once for both, reading the windows in place where they lie inside
+ * the input and from a band of their rows copied onto the stack elsewhere. Other builds take the
+ * plain filter, as opbridge_conv_2d_s8_folded. Other shapes: OPBRIDGE_STATUS_INVALID_ARGUMENT. */
+int32_t opbridge_conv_2d_s8_folded_pairs(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                         const int8_t *filter, int8_t *output);
+
 /* CONV_2D with a 1x1 filter, input channels a multiple of 16 and no padding: each position is a
  * fully connected row. Other shapes: OPBRIDGE_STATUS_INVALID_ARGUMENT. */
 int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_params *params, const int8_t *input,

@@ -37,6 +37,7 @@ from opbridge.ir.attribute_types import Activation, Padding, Requantization, win
 from opbridge.ops.add.reference import add_parameters
 from opbridge.ops.conv_2d.emit_c import (
     CONV_BLOCKS_MAX_WINDOW,
+    CONV_PAIRS_BAND_BYTES,
     conv_2d_scratch_bytes,
     folded_convolution_bias,
     folded_kernel,
@@ -271,22 +272,32 @@ PATCH_ROWS_NODES = {
 }
 
 
-# Layers of whole-block window rows whose interior runs take two positions at a time on Helium
-# (opbridge_conv_pairs_in_assembly: interleaved weight rows on the stack), by node: filter, input
+# Layers that take opbridge_conv_2d_s8_folded_pairs (Helium: each output row two positions at a
+# time, in place or from a band of its input rows copied to the stack), by node: filter, input
 # channels, output channels, stride, padding, input height and width, batches and whether the
 # activation clamps (the quantization regime is the index's). Runs of odd and even length, rows of
-# 3 blocks a loop turn and of 1 (2x2 over 16), the largest window (3x3x64, 576 bytes), a partial
-# group of units and groups that shift left (which the pairs leave to the one-position path), two
-# batches.
+# 3 blocks a loop turn and of 1 (2x2 over 16), windows of 576 bytes (3x3x64), left shifts in some
+# groups and in all, two batches, rows wider than the band (node 47: in runs of band chunks, and a
+# row inside the input split into its border windows banded and its interior read in place).
+# Node 44's 6 output channels take opbridge_conv_2d_s8_folded_blocks instead, whose interior runs
+# take the same pairs assembly for the whole groups (the weight rows interleaved on the stack).
 PAIRS_NODES = {
-    40: ((3, 3), 16, 8, 1, Padding.SAME, 4, 7, 1, True),  # runs of 5: two pairs and one
-    41: ((3, 3), 16, 8, 1, Padding.VALID, 3, 8, 1, True),  # channel 0 shifts left: its group alone
-    42: ((3, 3), 32, 6, 1, Padding.VALID, 3, 7, 2, False),  # 6 blocks a row: two turns of 3
+    40: ((3, 3), 16, 8, 1, Padding.SAME, 4, 7, 1, True),  # banded rows of 7: three pairs and one
+    41: ((3, 3), 16, 8, 1, Padding.VALID, 3, 8, 1, True),  # in place; channel 0 shifts left
+    42: ((2, 2), 16, 8, 2, Padding.VALID, 5, 11, 1, False),  # 2 blocks a row: turns of 1
     43: ((3, 3), 16, 4, 1, Padding.SAME, 3, 5, 1, True),
-    44: ((2, 2), 16, 8, 2, Padding.VALID, 5, 11, 1, False),  # 2 blocks a row: turns of 1
-    45: ((3, 3), 16, 4, 1, Padding.VALID, 3, 6, 1, True),  # every channel shifts left: no pairs
-    46: ((3, 3), 64, 4, 1, Padding.SAME, 4, 6, 1, True),  # 576-byte windows, runs of 4
+    44: ((3, 3), 32, 6, 1, Padding.VALID, 3, 7, 2, False),  # _blocks: 6 blocks a row, two turns of 3
+    45: ((3, 3), 16, 4, 1, Padding.VALID, 3, 6, 1, True),  # every channel shifts left
+    46: ((3, 3), 64, 4, 1, Padding.SAME, 4, 6, 1, True),  # 576-byte windows
+    47: ((3, 3), 32, 4, 1, Padding.SAME, 3, 21, 1, False),  # rows of 21 columns, 19 a band
 }
+# Node 45 shifts left in every channel by a little (effective scales of 1.05 to 3) over sparse
+# weights of magnitude 1, so that its sums stay within the int8 range after the shift and a
+# left shift left out shows.
+PAIRS_SMALL_LEFT_SHIFT_NODE = 45
+# Node 47 is larger than require_small allows (2,016 input elements, 72,576 products): a row must
+# be wider than the band.
+PAIRS_WIDE_NODE = 47
 
 
 # The DSP variant's pairs of positions with a clamping output stage (an activation narrower than
@@ -426,13 +437,25 @@ def draw_pairs_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     }
     geometry = Geometry(batches, height, width, filter_size[0], filter_size[1], fields)
     taps = filter_size[0] * filter_size[1] * in_channels
-    require_small(geometry, in_channels, taps * out_channels)
+    if index != PAIRS_WIDE_NODE:
+        require_small(geometry, in_channels, taps * out_channels)
     input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), out_channels, per_channel_of(index), 0)
     filter_shape = (out_channels, *filter_size, in_channels)
+    weights = draw_weights(draw, filter_shape)
+    if index == PAIRS_SMALL_LEFT_SHIFT_NODE:
+        assert len(filter_q.scales) == 1  # one shared left shift
+        weights = np.zeros(filter_shape, dtype=np.int8)
+        for unit in range(out_channels):
+            taps_of_unit = draw(st.lists(st.integers(0, taps - 1), min_size=1, max_size=2, unique=True))
+            weights[unit].reshape(-1)[taps_of_unit] = draw(st.sampled_from([-1, 1]))
+        effective = draw(st.floats(1.05, 3.0))
+        output_q = Quantization(
+            (float(np.float32(input_q.scale * filter_q.scales[0] / effective)),), output_q.zero_points
+        )
     inputs = [
         TensorSpec("input", DType.INT8, (batches, height, width, in_channels), input_q),
-        TensorSpec("filter", DType.INT8, filter_shape, filter_q, draw_weights(draw, filter_shape)),
-        draw_bias(draw, input_q, filter_q, out_channels, taps),
+        TensorSpec("filter", DType.INT8, filter_shape, filter_q, weights),
+        draw_bias(draw, input_q, filter_q, out_channels, taps, extreme=index != PAIRS_SMALL_LEFT_SHIFT_NODE),
     ]
     return NodeSpec(inputs, attributes("CONV_2D", requantization=Requantization.TFLITE, **fields), output_q)
 
@@ -750,7 +773,7 @@ def draw_add_or_sub(op_type: str) -> Callable[[DrawFn, int], NodeSpec]:
 FORMS: dict[str, Form] = {
     form.name: form
     for form in (
-        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 47, draw_conv_2d),
+        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 48, draw_conv_2d),
         Form(
             "depthwise_conv_2d_folded",
             "DEPTHWISE_CONV_2D",
@@ -885,12 +908,18 @@ FEATURES: dict[str, set[str]] = {
         "in_registers_full_range_1x1_positions",
         "border_windows_copied",
         "border_windows_copied_by_blocks",
-        "pairs",  # Helium: interior runs two positions at a time over interleaved weight rows
+        "blocks_pairs",  # Helium: _blocks's interior runs two positions at a time (rows interleaved on the stack)
+        "blocks_pairs_beside_one_position_groups",  # groups of units those pairs leave (partial, left shift)
+        "pairs",  # opbridge_conv_2d_s8_folded_pairs (Helium: rows two positions at a time)
+        "pairs_in_place",
+        "pairs_band",
+        "pairs_band_chunks",  # rows wider than the band
+        "pairs_split_row",  # a row inside the input: border windows banded, the interior in place
         "pairs_odd_run",
         "pairs_even_run",
         "pairs_3_blocks_a_turn",
         "pairs_1_block_a_turn",
-        "pairs_beside_one_position_groups",  # groups of units the pairs leave (partial, left shift)
+        "pairs_left_shift",
         "patch_rows",  # Helium: opbridge_conv_2d_s8_folded_patch_rows, runs of windows on the stack
         "patch_rows_one_block",
         "patch_rows_two_blocks",
@@ -1404,34 +1433,76 @@ def patch_rows_features(graph: Graph, node: Node, window_bytes: int, all_inside:
     return features
 
 
-def pairs_features(graph: Graph, node: Node, columns_inside: list[bool]) -> set[str]:
-    """Helium's two positions at a time (opbridge_conv_pairs_in_assembly): in-place windows whose
-    rows are whole blocks, at most CONV_BLOCKS_MAX_WINDOW bytes, not dilated along x, in runs of
-    two interior windows or more, for groups of four units with no left shift."""
-    a = node.attributes
-    _, filter_height, filter_width, in_channels = graph.tensor(node.inputs[1]).shape
-    run = filter_width * in_channels
-    run_length = sum(columns_inside)
-    window_bytes = filter_height * run
-    if a.dilation_width != 1 or run % 16 or window_bytes > CONV_BLOCKS_MAX_WINDOW or run_length < 2:
+def blocks_pairs_features(graph: Graph, node: Node, columns_inside: list[bool]) -> set[str]:
+    """Helium's opbridge_conv_2d_s8_folded_blocks: its interior runs of two windows or more take the
+    pairs assembly for groups of four units with no left shift (the others, one position at a time)."""
+    if not folded_kernel(graph, node).endswith("_blocks") or sum(columns_inside) < 2:
         return set()
+    channels = graph.tensor(node.outputs[0]).shape[3]
+    left = pairs_left_shifts(graph, node)
+    groups = [not left[g : g + 4].any() for g in range(0, channels // 4 * 4, 4)]
+    if not any(groups):
+        return set()
+    features = {"blocks_pairs"}
+    if not all(groups) or channels % 4:
+        features.add("blocks_pairs_beside_one_position_groups")
+    return features
+
+
+def pairs_left_shifts(graph: Graph, node: Node) -> np.ndarray:
+    """Per output channel, whether its requantization shifts left."""
     input_q, filter_q, output_q = (
         graph.tensor(index).quantization for index in (node.inputs[0], node.inputs[1], node.outputs[0])
     )
     assert input_q is not None and filter_q is not None and output_q is not None
     channels = graph.tensor(node.outputs[0]).shape[3]
     _, shifts = per_channel_multipliers(input_q.scale, filter_q.scales, output_q.scale, channels)
-    groups = [not (np.asarray(shifts[g : g + 4]) > 0).any() for g in range(0, channels // 4 * 4, 4)]
-    if not any(groups):
-        return set()
-    blocks = run // 16
-    features = {
-        "pairs",
-        "pairs_odd_run" if run_length % 2 else "pairs_even_run",
-        "pairs_3_blocks_a_turn" if blocks % 3 == 0 else "pairs_1_block_a_turn",
-    }
-    if not all(groups) or channels % 4:
-        features.add("pairs_beside_one_position_groups")
+    return np.asarray(shifts) > 0
+
+
+def pairs_entry_features(graph: Graph, node: Node) -> set[str]:
+    """opbridge_conv_2d_s8_folded_pairs on Helium: the runs each output row takes (in place, banded,
+    in band chunks, split), as the kernel cuts them; their parity, loop turns, left shifts."""
+    a = node.attributes
+    _, height, width, in_channels = graph.tensor(node.inputs[0]).shape
+    _, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
+    out_width = graph.tensor(node.outputs[0]).shape[2]
+    rows = window(a.padding, height, filter_height, a.stride_height, a.dilation_height)
+    cols = window(a.padding, width, filter_width, a.stride_width, 1)
+    first_inside = (cols.padding_before + a.stride_width - 1) // a.stride_width
+    last_start = width - filter_width + cols.padding_before
+    end_inside = min(last_start // a.stride_width + 1 if last_start >= 0 else 0, out_width)
+    band_columns = (CONV_PAIRS_BAND_BYTES // (filter_height * in_channels) - filter_width) // a.stride_width + 1
+    blocks = filter_width * in_channels // 16
+    features = {"pairs_3_blocks_a_turn" if blocks % 3 == 0 else "pairs_1_block_a_turn"}
+    if pairs_left_shifts(graph, node).any():
+        features.add("pairs_left_shift")
+    for oy in range(rows.output_size):
+        y_origin = oy * a.stride_height - rows.padding_before
+        rows_inside = y_origin >= 0 and y_origin + (filter_height - 1) * a.dilation_height < height
+        first = end = out_width
+        fits = band_columns >= out_width
+        if (
+            rows_inside
+            and end_inside - first_inside >= 2
+            and (not fits or (first_inside == 0 and end_inside == out_width))
+        ):
+            first, end = first_inside, end_inside
+        ox = 0
+        while ox < out_width:
+            if ox == first:
+                features.add("pairs_in_place")
+                if first > 0 or end < out_width:
+                    features.add("pairs_split_row")
+                runs, ox = end - first, end
+            else:
+                stop = min(ox + band_columns, out_width)
+                stop = first if ox < first < stop else stop
+                features.add("pairs_band")
+                if not fits:
+                    features.add("pairs_band_chunks")
+                runs, ox = stop - ox, stop
+            features.add("pairs_odd_run" if runs % 2 else "pairs_even_run")
     return features
 
 
@@ -1545,7 +1616,9 @@ def window_features(graph: Graph, node: Node) -> set[str]:
                 features.add(pointwise_feature(graph, node))
                 features |= in_registers_stage_features(graph, node, in_channels)
             window_bytes = filter_height * filter_width * in_channels
-            features |= pairs_features(graph, node, inside[1] if any(flags) else [])
+            features |= blocks_pairs_features(graph, node, inside[1] if any(flags) else [])
+            if folded_kernel(graph, node).endswith("_pairs"):
+                features |= pairs_entry_features(graph, node)
             copyable = a.dilation_width == 1 and window_bytes % 16 == 0 and window_bytes <= CONV_BLOCKS_MAX_WINDOW
             if not all(flags) and copyable:
                 features.add("border_windows_copied")  # Helium: overhanging windows copied to the stack

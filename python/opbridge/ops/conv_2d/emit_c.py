@@ -8,7 +8,14 @@ from typing import Any
 
 import numpy as np
 
-from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, tensor_dims
+from opbridge.backends.c.emit_context import (
+    KERNELS_HEADER,
+    EmitContext,
+    NodeCode,
+    c_int_list,
+    constants_placement,
+    tensor_dims,
+)
 from opbridge.backends.c.kernel_call import (
     CExpression,
     Field,
@@ -177,6 +184,9 @@ def emit_folded_convolution(
     )
     arguments = [ctx.pointer(node.inputs[0]), ctx.pointer(node.inputs[1])]
     kernel = folded_kernel(graph, node)
+    if kernel == "opbridge_conv_2d_s8_folded_pairs":
+        filter_definition, arguments[1] = pairs_filter_definition(ctx, node)
+        definitions = [filter_definition, *definitions]
     if kernel in ("opbridge_conv_2d_s8_folded_patch", "opbridge_conv_2d_s8_folded_patch_rows"):
         arguments.append(ctx.scratch_pointer(node, "int8_t"))
     call = KernelCall(kernel, params, (*arguments, ctx.pointer(node.outputs[0])))
@@ -235,6 +245,8 @@ def folded_kernel(graph: Graph, node: Node) -> str:
         if channels <= 64 and output.shape[3] % 4 == 0 and not _shifts_left(graph, node):
             return "opbridge_conv_2d_s8_folded_pointwise_narrow"
         return "opbridge_conv_2d_s8_folded_pointwise"
+    if _pairs_fits(graph, node):
+        return "opbridge_conv_2d_s8_folded_pairs"
     window_bytes = filter_height * filter_width * channels
     if attributes.dilation_width == 1 and filter_width * channels % 16 == 0 and window_bytes <= CONV_BLOCKS_MAX_WINDOW:
         return "opbridge_conv_2d_s8_folded_blocks"
@@ -303,6 +315,58 @@ def _patch_rows_fits(graph: Graph, node: Node) -> bool:
     )
 
 
+# OPBRIDGE_CONV_PAIRS_BAND_BYTES in cc/kernels/opbridge_kernels_folded_s8.h: the band of input rows
+# opbridge_conv_2d_s8_folded_pairs copies onto the stack.
+CONV_PAIRS_BAND_BYTES = 2048
+
+
+def _pairs_fits(graph: Graph, node: Node) -> bool:
+    """Whether an in-place CONV_2D takes opbridge_conv_2d_s8_folded_pairs: window rows of whole
+    16-byte blocks, not dilated along x, output channels a multiple of 4, the window rows of two
+    neighbouring positions within CONV_PAIRS_BAND_BYTES, at least two output columns (one column
+    would run each window as a pair of itself), and the node the filter's only reader (it writes
+    its own copy in the pairs layout)."""
+    _, filter_height, filter_width, channels = graph.tensor(node.inputs[1]).shape
+    attributes = node.attributes
+    output = graph.tensor(node.outputs[0])
+    filter_index = node.inputs[1]
+    readers = sum(1 for other in graph.nodes if filter_index in other.inputs)
+    return (
+        attributes.dilation_width == 1
+        and filter_width * channels % 16 == 0
+        and output.shape[3] % 4 == 0
+        and output.shape[2] >= 2
+        and filter_height * (attributes.stride_width + filter_width) * channels <= CONV_PAIRS_BAND_BYTES
+        and readers == 1
+        and filter_index not in graph.outputs
+        and graph.tensor(filter_index).data is not None
+    )
+
+
+def pairs_layout(weights: np.ndarray) -> np.ndarray:
+    """A filter [units, height, width, channels] in opbridge_conv_2d_s8_folded_pairs's Helium layout:
+    for each group of four units, their weight rows interleaved 16 bytes at a time."""
+    units = weights.shape[0]
+    blocks = weights.reshape(units // 4, 4, -1, 16)  # group, unit, block, byte
+    return np.ascontiguousarray(blocks.transpose(0, 2, 1, 3)).ravel()
+
+
+def pairs_filter_definition(ctx: EmitContext, node: Node) -> tuple[str, str]:
+    """The node's copy of its filter: in the pairs layout where the build reads it
+    (OPBRIDGE_HELIUM_WEIGHT_LAYOUT, opbridge_kernel_variant.h), as it is elsewhere."""
+    symbol = ctx.local_symbol(node, "filter")
+    plain = np.asarray(ctx.graph.tensor(node.inputs[1]).data, dtype=np.int64)
+    placement = constants_placement(ctx.prefix)
+    definition = (
+        "#if OPBRIDGE_HELIUM_WEIGHT_LAYOUT /* each group of four weight rows interleaved 16 bytes at a time */\n"
+        f"{placement} static const int8_t {symbol}[{plain.size}] = {{{c_int_list(pairs_layout(plain))}}};\n"
+        "#else\n"
+        f"{placement} static const int8_t {symbol}[{plain.size}] = {{{c_int_list(plain.ravel())}}};\n"
+        "#endif"
+    )
+    return definition, symbol
+
+
 def _shifts_left(graph: Graph, node: Node) -> bool:
     """Whether any output channel's requantization shifts left (a positive shift)."""
     input_q, filter_q, output_q = (
@@ -357,6 +421,11 @@ def emit_conv_2d(ctx: EmitContext, node: Node) -> NodeCode:
 
 
 def folded_bias_input(graph: Graph, node: Node) -> list[int]:
-    """The bias, which the folded forms replace with the folded bias (OperatorDefinition.absorbed_constants)."""
+    """The bias, which the folded forms replace with the folded bias, and the filter when the node
+    writes its own copy of it in the pairs layout (OperatorDefinition.absorbed_constants)."""
     depthwise = node.op_type == "DEPTHWISE_CONV_2D"
-    return absorbed_bias(node, folded_convolution_bias(graph, node, depthwise) is not None)
+    folded = folded_convolution_bias(graph, node, depthwise) is not None
+    absorbed = absorbed_bias(node, folded)
+    if folded and folded_kernel(graph, node) == "opbridge_conv_2d_s8_folded_pairs":
+        absorbed.append(node.inputs[1])  # the node writes its own copy in the pairs layout
+    return absorbed
