@@ -1347,18 +1347,28 @@ static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_pairs_run(const opbridge_conv_s8
   }
 }
 
-/* `bytes` bytes of `value`, or of `source` when it is not NULL, with a lane predicate on the tail. */
-static void opbridge_band_bytes(int8_t *destination, const int8_t *source, int8_t value, int32_t bytes) {
+/* `bytes` bytes of `source` to `destination`, and `bytes` of `value`: tail-predicated low-overhead
+ * loops (3 and 2 instructions per 16 bytes; the C loop took 16). */
+static inline void opbridge_band_copy(int8_t *destination, const int8_t *source, int32_t bytes) {
+  __asm__ volatile("   wlstp.8 lr, %[bytes], 2f\n"
+                   "1: vldrb.8 q0, [%[source]], #16\n"
+                   "   vstrb.8 q0, [%[destination]], #16\n"
+                   "   letp    lr, 1b\n"
+                   "2:\n"
+                   : [destination] "+r"(destination), [source] "+r"(source)
+                   : [bytes] "r"(bytes)
+                   : "lr", "q0", "memory");
+}
+
+static inline void opbridge_band_fill(int8_t *destination, int8_t value, int32_t bytes) {
   const int8x16_t fill = vdupq_n_s8(value);
-  for (; bytes > 0; bytes -= 16, destination += 16) {
-    const mve_pred16_t p = vctp8q((uint32_t)bytes);
-    if (source != NULL) {
-      vstrbq_p_s8(destination, vldrbq_z_s8(source, p), p);
-      source += 16;
-    } else {
-      vstrbq_p_s8(destination, fill, p);
-    }
-  }
+  __asm__ volatile("   wlstp.8 lr, %[bytes], 2f\n"
+                   "1: vstrb.8 %q[fill], [%[destination]], #16\n"
+                   "   letp    lr, 1b\n"
+                   "2:\n"
+                   : [destination] "+r"(destination)
+                   : [bytes] "r"(bytes), [fill] "w"(fill)
+                   : "lr", "memory");
 }
 
 /* The window rows of output row y_origin's columns [x_start, x_start + span) of the input, one
@@ -1372,7 +1382,7 @@ static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_pairs_band(const opbridge_conv_s
   for (int32_t fy = 0; fy < params->filter.height; ++fy, band += span * channels) {
     const int32_t iy = y_origin + fy * params->dilation_height;
     if (iy < 0 || iy >= in->height) {
-      opbridge_band_bytes(band, NULL, zero_point, span * channels);
+      opbridge_band_fill(band, zero_point, span * channels);
       continue;
     }
     int32_t before = x_start < 0 ? -x_start : 0; /* columns left of the input */
@@ -1380,10 +1390,10 @@ static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_pairs_band(const opbridge_conv_s
     int32_t inside = in->width - (x_start + before); /* columns inside from there */
     inside = inside < span - before ? inside : span - before;
     inside = inside > 0 ? inside : 0;
-    opbridge_band_bytes(band, NULL, zero_point, before * channels);
-    opbridge_band_bytes(band + before * channels, image + (iy * in->width + x_start + before) * channels, 0,
-                        inside * channels);
-    opbridge_band_bytes(band + (before + inside) * channels, NULL, zero_point, (span - before - inside) * channels);
+    opbridge_band_fill(band, zero_point, before * channels);
+    opbridge_band_copy(band + before * channels, image + (iy * in->width + x_start + before) * channels,
+                       inside * channels);
+    opbridge_band_fill(band + (before + inside) * channels, zero_point, (span - before - inside) * channels);
   }
 }
 
