@@ -793,9 +793,9 @@ typedef char opbridge_conv_pairs_job_layout[(sizeof(void *) == 4 && offsetof(opb
 #define OPBRIDGE_PAIRS_TURN_1 OPBRIDGE_PAIRS_BLOCK
 #define OPBRIDGE_PAIRS_TURN_3 OPBRIDGE_PAIRS_BLOCK OPBRIDGE_PAIRS_BLOCK OPBRIDGE_PAIRS_BLOCK
 
-/* The output stage of both vectors of four sums (q0, q1), after the bias (q4) and the left shift
- * (below): as opbridge_lanes_requantize (q5 multiplier, q7 the rounding fix, q6 the right shift;
- * r9 the offset, q3 the minimum, q2 the maximum, loaded after the fix that uses q2). */
+/* The output stage of both vectors of four sums (q0, q1), which start at the bias, after the left
+ * shift (below): as opbridge_lanes_requantize (q5 multiplier, q7 the rounding fix, q6 the right
+ * shift, q2 a temporary; then r9 the offset, q3 and q4 the clamp). */
 #define OPBRIDGE_PAIRS_RESCALE(q)       \
   "   vqrdmulh.s32 " q ", " q ", q5\n"  \
   "   vshr.s32 q2, " q ", #31\n"        \
@@ -805,21 +805,38 @@ typedef char opbridge_conv_pairs_job_layout[(sizeof(void *) == 4 && offsetof(opb
 
 /* Naked: it needs every general register (eight sums and six pointers), which GCC's operand
  * constraints cannot give at -O0 (r7 is the frame pointer there); it saves what AAPCS asks. The
- * destination is in r7: VSTRB.32 takes a low register. Per
- * pair: 14 instructions a block, 2 a loop turn, 7 a window row, 48 for the stage and the loop. */
+ * destination is in r7: VSTRB.32 takes a low register. Per pair: 14 instructions a block, 2 a
+ * loop turn and 7 a window row (2 a row of the 3x3 written out), 38 for the stage and the loop. */
 #define OPBRIDGE_PAIRS_NO_LEFT_SHIFT ""
 #define OPBRIDGE_PAIRS_LEFT_SHIFT     \
   "   vldrw.32 q2, [r5, #144]\n"     \
   "   vshl.s32 q0, q0, q2\n"         \
   "   vshl.s32 q1, q1, q2\n"
-#define OPBRIDGE_CONV_PAIRS(U, NAME, LEFT)                                                            \
-  static void __attribute__((naked, noinline)) NAME##U(                                               \
-      const opbridge_conv_pairs_job *job __attribute__((unused))) {                                     \
+/* The window of both positions: rows of `turns` loop turns of U blocks, ended by the weights' end. */
+#define OPBRIDGE_PAIRS_WINDOW_LOOP(U)   \
+  "2: ldr     r9, [r5, #0]\n"           \
+  "3:\n" OPBRIDGE_PAIRS_TURN_##U        \
+  "   subs    r9, r9, #1\n"             \
+  "   bne     3b\n"                     \
+  "   ldr     r9, [r5, #8]\n"           \
+  "   add     r1, r1, r9\n"             \
+  "   add     r11, r11, r9\n"           \
+  "   ldr     r9, [r5, #4]\n"           \
+  "   cmp     r3, r9\n"                 \
+  "   bne     2b\n"
+/* Three rows of three blocks (3x3 over 16 channels, the most common shape), written out. */
+#define OPBRIDGE_PAIRS_ROW_OF_3 OPBRIDGE_PAIRS_TURN_3 "   add     r1, r1, r9\n   add     r11, r11, r9\n"
+#define OPBRIDGE_PAIRS_WINDOW_3X3 \
+  "   ldr     r9, [r5, #8]\n" OPBRIDGE_PAIRS_ROW_OF_3 OPBRIDGE_PAIRS_ROW_OF_3 OPBRIDGE_PAIRS_ROW_OF_3
+
+/* Sums start at the bias (LDRD: two units a load); q3 and q4 hold the clamp. */
+#define OPBRIDGE_CONV_PAIRS(NAME, WINDOW, LEFT)                                                       \
+  static void __attribute__((naked, noinline)) NAME(const opbridge_conv_pairs_job *job __attribute__((unused))) { \
     __asm__ volatile("   push    {r4-r11, lr}\n"                                                      \
                      "   vpush   {d8-d15}\n"                                                          \
                      "   mov     r5, r0\n"                                                            \
                      "   vldrw.32 q3, [r5, #112]\n"                                                   \
-                     "   vldrw.32 q4, [r5, #48]\n"                                                    \
+                     "   vldrw.32 q4, [r5, #128]\n"                                                   \
                      "   vldrw.32 q5, [r5, #64]\n"                                                    \
                      "   vldrw.32 q6, [r5, #80]\n"                                                    \
                      "   vldrw.32 q7, [r5, #96]\n"                                                    \
@@ -828,24 +845,10 @@ typedef char opbridge_conv_pairs_job_layout[(sizeof(void *) == 4 && offsetof(opb
                      "   add     r11, r1, r9\n"                                                       \
                      "   ldr     r7, [r5, #40]\n"                                                     \
                      "1: ldr     r3, [r5, #28]\n"                                                     \
-                     "   movs    r0, #0\n"                                                            \
-                     "   movs    r2, #0\n"                                                            \
-                     "   movs    r4, #0\n"                                                            \
-                     "   movs    r6, #0\n"                                                            \
-                     "   mov     r8, #0\n"                                                            \
-                     "   mov     r10, #0\n"                                                           \
-                     "   mov     r12, #0\n"                                                           \
-                     "   mov     lr, #0\n"                                                            \
-                     "2: ldr     r9, [r5, #0]\n"                                                      \
-                     "3:\n" OPBRIDGE_PAIRS_TURN_##U                                                   \
-                     "   subs    r9, r9, #1\n"                                                        \
-                     "   bne     3b\n"                                                                \
-                     "   ldr     r9, [r5, #8]\n"                                                      \
-                     "   add     r1, r1, r9\n"                                                        \
-                     "   add     r11, r11, r9\n"                                                      \
-                     "   ldr     r9, [r5, #4]\n"                                                      \
-                     "   cmp     r3, r9\n"                                                            \
-                     "   bne     2b\n"                                                                \
+                     "   ldrd    r0, r2, [r5, #48]\n"                                                 \
+                     "   ldrd    r4, r6, [r5, #56]\n"                                                 \
+                     "   ldrd    r8, r10, [r5, #48]\n"                                                \
+                     "   ldrd    r12, lr, [r5, #56]\n" WINDOW                                         \
                      "   vmov.32 q0[0], r0\n"                                                         \
                      "   vmov.32 q0[1], r2\n"                                                         \
                      "   vmov.32 q0[2], r4\n"                                                         \
@@ -853,17 +856,14 @@ typedef char opbridge_conv_pairs_job_layout[(sizeof(void *) == 4 && offsetof(opb
                      "   vmov.32 q1[0], r8\n"                                                         \
                      "   vmov.32 q1[1], r10\n"                                                        \
                      "   vmov.32 q1[2], r12\n"                                                        \
-                     "   vmov.32 q1[3], lr\n"                                                        \
-                     "   vadd.i32 q0, q0, q4\n"                                                       \
-                     "   vadd.i32 q1, q1, q4\n" LEFT OPBRIDGE_PAIRS_RESCALE("q0") OPBRIDGE_PAIRS_RESCALE("q1") \
+                     "   vmov.32 q1[3], lr\n" LEFT OPBRIDGE_PAIRS_RESCALE("q0") OPBRIDGE_PAIRS_RESCALE("q1") \
                      "   ldr     r9, [r5, #20]\n"                                                     \
                      "   vadd.i32 q0, q0, r9\n"                                                       \
                      "   vadd.i32 q1, q1, r9\n"                                                       \
-                     "   vldrw.32 q2, [r5, #128]\n"                                                   \
                      "   vmax.s32 q0, q0, q3\n"                                                       \
                      "   vmax.s32 q1, q1, q3\n"                                                       \
-                     "   vmin.s32 q0, q0, q2\n"                                                       \
-                     "   vmin.s32 q1, q1, q2\n"                                                       \
+                     "   vmin.s32 q0, q0, q4\n"                                                       \
+                     "   vmin.s32 q1, q1, q4\n"                                                       \
                      "   ldr     r9, [r5, #16]\n"                                                     \
                      "   vstrb.32 q0, [r7]\n"                                                         \
                      "   add     r7, r7, r9\n"                                                        \
@@ -879,12 +879,27 @@ typedef char opbridge_conv_pairs_job_layout[(sizeof(void *) == 4 && offsetof(opb
                      "   pop     {r4-r11, pc}\n");                                                    \
   }
 
-/* Window rows of a multiple of 3 blocks (3x3 over 16k channels) three blocks a loop turn. */
-OPBRIDGE_CONV_PAIRS(1, opbridge_conv_pairs_in_assembly, OPBRIDGE_PAIRS_NO_LEFT_SHIFT)
-OPBRIDGE_CONV_PAIRS(3, opbridge_conv_pairs_in_assembly, OPBRIDGE_PAIRS_NO_LEFT_SHIFT)
-/* And with a left shift in some unit (opbridge_conv_2d_s8_folded_pairs takes any shifts). */
-OPBRIDGE_CONV_PAIRS(1, opbridge_conv_pairs_shifting_left, OPBRIDGE_PAIRS_LEFT_SHIFT)
-OPBRIDGE_CONV_PAIRS(3, opbridge_conv_pairs_shifting_left, OPBRIDGE_PAIRS_LEFT_SHIFT)
+/* Window rows of a multiple of 3 blocks (3x3 over 16k channels) three blocks a loop turn, three
+ * rows of three written out; each with a left shift in some unit or none. */
+OPBRIDGE_CONV_PAIRS(opbridge_conv_pairs_in_assembly1, OPBRIDGE_PAIRS_WINDOW_LOOP(1), OPBRIDGE_PAIRS_NO_LEFT_SHIFT)
+OPBRIDGE_CONV_PAIRS(opbridge_conv_pairs_in_assembly3, OPBRIDGE_PAIRS_WINDOW_LOOP(3), OPBRIDGE_PAIRS_NO_LEFT_SHIFT)
+OPBRIDGE_CONV_PAIRS(opbridge_conv_pairs_in_assembly3x3, OPBRIDGE_PAIRS_WINDOW_3X3, OPBRIDGE_PAIRS_NO_LEFT_SHIFT)
+OPBRIDGE_CONV_PAIRS(opbridge_conv_pairs_shifting_left1, OPBRIDGE_PAIRS_WINDOW_LOOP(1), OPBRIDGE_PAIRS_LEFT_SHIFT)
+OPBRIDGE_CONV_PAIRS(opbridge_conv_pairs_shifting_left3, OPBRIDGE_PAIRS_WINDOW_LOOP(3), OPBRIDGE_PAIRS_LEFT_SHIFT)
+OPBRIDGE_CONV_PAIRS(opbridge_conv_pairs_shifting_left3x3, OPBRIDGE_PAIRS_WINDOW_3X3, OPBRIDGE_PAIRS_LEFT_SHIFT)
+
+typedef void (*opbridge_conv_pairs_fn)(const opbridge_conv_pairs_job *);
+
+/* The pairs assembly for window rows of `blocks` blocks, `window_rows` of them, shifting left or not. */
+static opbridge_conv_pairs_fn opbridge_conv_pairs_of(int32_t blocks, int32_t window_rows, int32_t left) {
+  if (blocks == 3 && window_rows == 3) {
+    return left ? opbridge_conv_pairs_shifting_left3x3 : opbridge_conv_pairs_in_assembly3x3;
+  }
+  if (blocks % 3 == 0) {
+    return left ? opbridge_conv_pairs_shifting_left3 : opbridge_conv_pairs_in_assembly3;
+  }
+  return left ? opbridge_conv_pairs_shifting_left1 : opbridge_conv_pairs_in_assembly1;
+}
 
 /* The four weight rows of a group interleaved block by block (block b of rows 0-3, then block
  * b + 1): what opbridge_conv_pairs_in_assembly reads with one pointer. */
@@ -941,7 +956,7 @@ static inline __attribute__((always_inline)) void opbridge_conv_interior_segment
           vdupq_n_s32(constants.maximum),
           constants.left,
       };
-      (blocks % 3 == 0 ? opbridge_conv_pairs_in_assembly3 : opbridge_conv_pairs_in_assembly1)(&pairs_job);
+      opbridge_conv_pairs_of(blocks, window_rows, 0)(&pairs_job);
       if (count % 2 == 0) {
         return;
       }
@@ -1329,10 +1344,7 @@ static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_pairs_run(const opbridge_conv_s8
         vdupq_n_s32(constants.maximum),
         constants.left,
     };
-    void (*pairs_of)(const opbridge_conv_pairs_job *) =
-        vmaxvq_s32(0, constants.left) > 0
-            ? (blocks % 3 == 0 ? opbridge_conv_pairs_shifting_left3 : opbridge_conv_pairs_shifting_left1)
-            : (blocks % 3 == 0 ? opbridge_conv_pairs_in_assembly3 : opbridge_conv_pairs_in_assembly1);
+    const opbridge_conv_pairs_fn pairs_of = opbridge_conv_pairs_of(blocks, window_rows, vmaxvq_s32(0, constants.left) > 0);
     if (pairs > 0) {
       pairs_of(&job);
     }

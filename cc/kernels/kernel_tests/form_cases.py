@@ -275,10 +275,11 @@ PATCH_ROWS_NODES = {
 # Layers that take opbridge_conv_2d_s8_folded_pairs (Helium: each output row two positions at a
 # time, in place or from a band of its input rows copied to the stack), by node: filter, input
 # channels, output channels, stride, padding, input height and width, batches and whether the
-# activation clamps (the quantization regime is the index's). Runs of odd and even length, rows of
-# 3 blocks a loop turn and of 1 (2x2 over 16), windows of 576 bytes (3x3x64), left shifts in some
-# groups and in all, two batches, rows wider than the band (node 47: in runs of band chunks, and a
-# row inside the input split into its border windows banded and its interior read in place).
+# activation clamps (the quantization regime is the index's). Runs of odd and even length, the
+# three windows of the assembly (3x3 over 16 channels written out, rows of 3 blocks a loop turn,
+# rows of 1: 2x2 over 16) each with and without a left shift, windows of 576 bytes (3x3x64), two
+# batches, rows wider than the band (node 47: in runs of band chunks, and a row inside the input
+# split into its border windows banded and its interior read in place).
 # Node 44's 6 output channels take opbridge_conv_2d_s8_folded_blocks instead, whose interior runs
 # take the same pairs assembly for the whole groups (the weight rows interleaved on the stack).
 PAIRS_NODES = {
@@ -287,14 +288,16 @@ PAIRS_NODES = {
     42: ((2, 2), 16, 8, 2, Padding.VALID, 5, 11, 1, False),  # 2 blocks a row: turns of 1
     43: ((3, 3), 16, 4, 1, Padding.SAME, 3, 5, 1, True),
     44: ((3, 3), 32, 6, 1, Padding.VALID, 3, 7, 2, False),  # _blocks: 6 blocks a row, two turns of 3
-    45: ((3, 3), 16, 4, 1, Padding.VALID, 3, 6, 1, True),  # every channel shifts left
+    45: ((3, 3), 16, 4, 1, Padding.VALID, 3, 6, 1, True),  # 3x3 written out, shifting left
     46: ((3, 3), 64, 4, 1, Padding.SAME, 4, 6, 1, True),  # 576-byte windows
     47: ((3, 3), 32, 4, 1, Padding.SAME, 3, 21, 1, False),  # rows of 21 columns, 19 a band
+    56: ((3, 3), 32, 4, 1, Padding.VALID, 3, 6, 1, True),  # turns of 3 blocks, shifting left
+    57: ((2, 2), 16, 4, 1, Padding.VALID, 3, 6, 1, False),  # turns of 1 block, shifting left
 }
-# Node 45 shifts left in every channel by a little (effective scales of 1.05 to 3) over sparse
-# weights of magnitude 1, so that its sums stay within the int8 range after the shift and a
-# left shift left out shows.
-PAIRS_SMALL_LEFT_SHIFT_NODE = 45
+# Nodes that shift left by a little (effective scales of 1.05 to 3 in the channel of the largest
+# filter scale) over sparse weights of magnitude 1, so that their sums stay within the int8 range
+# after the shift and a left shift left out shows: one for each window of the pairs assembly.
+PAIRS_SMALL_LEFT_SHIFT_NODES = (45, 56, 57)
 # Node 47 is larger than require_small allows (2,016 input elements, 72,576 products): a row must
 # be wider than the band.
 PAIRS_WIDE_NODE = 47
@@ -442,20 +445,19 @@ def draw_pairs_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), out_channels, per_channel_of(index), 0)
     filter_shape = (out_channels, *filter_size, in_channels)
     weights = draw_weights(draw, filter_shape)
-    if index == PAIRS_SMALL_LEFT_SHIFT_NODE:
-        assert len(filter_q.scales) == 1  # one shared left shift
+    if index in PAIRS_SMALL_LEFT_SHIFT_NODES:
         weights = np.zeros(filter_shape, dtype=np.int8)
         for unit in range(out_channels):
             taps_of_unit = draw(st.lists(st.integers(0, taps - 1), min_size=1, max_size=2, unique=True))
             weights[unit].reshape(-1)[taps_of_unit] = draw(st.sampled_from([-1, 1]))
         effective = draw(st.floats(1.05, 3.0))
         output_q = Quantization(
-            (float(np.float32(input_q.scale * filter_q.scales[0] / effective)),), output_q.zero_points
+            (float(np.float32(input_q.scale * max(filter_q.scales) / effective)),), output_q.zero_points
         )
     inputs = [
         TensorSpec("input", DType.INT8, (batches, height, width, in_channels), input_q),
         TensorSpec("filter", DType.INT8, filter_shape, filter_q, weights),
-        draw_bias(draw, input_q, filter_q, out_channels, taps, extreme=index != PAIRS_SMALL_LEFT_SHIFT_NODE),
+        draw_bias(draw, input_q, filter_q, out_channels, taps, extreme=index not in PAIRS_SMALL_LEFT_SHIFT_NODES),
     ]
     return NodeSpec(inputs, attributes("CONV_2D", requantization=Requantization.TFLITE, **fields), output_q)
 
@@ -773,7 +775,7 @@ def draw_add_or_sub(op_type: str) -> Callable[[DrawFn, int], NodeSpec]:
 FORMS: dict[str, Form] = {
     form.name: form
     for form in (
-        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 48, draw_conv_2d),
+        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 58, draw_conv_2d),
         Form(
             "depthwise_conv_2d_folded",
             "DEPTHWISE_CONV_2D",
@@ -917,9 +919,12 @@ FEATURES: dict[str, set[str]] = {
         "pairs_split_row",  # a row inside the input: border windows banded, the interior in place
         "pairs_odd_run",
         "pairs_even_run",
+        "pairs_3x3_written_out",  # three rows of three blocks
         "pairs_3_blocks_a_turn",
         "pairs_1_block_a_turn",
-        "pairs_left_shift",
+        "pairs_3x3_written_out_left_shift",
+        "pairs_3_blocks_a_turn_left_shift",
+        "pairs_1_block_a_turn_left_shift",
         "patch_rows",  # Helium: opbridge_conv_2d_s8_folded_patch_rows, runs of windows on the stack
         "patch_rows_one_block",
         "patch_rows_two_blocks",
@@ -1474,9 +1479,14 @@ def pairs_entry_features(graph: Graph, node: Node) -> set[str]:
     end_inside = min(last_start // a.stride_width + 1 if last_start >= 0 else 0, out_width)
     band_columns = (CONV_PAIRS_BAND_BYTES // (filter_height * in_channels) - filter_width) // a.stride_width + 1
     blocks = filter_width * in_channels // 16
-    features = {"pairs_3_blocks_a_turn" if blocks % 3 == 0 else "pairs_1_block_a_turn"}
-    if pairs_left_shifts(graph, node).any():
-        features.add("pairs_left_shift")
+    if blocks == 3 and filter_height == 3:
+        window_kind = "pairs_3x3_written_out"
+    else:
+        window_kind = "pairs_3_blocks_a_turn" if blocks % 3 == 0 else "pairs_1_block_a_turn"
+    features = {window_kind}
+    left = pairs_left_shifts(graph, node)
+    if any(left[g : g + 4].any() for g in range(0, len(left), 4)):
+        features.add(f"{window_kind}_left_shift")
     for oy in range(rows.output_size):
         y_origin = oy * a.stride_height - rows.padding_before
         rows_inside = y_origin >= 0 and y_origin + (filter_height - 1) * a.dilation_height < height
