@@ -1307,18 +1307,29 @@ int32_t opbridge_conv_2d_s8_folded_blocks(const opbridge_conv_s8_folded_params *
   return opbridge_conv_folded(params, input, filter, output, 1);
 }
 
-/* Pairs of positions over one run of windows (`count` of them from `origin`, `row_step` bytes
- * between window rows) for every group of four output channels, the filter in the pairs layout.
- * An odd run's last window runs as a pair of itself (no step between the two, one store). */
+/* Where a run of windows lies: the first window's first tap, bytes from one window to the next,
+ * bytes between window rows, bytes of a window row (whole blocks). */
+typedef struct {
+  const int8_t *origin;
+  int32_t origin_step;
+  int32_t row_step;
+  int32_t run;
+} opbridge_pairs_windows;
+
+/* Pairs of positions over `count` windows for every group of four output channels, the filter in
+ * the pairs layout. An odd run's last window runs as a pair of itself (no step between the two,
+ * one store). */
 static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_pairs_run(const opbridge_conv_s8_folded_params *params,
-                                                          const int8_t *filter, const int8_t *origin,
-                                                          int32_t row_step, int32_t count, int8_t *destination) {
+                                                          const int8_t *filter, opbridge_pairs_windows windows,
+                                                          int32_t count, int8_t *destination) {
   const int32_t channels = params->output.channels;
-  const int32_t run = params->filter.width * params->filter.channels;
+  const int8_t *origin = windows.origin;
+  const int32_t run = windows.run;
+  const int32_t row_step = windows.row_step;
+  const int32_t origin_step = windows.origin_step;
   const int32_t window_rows = params->filter.height;
   const int32_t window_bytes = window_rows * run;
   const int32_t blocks = run / 16;
-  const int32_t origin_step = params->stride_width * params->input.channels;
   const int32_t pairs = count / 2;
   for (int32_t oc = 0; oc < channels; oc += 4) {
     const opbridge_lanes_output constants = opbridge_load_output(&params->requantization, oc, 0xffff);
@@ -1409,6 +1420,40 @@ static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_pairs_band(const opbridge_conv_s
   }
 }
 
+/* A 1x1 CONV_2D over channels that are not whole blocks (24, 40, 72, ...): runs of positions copied
+ * onto the stack, each padded with zeros to whole blocks (the filter's rows are padded with zero
+ * weights alike), then in pairs as a 1x1 over whole blocks. Positions run on across output rows. */
+static int32_t opbridge_pairs_pointwise(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                        const int8_t *filter, int8_t *output) {
+  const opbridge_dims *in = &params->input;
+  const opbridge_dims *out = &params->output;
+  const int32_t channels = in->channels;
+  const int32_t padded = (channels + 15) / 16 * 16;
+  const int32_t band_positions = OPBRIDGE_CONV_PAIRS_BAND_BYTES / padded; /* at least 2: the precondition */
+  int8_t band[OPBRIDGE_CONV_PAIRS_BAND_BYTES];
+  opbridge_band_fill(band, 0, band_positions * padded); /* the padding meets zero weights */
+  const int32_t positions = out->batches * out->height * out->width;
+  int32_t b = 0, oy = 0, ox = 0; /* the next position to copy */
+  for (int32_t first = 0; first < positions; first += band_positions) {
+    const int32_t count = positions - first < band_positions ? positions - first : band_positions;
+    for (int32_t k = 0; k < count; ++k) {
+      const int32_t iy = oy * params->stride_height; /* unpadded: the precondition */
+      const int32_t ix = ox * params->stride_width;
+      opbridge_band_copy(band + k * padded, input + ((b * in->height + iy) * in->width + ix) * channels, channels);
+      if (++ox == out->width) {
+        ox = 0;
+        if (++oy == out->height) {
+          oy = 0;
+          ++b;
+        }
+      }
+    }
+    const opbridge_pairs_windows positions_of_band = {band, padded, padded, padded};
+    opbridge_pairs_run(params, filter, positions_of_band, count, output + first * out->channels);
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
 int32_t opbridge_conv_2d_s8_folded_pairs(const opbridge_conv_s8_folded_params *caller_params, const int8_t *input,
                                          const int8_t *filter, int8_t *output) {
   if (!opbridge_conv_pairs_call_valid(caller_params, input, filter, output)) {
@@ -1420,7 +1465,11 @@ int32_t opbridge_conv_2d_s8_folded_pairs(const opbridge_conv_s8_folded_params *c
   const opbridge_dims *fl = &params->filter;
   const opbridge_dims *out = &params->output;
   const int32_t channels = in->channels;
+  if ((fl->width * channels) % 16 != 0) {
+    return opbridge_pairs_pointwise(params, input, filter, output);
+  }
   const int32_t stride = params->stride_width;
+  const int32_t run = fl->width * channels;
   const int32_t in_place_row_step = params->dilation_height * in->width * channels;
   /* Output columns [first_inside, end_inside) have windows inside the input along x. */
   const int32_t first_inside = (params->padding_width + stride - 1) / stride;
@@ -1447,8 +1496,9 @@ int32_t opbridge_conv_2d_s8_folded_pairs(const opbridge_conv_s8_folded_params *c
       for (int32_t ox = 0; ox < out->width;) {
         const int32_t x_origin = ox * stride - params->padding_width;
         if (ox == first) {
-          opbridge_pairs_run(params, filter, image + (y_origin * in->width + x_origin) * channels, in_place_row_step,
-                             end - first, row_output + ox * out->channels);
+          const opbridge_pairs_windows in_place = {image + (y_origin * in->width + x_origin) * channels,
+                                                   stride * channels, in_place_row_step, run};
+          opbridge_pairs_run(params, filter, in_place, end - first, row_output + ox * out->channels);
           ox = end;
           continue;
         }
@@ -1456,7 +1506,8 @@ int32_t opbridge_conv_2d_s8_folded_pairs(const opbridge_conv_s8_folded_params *c
         stop = ox < first && stop > first ? first : stop;
         const int32_t span = (stop - ox - 1) * stride + fl->width;
         opbridge_pairs_band(params, image, y_origin, x_origin, span, band);
-        opbridge_pairs_run(params, filter, band, span * channels, stop - ox, row_output + ox * out->channels);
+        const opbridge_pairs_windows banded = {band, stride * channels, span * channels, run};
+        opbridge_pairs_run(params, filter, banded, stop - ox, row_output + ox * out->channels);
         ox = stop;
       }
     }

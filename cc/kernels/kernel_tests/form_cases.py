@@ -293,14 +293,19 @@ PAIRS_NODES = {
     47: ((3, 3), 32, 4, 1, Padding.SAME, 3, 21, 1, False),  # rows of 21 columns, 19 a band
     56: ((3, 3), 32, 4, 1, Padding.VALID, 3, 6, 1, True),  # turns of 3 blocks, shifting left
     57: ((2, 2), 16, 4, 1, Padding.VALID, 3, 6, 1, False),  # turns of 1 block, shifting left
+    # 1x1 over channels that are not whole blocks: positions padded to whole blocks on the stack.
+    58: ((1, 1), 40, 4, 1, Padding.VALID, 7, 7, 1, False),  # 49 positions: a band of 42, then 7
+    59: ((1, 1), 24, 8, 1, Padding.VALID, 3, 5, 1, True),
+    60: ((1, 1), 72, 8, 1, Padding.SAME, 2, 5, 2, True),  # 5 blocks a position, two batches in one run
+    61: ((1, 1), 24, 4, 2, Padding.SAME, 5, 7, 1, False),  # stride 2, shifting left
 }
 # Nodes that shift left by a little (effective scales of 1.05 to 3 in the channel of the largest
 # filter scale) over sparse weights of magnitude 1, so that their sums stay within the int8 range
 # after the shift and a left shift left out shows: one for each window of the pairs assembly.
-PAIRS_SMALL_LEFT_SHIFT_NODES = (45, 56, 57)
-# Node 47 is larger than require_small allows (2,016 input elements, 72,576 products): a row must
-# be wider than the band.
-PAIRS_WIDE_NODE = 47
+PAIRS_SMALL_LEFT_SHIFT_NODES = (45, 56, 57, 61)
+# Nodes 47 and 58 are larger than require_small allows (2,016 and 1,960 input elements): a row must
+# be wider than the band, and the positions more than a band holds.
+PAIRS_WIDE_NODES = (47, 58)
 
 
 # The DSP variant's pairs of positions with a clamping output stage (an activation narrower than
@@ -440,7 +445,7 @@ def draw_pairs_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     }
     geometry = Geometry(batches, height, width, filter_size[0], filter_size[1], fields)
     taps = filter_size[0] * filter_size[1] * in_channels
-    if index != PAIRS_WIDE_NODE:
+    if index not in PAIRS_WIDE_NODES:
         require_small(geometry, in_channels, taps * out_channels)
     input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), out_channels, per_channel_of(index), 0)
     filter_shape = (out_channels, *filter_size, in_channels)
@@ -775,7 +780,7 @@ def draw_add_or_sub(op_type: str) -> Callable[[DrawFn, int], NodeSpec]:
 FORMS: dict[str, Form] = {
     form.name: form
     for form in (
-        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 58, draw_conv_2d),
+        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 62, draw_conv_2d),
         Form(
             "depthwise_conv_2d_folded",
             "DEPTHWISE_CONV_2D",
@@ -925,6 +930,8 @@ FEATURES: dict[str, set[str]] = {
         "pairs_3x3_written_out_left_shift",
         "pairs_3_blocks_a_turn_left_shift",
         "pairs_1_block_a_turn_left_shift",
+        "pairs_padded_positions",  # 1x1 over channels that are not whole blocks
+        "pairs_padded_positions_in_band_chunks",
         "patch_rows",  # Helium: opbridge_conv_2d_s8_folded_patch_rows, runs of windows on the stack
         "patch_rows_one_block",
         "patch_rows_two_blocks",
@@ -1472,6 +1479,18 @@ def pairs_entry_features(graph: Graph, node: Node) -> set[str]:
     _, height, width, in_channels = graph.tensor(node.inputs[0]).shape
     _, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
     out_width = graph.tensor(node.outputs[0]).shape[2]
+    left = pairs_left_shifts(graph, node)
+    if filter_width * in_channels % 16:  # 1x1: positions padded to whole blocks, in runs across rows
+        blocks = -(-in_channels // 16)
+        window_kind = "pairs_3_blocks_a_turn" if blocks % 3 == 0 else "pairs_1_block_a_turn"
+        features = {"pairs_padded_positions", window_kind}
+        if left.any():
+            features.add(f"{window_kind}_left_shift")
+        if graph.tensor(node.outputs[0]).element_count // graph.tensor(node.outputs[0]).shape[3] > (
+            CONV_PAIRS_BAND_BYTES // (16 * blocks)
+        ):
+            features.add("pairs_padded_positions_in_band_chunks")
+        return features
     rows = window(a.padding, height, filter_height, a.stride_height, a.dilation_height)
     cols = window(a.padding, width, filter_width, a.stride_width, 1)
     first_inside = (cols.padding_before + a.stride_width - 1) // a.stride_width
@@ -1484,8 +1503,7 @@ def pairs_entry_features(graph: Graph, node: Node) -> set[str]:
     else:
         window_kind = "pairs_3_blocks_a_turn" if blocks % 3 == 0 else "pairs_1_block_a_turn"
     features = {window_kind}
-    left = pairs_left_shifts(graph, node)
-    if any(left[g : g + 4].any() for g in range(0, len(left), 4)):
+    if left.any():
         features.add(f"{window_kind}_left_shift")
     for oy in range(rows.output_size):
         y_origin = oy * a.stride_height - rows.padding_before

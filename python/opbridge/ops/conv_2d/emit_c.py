@@ -331,22 +331,38 @@ def _pairs_fits(graph: Graph, node: Node) -> bool:
     output = graph.tensor(node.outputs[0])
     filter_index = node.inputs[1]
     readers = sum(1 for other in graph.nodes if filter_index in other.inputs)
+    if output.shape[3] % 4 or readers != 1 or filter_index in graph.outputs or graph.tensor(filter_index).data is None:
+        return False
+    if filter_width * channels % 16:
+        # An unpadded 1x1 over channels that are not whole blocks: positions padded to whole blocks,
+        # in runs across output rows (so the positions, not the columns, must be two or more).
+        positions = output.shape[0] * output.shape[1] * output.shape[2]
+        _, height, width, _ = graph.tensor(node.inputs[0]).shape
+        unpadded = (
+            window(attributes.padding, height, 1, attributes.stride_height, 1).padding_before == 0
+            and window(attributes.padding, width, 1, attributes.stride_width, 1).padding_before == 0
+        )
+        one_by_one = filter_height == filter_width == 1 and unpadded
+        return one_by_one and channels > 16 and 2 * padded_depth(channels) <= CONV_PAIRS_BAND_BYTES and positions >= 2
     return (
         attributes.dilation_width == 1
-        and filter_width * channels % 16 == 0
-        and output.shape[3] % 4 == 0
         and output.shape[2] >= 2
         and filter_height * (attributes.stride_width + filter_width) * channels <= CONV_PAIRS_BAND_BYTES
-        and readers == 1
-        and filter_index not in graph.outputs
-        and graph.tensor(filter_index).data is not None
     )
+
+
+def padded_depth(channels: int) -> int:
+    """Channels rounded up to whole 16-byte blocks."""
+    return -(-channels // 16) * 16
 
 
 def pairs_layout(weights: np.ndarray) -> np.ndarray:
     """A filter [units, height, width, channels] in opbridge_conv_2d_s8_folded_pairs's Helium layout:
-    for each group of four units, their weight rows interleaved 16 bytes at a time."""
-    units = weights.shape[0]
+    for each group of four units, their weight rows interleaved 16 bytes at a time; a 1x1 filter's
+    rows over channels that are not whole blocks padded with zero weights to whole blocks first."""
+    units, _, width, channels = weights.shape
+    if width * channels % 16:
+        weights = np.pad(weights, ((0, 0), (0, 0), (0, 0), (0, padded_depth(channels) - channels)))
     blocks = weights.reshape(units // 4, 4, -1, 16)  # group, unit, block, byte
     return np.ascontiguousarray(blocks.transpose(0, 2, 1, 3)).ravel()
 
@@ -357,9 +373,10 @@ def pairs_filter_definition(ctx: EmitContext, node: Node) -> tuple[str, str]:
     symbol = ctx.local_symbol(node, "filter")
     plain = np.asarray(ctx.graph.tensor(node.inputs[1]).data, dtype=np.int64)
     placement = constants_placement(ctx.prefix)
+    layout = pairs_layout(plain)
     definition = (
         "#if OPBRIDGE_HELIUM_WEIGHT_LAYOUT /* each group of four weight rows interleaved 16 bytes at a time */\n"
-        f"{placement} static const int8_t {symbol}[{plain.size}] = {{{c_int_list(pairs_layout(plain))}}};\n"
+        f"{placement} static const int8_t {symbol}[{layout.size}] = {{{c_int_list(layout)}}};\n"
         "#else\n"
         f"{placement} static const int8_t {symbol}[{plain.size}] = {{{c_int_list(plain.ravel())}}};\n"
         "#endif"
