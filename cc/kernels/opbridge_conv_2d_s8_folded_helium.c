@@ -1420,16 +1420,20 @@ static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_pairs_band(const opbridge_conv_s
   }
 }
 
-/* A 1x1 CONV_2D over channels that are not whole blocks (24, 40, 72, ...): runs of positions copied
- * onto the stack, each padded with zeros to whole blocks (the filter's rows are padded with zero
- * weights alike), then in pairs as a 1x1 over whole blocks. Positions run on across output rows. */
-static int32_t opbridge_pairs_pointwise(const opbridge_conv_s8_folded_params *params, const int8_t *input,
-                                        const int8_t *filter, int8_t *output) {
+/* Windows of one row that are not whole blocks (a 1x1 over 24, 40, 72, ... channels; Conv1D's 1x5
+ * over 40 features): runs of windows copied onto the stack, the input zero point where they
+ * overhang the input, each padded with zeros to whole blocks (the filter's rows are padded with
+ * zero weights alike), then in pairs as windows of one row of whole blocks. Positions run on
+ * across output rows. */
+static int32_t opbridge_pairs_padded_windows(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                             const int8_t *filter, int8_t *output) {
   const opbridge_dims *in = &params->input;
   const opbridge_dims *out = &params->output;
   const int32_t channels = in->channels;
-  const int32_t padded = (channels + 15) / 16 * 16;
+  const int32_t taps = params->filter.width;
+  const int32_t padded = (taps * channels + 15) / 16 * 16;
   const int32_t band_positions = OPBRIDGE_CONV_PAIRS_BAND_BYTES / padded; /* at least 2: the precondition */
+  const int8_t zero_point = (int8_t)(-params->input_offset);
   int8_t band[OPBRIDGE_CONV_PAIRS_BAND_BYTES];
   opbridge_band_fill(band, 0, band_positions * padded); /* the padding meets zero weights */
   const int32_t positions = out->batches * out->height * out->width;
@@ -1437,9 +1441,19 @@ static int32_t opbridge_pairs_pointwise(const opbridge_conv_s8_folded_params *pa
   for (int32_t first = 0; first < positions; first += band_positions) {
     const int32_t count = positions - first < band_positions ? positions - first : band_positions;
     for (int32_t k = 0; k < count; ++k) {
-      const int32_t iy = oy * params->stride_height; /* unpadded: the precondition */
-      const int32_t ix = ox * params->stride_width;
-      opbridge_band_copy(band + k * padded, input + ((b * in->height + iy) * in->width + ix) * channels, channels);
+      const int32_t iy = oy * params->stride_height; /* no rows of padding: the precondition */
+      const int32_t x_origin = ox * params->stride_width - params->padding_width;
+      int32_t before = x_origin < 0 ? -x_origin : 0; /* taps left of the input */
+      before = before < taps ? before : taps;
+      int32_t inside = in->width - (x_origin + before); /* taps inside it from there */
+      inside = inside < taps - before ? inside : taps - before;
+      inside = inside > 0 ? inside : 0;
+      int8_t *window = band + k * padded;
+      opbridge_band_fill(window, zero_point, before * channels);
+      opbridge_band_copy(window + before * channels,
+                         input + ((b * in->height + iy) * in->width + x_origin + before) * channels,
+                         inside * channels);
+      opbridge_band_fill(window + (before + inside) * channels, zero_point, (taps - before - inside) * channels);
       if (++ox == out->width) {
         ox = 0;
         if (++oy == out->height) {
@@ -1448,8 +1462,8 @@ static int32_t opbridge_pairs_pointwise(const opbridge_conv_s8_folded_params *pa
         }
       }
     }
-    const opbridge_pairs_windows positions_of_band = {band, padded, padded, padded};
-    opbridge_pairs_run(params, filter, positions_of_band, count, output + first * out->channels);
+    const opbridge_pairs_windows windows_of_band = {band, padded, padded, padded};
+    opbridge_pairs_run(params, filter, windows_of_band, count, output + first * out->channels);
   }
   return OPBRIDGE_STATUS_OK;
 }
@@ -1466,7 +1480,7 @@ int32_t opbridge_conv_2d_s8_folded_pairs(const opbridge_conv_s8_folded_params *c
   const opbridge_dims *out = &params->output;
   const int32_t channels = in->channels;
   if ((fl->width * channels) % 16 != 0) {
-    return opbridge_pairs_pointwise(params, input, filter, output);
+    return opbridge_pairs_padded_windows(params, input, filter, output);
   }
   const int32_t stride = params->stride_width;
   const int32_t run = fl->width * channels;

@@ -116,9 +116,9 @@ static inline int32_t opbridge_conv_blocks_call_valid(const opbridge_conv_s8_fol
 
 /* opbridge_conv_2d_s8_folded_pairs: output channels a multiple of 4 and either window rows of
  * whole blocks, not dilated along x, the window rows of two neighbouring positions within
- * OPBRIDGE_CONV_PAIRS_BAND_BYTES, or an unpadded 1x1 filter over more than 16 channels that are
- * not whole blocks, two positions of them padded to whole blocks within
- * OPBRIDGE_CONV_PAIRS_BAND_BYTES. */
+ * OPBRIDGE_CONV_PAIRS_BAND_BYTES, or windows of one row (not dilated) of more than 16 bytes that
+ * are not whole blocks, two of them padded to whole blocks within OPBRIDGE_CONV_PAIRS_BAND_BYTES,
+ * with no rows of padding. */
 static inline int32_t opbridge_conv_pairs_call_valid(const opbridge_conv_s8_folded_params *params,
                                                      const int8_t *input, const int8_t *filter,
                                                      const int8_t *output) {
@@ -130,9 +130,9 @@ static inline int32_t opbridge_conv_pairs_call_valid(const opbridge_conv_s8_fold
     return 0;
   }
   if ((fl->width * fl->channels) % 16 != 0) {
-    return fl->height == 1 && fl->width == 1 && fl->channels > 16 && params->padding_height == 0 &&
-           params->padding_width == 0 &&
-           2 * ((fl->channels + 15) / 16 * 16) <= OPBRIDGE_CONV_PAIRS_BAND_BYTES;
+    const int32_t window_bytes = fl->width * fl->channels;
+    return fl->height == 1 && (fl->width == 1 || params->dilation_width == 1) && window_bytes > 16 &&
+           params->padding_height == 0 && 2 * ((window_bytes + 15) / 16 * 16) <= OPBRIDGE_CONV_PAIRS_BAND_BYTES;
   }
   return params->dilation_width == 1 && fl->height * (params->stride_width + fl->width) * fl->channels <=
                                             OPBRIDGE_CONV_PAIRS_BAND_BYTES;

@@ -98,13 +98,14 @@ int32_t opbridge_conv_2d_s8_folded_blocks(const opbridge_conv_s8_folded_params *
 
 /* CONV_2D whose window rows are whole 16-byte blocks (filter width x input channels a multiple of
  * 16, not dilated along x), output channels a multiple of 4, and filter height x (stride along x +
- * filter width) x input channels at most OPBRIDGE_CONV_PAIRS_BAND_BYTES; or an unpadded 1x1 filter
- * over more than 16 input channels that are not whole blocks (24, 40, 72, ...), two positions of
- * them rounded up to whole blocks within OPBRIDGE_CONV_PAIRS_BAND_BYTES. Where
+ * filter width) x input channels at most OPBRIDGE_CONV_PAIRS_BAND_BYTES; or windows of one row, not
+ * dilated, of more than 16 bytes that are not whole blocks (a 1x1 over 24, 40, 72, ... channels,
+ * Conv1D's 1x5 over 40 features), two of them rounded up to whole blocks within
+ * OPBRIDGE_CONV_PAIRS_BAND_BYTES, with no rows of padding. Where
  * OPBRIDGE_HELIUM_WEIGHT_LAYOUT (opbridge_kernel_variant.h), the filter is in the pairs layout:
  * for each group of four output channels, their weight rows interleaved 16 bytes at a time (block
- * 0 of rows 0-3, then block 1, ...; a 1x1 filter's rows padded with zero weights to whole blocks
- * first); the Helium variant runs each output row two positions at a
+ * 0 of rows 0-3, then block 1, ...; windows of one row that are not whole blocks padded with
+ * zero weights to whole blocks first); the Helium variant runs each output row two positions at a
  * time, each weight block loaded once for both, reading the windows in place where they lie inside
  * the input and from a band of their rows copied onto the stack elsewhere. Other builds take the
  * plain filter, as opbridge_conv_2d_s8_folded. Other shapes: OPBRIDGE_STATUS_INVALID_ARGUMENT. */

@@ -293,11 +293,15 @@ PAIRS_NODES = {
     47: ((3, 3), 32, 4, 1, Padding.SAME, 3, 21, 1, False),  # rows of 21 columns, 19 a band
     56: ((3, 3), 32, 4, 1, Padding.VALID, 3, 6, 1, True),  # turns of 3 blocks, shifting left
     57: ((2, 2), 16, 4, 1, Padding.VALID, 3, 6, 1, False),  # turns of 1 block, shifting left
-    # 1x1 over channels that are not whole blocks: positions padded to whole blocks on the stack.
+    # Windows of one row that are not whole blocks: padded to whole blocks on the stack.
     58: ((1, 1), 40, 4, 1, Padding.VALID, 7, 7, 1, False),  # 49 positions: a band of 42, then 7
     59: ((1, 1), 24, 8, 1, Padding.VALID, 3, 5, 1, True),
     60: ((1, 1), 72, 8, 1, Padding.SAME, 2, 5, 2, True),  # 5 blocks a position, two batches in one run
     61: ((1, 1), 24, 4, 2, Padding.SAME, 5, 7, 1, False),  # stride 2, shifting left
+    # Conv1D's windows of one row: 1x5 over 40 (208 bytes padded: 9 a band) at stride 2 with SAME
+    # padding (windows overhang both ends), and 1x3 over 24 over two rows and two batches.
+    62: ((1, 5), 40, 4, 2, Padding.SAME, 1, 20, 1, False),
+    72: ((1, 3), 24, 8, 1, Padding.SAME, 2, 12, 2, True),
 }
 # Nodes that shift left by a little (effective scales of 1.05 to 3 in the channel of the largest
 # filter scale) over sparse weights of magnitude 1, so that their sums stay within the int8 range
@@ -780,7 +784,7 @@ def draw_add_or_sub(op_type: str) -> Callable[[DrawFn, int], NodeSpec]:
 FORMS: dict[str, Form] = {
     form.name: form
     for form in (
-        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 62, draw_conv_2d),
+        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 73, draw_conv_2d),
         Form(
             "depthwise_conv_2d_folded",
             "DEPTHWISE_CONV_2D",
@@ -930,8 +934,9 @@ FEATURES: dict[str, set[str]] = {
         "pairs_3x3_written_out_left_shift",
         "pairs_3_blocks_a_turn_left_shift",
         "pairs_1_block_a_turn_left_shift",
-        "pairs_padded_positions",  # 1x1 over channels that are not whole blocks
-        "pairs_padded_positions_in_band_chunks",
+        "pairs_padded_windows",  # windows of one row that are not whole blocks (1x1 over 24, 1x5 over 40)
+        "pairs_padded_windows_in_band_chunks",
+        "pairs_padded_windows_overhanging",
         "patch_rows",  # Helium: opbridge_conv_2d_s8_folded_patch_rows, runs of windows on the stack
         "patch_rows_one_block",
         "patch_rows_two_blocks",
@@ -1480,16 +1485,19 @@ def pairs_entry_features(graph: Graph, node: Node) -> set[str]:
     _, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
     out_width = graph.tensor(node.outputs[0]).shape[2]
     left = pairs_left_shifts(graph, node)
-    if filter_width * in_channels % 16:  # 1x1: positions padded to whole blocks, in runs across rows
-        blocks = -(-in_channels // 16)
+    if filter_width * in_channels % 16:  # windows of one row padded to whole blocks, runs across rows
+        blocks = -(-filter_width * in_channels // 16)
         window_kind = "pairs_3_blocks_a_turn" if blocks % 3 == 0 else "pairs_1_block_a_turn"
-        features = {"pairs_padded_positions", window_kind}
+        features = {"pairs_padded_windows", window_kind}
         if left.any():
             features.add(f"{window_kind}_left_shift")
         if graph.tensor(node.outputs[0]).element_count // graph.tensor(node.outputs[0]).shape[3] > (
             CONV_PAIRS_BAND_BYTES // (16 * blocks)
         ):
-            features.add("pairs_padded_positions_in_band_chunks")
+            features.add("pairs_padded_windows_in_band_chunks")
+        cols = window(a.padding, width, filter_width, a.stride_width, 1)
+        if filter_width > 1 and (cols.padding_before > 0 or (out_width - 1) * a.stride_width + filter_width > width):
+            features.add("pairs_padded_windows_overhanging")  # the zero point copied beside the input
         return features
     rows = window(a.padding, height, filter_height, a.stride_height, a.dilation_height)
     cols = window(a.padding, width, filter_width, a.stride_width, 1)

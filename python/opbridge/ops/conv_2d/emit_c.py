@@ -321,11 +321,12 @@ CONV_PAIRS_BAND_BYTES = 2048
 
 
 def _pairs_fits(graph: Graph, node: Node) -> bool:
-    """Whether an in-place CONV_2D takes opbridge_conv_2d_s8_folded_pairs: window rows of whole
-    16-byte blocks, not dilated along x, output channels a multiple of 4, the window rows of two
+    """Whether an in-place CONV_2D takes opbridge_conv_2d_s8_folded_pairs: output channels a
+    multiple of 4, the node the filter's only reader (it writes its own copy in the pairs layout),
+    and either window rows of whole 16-byte blocks, not dilated along x, the window rows of two
     neighbouring positions within CONV_PAIRS_BAND_BYTES, at least two output columns (one column
-    would run each window as a pair of itself), and the node the filter's only reader (it writes
-    its own copy in the pairs layout)."""
+    would run each window as a pair of itself); or windows of one row of more than 16 bytes that
+    are not whole blocks (below)."""
     _, filter_height, filter_width, channels = graph.tensor(node.inputs[1]).shape
     attributes = node.attributes
     output = graph.tensor(node.outputs[0])
@@ -333,17 +334,22 @@ def _pairs_fits(graph: Graph, node: Node) -> bool:
     readers = sum(1 for other in graph.nodes if filter_index in other.inputs)
     if output.shape[3] % 4 or readers != 1 or filter_index in graph.outputs or graph.tensor(filter_index).data is None:
         return False
-    if filter_width * channels % 16:
-        # An unpadded 1x1 over channels that are not whole blocks: positions padded to whole blocks,
-        # in runs across output rows (so the positions, not the columns, must be two or more).
+    window_bytes = filter_width * channels
+    if window_bytes % 16:
+        # Windows of one row that are not whole blocks (a 1x1 over 24 channels, Conv1D's 1x5 over
+        # 40): each padded to whole blocks, in runs across output rows (so the positions, not the
+        # columns, must be two or more); one row, so no rows of padding.
         positions = output.shape[0] * output.shape[1] * output.shape[2]
-        _, height, width, _ = graph.tensor(node.inputs[0]).shape
-        unpadded = (
-            window(attributes.padding, height, 1, attributes.stride_height, 1).padding_before == 0
-            and window(attributes.padding, width, 1, attributes.stride_width, 1).padding_before == 0
+        height = graph.tensor(node.inputs[0]).shape[1]
+        rows = window(attributes.padding, height, 1, attributes.stride_height, attributes.dilation_height)
+        one_row = filter_height == 1 and (filter_width == 1 or attributes.dilation_width == 1)
+        return (
+            rows.padding_before == 0
+            and one_row
+            and window_bytes > 16
+            and 2 * padded_depth(window_bytes) <= CONV_PAIRS_BAND_BYTES
+            and positions >= 2
         )
-        one_by_one = filter_height == filter_width == 1 and unpadded
-        return one_by_one and channels > 16 and 2 * padded_depth(channels) <= CONV_PAIRS_BAND_BYTES and positions >= 2
     return (
         attributes.dilation_width == 1
         and output.shape[2] >= 2
@@ -351,18 +357,19 @@ def _pairs_fits(graph: Graph, node: Node) -> bool:
     )
 
 
-def padded_depth(channels: int) -> int:
-    """Channels rounded up to whole 16-byte blocks."""
-    return -(-channels // 16) * 16
+def padded_depth(size: int) -> int:
+    """Bytes rounded up to whole 16-byte blocks."""
+    return -(-size // 16) * 16
 
 
 def pairs_layout(weights: np.ndarray) -> np.ndarray:
     """A filter [units, height, width, channels] in opbridge_conv_2d_s8_folded_pairs's Helium layout:
-    for each group of four units, their weight rows interleaved 16 bytes at a time; a 1x1 filter's
-    rows over channels that are not whole blocks padded with zero weights to whole blocks first."""
+    for each group of four units, their weight rows interleaved 16 bytes at a time; windows of one
+    row that are not whole blocks padded with zero weights to whole blocks first."""
     units, _, width, channels = weights.shape
-    if width * channels % 16:
-        weights = np.pad(weights, ((0, 0), (0, 0), (0, 0), (0, padded_depth(channels) - channels)))
+    if width * channels % 16:  # windows of one row: each unit's row padded
+        rows = weights.reshape(units, -1)
+        weights = np.pad(rows, ((0, 0), (0, padded_depth(rows.shape[1]) - rows.shape[1])))
     blocks = weights.reshape(units // 4, 4, -1, 16)  # group, unit, block, byte
     return np.ascontiguousarray(blocks.transpose(0, 2, 1, 3)).ravel()
 
