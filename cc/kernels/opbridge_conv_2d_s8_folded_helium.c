@@ -1443,17 +1443,20 @@ static int32_t opbridge_pairs_padded_windows(const opbridge_conv_s8_folded_param
     for (int32_t k = 0; k < count; ++k) {
       const int32_t iy = oy * params->stride_height; /* no rows of padding: the precondition */
       const int32_t x_origin = ox * params->stride_width - params->padding_width;
-      int32_t before = x_origin < 0 ? -x_origin : 0; /* taps left of the input */
-      before = before < taps ? before : taps;
-      int32_t inside = in->width - (x_origin + before); /* taps inside it from there */
-      inside = inside < taps - before ? inside : taps - before;
-      inside = inside > 0 ? inside : 0;
+      const int8_t *row = input + (b * in->height + iy) * in->width * channels;
       int8_t *window = band + k * padded;
-      opbridge_band_fill(window, zero_point, before * channels);
-      opbridge_band_copy(window + before * channels,
-                         input + ((b * in->height + iy) * in->width + x_origin + before) * channels,
-                         inside * channels);
-      opbridge_band_fill(window + (before + inside) * channels, zero_point, (taps - before - inside) * channels);
+      if (x_origin >= 0 && x_origin + taps <= in->width) { /* inside the input (every 1x1 window) */
+        opbridge_band_copy(window, row + x_origin * channels, taps * channels);
+      } else {
+        int32_t before = x_origin < 0 ? -x_origin : 0; /* taps left of the input */
+        before = before < taps ? before : taps;
+        int32_t inside = in->width - (x_origin + before); /* taps inside it from there */
+        inside = inside < taps - before ? inside : taps - before;
+        inside = inside > 0 ? inside : 0;
+        opbridge_band_fill(window, zero_point, before * channels);
+        opbridge_band_copy(window + before * channels, row + (x_origin + before) * channels, inside * channels);
+        opbridge_band_fill(window + (before + inside) * channels, zero_point, (taps - before - inside) * channels);
+      }
       if (++ox == out->width) {
         ox = 0;
         if (++oy == out->height) {
