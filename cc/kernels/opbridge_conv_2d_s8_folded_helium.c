@@ -742,9 +742,10 @@ OPBRIDGE_CONV_SEGMENT(3)
 
 /* Two neighbouring positions of a run at a time, for four output channels: each weight block
  * loaded once serves both windows (14 instructions per 128 products, against 18 for one window
- * at a time). The four weight rows are interleaved block by block on the stack
- * (opbridge_interleave_rows4), so one pointer walks them; the eight sums take the even
- * registers (VMLADAVA's accumulators) r0-r12 and lr, the pointers the odd ones. */
+ * at a time). The four weight rows are interleaved block by block (by the emitter for
+ * opbridge_conv_2d_s8_folded_pairs, on the stack by opbridge_interleave_rows4 for _blocks), so
+ * one pointer walks them; the eight sums take the even registers (VMLADAVA's accumulators)
+ * r0-r12 and lr, the pointers the odd ones. */
 typedef struct {
   int32_t turns;            /* 0: loop turns per window row (blocks, or blocks / 3 in the 3-block loop) */
   const int8_t *weights_end; /* 4: the interleaved rows' end */
