@@ -8,14 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from opbridge.backends.c.emit_context import (
-    KERNELS_HEADER,
-    EmitContext,
-    NodeCode,
-    c_int_list,
-    constants_placement,
-    tensor_dims,
-)
+from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode, c_int_list, tensor_dims
 from opbridge.backends.c.kernel_call import (
     CExpression,
     Field,
@@ -30,7 +23,13 @@ from opbridge.ir import DType, Graph, Node
 from opbridge.ir.attribute_types import Requantization, Window, window
 from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER
 from opbridge.ops.shared.float32 import float_activation_range, require_float32
-from opbridge.ops.shared.folded import FOLDED_KERNELS_HEADER, absorbed_bias, fold_layer_bias, folded_requantization
+from opbridge.ops.shared.folded import (
+    FOLDED_KERNELS_HEADER,
+    absorbed_bias,
+    filter_in_layout_definition,
+    fold_layer_bias,
+    folded_requantization,
+)
 from opbridge.ops.shared.quantized import (
     activation_range,
     int8_operands,
@@ -375,20 +374,14 @@ def pairs_layout(weights: np.ndarray) -> np.ndarray:
 
 
 def pairs_filter_definition(ctx: EmitContext, node: Node) -> tuple[str, str]:
-    """The node's copy of its filter: in the pairs layout where the build reads it
-    (OPBRIDGE_HELIUM_WEIGHT_LAYOUT, opbridge_kernel_variant.h), as it is elsewhere."""
-    symbol = ctx.local_symbol(node, "filter")
-    plain = np.asarray(ctx.graph.tensor(node.inputs[1]).data, dtype=np.int64)
-    placement = constants_placement(ctx.prefix)
-    layout = pairs_layout(plain)
-    definition = (
-        "#if OPBRIDGE_HELIUM_WEIGHT_LAYOUT /* each group of four weight rows interleaved 16 bytes at a time */\n"
-        f"{placement} static const int8_t {symbol}[{layout.size}] = {{{c_int_list(layout)}}};\n"
-        "#else\n"
-        f"{placement} static const int8_t {symbol}[{plain.size}] = {{{c_int_list(plain.ravel())}}};\n"
-        "#endif"
+    """The node's copy of its filter, in the pairs layout where the build reads it
+    (OPBRIDGE_HELIUM_WEIGHT_LAYOUT), and its symbol."""
+    layout = pairs_layout(np.asarray(ctx.graph.tensor(node.inputs[1]).data, dtype=np.int64))
+    comment = "each group of four weight rows interleaved 16 bytes at a time"
+    definition = filter_in_layout_definition(
+        ctx, node, "OPBRIDGE_HELIUM_WEIGHT_LAYOUT", comment, "int8_t", c_int_list(layout), layout.size
     )
-    return definition, symbol
+    return definition, ctx.local_symbol(node, "filter")
 
 
 def _shifts_left(graph: Graph, node: Node) -> bool:

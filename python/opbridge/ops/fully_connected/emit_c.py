@@ -9,8 +9,6 @@ from opbridge.backends.c.emit_context import (
     KERNELS_HEADER,
     EmitContext,
     NodeCode,
-    c_int_list,
-    constants_placement,
 )
 from opbridge.backends.c.kernel_call import FloatValue, KernelCall, ParamStruct, StructValue, fields
 from opbridge.errors import UnsupportedTensorError
@@ -20,7 +18,13 @@ from opbridge.ops.conv_2d.emit_c import fixed_point_requantization, float_requan
 from opbridge.ops.fully_connected.reference import fully_connected_multipliers, require_tflite_requantization
 from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER
 from opbridge.ops.shared.float32 import float_activation_range, require_float32
-from opbridge.ops.shared.folded import FOLDED_KERNELS_HEADER, absorbed_bias, fold_layer_bias, folded_requantization
+from opbridge.ops.shared.folded import (
+    FOLDED_KERNELS_HEADER,
+    absorbed_bias,
+    filter_in_layout_definition,
+    fold_layer_bias,
+    folded_requantization,
+)
 from opbridge.ops.shared.quantized import (
     activation_range,
     int8_operands,
@@ -293,19 +297,13 @@ def int32_literals(values: np.ndarray) -> str:
 
 
 def dsp_layout_filter_definition(ctx: EmitContext, node: Node, adjusted: np.ndarray) -> tuple[str, str]:
-    """The node's copy of its filter: in the DSP layout where the build reads it
-    (OPBRIDGE_DSP_WEIGHT_LAYOUT, opbridge_kernel_variant.h), as it is elsewhere."""
-    symbol = ctx.local_symbol(node, "filter")
-    plain = np.asarray(ctx.graph.tensor(node.inputs[1]).data, dtype=np.int64).ravel()
-    placement = constants_placement(ctx.prefix)
+    """The node's copy of its filter, in the DSP layout where the build reads it
+    (OPBRIDGE_DSP_WEIGHT_LAYOUT), and the pointer to it."""
     # Words (little-endian, as the layout's cores are): the assembly loads them two at a time (LDRD),
     # which needs word alignment.
     words = np.ascontiguousarray(adjusted.ravel().astype(np.int8)).view("<i4")
-    definition = (
-        "#if OPBRIDGE_DSP_WEIGHT_LAYOUT /* each odd byte less 1 where the byte before it is negative */\n"
-        f"{placement} static const int32_t {symbol}[{words.size}] = {{{int32_literals(words)}}};\n"
-        "#else\n"
-        f"{placement} static const int8_t {symbol}[{plain.size}] = {{{c_int_list(plain)}}};\n"
-        "#endif"
+    comment = "each odd byte less 1 where the byte before it is negative"
+    definition = filter_in_layout_definition(
+        ctx, node, "OPBRIDGE_DSP_WEIGHT_LAYOUT", comment, "int32_t", int32_literals(words), words.size
     )
-    return definition, f"(const int8_t *){symbol}"
+    return definition, f"(const int8_t *){ctx.local_symbol(node, 'filter')}"

@@ -13,7 +13,7 @@ library computes on every call is computed here once:
 
 import numpy as np
 
-from opbridge.backends.c.emit_context import EmitContext
+from opbridge.backends.c.emit_context import EmitContext, c_int_list, constants_placement
 from opbridge.backends.c.kernel_call import CExpression, StructValue, fields
 from opbridge.ir import Graph, Node
 
@@ -96,3 +96,22 @@ def folded_requantization(
         ),
     )
     return [bias_definition, multipliers_definition, shifts_definition], initializer
+
+
+def filter_in_layout_definition(
+    ctx: EmitContext, node: Node, condition: str, comment: str, layout_type: str, layout_literals: str, layout_size: int
+) -> str:
+    """A node's own copy of its filter: in a variant's layout where the build defines `condition`
+    (opbridge_kernel_variant.h: OPBRIDGE_DSP_WEIGHT_LAYOUT, OPBRIDGE_HELIUM_WEIGHT_LAYOUT), as it is
+    (int8) elsewhere, under one symbol (ctx.local_symbol(node, "filter")). The node absorbs the
+    original filter (OperatorDefinition.absorbed_constants), so each build holds one copy."""
+    symbol = ctx.local_symbol(node, "filter")
+    plain = np.asarray(ctx.graph.tensor(node.inputs[1]).data, dtype=np.int64).ravel()
+    placement = constants_placement(ctx.prefix)
+    return (
+        f"#if {condition} /* {comment} */\n"
+        f"{placement} static const {layout_type} {symbol}[{layout_size}] = {{{layout_literals}}};\n"
+        "#else\n"
+        f"{placement} static const int8_t {symbol}[{plain.size}] = {{{c_int_list(plain)}}};\n"
+        "#endif"
+    )
