@@ -1489,6 +1489,13 @@ int32_t opbridge_conv_2d_s8_folded_pairs(const opbridge_conv_s8_folded_params *c
   const int32_t stride = params->stride_width;
   const int32_t run = fl->width * channels;
   const int32_t in_place_row_step = params->dilation_height * in->width * channels;
+  if (fl->height == 1 && fl->width == 1 && stride == 1 && params->stride_height == 1 && params->padding_height == 0 &&
+      params->padding_width == 0) {
+    /* A 1x1 at stride 1: the positions follow one another across rows and batches, one run. */
+    const opbridge_pairs_windows positions = {input, channels, channels, run};
+    opbridge_pairs_run(params, filter, positions, out->batches * out->height * out->width, output);
+    return OPBRIDGE_STATUS_OK;
+  }
   /* Output columns [first_inside, end_inside) have windows inside the input along x. */
   const int32_t first_inside = (params->padding_width + stride - 1) / stride;
   const int32_t last_start = in->width - fl->width + params->padding_width;

@@ -302,6 +302,10 @@ PAIRS_NODES = {
     # padding (windows overhang both ends), and 1x3 over 24 over two rows and two batches.
     62: ((1, 5), 40, 4, 2, Padding.SAME, 1, 20, 1, False),
     72: ((1, 3), 24, 8, 1, Padding.SAME, 2, 12, 2, True),
+    # 1x1 over more than 64 channels in whole blocks (the narrow pointwise form takes up to 64):
+    # at stride 1 every position of the image in one run, at stride 2 a run a row.
+    74: ((1, 1), 96, 4, 2, Padding.SAME, 3, 5, 1, False),
+    76: ((1, 1), 80, 8, 1, Padding.VALID, 3, 5, 1, True),
 }
 # Nodes that shift left by a little (effective scales of 1.05 to 3 in the channel of the largest
 # filter scale) over sparse weights of magnitude 1, so that their sums stay within the int8 range
@@ -784,7 +788,7 @@ def draw_add_or_sub(op_type: str) -> Callable[[DrawFn, int], NodeSpec]:
 FORMS: dict[str, Form] = {
     form.name: form
     for form in (
-        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 73, draw_conv_2d),
+        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 77, draw_conv_2d),
         Form(
             "depthwise_conv_2d_folded",
             "DEPTHWISE_CONV_2D",
@@ -934,6 +938,7 @@ FEATURES: dict[str, set[str]] = {
         "pairs_3x3_written_out_left_shift",
         "pairs_3_blocks_a_turn_left_shift",
         "pairs_1_block_a_turn_left_shift",
+        "pairs_one_run",  # a 1x1 at stride 1: every position in one run
         "pairs_padded_windows",  # windows of one row that are not whole blocks (1x1 over 24, 1x5 over 40)
         "pairs_padded_windows_in_band_chunks",
         "pairs_padded_windows_overhanging",
@@ -1506,6 +1511,18 @@ def pairs_entry_features(graph: Graph, node: Node) -> set[str]:
     end_inside = min(last_start // a.stride_width + 1 if last_start >= 0 else 0, out_width)
     band_columns = (CONV_PAIRS_BAND_BYTES // (filter_height * in_channels) - filter_width) // a.stride_width + 1
     blocks = filter_width * in_channels // 16
+    if filter_height == filter_width == 1 and a.stride_width == a.stride_height == 1 and cols.padding_before == 0:
+        positions = graph.tensor(node.outputs[0]).element_count // graph.tensor(node.outputs[0]).shape[3]
+        window_kind = "pairs_3_blocks_a_turn" if blocks % 3 == 0 else "pairs_1_block_a_turn"
+        features = {
+            "pairs_one_run",
+            "pairs_in_place",
+            window_kind,
+            "pairs_odd_run" if positions % 2 else "pairs_even_run",
+        }
+        if left.any():
+            features.add(f"{window_kind}_left_shift")
+        return features
     if blocks == 3 and filter_height == 3:
         window_kind = "pairs_3x3_written_out"
     else:

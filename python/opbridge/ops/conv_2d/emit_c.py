@@ -243,6 +243,9 @@ def folded_kernel(graph: Graph, node: Node) -> str:
     if filter_height == filter_width == 1 and channels % 16 == 0 and unpadded and output.shape[3] > 0:
         if channels <= 64 and output.shape[3] % 4 == 0 and not _shifts_left(graph, node):
             return "opbridge_conv_2d_s8_folded_pointwise_narrow"
+        # Deeper ones: two positions per weight load, where the input vector no longer stays in registers.
+        if channels > 64 and _pairs_fits(graph, node):
+            return "opbridge_conv_2d_s8_folded_pairs"
         return "opbridge_conv_2d_s8_folded_pointwise"
     if _pairs_fits(graph, node):
         return "opbridge_conv_2d_s8_folded_pairs"
