@@ -783,6 +783,302 @@ opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *param
   return OPBRIDGE_STATUS_OK;
 }
 
+/* DEPTHWISE_CONV_2D over planes (opbridge_depthwise_conv_2d_s8_folded_planar): one channel at a
+ * time, the input rows its windows read copied into a plane column by column (a column's
+ * filter-height bytes together), so that each window's taps are contiguous and one output is a
+ * dot product along them: a 16-byte load and one VMLADAVA.S8 per 16 taps (a 3x3 window takes one
+ * of each, a 7x7 four), against 21 instructions per two taps of 16 channels in lines of channels
+ * (above). The plane's rows are a ring: input row y sits in slot y mod filter_height of every
+ * column, so an output row copies only the rows the one before it did not read, and the window's
+ * weights are laid out once per slot rotation. Copying costs a gather and a scatter per 8 bytes
+ * of one input row of the channel (one beat per byte on the Cortex-M55). */
+
+/* One output row of one channel: what opbridge_plane_row<V>'s assembly reads (offsets below). */
+typedef struct {
+  const int8_t *window;     /* 0: the row's first window in the plane */
+  int32_t window_step;      /* 4: plane bytes between neighbouring windows (stride x filter height) */
+  int8_t *destination;      /* 8: the row's first output */
+  int32_t destination_step; /* 12: bytes between groups of four outputs: 4 x channels */
+  int32_t groups;           /* 16: whole groups of four positions */
+  int32_t tail;             /* 20: positions after them (0 to 3) */
+  int32_t bias;             /* 24 */
+  int32_t left;             /* 28: max(shift, 0) */
+  int32_t multiplier;       /* 32 */
+  int32_t round;            /* 36: 1 where the shift is to the right, else 0 (the rounding fix) */
+  int32_t right;            /* 40: min(shift, 0) */
+  int32_t offset;           /* 44 */
+  const int8_t *taps;       /* 48: the channel's taps in the filter's order, a zero at byte 64 */
+  const uint8_t *rotation;  /* 52: for each byte of the window in the plane, its tap in `taps` (V vectors) */
+  int32_t unused[2];        /* 56 */
+  int32x4_t minimum;        /* 64 */
+  int32x4_t maximum;        /* 80 */
+  uint32x4_t offsets;       /* 96: 0, channels, 2 x channels, 3 x channels: a group's outputs */
+} opbridge_plane_row_job;
+
+typedef char opbridge_plane_row_job_layout[(sizeof(void *) == 4 && offsetof(opbridge_plane_row_job, bias) == 24 &&
+                                            offsetof(opbridge_plane_row_job, taps) == 48 &&
+                                            offsetof(opbridge_plane_row_job, minimum) == 64 &&
+                                            offsetof(opbridge_plane_row_job, offsets) == 96)
+                                               ? 1
+                                               : -1];
+
+/* The window at r1 against the weights in q0..q(V-1) into S (an even register: VMLADAV's), r1
+ * then advanced to the next window by LOAD, the load of the window's first 16 bytes into q4: by
+ * its own post-increment where the step is a constant (OPBRIDGE_PLANE_STEP), else by r3. */
+#define OPBRIDGE_PLANE_STEP(STEP) "   vldrb.u8 q4, [r1], #" #STEP "\n"
+#define OPBRIDGE_PLANE_ANY_STEP "   vldrb.u8 q4, [r1]\n   add     r1, r1, r3\n"
+#define OPBRIDGE_PLANE_DOT_1(S, LOAD) LOAD "   vmlav.s8 " S ", q4, q0\n"
+#define OPBRIDGE_PLANE_DOT_2(S, LOAD) \
+  "   vldrb.u8 q6, [r1, #16]\n" LOAD "   vmlav.s8 " S ", q6, q1\n   vmlava.s8 " S ", q4, q0\n"
+#define OPBRIDGE_PLANE_DOT_3(S, LOAD)                                               \
+  "   vldrb.u8 q6, [r1, #16]\n   vmlav.s8 " S ", q6, q1\n   vldrb.u8 q6, [r1, #32]\n" \
+  "   vmlava.s8 " S ", q6, q2\n" LOAD "   vmlava.s8 " S ", q4, q0\n"
+#define OPBRIDGE_PLANE_DOT_4(S, LOAD)                                               \
+  "   vldrb.u8 q6, [r1, #16]\n   vmlav.s8 " S ", q6, q1\n   vldrb.u8 q6, [r1, #32]\n" \
+  "   vmlava.s8 " S ", q6, q2\n   vldrb.u8 q6, [r1, #48]\n   vmlava.s8 " S ", q6, q3\n" LOAD   \
+  "   vmlava.s8 " S ", q4, q0\n"
+#define OPBRIDGE_PLANE_POSITION(V, LOAD, S, LANE) OPBRIDGE_PLANE_DOT_##V(S, LOAD) "   vmov.32 q5[" LANE "], " S "\n"
+#define OPBRIDGE_PLANE_FOUR(V, LOAD)                                                                           \
+  OPBRIDGE_PLANE_POSITION(V, LOAD, "r0", "0")                                                                \
+  OPBRIDGE_PLANE_POSITION(V, LOAD, "r2", "1")                                                                \
+  OPBRIDGE_PLANE_POSITION(V, LOAD, "r0", "2") OPBRIDGE_PLANE_POSITION(V, LOAD, "r2", "3")
+
+/* The output stage of four sums (q5), as opbridge_lanes_requantize with the channel's constants
+ * in general registers: bias r7, left shift r8, multiplier r9, rounding fix r10 (acc - 1 where
+ * acc < 0 and the shift is right: VQRDMULH never returns INT32_MIN, so the subtraction cannot
+ * wrap), right shift r11, offset r12; then the clamp (below). */
+#define OPBRIDGE_PLANE_STAGE(CLAMP)     \
+  "   vadd.i32 q5, q5, r7\n"            \
+  "   vshl.s32 q5, r8\n"                \
+  "   vqrdmulh.s32 q5, q5, r9\n"        \
+  "   vshr.s32 q6, q5, #31\n"           \
+  "   vmla.s32 q5, q6, r10\n"           \
+  "   vrshl.s32 q5, r11\n"              \
+  "   vadd.i32 q5, q5, r12\n" CLAMP
+/* The clamp's bounds in q2 and q3 (one or two weight vectors), the upper one loaded (three), both
+ * loaded (four: every other vector register is taken). */
+#define OPBRIDGE_PLANE_BOUNDS_1 "   vldrw.32 q2, [r6, #64]\n   vldrw.32 q3, [r6, #80]\n"
+#define OPBRIDGE_PLANE_BOUNDS_2 OPBRIDGE_PLANE_BOUNDS_1
+#define OPBRIDGE_PLANE_BOUNDS_3 "   vldrw.32 q3, [r6, #64]\n"
+#define OPBRIDGE_PLANE_BOUNDS_4 ""
+#define OPBRIDGE_PLANE_CLAMP_1 "   vmax.s32 q5, q5, q2\n   vmin.s32 q5, q5, q3\n"
+#define OPBRIDGE_PLANE_CLAMP_2 OPBRIDGE_PLANE_CLAMP_1
+#define OPBRIDGE_PLANE_CLAMP_3 "   vmax.s32 q5, q5, q3\n   vldrw.32 q6, [r6, #80]\n   vmin.s32 q5, q5, q6\n"
+#define OPBRIDGE_PLANE_CLAMP_4                                                                       \
+  "   vldrw.32 q6, [r6, #64]\n   vmax.s32 q5, q5, q6\n   vldrw.32 q6, [r6, #80]\n   vmin.s32 q5, q5, q6\n"
+/* The weights in the plane's order for the row's slot rotation: each vector gathered from the
+ * channel's taps (r0) by byte offsets (r1). */
+#define OPBRIDGE_PLANE_WEIGHTS_1 "   vldrb.u8 q4, [r1]\n   vldrb.u8 q0, [r0, q4]\n"
+#define OPBRIDGE_PLANE_WEIGHTS_2 OPBRIDGE_PLANE_WEIGHTS_1 "   vldrb.u8 q4, [r1, #16]\n   vldrb.u8 q1, [r0, q4]\n"
+#define OPBRIDGE_PLANE_WEIGHTS_3 OPBRIDGE_PLANE_WEIGHTS_2 "   vldrb.u8 q4, [r1, #32]\n   vldrb.u8 q2, [r0, q4]\n"
+#define OPBRIDGE_PLANE_WEIGHTS_4 OPBRIDGE_PLANE_WEIGHTS_3 "   vldrb.u8 q4, [r1, #48]\n   vldrb.u8 q3, [r0, q4]\n"
+
+/* Naked: it takes every general register (the channel's six constants, the window, the
+ * destination, two sums); it saves what AAPCS asks. Per group of four positions: (2 V + 2) x 4
+ * instructions, 10 for the stage (11 or 12 with bounds loaded), 2 for the store and 1 for the
+ * loop; the last 1 to 3 positions run as a group whose store is predicated (the plane holds the
+ * windows past them: opbridge_depthwise_planar_call_valid). */
+#define OPBRIDGE_PLANE_ROW(NAME, V, LOAD)                                                                \
+  static void __attribute__((naked, noinline)) NAME(const opbridge_plane_row_job *job __attribute__((unused))) { \
+    __asm__ volatile("   push    {r4-r11, lr}\n"                                                      \
+                     "   vpush   {d8-d15}\n"                                                          \
+                     "   mov     r6, r0\n"                                                            \
+                     "   ldrd    r0, r1, [r6, #48]\n" OPBRIDGE_PLANE_WEIGHTS_##V OPBRIDGE_PLANE_BOUNDS_##V \
+                     "   vldrw.32 q7, [r6, #96]\n"                                                    \
+                     "   ldrd    r1, r3, [r6, #0]\n"                                                  \
+                     "   ldrd    r5, r4, [r6, #8]\n"                                                  \
+                     "   ldrd    r7, r8, [r6, #24]\n"                                                 \
+                     "   ldrd    r9, r10, [r6, #32]\n"                                                \
+                     "   ldrd    r11, r12, [r6, #40]\n"                                               \
+                     "   ldr     lr, [r6, #16]\n"                                                     \
+                     "   wls     lr, lr, 2f\n"                                                        \
+                     "1:\n" OPBRIDGE_PLANE_FOUR(V, LOAD) OPBRIDGE_PLANE_STAGE(OPBRIDGE_PLANE_CLAMP_##V) \
+                     "   vstrb.32 q5, [r5, q7]\n"                                                     \
+                     "   add     r5, r5, r4\n"                                                        \
+                     "   le      lr, 1b\n"                                                            \
+                     "2: ldr     r0, [r6, #20]\n"                                                     \
+                     "   cmp     r0, #0\n"                                                            \
+                     "   beq     3f\n" OPBRIDGE_PLANE_FOUR(V, LOAD) OPBRIDGE_PLANE_STAGE(OPBRIDGE_PLANE_CLAMP_##V) \
+                     "   ldr     r0, [r6, #20]\n"                                                     \
+                     "   vctp.32 r0\n"                                                                \
+                     "   vpst\n"                                                                      \
+                     "   vstrbt.32 q5, [r5, q7]\n"                                                    \
+                     "3: vpop    {d8-d15}\n"                                                          \
+                     "   pop     {r4-r11, pc}\n");                                                    \
+  }
+
+/* Any step, and the steps of square 3x3, 5x5 and 7x7 windows at strides 1 and 2 (the post-increment
+ * saves an instruction a position). */
+OPBRIDGE_PLANE_ROW(opbridge_plane_row1, 1, OPBRIDGE_PLANE_ANY_STEP)
+OPBRIDGE_PLANE_ROW(opbridge_plane_row2, 2, OPBRIDGE_PLANE_ANY_STEP)
+OPBRIDGE_PLANE_ROW(opbridge_plane_row3, 3, OPBRIDGE_PLANE_ANY_STEP)
+OPBRIDGE_PLANE_ROW(opbridge_plane_row4, 4, OPBRIDGE_PLANE_ANY_STEP)
+OPBRIDGE_PLANE_ROW(opbridge_plane_row1_step3, 1, OPBRIDGE_PLANE_STEP(3))
+OPBRIDGE_PLANE_ROW(opbridge_plane_row1_step6, 1, OPBRIDGE_PLANE_STEP(6))
+OPBRIDGE_PLANE_ROW(opbridge_plane_row2_step5, 2, OPBRIDGE_PLANE_STEP(5))
+OPBRIDGE_PLANE_ROW(opbridge_plane_row2_step10, 2, OPBRIDGE_PLANE_STEP(10))
+OPBRIDGE_PLANE_ROW(opbridge_plane_row4_step7, 4, OPBRIDGE_PLANE_STEP(7))
+OPBRIDGE_PLANE_ROW(opbridge_plane_row4_step14, 4, OPBRIDGE_PLANE_STEP(14))
+
+typedef void (*opbridge_plane_row_fn)(const opbridge_plane_row_job *);
+
+/* The row function for V vectors a window and a window step. */
+static opbridge_plane_row_fn opbridge_plane_row_of(int32_t vectors, int32_t step) {
+  static const struct {
+    int32_t vectors;
+    int32_t step;
+    opbridge_plane_row_fn row;
+  } stepped[] = {
+      {1, 3, opbridge_plane_row1_step3}, {1, 6, opbridge_plane_row1_step6},  {2, 5, opbridge_plane_row2_step5},
+      {2, 10, opbridge_plane_row2_step10}, {4, 7, opbridge_plane_row4_step7}, {4, 14, opbridge_plane_row4_step14},
+  };
+  for (size_t i = 0; i < sizeof(stepped) / sizeof(stepped[0]); ++i) {
+    if (stepped[i].vectors == vectors && stepped[i].step == step) {
+      return stepped[i].row;
+    }
+  }
+  static const opbridge_plane_row_fn any_step[4] = {opbridge_plane_row1, opbridge_plane_row2, opbridge_plane_row3,
+                                                    opbridge_plane_row4};
+  return any_step[vectors - 1];
+}
+
+/* Input row `row` of the channel at `source` (or the zero point, for a row outside the input:
+ * its products cancel the folded bias's share of those taps, as TFLite Micro's skipping them
+ * does) into one slot of `columns` plane columns from `column`: 8 columns a gather and a scatter. */
+static inline void opbridge_plane_slot(const int8_t *source, int32_t inside, int8_t *column, int32_t columns,
+                                       uint16x8_t input_offsets, uint16x8_t plane_offsets, int32_t input_step,
+                                       int32_t plane_step, int16x8_t zero_points) {
+  /* Tail-predicated loops: the last turn's lanes past the columns neither read nor write. */
+  if (inside) {
+    __asm__ volatile("   wlstp.16 lr, %[columns], 2f\n"
+                     "1: vldrb.s16 q0, [%[source], %q[input_offsets]]\n"
+                     "   add     %[source], %[source], %[input_step]\n"
+                     "   vstrb.16 q0, [%[column], %q[plane_offsets]]\n"
+                     "   add     %[column], %[column], %[plane_step]\n"
+                     "   letp    lr, 1b\n"
+                     "2:\n"
+                     : [source] "+r"(source), [column] "+r"(column)
+                     : [columns] "r"(columns), [input_offsets] "w"(input_offsets), [plane_offsets] "w"(plane_offsets),
+                       [input_step] "r"(input_step), [plane_step] "r"(plane_step)
+                     : "lr", "q0", "memory");
+    return;
+  }
+  __asm__ volatile("   wlstp.16 lr, %[columns], 2f\n"
+                   "1: vstrb.16 %q[zero_points], [%[column], %q[plane_offsets]]\n"
+                   "   add     %[column], %[column], %[plane_step]\n"
+                   "   letp    lr, 1b\n"
+                   "2:\n"
+                   : [column] "+r"(column)
+                   : [columns] "r"(columns), [zero_points] "w"(zero_points), [plane_offsets] "w"(plane_offsets),
+                     [plane_step] "r"(plane_step)
+                   : "lr", "memory");
+}
+
+/* y mod filter height, for rows above the input too. */
+static inline int32_t opbridge_plane_slot_of(int32_t y, int32_t filter_height) {
+  const int32_t slot = y % filter_height;
+  return slot < 0 ? slot + filter_height : slot;
+}
+
+/* Where a channel's taps (gathered in the filter's order) sit for the window's bytes in the plane
+ * under each slot rotation r: plane byte x * height + s holds window row (s - r) mod height of
+ * column x; bytes past the taps read byte 64 (a zero). */
+static OPBRIDGE_OPTIMIZE_FOR_SIZE void opbridge_plane_rotations(int32_t filter_height, int32_t filter_width,
+                                                                int32_t vector_bytes, uint8_t *rotations) {
+  for (int32_t r = 0; r < filter_height; ++r, rotations += vector_bytes) {
+    int32_t i = 0;
+    for (int32_t x = 0; x < filter_width; ++x) {
+      for (int32_t s = 0; s < filter_height; ++s, ++i) {
+        const int32_t row = s - r < 0 ? s - r + filter_height : s - r;
+        rotations[i] = (uint8_t)(row * filter_width + x);
+      }
+    }
+    for (; i < vector_bytes; ++i) {
+      rotations[i] = OPBRIDGE_DEPTHWISE_PLANE_MAX_TAPS;
+    }
+  }
+}
+
+int32_t opbridge_depthwise_conv_2d_s8_folded_planar(const opbridge_conv_s8_folded_params *params,
+                                                    const int8_t *input, const int8_t *filter, int8_t *output) {
+  if (!opbridge_depthwise_planar_call_valid(params, input, filter, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  int8_t plane[OPBRIDGE_DEPTHWISE_PLANE_BYTES] __attribute__((aligned(16)));
+  uint8_t rotations[OPBRIDGE_DEPTHWISE_PLANE_WEIGHT_BYTES] __attribute__((aligned(16)));
+  int8_t taps[OPBRIDGE_DEPTHWISE_PLANE_MAX_TAPS + 16] __attribute__((aligned(16)));
+  const opbridge_dims in = params->input;
+  const opbridge_dims out = params->output;
+  const int32_t filter_height = params->filter.height;
+  const int32_t tap_count = filter_height * params->filter.width;
+  const int32_t channels = in.channels;
+  const int32_t vector_bytes = 16 * ((tap_count + 15) / 16);
+  const opbridge_plane_row_fn run_row = opbridge_plane_row_of(vector_bytes / 16, params->stride_width * filter_height);
+  const opbridge_folded_requantization *rq = &params->requantization;
+  const int32_t columns = opbridge_depthwise_plane_inside_columns(params);
+  /* The plane's columns left and right of the input hold the zero point from here on; byte 64
+   * of the taps is the zero that the window's bytes past the taps read. */
+  for (int32_t i = 0; i < OPBRIDGE_DEPTHWISE_PLANE_BYTES; i += 16) {
+    vst1q_s8(plane + i, vdupq_n_s8((int8_t)(-params->input_offset)));
+  }
+  vst1q_s8(taps + OPBRIDGE_DEPTHWISE_PLANE_MAX_TAPS, vdupq_n_s8(0));
+  opbridge_plane_rotations(filter_height, params->filter.width, vector_bytes, rotations);
+  const uint16x8_t tap_offsets = vmulq_n_u16(vidupq_n_u16(0, 1), (uint16_t)channels);
+  const uint16x8_t plane_offsets = vmulq_n_u16(vidupq_n_u16(0, 1), (uint16_t)filter_height);
+  const int16x8_t zero_points = vdupq_n_s16((int16_t)(-params->input_offset));
+  int8_t *first_column = plane + params->padding_width * filter_height;
+  const int32_t row_bytes = in.width * channels;
+  opbridge_plane_row_job job;
+  job.window = plane;
+  job.window_step = params->stride_width * filter_height;
+  job.destination_step = 4 * channels;
+  job.groups = out.width / 4;
+  job.tail = out.width % 4;
+  job.offset = rq->output_offset;
+  job.taps = taps;
+  job.minimum = vdupq_n_s32(rq->activation_min);
+  job.maximum = vdupq_n_s32(rq->activation_max);
+  job.offsets = vmulq_n_u32(vidupq_n_u32(0, 1), (uint32_t)channels);
+  for (int32_t b = 0; b < out.batches; ++b) {
+    const int8_t *image = input + b * in.height * row_bytes;
+    for (int32_t c = 0; c < channels; ++c) {
+      /* The channel's taps, 8 a gather. */
+      for (int32_t t = 0; t < tap_count; t += 8) {
+        const mve_pred16_t lanes = vctp16q((uint32_t)(tap_count - t));
+        vstrbq_p_s16(taps + t, vldrbq_gather_offset_z_s16(filter + t * channels + c, tap_offsets, lanes), lanes);
+      }
+      const int32_t index = rq->per_channel ? c : 0;
+      const int32_t shift = rq->shifts[index];
+      job.bias = rq->folded_bias[c];
+      job.left = shift > 0 ? shift : 0;
+      job.multiplier = rq->multipliers[index];
+      job.round = shift < 0;
+      job.right = shift < 0 ? shift : 0;
+      job.destination = output + b * out.height * out.width * channels + c;
+      /* Rows [y, y_origin + height) are copied for each output row; `slot` is y's. */
+      int32_t y = -params->padding_height;
+      int32_t slot = opbridge_plane_slot_of(y, filter_height);
+      for (int32_t oy = 0; oy < out.height; ++oy) {
+        const int32_t y_origin = oy * params->stride_height - params->padding_height;
+        if (y < y_origin) { /* rows between the windows (stride above the height) are skipped */
+          y = y_origin;
+          slot = opbridge_plane_slot_of(y, filter_height);
+        }
+        for (; y < y_origin + filter_height; ++y) {
+          opbridge_plane_slot(image + (y >= 0 && y < in.height ? y * row_bytes + c : 0), y >= 0 && y < in.height,
+                              first_column + slot, columns, tap_offsets, plane_offsets, 8 * channels,
+                              8 * filter_height, zero_points);
+          slot = slot + 1 == filter_height ? 0 : slot + 1;
+        }
+        job.rotation = rotations + slot * vector_bytes; /* slot is y_origin's again */
+        run_row(&job);
+        job.destination += out.width * channels;
+      }
+    }
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
 /* DEPTHWISE_CONV_2D of exactly 8 channels with stride 1 along x (MobileNet v1 0.25's first
  * depthwise layer): two neighbouring positions fill one 16-lane vector, where one position per
  * vector leaves half of it padding. Lines of 8-byte columns (the input's own), each tap one 16-byte

@@ -187,6 +187,38 @@ static inline int32_t opbridge_depthwise_8_channels_call_valid(const opbridge_co
          fl->height * (x_span + 4) * 8 <= OPBRIDGE_DEPTHWISE_8_CHANNELS_LINES;
 }
 
+/* The input columns opbridge_depthwise_conv_2d_s8_folded_planar's windows read (the plane's
+ * columns from padding_width on). */
+static inline int32_t opbridge_depthwise_plane_inside_columns(const opbridge_conv_s8_folded_params *params) {
+  const int64_t reach = (int64_t)(params->output.width - 1) * params->stride_width + params->filter.width;
+  const int64_t inside = reach - params->padding_width;
+  return inside > params->input.width ? params->input.width : inside < 0 ? 0 : (int32_t)inside;
+}
+
+/* opbridge_depthwise_conv_2d_s8_folded_planar: see opbridge_kernels_folded_s8.h. */
+static inline int32_t opbridge_depthwise_planar_call_valid(const opbridge_conv_s8_folded_params *params,
+                                                           const int8_t *input, const int8_t *filter,
+                                                           const int8_t *output) {
+  if (!opbridge_depthwise_call_valid(params, input, filter, output, 0)) {
+    return 0;
+  }
+  const opbridge_dims *fl = &params->filter;
+  const int64_t taps = (int64_t)fl->height * fl->width;
+  const int64_t vector_bytes = (taps + 15) / 16 * 16;
+  if (params->dilation_height != 1 || params->dilation_width != 1 || taps > OPBRIDGE_DEPTHWISE_PLANE_MAX_TAPS ||
+      fl->height * vector_bytes > OPBRIDGE_DEPTHWISE_PLANE_WEIGHT_BYTES || taps * params->input.channels > 65535 ||
+      params->input.channels > 8191) {
+    return 0;
+  }
+  const int64_t reach = (int64_t)(params->output.width - 1) * params->stride_width + fl->width;
+  const int64_t right_edge = (int64_t)params->padding_width + opbridge_depthwise_plane_inside_columns(params);
+  const int64_t columns = right_edge > reach ? right_edge : reach;
+  /* The last group of four windows is read whole (its store is predicated). */
+  const int64_t last_window = ((int64_t)(params->output.width + 3) / 4 * 4 - 1) * params->stride_width * fl->height;
+  return columns * fl->height <= OPBRIDGE_DEPTHWISE_PLANE_BYTES &&
+         last_window + vector_bytes <= OPBRIDGE_DEPTHWISE_PLANE_BYTES;
+}
+
 static inline int32_t opbridge_fully_connected_call_valid(const opbridge_fully_connected_s8_folded_params *params,
                                                           const int8_t *input, const int8_t *filter,
                                                           const int8_t *output) {

@@ -139,6 +139,23 @@ int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_param
 int32_t opbridge_depthwise_conv_2d_s8_folded_8_channels(const opbridge_conv_s8_folded_params *params,
                                                         const int8_t *input, const int8_t *filter, int8_t *output);
 
+/* The most bytes of one channel's plane, taps per window, and bytes of a window's weights in
+ * every slot rotation that opbridge_depthwise_conv_2d_s8_folded_planar takes (on the stack). */
+#define OPBRIDGE_DEPTHWISE_PLANE_BYTES 1024
+#define OPBRIDGE_DEPTHWISE_PLANE_MAX_TAPS 64
+#define OPBRIDGE_DEPTHWISE_PLANE_WEIGHT_BYTES 512
+
+/* opbridge_depthwise_conv_2d_s8_folded for windows not dilated, of at most
+ * OPBRIDGE_DEPTHWISE_PLANE_MAX_TAPS taps, filter height x taps rounded up to 16 at most
+ * OPBRIDGE_DEPTHWISE_PLANE_WEIGHT_BYTES, taps x channels below 65536, whose plane (the columns the
+ * windows read, x filter height; and the windows of the last group of four positions, whole
+ * 16-byte vectors) fits OPBRIDGE_DEPTHWISE_PLANE_BYTES: the Helium variant runs channel by channel
+ * with each window's taps contiguous (the 5x5 and 7x7 layers of MCUNet-like models, the wide 3x3
+ * ones of MobileNets); the others are opbridge_depthwise_conv_2d_s8_folded. Other shapes:
+ * OPBRIDGE_STATUS_INVALID_ARGUMENT. */
+int32_t opbridge_depthwise_conv_2d_s8_folded_planar(const opbridge_conv_s8_folded_params *params,
+                                                    const int8_t *input, const int8_t *filter, int8_t *output);
+
 /* DEPTHWISE_CONV_2D with any depth multiplier (output channels / input channels): output channel c
  * reads input channel c / multiplier; filter is [1, h, w, output channels]. */
 int32_t opbridge_depthwise_conv_2d_s8_folded_multiplier(const opbridge_conv_s8_folded_params *params,

@@ -229,6 +229,8 @@ def folded_kernel(graph: Graph, node: Node) -> str:
             return "opbridge_depthwise_conv_2d_s8_folded_multiplier"
         if _depthwise_8_channels_fits(graph, node):
             return "opbridge_depthwise_conv_2d_s8_folded_8_channels"
+        if _depthwise_planar_fits(graph, node):
+            return "opbridge_depthwise_conv_2d_s8_folded_planar"
         return "opbridge_depthwise_conv_2d_s8_folded"
     if conv_2d_scratch_bytes(graph, node):
         if _patch_rows_fits(graph, node):
@@ -289,6 +291,41 @@ def _depthwise_8_channels_fits(graph: Graph, node: Node) -> bool:
         and filter_height * filter_width <= DEPTHWISE_8_CHANNELS_MAX_TAPS
         and filter_height * (x_span + 4) * 8 <= DEPTHWISE_8_CHANNELS_LINES
     )
+
+
+# OPBRIDGE_DEPTHWISE_PLANE_BYTES, OPBRIDGE_DEPTHWISE_PLANE_MAX_TAPS and
+# OPBRIDGE_DEPTHWISE_PLANE_WEIGHT_BYTES in cc/kernels/opbridge_kernels_folded_s8.h.
+DEPTHWISE_PLANE_BYTES = 1024
+DEPTHWISE_PLANE_MAX_TAPS = 64
+DEPTHWISE_PLANE_WEIGHT_BYTES = 512
+
+
+def _depthwise_planar_fits(graph: Graph, node: Node) -> bool:
+    """Whether a depthwise layer (multiplier 1) can take opbridge_depthwise_conv_2d_s8_folded_planar
+    (opbridge_depthwise_planar_call_valid in cc/kernels/opbridge_folded_internal.h): not dilated, at
+    most DEPTHWISE_PLANE_MAX_TAPS taps, its weights in every slot rotation and one channel's plane
+    within their buffers."""
+    _, _, width, channels = graph.tensor(node.inputs[0]).shape
+    _, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
+    out_width = graph.tensor(node.outputs[0]).shape[2]
+    a = node.attributes
+    taps = filter_height * filter_width
+    vector_bytes = (taps + 15) // 16 * 16
+    if (
+        a.dilation_height != 1
+        or a.dilation_width != 1
+        or taps > DEPTHWISE_PLANE_MAX_TAPS
+        or filter_height * vector_bytes > DEPTHWISE_PLANE_WEIGHT_BYTES
+        or taps * channels > 65535
+        or channels > 8191
+    ):
+        return False
+    padding_width = window(a.padding, width, filter_width, a.stride_width, 1).padding_before
+    reach = (out_width - 1) * a.stride_width + filter_width
+    inside = max(0, min(width, reach - padding_width))
+    columns = max(reach, padding_width + inside)
+    last_window = ((out_width + 3) // 4 * 4 - 1) * a.stride_width * filter_height
+    return columns * filter_height <= DEPTHWISE_PLANE_BYTES and last_window + vector_bytes <= DEPTHWISE_PLANE_BYTES
 
 
 # OPBRIDGE_PATCH_ROWS_MAX_WINDOW and OPBRIDGE_PATCH_ROWS_ROWS_BYTES in
