@@ -793,34 +793,58 @@ opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *param
  * weights are laid out once per slot rotation. Copying costs a gather and a scatter per 8 bytes
  * of one input row of the channel (one beat per byte on the Cortex-M55). */
 
-/* One output row of one channel: what opbridge_plane_row<V>'s assembly reads (offsets below). */
+/* One channel: what opbridge_plane_channel<V>'s assembly reads (offsets below; "state" fields it
+ * advances row by row). */
 typedef struct {
-  const int8_t *window;     /* 0: the row's first window in the plane */
-  int32_t window_step;      /* 4: plane bytes between neighbouring windows (stride x filter height) */
-  int8_t *destination;      /* 8: the row's first output */
-  int32_t destination_step; /* 12: bytes between groups of four outputs: 4 x channels */
-  int32_t groups;           /* 16: whole groups of four positions */
-  int32_t tail;             /* 20: positions after them (0 to 3) */
-  int32_t bias;             /* 24 */
-  int32_t left;             /* 28: max(shift, 0) */
-  int32_t multiplier;       /* 32 */
-  int32_t round;            /* 36: 1 where the shift is to the right, else 0 (the rounding fix) */
-  int32_t right;            /* 40: min(shift, 0) */
-  int32_t offset;           /* 44 */
-  const int8_t *taps;       /* 48: the channel's taps in the filter's order, a zero at byte 64 */
-  const uint8_t *rotation;  /* 52: for each byte of the window in the plane, its tap in `taps` (V vectors) */
-  int32_t unused[2];        /* 56 */
-  int32x4_t minimum;        /* 64 */
-  int32x4_t maximum;        /* 80 */
-  uint32x4_t offsets;       /* 96: 0, channels, 2 x channels, 3 x channels: a group's outputs */
-} opbridge_plane_row_job;
+  const int8_t *window;      /* 0: the plane (a row's first window) */
+  int32_t window_step;       /* 4: plane bytes between neighbouring windows (stride x filter height) */
+  int8_t *destination;       /* 8: state: the output row's first output */
+  int32_t destination_step;  /* 12: bytes between groups of four outputs: 4 x channels */
+  int32_t groups;            /* 16: whole groups of four positions a row */
+  int32_t tail;              /* 20: positions after them (0 to 3) */
+  int32_t bias;              /* 24 */
+  int32_t left;              /* 28: max(shift, 0) */
+  int32_t multiplier;        /* 32 */
+  int32_t round;             /* 36: 1 where the shift is to the right, else 0 (the rounding fix) */
+  int32_t right;             /* 40: min(shift, 0) */
+  int32_t offset;            /* 44 */
+  const int8_t *taps;        /* 48: the channel's taps in the filter's order, a zero at byte 64 */
+  const uint8_t *rotations;  /* 52: per slot rotation, for each window byte in the plane its tap in `taps` */
+  int32_t rows_left;         /* 56: state: output rows to go */
+  int32_t output_row_bytes;  /* 60: output width x channels */
+  int32x4_t minimum;         /* 64 */
+  int32x4_t maximum;         /* 80 */
+  uint32x4_t offsets;        /* 96: 0, channels, 2 x channels, 3 x channels: a group's outputs */
+  int32_t y;                 /* 112: state: the next input row to copy */
+  int32_t y_end;             /* 116: state: the current output row's window rows end */
+  int32_t slot;              /* 120: state: y's slot (y mod filter height) */
+  uintptr_t source;          /* 124: state: input row y of the channel (not read outside the input) */
+  int32_t height;            /* 128: input rows */
+  int32_t row_bytes;         /* 132: input width x channels */
+  int32_t columns;           /* 136: input columns copied */
+  int8_t *first_column;      /* 140: the plane's first input column */
+  int32_t filter_height;     /* 144 */
+  int32_t input_step;        /* 148: 8 x channels */
+  int32_t plane_step;        /* 152: 8 x filter height */
+  int32_t stride_height;     /* 156 */
+  int32_t vector_bytes;      /* 160: 16 x V */
+  int32_t unused[3];         /* 164 */
+  uint16x8_t input_offsets;  /* 176: 0, channels, ..., 7 x channels */
+  uint16x8_t plane_offsets;  /* 192: 0, filter height, ..., 7 x filter height */
+  int16x8_t zero_points;     /* 208 */
+} opbridge_plane_channel_job;
 
-typedef char opbridge_plane_row_job_layout[(sizeof(void *) == 4 && offsetof(opbridge_plane_row_job, bias) == 24 &&
-                                            offsetof(opbridge_plane_row_job, taps) == 48 &&
-                                            offsetof(opbridge_plane_row_job, minimum) == 64 &&
-                                            offsetof(opbridge_plane_row_job, offsets) == 96)
-                                               ? 1
-                                               : -1];
+typedef char opbridge_plane_channel_job_layout[(sizeof(void *) == 4 &&
+                                                offsetof(opbridge_plane_channel_job, bias) == 24 &&
+                                                offsetof(opbridge_plane_channel_job, taps) == 48 &&
+                                                offsetof(opbridge_plane_channel_job, minimum) == 64 &&
+                                                offsetof(opbridge_plane_channel_job, offsets) == 96 &&
+                                                offsetof(opbridge_plane_channel_job, y) == 112 &&
+                                                offsetof(opbridge_plane_channel_job, vector_bytes) == 160 &&
+                                                offsetof(opbridge_plane_channel_job, input_offsets) == 176 &&
+                                                offsetof(opbridge_plane_channel_job, zero_points) == 208)
+                                                   ? 1
+                                                   : -1];
 
 /* The window at r1 against the weights in q0..q(V-1) into S (an even register: VMLADAV's), r1
  * then advanced to the next window by LOAD, the load of the window's first 16 bytes into q4: by
@@ -873,17 +897,72 @@ typedef char opbridge_plane_row_job_layout[(sizeof(void *) == 4 && offsetof(opbr
 #define OPBRIDGE_PLANE_WEIGHTS_3 OPBRIDGE_PLANE_WEIGHTS_2 "   vldrb.u8 q4, [r1, #32]\n   vldrb.u8 q2, [r0, q4]\n"
 #define OPBRIDGE_PLANE_WEIGHTS_4 OPBRIDGE_PLANE_WEIGHTS_3 "   vldrb.u8 q4, [r1, #48]\n   vldrb.u8 q3, [r0, q4]\n"
 
+/* Rows y .. y_end - 1 copied into their slots (state kept in the job): each a tail-predicated
+ * loop of a gather (8 columns of the input row, `channels` apart) and a scatter (filter height
+ * apart), or of a scatter of the zero point for a row outside the input (its products cancel the
+ * folded bias's share of those taps, as TFLite Micro's skipping them does). Leaves the slot of
+ * y_end, which is the current window's first row's (its rotation), in r3. */
+#define OPBRIDGE_PLANE_COPY_ROWS        \
+  "   ldr     r1, [r6, #112]\n"        \
+  "   ldr     r3, [r6, #120]\n"        \
+  "   ldr     r2, [r6, #116]\n"        \
+  "   cmp     r1, r2\n"                \
+  "   bge     7f\n"                    \
+  "   ldr     r4, [r6, #124]\n"        \
+  "   ldr     r5, [r6, #140]\n"        \
+  "   ldrd    r7, r12, [r6, #128]\n"   \
+  "   ldr     r8, [r6, #136]\n"        \
+  "   ldrd    r11, r9, [r6, #144]\n"   \
+  "   ldr     r10, [r6, #152]\n"       \
+  "   vldrw.32 q0, [r6, #176]\n"       \
+  "   vldrw.32 q1, [r6, #192]\n"       \
+  "   vldrw.32 q2, [r6, #208]\n"       \
+  "4: add     r0, r5, r3\n"            \
+  "   cmp     r1, r7\n"                \
+  "   bhs     3f\n"                    \
+  "   mov     r2, r4\n"                \
+  "   wlstp.16 lr, r8, 2f\n"           \
+  "1: vldrb.s16 q3, [r2, q0]\n"        \
+  "   add     r2, r2, r9\n"            \
+  "   vstrb.16 q3, [r0, q1]\n"         \
+  "   add     r0, r0, r10\n"           \
+  "   letp    lr, 1b\n"                \
+  "   b       2f\n"                    \
+  "3: wlstp.16 lr, r8, 2f\n"           \
+  "5: vstrb.16 q2, [r0, q1]\n"         \
+  "   add     r0, r0, r10\n"           \
+  "   letp    lr, 5b\n"                \
+  "2: adds    r1, r1, #1\n"            \
+  "   add     r4, r4, r12\n"           \
+  "   adds    r3, r3, #1\n"            \
+  "   cmp     r3, r11\n"               \
+  "   it      eq\n"                    \
+  "   moveq   r3, #0\n"                \
+  "   ldr     r2, [r6, #116]\n"        \
+  "   cmp     r1, r2\n"                \
+  "   blt     4b\n"                    \
+  "   str     r1, [r6, #112]\n"        \
+  "   str     r3, [r6, #120]\n"        \
+  "   str     r4, [r6, #124]\n"        \
+  "7:\n"
+
 /* Naked: it takes every general register (the channel's six constants, the window, the
- * destination, two sums); it saves what AAPCS asks. Per group of four positions: (2 V + 2) x 4
- * instructions, 10 for the stage (11 or 12 with bounds loaded), 2 for the store and 1 for the
- * loop; the last 1 to 3 positions run as a group whose store is predicated (the plane holds the
- * windows past them: opbridge_depthwise_planar_call_valid). */
-#define OPBRIDGE_PLANE_ROW(NAME, V, LOAD)                                                                \
-  static void __attribute__((naked, noinline)) NAME(const opbridge_plane_row_job *job __attribute__((unused))) { \
+ * destination, two sums); it saves what AAPCS asks. For each output row: its new input rows
+ * copied (above), the weights gathered for the row's slot rotation, then per group of four
+ * positions (2 V + 2) x 4 instructions (one fewer a position with a constant step), 10 for the
+ * stage (11 or 12 with bounds loaded), 2 for the store and 1 for the loop; the row's last 1 to 3
+ * positions run as a group whose store is predicated (the plane holds the windows past them:
+ * opbridge_depthwise_planar_call_valid). */
+#define OPBRIDGE_PLANE_CHANNEL(NAME, V, LOAD)                                                            \
+  static void __attribute__((naked, noinline)) NAME(opbridge_plane_channel_job *job __attribute__((unused))) { \
     __asm__ volatile("   push    {r4-r11, lr}\n"                                                      \
                      "   vpush   {d8-d15}\n"                                                          \
                      "   mov     r6, r0\n"                                                            \
-                     "   ldrd    r0, r1, [r6, #48]\n" OPBRIDGE_PLANE_WEIGHTS_##V OPBRIDGE_PLANE_BOUNDS_##V \
+                     "0:\n" OPBRIDGE_PLANE_COPY_ROWS                                                  \
+                     "   ldr     r0, [r6, #160]\n"                                                    \
+                     "   ldr     r1, [r6, #52]\n"                                                     \
+                     "   mla     r1, r3, r0, r1\n"                                                    \
+                     "   ldr     r0, [r6, #48]\n" OPBRIDGE_PLANE_WEIGHTS_##V OPBRIDGE_PLANE_BOUNDS_##V  \
                      "   vldrw.32 q7, [r6, #96]\n"                                                    \
                      "   ldrd    r1, r3, [r6, #0]\n"                                                  \
                      "   ldrd    r5, r4, [r6, #8]\n"                                                  \
@@ -891,87 +970,66 @@ typedef char opbridge_plane_row_job_layout[(sizeof(void *) == 4 && offsetof(opbr
                      "   ldrd    r9, r10, [r6, #32]\n"                                                \
                      "   ldrd    r11, r12, [r6, #40]\n"                                               \
                      "   ldr     lr, [r6, #16]\n"                                                     \
-                     "   wls     lr, lr, 2f\n"                                                        \
-                     "1:\n" OPBRIDGE_PLANE_FOUR(V, LOAD) OPBRIDGE_PLANE_STAGE(OPBRIDGE_PLANE_CLAMP_##V) \
+                     "   wls     lr, lr, 9f\n"                                                        \
+                     "8:\n" OPBRIDGE_PLANE_FOUR(V, LOAD) OPBRIDGE_PLANE_STAGE(OPBRIDGE_PLANE_CLAMP_##V) \
                      "   vstrb.32 q5, [r5, q7]\n"                                                     \
                      "   add     r5, r5, r4\n"                                                        \
-                     "   le      lr, 1b\n"                                                            \
-                     "2: ldr     r0, [r6, #20]\n"                                                     \
+                     "   le      lr, 8b\n"                                                            \
+                     "9: ldr     r0, [r6, #20]\n"                                                     \
                      "   cmp     r0, #0\n"                                                            \
-                     "   beq     3f\n" OPBRIDGE_PLANE_FOUR(V, LOAD) OPBRIDGE_PLANE_STAGE(OPBRIDGE_PLANE_CLAMP_##V) \
+                     "   beq     6f\n" OPBRIDGE_PLANE_FOUR(V, LOAD) OPBRIDGE_PLANE_STAGE(OPBRIDGE_PLANE_CLAMP_##V) \
                      "   ldr     r0, [r6, #20]\n"                                                     \
                      "   vctp.32 r0\n"                                                                \
                      "   vpst\n"                                                                      \
                      "   vstrbt.32 q5, [r5, q7]\n"                                                    \
-                     "3: vpop    {d8-d15}\n"                                                          \
+                     "6: ldrd    r0, r1, [r6, #56]\n"                                                 \
+                     "   ldr     r2, [r6, #8]\n"                                                      \
+                     "   add     r2, r2, r1\n"                                                        \
+                     "   str     r2, [r6, #8]\n"                                                      \
+                     "   ldr     r2, [r6, #116]\n"                                                    \
+                     "   ldr     r1, [r6, #156]\n"                                                    \
+                     "   add     r2, r2, r1\n"                                                        \
+                     "   str     r2, [r6, #116]\n"                                                    \
+                     "   subs    r0, r0, #1\n"                                                        \
+                     "   str     r0, [r6, #56]\n"                                                     \
+                     "   bne     0b\n"                                                                \
+                     "   vpop    {d8-d15}\n"                                                          \
                      "   pop     {r4-r11, pc}\n");                                                    \
   }
 
 /* Any step, and the steps of square 3x3, 5x5 and 7x7 windows at strides 1 and 2 (the post-increment
  * saves an instruction a position). */
-OPBRIDGE_PLANE_ROW(opbridge_plane_row1, 1, OPBRIDGE_PLANE_ANY_STEP)
-OPBRIDGE_PLANE_ROW(opbridge_plane_row2, 2, OPBRIDGE_PLANE_ANY_STEP)
-OPBRIDGE_PLANE_ROW(opbridge_plane_row3, 3, OPBRIDGE_PLANE_ANY_STEP)
-OPBRIDGE_PLANE_ROW(opbridge_plane_row4, 4, OPBRIDGE_PLANE_ANY_STEP)
-OPBRIDGE_PLANE_ROW(opbridge_plane_row1_step3, 1, OPBRIDGE_PLANE_STEP(3))
-OPBRIDGE_PLANE_ROW(opbridge_plane_row1_step6, 1, OPBRIDGE_PLANE_STEP(6))
-OPBRIDGE_PLANE_ROW(opbridge_plane_row2_step5, 2, OPBRIDGE_PLANE_STEP(5))
-OPBRIDGE_PLANE_ROW(opbridge_plane_row2_step10, 2, OPBRIDGE_PLANE_STEP(10))
-OPBRIDGE_PLANE_ROW(opbridge_plane_row4_step7, 4, OPBRIDGE_PLANE_STEP(7))
-OPBRIDGE_PLANE_ROW(opbridge_plane_row4_step14, 4, OPBRIDGE_PLANE_STEP(14))
+OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel1, 1, OPBRIDGE_PLANE_ANY_STEP)
+OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel2, 2, OPBRIDGE_PLANE_ANY_STEP)
+OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel3, 3, OPBRIDGE_PLANE_ANY_STEP)
+OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel4, 4, OPBRIDGE_PLANE_ANY_STEP)
+OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel1_step3, 1, OPBRIDGE_PLANE_STEP(3))
+OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel1_step6, 1, OPBRIDGE_PLANE_STEP(6))
+OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel2_step5, 2, OPBRIDGE_PLANE_STEP(5))
+OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel2_step10, 2, OPBRIDGE_PLANE_STEP(10))
+OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel4_step7, 4, OPBRIDGE_PLANE_STEP(7))
+OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel4_step14, 4, OPBRIDGE_PLANE_STEP(14))
 
-typedef void (*opbridge_plane_row_fn)(const opbridge_plane_row_job *);
+typedef void (*opbridge_plane_channel_fn)(opbridge_plane_channel_job *);
 
 /* The row function for V vectors a window and a window step. */
-static opbridge_plane_row_fn opbridge_plane_row_of(int32_t vectors, int32_t step) {
+static opbridge_plane_channel_fn opbridge_plane_channel_of(int32_t vectors, int32_t step) {
   static const struct {
     int32_t vectors;
     int32_t step;
-    opbridge_plane_row_fn row;
+    opbridge_plane_channel_fn run;
   } stepped[] = {
-      {1, 3, opbridge_plane_row1_step3}, {1, 6, opbridge_plane_row1_step6},  {2, 5, opbridge_plane_row2_step5},
-      {2, 10, opbridge_plane_row2_step10}, {4, 7, opbridge_plane_row4_step7}, {4, 14, opbridge_plane_row4_step14},
+      {1, 3, opbridge_plane_channel1_step3}, {1, 6, opbridge_plane_channel1_step6},  {2, 5, opbridge_plane_channel2_step5},
+      {2, 10, opbridge_plane_channel2_step10}, {4, 7, opbridge_plane_channel4_step7}, {4, 14, opbridge_plane_channel4_step14},
   };
   for (size_t i = 0; i < sizeof(stepped) / sizeof(stepped[0]); ++i) {
     if (stepped[i].vectors == vectors && stepped[i].step == step) {
-      return stepped[i].row;
+      return stepped[i].run;
     }
   }
-  static const opbridge_plane_row_fn any_step[4] = {opbridge_plane_row1, opbridge_plane_row2, opbridge_plane_row3,
-                                                    opbridge_plane_row4};
+  static const opbridge_plane_channel_fn any_step[4] = {opbridge_plane_channel1, opbridge_plane_channel2, opbridge_plane_channel3,
+                                                    opbridge_plane_channel4};
   return any_step[vectors - 1];
-}
-
-/* Input row `row` of the channel at `source` (or the zero point, for a row outside the input:
- * its products cancel the folded bias's share of those taps, as TFLite Micro's skipping them
- * does) into one slot of `columns` plane columns from `column`: 8 columns a gather and a scatter. */
-static inline void opbridge_plane_slot(const int8_t *source, int32_t inside, int8_t *column, int32_t columns,
-                                       uint16x8_t input_offsets, uint16x8_t plane_offsets, int32_t input_step,
-                                       int32_t plane_step, int16x8_t zero_points) {
-  /* Tail-predicated loops: the last turn's lanes past the columns neither read nor write. */
-  if (inside) {
-    __asm__ volatile("   wlstp.16 lr, %[columns], 2f\n"
-                     "1: vldrb.s16 q0, [%[source], %q[input_offsets]]\n"
-                     "   add     %[source], %[source], %[input_step]\n"
-                     "   vstrb.16 q0, [%[column], %q[plane_offsets]]\n"
-                     "   add     %[column], %[column], %[plane_step]\n"
-                     "   letp    lr, 1b\n"
-                     "2:\n"
-                     : [source] "+r"(source), [column] "+r"(column)
-                     : [columns] "r"(columns), [input_offsets] "w"(input_offsets), [plane_offsets] "w"(plane_offsets),
-                       [input_step] "r"(input_step), [plane_step] "r"(plane_step)
-                     : "lr", "q0", "memory");
-    return;
-  }
-  __asm__ volatile("   wlstp.16 lr, %[columns], 2f\n"
-                   "1: vstrb.16 %q[zero_points], [%[column], %q[plane_offsets]]\n"
-                   "   add     %[column], %[column], %[plane_step]\n"
-                   "   letp    lr, 1b\n"
-                   "2:\n"
-                   : [column] "+r"(column)
-                   : [columns] "r"(columns), [zero_points] "w"(zero_points), [plane_offsets] "w"(plane_offsets),
-                     [plane_step] "r"(plane_step)
-                   : "lr", "memory");
 }
 
 /* y mod filter height, for rows above the input too. */
@@ -1013,9 +1071,9 @@ int32_t opbridge_depthwise_conv_2d_s8_folded_planar(const opbridge_conv_s8_folde
   const int32_t tap_count = filter_height * params->filter.width;
   const int32_t channels = in.channels;
   const int32_t vector_bytes = 16 * ((tap_count + 15) / 16);
-  const opbridge_plane_row_fn run_row = opbridge_plane_row_of(vector_bytes / 16, params->stride_width * filter_height);
+  const opbridge_plane_channel_fn run =
+      opbridge_plane_channel_of(vector_bytes / 16, params->stride_width * filter_height);
   const opbridge_folded_requantization *rq = &params->requantization;
-  const int32_t columns = opbridge_depthwise_plane_inside_columns(params);
   /* The plane's columns left and right of the input hold the zero point from here on; byte 64
    * of the taps is the zero that the window's bytes past the taps read. */
   for (int32_t i = 0; i < OPBRIDGE_DEPTHWISE_PLANE_BYTES; i += 16) {
@@ -1023,12 +1081,7 @@ int32_t opbridge_depthwise_conv_2d_s8_folded_planar(const opbridge_conv_s8_folde
   }
   vst1q_s8(taps + OPBRIDGE_DEPTHWISE_PLANE_MAX_TAPS, vdupq_n_s8(0));
   opbridge_plane_rotations(filter_height, params->filter.width, vector_bytes, rotations);
-  const uint16x8_t tap_offsets = vmulq_n_u16(vidupq_n_u16(0, 1), (uint16_t)channels);
-  const uint16x8_t plane_offsets = vmulq_n_u16(vidupq_n_u16(0, 1), (uint16_t)filter_height);
-  const int16x8_t zero_points = vdupq_n_s16((int16_t)(-params->input_offset));
-  int8_t *first_column = plane + params->padding_width * filter_height;
-  const int32_t row_bytes = in.width * channels;
-  opbridge_plane_row_job job;
+  opbridge_plane_channel_job job;
   job.window = plane;
   job.window_step = params->stride_width * filter_height;
   job.destination_step = 4 * channels;
@@ -1036,16 +1089,33 @@ int32_t opbridge_depthwise_conv_2d_s8_folded_planar(const opbridge_conv_s8_folde
   job.tail = out.width % 4;
   job.offset = rq->output_offset;
   job.taps = taps;
+  job.rotations = rotations;
+  job.output_row_bytes = out.width * channels;
   job.minimum = vdupq_n_s32(rq->activation_min);
   job.maximum = vdupq_n_s32(rq->activation_max);
   job.offsets = vmulq_n_u32(vidupq_n_u32(0, 1), (uint32_t)channels);
+  job.height = in.height;
+  job.row_bytes = in.width * channels;
+  job.columns = opbridge_depthwise_plane_inside_columns(params);
+  job.first_column = plane + params->padding_width * filter_height;
+  job.filter_height = filter_height;
+  job.input_step = 8 * channels;
+  job.plane_step = 8 * filter_height;
+  job.stride_height = params->stride_height;
+  job.vector_bytes = vector_bytes;
+  job.input_offsets = vmulq_n_u16(vidupq_n_u16(0, 1), (uint16_t)channels);
+  job.plane_offsets = vmulq_n_u16(vidupq_n_u16(0, 1), (uint16_t)filter_height);
+  job.zero_points = vdupq_n_s16((int16_t)(-params->input_offset));
+  const int32_t first_row = -params->padding_height;
+  const int32_t first_slot = opbridge_plane_slot_of(first_row, filter_height);
   for (int32_t b = 0; b < out.batches; ++b) {
-    const int8_t *image = input + b * in.height * row_bytes;
+    const int8_t *image = input + b * in.height * job.row_bytes;
     for (int32_t c = 0; c < channels; ++c) {
       /* The channel's taps, 8 a gather. */
       for (int32_t t = 0; t < tap_count; t += 8) {
         const mve_pred16_t lanes = vctp16q((uint32_t)(tap_count - t));
-        vstrbq_p_s16(taps + t, vldrbq_gather_offset_z_s16(filter + t * channels + c, tap_offsets, lanes), lanes);
+        vstrbq_p_s16(taps + t, vldrbq_gather_offset_z_s16(filter + t * channels + c, job.input_offsets, lanes),
+                     lanes);
       }
       const int32_t index = rq->per_channel ? c : 0;
       const int32_t shift = rq->shifts[index];
@@ -1055,25 +1125,13 @@ int32_t opbridge_depthwise_conv_2d_s8_folded_planar(const opbridge_conv_s8_folde
       job.round = shift < 0;
       job.right = shift < 0 ? shift : 0;
       job.destination = output + b * out.height * out.width * channels + c;
-      /* Rows [y, y_origin + height) are copied for each output row; `slot` is y's. */
-      int32_t y = -params->padding_height;
-      int32_t slot = opbridge_plane_slot_of(y, filter_height);
-      for (int32_t oy = 0; oy < out.height; ++oy) {
-        const int32_t y_origin = oy * params->stride_height - params->padding_height;
-        if (y < y_origin) { /* rows between the windows (stride above the height) are skipped */
-          y = y_origin;
-          slot = opbridge_plane_slot_of(y, filter_height);
-        }
-        for (; y < y_origin + filter_height; ++y) {
-          opbridge_plane_slot(image + (y >= 0 && y < in.height ? y * row_bytes + c : 0), y >= 0 && y < in.height,
-                              first_column + slot, columns, tap_offsets, plane_offsets, 8 * channels,
-                              8 * filter_height, zero_points);
-          slot = slot + 1 == filter_height ? 0 : slot + 1;
-        }
-        job.rotation = rotations + slot * vector_bytes; /* slot is y_origin's again */
-        run_row(&job);
-        job.destination += out.width * channels;
-      }
+      job.rows_left = out.height;
+      job.y = first_row;
+      job.y_end = first_row + filter_height;
+      job.slot = first_slot;
+      /* An address, not read while the row lies outside the input (above it: before the image). */
+      job.source = (uintptr_t)(image + c) + (uintptr_t)((intptr_t)first_row * job.row_bytes);
+      run(&job);
     }
   }
   return OPBRIDGE_STATUS_OK;

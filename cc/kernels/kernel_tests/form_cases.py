@@ -552,6 +552,53 @@ def draw_eight_channels_depthwise(draw: DrawFn, index: int) -> NodeSpec:
     return NodeSpec(inputs, node_attributes, output_q)
 
 
+# Depthwise layers that take opbridge_depthwise_conv_2d_s8_folded_planar (Helium: channel by channel over
+# planes of window columns), by node: filter, padding, strides (y, x), input height, width and
+# channels, batches. Windows of 1 to 4 vectors at constant and other steps, rows ending in whole
+# groups of four positions or not, output rows that keep window rows and one that keeps none (a
+# stride above the filter's height), a 1x5 window (one slot), two batches; the index's regime
+# (left shifts, power-of-two and tiny scales) as for the other nodes.
+PLANAR_NODES = {
+    29: ((5, 5), Padding.SAME, (1, 1), 6, 20, 6, 1),
+    30: ((7, 7), Padding.SAME, (2, 2), 14, 17, 5, 1),
+    31: ((4, 4), Padding.VALID, (1, 1), 5, 20, 7, 1),
+    32: ((4, 5), Padding.SAME, (1, 1), 5, 12, 7, 1),
+    33: ((6, 7), Padding.SAME, (3, 1), 9, 10, 3, 1),
+    34: ((3, 3), Padding.SAME, (4, 1), 9, 18, 4, 2),
+    35: ((1, 5), Padding.SAME, (1, 1), 1, 40, 9, 1),
+    36: ((7, 7), Padding.VALID, (1, 1), 8, 14, 4, 1),
+}
+
+
+def draw_planar_depthwise(draw: DrawFn, index: int) -> NodeSpec:
+    """A depthwise layer of PLANAR_NODES; in the ordinary regime its output scale spreads the sums
+    over int8."""
+    filter_size, padding, (stride_height, stride_width), height, width, channels, batches = PLANAR_NODES[index]
+    fields = {
+        "padding": padding,
+        "stride_height": stride_height,
+        "stride_width": stride_width,
+        "dilation_height": 1,
+        "dilation_width": 1,
+        "activation": draw(ACTIVATIONS),
+    }
+    input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), channels, per_channel_of(index), 3)
+    if regime_of(index) == "ordinary":
+        output_q = Quantization(
+            (float(np.float32(input_q.scale * max(filter_q.scales) / 0.005)),), output_q.zero_points
+        )
+    filter_shape = (1, *filter_size, channels)
+    inputs = [
+        TensorSpec("input", DType.INT8, (batches, height, width, channels), input_q),
+        TensorSpec("filter", DType.INT8, filter_shape, filter_q, draw_weights(draw, filter_shape)),
+        draw_bias(draw, input_q, filter_q, channels, filter_size[0] * filter_size[1], extreme=False),
+    ]
+    node_attributes = attributes(
+        "DEPTHWISE_CONV_2D", depth_multiplier=1, requantization=Requantization.TFLITE, **fields
+    )
+    return NodeSpec(inputs, node_attributes, output_q)
+
+
 def draw_depthwise_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     """DEPTHWISE_CONV_2D: depth multiplier 1 on even nodes, 2-8 on odd ones (a separate path).
 
@@ -561,6 +608,8 @@ def draw_depthwise_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     10x4 window too large for it)."""
     if index in EIGHT_CHANNELS_NODES:
         return draw_eight_channels_depthwise(draw, index)
+    if index in PLANAR_NODES:
+        return draw_planar_depthwise(draw, index)
     group = (index // 2) % 3 if index % 2 == 0 else None
     filter_sizes = None
     if group == 0 and regime_of(index) == "ordinary":  # 3x3, then other sizes
@@ -588,7 +637,8 @@ def draw_depthwise_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
             batches=1,
             height=MAX_INPUT_ELEMENTS // (in_channels * width),
             width=width,
-            fields={**geometry.fields, "padding": Padding.SAME, "dilation_height": 1},
+            # dilated along x: rows this wide would take the planar path otherwise
+            fields={**geometry.fields, "padding": Padding.SAME, "dilation_height": 1, "dilation_width": 2},
         )
     channels = in_channels * multiplier
     if index == 12:  # the DSP variant's depthwise assembly with the full int8 range
@@ -793,7 +843,7 @@ FORMS: dict[str, Form] = {
             "depthwise_conv_2d_folded",
             "DEPTHWISE_CONV_2D",
             "opbridge_depthwise_conv_2d_s8_folded",
-            29,
+            37,
             draw_depthwise_conv_2d,
         ),
         Form(
@@ -988,6 +1038,22 @@ FEATURES: dict[str, set[str]] = {
         "lines_rolled_and_moved",
         "lines_paired_full_range",
         "lines_weight_-128",
+        "planar",  # Helium: opbridge_depthwise_conv_2d_s8_folded_planar, channel by channel over planes
+        "planar_1_vectors",
+        "planar_2_vectors",
+        "planar_3_vectors",
+        "planar_4_vectors",
+        "planar_constant_step",
+        "planar_any_step",
+        "planar_whole_groups",
+        "planar_tail",
+        "planar_rows_outside",
+        "planar_columns_right",
+        "planar_rows_kept",
+        "planar_no_rows_kept",
+        "planar_left_shift",
+        "planar_no_rounding_fix",
+        "planar_batches",
         "eight_channels",  # Helium: opbridge_depthwise_conv_2d_s8_folded_8_channels, two positions a vector
         "eight_channels_in_chunks",
         "eight_channels_whole_rows",
@@ -1393,6 +1459,48 @@ def depthwise_block_features(graph: Graph, node: Node) -> set[str]:
     return features
 
 
+# The window steps (vectors a window, stride x filter height) that opbridge_depthwise_conv_2d_s8_folded_planar's
+# assembly takes as constants (cc/kernels/opbridge_depthwise_conv_2d_s8_folded_helium.c).
+PLANE_CONSTANT_STEPS = {(1, 3), (1, 6), (2, 5), (2, 10), (4, 7), (4, 14)}
+
+
+def planar_features(graph: Graph, node: Node) -> set[str]:
+    """opbridge_depthwise_conv_2d_s8_folded_planar (Helium: channel by channel over planes of window
+    columns): each number of 16-byte vectors a window, a constant window step or any, rows of
+    whole groups of four positions and rows ending in a predicated group (or made of one), rows
+    above or below the input (zero-point slots), zero-point columns right of the input, output
+    rows that keep window rows in the ring or read none of the last ones, a left shift, channels
+    that do not shift right (no rounding fix), batches."""
+    a = node.attributes
+    batches, height, width, channels = graph.tensor(node.inputs[0]).shape
+    _, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
+    out_width = graph.tensor(node.outputs[0]).shape[2]
+    vectors = (filter_height * filter_width + 15) // 16
+    features = {"planar", f"planar_{vectors}_vectors"}
+    step = a.stride_width * filter_height
+    features.add("planar_constant_step" if (vectors, step) in PLANE_CONSTANT_STEPS else "planar_any_step")
+    features.add("planar_tail" if out_width % 4 else "planar_whole_groups")
+    rows = window(a.padding, height, filter_height, a.stride_height, 1)
+    if rows.padding_before > 0 or (rows.output_size - 1) * a.stride_height + filter_height > height + rows.padding_before:
+        features.add("planar_rows_outside")
+    cols = window(a.padding, width, filter_width, a.stride_width, 1)
+    if (out_width - 1) * a.stride_width + filter_width > cols.padding_before + width:
+        features.add("planar_columns_right")
+    features.add("planar_rows_kept" if a.stride_height < filter_height else "planar_no_rows_kept")
+    input_q, filter_q, output_q = (
+        graph.tensor(i).quantization for i in (node.inputs[0], node.inputs[1], node.outputs[0])
+    )
+    assert input_q is not None and filter_q is not None and output_q is not None
+    _, shifts = per_channel_multipliers(input_q.scale, filter_q.scales, output_q.scale, channels)
+    if (shifts > 0).any():
+        features.add("planar_left_shift")
+    if (shifts >= 0).any():
+        features.add("planar_no_rounding_fix")
+    if batches > 1:
+        features.add("planar_batches")
+    return features
+
+
 def eight_channels_features(graph: Graph, node: Node) -> set[str]:
     """opbridge_depthwise_conv_2d_s8_folded_8_channels (Helium: two positions a vector over lines of
     8-byte columns): a row in chunks, lines rolled down the rows and moved, taps in pairs (with
@@ -1646,6 +1754,8 @@ def window_features(graph: Graph, node: Node) -> set[str]:
             features.add("single_input_channel" + ("_whole_blocks" if whole else ""))
         if a.depth_multiplier == 1 and folded_kernel(graph, node).endswith("_8_channels"):
             features |= eight_channels_features(graph, node)
+        elif a.depth_multiplier == 1 and folded_kernel(graph, node).endswith("_planar"):
+            features |= planar_features(graph, node)
         elif a.depth_multiplier == 1:
             features |= depthwise_block_features(graph, node)
     if node.op_type == "CONV_2D":

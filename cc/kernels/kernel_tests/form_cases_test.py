@@ -88,13 +88,22 @@ def test_the_graphs_are_reproducible() -> None:
 def test_the_python_bounds_are_the_kernels() -> None:
     """The emitter's and form_cases' copies of the Helium kernels' bounds equal the C macros."""
     from form_cases import DEPTHWISE_LINES_BYTES
-    from opbridge.ops.conv_2d.emit_c import CONV_BLOCKS_MAX_WINDOW, CONV_PAIRS_BAND_BYTES
+    from opbridge.ops.conv_2d.emit_c import (
+        CONV_BLOCKS_MAX_WINDOW,
+        CONV_PAIRS_BAND_BYTES,
+        DEPTHWISE_PLANE_BYTES,
+        DEPTHWISE_PLANE_MAX_TAPS,
+        DEPTHWISE_PLANE_WEIGHT_BYTES,
+    )
 
     header = pathlib.Path("cc/kernels/opbridge_kernels_folded_s8.h").read_text()
     helium = pathlib.Path("cc/kernels/opbridge_depthwise_conv_2d_s8_folded_helium.c").read_text()
     for name, source, value in (
         ("OPBRIDGE_CONV_BLOCKS_MAX_WINDOW", header, CONV_BLOCKS_MAX_WINDOW),
         ("OPBRIDGE_CONV_PAIRS_BAND_BYTES", header, CONV_PAIRS_BAND_BYTES),
+        ("OPBRIDGE_DEPTHWISE_PLANE_BYTES", header, DEPTHWISE_PLANE_BYTES),
+        ("OPBRIDGE_DEPTHWISE_PLANE_MAX_TAPS", header, DEPTHWISE_PLANE_MAX_TAPS),
+        ("OPBRIDGE_DEPTHWISE_PLANE_WEIGHT_BYTES", header, DEPTHWISE_PLANE_WEIGHT_BYTES),
         ("OPBRIDGE_DEPTHWISE_LINES_BYTES", helium, DEPTHWISE_LINES_BYTES),
     ):
         match = re.search(rf"#define {name} (\d+)", source)

@@ -229,7 +229,7 @@ def folded_kernel(graph: Graph, node: Node) -> str:
             return "opbridge_depthwise_conv_2d_s8_folded_multiplier"
         if _depthwise_8_channels_fits(graph, node):
             return "opbridge_depthwise_conv_2d_s8_folded_8_channels"
-        if _depthwise_planar_fits(graph, node):
+        if _depthwise_planar_fits(graph, node) and _depthwise_planar_pays(graph, node):
             return "opbridge_depthwise_conv_2d_s8_folded_planar"
         return "opbridge_depthwise_conv_2d_s8_folded"
     if conv_2d_scratch_bytes(graph, node):
@@ -326,6 +326,17 @@ def _depthwise_planar_fits(graph: Graph, node: Node) -> bool:
     columns = max(reach, padding_width + inside)
     last_window = ((out_width + 3) // 4 * 4 - 1) * a.stride_width * filter_height
     return columns * filter_height <= DEPTHWISE_PLANE_BYTES and last_window + vector_bytes <= DEPTHWISE_PLANE_BYTES
+
+
+def _depthwise_planar_pays(graph: Graph, node: Node) -> bool:
+    """Whether the planar path is the faster on Helium: it costs about 80 instructions per output
+    row of a channel (copying its input rows, loading its weights) plus 6 to 13 per output (by the
+    window's 16-byte vectors), where lines of 16 channels cost about 12 per output of a 3x3
+    window and 23 to 40 of a 5x5 to 7x7 one (docs/kernels.md, measured on the suite's MobileNet v2
+    and MCUNet-like layers): windows of one vector from 16 outputs a row, larger ones from 6."""
+    _, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
+    out_width = graph.tensor(node.outputs[0]).shape[2]
+    return out_width >= (16 if filter_height * filter_width <= 16 else 6)
 
 
 # OPBRIDGE_PATCH_ROWS_MAX_WINDOW and OPBRIDGE_PATCH_ROWS_ROWS_BYTES in
