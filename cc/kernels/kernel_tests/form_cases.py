@@ -567,7 +567,15 @@ PLANAR_NODES = {
     34: ((3, 3), Padding.SAME, (4, 1), 9, 18, 4, 2),
     35: ((1, 5), Padding.SAME, (1, 1), 1, 40, 9, 1),
     36: ((7, 7), Padding.VALID, (1, 1), 8, 14, 4, 1),
+    38: ((3, 3), Padding.SAME, (1, 1), 3, 20, 5, 1),
+    40: ((1, 1), Padding.VALID, (1, 1), 2, 24, 6, 1),
 }
+# Its nodes whose sums stay small (weights within [-4, 3] or [-2, 1], no bias) and whose outputs keep their negative
+# values (no activation: a clamp at the zero point would hide how they round), by node: the range
+# of their effective scales. Node 38's right shifts of 3 to 6 bits make one output in 8 to 64 a
+# tie, where the rounding of negative halves away from zero shows; node 40's shifts of 0 and 1
+# take no rounding fix.
+PLANAR_SMALL_SUM_NODES = {38: (2.0**-6, 2.0**-3), 40: (0.5, 2.0)}
 
 
 def draw_planar_depthwise(draw: DrawFn, index: int) -> NodeSpec:
@@ -580,7 +588,7 @@ def draw_planar_depthwise(draw: DrawFn, index: int) -> NodeSpec:
         "stride_width": stride_width,
         "dilation_height": 1,
         "dilation_width": 1,
-        "activation": draw(ACTIVATIONS),
+        "activation": Activation.NONE if index in PLANAR_SMALL_SUM_NODES else draw(ACTIVATIONS),
     }
     input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), channels, per_channel_of(index), 3)
     if regime_of(index) == "ordinary":
@@ -588,10 +596,22 @@ def draw_planar_depthwise(draw: DrawFn, index: int) -> NodeSpec:
             (float(np.float32(input_q.scale * max(filter_q.scales) / 0.005)),), output_q.zero_points
         )
     filter_shape = (1, *filter_size, channels)
+    weights = draw_weights(draw, filter_shape)
+    if index in PLANAR_SMALL_SUM_NODES:
+        low, high = PLANAR_SMALL_SUM_NODES[index]
+        count = channels if per_channel_of(index) else 1
+        filter_scales = tuple(
+            float(np.float32(log_uniform(draw, low, high) * output_q.scale / input_q.scale)) for _ in range(count)
+        )
+        filter_q = Quantization(filter_scales, (0,) * count, 3 if count > 1 else None)
+        weights = (weights // (32 if index == 38 else 64)).astype(np.int8)  # within [-4, 3] or [-2, 1]
     inputs = [
         TensorSpec("input", DType.INT8, (batches, height, width, channels), input_q),
-        TensorSpec("filter", DType.INT8, filter_shape, filter_q, draw_weights(draw, filter_shape)),
-        draw_bias(draw, input_q, filter_q, channels, filter_size[0] * filter_size[1], extreme=False),
+        TensorSpec("filter", DType.INT8, filter_shape, filter_q, weights),
+        # no bias on the small-sum nodes: an ordinary one (up to 20000) would saturate their outputs
+        None
+        if index in PLANAR_SMALL_SUM_NODES
+        else draw_bias(draw, input_q, filter_q, channels, filter_size[0] * filter_size[1], extreme=False),
     ]
     node_attributes = attributes(
         "DEPTHWISE_CONV_2D", depth_multiplier=1, requantization=Requantization.TFLITE, **fields
@@ -843,7 +863,7 @@ FORMS: dict[str, Form] = {
             "depthwise_conv_2d_folded",
             "DEPTHWISE_CONV_2D",
             "opbridge_depthwise_conv_2d_s8_folded",
-            37,
+            41,
             draw_depthwise_conv_2d,
         ),
         Form(
@@ -1053,6 +1073,7 @@ FEATURES: dict[str, set[str]] = {
         "planar_no_rows_kept",
         "planar_left_shift",
         "planar_no_rounding_fix",
+        "planar_small_right_shift",
         "planar_batches",
         "eight_channels",  # Helium: opbridge_depthwise_conv_2d_s8_folded_8_channels, two positions a vector
         "eight_channels_in_chunks",
@@ -1481,7 +1502,10 @@ def planar_features(graph: Graph, node: Node) -> set[str]:
     features.add("planar_constant_step" if (vectors, step) in PLANE_CONSTANT_STEPS else "planar_any_step")
     features.add("planar_tail" if out_width % 4 else "planar_whole_groups")
     rows = window(a.padding, height, filter_height, a.stride_height, 1)
-    if rows.padding_before > 0 or (rows.output_size - 1) * a.stride_height + filter_height > height + rows.padding_before:
+    if (
+        rows.padding_before > 0
+        or (rows.output_size - 1) * a.stride_height + filter_height > height + rows.padding_before
+    ):
         features.add("planar_rows_outside")
     cols = window(a.padding, width, filter_width, a.stride_width, 1)
     if (out_width - 1) * a.stride_width + filter_width > cols.padding_before + width:
@@ -1496,6 +1520,8 @@ def planar_features(graph: Graph, node: Node) -> set[str]:
         features.add("planar_left_shift")
     if (shifts >= 0).any():
         features.add("planar_no_rounding_fix")
+    if (shifts < 0).any() and (shifts >= -6).any():
+        features.add("planar_small_right_shift")  # ties often: the rounding fix shows
     if batches > 1:
         features.add("planar_batches")
     return features
