@@ -1540,4 +1540,90 @@ int32_t opbridge_conv_2d_s8_folded_pairs(const opbridge_conv_s8_folded_params *c
   return OPBRIDGE_STATUS_OK;
 }
 
+/* The most bytes of the positions after the last whole group of four whose windows would read past
+ * the input (opbridge_conv_2d_s8_folded_pointwise_by_channel copies them, and the windows their
+ * group reads, to the stack): at most 3 + 16 / depth of them, 456 bytes for 56 channels. */
+#define OPBRIDGE_POINTWISE_BY_CHANNEL_REST_BYTES 512
+
+/* Each output channel over every position (all batches' are one run), four at a time: its weights
+ * in registers (padded with zeros to whole 16-byte vectors), each output one to four 16-byte loads
+ * of the position's input and VMLADAVA (opbridge_plane_channel_of; the position's bytes past its
+ * channels meet zero weights), the output stage on four positions, a scatter of four bytes
+ * `channels` apart. Where a group's windows would read past the input, its positions run from a
+ * copy on the stack padded with zeros. */
+int32_t opbridge_conv_2d_s8_folded_pointwise_by_channel(const opbridge_conv_s8_folded_params *params,
+                                                        const int8_t *input, const int8_t *filter, int8_t *scratch,
+                                                        int8_t *output) {
+  if (!opbridge_conv_pointwise_by_channel_call_valid(params, input, filter, scratch, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  int8_t rest[OPBRIDGE_POINTWISE_BY_CHANNEL_REST_BYTES] __attribute__((aligned(16)));
+  int8_t taps[OPBRIDGE_POINTWISE_BY_CHANNEL_MAX_DEPTH + 16] __attribute__((aligned(16)));
+  uint8_t lanes[OPBRIDGE_POINTWISE_BY_CHANNEL_MAX_DEPTH] __attribute__((aligned(16)));
+  const int32_t depth = params->input.channels;
+  const int32_t units = params->output.channels;
+  const int32_t positions = params->input.batches * params->input.height * params->input.width;
+  const int32_t vector_bytes = 16 * ((depth + 15) / 16);
+  const opbridge_plane_channel_fn run = opbridge_plane_channel_of(vector_bytes / 16, depth);
+  const opbridge_folded_requantization *rq = &params->requantization;
+  /* In place: whole groups of four whose last window's vectors end within the input. */
+  int32_t direct = (positions * depth - vector_bytes) / depth + 1;
+  direct = direct < 0 ? 0 : direct / 4 * 4;
+  const int32_t left_over = positions - direct;
+  for (int32_t i = 0; i < OPBRIDGE_POINTWISE_BY_CHANNEL_REST_BYTES; i += 16) {
+    vst1q_s8(rest + i, vdupq_n_s8(0));
+  }
+  for (int32_t i = 0; i < left_over * depth; i += 16) {
+    const mve_pred16_t copied = vctp8q((uint32_t)(left_over * depth - i));
+    vstrbq_p_s8(rest + i, vldrbq_z_s8(input + direct * depth + i, copied), copied);
+  }
+  /* The weights' lanes: lane i reads tap i, lanes past the channels byte 64 of `taps` (a zero). */
+  for (int32_t i = 0; i < vector_bytes; ++i) {
+    lanes[i] = (uint8_t)(i < depth ? i : OPBRIDGE_POINTWISE_BY_CHANNEL_MAX_DEPTH);
+  }
+  vst1q_s8(taps + OPBRIDGE_POINTWISE_BY_CHANNEL_MAX_DEPTH, vdupq_n_s8(0));
+  opbridge_plane_channel_job job = {0}; /* the plane's fields stay unused: no input rows to copy */
+  job.window_step = depth;
+  job.destination_step = 4 * units;
+  job.offset = rq->output_offset;
+  job.taps = taps;
+  job.rotations = lanes;
+  job.output_row_bytes = 0;
+  job.minimum = vdupq_n_s32(rq->activation_min);
+  job.maximum = vdupq_n_s32(rq->activation_max);
+  job.offsets = vmulq_n_u32(vidupq_n_u32(0, 1), (uint32_t)units);
+  job.vector_bytes = vector_bytes;
+  job.stride_height = 0;
+  for (int32_t unit = 0; unit < units; ++unit) {
+    for (int32_t i = 0; i < depth; i += 16) {
+      const mve_pred16_t copied = vctp8q((uint32_t)(depth - i));
+      vstrbq_p_s8(taps + i, vldrbq_z_s8(filter + unit * depth + i, copied), copied);
+    }
+    const int32_t index = rq->per_channel ? unit : 0;
+    const int32_t shift = rq->shifts[index];
+    job.bias = rq->folded_bias[unit];
+    job.left = shift > 0 ? shift : 0;
+    job.multiplier = rq->multipliers[index];
+    job.round = shift < 0;
+    job.right = shift < 0 ? shift : 0;
+    /* One output row of `direct` positions, then one of the rest; no input rows to copy. */
+    for (int32_t part = 0; part < 2; ++part) {
+      const int32_t count = part == 0 ? direct : left_over;
+      if (count == 0) {
+        continue;
+      }
+      job.window = part == 0 ? input : rest;
+      job.destination = output + (part == 0 ? 0 : direct * units) + unit;
+      job.groups = count / 4;
+      job.tail = count % 4;
+      job.rows_left = 1;
+      job.y = 0;
+      job.y_end = 0;
+      job.slot = 0;
+      run(&job);
+    }
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
 #endif /* OPBRIDGE_KERNELS_HELIUM */

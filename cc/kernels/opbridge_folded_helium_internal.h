@@ -397,4 +397,65 @@ static __attribute__((noinline, unused)) void opbridge_copy_window(const opbridg
   }
 }
 
+/* One channel: what opbridge_plane_channel<V>'s assembly reads (offsets below; "state" fields it
+ * advances row by row). */
+typedef struct {
+  const int8_t *window;      /* 0: the plane (a row's first window) */
+  int32_t window_step;       /* 4: plane bytes between neighbouring windows (stride x filter height) */
+  int8_t *destination;       /* 8: state: the output row's first output */
+  int32_t destination_step;  /* 12: bytes between groups of four outputs: 4 x channels */
+  int32_t groups;            /* 16: whole groups of four positions a row */
+  int32_t tail;              /* 20: positions after them (0 to 3) */
+  int32_t bias;              /* 24 */
+  int32_t left;              /* 28: max(shift, 0) */
+  int32_t multiplier;        /* 32 */
+  int32_t round;             /* 36: 1 where the shift is to the right, else 0 (the rounding fix) */
+  int32_t right;             /* 40: min(shift, 0) */
+  int32_t offset;            /* 44 */
+  const int8_t *taps;        /* 48: the channel's taps in the filter's order, a zero at byte 64 */
+  const uint8_t *rotations;  /* 52: per slot rotation, for each window byte in the plane its tap in `taps` */
+  int32_t rows_left;         /* 56: state: output rows to go */
+  int32_t output_row_bytes;  /* 60: output width x channels */
+  int32x4_t minimum;         /* 64 */
+  int32x4_t maximum;         /* 80 */
+  uint32x4_t offsets;        /* 96: 0, channels, 2 x channels, 3 x channels: a group's outputs */
+  int32_t y;                 /* 112: state: the next input row to copy */
+  int32_t y_end;             /* 116: state: the current output row's window rows end */
+  int32_t slot;              /* 120: state: y's slot (y mod filter height) */
+  uintptr_t source;          /* 124: state: input row y of the channel (not read outside the input) */
+  int32_t height;            /* 128: input rows */
+  int32_t row_bytes;         /* 132: input width x channels */
+  int32_t columns;           /* 136: input columns copied */
+  int8_t *first_column;      /* 140: the plane's first input column */
+  int32_t filter_height;     /* 144 */
+  int32_t input_step;        /* 148: 8 x channels */
+  int32_t plane_step;        /* 152: 8 x filter height */
+  int32_t stride_height;     /* 156 */
+  int32_t vector_bytes;      /* 160: 16 x V */
+  int32_t unused[3];         /* 164 */
+  uint16x8_t input_offsets;  /* 176: 0, channels, ..., 7 x channels */
+  uint16x8_t plane_offsets;  /* 192: 0, filter height, ..., 7 x filter height */
+  int16x8_t zero_points;     /* 208 */
+} opbridge_plane_channel_job;
+
+typedef char opbridge_plane_channel_job_layout[(sizeof(void *) == 4 &&
+                                                offsetof(opbridge_plane_channel_job, bias) == 24 &&
+                                                offsetof(opbridge_plane_channel_job, taps) == 48 &&
+                                                offsetof(opbridge_plane_channel_job, minimum) == 64 &&
+                                                offsetof(opbridge_plane_channel_job, offsets) == 96 &&
+                                                offsetof(opbridge_plane_channel_job, y) == 112 &&
+                                                offsetof(opbridge_plane_channel_job, vector_bytes) == 160 &&
+                                                offsetof(opbridge_plane_channel_job, input_offsets) == 176 &&
+                                                offsetof(opbridge_plane_channel_job, zero_points) == 208)
+                                                   ? 1
+                                                   : -1];
+
+/* Runs a channel's output rows: for each, the input rows it has not read yet copied into their
+ * plane slots (none where y is already y_end), then its positions four at a time. */
+typedef void (*opbridge_plane_channel_fn)(opbridge_plane_channel_job *);
+
+/* The channel function for windows of V 16-byte vectors a window step apart
+ * (opbridge_folded_planes_helium.c). */
+opbridge_plane_channel_fn opbridge_plane_channel_of(int32_t vectors, int32_t step);
+
 #endif /* OPBRIDGE_FOLDED_HELIUM_INTERNAL_H_ */

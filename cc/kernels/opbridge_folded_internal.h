@@ -147,6 +147,22 @@ static inline int32_t opbridge_conv_pointwise_call_valid(const opbridge_conv_s8_
          params->padding_width == 0;
 }
 
+/* opbridge_conv_2d_s8_folded_pointwise_by_channel: 1x1, stride 1, unpadded (the output's positions
+ * are the input's), at most OPBRIDGE_POINTWISE_BY_CHANNEL_MAX_DEPTH input channels; `scratch`, when
+ * given, as opbridge_conv_2d_s8_folded_patch takes it. */
+static inline int32_t opbridge_conv_pointwise_by_channel_call_valid(const opbridge_conv_s8_folded_params *params,
+                                                                    const int8_t *input, const int8_t *filter,
+                                                                    const int8_t *scratch, const int8_t *output) {
+  if (!opbridge_conv_call_valid(params, input, filter, output)) {
+    return 0;
+  }
+  return params->filter.height == 1 && params->filter.width == 1 && params->stride_height == 1 &&
+         params->stride_width == 1 && params->padding_height == 0 && params->padding_width == 0 &&
+         params->output.height == params->input.height && params->output.width == params->input.width &&
+         params->input.channels <= OPBRIDGE_POINTWISE_BY_CHANNEL_MAX_DEPTH &&
+         (scratch == NULL || params->input.channels < 16);
+}
+
 /* opbridge_conv_2d_s8_folded_pointwise_narrow: at most 64 input channels, output channels a
  * multiple of 4, no left shift. */
 static inline int32_t opbridge_conv_pointwise_narrow_call_valid(const opbridge_conv_s8_folded_params *params,

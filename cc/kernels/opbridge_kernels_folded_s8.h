@@ -123,6 +123,19 @@ int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_param
 int32_t opbridge_conv_2d_s8_folded_pointwise_narrow(const opbridge_conv_s8_folded_params *params,
                                                     const int8_t *input, const int8_t *filter, int8_t *output);
 
+/* The most input channels opbridge_conv_2d_s8_folded_pointwise_by_channel takes (four 16-byte vectors). */
+#define OPBRIDGE_POINTWISE_BY_CHANNEL_MAX_DEPTH 64
+
+/* A 1x1 CONV_2D of stride 1 over at most OPBRIDGE_POINTWISE_BY_CHANNEL_MAX_DEPTH input channels (the
+ * expansions and projections of MobileNet v2 and MCUNet-like blocks): the Helium variant runs one
+ * output channel at a time over every position, its weights in registers; the others are
+ * opbridge_conv_2d_s8_folded_patch when `scratch` is given (the emitter gives it, one window, to
+ * inputs of fewer than 16 channels), else opbridge_conv_2d_s8_folded. Other shapes:
+ * OPBRIDGE_STATUS_INVALID_ARGUMENT. */
+int32_t opbridge_conv_2d_s8_folded_pointwise_by_channel(const opbridge_conv_s8_folded_params *params,
+                                                        const int8_t *input, const int8_t *filter, int8_t *scratch,
+                                                        int8_t *output);
+
 /* DEPTHWISE_CONV_2D with depth multiplier 1; filter is [1, h, w, channels]. */
 int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                              const int8_t *filter, int8_t *output);

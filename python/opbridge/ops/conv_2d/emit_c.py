@@ -188,6 +188,8 @@ def emit_folded_convolution(
         definitions = [filter_definition, *definitions]
     if kernel in ("opbridge_conv_2d_s8_folded_patch", "opbridge_conv_2d_s8_folded_patch_rows"):
         arguments.append(ctx.scratch_pointer(node, "int8_t"))
+    if kernel == "opbridge_conv_2d_s8_folded_pointwise_by_channel":  # the patch form's scratch, on other cores
+        arguments.append(ctx.scratch_pointer(node, "int8_t") if conv_2d_scratch_bytes(graph, node) else "NULL")
     call = KernelCall(kernel, params, (*arguments, ctx.pointer(node.outputs[0])))
     return NodeCode(includes=[FOLDED_KERNELS_HEADER], definitions=definitions, call=call)
 
@@ -232,6 +234,8 @@ def folded_kernel(graph: Graph, node: Node) -> str:
         if _depthwise_planar_fits(graph, node) and _depthwise_planar_pays(graph, node):
             return "opbridge_depthwise_conv_2d_s8_folded_planar"
         return "opbridge_depthwise_conv_2d_s8_folded"
+    if _pointwise_by_channel_pays(graph, node):
+        return "opbridge_conv_2d_s8_folded_pointwise_by_channel"
     if conv_2d_scratch_bytes(graph, node):
         if _patch_rows_fits(graph, node):
             return "opbridge_conv_2d_s8_folded_patch_rows"
@@ -290,6 +294,36 @@ def _depthwise_8_channels_fits(graph: Graph, node: Node) -> bool:
         and attributes.stride_width == 1
         and filter_height * filter_width <= DEPTHWISE_8_CHANNELS_MAX_TAPS
         and filter_height * (x_span + 4) * 8 <= DEPTHWISE_8_CHANNELS_LINES
+    )
+
+
+# OPBRIDGE_POINTWISE_BY_CHANNEL_MAX_DEPTH in cc/kernels/opbridge_kernels_folded_s8.h, and the deepest
+# input that takes the path by choice: beyond 48 channels holding the input of a position in registers
+# (opbridge_conv_2d_s8_folded_pointwise_narrow) costs about as much (docs/kernels.md).
+POINTWISE_BY_CHANNEL_MAX_DEPTH = 64
+POINTWISE_BY_CHANNEL_CHOSEN_DEPTH = 48
+POINTWISE_BY_CHANNEL_MIN_POSITIONS = 64
+
+
+def _pointwise_by_channel_pays(graph: Graph, node: Node) -> bool:
+    """Whether a 1x1 CONV_2D takes opbridge_conv_2d_s8_folded_pointwise_by_channel
+    (opbridge_conv_pointwise_by_channel_call_valid): stride 1, unpadded, at most
+    POINTWISE_BY_CHANNEL_CHOSEN_DEPTH input channels. On Helium each output costs one to three
+    16-byte loads and VMLADAVA, a lane move and a quarter of a four-lane output stage: 6 to 10
+    instructions, where the paths that take a position at a time spend 8 to 19 on the narrow
+    layers of MobileNet v2 and MCUNet-like blocks; each output channel costs about 120 more (its
+    weights, two calls), which images of fewer than POINTWISE_BY_CHANNEL_MIN_POSITIONS positions
+    (6x6, 3x3) do not win back."""
+    _, filter_height, filter_width, channels = graph.tensor(node.inputs[1]).shape
+    input_shape, output_shape = graph.tensor(node.inputs[0]).shape, graph.tensor(node.outputs[0]).shape
+    a = node.attributes
+    return (
+        filter_height == filter_width == 1
+        and a.stride_height == a.stride_width == 1
+        and tuple(input_shape[1:3]) == tuple(output_shape[1:3])
+        and channels <= POINTWISE_BY_CHANNEL_CHOSEN_DEPTH
+        and input_shape[0] * input_shape[1] * input_shape[2] >= POINTWISE_BY_CHANNEL_MIN_POSITIONS
+        and folded_convolution_bias(graph, node, depthwise=False) is not None
     )
 
 
