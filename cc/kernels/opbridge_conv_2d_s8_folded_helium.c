@@ -1563,11 +1563,16 @@ int32_t opbridge_conv_2d_s8_folded_pointwise_by_channel(const opbridge_conv_s8_f
   const int32_t depth = params->input.channels;
   const int32_t units = params->output.channels;
   const int32_t positions = params->input.batches * params->input.height * params->input.width;
-  const int32_t vector_bytes = 16 * ((depth + 15) / 16);
-  const opbridge_plane_channel_fn run = opbridge_plane_channel_of(vector_bytes / 16, depth);
+  /* Up to 8 channels, two positions a load (q0 holds the weights for the first, q1 for the second). */
+  const int32_t in_pairs = depth <= 8;
+  const int32_t vector_bytes = in_pairs ? 32 : 16 * ((depth + 15) / 16);
+  const opbridge_plane_channel_fn run =
+      in_pairs ? opbridge_plane_pairs_of(2 * depth) : opbridge_plane_channel_of(vector_bytes / 16, depth);
   const opbridge_folded_requantization *rq = &params->requantization;
-  /* In place: whole groups of four whose last window's vectors end within the input. */
-  int32_t direct = (positions * depth - vector_bytes) / depth + 1;
+  /* In place: whole groups of four whose last load ends within the input, `past` bytes after the
+   * group's last position's (its window's vectors, or the second pair's 16 bytes). */
+  const int32_t past = in_pairs ? 16 - 2 * depth : vector_bytes - depth;
+  int32_t direct = (positions * depth - past) / depth;
   direct = direct < 0 ? 0 : direct / 4 * 4;
   const int32_t left_over = positions - direct;
   for (int32_t i = 0; i < OPBRIDGE_POINTWISE_BY_CHANNEL_REST_BYTES; i += 16) {
@@ -1577,13 +1582,15 @@ int32_t opbridge_conv_2d_s8_folded_pointwise_by_channel(const opbridge_conv_s8_f
     const mve_pred16_t copied = vctp8q((uint32_t)(left_over * depth - i));
     vstrbq_p_s8(rest + i, vldrbq_z_s8(input + direct * depth + i, copied), copied);
   }
-  /* The weights' lanes: lane i reads tap i, lanes past the channels byte 64 of `taps` (a zero). */
+  /* The weights' lanes: lane i reads tap i, lanes past the channels byte 64 of `taps` (a zero); in
+   * pairs, lane 16 + i reads tap i - depth for the second position's bytes. */
   for (int32_t i = 0; i < vector_bytes; ++i) {
-    lanes[i] = (uint8_t)(i < depth ? i : OPBRIDGE_POINTWISE_BY_CHANNEL_MAX_DEPTH);
+    const int32_t tap = in_pairs && i >= 16 ? i - 16 - depth : i;
+    lanes[i] = (uint8_t)(tap >= 0 && tap < depth ? tap : OPBRIDGE_POINTWISE_BY_CHANNEL_MAX_DEPTH);
   }
   vst1q_s8(taps + OPBRIDGE_POINTWISE_BY_CHANNEL_MAX_DEPTH, vdupq_n_s8(0));
   opbridge_plane_channel_job job = {0}; /* the plane's fields stay unused: no input rows to copy */
-  job.window_step = depth;
+  job.window_step = in_pairs ? 2 * depth : depth;
   job.destination_step = 4 * units;
   job.offset = rq->output_offset;
   job.taps = taps;

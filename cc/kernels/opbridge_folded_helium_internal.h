@@ -458,4 +458,9 @@ typedef void (*opbridge_plane_channel_fn)(opbridge_plane_channel_job *);
  * (opbridge_folded_planes_helium.c). */
 opbridge_plane_channel_fn opbridge_plane_channel_of(int32_t vectors, int32_t step);
 
+/* The channel function for windows of at most 8 bytes, two positions a load (`step` bytes apart:
+ * two positions), its weights two vectors: lanes 0-7 for the first position and the second
+ * position's lanes for it. */
+opbridge_plane_channel_fn opbridge_plane_pairs_of(int32_t step);
+
 #endif /* OPBRIDGE_FOLDED_HELIUM_INTERNAL_H_ */

@@ -117,7 +117,7 @@
  * stage (11 or 12 with bounds loaded), 2 for the store and 1 for the loop; the row's last 1 to 3
  * positions run as a group whose store is predicated (the plane holds the windows past them:
  * opbridge_depthwise_planar_call_valid). */
-#define OPBRIDGE_PLANE_CHANNEL(NAME, V, LOAD)                                                            \
+#define OPBRIDGE_PLANE_CHANNEL(NAME, V, FOUR)                                                             \
   static void __attribute__((naked, noinline)) NAME(opbridge_plane_channel_job *job __attribute__((unused))) { \
     __asm__ volatile("   push    {r4-r11, lr}\n"                                                      \
                      "   vpush   {d8-d15}\n"                                                          \
@@ -135,13 +135,13 @@
                      "   ldrd    r11, r12, [r6, #40]\n"                                               \
                      "   ldr     lr, [r6, #16]\n"                                                     \
                      "   wls     lr, lr, 9f\n"                                                        \
-                     "8:\n" OPBRIDGE_PLANE_FOUR(V, LOAD) OPBRIDGE_PLANE_STAGE(OPBRIDGE_PLANE_CLAMP_##V) \
+                     "8:\n" FOUR OPBRIDGE_PLANE_STAGE(OPBRIDGE_PLANE_CLAMP_##V) \
                      "   vstrb.32 q5, [r5, q7]\n"                                                     \
                      "   add     r5, r5, r4\n"                                                        \
                      "   le      lr, 8b\n"                                                            \
                      "9: ldr     r0, [r6, #20]\n"                                                     \
                      "   cmp     r0, #0\n"                                                            \
-                     "   beq     6f\n" OPBRIDGE_PLANE_FOUR(V, LOAD) OPBRIDGE_PLANE_STAGE(OPBRIDGE_PLANE_CLAMP_##V) \
+                     "   beq     6f\n" FOUR OPBRIDGE_PLANE_STAGE(OPBRIDGE_PLANE_CLAMP_##V) \
                      "   ldr     r0, [r6, #20]\n"                                                     \
                      "   vctp.32 r0\n"                                                                \
                      "   vpst\n"                                                                      \
@@ -163,16 +163,30 @@
 
 /* Any step, and the steps of square 3x3, 5x5 and 7x7 windows at strides 1 and 2 (the post-increment
  * saves an instruction a position). */
-OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel1, 1, OPBRIDGE_PLANE_ANY_STEP)
-OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel2, 2, OPBRIDGE_PLANE_ANY_STEP)
-OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel3, 3, OPBRIDGE_PLANE_ANY_STEP)
-OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel4, 4, OPBRIDGE_PLANE_ANY_STEP)
-OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel1_step3, 1, OPBRIDGE_PLANE_STEP(3))
-OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel1_step6, 1, OPBRIDGE_PLANE_STEP(6))
-OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel2_step5, 2, OPBRIDGE_PLANE_STEP(5))
-OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel2_step10, 2, OPBRIDGE_PLANE_STEP(10))
-OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel4_step7, 4, OPBRIDGE_PLANE_STEP(7))
-OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel4_step14, 4, OPBRIDGE_PLANE_STEP(14))
+OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel1, 1, OPBRIDGE_PLANE_FOUR(1, OPBRIDGE_PLANE_ANY_STEP))
+OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel2, 2, OPBRIDGE_PLANE_FOUR(2, OPBRIDGE_PLANE_ANY_STEP))
+OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel3, 3, OPBRIDGE_PLANE_FOUR(3, OPBRIDGE_PLANE_ANY_STEP))
+OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel4, 4, OPBRIDGE_PLANE_FOUR(4, OPBRIDGE_PLANE_ANY_STEP))
+OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel1_step3, 1, OPBRIDGE_PLANE_FOUR(1, OPBRIDGE_PLANE_STEP(3)))
+OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel1_step6, 1, OPBRIDGE_PLANE_FOUR(1, OPBRIDGE_PLANE_STEP(6)))
+OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel2_step5, 2, OPBRIDGE_PLANE_FOUR(2, OPBRIDGE_PLANE_STEP(5)))
+OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel2_step10, 2, OPBRIDGE_PLANE_FOUR(2, OPBRIDGE_PLANE_STEP(10)))
+OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel4_step7, 4, OPBRIDGE_PLANE_FOUR(4, OPBRIDGE_PLANE_STEP(7)))
+OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel4_step14, 4, OPBRIDGE_PLANE_FOUR(4, OPBRIDGE_PLANE_STEP(14)))
+
+/* Windows of at most 8 bytes (1x1 convolutions over 1 to 8 channels): each 16-byte load holds two
+ * neighbouring positions, whose sums take the weights in lanes 0-7 (q0) and in the lanes after the
+ * first position's bytes (q1), zero elsewhere; LOAD advances r1 by two positions. */
+#define OPBRIDGE_PLANE_PAIR(LOAD, FIRST, SECOND)                                                       \
+  LOAD "   vmlav.s8 r0, q4, q0\n   vmlav.s8 r2, q4, q1\n   vmov.32 q5[" FIRST "], r0\n"                \
+       "   vmov.32 q5[" SECOND "], r2\n"
+#define OPBRIDGE_PLANE_FOUR_IN_PAIRS(LOAD) OPBRIDGE_PLANE_PAIR(LOAD, "0", "1") OPBRIDGE_PLANE_PAIR(LOAD, "2", "3")
+OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel_pairs, 2, OPBRIDGE_PLANE_FOUR_IN_PAIRS(OPBRIDGE_PLANE_ANY_STEP))
+OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel_pairs_step16, 2, OPBRIDGE_PLANE_FOUR_IN_PAIRS(OPBRIDGE_PLANE_STEP(16)))
+
+opbridge_plane_channel_fn opbridge_plane_pairs_of(int32_t step) {
+  return step == 16 ? opbridge_plane_channel_pairs_step16 : opbridge_plane_channel_pairs;
+}
 
 opbridge_plane_channel_fn opbridge_plane_channel_of(int32_t vectors, int32_t step) {
   static const struct {

@@ -333,6 +333,8 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
         return draw_patch_rows_conv_2d(draw, index)
     if index in PAIRS_NODES:
         return draw_pairs_conv_2d(draw, index)
+    if index in BY_CHANNEL_NODES:
+        return draw_by_channel_conv_2d(draw, index)
     in_place = (index // 8) % 2 == 1
     filter_sizes = st.just((1, 1)) if in_place and index % 8 == 0 else None
     if index % 32 == 12:  # the DSP variant's pairs with an odd number of words: odd taps (below)
@@ -436,6 +438,46 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     ]
     node_attributes = attributes("CONV_2D", requantization=Requantization.TFLITE, **geometry.fields)
     return NodeSpec(inputs, node_attributes, output_q)
+
+
+# 1x1 layers that take opbridge_conv_2d_s8_folded_pointwise_by_channel (Helium: one output channel
+# at a time over every position), by node: input and output channels, input height and width,
+# batches. Two positions a load (up to 8 channels; 16 bytes apart or another step), windows of one
+# to three vectors, runs that end on whole groups in place or copy their last positions (and
+# a partial group) to the stack, two batches as one run.
+BY_CHANNEL_NODES = {
+    77: (24, 7, 8, 10, 1),
+    78: (48, 5, 8, 8, 1),
+    79: (40, 4, 8, 8, 1),
+    80: (8, 12, 10, 12, 1),
+    81: (3, 5, 10, 10, 2),
+    82: (5, 9, 1, 67, 1),
+    83: (12, 6, 8, 9, 1),
+    84: (9, 3, 1, 70, 1),
+}
+# (Nodes 77-79 have 16 channels or more, 80-84 fewer: the windowing path the other cores take, in
+# place or the patch form, follows the index as for the other nodes.)
+
+
+def draw_by_channel_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
+    """A 1x1 layer of BY_CHANNEL_NODES."""
+    in_channels, out_channels, height, width, batches = BY_CHANNEL_NODES[index]
+    fields = {
+        "padding": draw(PADDINGS),
+        "stride_height": 1,
+        "stride_width": 1,
+        "dilation_height": 1,
+        "dilation_width": 1,
+        "activation": draw(ACTIVATIONS),
+    }
+    input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), out_channels, per_channel_of(index), 0)
+    filter_shape = (out_channels, 1, 1, in_channels)
+    inputs = [
+        TensorSpec("input", DType.INT8, (batches, height, width, in_channels), input_q),
+        TensorSpec("filter", DType.INT8, filter_shape, filter_q, draw_weights(draw, filter_shape)),
+        draw_bias(draw, input_q, filter_q, out_channels, in_channels, extreme=False),
+    ]
+    return NodeSpec(inputs, attributes("CONV_2D", requantization=Requantization.TFLITE, **fields), output_q)
 
 
 def draw_pairs_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
@@ -858,7 +900,7 @@ def draw_add_or_sub(op_type: str) -> Callable[[DrawFn, int], NodeSpec]:
 FORMS: dict[str, Form] = {
     form.name: form
     for form in (
-        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 77, draw_conv_2d),
+        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 85, draw_conv_2d),
         Form(
             "depthwise_conv_2d_folded",
             "DEPTHWISE_CONV_2D",
@@ -972,6 +1014,17 @@ FEATURES: dict[str, set[str]] = {
     "conv_2d_folded": COMMON_FEATURES
     | WINDOW_FEATURES
     | {
+        "by_channel",  # Helium: opbridge_conv_2d_s8_folded_pointwise_by_channel, one output channel at a time
+        "by_channel_pairs",
+        "by_channel_pairs_16_bytes",
+        "by_channel_pairs_any_step",
+        "by_channel_1_vectors",
+        "by_channel_2_vectors",
+        "by_channel_3_vectors",
+        "by_channel_no_rest",
+        "by_channel_rest",
+        "by_channel_rest_partial_group",
+        "by_channel_batches",
         "patch",
         "patch_gathered",
         "in_place",
@@ -1527,6 +1580,39 @@ def planar_features(graph: Graph, node: Node) -> set[str]:
     return features
 
 
+def by_channel_features(graph: Graph, node: Node) -> set[str]:
+    """opbridge_conv_2d_s8_folded_pointwise_by_channel (Helium: one output channel at a time over
+    every position): two positions a load (16 bytes apart or not) or windows of 1 to 3 vectors; the
+    last positions copied to the stack (ending in a partial group) or none; batches; a left shift.
+    Elsewhere the patch form (fewer than 16 channels) or the general one."""
+    batches, height, width, depth = graph.tensor(node.inputs[0]).shape
+    positions = batches * height * width
+    features = {"by_channel", "patch" if depth < 16 else "in_place"}  # elsewhere: the patch form or the general one
+    if depth <= 8:
+        features |= {"by_channel_pairs", "by_channel_pairs_16_bytes" if depth == 8 else "by_channel_pairs_any_step"}
+        past = 16 - 2 * depth
+    else:
+        vectors = (depth + 15) // 16
+        features.add(f"by_channel_{vectors}_vectors")
+        past = 16 * vectors - depth
+    direct = max(0, (positions * depth - past) // depth) // 4 * 4
+    if direct == positions:
+        features.add("by_channel_no_rest")
+    else:
+        features.add("by_channel_rest" if (positions - direct) % 4 == 0 else "by_channel_rest_partial_group")
+    if batches > 1:
+        features.add("by_channel_batches")
+    input_q, filter_q, output_q = (
+        graph.tensor(i).quantization for i in (node.inputs[0], node.inputs[1], node.outputs[0])
+    )
+    assert input_q is not None and filter_q is not None and output_q is not None
+    units = graph.tensor(node.outputs[0]).shape[3]
+    _, shifts = per_channel_multipliers(input_q.scale, filter_q.scales, output_q.scale, units)
+    if (shifts > 0).any():
+        features.add("left_shift")
+    return features
+
+
 def eight_channels_features(graph: Graph, node: Node) -> set[str]:
     """opbridge_depthwise_conv_2d_s8_folded_8_channels (Helium: two positions a vector over lines of
     8-byte columns): a row in chunks, lines rolled down the rows and moved, taps in pairs (with
@@ -1785,6 +1871,8 @@ def window_features(graph: Graph, node: Node) -> set[str]:
         elif a.depth_multiplier == 1:
             features |= depthwise_block_features(graph, node)
     if node.op_type == "CONV_2D":
+        if folded_kernel(graph, node).endswith("_by_channel"):
+            return features | by_channel_features(graph, node)
         if conv_2d_scratch_bytes(graph, node):
             features.add("patch")
             window_bytes = filter_height * filter_width * in_channels
