@@ -126,6 +126,12 @@ static inline int32_t opbridge_shape_4d_valid(const int32_t output_shape[4]) {
 #include "cc/kernels/opbridge_kernel_variant.h"
 #if OPBRIDGE_KERNELS_HELIUM
 void opbridge_spatial_sums_s8_helium(int32_t *sums, const int8_t *image, int32_t positions, int32_t channels);
+
+/* MEAN's int8 outputs from their sums, Helium: output[o] = clamp(rescale(sums[o] - input_zero_point x
+ * count) + output_zero_point), four at a time with TFLite's rounding (opbridge_multiply_by_quantized_multiplier);
+ * the caller has checked that every centred sum fits int32 (count below 2^23). */
+void opbridge_mean_outputs_s8_helium(const int32_t *sums, int32_t outputs, int32_t centring, int32_t multiplier,
+                                     int32_t shift, int32_t output_zero_point, int8_t *output);
 #endif
 
 #endif /* OPBRIDGE_KERNELS_INTERNAL_H_ */

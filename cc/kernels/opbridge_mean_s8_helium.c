@@ -45,4 +45,26 @@ void opbridge_spatial_sums_s8_helium(int32_t *sums, const int8_t *image, int32_t
   }
 }
 
+/* The output stage on four sums a vector (the last one lane-predicated): VSHL, VQRDMULH, then VRSHL
+ * after subtracting 1 from negative values where the shift is to the right, so that halves round
+ * away from zero as RoundingDivideByPOT does; offset, saturating narrow by the clamp. */
+void opbridge_mean_outputs_s8_helium(const int32_t *sums, int32_t outputs, int32_t centring, int32_t multiplier,
+                                     int32_t shift, int32_t output_zero_point, int8_t *output) {
+  const int32_t left = shift > 0 ? shift : 0;
+  const int32_t right = shift < 0 ? shift : 0;
+  const int32x4_t round = vdupq_n_s32(right < 0 ? -1 : 0);
+  const int32x4_t minimum = vdupq_n_s32(-128);
+  const int32x4_t maximum = vdupq_n_s32(127);
+  for (int32_t o = 0; o < outputs; o += 4) {
+    const mve_pred16_t lanes = vctp32q((uint32_t)(outputs - o));
+    int32x4_t acc = vsubq_n_s32(vldrwq_z_s32(sums + o, lanes), centring);
+    acc = vshlq_r_s32(acc, left);
+    acc = vqrdmulhq_n_s32(acc, multiplier);
+    acc = vqaddq_s32(acc, vandq_s32(vshrq_n_s32(acc, 31), round));
+    acc = vrshlq_n_s32(acc, right);
+    acc = vaddq_n_s32(acc, output_zero_point);
+    vstrbq_p_s32(output + o, vminq_s32(vmaxq_s32(acc, minimum), maximum), lanes);
+  }
+}
+
 #endif /* OPBRIDGE_KERNELS_HELIUM */

@@ -17,7 +17,7 @@ from opbridge_testing.kernel_case_builders import (
     per_tensor,
 )
 
-from opbridge.ir import DType
+from opbridge.ir import DType, Quantization
 
 
 def mean(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
@@ -26,7 +26,8 @@ def mean(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
     channels and a partial one of 13 (every lane group of the Helium variant's sums); on the int8 path
     the same over the steps of a [2, steps, channels] tensor (axis 1, Keras's GlobalAveragePooling1D
     after Conv1D, two batches), which takes the same sums batch by batch (the models' golden tests
-    cover the NHWC spatial mean and one batch of steps)."""
+    cover the NHWC spatial mean and one batch of steps), its output scale then making the rescale a
+    left shift."""
     if variant == 1:
         channels = int(rng.choice([29, 45]))
         shape = (int(rng.integers(1, 3)), int(rng.integers(1, 6)), int(rng.integers(1, 6)), channels)
@@ -44,6 +45,13 @@ def mean(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
         int32_constant("axes", axes),
     ]
     output_q = per_tensor(rng, 0.01, 0.5) if quantized else None
+    if quantized and variant == 1:
+        # An output scale three times finer than the input's mean: the rescale shifts left (the
+        # Helium variant's output stage has a left shift only then).
+        count = shape[1]
+        input_q = inputs[0].quantization
+        assert input_q is not None and output_q is not None
+        output_q = Quantization((float(np.float32(input_q.scale / (3 * count))),), output_q.zero_points)
     return NodeSpec(inputs, attributes("MEAN", keep_dims=variant == 0), output_q)
 
 
