@@ -1566,8 +1566,10 @@ int32_t opbridge_conv_2d_s8_folded_pointwise_by_channel(const opbridge_conv_s8_f
   /* Up to 8 channels, two positions a load (q0 holds the weights for the first, q1 for the second). */
   const int32_t in_pairs = depth <= 8;
   const int32_t vector_bytes = in_pairs ? 32 : 16 * ((depth + 15) / 16);
-  const opbridge_plane_channel_fn run =
-      in_pairs ? opbridge_plane_pairs_of(2 * depth) : opbridge_plane_channel_of(vector_bytes / 16, depth);
+  const opbridge_plane_channel_fn run_plain =
+      in_pairs ? opbridge_plane_pairs_of(2 * depth, 0) : opbridge_plane_channel_of(vector_bytes / 16, depth, 0);
+  const opbridge_plane_channel_fn run_shifting_left =
+      in_pairs ? opbridge_plane_pairs_of(2 * depth, 1) : opbridge_plane_channel_of(vector_bytes / 16, depth, 1);
   const opbridge_folded_requantization *rq = &params->requantization;
   /* In place: whole groups of four whose last load ends within the input, `past` bytes after the
    * group's last position's (its window's vectors, or the second pair's 16 bytes). */
@@ -1627,7 +1629,7 @@ int32_t opbridge_conv_2d_s8_folded_pointwise_by_channel(const opbridge_conv_s8_f
       job.y = 0;
       job.y_end = 0;
       job.slot = 0;
-      run(&job);
+      (job.left > 0 ? run_shifting_left : run_plain)(&job);
     }
   }
   return OPBRIDGE_STATUS_OK;

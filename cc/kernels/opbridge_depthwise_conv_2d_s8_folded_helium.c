@@ -831,8 +831,10 @@ int32_t opbridge_depthwise_conv_2d_s8_folded_planar(const opbridge_conv_s8_folde
   const int32_t tap_count = filter_height * params->filter.width;
   const int32_t channels = in.channels;
   const int32_t vector_bytes = 16 * ((tap_count + 15) / 16);
-  const opbridge_plane_channel_fn run =
-      opbridge_plane_channel_of(vector_bytes / 16, params->stride_width * filter_height);
+  const opbridge_plane_channel_fn run_plain =
+      opbridge_plane_channel_of(vector_bytes / 16, params->stride_width * filter_height, 0);
+  const opbridge_plane_channel_fn run_shifting_left =
+      opbridge_plane_channel_of(vector_bytes / 16, params->stride_width * filter_height, 1);
   const opbridge_folded_requantization *rq = &params->requantization;
   /* The plane's columns left and right of the input hold the zero point from here on; byte 64
    * of the taps is the zero that the window's bytes past the taps read. */
@@ -891,7 +893,7 @@ int32_t opbridge_depthwise_conv_2d_s8_folded_planar(const opbridge_conv_s8_folde
       job.slot = first_slot;
       /* An address, not read while the row lies outside the input (above it: before the image). */
       job.source = (uintptr_t)(image + c) + (uintptr_t)((intptr_t)first_row * job.row_bytes);
-      run(&job);
+      (job.left > 0 ? run_shifting_left : run_plain)(&job);
     }
   }
   return OPBRIDGE_STATUS_OK;

@@ -455,12 +455,12 @@ typedef char opbridge_plane_channel_job_layout[(sizeof(void *) == 4 &&
 typedef void (*opbridge_plane_channel_fn)(opbridge_plane_channel_job *);
 
 /* The channel function for windows of V 16-byte vectors a window step apart
- * (opbridge_folded_planes_helium.c). */
-opbridge_plane_channel_fn opbridge_plane_channel_of(int32_t vectors, int32_t step);
+ * (opbridge_folded_planes_helium.c), for a channel whose rescale shifts left or one that does not. */
+opbridge_plane_channel_fn opbridge_plane_channel_of(int32_t vectors, int32_t step, int32_t left_shift);
 
 /* The channel function for windows of at most 8 bytes, two positions a load (`step` bytes apart:
  * two positions), its weights two vectors: lanes 0-7 for the first position and the second
  * position's lanes for it. */
-opbridge_plane_channel_fn opbridge_plane_pairs_of(int32_t step);
+opbridge_plane_channel_fn opbridge_plane_pairs_of(int32_t step, int32_t left_shift);
 
 #endif /* OPBRIDGE_FOLDED_HELIUM_INTERNAL_H_ */

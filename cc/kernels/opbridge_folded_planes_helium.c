@@ -35,14 +35,14 @@
  * in general registers: bias r7, left shift r8, multiplier r9, rounding fix r10 (acc - 1 where
  * acc < 0 and the shift is right: VQRDMULH never returns INT32_MIN, so the subtraction cannot
  * wrap), right shift r11, offset r12; then the clamp (below). */
-#define OPBRIDGE_PLANE_STAGE(CLAMP)     \
-  "   vadd.i32 q5, q5, r7\n"            \
-  "   vshl.s32 q5, r8\n"                \
-  "   vqrdmulh.s32 q5, q5, r9\n"        \
-  "   vshr.s32 q6, q5, #31\n"           \
-  "   vmla.s32 q5, q6, r10\n"           \
-  "   vrshl.s32 q5, r11\n"              \
+#define OPBRIDGE_PLANE_STAGE(CLAMP, LEFT) \
+  "   vadd.i32 q5, q5, r7\n" LEFT         \
+  "   vqrdmulh.s32 q5, q5, r9\n"           \
+  "   vshr.s32 q6, q5, #31\n"              \
+  "   vmla.s32 q5, q6, r10\n"              \
+  "   vrshl.s32 q5, r11\n"                 \
   "   vadd.i32 q5, q5, r12\n" CLAMP
+#define OPBRIDGE_PLANE_LEFT_SHIFT "   vshl.s32 q5, r8\n"
 /* The clamp's bounds in q2 and q3 (one or two weight vectors), the upper one loaded (three), both
  * loaded (four: every other vector register is taken). */
 #define OPBRIDGE_PLANE_BOUNDS_1 "   vldrw.32 q2, [r6, #64]\n   vldrw.32 q3, [r6, #80]\n"
@@ -117,7 +117,7 @@
  * stage (11 or 12 with bounds loaded), 2 for the store and 1 for the loop; the row's last 1 to 3
  * positions run as a group whose store is predicated (the plane holds the windows past them:
  * opbridge_depthwise_planar_call_valid). */
-#define OPBRIDGE_PLANE_CHANNEL(NAME, V, FOUR)                                                             \
+#define OPBRIDGE_PLANE_CHANNEL(NAME, V, FOUR, LEFT)                                                           \
   static void __attribute__((naked, noinline)) NAME(opbridge_plane_channel_job *job __attribute__((unused))) { \
     __asm__ volatile("   push    {r4-r11, lr}\n"                                                      \
                      "   vpush   {d8-d15}\n"                                                          \
@@ -135,13 +135,13 @@
                      "   ldrd    r11, r12, [r6, #40]\n"                                               \
                      "   ldr     lr, [r6, #16]\n"                                                     \
                      "   wls     lr, lr, 9f\n"                                                        \
-                     "8:\n" FOUR OPBRIDGE_PLANE_STAGE(OPBRIDGE_PLANE_CLAMP_##V) \
+                     "8:\n" FOUR OPBRIDGE_PLANE_STAGE(OPBRIDGE_PLANE_CLAMP_##V, LEFT) \
                      "   vstrb.32 q5, [r5, q7]\n"                                                     \
                      "   add     r5, r5, r4\n"                                                        \
                      "   le      lr, 8b\n"                                                            \
                      "9: ldr     r0, [r6, #20]\n"                                                     \
                      "   cmp     r0, #0\n"                                                            \
-                     "   beq     6f\n" FOUR OPBRIDGE_PLANE_STAGE(OPBRIDGE_PLANE_CLAMP_##V) \
+                     "   beq     6f\n" FOUR OPBRIDGE_PLANE_STAGE(OPBRIDGE_PLANE_CLAMP_##V, LEFT) \
                      "   ldr     r0, [r6, #20]\n"                                                     \
                      "   vctp.32 r0\n"                                                                \
                      "   vpst\n"                                                                      \
@@ -161,18 +161,24 @@
                      "   pop     {r4-r11, pc}\n");                                                    \
   }
 
+/* Each function twice: for channels that rescale by a left shift, and (without the VSHL, one
+ * instruction per four outputs) for the others. */
+#define OPBRIDGE_PLANE_CHANNELS(NAME, V, FOUR)  \
+  OPBRIDGE_PLANE_CHANNEL(NAME, V, FOUR, "")    \
+  OPBRIDGE_PLANE_CHANNEL(NAME##_shifting_left, V, FOUR, OPBRIDGE_PLANE_LEFT_SHIFT)
+
 /* Any step, and the steps of square 3x3, 5x5 and 7x7 windows at strides 1 and 2 (the post-increment
  * saves an instruction a position). */
-OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel1, 1, OPBRIDGE_PLANE_FOUR(1, OPBRIDGE_PLANE_ANY_STEP))
-OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel2, 2, OPBRIDGE_PLANE_FOUR(2, OPBRIDGE_PLANE_ANY_STEP))
-OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel3, 3, OPBRIDGE_PLANE_FOUR(3, OPBRIDGE_PLANE_ANY_STEP))
-OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel4, 4, OPBRIDGE_PLANE_FOUR(4, OPBRIDGE_PLANE_ANY_STEP))
-OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel1_step3, 1, OPBRIDGE_PLANE_FOUR(1, OPBRIDGE_PLANE_STEP(3)))
-OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel1_step6, 1, OPBRIDGE_PLANE_FOUR(1, OPBRIDGE_PLANE_STEP(6)))
-OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel2_step5, 2, OPBRIDGE_PLANE_FOUR(2, OPBRIDGE_PLANE_STEP(5)))
-OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel2_step10, 2, OPBRIDGE_PLANE_FOUR(2, OPBRIDGE_PLANE_STEP(10)))
-OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel4_step7, 4, OPBRIDGE_PLANE_FOUR(4, OPBRIDGE_PLANE_STEP(7)))
-OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel4_step14, 4, OPBRIDGE_PLANE_FOUR(4, OPBRIDGE_PLANE_STEP(14)))
+OPBRIDGE_PLANE_CHANNELS(opbridge_plane_channel1, 1, OPBRIDGE_PLANE_FOUR(1, OPBRIDGE_PLANE_ANY_STEP))
+OPBRIDGE_PLANE_CHANNELS(opbridge_plane_channel2, 2, OPBRIDGE_PLANE_FOUR(2, OPBRIDGE_PLANE_ANY_STEP))
+OPBRIDGE_PLANE_CHANNELS(opbridge_plane_channel3, 3, OPBRIDGE_PLANE_FOUR(3, OPBRIDGE_PLANE_ANY_STEP))
+OPBRIDGE_PLANE_CHANNELS(opbridge_plane_channel4, 4, OPBRIDGE_PLANE_FOUR(4, OPBRIDGE_PLANE_ANY_STEP))
+OPBRIDGE_PLANE_CHANNELS(opbridge_plane_channel1_step3, 1, OPBRIDGE_PLANE_FOUR(1, OPBRIDGE_PLANE_STEP(3)))
+OPBRIDGE_PLANE_CHANNELS(opbridge_plane_channel1_step6, 1, OPBRIDGE_PLANE_FOUR(1, OPBRIDGE_PLANE_STEP(6)))
+OPBRIDGE_PLANE_CHANNELS(opbridge_plane_channel2_step5, 2, OPBRIDGE_PLANE_FOUR(2, OPBRIDGE_PLANE_STEP(5)))
+OPBRIDGE_PLANE_CHANNELS(opbridge_plane_channel2_step10, 2, OPBRIDGE_PLANE_FOUR(2, OPBRIDGE_PLANE_STEP(10)))
+OPBRIDGE_PLANE_CHANNELS(opbridge_plane_channel4_step7, 4, OPBRIDGE_PLANE_FOUR(4, OPBRIDGE_PLANE_STEP(7)))
+OPBRIDGE_PLANE_CHANNELS(opbridge_plane_channel4_step14, 4, OPBRIDGE_PLANE_FOUR(4, OPBRIDGE_PLANE_STEP(14)))
 
 /* Windows of at most 8 bytes (1x1 convolutions over 1 to 8 channels): each 16-byte load holds two
  * neighbouring positions, whose sums take the weights in lanes 0-7 (q0) and in the lanes after the
@@ -181,30 +187,42 @@ OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel4_step14, 4, OPBRIDGE_PLANE_FOUR(4,
   LOAD "   vmlav.s8 r0, q4, q0\n   vmlav.s8 r2, q4, q1\n   vmov.32 q5[" FIRST "], r0\n"                \
        "   vmov.32 q5[" SECOND "], r2\n"
 #define OPBRIDGE_PLANE_FOUR_IN_PAIRS(LOAD) OPBRIDGE_PLANE_PAIR(LOAD, "0", "1") OPBRIDGE_PLANE_PAIR(LOAD, "2", "3")
-OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel_pairs, 2, OPBRIDGE_PLANE_FOUR_IN_PAIRS(OPBRIDGE_PLANE_ANY_STEP))
-OPBRIDGE_PLANE_CHANNEL(opbridge_plane_channel_pairs_step16, 2, OPBRIDGE_PLANE_FOUR_IN_PAIRS(OPBRIDGE_PLANE_STEP(16)))
+OPBRIDGE_PLANE_CHANNELS(opbridge_plane_channel_pairs, 2, OPBRIDGE_PLANE_FOUR_IN_PAIRS(OPBRIDGE_PLANE_ANY_STEP))
+OPBRIDGE_PLANE_CHANNELS(opbridge_plane_channel_pairs_step16, 2, OPBRIDGE_PLANE_FOUR_IN_PAIRS(OPBRIDGE_PLANE_STEP(16)))
 
-opbridge_plane_channel_fn opbridge_plane_pairs_of(int32_t step) {
-  return step == 16 ? opbridge_plane_channel_pairs_step16 : opbridge_plane_channel_pairs;
+opbridge_plane_channel_fn opbridge_plane_pairs_of(int32_t step, int32_t left_shift) {
+  if (step == 16) {
+    return left_shift ? opbridge_plane_channel_pairs_step16_shifting_left : opbridge_plane_channel_pairs_step16;
+  }
+  return left_shift ? opbridge_plane_channel_pairs_shifting_left : opbridge_plane_channel_pairs;
 }
 
-opbridge_plane_channel_fn opbridge_plane_channel_of(int32_t vectors, int32_t step) {
+opbridge_plane_channel_fn opbridge_plane_channel_of(int32_t vectors, int32_t step, int32_t left_shift) {
   static const struct {
     int32_t vectors;
     int32_t step;
-    opbridge_plane_channel_fn run;
+    opbridge_plane_channel_fn run[2]; /* without, with the left shift */
   } stepped[] = {
-      {1, 3, opbridge_plane_channel1_step3}, {1, 6, opbridge_plane_channel1_step6},  {2, 5, opbridge_plane_channel2_step5},
-      {2, 10, opbridge_plane_channel2_step10}, {4, 7, opbridge_plane_channel4_step7}, {4, 14, opbridge_plane_channel4_step14},
+      {1, 3, {opbridge_plane_channel1_step3, opbridge_plane_channel1_step3_shifting_left}},
+      {1, 6, {opbridge_plane_channel1_step6, opbridge_plane_channel1_step6_shifting_left}},
+      {2, 5, {opbridge_plane_channel2_step5, opbridge_plane_channel2_step5_shifting_left}},
+      {2, 10, {opbridge_plane_channel2_step10, opbridge_plane_channel2_step10_shifting_left}},
+      {4, 7, {opbridge_plane_channel4_step7, opbridge_plane_channel4_step7_shifting_left}},
+      {4, 14, {opbridge_plane_channel4_step14, opbridge_plane_channel4_step14_shifting_left}},
   };
+  const int32_t with_left = left_shift != 0;
   for (size_t i = 0; i < sizeof(stepped) / sizeof(stepped[0]); ++i) {
     if (stepped[i].vectors == vectors && stepped[i].step == step) {
-      return stepped[i].run;
+      return stepped[i].run[with_left];
     }
   }
-  static const opbridge_plane_channel_fn any_step[4] = {opbridge_plane_channel1, opbridge_plane_channel2, opbridge_plane_channel3,
-                                                    opbridge_plane_channel4};
-  return any_step[vectors - 1];
+  static const opbridge_plane_channel_fn any_step[4][2] = {
+      {opbridge_plane_channel1, opbridge_plane_channel1_shifting_left},
+      {opbridge_plane_channel2, opbridge_plane_channel2_shifting_left},
+      {opbridge_plane_channel3, opbridge_plane_channel3_shifting_left},
+      {opbridge_plane_channel4, opbridge_plane_channel4_shifting_left},
+  };
+  return any_step[vectors - 1][with_left];
 }
 
 #endif /* OPBRIDGE_KERNELS_HELIUM */
