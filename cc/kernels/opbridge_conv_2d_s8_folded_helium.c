@@ -1635,4 +1635,119 @@ int32_t opbridge_conv_2d_s8_folded_pointwise_by_channel(const opbridge_conv_s8_f
   return OPBRIDGE_STATUS_OK;
 }
 
+/* Input row `source` (`bytes` bytes: pixels of `channels` bytes) into the plane from `column`:
+ * byte j goes to (j / channels) x column_bytes + j % channels, 8 bytes a widening load and a
+ * scatter by the offsets of their place in the period of lcm(8, channels) bytes (`offsets`, one
+ * vector of 8 a turn); `source` NULL writes the zero point instead (a row outside the input). */
+static void opbridge_conv_plane_row(const int8_t *source, int32_t bytes, int8_t *column, const uint16_t *offsets,
+                                    int32_t period_vectors, int32_t period_plane_bytes, int16x8_t zero_points) {
+  int32_t turn = 0;
+  for (int32_t j = 0; j < bytes; j += 8) {
+    const mve_pred16_t lanes = vctp16q((uint32_t)(bytes - j));
+    const int16x8_t values = source != NULL ? vldrbq_z_s16(source + j, lanes) : zero_points;
+    vstrbq_scatter_offset_p_s16(column, vld1q_u16(offsets + 8 * turn), values, lanes);
+    if (++turn == period_vectors) {
+      turn = 0;
+      column += period_plane_bytes;
+    }
+  }
+}
+
+/* Each output row's windows made contiguous, then each output channel over the row: the rows its
+ * windows read (the zero point outside the input) copied into a plane of columns, each column
+ * its filter height x channels bytes (the window's bytes for one x, rows then channels), so that a
+ * window is the bytes of its filter width columns; one output channel at a time, its weights in
+ * registers (gathered into the plane's order), each output one or more 16-byte loads and VMLADAVA
+ * (opbridge_plane_channel_of). */
+int32_t opbridge_conv_2d_s8_folded_planes(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                          const int8_t *filter, int8_t *scratch, int8_t *output) {
+  if (!opbridge_conv_planes_call_valid(params, input, filter, scratch, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  int8_t plane[OPBRIDGE_CONV_PLANE_BYTES] __attribute__((aligned(16)));
+  int8_t weights[OPBRIDGE_CONV_PLANE_WEIGHT_BYTES] __attribute__((aligned(16)));
+  uint8_t lanes[OPBRIDGE_CONV_PLANE_MAX_WINDOW] __attribute__((aligned(16)));
+  uint16_t offsets[8 * 16] __attribute__((aligned(16))); /* lcm(8, channels) <= 8 x 15 bytes */
+  const opbridge_dims in = params->input;
+  const opbridge_dims out = params->output;
+  const int32_t channels = in.channels;
+  const int32_t units = out.channels;
+  const int32_t column_bytes = params->filter.height * channels;
+  const int32_t window_bytes = column_bytes * params->filter.width;
+  const int32_t vector_bytes = (window_bytes + 15) / 16 * 16;
+  const int32_t window_step = params->stride_width * column_bytes;
+  const opbridge_plane_channel_fn run_plain = opbridge_plane_channel_of(vector_bytes / 16, window_step, 0);
+  const opbridge_plane_channel_fn run_shifting_left = opbridge_plane_channel_of(vector_bytes / 16, window_step, 1);
+  const opbridge_folded_requantization *rq = &params->requantization;
+  /* Unit u's weights in the filter's order at u x (window + 1), then a zero; lane i of a window
+   * vector reads the tap of plane byte i (column x, row y, channel c), or that zero. */
+  for (int32_t u = 0; u < units; ++u) {
+    int8_t *row = weights + u * (window_bytes + 1);
+    for (int32_t i = 0; i < window_bytes; i += 16) {
+      const mve_pred16_t copied = vctp8q((uint32_t)(window_bytes - i));
+      vstrbq_p_s8(row + i, vldrbq_z_s8(filter + u * window_bytes + i, copied), copied);
+    }
+    row[window_bytes] = 0;
+  }
+  for (int32_t i = 0; i < vector_bytes; ++i) {
+    const int32_t x = i / column_bytes;
+    const int32_t y = i % column_bytes / channels;
+    lanes[i] = (uint8_t)(i < window_bytes ? (y * params->filter.width + x) * channels + i % channels : window_bytes);
+  }
+  /* Row copies: a period of lcm(8, channels) bytes, whose pixels take period / channels columns. */
+  int32_t period = 8;
+  while (period % channels != 0) {
+    period += 8;
+  }
+  for (int32_t j = 0; j < period; ++j) {
+    offsets[j] = (uint16_t)(j / channels * column_bytes + j % channels);
+  }
+  const int32_t period_plane_bytes = period / channels * column_bytes;
+  const int16x8_t zero_points = vdupq_n_s16((int16_t)(-params->input_offset));
+  for (int32_t i = 0; i < OPBRIDGE_CONV_PLANE_BYTES; i += 16) {
+    vst1q_s8(plane + i, vdupq_n_s8((int8_t)(-params->input_offset)));
+  }
+  int8_t *first_column = plane + params->padding_width * column_bytes;
+  const int32_t copied_bytes = opbridge_plane_inside_columns(params) * channels;
+  const int32_t row_bytes = in.width * channels;
+  opbridge_plane_channel_job job = {0}; /* the plane's ring fields stay unused: rows are copied here */
+  job.window = plane;
+  job.window_step = window_step;
+  job.destination_step = 4 * units;
+  job.groups = out.width / 4;
+  job.tail = out.width % 4;
+  job.offset = rq->output_offset;
+  job.rotations = lanes;
+  job.minimum = vdupq_n_s32(rq->activation_min);
+  job.maximum = vdupq_n_s32(rq->activation_max);
+  job.offsets = vmulq_n_u32(vidupq_n_u32(0, 1), (uint32_t)units);
+  job.vector_bytes = vector_bytes;
+  for (int32_t b = 0; b < out.batches; ++b) {
+    const int8_t *image = input + b * in.height * row_bytes;
+    for (int32_t oy = 0; oy < out.height; ++oy) {
+      const int32_t y_origin = oy * params->stride_height - params->padding_height;
+      for (int32_t y = 0; y < params->filter.height; ++y) {
+        const int32_t iy = y_origin + y;
+        opbridge_conv_plane_row(iy >= 0 && iy < in.height ? image + iy * row_bytes : NULL, copied_bytes,
+                                first_column + y * channels, offsets, period / 8, period_plane_bytes, zero_points);
+      }
+      int8_t *destination = output + (b * out.height + oy) * out.width * units;
+      for (int32_t u = 0; u < units; ++u) {
+        const int32_t index = rq->per_channel ? u : 0;
+        const int32_t shift = rq->shifts[index];
+        job.taps = weights + u * (window_bytes + 1);
+        job.bias = rq->folded_bias[u];
+        job.left = shift > 0 ? shift : 0;
+        job.multiplier = rq->multipliers[index];
+        job.round = shift < 0;
+        job.right = shift < 0 ? shift : 0;
+        job.destination = destination + u;
+        job.rows_left = 1;
+        (job.left > 0 ? run_shifting_left : run_plain)(&job);
+      }
+    }
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
 #endif /* OPBRIDGE_KERNELS_HELIUM */

@@ -858,7 +858,7 @@ int32_t opbridge_depthwise_conv_2d_s8_folded_planar(const opbridge_conv_s8_folde
   job.offsets = vmulq_n_u32(vidupq_n_u32(0, 1), (uint32_t)channels);
   job.height = in.height;
   job.row_bytes = in.width * channels;
-  job.columns = opbridge_depthwise_plane_inside_columns(params);
+  job.columns = opbridge_plane_inside_columns(params);
   job.first_column = plane + params->padding_width * filter_height;
   job.filter_height = filter_height;
   job.input_step = 8 * channels;

@@ -147,6 +147,39 @@ static inline int32_t opbridge_conv_pointwise_call_valid(const opbridge_conv_s8_
          params->padding_width == 0;
 }
 
+/* The input columns a planes path's windows read (its plane's columns from padding_width on):
+ * opbridge_conv_2d_s8_folded_planes and opbridge_depthwise_conv_2d_s8_folded_planar. */
+static inline int32_t opbridge_plane_inside_columns(const opbridge_conv_s8_folded_params *params) {
+  const int64_t reach = (int64_t)(params->output.width - 1) * params->stride_width + params->filter.width;
+  const int64_t inside = reach - params->padding_width;
+  return inside > params->input.width ? params->input.width : inside < 0 ? 0 : (int32_t)inside;
+}
+
+/* opbridge_conv_2d_s8_folded_planes: see opbridge_kernels_folded_s8.h. */
+static inline int32_t opbridge_conv_planes_call_valid(const opbridge_conv_s8_folded_params *params,
+                                                      const int8_t *input, const int8_t *filter,
+                                                      const int8_t *scratch, const int8_t *output) {
+  if (!opbridge_conv_patch_call_valid(params, input, filter, scratch, output) || params->dilation_height != 1 ||
+      params->dilation_width != 1) {
+    return 0;
+  }
+  const opbridge_dims *fl = &params->filter;
+  const int64_t column_bytes = (int64_t)fl->height * params->input.channels;
+  const int64_t window_bytes = column_bytes * fl->width;
+  const int64_t vector_bytes = (window_bytes + 15) / 16 * 16;
+  if (window_bytes > OPBRIDGE_CONV_PLANE_MAX_WINDOW ||
+      (int64_t)params->output.channels * (window_bytes + 1) > OPBRIDGE_CONV_PLANE_WEIGHT_BYTES) {
+    return 0;
+  }
+  const int64_t reach = (int64_t)(params->output.width - 1) * params->stride_width + fl->width;
+  const int64_t right_edge = (int64_t)params->padding_width + opbridge_plane_inside_columns(params);
+  const int64_t columns = right_edge > reach ? right_edge : reach;
+  const int64_t last_window =
+      ((int64_t)(params->output.width + 3) / 4 * 4 - 1) * params->stride_width * column_bytes;
+  return columns * column_bytes <= OPBRIDGE_CONV_PLANE_BYTES &&
+         last_window + vector_bytes <= OPBRIDGE_CONV_PLANE_BYTES;
+}
+
 /* opbridge_conv_2d_s8_folded_pointwise_by_channel: 1x1, stride 1, unpadded (the output's positions
  * are the input's), at most OPBRIDGE_POINTWISE_BY_CHANNEL_MAX_DEPTH input channels; `scratch`, when
  * given, as opbridge_conv_2d_s8_folded_patch takes it. */
@@ -203,14 +236,6 @@ static inline int32_t opbridge_depthwise_8_channels_call_valid(const opbridge_co
          fl->height * (x_span + 4) * 8 <= OPBRIDGE_DEPTHWISE_8_CHANNELS_LINES;
 }
 
-/* The input columns opbridge_depthwise_conv_2d_s8_folded_planar's windows read (the plane's
- * columns from padding_width on). */
-static inline int32_t opbridge_depthwise_plane_inside_columns(const opbridge_conv_s8_folded_params *params) {
-  const int64_t reach = (int64_t)(params->output.width - 1) * params->stride_width + params->filter.width;
-  const int64_t inside = reach - params->padding_width;
-  return inside > params->input.width ? params->input.width : inside < 0 ? 0 : (int32_t)inside;
-}
-
 /* opbridge_depthwise_conv_2d_s8_folded_planar: see opbridge_kernels_folded_s8.h. */
 static inline int32_t opbridge_depthwise_planar_call_valid(const opbridge_conv_s8_folded_params *params,
                                                            const int8_t *input, const int8_t *filter,
@@ -227,7 +252,7 @@ static inline int32_t opbridge_depthwise_planar_call_valid(const opbridge_conv_s
     return 0;
   }
   const int64_t reach = (int64_t)(params->output.width - 1) * params->stride_width + fl->width;
-  const int64_t right_edge = (int64_t)params->padding_width + opbridge_depthwise_plane_inside_columns(params);
+  const int64_t right_edge = (int64_t)params->padding_width + opbridge_plane_inside_columns(params);
   const int64_t columns = right_edge > reach ? right_edge : reach;
   /* The last group of four windows is read whole (its store is predicated). */
   const int64_t last_window = ((int64_t)(params->output.width + 3) / 4 * 4 - 1) * params->stride_width * fl->height;

@@ -538,6 +538,14 @@ int32_t opbridge_depthwise_conv_2d_s8_folded_8_channels(const opbridge_conv_s8_f
   return opbridge_depthwise_conv_2d_s8_folded(params, input, filter, output);
 }
 
+int32_t opbridge_conv_2d_s8_folded_planes(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                          const int8_t *filter, int8_t *scratch, int8_t *output) {
+  if (!opbridge_conv_planes_call_valid(params, input, filter, scratch, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  return opbridge_conv_2d_s8_folded_patch(params, input, filter, scratch, output);
+}
+
 int32_t opbridge_conv_2d_s8_folded_pointwise_by_channel(const opbridge_conv_s8_folded_params *params,
                                                         const int8_t *input, const int8_t *filter, int8_t *scratch,
                                                         int8_t *output) {

@@ -123,6 +123,22 @@ int32_t opbridge_conv_2d_s8_folded_pointwise(const opbridge_conv_s8_folded_param
 int32_t opbridge_conv_2d_s8_folded_pointwise_narrow(const opbridge_conv_s8_folded_params *params,
                                                     const int8_t *input, const int8_t *filter, int8_t *output);
 
+/* The most bytes of opbridge_conv_2d_s8_folded_planes's plane (an output row's window columns) and
+ * window, and of its weights (output channels x (window + 1)), all on the stack. */
+#define OPBRIDGE_CONV_PLANE_BYTES 2048
+#define OPBRIDGE_CONV_PLANE_MAX_WINDOW 64
+#define OPBRIDGE_CONV_PLANE_WEIGHT_BYTES 512
+
+/* opbridge_conv_2d_s8_folded_patch's layers (window rows under 16 bytes: first layers over 1 to 3
+ * channels) not dilated, windows of at most OPBRIDGE_CONV_PLANE_MAX_WINDOW bytes, output channels x
+ * (window + 1) at most OPBRIDGE_CONV_PLANE_WEIGHT_BYTES, whose plane (the columns an output row's
+ * windows read x filter height x channels; the last group of four windows whole) fits
+ * OPBRIDGE_CONV_PLANE_BYTES: the Helium variant copies each output row's input rows into a plane
+ * where every window's bytes are contiguous, then runs one output channel at a time over the row;
+ * the others are opbridge_conv_2d_s8_folded_patch. Other shapes: OPBRIDGE_STATUS_INVALID_ARGUMENT. */
+int32_t opbridge_conv_2d_s8_folded_planes(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                          const int8_t *filter, int8_t *scratch, int8_t *output);
+
 /* The most input channels opbridge_conv_2d_s8_folded_pointwise_by_channel takes (four 16-byte vectors). */
 #define OPBRIDGE_POINTWISE_BY_CHANNEL_MAX_DEPTH 64
 

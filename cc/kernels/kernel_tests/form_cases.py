@@ -267,7 +267,7 @@ FULL_RANGE_PATCHES = {
 # index says, effective scales below 1 (the entry point takes no left shift).
 PATCH_ROWS_NODES = {
     34: ((3, 3), 3, 16, 2, Padding.SAME, 7, 39, False),  # MobileNet's 3x3x3, stride 2 (a column of padding on the left)
-    35: ((3, 3), 1, 12, 1, Padding.SAME, 5, 36, True),
+    35: ((3, 3), 1, 12, 1, Padding.SAME, 5, 36, True),  # dilated along y (below)
     36: ((5, 5), 1, 8, 1, Padding.VALID, 12, 20, True),  # dilated along y (below)
 }
 
@@ -335,6 +335,8 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
         return draw_pairs_conv_2d(draw, index)
     if index in BY_CHANNEL_NODES:
         return draw_by_channel_conv_2d(draw, index)
+    if index in PLANES_NODES:
+        return draw_planes_conv_2d(draw, index)
     in_place = (index // 8) % 2 == 1
     filter_sizes = st.just((1, 1)) if in_place and index % 8 == 0 else None
     if index % 32 == 12:  # the DSP variant's pairs with an odd number of words: odd taps (below)
@@ -459,6 +461,43 @@ BY_CHANNEL_NODES = {
 # place or the patch form, follows the index as for the other nodes.)
 
 
+# Layers that take opbridge_conv_2d_s8_folded_planes (Helium: each output row's windows made
+# contiguous in a plane), by node: filter, input and output channels, strides (y, x), padding, input
+# height and width, batches. Windows of one vector at the constant steps of 3x3 grey first layers
+# (strides 2 and 1) and at another, rows copied by one offset vector (1 channel) or by a period of
+# five (5 channels), rows above and below the input, two batches. (Nodes 85-87: the patch form on
+# the other cores, as the index has it for the other nodes.)
+PLANES_NODES = {
+    85: ((3, 3), 1, 8, (2, 2), Padding.SAME, 12, 40, 1),
+    86: ((3, 3), 1, 5, (1, 1), Padding.VALID, 5, 20, 1),
+    87: ((3, 1), 5, 6, (2, 3), Padding.SAME, 7, 50, 2),
+}
+
+
+def draw_planes_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
+    """A layer of PLANES_NODES."""
+    filter_size, in_channels, out_channels, (stride_height, stride_width), padding, height, width, batches = (
+        PLANES_NODES[index]
+    )
+    fields = {
+        "padding": padding,
+        "stride_height": stride_height,
+        "stride_width": stride_width,
+        "dilation_height": 1,
+        "dilation_width": 1,
+        "activation": draw(ACTIVATIONS),
+    }
+    input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), out_channels, per_channel_of(index), 0)
+    filter_shape = (out_channels, *filter_size, in_channels)
+    taps = filter_size[0] * filter_size[1] * in_channels
+    inputs = [
+        TensorSpec("input", DType.INT8, (batches, height, width, in_channels), input_q),
+        TensorSpec("filter", DType.INT8, filter_shape, filter_q, draw_weights(draw, filter_shape)),
+        draw_bias(draw, input_q, filter_q, out_channels, taps, extreme=False),
+    ]
+    return NodeSpec(inputs, attributes("CONV_2D", requantization=Requantization.TFLITE, **fields), output_q)
+
+
 def draw_by_channel_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     """A 1x1 layer of BY_CHANNEL_NODES."""
     in_channels, out_channels, height, width, batches = BY_CHANNEL_NODES[index]
@@ -520,7 +559,8 @@ def draw_pairs_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
 def draw_patch_rows_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     """A first layer of PATCH_ROWS_NODES (opbridge_conv_2d_s8_folded_patch_rows)."""
     filter_size, in_channels, out_channels, stride, padding, height, width, clamped = PATCH_ROWS_NODES[index]
-    dilation_height = 2 if filter_size == (5, 5) else 1
+    # Node 35 (grey, one block) is dilated along y too: undilated, it would take the planes path.
+    dilation_height = 2 if filter_size == (5, 5) or index == 35 else 1
     fields = {
         "padding": padding,
         "stride_height": stride,
@@ -900,7 +940,7 @@ def draw_add_or_sub(op_type: str) -> Callable[[DrawFn, int], NodeSpec]:
 FORMS: dict[str, Form] = {
     form.name: form
     for form in (
-        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 85, draw_conv_2d),
+        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 88, draw_conv_2d),
         Form(
             "depthwise_conv_2d_folded",
             "DEPTHWISE_CONV_2D",
@@ -1014,6 +1054,16 @@ FEATURES: dict[str, set[str]] = {
     "conv_2d_folded": COMMON_FEATURES
     | WINDOW_FEATURES
     | {
+        "planes",  # Helium: opbridge_conv_2d_s8_folded_planes, an output row's windows contiguous in a plane
+        "planes_constant_step",
+        "planes_any_step",
+        "planes_one_offset_vector",
+        "planes_offset_period",
+        "planes_rows_outside",
+        "planes_columns_right",
+        "planes_tail",
+        "planes_whole_groups",
+        "planes_batches",
         "by_channel",  # Helium: opbridge_conv_2d_s8_folded_pointwise_by_channel, one output channel at a time
         "by_channel_pairs",
         "by_channel_pairs_16_bytes",
@@ -1580,6 +1630,37 @@ def planar_features(graph: Graph, node: Node) -> set[str]:
     return features
 
 
+def planes_features(graph: Graph, node: Node) -> set[str]:
+    """opbridge_conv_2d_s8_folded_planes (Helium: an output row's windows contiguous in a plane, one
+    output channel at a time): a constant window step or another, rows copied by one offset vector
+    or a longer period, rows outside the input, zero-point columns right of it, rows ending in a
+    partial group, batches. Elsewhere the patch form."""
+    a = node.attributes
+    batches, height, width, channels = graph.tensor(node.inputs[0]).shape
+    _, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
+    out_width = graph.tensor(node.outputs[0]).shape[2]
+    window_bytes = filter_height * filter_width * channels
+    step = a.stride_width * filter_height * channels
+    features = {"planes", "patch"}
+    features.add(
+        "planes_constant_step" if ((window_bytes + 15) // 16, step) in PLANE_CONSTANT_STEPS else "planes_any_step"
+    )
+    features.add("planes_one_offset_vector" if 8 % channels == 0 else "planes_offset_period")
+    rows = window(a.padding, height, filter_height, a.stride_height, 1)
+    if (
+        rows.padding_before > 0
+        or (rows.output_size - 1) * a.stride_height + filter_height > height + rows.padding_before
+    ):
+        features.add("planes_rows_outside")
+    cols = window(a.padding, width, filter_width, a.stride_width, 1)
+    if (out_width - 1) * a.stride_width + filter_width > cols.padding_before + width:
+        features.add("planes_columns_right")
+    features.add("planes_tail" if out_width % 4 else "planes_whole_groups")
+    if batches > 1:
+        features.add("planes_batches")
+    return features
+
+
 def by_channel_features(graph: Graph, node: Node) -> set[str]:
     """opbridge_conv_2d_s8_folded_pointwise_by_channel (Helium: one output channel at a time over
     every position): two positions a load (16 bytes apart or not) or windows of 1 to 3 vectors; the
@@ -1873,6 +1954,8 @@ def window_features(graph: Graph, node: Node) -> set[str]:
     if node.op_type == "CONV_2D":
         if folded_kernel(graph, node).endswith("_by_channel"):
             return features | by_channel_features(graph, node)
+        if folded_kernel(graph, node).endswith("_planes"):
+            return features | planes_features(graph, node)
         if conv_2d_scratch_bytes(graph, node):
             features.add("patch")
             window_bytes = filter_height * filter_width * in_channels

@@ -91,9 +91,13 @@ def test_the_python_bounds_are_the_kernels() -> None:
     from opbridge.ops.conv_2d.emit_c import (
         CONV_BLOCKS_MAX_WINDOW,
         CONV_PAIRS_BAND_BYTES,
+        CONV_PLANE_BYTES,
+        CONV_PLANE_MAX_WINDOW,
+        CONV_PLANE_WEIGHT_BYTES,
         DEPTHWISE_PLANE_BYTES,
         DEPTHWISE_PLANE_MAX_TAPS,
         DEPTHWISE_PLANE_WEIGHT_BYTES,
+        POINTWISE_BY_CHANNEL_MAX_DEPTH,
     )
 
     header = pathlib.Path("cc/kernels/opbridge_kernels_folded_s8.h").read_text()
@@ -104,6 +108,10 @@ def test_the_python_bounds_are_the_kernels() -> None:
         ("OPBRIDGE_DEPTHWISE_PLANE_BYTES", header, DEPTHWISE_PLANE_BYTES),
         ("OPBRIDGE_DEPTHWISE_PLANE_MAX_TAPS", header, DEPTHWISE_PLANE_MAX_TAPS),
         ("OPBRIDGE_DEPTHWISE_PLANE_WEIGHT_BYTES", header, DEPTHWISE_PLANE_WEIGHT_BYTES),
+        ("OPBRIDGE_CONV_PLANE_BYTES", header, CONV_PLANE_BYTES),
+        ("OPBRIDGE_CONV_PLANE_MAX_WINDOW", header, CONV_PLANE_MAX_WINDOW),
+        ("OPBRIDGE_CONV_PLANE_WEIGHT_BYTES", header, CONV_PLANE_WEIGHT_BYTES),
+        ("OPBRIDGE_POINTWISE_BY_CHANNEL_MAX_DEPTH", header, POINTWISE_BY_CHANNEL_MAX_DEPTH),
         ("OPBRIDGE_DEPTHWISE_LINES_BYTES", helium, DEPTHWISE_LINES_BYTES),
     ):
         match = re.search(rf"#define {name} (\d+)", source)

@@ -186,7 +186,11 @@ def emit_folded_convolution(
     if kernel == "opbridge_conv_2d_s8_folded_pairs":
         filter_definition, arguments[1] = pairs_filter_definition(ctx, node)
         definitions = [filter_definition, *definitions]
-    if kernel in ("opbridge_conv_2d_s8_folded_patch", "opbridge_conv_2d_s8_folded_patch_rows"):
+    if kernel in (
+        "opbridge_conv_2d_s8_folded_patch",
+        "opbridge_conv_2d_s8_folded_patch_rows",
+        "opbridge_conv_2d_s8_folded_planes",
+    ):
         arguments.append(ctx.scratch_pointer(node, "int8_t"))
     if kernel == "opbridge_conv_2d_s8_folded_pointwise_by_channel":  # the patch form's scratch, on other cores
         arguments.append(ctx.scratch_pointer(node, "int8_t") if conv_2d_scratch_bytes(graph, node) else "NULL")
@@ -237,6 +241,8 @@ def folded_kernel(graph: Graph, node: Node) -> str:
     if _pointwise_by_channel_pays(graph, node):
         return "opbridge_conv_2d_s8_folded_pointwise_by_channel"
     if conv_2d_scratch_bytes(graph, node):
+        if _conv_planes_fits(graph, node) and _conv_planes_pays(graph, node):
+            return "opbridge_conv_2d_s8_folded_planes"
         if _patch_rows_fits(graph, node):
             return "opbridge_conv_2d_s8_folded_patch_rows"
         return "opbridge_conv_2d_s8_folded_patch"
@@ -295,6 +301,50 @@ def _depthwise_8_channels_fits(graph: Graph, node: Node) -> bool:
         and filter_height * filter_width <= DEPTHWISE_8_CHANNELS_MAX_TAPS
         and filter_height * (x_span + 4) * 8 <= DEPTHWISE_8_CHANNELS_LINES
     )
+
+
+# OPBRIDGE_CONV_PLANE_BYTES, OPBRIDGE_CONV_PLANE_MAX_WINDOW and OPBRIDGE_CONV_PLANE_WEIGHT_BYTES in
+# cc/kernels/opbridge_kernels_folded_s8.h.
+CONV_PLANE_BYTES = 2048
+CONV_PLANE_MAX_WINDOW = 64
+CONV_PLANE_WEIGHT_BYTES = 512
+
+
+def _conv_planes_pays(graph: Graph, node: Node) -> bool:
+    """Whether the planes path is the faster on Helium: windows of one 16-byte vector (a 3x3 window
+    over one channel: grey first layers) over output rows of 16 positions or more. Each output
+    channel of a row costs about 60 instructions more (its call), and copying the rows into the
+    plane about one per input byte; a window of two vectors (3x3 over 3 channels) costs about 10
+    an output there, where opbridge_conv_2d_s8_folded_patch_rows spends 12 (docs/kernels.md)."""
+    _, filter_height, filter_width, channels = graph.tensor(node.inputs[1]).shape
+    return filter_height * filter_width * channels <= 16 and graph.tensor(node.outputs[0]).shape[2] >= 16
+
+
+def _conv_planes_fits(graph: Graph, node: Node) -> bool:
+    """Whether a patch layer (window rows under 16 bytes) can take opbridge_conv_2d_s8_folded_planes
+    (opbridge_conv_planes_call_valid in cc/kernels/opbridge_folded_internal.h): not dilated, a window
+    of at most CONV_PLANE_MAX_WINDOW bytes, the weights and an output row's plane within their
+    buffers."""
+    _, _, width, channels = graph.tensor(node.inputs[0]).shape
+    _, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
+    out_width, out_channels = graph.tensor(node.outputs[0]).shape[2:]
+    a = node.attributes
+    column_bytes = filter_height * channels
+    window_bytes = column_bytes * filter_width
+    vector_bytes = (window_bytes + 15) // 16 * 16
+    if (
+        a.dilation_height != 1
+        or a.dilation_width != 1
+        or window_bytes > CONV_PLANE_MAX_WINDOW
+        or out_channels * (window_bytes + 1) > CONV_PLANE_WEIGHT_BYTES
+    ):
+        return False
+    padding_width = window(a.padding, width, filter_width, a.stride_width, 1).padding_before
+    reach = (out_width - 1) * a.stride_width + filter_width
+    inside = max(0, min(width, reach - padding_width))
+    columns = max(reach, padding_width + inside)
+    last_window = ((out_width + 3) // 4 * 4 - 1) * a.stride_width * column_bytes
+    return columns * column_bytes <= CONV_PLANE_BYTES and last_window + vector_bytes <= CONV_PLANE_BYTES
 
 
 # OPBRIDGE_POINTWISE_BY_CHANNEL_MAX_DEPTH in cc/kernels/opbridge_kernels_folded_s8.h, and the deepest
