@@ -468,7 +468,7 @@ BY_CHANNEL_NODES = {
 # five (5 channels), rows above and below the input, two batches. (Nodes 85-87: the patch form on
 # the other cores, as the index has it for the other nodes.)
 PLANES_NODES = {
-    85: ((3, 3), 1, 8, (2, 2), Padding.SAME, 12, 40, 1),
+    85: ((3, 3), 1, 8, (2, 2), Padding.SAME, 11, 40, 1),
     86: ((3, 3), 1, 5, (1, 1), Padding.VALID, 5, 20, 1),
     87: ((3, 1), 5, 6, (2, 3), Padding.SAME, 7, 50, 2),
 }
