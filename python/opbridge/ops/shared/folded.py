@@ -18,8 +18,8 @@ from opbridge.backends.c.kernel_call import CExpression, StructValue, fields
 from opbridge.ir import Graph, Node
 
 FOLDED_KERNELS_HEADER = "cc/kernels/opbridge_kernels_folded_s8.h"
-# The forms' files (docs/kernels.md, "Files"): the portable and DSP C, the DSP assembly, and the
-# Helium file of each form.
+# The forms' files (docs/kernels.md, "Files"): the portable and DSP C, the DSP assembly, the
+# Helium file of each form, and the Helium planes that CONV_2D's and DEPTHWISE_CONV_2D's share.
 FOLDED_KERNEL_FILES = (
     "opbridge_folded_s8.c",
     "opbridge_folded_s8_dsp.c",
@@ -27,6 +27,7 @@ FOLDED_KERNEL_FILES = (
     "opbridge_conv_2d_s8_folded_helium.c",
     "opbridge_depthwise_conv_2d_s8_folded_helium.c",
     "opbridge_fully_connected_s8_folded_helium.c",
+    "opbridge_folded_planes_helium.c",
 )
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 
