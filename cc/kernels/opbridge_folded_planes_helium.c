@@ -179,6 +179,11 @@ OPBRIDGE_PLANE_CHANNELS(opbridge_plane_channel2_step5, 2, OPBRIDGE_PLANE_FOUR(2,
 OPBRIDGE_PLANE_CHANNELS(opbridge_plane_channel2_step10, 2, OPBRIDGE_PLANE_FOUR(2, OPBRIDGE_PLANE_STEP(10)))
 OPBRIDGE_PLANE_CHANNELS(opbridge_plane_channel4_step7, 4, OPBRIDGE_PLANE_FOUR(4, OPBRIDGE_PLANE_STEP(7)))
 OPBRIDGE_PLANE_CHANNELS(opbridge_plane_channel4_step14, 4, OPBRIDGE_PLANE_FOUR(4, OPBRIDGE_PLANE_STEP(14)))
+/* and the depths of the 1x1 layers of MobileNet v2 and MCUNet-like blocks (16, 24, 32 and 48 channels) */
+OPBRIDGE_PLANE_CHANNELS(opbridge_plane_channel1_step16, 1, OPBRIDGE_PLANE_FOUR(1, OPBRIDGE_PLANE_STEP(16)))
+OPBRIDGE_PLANE_CHANNELS(opbridge_plane_channel2_step24, 2, OPBRIDGE_PLANE_FOUR(2, OPBRIDGE_PLANE_STEP(24)))
+OPBRIDGE_PLANE_CHANNELS(opbridge_plane_channel2_step32, 2, OPBRIDGE_PLANE_FOUR(2, OPBRIDGE_PLANE_STEP(32)))
+OPBRIDGE_PLANE_CHANNELS(opbridge_plane_channel3_step48, 3, OPBRIDGE_PLANE_FOUR(3, OPBRIDGE_PLANE_STEP(48)))
 
 /* Windows of at most 8 bytes (1x1 convolutions over 1 to 8 channels): each 16-byte load holds two
  * neighbouring positions, whose sums take the weights in lanes 0-7 (q0) and in the lanes after the
@@ -209,6 +214,10 @@ opbridge_plane_channel_fn opbridge_plane_channel_of(int32_t vectors, int32_t ste
       {2, 10, {opbridge_plane_channel2_step10, opbridge_plane_channel2_step10_shifting_left}},
       {4, 7, {opbridge_plane_channel4_step7, opbridge_plane_channel4_step7_shifting_left}},
       {4, 14, {opbridge_plane_channel4_step14, opbridge_plane_channel4_step14_shifting_left}},
+      {1, 16, {opbridge_plane_channel1_step16, opbridge_plane_channel1_step16_shifting_left}},
+      {2, 24, {opbridge_plane_channel2_step24, opbridge_plane_channel2_step24_shifting_left}},
+      {2, 32, {opbridge_plane_channel2_step32, opbridge_plane_channel2_step32_shifting_left}},
+      {3, 48, {opbridge_plane_channel3_step48, opbridge_plane_channel3_step48_shifting_left}},
   };
   const int32_t with_left = left_shift != 0;
   for (size_t i = 0; i < sizeof(stepped) / sizeof(stepped[0]); ++i) {

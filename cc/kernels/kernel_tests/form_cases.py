@@ -38,6 +38,7 @@ from opbridge.ops.add.reference import add_parameters
 from opbridge.ops.conv_2d.emit_c import (
     CONV_BLOCKS_MAX_WINDOW,
     CONV_PAIRS_BAND_BYTES,
+    PLANE_CONSTANT_STEPS,
     conv_2d_scratch_bytes,
     folded_convolution_bias,
     folded_kernel,
@@ -1068,6 +1069,8 @@ FEATURES: dict[str, set[str]] = {
         "by_channel_pairs",
         "by_channel_pairs_16_bytes",
         "by_channel_pairs_any_step",
+        "by_channel_constant_step",
+        "by_channel_any_step",
         "by_channel_1_vectors",
         "by_channel_2_vectors",
         "by_channel_3_vectors",
@@ -1583,11 +1586,6 @@ def depthwise_block_features(graph: Graph, node: Node) -> set[str]:
     return features
 
 
-# The window steps (vectors a window, stride x filter height) that opbridge_depthwise_conv_2d_s8_folded_planar's
-# assembly takes as constants (cc/kernels/opbridge_depthwise_conv_2d_s8_folded_helium.c).
-PLANE_CONSTANT_STEPS = {(1, 3), (1, 6), (2, 5), (2, 10), (4, 7), (4, 14)}
-
-
 def planar_features(graph: Graph, node: Node) -> set[str]:
     """opbridge_depthwise_conv_2d_s8_folded_planar (Helium: channel by channel over planes of window
     columns): each number of 16-byte vectors a window, a constant window step or any, rows of
@@ -1675,6 +1673,7 @@ def by_channel_features(graph: Graph, node: Node) -> set[str]:
     else:
         vectors = (depth + 15) // 16
         features.add(f"by_channel_{vectors}_vectors")
+        features.add("by_channel_constant_step" if (vectors, depth) in PLANE_CONSTANT_STEPS else "by_channel_any_step")
         past = 16 * vectors - depth
     direct = max(0, (positions * depth - past) // depth) // 4 * 4
     if direct == positions:

@@ -117,3 +117,13 @@ def test_the_python_bounds_are_the_kernels() -> None:
         match = re.search(rf"#define {name} (\d+)", source)
         assert match, f"no {name} in the kernels"
         assert int(match.group(1)) == value, f"{name} is {match.group(1)} in C, {value} in Python"
+
+
+def test_the_python_constant_steps_are_the_assemblys() -> None:
+    """The emitter's copy of the window steps the planes' assembly takes as constants equals the
+    C table (opbridge_plane_channel_of)."""
+    from opbridge.ops.conv_2d.emit_c import PLANE_CONSTANT_STEPS
+
+    planes = pathlib.Path("cc/kernels/opbridge_folded_planes_helium.c").read_text()
+    table = {(int(v), int(s)) for v, s in re.findall(r"\{(\d), (\d+), \{opbridge_plane_channel", planes)}
+    assert table == PLANE_CONSTANT_STEPS

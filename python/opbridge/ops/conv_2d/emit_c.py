@@ -382,6 +382,10 @@ def _pointwise_by_channel_pays(graph: Graph, node: Node) -> bool:
 DEPTHWISE_PLANE_BYTES = 1024
 DEPTHWISE_PLANE_MAX_TAPS = 64
 DEPTHWISE_PLANE_WEIGHT_BYTES = 512
+# The window steps (vectors a window, bytes between windows) the planes' assembly takes as constants
+# (opbridge_plane_channel_of in cc/kernels/opbridge_folded_planes_helium.c): square 3x3, 5x5 and 7x7
+# depthwise windows at strides 1 and 2, and 1x1 layers over 16, 24, 32 and 48 channels.
+PLANE_CONSTANT_STEPS = frozenset({(1, 3), (1, 6), (2, 5), (2, 10), (4, 7), (4, 14), (1, 16), (2, 24), (2, 32), (3, 48)})
 
 
 def _depthwise_planar_fits(graph: Graph, node: Node) -> bool:
@@ -413,14 +417,27 @@ def _depthwise_planar_fits(graph: Graph, node: Node) -> bool:
 
 
 def _depthwise_planar_pays(graph: Graph, node: Node) -> bool:
-    """Whether the planar path is the faster on Helium: it costs about 80 instructions per output
-    row of a channel (copying its input rows, loading its weights) plus 6 to 13 per output (by the
-    window's 16-byte vectors), where lines of 16 channels cost about 12 per output of a 3x3
-    window and 23 to 40 of a 5x5 to 7x7 one (docs/kernels.md, measured on the suite's MobileNet v2
-    and MCUNet-like layers): windows of one vector from 16 outputs a row, larger ones from 6."""
+    """Whether the planar path is the faster on Helium, by a model of both paths' instructions per
+    channel (its constants measured on the suite's MobileNet v2, MCUNet-like and Conv1D layers,
+    docs/kernels.md). Planar: about 120 per channel, 35 per output row and 13 per input row copied
+    plus 5 per 8 of its columns, and per output (4 (2 V + 2) + 15) / 4 for windows of V vectors (one
+    fewer a position at the assembly's constant steps). Lines of 16 channels: about 1.2 per tap
+    and 1.5 per output (7.5 at the least), the channels padded to whole blocks."""
+    _, _, width, channels = graph.tensor(node.inputs[0]).shape
     _, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
-    out_width = graph.tensor(node.outputs[0]).shape[2]
-    return out_width >= (16 if filter_height * filter_width <= 16 else 6)
+    _, out_height, out_width, _ = graph.tensor(node.outputs[0]).shape
+    a = node.attributes
+    taps = filter_height * filter_width
+    vectors = (taps + 15) // 16
+    step = a.stride_width * filter_height
+    constant = (vectors, step) in PLANE_CONSTANT_STEPS
+    per_output = (4 * (2 * vectors + 2 - constant) + 15) / 4
+    rows_copied = min(a.stride_height, filter_height)
+    columns = min(width, (out_width - 1) * a.stride_width + filter_width)
+    per_row = 35 + rows_copied * (13 + 5 * -(-columns // 8))
+    planar = 120 + out_height * per_row + out_height * out_width * per_output
+    lines = out_height * out_width * max(7.5, 1.2 * taps + 1.5) * (-(-channels // 16) * 16) / channels
+    return planar < lines
 
 
 # OPBRIDGE_PATCH_ROWS_MAX_WINDOW and OPBRIDGE_PATCH_ROWS_ROWS_BYTES in
