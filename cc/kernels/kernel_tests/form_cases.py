@@ -449,17 +449,22 @@ def draw_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
 # to three vectors, runs that end on whole groups in place or copy their last positions (and
 # a partial group) to the stack, two batches as one run.
 BY_CHANNEL_NODES = {
-    77: (24, 7, 8, 10, 1),
-    78: (48, 5, 8, 8, 1),
-    79: (40, 4, 8, 8, 1),
+    77: (40, 7, 8, 8, 1),
+    78: (24, 5, 8, 10, 1),
+    79: (32, 4, 8, 8, 1),
     80: (8, 12, 10, 12, 1),
     81: (3, 5, 10, 10, 2),
     82: (5, 9, 1, 67, 1),
     83: (12, 6, 8, 9, 1),
     84: (9, 3, 1, 70, 1),
+    88: (48, 6, 8, 8, 1),
+    90: (16, 5, 8, 9, 1),
+    92: (40, 3, 8, 8, 1),
 }
-# (Nodes 77-79 have 16 channels or more, 80-84 fewer: the windowing path the other cores take, in
-# place or the patch form, follows the index as for the other nodes.)
+# (Nodes 77-79, 88, 90 and 92 have 16 channels or more, 80-84 fewer: the windowing path the other cores take,
+# in place or the patch form, follows the index as for the other nodes.) In the ordinary and
+# power-of-two regimes the output scale spreads the sums over int8 (no activation), so that a window
+# read at the wrong step shows.
 
 
 # Layers that take opbridge_conv_2d_s8_folded_planes (Helium: each output row's windows made
@@ -502,15 +507,21 @@ def draw_planes_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
 def draw_by_channel_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     """A 1x1 layer of BY_CHANNEL_NODES."""
     in_channels, out_channels, height, width, batches = BY_CHANNEL_NODES[index]
+    spread = regime_of(index) in ("ordinary", "power_of_two")
     fields = {
         "padding": draw(PADDINGS),
         "stride_height": 1,
         "stride_width": 1,
         "dilation_height": 1,
         "dilation_width": 1,
-        "activation": draw(ACTIVATIONS),
+        # a clamp would squeeze the spread outputs into a few values
+        "activation": Activation.NONE if spread else draw(ACTIVATIONS),
     }
     input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), out_channels, per_channel_of(index), 0)
+    if spread:
+        output_q = Quantization(
+            (float(np.float32(input_q.scale * max(filter_q.scales) / 0.003)),), output_q.zero_points
+        )
     filter_shape = (out_channels, 1, 1, in_channels)
     inputs = [
         TensorSpec("input", DType.INT8, (batches, height, width, in_channels), input_q),
@@ -652,7 +663,12 @@ PLANAR_NODES = {
     36: ((7, 7), Padding.VALID, (1, 1), 8, 14, 4, 1),
     38: ((3, 3), Padding.SAME, (1, 1), 3, 20, 5, 1),
     40: ((1, 1), Padding.VALID, (1, 1), 2, 24, 6, 1),
+    44: ((3, 3), Padding.SAME, (2, 2), 9, 36, 5, 1),
+    48: ((5, 5), Padding.SAME, (2, 2), 10, 16, 6, 1),
 }
+# Planar nodes of the ordinary regime at constant steps (7x7 at stride 1, 3x3 and 5x5 at stride 2)
+# with no activation: their outputs spread over int8, so that a window read at the wrong step shows.
+PLANAR_UNCLAMPED_NODES = (36, 44, 48)
 # Its nodes whose sums stay small (weights within [-4, 3] or [-2, 1], no bias) and whose outputs keep their negative
 # values (no activation: a clamp at the zero point would hide how they round), by node: the range
 # of their effective scales. Node 38's right shifts of 3 to 6 bits make one output in 8 to 64 a
@@ -671,7 +687,9 @@ def draw_planar_depthwise(draw: DrawFn, index: int) -> NodeSpec:
         "stride_width": stride_width,
         "dilation_height": 1,
         "dilation_width": 1,
-        "activation": Activation.NONE if index in PLANAR_SMALL_SUM_NODES else draw(ACTIVATIONS),
+        "activation": Activation.NONE
+        if index in PLANAR_SMALL_SUM_NODES or index in PLANAR_UNCLAMPED_NODES
+        else draw(ACTIVATIONS),
     }
     input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), channels, per_channel_of(index), 3)
     if regime_of(index) == "ordinary":
@@ -941,12 +959,12 @@ def draw_add_or_sub(op_type: str) -> Callable[[DrawFn, int], NodeSpec]:
 FORMS: dict[str, Form] = {
     form.name: form
     for form in (
-        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 88, draw_conv_2d),
+        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 93, draw_conv_2d),
         Form(
             "depthwise_conv_2d_folded",
             "DEPTHWISE_CONV_2D",
             "opbridge_depthwise_conv_2d_s8_folded",
-            41,
+            49,
             draw_depthwise_conv_2d,
         ),
         Form(
