@@ -1608,13 +1608,7 @@ int32_t opbridge_conv_2d_s8_folded_pointwise_by_channel(const opbridge_conv_s8_f
       const mve_pred16_t copied = vctp8q((uint32_t)(depth - i));
       vstrbq_p_s8(taps + i, vldrbq_z_s8(filter + unit * depth + i, copied), copied);
     }
-    const int32_t index = rq->per_channel ? unit : 0;
-    const int32_t shift = rq->shifts[index];
-    job.bias = rq->folded_bias[unit];
-    job.left = shift > 0 ? shift : 0;
-    job.multiplier = rq->multipliers[index];
-    job.round = shift < 0;
-    job.right = shift < 0 ? shift : 0;
+    opbridge_plane_job_channel(&job, rq, unit);
     /* One output row of `direct` positions, then one of the rest; no input rows to copy. */
     for (int32_t part = 0; part < 2; ++part) {
       const int32_t count = part == 0 ? direct : left_over;
@@ -1733,14 +1727,8 @@ int32_t opbridge_conv_2d_s8_folded_planes(const opbridge_conv_s8_folded_params *
       }
       int8_t *destination = output + (b * out.height + oy) * out.width * units;
       for (int32_t u = 0; u < units; ++u) {
-        const int32_t index = rq->per_channel ? u : 0;
-        const int32_t shift = rq->shifts[index];
+        opbridge_plane_job_channel(&job, rq, u);
         job.taps = weights + u * (window_bytes + 1);
-        job.bias = rq->folded_bias[u];
-        job.left = shift > 0 ? shift : 0;
-        job.multiplier = rq->multipliers[index];
-        job.round = shift < 0;
-        job.right = shift < 0 ? shift : 0;
         job.destination = destination + u;
         job.rows_left = 1;
         (job.left > 0 ? run_shifting_left : run_plain)(&job);

@@ -879,13 +879,7 @@ int32_t opbridge_depthwise_conv_2d_s8_folded_planar(const opbridge_conv_s8_folde
         vstrbq_p_s16(taps + t, vldrbq_gather_offset_z_s16(filter + t * channels + c, job.input_offsets, lanes),
                      lanes);
       }
-      const int32_t index = rq->per_channel ? c : 0;
-      const int32_t shift = rq->shifts[index];
-      job.bias = rq->folded_bias[c];
-      job.left = shift > 0 ? shift : 0;
-      job.multiplier = rq->multipliers[index];
-      job.round = shift < 0;
-      job.right = shift < 0 ? shift : 0;
+      opbridge_plane_job_channel(&job, rq, c);
       job.destination = output + b * out.height * out.width * channels + c;
       job.rows_left = out.height;
       job.y = first_row;

@@ -450,6 +450,18 @@ typedef char opbridge_plane_channel_job_layout[(sizeof(void *) == 4 &&
                                                    ? 1
                                                    : -1];
 
+/* The job's output stage constants for output channel `channel`. */
+static inline void opbridge_plane_job_channel(opbridge_plane_channel_job *job, const opbridge_folded_requantization *rq,
+                                              int32_t channel) {
+  const int32_t index = rq->per_channel ? channel : 0;
+  const int32_t shift = rq->shifts[index];
+  job->bias = rq->folded_bias[channel];
+  job->left = shift > 0 ? shift : 0;
+  job->multiplier = rq->multipliers[index];
+  job->round = shift < 0;
+  job->right = shift < 0 ? shift : 0;
+}
+
 /* Runs a channel's output rows: for each, the input rows it has not read yet copied into their
  * plane slots (none where y is already y_end), then its positions four at a time. */
 typedef void (*opbridge_plane_channel_fn)(opbridge_plane_channel_job *);

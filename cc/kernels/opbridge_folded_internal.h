@@ -155,6 +155,19 @@ static inline int32_t opbridge_plane_inside_columns(const opbridge_conv_s8_folde
   return inside > params->input.width ? params->input.width : inside < 0 ? 0 : (int32_t)inside;
 }
 
+/* Whether a planes path's plane fits `plane_bytes`: the columns its windows read (`column_bytes`
+ * each), and the windows of the last group of four positions (read whole: `vector_bytes` from each
+ * window's start, the group's store predicated). */
+static inline int32_t opbridge_plane_fits(const opbridge_conv_s8_folded_params *params, int64_t column_bytes,
+                                          int64_t vector_bytes, int64_t plane_bytes) {
+  const int64_t reach = (int64_t)(params->output.width - 1) * params->stride_width + params->filter.width;
+  const int64_t right_edge = (int64_t)params->padding_width + opbridge_plane_inside_columns(params);
+  const int64_t columns = right_edge > reach ? right_edge : reach;
+  const int64_t last_window =
+      ((int64_t)(params->output.width + 3) / 4 * 4 - 1) * params->stride_width * column_bytes;
+  return columns * column_bytes <= plane_bytes && last_window + vector_bytes <= plane_bytes;
+}
+
 /* opbridge_conv_2d_s8_folded_planes: see opbridge_kernels_folded_s8.h. */
 static inline int32_t opbridge_conv_planes_call_valid(const opbridge_conv_s8_folded_params *params,
                                                       const int8_t *input, const int8_t *filter,
@@ -171,13 +184,7 @@ static inline int32_t opbridge_conv_planes_call_valid(const opbridge_conv_s8_fol
       (int64_t)params->output.channels * (window_bytes + 1) > OPBRIDGE_CONV_PLANE_WEIGHT_BYTES) {
     return 0;
   }
-  const int64_t reach = (int64_t)(params->output.width - 1) * params->stride_width + fl->width;
-  const int64_t right_edge = (int64_t)params->padding_width + opbridge_plane_inside_columns(params);
-  const int64_t columns = right_edge > reach ? right_edge : reach;
-  const int64_t last_window =
-      ((int64_t)(params->output.width + 3) / 4 * 4 - 1) * params->stride_width * column_bytes;
-  return columns * column_bytes <= OPBRIDGE_CONV_PLANE_BYTES &&
-         last_window + vector_bytes <= OPBRIDGE_CONV_PLANE_BYTES;
+  return opbridge_plane_fits(params, column_bytes, vector_bytes, OPBRIDGE_CONV_PLANE_BYTES);
 }
 
 /* opbridge_conv_2d_s8_folded_pointwise_by_channel: 1x1, stride 1, unpadded (the output's positions
@@ -251,13 +258,7 @@ static inline int32_t opbridge_depthwise_planar_call_valid(const opbridge_conv_s
       params->input.channels > 8191) {
     return 0;
   }
-  const int64_t reach = (int64_t)(params->output.width - 1) * params->stride_width + fl->width;
-  const int64_t right_edge = (int64_t)params->padding_width + opbridge_plane_inside_columns(params);
-  const int64_t columns = right_edge > reach ? right_edge : reach;
-  /* The last group of four windows is read whole (its store is predicated). */
-  const int64_t last_window = ((int64_t)(params->output.width + 3) / 4 * 4 - 1) * params->stride_width * fl->height;
-  return columns * fl->height <= OPBRIDGE_DEPTHWISE_PLANE_BYTES &&
-         last_window + vector_bytes <= OPBRIDGE_DEPTHWISE_PLANE_BYTES;
+  return opbridge_plane_fits(params, fl->height, vector_bytes, OPBRIDGE_DEPTHWISE_PLANE_BYTES);
 }
 
 static inline int32_t opbridge_fully_connected_call_valid(const opbridge_fully_connected_s8_folded_params *params,

@@ -494,14 +494,29 @@ def draw_planes_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
         "activation": draw(ACTIVATIONS),
     }
     input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), out_channels, per_channel_of(index), 0)
-    filter_shape = (out_channels, *filter_size, in_channels)
-    taps = filter_size[0] * filter_size[1] * in_channels
-    inputs = [
-        TensorSpec("input", DType.INT8, (batches, height, width, in_channels), input_q),
-        TensorSpec("filter", DType.INT8, filter_shape, filter_q, draw_weights(draw, filter_shape)),
-        draw_bias(draw, input_q, filter_q, out_channels, taps, extreme=False),
-    ]
+    inputs = conv_layer_inputs(
+        draw, (batches, height, width, in_channels), input_q, filter_size, out_channels, filter_q
+    )
     return NodeSpec(inputs, attributes("CONV_2D", requantization=Requantization.TFLITE, **fields), output_q)
+
+
+def conv_layer_inputs(
+    draw: DrawFn,
+    input_shape: tuple[int, int, int, int],
+    input_q: Quantization,
+    filter_size: tuple[int, int],
+    out_channels: int,
+    filter_q: Quantization,
+) -> list[TensorSpec | None]:
+    """A CONV_2D's input, drawn filter and ordinary bias (or none)."""
+    filter_shape = (out_channels, *filter_size, input_shape[3])
+    return [
+        TensorSpec("input", DType.INT8, input_shape, input_q),
+        TensorSpec("filter", DType.INT8, filter_shape, filter_q, draw_weights(draw, filter_shape)),
+        draw_bias(
+            draw, input_q, filter_q, out_channels, filter_size[0] * filter_size[1] * input_shape[3], extreme=False
+        ),
+    ]
 
 
 def draw_by_channel_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
@@ -522,12 +537,7 @@ def draw_by_channel_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
         output_q = Quantization(
             (float(np.float32(input_q.scale * max(filter_q.scales) / 0.003)),), output_q.zero_points
         )
-    filter_shape = (out_channels, 1, 1, in_channels)
-    inputs = [
-        TensorSpec("input", DType.INT8, (batches, height, width, in_channels), input_q),
-        TensorSpec("filter", DType.INT8, filter_shape, filter_q, draw_weights(draw, filter_shape)),
-        draw_bias(draw, input_q, filter_q, out_channels, in_channels, extreme=False),
-    ]
+    inputs = conv_layer_inputs(draw, (batches, height, width, in_channels), input_q, (1, 1), out_channels, filter_q)
     return NodeSpec(inputs, attributes("CONV_2D", requantization=Requantization.TFLITE, **fields), output_q)
 
 
@@ -1612,7 +1622,7 @@ def planar_features(graph: Graph, node: Node) -> set[str]:
     rows that keep window rows in the ring or read none of the last ones, a left shift, channels
     that do not shift right (no rounding fix), batches."""
     a = node.attributes
-    batches, height, width, channels = graph.tensor(node.inputs[0]).shape
+    batches, _, _, channels = graph.tensor(node.inputs[0]).shape
     _, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
     out_width = graph.tensor(node.outputs[0]).shape[2]
     vectors = (filter_height * filter_width + 15) // 16
@@ -1620,15 +1630,7 @@ def planar_features(graph: Graph, node: Node) -> set[str]:
     step = a.stride_width * filter_height
     features.add("planar_constant_step" if (vectors, step) in PLANE_CONSTANT_STEPS else "planar_any_step")
     features.add("planar_tail" if out_width % 4 else "planar_whole_groups")
-    rows = window(a.padding, height, filter_height, a.stride_height, 1)
-    if (
-        rows.padding_before > 0
-        or (rows.output_size - 1) * a.stride_height + filter_height > height + rows.padding_before
-    ):
-        features.add("planar_rows_outside")
-    cols = window(a.padding, width, filter_width, a.stride_width, 1)
-    if (out_width - 1) * a.stride_width + filter_width > cols.padding_before + width:
-        features.add("planar_columns_right")
+    features |= {f"planar_{border}" for border in plane_borders(graph, node)}
     features.add("planar_rows_kept" if a.stride_height < filter_height else "planar_no_rows_kept")
     input_q, filter_q, output_q = (
         graph.tensor(i).quantization for i in (node.inputs[0], node.inputs[1], node.outputs[0])
@@ -1646,13 +1648,33 @@ def planar_features(graph: Graph, node: Node) -> set[str]:
     return features
 
 
+def plane_borders(graph: Graph, node: Node) -> set[str]:
+    """Where a planes path's windows leave the input: "rows_outside" (above or below it: zero-point
+    rows copied) and "columns_right" (zero-point columns right of it)."""
+    a = node.attributes
+    _, height, width, _ = graph.tensor(node.inputs[0]).shape
+    _, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
+    out_width = graph.tensor(node.outputs[0]).shape[2]
+    borders = set()
+    rows = window(a.padding, height, filter_height, a.stride_height, 1)
+    if (
+        rows.padding_before > 0
+        or (rows.output_size - 1) * a.stride_height + filter_height > height + rows.padding_before
+    ):
+        borders.add("rows_outside")
+    cols = window(a.padding, width, filter_width, a.stride_width, 1)
+    if (out_width - 1) * a.stride_width + filter_width > cols.padding_before + width:
+        borders.add("columns_right")
+    return borders
+
+
 def planes_features(graph: Graph, node: Node) -> set[str]:
     """opbridge_conv_2d_s8_folded_planes (Helium: an output row's windows contiguous in a plane, one
     output channel at a time): a constant window step or another, rows copied by one offset vector
     or a longer period, rows outside the input, zero-point columns right of it, rows ending in a
     partial group, batches. Elsewhere the patch form."""
     a = node.attributes
-    batches, height, width, channels = graph.tensor(node.inputs[0]).shape
+    batches, _, _, channels = graph.tensor(node.inputs[0]).shape
     _, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
     out_width = graph.tensor(node.outputs[0]).shape[2]
     window_bytes = filter_height * filter_width * channels
@@ -1662,15 +1684,7 @@ def planes_features(graph: Graph, node: Node) -> set[str]:
         "planes_constant_step" if ((window_bytes + 15) // 16, step) in PLANE_CONSTANT_STEPS else "planes_any_step"
     )
     features.add("planes_one_offset_vector" if 8 % channels == 0 else "planes_offset_period")
-    rows = window(a.padding, height, filter_height, a.stride_height, 1)
-    if (
-        rows.padding_before > 0
-        or (rows.output_size - 1) * a.stride_height + filter_height > height + rows.padding_before
-    ):
-        features.add("planes_rows_outside")
-    cols = window(a.padding, width, filter_width, a.stride_width, 1)
-    if (out_width - 1) * a.stride_width + filter_width > cols.padding_before + width:
-        features.add("planes_columns_right")
+    features |= {f"planes_{border}" for border in plane_borders(graph, node)}
     features.add("planes_tail" if out_width % 4 else "planes_whole_groups")
     if batches > 1:
         features.add("planes_batches")

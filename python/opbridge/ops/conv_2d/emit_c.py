@@ -303,6 +303,22 @@ def _depthwise_8_channels_fits(graph: Graph, node: Node) -> bool:
     )
 
 
+def _plane_fits(graph: Graph, node: Node, column_bytes: int, vector_bytes: int, plane_bytes: int) -> bool:
+    """Whether a planes path's plane fits `plane_bytes` (opbridge_plane_fits in
+    cc/kernels/opbridge_folded_internal.h): the columns its windows read, `column_bytes` each, and the
+    windows of the last group of four positions, read whole (`vector_bytes` from each start)."""
+    width = graph.tensor(node.inputs[0]).shape[2]
+    filter_width = graph.tensor(node.inputs[1]).shape[2]
+    out_width = graph.tensor(node.outputs[0]).shape[2]
+    a = node.attributes
+    padding_width = window(a.padding, width, filter_width, a.stride_width, 1).padding_before
+    reach = (out_width - 1) * a.stride_width + filter_width
+    inside = max(0, min(width, reach - padding_width))
+    columns = max(reach, padding_width + inside)
+    last_window = ((out_width + 3) // 4 * 4 - 1) * a.stride_width * column_bytes
+    return columns * column_bytes <= plane_bytes and last_window + vector_bytes <= plane_bytes
+
+
 # OPBRIDGE_CONV_PLANE_BYTES, OPBRIDGE_CONV_PLANE_MAX_WINDOW and OPBRIDGE_CONV_PLANE_WEIGHT_BYTES in
 # cc/kernels/opbridge_kernels_folded_s8.h.
 CONV_PLANE_BYTES = 2048
@@ -325,9 +341,9 @@ def _conv_planes_fits(graph: Graph, node: Node) -> bool:
     (opbridge_conv_planes_call_valid in cc/kernels/opbridge_folded_internal.h): not dilated, a window
     of at most CONV_PLANE_MAX_WINDOW bytes, the weights and an output row's plane within their
     buffers."""
-    _, _, width, channels = graph.tensor(node.inputs[0]).shape
+    channels = graph.tensor(node.inputs[0]).shape[3]
     _, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
-    out_width, out_channels = graph.tensor(node.outputs[0]).shape[2:]
+    out_channels = graph.tensor(node.outputs[0]).shape[3]
     a = node.attributes
     column_bytes = filter_height * channels
     window_bytes = column_bytes * filter_width
@@ -339,12 +355,7 @@ def _conv_planes_fits(graph: Graph, node: Node) -> bool:
         or out_channels * (window_bytes + 1) > CONV_PLANE_WEIGHT_BYTES
     ):
         return False
-    padding_width = window(a.padding, width, filter_width, a.stride_width, 1).padding_before
-    reach = (out_width - 1) * a.stride_width + filter_width
-    inside = max(0, min(width, reach - padding_width))
-    columns = max(reach, padding_width + inside)
-    last_window = ((out_width + 3) // 4 * 4 - 1) * a.stride_width * column_bytes
-    return columns * column_bytes <= CONV_PLANE_BYTES and last_window + vector_bytes <= CONV_PLANE_BYTES
+    return _plane_fits(graph, node, column_bytes, vector_bytes, CONV_PLANE_BYTES)
 
 
 # OPBRIDGE_POINTWISE_BY_CHANNEL_MAX_DEPTH in cc/kernels/opbridge_kernels_folded_s8.h, and the deepest
@@ -393,9 +404,8 @@ def _depthwise_planar_fits(graph: Graph, node: Node) -> bool:
     (opbridge_depthwise_planar_call_valid in cc/kernels/opbridge_folded_internal.h): not dilated, at
     most DEPTHWISE_PLANE_MAX_TAPS taps, its weights in every slot rotation and one channel's plane
     within their buffers."""
-    _, _, width, channels = graph.tensor(node.inputs[0]).shape
+    channels = graph.tensor(node.inputs[0]).shape[3]
     _, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
-    out_width = graph.tensor(node.outputs[0]).shape[2]
     a = node.attributes
     taps = filter_height * filter_width
     vector_bytes = (taps + 15) // 16 * 16
@@ -408,12 +418,7 @@ def _depthwise_planar_fits(graph: Graph, node: Node) -> bool:
         or channels > 8191
     ):
         return False
-    padding_width = window(a.padding, width, filter_width, a.stride_width, 1).padding_before
-    reach = (out_width - 1) * a.stride_width + filter_width
-    inside = max(0, min(width, reach - padding_width))
-    columns = max(reach, padding_width + inside)
-    last_window = ((out_width + 3) // 4 * 4 - 1) * a.stride_width * filter_height
-    return columns * filter_height <= DEPTHWISE_PLANE_BYTES and last_window + vector_bytes <= DEPTHWISE_PLANE_BYTES
+    return _plane_fits(graph, node, filter_height, vector_bytes, DEPTHWISE_PLANE_BYTES)
 
 
 def _depthwise_planar_pays(graph: Graph, node: Node) -> bool:
