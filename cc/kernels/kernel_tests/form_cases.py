@@ -485,14 +485,7 @@ def draw_planes_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     filter_size, in_channels, out_channels, (stride_height, stride_width), padding, height, width, batches = (
         PLANES_NODES[index]
     )
-    fields = {
-        "padding": padding,
-        "stride_height": stride_height,
-        "stride_width": stride_width,
-        "dilation_height": 1,
-        "dilation_width": 1,
-        "activation": draw(ACTIVATIONS),
-    }
+    fields = undilated_fields(padding, stride_height, stride_width, draw(ACTIVATIONS))
     input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), out_channels, per_channel_of(index), 0)
     inputs = conv_layer_inputs(
         draw, (batches, height, width, in_channels), input_q, filter_size, out_channels, filter_q
@@ -523,15 +516,8 @@ def draw_by_channel_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     """A 1x1 layer of BY_CHANNEL_NODES."""
     in_channels, out_channels, height, width, batches = BY_CHANNEL_NODES[index]
     spread = regime_of(index) in ("ordinary", "power_of_two")
-    fields = {
-        "padding": draw(PADDINGS),
-        "stride_height": 1,
-        "stride_width": 1,
-        "dilation_height": 1,
-        "dilation_width": 1,
-        # a clamp would squeeze the spread outputs into a few values
-        "activation": Activation.NONE if spread else draw(ACTIVATIONS),
-    }
+    # no activation where spread: a clamp would squeeze the spread outputs into a few values
+    fields = undilated_fields(draw(PADDINGS), 1, 1, Activation.NONE if spread else draw(ACTIVATIONS))
     input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), out_channels, per_channel_of(index), 0)
     if spread:
         output_q = Quantization(
@@ -541,19 +527,27 @@ def draw_by_channel_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     return NodeSpec(inputs, attributes("CONV_2D", requantization=Requantization.TFLITE, **fields), output_q)
 
 
+def undilated_fields(padding: Padding, stride_height: int, stride_width: int, activation: Activation) -> dict[str, Any]:
+    """A convolution's window fields, not dilated."""
+    return {
+        "padding": padding,
+        "stride_height": stride_height,
+        "stride_width": stride_width,
+        "dilation_height": 1,
+        "dilation_width": 1,
+        "activation": activation,
+    }
+
+
 def draw_pairs_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     """A layer of PAIRS_NODES (Helium: interior runs two positions at a time)."""
     filter_size, in_channels, out_channels, stride, padding, height, width, batches, clamped = PAIRS_NODES[index]
-    fields = {
-        "padding": padding,
-        "stride_height": stride,
-        "stride_width": stride,
-        "dilation_height": 1,
-        "dilation_width": 1,
-        "activation": draw(st.sampled_from([Activation.RELU, Activation.RELU6, Activation.RELU_N1_TO_1]))
+    activation = (
+        draw(st.sampled_from([Activation.RELU, Activation.RELU6, Activation.RELU_N1_TO_1]))
         if clamped
-        else Activation.NONE,
-    }
+        else Activation.NONE
+    )
+    fields = undilated_fields(padding, stride, stride, activation)
     geometry = Geometry(batches, height, width, filter_size[0], filter_size[1], fields)
     taps = filter_size[0] * filter_size[1] * in_channels
     if index not in PAIRS_WIDE_NODES:
@@ -691,16 +685,8 @@ def draw_planar_depthwise(draw: DrawFn, index: int) -> NodeSpec:
     """A depthwise layer of PLANAR_NODES; in the ordinary regime its output scale spreads the sums
     over int8."""
     filter_size, padding, (stride_height, stride_width), height, width, channels, batches = PLANAR_NODES[index]
-    fields = {
-        "padding": padding,
-        "stride_height": stride_height,
-        "stride_width": stride_width,
-        "dilation_height": 1,
-        "dilation_width": 1,
-        "activation": Activation.NONE
-        if index in PLANAR_SMALL_SUM_NODES or index in PLANAR_UNCLAMPED_NODES
-        else draw(ACTIVATIONS),
-    }
+    unclamped = index in PLANAR_SMALL_SUM_NODES or index in PLANAR_UNCLAMPED_NODES
+    fields = undilated_fields(padding, stride_height, stride_width, Activation.NONE if unclamped else draw(ACTIVATIONS))
     input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), channels, per_channel_of(index), 3)
     if regime_of(index) == "ordinary":
         output_q = Quantization(

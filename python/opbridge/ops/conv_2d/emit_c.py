@@ -384,7 +384,6 @@ def _pointwise_by_channel_pays(graph: Graph, node: Node) -> bool:
         and tuple(input_shape[1:3]) == tuple(output_shape[1:3])
         and channels <= POINTWISE_BY_CHANNEL_CHOSEN_DEPTH
         and input_shape[0] * input_shape[1] * input_shape[2] >= POINTWISE_BY_CHANNEL_MIN_POSITIONS
-        and folded_convolution_bias(graph, node, depthwise=False) is not None
     )
 
 
