@@ -151,6 +151,52 @@ typedef char opbridge_dsp_depthwise4_job_layout[(sizeof(opbridge_dsp_depthwise_s
 void opbridge_dsp_depthwise4_full(opbridge_dsp_depthwise4_job *job);
 void opbridge_dsp_depthwise4_clamped(opbridge_dsp_depthwise4_job *job);
 
+/* DEPTHWISE_CONV_2D (multiplier 1) of one channel over one output row, four positions a group, from
+ * int16 planes of the channel's input rows (opbridge_dsp_depthwise_planar): SMLAD's pairs run along a
+ * window row, so one word of the plane against one word of weights is two taps of one output, and
+ * each plane word loaded serves every position of the group whose window holds it (stride 2: four
+ * positions over a row of `words` pairs take 3 + words loads instead of 4 x words). Weights and bias
+ * are doubled, so the sums are the doubled accumulator the short stage multiplies (SMMULR), then
+ * (x + R - (x < 0)) >> r, the output offset and the clamp, as opbridge_dsp_depthwise4_*. Functions
+ * per stride (1, 2) and pairs per window row (1-4: filters up to 8 wide), full range or clamped. */
+typedef struct {
+  const int16_t *const *rows;     /* 0: the window's plane rows, one per filter row, at their column 0 */
+  const int16_t *const *rows_end; /* 4 */
+  const int32_t *weights;         /* 8: per filter row, `words` int16 pairs [2 w(2j), 2 w(2j + 1)] (0 past the row) */
+  int8_t *output;                 /* 12: the group's first output (advanced) */
+  int32_t output_step;            /* 16: bytes between consecutive positions' outputs: the channel count */
+  int32_t bias;                   /* 20: twice the channel's folded bias */
+  int32_t multiplier;             /* 24: M */
+  int32_t round;                  /* 28: R = 2^(r-1) */
+  int32_t shift;                  /* 32: r, 1 to 31 */
+  int32_t output_offset;          /* 36 */
+  int32_t activation_min;         /* 40 */
+  int32_t activation_max;         /* 44 */
+  int32_t column;                 /* 48: the group's first window's byte offset into a plane row (advanced) */
+  int32_t groups;                 /* 52: groups of four positions, > 0 (consumed) */
+} opbridge_dsp_plane_job;
+
+typedef char opbridge_dsp_plane_job_layout[(offsetof(opbridge_dsp_plane_job, output_step) == 16 &&
+                                            offsetof(opbridge_dsp_plane_job, round) == 28 &&
+                                            offsetof(opbridge_dsp_plane_job, activation_min) == 40 &&
+                                            offsetof(opbridge_dsp_plane_job, groups) == 52)
+                                               ? 1
+                                               : -1];
+
+/* opbridge_dsp_plane_s<stride>_w<words>_<full|clamped>. */
+#define OPBRIDGE_DSP_PLANE_DECLARE(stride, words)                          \
+  void opbridge_dsp_plane_s##stride##_w##words##_full(opbridge_dsp_plane_job *job); \
+  void opbridge_dsp_plane_s##stride##_w##words##_clamped(opbridge_dsp_plane_job *job);
+OPBRIDGE_DSP_PLANE_DECLARE(1, 1)
+OPBRIDGE_DSP_PLANE_DECLARE(1, 2)
+OPBRIDGE_DSP_PLANE_DECLARE(1, 3)
+OPBRIDGE_DSP_PLANE_DECLARE(1, 4)
+OPBRIDGE_DSP_PLANE_DECLARE(2, 1)
+OPBRIDGE_DSP_PLANE_DECLARE(2, 2)
+OPBRIDGE_DSP_PLANE_DECLARE(2, 3)
+OPBRIDGE_DSP_PLANE_DECLARE(2, 4)
+#undef OPBRIDGE_DSP_PLANE_DECLARE
+
 /* The output stage of opbridge_dsp_pair2_*, per pair of units (a, b): each unit's folded bias,
  * multiplier M, rounding R = 2^(r-1) and right shift r >= 1, built once per call (on the stack)
  * so the assembly loads a unit's three with one LDM. With |acc| < 2^30 (checked per call:

@@ -689,6 +689,184 @@ static int32_t opbridge_dsp_depthwise(const opbridge_conv_s8_folded_params *para
   }
   return 1;
 }
+
+/* Filters up to 8 wide and high (four weight pairs a row: the assembly's registers). */
+#define OPBRIDGE_DSP_PLANE_MAX_FILTER 8
+/* The stack the planes take: four channels' rings of filter-height rows, and one row of the zero point. */
+#define OPBRIDGE_DSP_PLANE_BYTES 3072
+
+/* The plane kernels by stride - 1, pairs per window row - 1, and clamped. */
+static void (*const opbridge_dsp_plane_kernels[2][4][2])(opbridge_dsp_plane_job *) = {
+    {{opbridge_dsp_plane_s1_w1_full, opbridge_dsp_plane_s1_w1_clamped},
+     {opbridge_dsp_plane_s1_w2_full, opbridge_dsp_plane_s1_w2_clamped},
+     {opbridge_dsp_plane_s1_w3_full, opbridge_dsp_plane_s1_w3_clamped},
+     {opbridge_dsp_plane_s1_w4_full, opbridge_dsp_plane_s1_w4_clamped}},
+    {{opbridge_dsp_plane_s2_w1_full, opbridge_dsp_plane_s2_w1_clamped},
+     {opbridge_dsp_plane_s2_w2_full, opbridge_dsp_plane_s2_w2_clamped},
+     {opbridge_dsp_plane_s2_w3_full, opbridge_dsp_plane_s2_w3_clamped},
+     {opbridge_dsp_plane_s2_w4_full, opbridge_dsp_plane_s2_w4_clamped}},
+};
+
+/* The layers opbridge_dsp_depthwise_planar takes (before its accumulator and stack bounds). Rows
+ * of 5 positions stay with opbridge_dsp_depthwise: their second group would compute three of their
+ * outputs again (measured: kws's 3x3 layers are faster there); rows of 4 or of 6 and more take the
+ * planes. */
+static int32_t opbridge_dsp_depthwise_planar_fits(const opbridge_conv_s8_folded_params *params) {
+  const opbridge_dims *fl = &params->filter;
+  const int32_t out_width = params->output.width;
+  return params->output.channels == params->input.channels && params->input.channels % 4 == 0 &&
+         params->dilation_height == 1 && params->dilation_width == 1 &&
+         (params->stride_width == 1 || params->stride_width == 2) && fl->height <= OPBRIDGE_DSP_PLANE_MAX_FILTER &&
+         fl->width <= OPBRIDGE_DSP_PLANE_MAX_FILTER && (out_width == 4 || out_width >= 6);
+}
+
+/* Int16 plane columns a layer's rows take: the padded input row, and as far as the last window's
+ * last pair reads (`words` pairs from (out_w - 1) x stride), rounded up to whole words. */
+static int32_t opbridge_dsp_plane_columns(const opbridge_conv_s8_folded_params *params, int32_t words) {
+  const int32_t padded = params->padding_width + params->input.width;
+  const int32_t reach = (params->output.width - 1) * params->stride_width + 2 * words;
+  const int32_t columns = padded > reach ? padded : reach;
+  return columns + (columns & 1);
+}
+
+/* Input row `row` of channels [first, first + 4) widened into four planes `columns` apart (each at
+ * its padded column 0), two positions at a time: SXTB16 splits a position's four channels into
+ * int16 pairs, and a pack of two positions' pairs is one word of a plane. */
+static void opbridge_dsp_plane_copy_row(const int8_t *row, int32_t width, int32_t channels, int16_t *planes,
+                                        int32_t columns) {
+  int16_t *plane0 = planes;
+  int16_t *plane1 = planes + columns;
+  int16_t *plane2 = plane1 + columns;
+  int16_t *plane3 = plane2 + columns;
+  int32_t x = 0;
+  for (; x + 2 <= width; x += 2, row += 2 * channels) {
+    const uint32_t a = opbridge_load4(row);
+    const uint32_t b = opbridge_load4(row + channels);
+    const uint32_t a02 = (uint32_t)__sxtb16((int8x4_t)a), b02 = (uint32_t)__sxtb16((int8x4_t)b);
+    const uint32_t a13 = (uint32_t)opbridge_odd_bytes(a), b13 = (uint32_t)opbridge_odd_bytes(b);
+    const uint32_t words[4] = {(a02 & 0xFFFFu) | b02 << 16, (a13 & 0xFFFFu) | b13 << 16, a02 >> 16 | (b02 & 0xFFFF0000u),
+                               a13 >> 16 | (b13 & 0xFFFF0000u)};
+    memcpy(plane0 + x, &words[0], 4);
+    memcpy(plane1 + x, &words[1], 4);
+    memcpy(plane2 + x, &words[2], 4);
+    memcpy(plane3 + x, &words[3], 4);
+  }
+  if (x < width) {
+    plane0[x] = row[0];
+    plane1[x] = row[1];
+    plane2[x] = row[2];
+    plane3[x] = row[3];
+  }
+}
+
+/* DEPTHWISE_CONV_2D of multiplier 1 over int16 planes (opbridge_dsp_plane_*): four channels at a
+ * time, each channel's input rows widened once into a ring of filter-height rows padded with the
+ * input zero point, then each output row of each channel in groups of four positions (a row not a
+ * whole number of groups ends with the group of its last four, which writes two to three outputs
+ * again, unchanged). Channels a multiple of 4, no dilation, stride 1 or 2 along x, filters up to
+ * 8x8, output rows of 4 positions or more, right shifts of 1 to 31 and accumulators below 2^30
+ * (opbridge_folded_doubling_fits); 0 if the layer is not of that kind or its rings do not fit. */
+static int32_t opbridge_dsp_depthwise_planar(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                             const int8_t *filter, int8_t *output) {
+  const opbridge_dims *in = &params->input;
+  const opbridge_dims *fl = &params->filter;
+  const opbridge_dims *out = &params->output;
+  const opbridge_folded_requantization *rq = &params->requantization;
+  const int32_t channels = in->channels;
+  const int32_t words = (fl->width + 1) / 2;
+  if (!opbridge_dsp_depthwise_planar_fits(params) ||
+      !opbridge_folded_doubling_fits(rq, channels, fl->height * fl->width)) {
+    return 0;
+  }
+  const int32_t columns = opbridge_dsp_plane_columns(params, words);
+  const int32_t ring_rows = 4 * fl->height;
+  if ((ring_rows + 1) * columns * 2 > OPBRIDGE_DSP_PLANE_BYTES) {
+    return 0;
+  }
+  /* The rings (rows of channel k in slots k * fl->height ...), then the zero point's row; the
+   * padding columns keep the zero point, row copies only write inside them. */
+  int32_t ring_words[OPBRIDGE_DSP_PLANE_BYTES / 4];
+  int16_t *const ring = (int16_t *)ring_words;
+  const int16_t *const zero_point_row = ring + ring_rows * columns;
+  for (int32_t i = 0; i < (ring_rows + 1) * columns; ++i) {
+    ring[i] = (int16_t)(-params->input_offset);
+  }
+  /* Per channel of the four, per filter row, `words` pairs (the assembly's row steps are `words`). */
+  int32_t weights[4][OPBRIDGE_DSP_PLANE_MAX_FILTER * OPBRIDGE_DSP_PLANE_MAX_FILTER / 2];
+  const int16_t *rows[4][OPBRIDGE_DSP_PLANE_MAX_FILTER];
+  opbridge_dsp_plane_job job;
+  job.output_step = channels;
+  job.output_offset = rq->output_offset;
+  job.activation_min = rq->activation_min;
+  job.activation_max = rq->activation_max;
+  void (*const kernel)(opbridge_dsp_plane_job *) =
+      opbridge_dsp_plane_kernels[params->stride_width - 1][words - 1][!opbridge_dsp_full_range(rq)];
+  const int32_t whole_groups = out->width / 4;
+  const int32_t last_group = out->width - 4; /* the last four positions, when the row is not whole groups */
+  for (int32_t first = 0; first < channels; first += 4) {
+    for (int32_t k = 0; k < 4; ++k) { /* doubled weight pairs along each filter row */
+      for (int32_t fy = 0; fy < fl->height; ++fy) {
+        for (int32_t j = 0; j < words; ++j) {
+          const int8_t *w = filter + (fy * fl->width + 2 * j) * channels + first + k;
+          const int32_t high = 2 * j + 1 < fl->width ? 2 * w[channels] : 0;
+          weights[k][fy * words + j] = (int32_t)((uint32_t)(uint16_t)(2 * w[0]) | (uint32_t)(uint16_t)high << 16);
+        }
+      }
+    }
+    for (int32_t b = 0; b < out->batches; ++b) {
+      const int8_t *image = input + b * in->height * in->width * channels + first;
+      int32_t copied = -1; /* the last input row in the rings */
+      for (int32_t oy = 0; oy < out->height; ++oy) {
+        const int32_t y_origin = oy * params->stride_height - params->padding_height;
+        for (int32_t fy = 0; fy < fl->height; ++fy) {
+          const int32_t iy = y_origin + fy;
+          if (iy < 0 || iy >= in->height) {
+            for (int32_t k = 0; k < 4; ++k) {
+              rows[k][fy] = zero_point_row;
+            }
+            continue;
+          }
+          /* A window's rows are consecutive input rows: each has its own slot, iy mod the height. */
+          int16_t *slot = ring + (iy % fl->height) * columns;
+          if (iy > copied) {
+            opbridge_dsp_plane_copy_row(image + iy * in->width * channels, in->width, channels,
+                                        slot + params->padding_width, fl->height * columns);
+            copied = iy;
+          }
+          for (int32_t k = 0; k < 4; ++k) {
+            rows[k][fy] = slot + k * fl->height * columns;
+          }
+        }
+        int8_t *row_output = output + ((b * out->height + oy) * out->width) * channels + first;
+        for (int32_t k = 0; k < 4; ++k) {
+          const int32_t channel = first + k;
+          const int32_t index = rq->per_channel ? channel : 0;
+          const int32_t right_shift = -rq->shifts[index];
+          job.rows = rows[k];
+          job.rows_end = rows[k] + fl->height;
+          job.weights = weights[k];
+          job.bias = 2 * rq->folded_bias[channel];
+          job.multiplier = rq->multipliers[index];
+          job.round = (int32_t)(UINT32_C(1) << (right_shift - 1));
+          job.shift = right_shift;
+          if (whole_groups > 0) {
+            job.output = row_output + k;
+            job.column = 0;
+            job.groups = whole_groups;
+            kernel(&job);
+          }
+          if (out->width % 4) {
+            job.output = row_output + k + last_group * channels;
+            job.column = 2 * last_group * params->stride_width;
+            job.groups = 1;
+            kernel(&job);
+          }
+        }
+      }
+    }
+  }
+  return 1;
+}
 #endif
 
 int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
@@ -705,7 +883,8 @@ int32_t opbridge_depthwise_conv_2d_s8_folded_multiplier(const opbridge_conv_s8_f
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
 #if OPBRIDGE_DSP_ASSEMBLY
-  if (opbridge_dsp_depthwise(params, input, filter, output)) {
+  if (opbridge_dsp_depthwise_planar(params, input, filter, output) ||
+      opbridge_dsp_depthwise(params, input, filter, output)) {
     return OPBRIDGE_STATUS_OK;
   }
 #endif

@@ -174,6 +174,124 @@
 OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_full, OPBRIDGE_DSP_DEPTHWISE_NO_BOUNDS, OPBRIDGE_DSP_FULL);
 OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_DEPTHWISE_BOUNDS, OPBRIDGE_DSP_DEPTHWISE_CLAMPED);
 
+/* The planes' multiply-accumulates (opbridge_dsp_plane_job): r10 the window row at the group's first
+ * window, r9 the plane word just loaded, r4-r7 the four positions' sums, the row's weight pairs in
+ * r0, r1, r3, r8 (pair j of the row in PLANE_W<j>). Position k's pair j lies 2 x stride x k + 4 j
+ * bytes into the row: each word is loaded once and multiplied into every position it is a pair of. */
+#define OPBRIDGE_DSP_PLANE_ACC0 "r4"
+#define OPBRIDGE_DSP_PLANE_ACC1 "r5"
+#define OPBRIDGE_DSP_PLANE_ACC2 "r6"
+#define OPBRIDGE_DSP_PLANE_ACC3 "r7"
+#define OPBRIDGE_DSP_PLANE_W0 "r0"
+#define OPBRIDGE_DSP_PLANE_W1 "r1"
+#define OPBRIDGE_DSP_PLANE_W2 "r3"
+#define OPBRIDGE_DSP_PLANE_W3 "r8"
+#define PLANE_LOAD(offset) "ldr r9, [r10, #" #offset "]\n"
+#define PLANE_MAC(k, j)                                                                                           \
+  "smlad " OPBRIDGE_DSP_PLANE_ACC##k ", r9, " OPBRIDGE_DSP_PLANE_W##j ", " OPBRIDGE_DSP_PLANE_ACC##k "\n"
+/* Stride 1: position k's pair j at 2 (k + 2 j) bytes. */
+#define OPBRIDGE_DSP_PLANE_S1_W1                                                                                  \
+  PLANE_LOAD(0) PLANE_MAC(0, 0) PLANE_LOAD(2) PLANE_MAC(1, 0) PLANE_LOAD(4) PLANE_MAC(2, 0) PLANE_LOAD(6)         \
+  PLANE_MAC(3, 0)
+#define OPBRIDGE_DSP_PLANE_S1_W2                                                                                  \
+  PLANE_LOAD(0) PLANE_MAC(0, 0) PLANE_LOAD(2) PLANE_MAC(1, 0) PLANE_LOAD(4) PLANE_MAC(2, 0) PLANE_MAC(0, 1)       \
+  PLANE_LOAD(6) PLANE_MAC(3, 0) PLANE_MAC(1, 1) PLANE_LOAD(8) PLANE_MAC(2, 1) PLANE_LOAD(10) PLANE_MAC(3, 1)
+#define OPBRIDGE_DSP_PLANE_S1_W3                                                                                  \
+  PLANE_LOAD(0) PLANE_MAC(0, 0) PLANE_LOAD(2) PLANE_MAC(1, 0) PLANE_LOAD(4) PLANE_MAC(2, 0) PLANE_MAC(0, 1)       \
+  PLANE_LOAD(6) PLANE_MAC(3, 0) PLANE_MAC(1, 1) PLANE_LOAD(8) PLANE_MAC(2, 1) PLANE_MAC(0, 2) PLANE_LOAD(10)      \
+  PLANE_MAC(3, 1) PLANE_MAC(1, 2) PLANE_LOAD(12) PLANE_MAC(2, 2) PLANE_LOAD(14) PLANE_MAC(3, 2)
+#define OPBRIDGE_DSP_PLANE_S1_W4                                                                                  \
+  PLANE_LOAD(0) PLANE_MAC(0, 0) PLANE_LOAD(2) PLANE_MAC(1, 0) PLANE_LOAD(4) PLANE_MAC(2, 0) PLANE_MAC(0, 1)       \
+  PLANE_LOAD(6) PLANE_MAC(3, 0) PLANE_MAC(1, 1) PLANE_LOAD(8) PLANE_MAC(2, 1) PLANE_MAC(0, 2) PLANE_LOAD(10)      \
+  PLANE_MAC(3, 1) PLANE_MAC(1, 2) PLANE_LOAD(12) PLANE_MAC(2, 2) PLANE_MAC(0, 3) PLANE_LOAD(14) PLANE_MAC(3, 2)   \
+  PLANE_MAC(1, 3) PLANE_LOAD(16) PLANE_MAC(2, 3) PLANE_LOAD(18) PLANE_MAC(3, 3)
+/* Stride 2: position k's pair j at 4 (k + j) bytes. */
+#define OPBRIDGE_DSP_PLANE_S2_W1                                                                                  \
+  PLANE_LOAD(0) PLANE_MAC(0, 0) PLANE_LOAD(4) PLANE_MAC(1, 0) PLANE_LOAD(8) PLANE_MAC(2, 0) PLANE_LOAD(12)        \
+  PLANE_MAC(3, 0)
+#define OPBRIDGE_DSP_PLANE_S2_W2                                                                                  \
+  PLANE_LOAD(0) PLANE_MAC(0, 0) PLANE_LOAD(4) PLANE_MAC(1, 0) PLANE_MAC(0, 1) PLANE_LOAD(8) PLANE_MAC(2, 0)       \
+  PLANE_MAC(1, 1) PLANE_LOAD(12) PLANE_MAC(3, 0) PLANE_MAC(2, 1) PLANE_LOAD(16) PLANE_MAC(3, 1)
+#define OPBRIDGE_DSP_PLANE_S2_W3                                                                                  \
+  PLANE_LOAD(0) PLANE_MAC(0, 0) PLANE_LOAD(4) PLANE_MAC(1, 0) PLANE_MAC(0, 1) PLANE_LOAD(8) PLANE_MAC(2, 0)       \
+  PLANE_MAC(1, 1) PLANE_MAC(0, 2) PLANE_LOAD(12) PLANE_MAC(3, 0) PLANE_MAC(2, 1) PLANE_MAC(1, 2) PLANE_LOAD(16)   \
+  PLANE_MAC(3, 1) PLANE_MAC(2, 2) PLANE_LOAD(20) PLANE_MAC(3, 2)
+#define OPBRIDGE_DSP_PLANE_S2_W4                                                                                  \
+  PLANE_LOAD(0) PLANE_MAC(0, 0) PLANE_LOAD(4) PLANE_MAC(1, 0) PLANE_MAC(0, 1) PLANE_LOAD(8) PLANE_MAC(2, 0)       \
+  PLANE_MAC(1, 1) PLANE_MAC(0, 2) PLANE_LOAD(12) PLANE_MAC(3, 0) PLANE_MAC(2, 1) PLANE_MAC(1, 2) PLANE_MAC(0, 3)  \
+  PLANE_LOAD(16) PLANE_MAC(3, 1) PLANE_MAC(2, 2) PLANE_MAC(1, 3) PLANE_LOAD(20) PLANE_MAC(3, 2) PLANE_MAC(2, 3)   \
+  PLANE_LOAD(24) PLANE_MAC(3, 3)
+/* A window row's weight pairs into r0, r1, r3, r8 (r11 the weights). */
+#define OPBRIDGE_DSP_PLANE_WEIGHTS_W1 "ldr r0, [r11], #4\n"
+#define OPBRIDGE_DSP_PLANE_WEIGHTS_W2 "ldm r11!, {r0, r1}\n"
+#define OPBRIDGE_DSP_PLANE_WEIGHTS_W3 "ldm r11!, {r0, r1, r3}\n"
+#define OPBRIDGE_DSP_PLANE_WEIGHTS_W4 "ldm r11!, {r0, r1, r3, r8}\n"
+/* The activation range in r0 (min) and r1 (max), loaded once the multiplier is no longer needed. */
+#define OPBRIDGE_DSP_PLANE_NO_BOUNDS ""
+#define OPBRIDGE_DSP_PLANE_BOUNDS "ldrd r0, r1, [r12, #40]\n"
+#define OPBRIDGE_DSP_PLANE_CLAMPED(acc) OPBRIDGE_DSP_CLAMP(acc, "r0", "r1")
+/* One position's output from r8 R, r9 r, r10 the output offset; r3 scratch. */
+#define OPBRIDGE_DSP_PLANE_OUTPUT(acc, clamp) OPBRIDGE_DSP_ROUNDING_SHIFT(acc, "r3", "r8", "r9", "r10") clamp(acc)
+
+/* Stack: [sp] the job, [sp, #4] its rows_end; lr the group's column. */
+#define OPBRIDGE_DSP_PLANE(stride, words, kind, bounds, clamp)                                                    \
+  __asm__(OPBRIDGE_ASM_FUNCTION_BEGIN(opbridge_dsp_plane_s##stride##_w##words##_##kind)                          \
+          "ldr r1, [r0, #4]\n"                                                                                   \
+          "push {r0, r1, r3, r4-r11, lr}\n"                                                                      \
+          "ldr lr, [r0, #48]\n"                                                                                  \
+          "1:\n" /* a group of four positions: sums from the doubled bias */                                    \
+          "ldr r12, [sp]\n"                                                                                      \
+          "ldr r4, [r12, #20]\n"                                                                                 \
+          "mov r5, r4\n"                                                                                         \
+          "mov r6, r4\n"                                                                                         \
+          "mov r7, r4\n"                                                                                         \
+          "ldr r11, [r12, #8]\n"                                                                                 \
+          "ldr r12, [r12]\n"                                                                                     \
+          "2:\n" /* a window row */                                                                              \
+          "ldr r10, [r12], #4\n"                                                                                 \
+          "add r10, r10, lr\n" OPBRIDGE_DSP_PLANE_WEIGHTS_W##words OPBRIDGE_DSP_PLANE_S##stride##_W##words       \
+          "ldr r9, [sp, #4]\n"                                                                                   \
+          "cmp r12, r9\n"                                                                                        \
+          "bne 2b\n"                                                                                             \
+          "ldr r12, [sp]\n"                                                                                      \
+          "ldr r0, [r12, #24]\n"                                                                                 \
+          "smmulr r4, r4, r0\n"                                                                                  \
+          "smmulr r5, r5, r0\n"                                                                                  \
+          "smmulr r6, r6, r0\n"                                                                                  \
+          "smmulr r7, r7, r0\n"                                                                                  \
+          "ldrd r8, r9, [r12, #28]\n"                                                                            \
+          "ldr r10, [r12, #36]\n" bounds OPBRIDGE_DSP_PLANE_OUTPUT("r4", clamp)                                  \
+              OPBRIDGE_DSP_PLANE_OUTPUT("r5", clamp) OPBRIDGE_DSP_PLANE_OUTPUT("r6", clamp)                      \
+                  OPBRIDGE_DSP_PLANE_OUTPUT("r7", clamp)                                                         \
+          "ldrd r11, r2, [r12, #12]\n" /* the outputs, a position apart */                                      \
+          "strb r4, [r11]\n"                                                                                     \
+          "strb r5, [r11, r2]\n"                                                                                 \
+          "add r11, r11, r2, lsl #1\n"                                                                           \
+          "strb r6, [r11]\n"                                                                                     \
+          "strb r7, [r11, r2]\n"                                                                                 \
+          "add r11, r11, r2, lsl #1\n"                                                                           \
+          "str r11, [r12, #12]\n"                                                                                \
+          "add lr, lr, #(8 * " #stride ")\n" /* four windows on */                                              \
+          "ldr r0, [r12, #52]\n"                                                                                 \
+          "subs r0, r0, #1\n"                                                                                    \
+          "str r0, [r12, #52]\n"                                                                                 \
+          "bne 1b\n"                                                                                             \
+          "pop {r0, r1, r3, r4-r11, pc}\n" OPBRIDGE_ASM_FUNCTION_END(opbridge_dsp_plane_s##stride##_w##words##_##kind))
+
+#define OPBRIDGE_DSP_PLANE_BOTH(stride, words)                                                                    \
+  OPBRIDGE_DSP_PLANE(stride, words, full, OPBRIDGE_DSP_PLANE_NO_BOUNDS, OPBRIDGE_DSP_FULL);                      \
+  OPBRIDGE_DSP_PLANE(stride, words, clamped, OPBRIDGE_DSP_PLANE_BOUNDS, OPBRIDGE_DSP_PLANE_CLAMPED)
+OPBRIDGE_DSP_PLANE_BOTH(1, 1);
+OPBRIDGE_DSP_PLANE_BOTH(1, 2);
+OPBRIDGE_DSP_PLANE_BOTH(1, 3);
+OPBRIDGE_DSP_PLANE_BOTH(1, 4);
+OPBRIDGE_DSP_PLANE_BOTH(2, 1);
+OPBRIDGE_DSP_PLANE_BOTH(2, 2);
+OPBRIDGE_DSP_PLANE_BOTH(2, 3);
+OPBRIDGE_DSP_PLANE_BOTH(2, 4);
+#undef PLANE_LOAD
+#undef PLANE_MAC
+
 /* r0 the windows, r1/r2 the two units' weights, lr the end, r4/r5 window 0's accumulators and
  * r6/r7 window 1's, r8-r11 the windows' int16 pairs, r3/r12 a unit's. */
 #define OPBRIDGE_DSP_PAIR_UNIT(weights, acc0, acc1)                                                               \

@@ -667,8 +667,17 @@ PLANAR_NODES = {
     36: ((7, 7), Padding.VALID, (1, 1), 8, 14, 4, 1),
     38: ((3, 3), Padding.SAME, (1, 1), 3, 20, 5, 1),
     40: ((1, 1), Padding.VALID, (1, 1), 2, 24, 6, 1),
-    44: ((3, 3), Padding.SAME, (2, 2), 9, 36, 5, 1),
-    48: ((5, 5), Padding.SAME, (2, 2), 10, 16, 6, 1),
+    44: ((3, 3), Padding.SAME, (2, 2), 9, 36, 4, 1),
+    48: ((5, 5), Padding.SAME, (2, 2), 10, 16, 8, 1),
+}
+# Depthwise layers (ordinary regime) for the DSP variant's planes (opbridge_dsp_depthwise_planar), as
+# PLANAR_NODES: with nodes 26, 27, 36, 44 and 48 they take each stride and number of weight pairs a
+# row; a 7x7 at stride 2 over two batches and an odd input width, a 2x2 whose stride along y
+# (3) skips input rows, a 3x1 whose rows end in a group of positions partly computed before.
+DSP_PLANAR_NODES = {
+    52: ((7, 7), Padding.SAME, (2, 2), 11, 15, 4, 2),
+    56: ((2, 2), Padding.VALID, (3, 2), 10, 17, 8, 1),
+    60: ((3, 1), Padding.SAME, (1, 1), 8, 9, 12, 1),
 }
 # Planar nodes of the ordinary regime at constant steps (7x7 at stride 1, 3x3 and 5x5 at stride 2)
 # with no activation: their outputs spread over int8, so that a window read at the wrong step shows.
@@ -682,9 +691,11 @@ PLANAR_SMALL_SUM_NODES = {38: (2.0**-6, 2.0**-3), 40: (0.5, 2.0)}
 
 
 def draw_planar_depthwise(draw: DrawFn, index: int) -> NodeSpec:
-    """A depthwise layer of PLANAR_NODES; in the ordinary regime its output scale spreads the sums
+    """A depthwise layer of PLANAR_NODES or DSP_PLANAR_NODES; in the ordinary regime its output scale spreads the sums
     over int8."""
-    filter_size, padding, (stride_height, stride_width), height, width, channels, batches = PLANAR_NODES[index]
+    filter_size, padding, (stride_height, stride_width), height, width, channels, batches = (
+        PLANAR_NODES | DSP_PLANAR_NODES
+    )[index]
     unclamped = index in PLANAR_SMALL_SUM_NODES or index in PLANAR_UNCLAMPED_NODES
     fields = undilated_fields(padding, stride_height, stride_width, Activation.NONE if unclamped else draw(ACTIVATIONS))
     input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), channels, per_channel_of(index), 3)
@@ -725,7 +736,7 @@ def draw_depthwise_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     10x4 window too large for it)."""
     if index in EIGHT_CHANNELS_NODES:
         return draw_eight_channels_depthwise(draw, index)
-    if index in PLANAR_NODES:
+    if index in PLANAR_NODES or index in DSP_PLANAR_NODES:
         return draw_planar_depthwise(draw, index)
     group = (index // 2) % 3 if index % 2 == 0 else None
     filter_sizes = None
@@ -960,7 +971,7 @@ FORMS: dict[str, Form] = {
             "depthwise_conv_2d_folded",
             "DEPTHWISE_CONV_2D",
             "opbridge_depthwise_conv_2d_s8_folded",
-            49,
+            61,
             draw_depthwise_conv_2d,
         ),
         Form(
@@ -1210,6 +1221,24 @@ FEATURES: dict[str, set[str]] = {
         "dsp_depthwise_full_range",
         "dsp_depthwise_clamped",
         "dsp_depthwise_declined",
+        "dsp_planar",  # DSP: one channel's row over int16 planes, four positions a group
+        "dsp_planar_stride_1_pairs_1",
+        "dsp_planar_stride_1_pairs_2",
+        "dsp_planar_stride_1_pairs_3",
+        "dsp_planar_stride_1_pairs_4",
+        "dsp_planar_stride_2_pairs_1",
+        "dsp_planar_stride_2_pairs_2",
+        "dsp_planar_stride_2_pairs_3",
+        "dsp_planar_stride_2_pairs_4",
+        "dsp_planar_last_group",
+        "dsp_planar_whole_groups",
+        "dsp_planar_odd_filter_width",
+        "dsp_planar_odd_input_width",
+        "dsp_planar_rows_outside",
+        "dsp_planar_rows_skipped",
+        "dsp_planar_batches",
+        "dsp_planar_full_range",
+        "dsp_planar_clamped",
         "dsp_clamped",
         "dsp_full_range",
     },
@@ -1409,6 +1438,8 @@ DSP_DEPTHWISE_MAX_TAPS = 64  # OPBRIDGE_DSP_DEPTHWISE_MAX_TAPS
 DSP_DEPTHWISE_WEIGHT_BYTES = 1152  # OPBRIDGE_DSP_DEPTHWISE_WEIGHT_BYTES
 DSP_FC_STAGE_UNITS = 64  # OPBRIDGE_DSP_FC_STAGE_UNITS
 DSP_DEPTHWISE_TURN_CHANNELS = 64  # OPBRIDGE_DSP_DEPTHWISE_TURN_CHANNELS
+DSP_PLANE_MAX_FILTER = 8  # OPBRIDGE_DSP_PLANE_MAX_FILTER
+DSP_PLANE_BYTES = 3072  # OPBRIDGE_DSP_PLANE_BYTES
 
 
 def dsp_doubling_fits(bias: np.ndarray, depth: int) -> bool:
@@ -1483,6 +1514,9 @@ def dsp_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[str]:
     out_channels = graph.tensor(node.outputs[0]).shape[3]
     if node.op_type == "DEPTHWISE_CONV_2D":
         taps = filter_height * filter_width
+        planar = dsp_planar_features(graph, node, shifts)
+        if "dsp_planar" in planar:
+            return planar | stage | {f"dsp_planar_{next(iter(stage)).removeprefix('dsp_')}"}
         if (
             a.depth_multiplier == 1
             and in_channels % 4 == 0
@@ -1493,15 +1527,15 @@ def dsp_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[str]:
             bias = folded_convolution_bias(graph, node, depthwise=True)
             assert bias is not None
             if not dsp_doubling_fits(bias, taps):
-                return {"dsp_depthwise_declined"}
+                return planar | {"dsp_depthwise_declined"}
             features = stage | {"dsp_depthwise", f"dsp_depthwise_{next(iter(stage)).removeprefix('dsp_')}"}
             if taps % 2:
                 features.add("dsp_depthwise_odd_taps")
             turn = min(DSP_DEPTHWISE_WEIGHT_BYTES // (2 * taps) // 4 * 4, DSP_DEPTHWISE_TURN_CHANNELS)
             if in_channels > turn:
                 features.add("dsp_depthwise_in_turns")  # widened weights built for a turn of channels at a time
-            return features
-        return set()
+            return features | planar
+        return planar
     window_bytes = filter_height * filter_width * in_channels
     patch = bool(conv_2d_scratch_bytes(graph, node))  # each window copied into scratch first
     pairs = dsp_pairs_features(graph, node, shifts, window_bytes)
@@ -1520,6 +1554,55 @@ def dsp_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[str]:
     copyable = window_bytes % 4 == 0 and window_bytes <= DSP_MAX_COPIED_BORDER_WINDOW and out_channels >= 4
     if "border_windows" in windows and copyable:
         features |= stage | {"dsp_window4", "dsp_border_windows_copied"}  # copied to the stack, then as a row
+    return features
+
+
+def dsp_planar_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[str]:
+    """DEPTHWISE_CONV_2D: the DSP variant's planes (opbridge_dsp_depthwise_planar) and their cases,
+    empty if the node takes another path; "dsp_planar_declined" when only its accumulator bound or
+    its stack keeps a node from them. `shifts` are all right shifts of 1 to 31 (dsp_features)."""
+    a = node.attributes
+    batches, height, width, channels = graph.tensor(node.inputs[0]).shape
+    _, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
+    out_width = graph.tensor(node.outputs[0]).shape[2]
+    if not (
+        a.depth_multiplier == 1
+        and channels % 4 == 0
+        and a.dilation_height == 1
+        and a.dilation_width == 1
+        and a.stride_width in (1, 2)
+        and max(filter_height, filter_width) <= DSP_PLANE_MAX_FILTER
+        and (out_width == 4 or out_width >= 6)
+        and (shifts >= -31).all()
+    ):
+        return set()
+    words = (filter_width + 1) // 2
+    rows = window(a.padding, height, filter_height, a.stride_height)
+    cols = window(a.padding, width, filter_width, a.stride_width)
+    columns = max(cols.padding_before + width, (out_width - 1) * a.stride_width + 2 * words)
+    columns += columns % 2
+    bias = folded_convolution_bias(graph, node, depthwise=True)
+    assert bias is not None
+    if not dsp_doubling_fits(bias, filter_height * filter_width) or (4 * filter_height + 1) * columns * 2 > (
+        DSP_PLANE_BYTES
+    ):
+        return {"dsp_planar_declined"}
+    features = {"dsp_planar", f"dsp_planar_stride_{a.stride_width}_pairs_{words}"}
+    if out_width % 4:
+        features.add("dsp_planar_last_group")  # the row's last four positions, some of them again
+    if out_width >= 8 or out_width % 4 == 0:
+        features.add("dsp_planar_whole_groups")
+    if filter_width % 2:
+        features.add("dsp_planar_odd_filter_width")  # a row's last pair against a zero weight
+    if width % 2:
+        features.add("dsp_planar_odd_input_width")  # the row copy's last position alone
+    last_row = (rows.output_size - 1) * a.stride_height - rows.padding_before + filter_height - 1
+    if rows.padding_before > 0 or last_row >= height:
+        features.add("dsp_planar_rows_outside")  # the zero point's row
+    if a.stride_height > filter_height:
+        features.add("dsp_planar_rows_skipped")
+    if batches > 1:
+        features.add("dsp_planar_batches")
     return features
 
 
