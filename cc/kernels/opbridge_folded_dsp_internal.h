@@ -158,7 +158,7 @@ void opbridge_dsp_depthwise4_clamped(opbridge_dsp_depthwise4_job *job);
  * positions over a row of `words` pairs take 3 + words loads instead of 4 x words). Weights and bias
  * are doubled, so the sums are the doubled accumulator the short stage multiplies (SMMULR), then
  * (x + R - (x < 0)) >> r, the output offset and the clamp, as opbridge_dsp_depthwise4_*. Functions
- * per stride (1, 2) and pairs per window row (1-4: filters up to 8 wide), full range or clamped. */
+ * per stride (1, 2) and pairs per window row (2-4: filters 3 to 8 wide), full range or clamped. */
 typedef struct {
   const int16_t *const *rows;     /* 0: the window's plane rows, one per filter row, at their column 0 */
   const int16_t *const *rows_end; /* 4 */
@@ -172,14 +172,14 @@ typedef struct {
   int32_t output_offset;          /* 36 */
   int32_t activation_min;         /* 40 */
   int32_t activation_max;         /* 44 */
-  int32_t column;                 /* 48: the group's first window's byte offset into a plane row (advanced) */
-  int32_t groups;                 /* 52: groups of four positions, > 0 (consumed) */
+  int32_t column;                 /* 48: the first group's first window's byte offset into a plane row */
+  int32_t column_end;             /* 52: the offset after the last group's: column + 8 x stride x groups */
 } opbridge_dsp_plane_job;
 
 typedef char opbridge_dsp_plane_job_layout[(offsetof(opbridge_dsp_plane_job, output_step) == 16 &&
                                             offsetof(opbridge_dsp_plane_job, round) == 28 &&
                                             offsetof(opbridge_dsp_plane_job, activation_min) == 40 &&
-                                            offsetof(opbridge_dsp_plane_job, groups) == 52)
+                                            offsetof(opbridge_dsp_plane_job, column_end) == 52)
                                                ? 1
                                                : -1];
 
@@ -187,11 +187,9 @@ typedef char opbridge_dsp_plane_job_layout[(offsetof(opbridge_dsp_plane_job, out
 #define OPBRIDGE_DSP_PLANE_DECLARE(stride, words)                          \
   void opbridge_dsp_plane_s##stride##_w##words##_full(opbridge_dsp_plane_job *job); \
   void opbridge_dsp_plane_s##stride##_w##words##_clamped(opbridge_dsp_plane_job *job);
-OPBRIDGE_DSP_PLANE_DECLARE(1, 1)
 OPBRIDGE_DSP_PLANE_DECLARE(1, 2)
 OPBRIDGE_DSP_PLANE_DECLARE(1, 3)
 OPBRIDGE_DSP_PLANE_DECLARE(1, 4)
-OPBRIDGE_DSP_PLANE_DECLARE(2, 1)
 OPBRIDGE_DSP_PLANE_DECLARE(2, 2)
 OPBRIDGE_DSP_PLANE_DECLARE(2, 3)
 OPBRIDGE_DSP_PLANE_DECLARE(2, 4)

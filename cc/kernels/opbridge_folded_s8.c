@@ -693,31 +693,52 @@ static int32_t opbridge_dsp_depthwise(const opbridge_conv_s8_folded_params *para
 /* Filters up to 8 wide and high (four weight pairs a row: the assembly's registers). */
 #define OPBRIDGE_DSP_PLANE_MAX_FILTER 8
 /* The stack the planes take: four channels' rings of filter-height rows, and one row of the zero point. */
-#define OPBRIDGE_DSP_PLANE_BYTES 3072
+#define OPBRIDGE_DSP_PLANE_BYTES 4096
 
-/* The plane kernels by stride - 1, pairs per window row - 1, and clamped. */
-static void (*const opbridge_dsp_plane_kernels[2][4][2])(opbridge_dsp_plane_job *) = {
-    {{opbridge_dsp_plane_s1_w1_full, opbridge_dsp_plane_s1_w1_clamped},
-     {opbridge_dsp_plane_s1_w2_full, opbridge_dsp_plane_s1_w2_clamped},
+/* The plane kernels by stride - 1, pairs per window row - 2, and clamped. */
+static void (*const opbridge_dsp_plane_kernels[2][3][2])(opbridge_dsp_plane_job *) = {
+    {{opbridge_dsp_plane_s1_w2_full, opbridge_dsp_plane_s1_w2_clamped},
      {opbridge_dsp_plane_s1_w3_full, opbridge_dsp_plane_s1_w3_clamped},
      {opbridge_dsp_plane_s1_w4_full, opbridge_dsp_plane_s1_w4_clamped}},
-    {{opbridge_dsp_plane_s2_w1_full, opbridge_dsp_plane_s2_w1_clamped},
-     {opbridge_dsp_plane_s2_w2_full, opbridge_dsp_plane_s2_w2_clamped},
+    {{opbridge_dsp_plane_s2_w2_full, opbridge_dsp_plane_s2_w2_clamped},
      {opbridge_dsp_plane_s2_w3_full, opbridge_dsp_plane_s2_w3_clamped},
      {opbridge_dsp_plane_s2_w4_full, opbridge_dsp_plane_s2_w4_clamped}},
 };
 
-/* The layers opbridge_dsp_depthwise_planar takes (before its accumulator and stack bounds). Rows
- * of 5 positions stay with opbridge_dsp_depthwise: their second group would compute three of their
- * outputs again (measured: kws's 3x3 layers are faster there); rows of 4 or of 6 and more take the
- * planes. */
+/* Which of the two depthwise paths of the DSP variant costs fewer instructions on a layer, from
+ * what each spends (counted in the assembly, per four channels): the planes, per output row of a
+ * channel, a group of four positions per window row 6 instructions, the plane words' loads and
+ * 4 SMLADs per weight pair, then 48 for the group's sums and stage; 30 for the row's job and call;
+ * and 10 per input position copied to widen four channels' rows. The tap table, per position 9 per tap
+ * (four channels) and 52 for the stage and the group; (3 per tap + 20) for the position's table,
+ * shared by every group of channels. The planes lose where the windows step by 2 over many
+ * channels (their rows are copied for few outputs) and on rows of 5 positions (a second group of
+ * four computes three of them again). */
+static int32_t opbridge_dsp_depthwise_planar_pays(const opbridge_conv_s8_folded_params *params) {
+  const opbridge_dims *fl = &params->filter;
+  const opbridge_dims *out = &params->output;
+  const int32_t taps = fl->height * fl->width;
+  const int32_t words = (fl->width + 1) / 2;
+  const int32_t loads = params->stride_width == 2 ? 3 + words : 2 * words + 2;
+  const int32_t groups = (out->width + 3) / 4;
+  const int32_t rows_per_output_row = fl->height < params->stride_height ? fl->height : params->stride_height;
+  const int32_t copied_rows = out->height * rows_per_output_row < params->input.height
+                                  ? out->height * rows_per_output_row
+                                  : params->input.height;
+  const int32_t planes = 4 * out->height * (groups * (fl->height * (6 + loads + 4 * words) + 48) + 30) +
+                         10 * copied_rows * params->input.width;
+  const int32_t table = out->height * out->width * (9 * taps + 52 + (3 * taps + 20) * 4 / params->input.channels);
+  return planes < table;
+}
+
+/* The layers opbridge_dsp_depthwise_planar takes (before its accumulator and stack bounds). */
 static int32_t opbridge_dsp_depthwise_planar_fits(const opbridge_conv_s8_folded_params *params) {
   const opbridge_dims *fl = &params->filter;
-  const int32_t out_width = params->output.width;
   return params->output.channels == params->input.channels && params->input.channels % 4 == 0 &&
          params->dilation_height == 1 && params->dilation_width == 1 &&
          (params->stride_width == 1 || params->stride_width == 2) && fl->height <= OPBRIDGE_DSP_PLANE_MAX_FILTER &&
-         fl->width <= OPBRIDGE_DSP_PLANE_MAX_FILTER && (out_width == 4 || out_width >= 6);
+         fl->width >= 3 && fl->width <= OPBRIDGE_DSP_PLANE_MAX_FILTER && params->output.width >= 4 &&
+         opbridge_dsp_depthwise_planar_pays(params);
 }
 
 /* Int16 plane columns a layer's rows take: the padded input row, and as far as the last window's
@@ -763,8 +784,8 @@ static void opbridge_dsp_plane_copy_row(const int8_t *row, int32_t width, int32_
  * time, each channel's input rows widened once into a ring of filter-height rows padded with the
  * input zero point, then each output row of each channel in groups of four positions (a row not a
  * whole number of groups ends with the group of its last four, which writes two to three outputs
- * again, unchanged). Channels a multiple of 4, no dilation, stride 1 or 2 along x, filters up to
- * 8x8, output rows of 4 positions or more, right shifts of 1 to 31 and accumulators below 2^30
+ * again, unchanged). Channels a multiple of 4, no dilation, stride 1 or 2 along x, filters 3 to 8
+ * wide and up to 8 high, output rows of 4 positions or more, right shifts of 1 to 31 and accumulators below 2^30
  * (opbridge_folded_doubling_fits); 0 if the layer is not of that kind or its rings do not fit. */
 static int32_t opbridge_dsp_depthwise_planar(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                              const int8_t *filter, int8_t *output) {
@@ -800,7 +821,7 @@ static int32_t opbridge_dsp_depthwise_planar(const opbridge_conv_s8_folded_param
   job.activation_min = rq->activation_min;
   job.activation_max = rq->activation_max;
   void (*const kernel)(opbridge_dsp_plane_job *) =
-      opbridge_dsp_plane_kernels[params->stride_width - 1][words - 1][!opbridge_dsp_full_range(rq)];
+      opbridge_dsp_plane_kernels[params->stride_width - 1][words - 2][!opbridge_dsp_full_range(rq)];
   const int32_t whole_groups = out->width / 4;
   const int32_t last_group = out->width - 4; /* the last four positions, when the row is not whole groups */
   for (int32_t first = 0; first < channels; first += 4) {
@@ -852,13 +873,13 @@ static int32_t opbridge_dsp_depthwise_planar(const opbridge_conv_s8_folded_param
           if (whole_groups > 0) {
             job.output = row_output + k;
             job.column = 0;
-            job.groups = whole_groups;
+            job.column_end = 8 * params->stride_width * whole_groups;
             kernel(&job);
           }
           if (out->width % 4) {
             job.output = row_output + k + last_group * channels;
             job.column = 2 * last_group * params->stride_width;
-            job.groups = 1;
+            job.column_end = job.column + 8 * params->stride_width;
             kernel(&job);
           }
         }

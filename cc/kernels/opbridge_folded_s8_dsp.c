@@ -176,7 +176,7 @@ OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_DEPTHWISE_
 
 /* The planes' multiply-accumulates (opbridge_dsp_plane_job): r10 the window row at the group's first
  * window, r9 the plane word just loaded, r4-r7 the four positions' sums, the row's weight pairs in
- * r0, r1, r3, r8 (pair j of the row in PLANE_W<j>). Position k's pair j lies 2 x stride x k + 4 j
+ * r0, r1, r3, r8 (pair j of the row in PLANE_W<j>; 2 to 4 pairs: filters 3 to 8 wide). Position k's pair j lies 2 x stride x k + 4 j
  * bytes into the row: each word is loaded once and multiplied into every position it is a pair of. */
 #define OPBRIDGE_DSP_PLANE_ACC0 "r4"
 #define OPBRIDGE_DSP_PLANE_ACC1 "r5"
@@ -190,9 +190,6 @@ OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_DEPTHWISE_
 #define PLANE_MAC(k, j)                                                                                           \
   "smlad " OPBRIDGE_DSP_PLANE_ACC##k ", r9, " OPBRIDGE_DSP_PLANE_W##j ", " OPBRIDGE_DSP_PLANE_ACC##k "\n"
 /* Stride 1: position k's pair j at 2 (k + 2 j) bytes. */
-#define OPBRIDGE_DSP_PLANE_S1_W1                                                                                  \
-  PLANE_LOAD(0) PLANE_MAC(0, 0) PLANE_LOAD(2) PLANE_MAC(1, 0) PLANE_LOAD(4) PLANE_MAC(2, 0) PLANE_LOAD(6)         \
-  PLANE_MAC(3, 0)
 #define OPBRIDGE_DSP_PLANE_S1_W2                                                                                  \
   PLANE_LOAD(0) PLANE_MAC(0, 0) PLANE_LOAD(2) PLANE_MAC(1, 0) PLANE_LOAD(4) PLANE_MAC(2, 0) PLANE_MAC(0, 1)       \
   PLANE_LOAD(6) PLANE_MAC(3, 0) PLANE_MAC(1, 1) PLANE_LOAD(8) PLANE_MAC(2, 1) PLANE_LOAD(10) PLANE_MAC(3, 1)
@@ -206,9 +203,6 @@ OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_DEPTHWISE_
   PLANE_MAC(3, 1) PLANE_MAC(1, 2) PLANE_LOAD(12) PLANE_MAC(2, 2) PLANE_MAC(0, 3) PLANE_LOAD(14) PLANE_MAC(3, 2)   \
   PLANE_MAC(1, 3) PLANE_LOAD(16) PLANE_MAC(2, 3) PLANE_LOAD(18) PLANE_MAC(3, 3)
 /* Stride 2: position k's pair j at 4 (k + j) bytes. */
-#define OPBRIDGE_DSP_PLANE_S2_W1                                                                                  \
-  PLANE_LOAD(0) PLANE_MAC(0, 0) PLANE_LOAD(4) PLANE_MAC(1, 0) PLANE_LOAD(8) PLANE_MAC(2, 0) PLANE_LOAD(12)        \
-  PLANE_MAC(3, 0)
 #define OPBRIDGE_DSP_PLANE_S2_W2                                                                                  \
   PLANE_LOAD(0) PLANE_MAC(0, 0) PLANE_LOAD(4) PLANE_MAC(1, 0) PLANE_MAC(0, 1) PLANE_LOAD(8) PLANE_MAC(2, 0)       \
   PLANE_MAC(1, 1) PLANE_LOAD(12) PLANE_MAC(3, 0) PLANE_MAC(2, 1) PLANE_LOAD(16) PLANE_MAC(3, 1)
@@ -222,7 +216,6 @@ OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_DEPTHWISE_
   PLANE_LOAD(16) PLANE_MAC(3, 1) PLANE_MAC(2, 2) PLANE_MAC(1, 3) PLANE_LOAD(20) PLANE_MAC(3, 2) PLANE_MAC(2, 3)   \
   PLANE_LOAD(24) PLANE_MAC(3, 3)
 /* A window row's weight pairs into r0, r1, r3, r8 (r11 the weights). */
-#define OPBRIDGE_DSP_PLANE_WEIGHTS_W1 "ldr r0, [r11], #4\n"
 #define OPBRIDGE_DSP_PLANE_WEIGHTS_W2 "ldm r11!, {r0, r1}\n"
 #define OPBRIDGE_DSP_PLANE_WEIGHTS_W3 "ldm r11!, {r0, r1, r3}\n"
 #define OPBRIDGE_DSP_PLANE_WEIGHTS_W4 "ldm r11!, {r0, r1, r3, r8}\n"
@@ -233,11 +226,10 @@ OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_DEPTHWISE_
 /* One position's output from r8 R, r9 r, r10 the output offset; r3 scratch. */
 #define OPBRIDGE_DSP_PLANE_OUTPUT(acc, clamp) OPBRIDGE_DSP_ROUNDING_SHIFT(acc, "r3", "r8", "r9", "r10") clamp(acc)
 
-/* Stack: [sp] the job, [sp, #4] its rows_end; lr the group's column. */
+/* [sp] the job; lr the group's column, r2 the rows' end. */
 #define OPBRIDGE_DSP_PLANE(stride, words, kind, bounds, clamp)                                                    \
   __asm__(OPBRIDGE_ASM_FUNCTION_BEGIN(opbridge_dsp_plane_s##stride##_w##words##_##kind)                          \
-          "ldr r1, [r0, #4]\n"                                                                                   \
-          "push {r0, r1, r3, r4-r11, lr}\n"                                                                      \
+          "push {r0, r4-r11, lr}\n"                                                                              \
           "ldr lr, [r0, #48]\n"                                                                                  \
           "1:\n" /* a group of four positions: sums from the doubled bias */                                    \
           "ldr r12, [sp]\n"                                                                                      \
@@ -246,12 +238,11 @@ OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_DEPTHWISE_
           "mov r6, r4\n"                                                                                         \
           "mov r7, r4\n"                                                                                         \
           "ldr r11, [r12, #8]\n"                                                                                 \
-          "ldr r12, [r12]\n"                                                                                     \
+          "ldrd r12, r2, [r12]\n"                                                                                \
           "2:\n" /* a window row */                                                                              \
           "ldr r10, [r12], #4\n"                                                                                 \
           "add r10, r10, lr\n" OPBRIDGE_DSP_PLANE_WEIGHTS_W##words OPBRIDGE_DSP_PLANE_S##stride##_W##words       \
-          "ldr r9, [sp, #4]\n"                                                                                   \
-          "cmp r12, r9\n"                                                                                        \
+          "cmp r12, r2\n"                                                                                        \
           "bne 2b\n"                                                                                             \
           "ldr r12, [sp]\n"                                                                                      \
           "ldr r0, [r12, #24]\n"                                                                                 \
@@ -273,19 +264,16 @@ OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_DEPTHWISE_
           "str r11, [r12, #12]\n"                                                                                \
           "add lr, lr, #(8 * " #stride ")\n" /* four windows on */                                              \
           "ldr r0, [r12, #52]\n"                                                                                 \
-          "subs r0, r0, #1\n"                                                                                    \
-          "str r0, [r12, #52]\n"                                                                                 \
+          "cmp lr, r0\n"                                                                                         \
           "bne 1b\n"                                                                                             \
-          "pop {r0, r1, r3, r4-r11, pc}\n" OPBRIDGE_ASM_FUNCTION_END(opbridge_dsp_plane_s##stride##_w##words##_##kind))
+          "pop {r0, r4-r11, pc}\n" OPBRIDGE_ASM_FUNCTION_END(opbridge_dsp_plane_s##stride##_w##words##_##kind))
 
 #define OPBRIDGE_DSP_PLANE_BOTH(stride, words)                                                                    \
   OPBRIDGE_DSP_PLANE(stride, words, full, OPBRIDGE_DSP_PLANE_NO_BOUNDS, OPBRIDGE_DSP_FULL);                      \
   OPBRIDGE_DSP_PLANE(stride, words, clamped, OPBRIDGE_DSP_PLANE_BOUNDS, OPBRIDGE_DSP_PLANE_CLAMPED)
-OPBRIDGE_DSP_PLANE_BOTH(1, 1);
 OPBRIDGE_DSP_PLANE_BOTH(1, 2);
 OPBRIDGE_DSP_PLANE_BOTH(1, 3);
 OPBRIDGE_DSP_PLANE_BOTH(1, 4);
-OPBRIDGE_DSP_PLANE_BOTH(2, 1);
 OPBRIDGE_DSP_PLANE_BOTH(2, 2);
 OPBRIDGE_DSP_PLANE_BOTH(2, 3);
 OPBRIDGE_DSP_PLANE_BOTH(2, 4);

@@ -672,12 +672,12 @@ PLANAR_NODES = {
 }
 # Depthwise layers (ordinary regime) for the DSP variant's planes (opbridge_dsp_depthwise_planar), as
 # PLANAR_NODES: with nodes 26, 27, 36, 44 and 48 they take each stride and number of weight pairs a
-# row; a 7x7 at stride 2 over two batches and an odd input width, a 2x2 whose stride along y
-# (3) skips input rows, a 3x1 whose rows end in a group of positions partly computed before.
+# row; a 7x7 at stride 2 over two batches and an odd input width, a 3x4 whose stride along y (4)
+# skips input rows, a 5x3 at stride 2 whose rows end in a group of positions partly computed before.
 DSP_PLANAR_NODES = {
     52: ((7, 7), Padding.SAME, (2, 2), 11, 15, 4, 2),
-    56: ((2, 2), Padding.VALID, (3, 2), 10, 17, 8, 1),
-    60: ((3, 1), Padding.SAME, (1, 1), 8, 9, 12, 1),
+    56: ((3, 4), Padding.VALID, (4, 1), 10, 24, 4, 1),
+    60: ((5, 3), Padding.SAME, (2, 2), 12, 26, 4, 1),
 }
 # Planar nodes of the ordinary regime at constant steps (7x7 at stride 1, 3x3 and 5x5 at stride 2)
 # with no activation: their outputs spread over int8, so that a window read at the wrong step shows.
@@ -1222,17 +1222,16 @@ FEATURES: dict[str, set[str]] = {
         "dsp_depthwise_clamped",
         "dsp_depthwise_declined",
         "dsp_planar",  # DSP: one channel's row over int16 planes, four positions a group
-        "dsp_planar_stride_1_pairs_1",
         "dsp_planar_stride_1_pairs_2",
         "dsp_planar_stride_1_pairs_3",
         "dsp_planar_stride_1_pairs_4",
-        "dsp_planar_stride_2_pairs_1",
         "dsp_planar_stride_2_pairs_2",
         "dsp_planar_stride_2_pairs_3",
         "dsp_planar_stride_2_pairs_4",
         "dsp_planar_last_group",
         "dsp_planar_whole_groups",
         "dsp_planar_odd_filter_width",
+        "dsp_planar_even_filter_width",
         "dsp_planar_odd_input_width",
         "dsp_planar_rows_outside",
         "dsp_planar_rows_skipped",
@@ -1439,7 +1438,7 @@ DSP_DEPTHWISE_WEIGHT_BYTES = 1152  # OPBRIDGE_DSP_DEPTHWISE_WEIGHT_BYTES
 DSP_FC_STAGE_UNITS = 64  # OPBRIDGE_DSP_FC_STAGE_UNITS
 DSP_DEPTHWISE_TURN_CHANNELS = 64  # OPBRIDGE_DSP_DEPTHWISE_TURN_CHANNELS
 DSP_PLANE_MAX_FILTER = 8  # OPBRIDGE_DSP_PLANE_MAX_FILTER
-DSP_PLANE_BYTES = 3072  # OPBRIDGE_DSP_PLANE_BYTES
+DSP_PLANE_BYTES = 4096  # OPBRIDGE_DSP_PLANE_BYTES
 
 
 def dsp_doubling_fits(bias: np.ndarray, depth: int) -> bool:
@@ -1571,13 +1570,24 @@ def dsp_planar_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[str
         and a.dilation_height == 1
         and a.dilation_width == 1
         and a.stride_width in (1, 2)
-        and max(filter_height, filter_width) <= DSP_PLANE_MAX_FILTER
-        and (out_width == 4 or out_width >= 6)
+        and 3 <= filter_width <= DSP_PLANE_MAX_FILTER
+        and filter_height <= DSP_PLANE_MAX_FILTER
+        and out_width >= 4
         and (shifts >= -31).all()
     ):
         return set()
     words = (filter_width + 1) // 2
     rows = window(a.padding, height, filter_height, a.stride_height)
+    # opbridge_dsp_depthwise_planar_pays: the planes' instructions per four channels against the tap table's
+    loads = 3 + words if a.stride_width == 2 else 2 * words + 2
+    groups = -(-out_width // 4)
+    copied_rows = min(height, rows.output_size * min(filter_height, a.stride_height))
+    planes = 4 * rows.output_size * (groups * (filter_height * (6 + loads + 4 * words) + 48) + 30)
+    planes += 10 * copied_rows * width
+    taps = filter_height * filter_width
+    table = rows.output_size * out_width * (9 * taps + 52 + (3 * taps + 20) * 4 // channels)
+    if planes >= table:
+        return set()
     cols = window(a.padding, width, filter_width, a.stride_width)
     columns = max(cols.padding_before + width, (out_width - 1) * a.stride_width + 2 * words)
     columns += columns % 2
@@ -1592,8 +1602,8 @@ def dsp_planar_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[str
         features.add("dsp_planar_last_group")  # the row's last four positions, some of them again
     if out_width >= 8 or out_width % 4 == 0:
         features.add("dsp_planar_whole_groups")
-    if filter_width % 2:
-        features.add("dsp_planar_odd_filter_width")  # a row's last pair against a zero weight
+    # a row's last pair against a zero weight, or whole pairs
+    features.add("dsp_planar_odd_filter_width" if filter_width % 2 else "dsp_planar_even_filter_width")
     if width % 2:
         features.add("dsp_planar_odd_input_width")  # the row copy's last position alone
     last_row = (rows.output_size - 1) * a.stride_height - rows.padding_before + filter_height - 1
