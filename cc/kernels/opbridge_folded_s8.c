@@ -501,13 +501,72 @@ int32_t opbridge_conv_2d_s8_folded_pointwise_narrow(const opbridge_conv_s8_folde
 
 /* The shape-specialised entry points check their precondition, as the Helium variant's do, then
  * share the general loop (the portable variant has one). */
+#if OPBRIDGE_DSP_ASSEMBLY
+/* The most output channels opbridge_dsp_pointwise8 takes: their records (32 bytes each) on the stack. */
+#define OPBRIDGE_DSP_POINTWISE8_MAX_UNITS 64
+/* The largest right shift whose output offset fits the rounding term: |R + (offset << r)| stays
+ * below 2^30 for offsets of -128 to 127, so adding the rescaled sum (below 2^30) cannot wrap. */
+#define OPBRIDGE_DSP_POINTWISE8_MAX_SHIFT 22
+
+/* A 1x1 CONV_2D over 8 input channels, stride 1, unpadded, at most 64 output channels, right
+ * shifts of 1 to 22 and accumulators below 2^30 (opbridge_folded_doubling_fits), in assembly
+ * (opbridge_dsp_pointwise8_*); 0 if the layer is not of that kind. */
+static int32_t opbridge_dsp_pointwise8(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                       const int8_t *filter, int8_t *output) {
+  const opbridge_dims *out = &params->output;
+  const opbridge_folded_requantization *rq = &params->requantization;
+  const int32_t units = out->channels;
+  if (params->filter.height != 1 || params->filter.width != 1 || params->input.channels != 8 ||
+      params->stride_height != 1 || params->stride_width != 1 || params->padding_height != 0 ||
+      params->padding_width != 0 || out->height != params->input.height || out->width != params->input.width ||
+      units > OPBRIDGE_DSP_POINTWISE8_MAX_UNITS || !opbridge_folded_doubling_fits(rq, units, 8)) {
+    return 0;
+  }
+  for (int32_t c = 0; c < (rq->per_channel ? units : 1); ++c) {
+    if (-rq->shifts[c] > OPBRIDGE_DSP_POINTWISE8_MAX_SHIFT) {
+      return 0;
+    }
+  }
+  int32_t records[OPBRIDGE_DSP_POINTWISE8_MAX_UNITS * 8];
+  for (int32_t u = 0; u < units; ++u) {
+    const int8_t *w = filter + u * 8;
+    int32_t *record = records + u * 8;
+    for (int32_t half = 0; half < 2; ++half, w += 4) { /* SXTB16's order: [w0, w2], [w1, w3] */
+      record[2 * half] = (int32_t)((uint32_t)(uint16_t)(2 * w[0]) | (uint32_t)(uint16_t)(2 * w[2]) << 16);
+      record[2 * half + 1] = (int32_t)((uint32_t)(uint16_t)(2 * w[1]) | (uint32_t)(uint16_t)(2 * w[3]) << 16);
+    }
+    const int32_t index = rq->per_channel ? u : 0;
+    const int32_t right_shift = -rq->shifts[index];
+    record[4] = 2 * rq->folded_bias[u];
+    record[5] = rq->multipliers[index];
+    record[6] = (int32_t)((UINT32_C(1) << (right_shift - 1)) + ((uint32_t)rq->output_offset << right_shift));
+    record[7] = right_shift;
+  }
+  opbridge_dsp_pointwise8_job job;
+  job.units = records;
+  job.units_end = records + units * 8;
+  job.input = input;
+  job.output = output;
+  job.positions = out->batches * out->height * out->width;
+  job.activation_min = rq->activation_min;
+  job.activation_max = rq->activation_max;
+  if (opbridge_dsp_full_range(rq)) {
+    opbridge_dsp_pointwise8_full(&job);
+  } else {
+    opbridge_dsp_pointwise8_clamped(&job);
+  }
+  return 1;
+}
+#endif
+
 int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                          const int8_t *filter, int8_t *scratch, int8_t *output) {
   if (!opbridge_conv_patch_call_valid(params, input, filter, scratch, output)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
 #if OPBRIDGE_DSP_ASSEMBLY
-  if (opbridge_dsp_conv_pairs(params, input, filter, output)) {
+  if (opbridge_dsp_pointwise8(params, input, filter, output) ||
+      opbridge_dsp_conv_pairs(params, input, filter, output)) {
     return OPBRIDGE_STATUS_OK;
   }
 #endif

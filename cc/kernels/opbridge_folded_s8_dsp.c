@@ -174,6 +174,54 @@
 OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_full, OPBRIDGE_DSP_DEPTHWISE_NO_BOUNDS, OPBRIDGE_DSP_FULL);
 OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_DEPTHWISE_BOUNDS, OPBRIDGE_DSP_DEPTHWISE_CLAMPED);
 
+/* opbridge_dsp_pointwise8_*: [sp] the job, [sp, #4] the units' end; r0-r3 the position's int16
+ * pairs, r12 the outputs, lr the unit records; per unit r4-r7 its weight pairs, r8 its sum, r9-r11
+ * its M, R + (offset << r) and r. */
+#define OPBRIDGE_DSP_POINTWISE8_NO_BOUNDS ""
+#define OPBRIDGE_DSP_POINTWISE8_BOUNDS                                                                            \
+  "ldr r9, [sp]\n"                                                                                               \
+  "ldrd r4, r5, [r9, #20]\n"
+#define OPBRIDGE_DSP_POINTWISE8_CLAMPED(acc) OPBRIDGE_DSP_CLAMP(acc, "r4", "r5")
+#define OPBRIDGE_DSP_POINTWISE8(kind, bounds, clamp)                                                              \
+  __asm__(OPBRIDGE_ASM_FUNCTION_BEGIN(opbridge_dsp_pointwise8_##kind)                                            \
+          "ldr r1, [r0, #4]\n"                                                                                   \
+          "push {r0, r1, r2, r4-r11, lr}\n"                                                                      \
+          "ldr r12, [r0, #12]\n"                                                                                 \
+          "1:\n" /* a position: its 8 bytes as int16 pairs [x0, x2], [x1, x3], [x4, x6], [x5, x7] */            \
+          "ldr r9, [sp]\n"                                                                                       \
+          "ldr r10, [r9, #8]\n"                                                                                  \
+          "ldr r0, [r10], #4\n"                                                                                  \
+          "ldr r2, [r10], #4\n"                                                                                  \
+          "str r10, [r9, #8]\n"                                                                                  \
+          "ldr lr, [r9]\n"                                                                                       \
+          "sxtb16 r1, r0, ror #8\n"                                                                              \
+          "sxtb16 r0, r0\n"                                                                                      \
+          "sxtb16 r3, r2, ror #8\n"                                                                              \
+          "sxtb16 r2, r2\n"                                                                                      \
+          "2:\n" /* an output channel */                                                                         \
+          "ldm lr!, {r4-r8}\n"                                                                                   \
+          "smlad r8, r0, r4, r8\n"                                                                               \
+          "smlad r8, r1, r5, r8\n"                                                                               \
+          "smlad r8, r2, r6, r8\n"                                                                               \
+          "smlad r8, r3, r7, r8\n"                                                                               \
+          "ldm lr!, {r9-r11}\n"                                                                                  \
+          "smmulr r8, r8, r9\n"                                                                                  \
+          "add r10, r10, r8, asr #31\n"                                                                          \
+          "add r8, r8, r10\n"                                                                                    \
+          "asr r8, r8, r11\n" bounds clamp("r8") "strb r8, [r12], #1\n"                                          \
+          "ldr r9, [sp, #4]\n"                                                                                   \
+          "cmp lr, r9\n"                                                                                         \
+          "bne 2b\n"                                                                                             \
+          "ldr r9, [sp]\n"                                                                                       \
+          "ldr r10, [r9, #16]\n"                                                                                 \
+          "subs r10, r10, #1\n"                                                                                  \
+          "str r10, [r9, #16]\n"                                                                                 \
+          "bne 1b\n"                                                                                             \
+          "pop {r0, r1, r2, r4-r11, pc}\n" OPBRIDGE_ASM_FUNCTION_END(opbridge_dsp_pointwise8_##kind))
+
+OPBRIDGE_DSP_POINTWISE8(full, OPBRIDGE_DSP_POINTWISE8_NO_BOUNDS, OPBRIDGE_DSP_FULL);
+OPBRIDGE_DSP_POINTWISE8(clamped, OPBRIDGE_DSP_POINTWISE8_BOUNDS, OPBRIDGE_DSP_POINTWISE8_CLAMPED);
+
 /* The planes' multiply-accumulates (opbridge_dsp_plane_job): r10 the window row at the group's first
  * window, r9 the plane word just loaded, r4-r7 the four positions' sums, the row's weight pairs in
  * r0, r1, r3, r8 (pair j of the row in PLANE_W<j>; 2 to 4 pairs: filters 3 to 8 wide). Position k's pair j lies 2 x stride x k + 4 j

@@ -460,7 +460,11 @@ BY_CHANNEL_NODES = {
     88: (48, 6, 8, 8, 1),
     90: (16, 5, 8, 9, 1),
     92: (40, 3, 8, 8, 1),
+    96: (8, 20, 6, 9, 2),
 }
+# By-channel nodes whose spread outputs are clamped (RELU6): the DSP variant's 1x1 over 8 channels
+# (opbridge_dsp_pointwise8) has a clamping stage of its own.
+BY_CHANNEL_CLAMPED_NODES = (96,)
 # (Nodes 77-79, 88, 90 and 92 have 16 channels or more, 80-84 fewer: the windowing path the other cores take,
 # in place or the patch form, follows the index as for the other nodes.) In the ordinary and
 # power-of-two regimes the output scale spreads the sums over int8 (no activation), so that a window
@@ -516,8 +520,12 @@ def draw_by_channel_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     """A 1x1 layer of BY_CHANNEL_NODES."""
     in_channels, out_channels, height, width, batches = BY_CHANNEL_NODES[index]
     spread = regime_of(index) in ("ordinary", "power_of_two")
-    # no activation where spread: a clamp would squeeze the spread outputs into a few values
-    fields = undilated_fields(draw(PADDINGS), 1, 1, Activation.NONE if spread else draw(ACTIVATIONS))
+    # no activation where spread (a clamp would squeeze the spread outputs into a few values), but
+    # RELU6 on the clamped nodes
+    activation = Activation.RELU6 if index in BY_CHANNEL_CLAMPED_NODES else None
+    if activation is None:
+        activation = Activation.NONE if spread else draw(ACTIVATIONS)
+    fields = undilated_fields(draw(PADDINGS), 1, 1, activation)
     input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), out_channels, per_channel_of(index), 0)
     if spread:
         output_q = Quantization(
@@ -966,7 +974,7 @@ def draw_add_or_sub(op_type: str) -> Callable[[DrawFn, int], NodeSpec]:
 FORMS: dict[str, Form] = {
     form.name: form
     for form in (
-        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 93, draw_conv_2d),
+        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 97, draw_conv_2d),
         Form(
             "depthwise_conv_2d_folded",
             "DEPTHWISE_CONV_2D",
@@ -1154,6 +1162,9 @@ FEATURES: dict[str, set[str]] = {
         "blocks",  # opbridge_conv_2d_s8_folded_blocks
         "pointwise",  # opbridge_conv_2d_s8_folded_pointwise
         "pointwise_narrow",  # and opbridge_conv_2d_s8_folded_pointwise_narrow
+        "dsp_pointwise8",  # DSP: 1x1 over 8 channels, a position's pairs in registers
+        "dsp_pointwise8_full_range",
+        "dsp_pointwise8_clamped",
         "dsp_pairs",  # DSP: two positions by two units from widened windows
         "dsp_pairs_by_tap",
         "dsp_pairs_by_tap_above_288",
@@ -1437,6 +1448,8 @@ DSP_DEPTHWISE_MAX_TAPS = 64  # OPBRIDGE_DSP_DEPTHWISE_MAX_TAPS
 DSP_DEPTHWISE_WEIGHT_BYTES = 1152  # OPBRIDGE_DSP_DEPTHWISE_WEIGHT_BYTES
 DSP_FC_STAGE_UNITS = 64  # OPBRIDGE_DSP_FC_STAGE_UNITS
 DSP_DEPTHWISE_TURN_CHANNELS = 64  # OPBRIDGE_DSP_DEPTHWISE_TURN_CHANNELS
+DSP_POINTWISE8_MAX_UNITS = 64  # OPBRIDGE_DSP_POINTWISE8_MAX_UNITS
+DSP_POINTWISE8_MAX_SHIFT = 22  # OPBRIDGE_DSP_POINTWISE8_MAX_SHIFT
 DSP_PLANE_MAX_FILTER = 8  # OPBRIDGE_DSP_PLANE_MAX_FILTER
 DSP_PLANE_BYTES = 4096  # OPBRIDGE_DSP_PLANE_BYTES
 
@@ -1537,6 +1550,10 @@ def dsp_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[str]:
         return planar
     window_bytes = filter_height * filter_width * in_channels
     patch = bool(conv_2d_scratch_bytes(graph, node))  # each window copied into scratch first
+    pointwise8 = dsp_pointwise8_features(graph, node, shifts) if patch else set()
+    if "dsp_pointwise8" in pointwise8:
+        return stage | pointwise8 | {f"dsp_pointwise8_{next(iter(stage)).removeprefix('dsp_')}"}
+    stage |= pointwise8  # declined by its bounds: the paths below
     pairs = dsp_pairs_features(graph, node, shifts, window_bytes)
     if "dsp_pairs" in pairs:
         return stage | pairs | {f"dsp_pairs_{next(iter(stage)).removeprefix('dsp_')}"}
@@ -1554,6 +1571,28 @@ def dsp_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[str]:
     if "border_windows" in windows and copyable:
         features |= stage | {"dsp_window4", "dsp_border_windows_copied"}  # copied to the stack, then as a row
     return features
+
+
+def dsp_pointwise8_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[str]:
+    """CONV_2D through the patch form: the DSP variant's 1x1 over 8 input channels
+    (opbridge_dsp_pointwise8), empty if the node is not of that kind; "dsp_pointwise8_declined" when
+    only its right-shift bound (22) or its accumulator bound keeps a node from it."""
+    a = node.attributes
+    _, height, width, in_channels = graph.tensor(node.inputs[0]).shape
+    out_channels, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
+    _, out_height, out_width, _ = graph.tensor(node.outputs[0]).shape
+    if not (
+        (filter_height, filter_width, in_channels) == (1, 1, 8)
+        and (a.stride_height, a.stride_width) == (1, 1)
+        and (out_height, out_width) == (height, width)
+        and out_channels <= DSP_POINTWISE8_MAX_UNITS
+    ):
+        return set()
+    bias = folded_convolution_bias(graph, node, depthwise=False)
+    assert bias is not None
+    if not dsp_doubling_fits(bias, 8) or (shifts < -DSP_POINTWISE8_MAX_SHIFT).any():
+        return {"dsp_pointwise8_declined"}
+    return {"dsp_pointwise8"}
 
 
 def dsp_planar_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[str]:
