@@ -461,10 +461,14 @@ BY_CHANNEL_NODES = {
     90: (16, 5, 8, 9, 1),
     92: (40, 3, 8, 8, 1),
     96: (8, 20, 6, 9, 2),
+    99: (8, 12, 4, 6, 1),
 }
 # By-channel nodes whose spread outputs are clamped (RELU6): the DSP variant's 1x1 over 8 channels
 # (opbridge_dsp_pointwise8) has a clamping stage of its own.
 BY_CHANNEL_CLAMPED_NODES = (96,)
+# A by-channel node over 8 channels whose right shifts (25 to 30) and output zero point (-128) would
+# wrap that path's rounding term (R + (offset << r)): it must decline them.
+BY_CHANNEL_LARGE_SHIFT_NODES = (99,)
 # (Nodes 77-79, 88, 90 and 92 have 16 channels or more, 80-84 fewer: the windowing path the other cores take,
 # in place or the patch form, follows the index as for the other nodes.) In the ordinary and
 # power-of-two regimes the output scale spreads the sums over int8 (no activation), so that a window
@@ -531,6 +535,11 @@ def draw_by_channel_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
         output_q = Quantization(
             (float(np.float32(input_q.scale * max(filter_q.scales) / 0.003)),), output_q.zero_points
         )
+    if index in BY_CHANNEL_LARGE_SHIFT_NODES:
+        output_q = Quantization(output_q.scales, (-128,))
+        effective = [log_uniform(draw, 2.0**-30, 2.0**-25) for _ in filter_q.scales]
+        filter_scales = tuple(float(np.float32(e * output_q.scale / input_q.scale)) for e in effective)
+        filter_q = Quantization(filter_scales, filter_q.zero_points, filter_q.axis)
     inputs = conv_layer_inputs(draw, (batches, height, width, in_channels), input_q, (1, 1), out_channels, filter_q)
     return NodeSpec(inputs, attributes("CONV_2D", requantization=Requantization.TFLITE, **fields), output_q)
 
@@ -974,7 +983,7 @@ def draw_add_or_sub(op_type: str) -> Callable[[DrawFn, int], NodeSpec]:
 FORMS: dict[str, Form] = {
     form.name: form
     for form in (
-        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 97, draw_conv_2d),
+        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 100, draw_conv_2d),
         Form(
             "depthwise_conv_2d_folded",
             "DEPTHWISE_CONV_2D",
@@ -1165,6 +1174,7 @@ FEATURES: dict[str, set[str]] = {
         "dsp_pointwise8",  # DSP: 1x1 over 8 channels, a position's pairs in registers
         "dsp_pointwise8_full_range",
         "dsp_pointwise8_clamped",
+        "dsp_pointwise8_shift_above_22",  # declined: its output offset would wrap the rounding term
         "dsp_pairs",  # DSP: two positions by two units from widened windows
         "dsp_pairs_by_tap",
         "dsp_pairs_by_tap_above_288",
@@ -1590,8 +1600,17 @@ def dsp_pointwise8_features(graph: Graph, node: Node, shifts: np.ndarray) -> set
         return set()
     bias = folded_convolution_bias(graph, node, depthwise=False)
     assert bias is not None
-    if not dsp_doubling_fits(bias, 8) or (shifts < -DSP_POINTWISE8_MAX_SHIFT).any():
+    if not dsp_doubling_fits(bias, 8):
         return {"dsp_pointwise8_declined"}
+    if (shifts < -DSP_POINTWISE8_MAX_SHIFT).any():
+        # right shifts above 22 with an output zero point that would wrap the rounding term
+        output_q = graph.tensor(node.outputs[0]).quantization
+        assert output_q is not None
+        zero_point = output_q.zero_points[0]
+        wraps = any(
+            not -(2**31) <= zero_point * 2 ** -int(s) + 2 ** (-int(s) - 1) < 2**31 for s in shifts if -31 <= s < -22
+        )
+        return {"dsp_pointwise8_declined", "dsp_pointwise8_shift_above_22"} if wraps else {"dsp_pointwise8_declined"}
     return {"dsp_pointwise8"}
 
 
