@@ -151,29 +151,35 @@ typedef char opbridge_dsp_depthwise4_job_layout[(sizeof(opbridge_dsp_depthwise_s
 void opbridge_dsp_depthwise4_full(opbridge_dsp_depthwise4_job *job);
 void opbridge_dsp_depthwise4_clamped(opbridge_dsp_depthwise4_job *job);
 
-/* A 1x1 CONV_2D over 8 input channels (opbridge_dsp_pointwise8), position by position: the
- * position's 8 bytes widened once into four int16 pairs held in registers, then per output channel
- * one LDM of its four weight pairs and its doubled bias, 4 SMLADs, one LDM of its stage, the short
- * stage with the output offset inside its rounding term, and a byte store: 15 instructions an
- * output (full int8 range), where the pairs of positions spend about 25 on such a layer. */
+/* A 1x1 CONV_2D over 8 or 16 input channels (opbridge_dsp_pointwise), position by position: the
+ * position's bytes widened once into int16 pairs held in registers, then per output channel its
+ * weight pairs and doubled bias in LDMs, an SMLAD per pair, one LDM of its stage, the short stage
+ * with the output offset inside its rounding term, and a byte store: 15 instructions an output over
+ * 8 channels, 22 over 16 (full int8 range), where the pairs of positions spend 25 to 48 on such
+ * layers. */
 typedef struct {
-  const int32_t *units;     /* 0: per output channel 8 words: [2 w0, 2 w2], [2 w1, 2 w3], [2 w4, 2 w6],
-                               [2 w5, 2 w7] (int16 pairs), 2 x folded bias, M, R + (output offset << r), r */
+  const int32_t *units;     /* 0: per output channel: its weight pairs [2 w0, 2 w2], [2 w1, 2 w3], [2 w4, 2 w6],
+                               [2 w5, 2 w7] (int16), 2 x folded bias, over 16 channels four more pairs of
+                               w8-w15, then M, R + (output offset << r), r */
   const int32_t *units_end; /* 4 */
-  const int8_t *input;      /* 8: the next position's 8 bytes (advanced) */
-  int8_t *output;           /* 12: the next position's outputs */
+  const int8_t *input;      /* 8: the next position's bytes (advanced) */
+  int8_t *output;           /* 12: the first position's first output of the turn */
   int32_t positions;        /* 16: > 0 (consumed) */
   int32_t activation_min;   /* 20 */
   int32_t activation_max;   /* 24 */
-} opbridge_dsp_pointwise8_job;
+  int32_t output_skip;      /* 28: bytes from a position's last output of the turn to the next one's first */
+} opbridge_dsp_pointwise_job;
 
-typedef char opbridge_dsp_pointwise8_job_layout[(offsetof(opbridge_dsp_pointwise8_job, positions) == 16 &&
-                                                 offsetof(opbridge_dsp_pointwise8_job, activation_min) == 20)
-                                                    ? 1
-                                                    : -1];
+typedef char opbridge_dsp_pointwise_job_layout[(offsetof(opbridge_dsp_pointwise_job, positions) == 16 &&
+                                                offsetof(opbridge_dsp_pointwise_job, activation_min) == 20 &&
+                                                offsetof(opbridge_dsp_pointwise_job, output_skip) == 28)
+                                                   ? 1
+                                                   : -1];
 
-void opbridge_dsp_pointwise8_full(opbridge_dsp_pointwise8_job *job);
-void opbridge_dsp_pointwise8_clamped(opbridge_dsp_pointwise8_job *job);
+void opbridge_dsp_pointwise8_full(opbridge_dsp_pointwise_job *job);
+void opbridge_dsp_pointwise8_clamped(opbridge_dsp_pointwise_job *job);
+void opbridge_dsp_pointwise16_full(opbridge_dsp_pointwise_job *job);
+void opbridge_dsp_pointwise16_clamped(opbridge_dsp_pointwise_job *job);
 
 /* DEPTHWISE_CONV_2D (multiplier 1) of one channel over one output row, four positions a group, from
  * int16 planes of the channel's input rows (opbridge_dsp_depthwise_planar): SMLAD's pairs run along a

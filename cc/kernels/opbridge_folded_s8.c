@@ -502,58 +502,78 @@ int32_t opbridge_conv_2d_s8_folded_pointwise_narrow(const opbridge_conv_s8_folde
 /* The shape-specialised entry points check their precondition, as the Helium variant's do, then
  * share the general loop (the portable variant has one). */
 #if OPBRIDGE_DSP_ASSEMBLY
-/* The most output channels opbridge_dsp_pointwise8 takes: their records (32 bytes each) on the stack. */
-#define OPBRIDGE_DSP_POINTWISE8_MAX_UNITS 64
+/* The unit records of opbridge_dsp_pointwise on the stack: 64 output channels a turn over 8 input
+ * channels (32 bytes each), 42 over 16 (48 bytes). */
+#define OPBRIDGE_DSP_POINTWISE_RECORD_BYTES 2048
 /* The largest right shift whose output offset fits the rounding term: |R + (offset << r)| stays
  * below 2^30 for offsets of -128 to 127, so adding the rescaled sum (below 2^30) cannot wrap. */
-#define OPBRIDGE_DSP_POINTWISE8_MAX_SHIFT 22
+#define OPBRIDGE_DSP_POINTWISE_MAX_SHIFT 22
 
-/* A 1x1 CONV_2D over 8 input channels, stride 1, unpadded, at most 64 output channels, right
- * shifts of 1 to 22 and accumulators below 2^30 (opbridge_folded_doubling_fits), in assembly
- * (opbridge_dsp_pointwise8_*); 0 if the layer is not of that kind. */
-static int32_t opbridge_dsp_pointwise8(const opbridge_conv_s8_folded_params *params, const int8_t *input,
-                                       const int8_t *filter, int8_t *output) {
+/* Pairs [2 w0, 2 w2], [2 w1, 2 w3] of four weights (SXTB16's order), doubled for the short stage. */
+static void opbridge_dsp_weight_pairs(const int8_t *w, int32_t *pairs) {
+  pairs[0] = (int32_t)((uint32_t)(uint16_t)(2 * w[0]) | (uint32_t)(uint16_t)(2 * w[2]) << 16);
+  pairs[1] = (int32_t)((uint32_t)(uint16_t)(2 * w[1]) | (uint32_t)(uint16_t)(2 * w[3]) << 16);
+}
+
+/* A 1x1 CONV_2D over 8 or 16 input channels, stride 1, unpadded, right shifts of 1 to 22 and
+ * accumulators below 2^30 (opbridge_folded_doubling_fits), in assembly (opbridge_dsp_pointwise8_*,
+ * opbridge_dsp_pointwise16_*), output channels in turns whose records fit the stack; 0 if the layer
+ * is not of that kind. The patch form and the by-channel entry try it first. */
+static int32_t opbridge_dsp_pointwise(const opbridge_conv_s8_folded_params *params, const int8_t *input,
+                                      const int8_t *filter, int8_t *output) {
   const opbridge_dims *out = &params->output;
   const opbridge_folded_requantization *rq = &params->requantization;
+  const int32_t depth = params->input.channels;
   const int32_t units = out->channels;
-  if (params->filter.height != 1 || params->filter.width != 1 || params->input.channels != 8 ||
+  if (params->filter.height != 1 || params->filter.width != 1 || (depth != 8 && depth != 16) ||
       params->stride_height != 1 || params->stride_width != 1 || params->padding_height != 0 ||
       params->padding_width != 0 || out->height != params->input.height || out->width != params->input.width ||
-      units > OPBRIDGE_DSP_POINTWISE8_MAX_UNITS || !opbridge_folded_doubling_fits(rq, units, 8)) {
+      !opbridge_folded_doubling_fits(rq, units, depth)) {
     return 0;
   }
   for (int32_t c = 0; c < (rq->per_channel ? units : 1); ++c) {
-    if (-rq->shifts[c] > OPBRIDGE_DSP_POINTWISE8_MAX_SHIFT) {
+    if (-rq->shifts[c] > OPBRIDGE_DSP_POINTWISE_MAX_SHIFT) {
       return 0;
     }
   }
-  int32_t records[OPBRIDGE_DSP_POINTWISE8_MAX_UNITS * 8];
-  for (int32_t u = 0; u < units; ++u) {
-    const int8_t *w = filter + u * 8;
-    int32_t *record = records + u * 8;
-    for (int32_t half = 0; half < 2; ++half, w += 4) { /* SXTB16's order: [w0, w2], [w1, w3] */
-      record[2 * half] = (int32_t)((uint32_t)(uint16_t)(2 * w[0]) | (uint32_t)(uint16_t)(2 * w[2]) << 16);
-      record[2 * half + 1] = (int32_t)((uint32_t)(uint16_t)(2 * w[1]) | (uint32_t)(uint16_t)(2 * w[3]) << 16);
-    }
-    const int32_t index = rq->per_channel ? u : 0;
-    const int32_t right_shift = -rq->shifts[index];
-    record[4] = 2 * rq->folded_bias[u];
-    record[5] = rq->multipliers[index];
-    record[6] = (int32_t)((UINT32_C(1) << (right_shift - 1)) + ((uint32_t)rq->output_offset << right_shift));
-    record[7] = right_shift;
-  }
-  opbridge_dsp_pointwise8_job job;
-  job.units = records;
-  job.units_end = records + units * 8;
+  const int32_t full = opbridge_dsp_full_range(rq);
+  void (*const kernel)(opbridge_dsp_pointwise_job *) =
+      depth == 8 ? (full ? opbridge_dsp_pointwise8_full : opbridge_dsp_pointwise8_clamped)
+                 : (full ? opbridge_dsp_pointwise16_full : opbridge_dsp_pointwise16_clamped);
+  const int32_t record_words = depth / 2 + 4;
+  const int32_t turn = OPBRIDGE_DSP_POINTWISE_RECORD_BYTES / (4 * record_words);
+  int32_t records[OPBRIDGE_DSP_POINTWISE_RECORD_BYTES / 4];
+  opbridge_dsp_pointwise_job job;
   job.input = input;
-  job.output = output;
-  job.positions = out->batches * out->height * out->width;
   job.activation_min = rq->activation_min;
   job.activation_max = rq->activation_max;
-  if (opbridge_dsp_full_range(rq)) {
-    opbridge_dsp_pointwise8_full(&job);
-  } else {
-    opbridge_dsp_pointwise8_clamped(&job);
+  for (int32_t first = 0; first < units; first += turn) {
+    const int32_t count = units - first < turn ? units - first : turn;
+    for (int32_t u = first; u < first + count; ++u) {
+      const int8_t *w = filter + u * depth;
+      int32_t *record = records + (u - first) * record_words;
+      opbridge_dsp_weight_pairs(w, record);
+      opbridge_dsp_weight_pairs(w + 4, record + 2);
+      record[4] = 2 * rq->folded_bias[u];
+      int32_t *stage = record + 5;
+      if (depth == 16) {
+        opbridge_dsp_weight_pairs(w + 8, record + 5);
+        opbridge_dsp_weight_pairs(w + 12, record + 7);
+        stage = record + 9;
+      }
+      const int32_t index = rq->per_channel ? u : 0;
+      const int32_t right_shift = -rq->shifts[index];
+      stage[0] = rq->multipliers[index];
+      stage[1] = (int32_t)((UINT32_C(1) << (right_shift - 1)) + ((uint32_t)rq->output_offset << right_shift));
+      stage[2] = right_shift;
+    }
+    job.units = records;
+    job.units_end = records + count * record_words;
+    job.input = input;
+    job.output = output + first;
+    job.positions = out->batches * out->height * out->width;
+    job.output_skip = units - count;
+    kernel(&job);
   }
   return 1;
 }
@@ -565,7 +585,7 @@ int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *p
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
 #if OPBRIDGE_DSP_ASSEMBLY
-  if (opbridge_dsp_pointwise8(params, input, filter, output) ||
+  if (opbridge_dsp_pointwise(params, input, filter, output) ||
       opbridge_dsp_conv_pairs(params, input, filter, output)) {
     return OPBRIDGE_STATUS_OK;
   }
@@ -611,6 +631,11 @@ int32_t opbridge_conv_2d_s8_folded_pointwise_by_channel(const opbridge_conv_s8_f
   if (!opbridge_conv_pointwise_by_channel_call_valid(params, input, filter, scratch, output)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
+#if OPBRIDGE_DSP_ASSEMBLY
+  if (opbridge_dsp_pointwise(params, input, filter, output)) {
+    return OPBRIDGE_STATUS_OK;
+  }
+#endif
   if (scratch != NULL) {
     return opbridge_conv_2d_s8_folded_patch(params, input, filter, scratch, output);
   }

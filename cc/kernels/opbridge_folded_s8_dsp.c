@@ -213,6 +213,8 @@ OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_DEPTHWISE_
           "cmp lr, r9\n"                                                                                         \
           "bne 2b\n"                                                                                             \
           "ldr r9, [sp]\n"                                                                                       \
+          "ldr r10, [r9, #28]\n"                                                                                 \
+          "add r12, r12, r10\n"                                                                                  \
           "ldr r10, [r9, #16]\n"                                                                                 \
           "subs r10, r10, #1\n"                                                                                  \
           "str r10, [r9, #16]\n"                                                                                 \
@@ -221,6 +223,72 @@ OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_DEPTHWISE_
 
 OPBRIDGE_DSP_POINTWISE8(full, OPBRIDGE_DSP_POINTWISE8_NO_BOUNDS, OPBRIDGE_DSP_FULL);
 OPBRIDGE_DSP_POINTWISE8(clamped, OPBRIDGE_DSP_POINTWISE8_BOUNDS, OPBRIDGE_DSP_POINTWISE8_CLAMPED);
+
+/* opbridge_dsp_pointwise16_*: [sp] the job, [sp, #4] the units' end, [sp, #8] the outputs; r0-r7 the
+ * position's int16 pairs, lr the unit records; per unit r8-r11 four weight pairs at a time, r12
+ * its sum, then r8-r10 its M, R + (offset << r) and r. */
+#define OPBRIDGE_DSP_POINTWISE16_NO_BOUNDS ""
+#define OPBRIDGE_DSP_POINTWISE16_BOUNDS                                                                           \
+  "ldr r8, [sp]\n"                                                                                               \
+  "ldrd r9, r10, [r8, #20]\n"
+#define OPBRIDGE_DSP_POINTWISE16_CLAMPED(acc) OPBRIDGE_DSP_CLAMP(acc, "r9", "r10")
+#define OPBRIDGE_DSP_POINTWISE16(kind, bounds, clamp)                                                             \
+  __asm__(OPBRIDGE_ASM_FUNCTION_BEGIN(opbridge_dsp_pointwise16_##kind)                                           \
+          "ldr r1, [r0, #4]\n"                                                                                   \
+          "ldr r2, [r0, #12]\n"                                                                                  \
+          "push {r0, r1, r2, r4-r11, lr}\n"                                                                      \
+          "1:\n" /* a position: its 16 bytes as int16 pairs, [x0, x2], [x1, x3], ... */                         \
+          "ldr r9, [sp]\n"                                                                                       \
+          "ldr r10, [r9, #8]\n"                                                                                  \
+          "ldr r0, [r10], #4\n"                                                                                  \
+          "ldr r2, [r10], #4\n"                                                                                  \
+          "ldr r4, [r10], #4\n"                                                                                  \
+          "ldr r6, [r10], #4\n"                                                                                  \
+          "str r10, [r9, #8]\n"                                                                                  \
+          "ldr lr, [r9]\n"                                                                                       \
+          "sxtb16 r1, r0, ror #8\n"                                                                              \
+          "sxtb16 r0, r0\n"                                                                                      \
+          "sxtb16 r3, r2, ror #8\n"                                                                              \
+          "sxtb16 r2, r2\n"                                                                                      \
+          "sxtb16 r5, r4, ror #8\n"                                                                              \
+          "sxtb16 r4, r4\n"                                                                                      \
+          "sxtb16 r7, r6, ror #8\n"                                                                              \
+          "sxtb16 r6, r6\n"                                                                                      \
+          "2:\n" /* an output channel */                                                                         \
+          "ldm lr!, {r8-r12}\n"                                                                                  \
+          "smlad r12, r0, r8, r12\n"                                                                             \
+          "smlad r12, r1, r9, r12\n"                                                                             \
+          "smlad r12, r2, r10, r12\n"                                                                            \
+          "smlad r12, r3, r11, r12\n"                                                                            \
+          "ldm lr!, {r8-r11}\n"                                                                                  \
+          "smlad r12, r4, r8, r12\n"                                                                             \
+          "smlad r12, r5, r9, r12\n"                                                                             \
+          "smlad r12, r6, r10, r12\n"                                                                            \
+          "smlad r12, r7, r11, r12\n"                                                                            \
+          "ldm lr!, {r8-r10}\n"                                                                                  \
+          "smmulr r12, r12, r8\n"                                                                                \
+          "add r9, r9, r12, asr #31\n"                                                                           \
+          "add r12, r12, r9\n"                                                                                   \
+          "asr r12, r12, r10\n" bounds clamp("r12")                                                              \
+          "ldr r11, [sp, #8]\n"                                                                                  \
+          "strb r12, [r11], #1\n"                                                                                \
+          "str r11, [sp, #8]\n"                                                                                  \
+          "ldr r11, [sp, #4]\n"                                                                                  \
+          "cmp lr, r11\n"                                                                                        \
+          "bne 2b\n"                                                                                             \
+          "ldr r9, [sp]\n"                                                                                       \
+          "ldr r10, [r9, #28]\n"                                                                                 \
+          "ldr r11, [sp, #8]\n"                                                                                  \
+          "add r11, r11, r10\n"                                                                                  \
+          "str r11, [sp, #8]\n"                                                                                  \
+          "ldr r10, [r9, #16]\n"                                                                                 \
+          "subs r10, r10, #1\n"                                                                                  \
+          "str r10, [r9, #16]\n"                                                                                 \
+          "bne 1b\n"                                                                                             \
+          "pop {r0, r1, r2, r4-r11, pc}\n" OPBRIDGE_ASM_FUNCTION_END(opbridge_dsp_pointwise16_##kind))
+
+OPBRIDGE_DSP_POINTWISE16(full, OPBRIDGE_DSP_POINTWISE16_NO_BOUNDS, OPBRIDGE_DSP_FULL);
+OPBRIDGE_DSP_POINTWISE16(clamped, OPBRIDGE_DSP_POINTWISE16_BOUNDS, OPBRIDGE_DSP_POINTWISE16_CLAMPED);
 
 /* The planes' multiply-accumulates (opbridge_dsp_plane_job): r10 the window row at the group's first
  * window, r9 the plane word just loaded, r4-r7 the four positions' sums, the row's weight pairs in

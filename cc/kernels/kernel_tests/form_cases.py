@@ -460,12 +460,14 @@ BY_CHANNEL_NODES = {
     88: (48, 6, 8, 8, 1),
     90: (16, 5, 8, 9, 1),
     92: (40, 3, 8, 8, 1),
-    96: (8, 20, 6, 9, 2),
+    95: (16, 20, 6, 9, 2),
     99: (8, 12, 4, 6, 1),
+    103: (8, 68, 3, 4, 1),
 }
-# By-channel nodes whose spread outputs are clamped (RELU6): the DSP variant's 1x1 over 8 channels
-# (opbridge_dsp_pointwise8) has a clamping stage of its own.
-BY_CHANNEL_CLAMPED_NODES = (96,)
+# By-channel nodes whose spread outputs are clamped (RELU6), their scales drawn as in the ordinary
+# regime: the DSP variant's 1x1 over 8 and 16 channels (opbridge_dsp_pointwise) has a clamping
+# stage of its own for each.
+BY_CHANNEL_CLAMPED_NODES = (95, 103)
 # A by-channel node over 8 channels whose right shifts (25 to 30) and output zero point (-128) would
 # wrap that path's rounding term (R + (offset << r)): it must decline them.
 BY_CHANNEL_LARGE_SHIFT_NODES = (99,)
@@ -523,14 +525,15 @@ def conv_layer_inputs(
 def draw_by_channel_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     """A 1x1 layer of BY_CHANNEL_NODES."""
     in_channels, out_channels, height, width, batches = BY_CHANNEL_NODES[index]
-    spread = regime_of(index) in ("ordinary", "power_of_two")
+    regime = "ordinary" if index in BY_CHANNEL_CLAMPED_NODES else regime_of(index)
+    spread = regime in ("ordinary", "power_of_two")
     # no activation where spread (a clamp would squeeze the spread outputs into a few values), but
     # RELU6 on the clamped nodes
     activation = Activation.RELU6 if index in BY_CHANNEL_CLAMPED_NODES else None
     if activation is None:
         activation = Activation.NONE if spread else draw(ACTIVATIONS)
     fields = undilated_fields(draw(PADDINGS), 1, 1, activation)
-    input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), out_channels, per_channel_of(index), 0)
+    input_q, filter_q, output_q = draw_quantization(draw, regime, out_channels, per_channel_of(index), 0)
     if spread:
         output_q = Quantization(
             (float(np.float32(input_q.scale * max(filter_q.scales) / 0.003)),), output_q.zero_points
@@ -983,7 +986,7 @@ def draw_add_or_sub(op_type: str) -> Callable[[DrawFn, int], NodeSpec]:
 FORMS: dict[str, Form] = {
     form.name: form
     for form in (
-        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 100, draw_conv_2d),
+        Form("conv_2d_folded", "CONV_2D", "opbridge_conv_2d_s8_folded", 104, draw_conv_2d),
         Form(
             "depthwise_conv_2d_folded",
             "DEPTHWISE_CONV_2D",
@@ -1171,10 +1174,15 @@ FEATURES: dict[str, set[str]] = {
         "blocks",  # opbridge_conv_2d_s8_folded_blocks
         "pointwise",  # opbridge_conv_2d_s8_folded_pointwise
         "pointwise_narrow",  # and opbridge_conv_2d_s8_folded_pointwise_narrow
-        "dsp_pointwise8",  # DSP: 1x1 over 8 channels, a position's pairs in registers
-        "dsp_pointwise8_full_range",
-        "dsp_pointwise8_clamped",
-        "dsp_pointwise8_shift_above_22",  # declined: its output offset would wrap the rounding term
+        "dsp_pointwise",  # DSP: 1x1 over 8 or 16 channels, a position's pairs in registers
+        "dsp_pointwise_depth_8",
+        "dsp_pointwise_depth_16",
+        "dsp_pointwise_in_turns",
+        "dsp_pointwise_8_full_range",
+        "dsp_pointwise_8_clamped",
+        "dsp_pointwise_16_full_range",
+        "dsp_pointwise_16_clamped",
+        "dsp_pointwise_shift_above_22",  # declined: its output offset would wrap the rounding term
         "dsp_pairs",  # DSP: two positions by two units from widened windows
         "dsp_pairs_by_tap",
         "dsp_pairs_by_tap_above_288",
@@ -1458,8 +1466,8 @@ DSP_DEPTHWISE_MAX_TAPS = 64  # OPBRIDGE_DSP_DEPTHWISE_MAX_TAPS
 DSP_DEPTHWISE_WEIGHT_BYTES = 1152  # OPBRIDGE_DSP_DEPTHWISE_WEIGHT_BYTES
 DSP_FC_STAGE_UNITS = 64  # OPBRIDGE_DSP_FC_STAGE_UNITS
 DSP_DEPTHWISE_TURN_CHANNELS = 64  # OPBRIDGE_DSP_DEPTHWISE_TURN_CHANNELS
-DSP_POINTWISE8_MAX_UNITS = 64  # OPBRIDGE_DSP_POINTWISE8_MAX_UNITS
-DSP_POINTWISE8_MAX_SHIFT = 22  # OPBRIDGE_DSP_POINTWISE8_MAX_SHIFT
+DSP_POINTWISE_RECORD_BYTES = 2048  # OPBRIDGE_DSP_POINTWISE_RECORD_BYTES
+DSP_POINTWISE_MAX_SHIFT = 22  # OPBRIDGE_DSP_POINTWISE_MAX_SHIFT
 DSP_PLANE_MAX_FILTER = 8  # OPBRIDGE_DSP_PLANE_MAX_FILTER
 DSP_PLANE_BYTES = 4096  # OPBRIDGE_DSP_PLANE_BYTES
 
@@ -1560,10 +1568,14 @@ def dsp_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[str]:
         return planar
     window_bytes = filter_height * filter_width * in_channels
     patch = bool(conv_2d_scratch_bytes(graph, node))  # each window copied into scratch first
-    pointwise8 = dsp_pointwise8_features(graph, node, shifts) if patch else set()
-    if "dsp_pointwise8" in pointwise8:
-        return stage | pointwise8 | {f"dsp_pointwise8_{next(iter(stage)).removeprefix('dsp_')}"}
-    stage |= pointwise8  # declined by its bounds: the paths below
+    # opbridge_dsp_pointwise runs from the patch form and from the by-channel entry (which, over 16
+    # channels, otherwise runs the general form)
+    by_channel = folded_kernel(graph, node) == "opbridge_conv_2d_s8_folded_pointwise_by_channel"
+    pointwise = dsp_pointwise_features(graph, node, shifts) if patch or by_channel else set()
+    if "dsp_pointwise" in pointwise:
+        depth = graph.tensor(node.inputs[0]).shape[3]
+        return stage | pointwise | {f"dsp_pointwise_{depth}_{next(iter(stage)).removeprefix('dsp_')}"}
+    stage |= pointwise  # declined by its bounds: the paths below
     pairs = dsp_pairs_features(graph, node, shifts, window_bytes)
     if "dsp_pairs" in pairs:
         return stage | pairs | {f"dsp_pairs_{next(iter(stage)).removeprefix('dsp_')}"}
@@ -1583,26 +1595,26 @@ def dsp_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[str]:
     return features
 
 
-def dsp_pointwise8_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[str]:
-    """CONV_2D through the patch form: the DSP variant's 1x1 over 8 input channels
-    (opbridge_dsp_pointwise8), empty if the node is not of that kind; "dsp_pointwise8_declined" when
+def dsp_pointwise_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[str]:
+    """CONV_2D through the patch form: the DSP variant's 1x1 over 8 or 16 input channels
+    (opbridge_dsp_pointwise), empty if the node is not of that kind; "dsp_pointwise_declined" when
     only its right-shift bound (22) or its accumulator bound keeps a node from it."""
     a = node.attributes
     _, height, width, in_channels = graph.tensor(node.inputs[0]).shape
     out_channels, filter_height, filter_width, _ = graph.tensor(node.inputs[1]).shape
     _, out_height, out_width, _ = graph.tensor(node.outputs[0]).shape
     if not (
-        (filter_height, filter_width, in_channels) == (1, 1, 8)
+        (filter_height, filter_width) == (1, 1)
+        and in_channels in (8, 16)
         and (a.stride_height, a.stride_width) == (1, 1)
         and (out_height, out_width) == (height, width)
-        and out_channels <= DSP_POINTWISE8_MAX_UNITS
     ):
         return set()
     bias = folded_convolution_bias(graph, node, depthwise=False)
     assert bias is not None
-    if not dsp_doubling_fits(bias, 8):
-        return {"dsp_pointwise8_declined"}
-    if (shifts < -DSP_POINTWISE8_MAX_SHIFT).any():
+    if not dsp_doubling_fits(bias, in_channels):
+        return {"dsp_pointwise_declined"}
+    if (shifts < -DSP_POINTWISE_MAX_SHIFT).any():
         # right shifts above 22 with an output zero point that would wrap the rounding term
         output_q = graph.tensor(node.outputs[0]).quantization
         assert output_q is not None
@@ -1610,8 +1622,11 @@ def dsp_pointwise8_features(graph: Graph, node: Node, shifts: np.ndarray) -> set
         wraps = any(
             not -(2**31) <= zero_point * 2 ** -int(s) + 2 ** (-int(s) - 1) < 2**31 for s in shifts if -31 <= s < -22
         )
-        return {"dsp_pointwise8_declined", "dsp_pointwise8_shift_above_22"} if wraps else {"dsp_pointwise8_declined"}
-    return {"dsp_pointwise8"}
+        return {"dsp_pointwise_declined", "dsp_pointwise_shift_above_22"} if wraps else {"dsp_pointwise_declined"}
+    features = {"dsp_pointwise", f"dsp_pointwise_depth_{in_channels}"}
+    if out_channels > DSP_POINTWISE_RECORD_BYTES // (4 * (in_channels // 2 + 4)):
+        features.add("dsp_pointwise_in_turns")  # the unit records built a turn of output channels at a time
+    return features
 
 
 def dsp_planar_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[str]:
