@@ -460,6 +460,7 @@ BY_CHANNEL_NODES = {
     88: (48, 6, 8, 8, 1),
     90: (16, 5, 8, 9, 1),
     92: (40, 3, 8, 8, 1),
+    91: (16, 44, 8, 9, 1),
     95: (16, 20, 6, 9, 2),
     99: (8, 12, 4, 6, 1),
     103: (8, 68, 3, 4, 1),
@@ -467,7 +468,7 @@ BY_CHANNEL_NODES = {
 # By-channel nodes whose spread outputs are clamped (RELU6), their scales drawn as in the ordinary
 # regime: the DSP variant's 1x1 over 8 and 16 channels (opbridge_dsp_pointwise) has a clamping
 # stage of its own for each.
-BY_CHANNEL_CLAMPED_NODES = (95, 103)
+BY_CHANNEL_CLAMPED_NODES = (91, 95, 103)
 # A by-channel node over 8 channels whose right shifts (25 to 30) and output zero point (-128) would
 # wrap that path's rounding term (R + (offset << r)): it must decline them.
 BY_CHANNEL_LARGE_SHIFT_NODES = (99,)
@@ -1177,7 +1178,8 @@ FEATURES: dict[str, set[str]] = {
         "dsp_pointwise",  # DSP: 1x1 over 8 or 16 channels, a position's pairs in registers
         "dsp_pointwise_depth_8",
         "dsp_pointwise_depth_16",
-        "dsp_pointwise_in_turns",
+        "dsp_pointwise_8_in_turns",
+        "dsp_pointwise_16_in_turns",
         "dsp_pointwise_8_full_range",
         "dsp_pointwise_8_clamped",
         "dsp_pointwise_16_full_range",
@@ -1625,7 +1627,9 @@ def dsp_pointwise_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[
         return {"dsp_pointwise_declined", "dsp_pointwise_shift_above_22"} if wraps else {"dsp_pointwise_declined"}
     features = {"dsp_pointwise", f"dsp_pointwise_depth_{in_channels}"}
     if out_channels > DSP_POINTWISE_RECORD_BYTES // (4 * (in_channels // 2 + 4)):
-        features.add("dsp_pointwise_in_turns")  # the unit records built a turn of output channels at a time
+        features.add(
+            f"dsp_pointwise_{in_channels}_in_turns"
+        )  # the unit records built a turn of output channels at a time
     return features
 
 
