@@ -154,9 +154,9 @@ void opbridge_dsp_depthwise4_clamped(opbridge_dsp_depthwise4_job *job);
 /* A 1x1 CONV_2D over 8 or 16 input channels (opbridge_dsp_pointwise), position by position: the
  * position's bytes widened once into int16 pairs held in registers, then per output channel its
  * weight pairs and doubled bias in LDMs, an SMLAD per pair, one LDM of its stage, the short stage
- * with the output offset inside its rounding term, and a byte store: 15 instructions an output over
- * 8 channels, 22 over 16 (full int8 range), where the pairs of positions spend 25 to 48 on such
- * layers. */
+ * with the output offset inside its rounding term, and a byte store, two output channels a loop
+ * step: 13.5 instructions an output over 8 channels, 20.5 over 16 (full int8 range), where the pairs
+ * of positions spend 25 to 48 on such layers. */
 typedef struct {
   const int32_t *units;     /* 0: per output channel: its weight pairs [2 w0, 2 w2], [2 w1, 2 w3], [2 w4, 2 w6],
                                [2 w5, 2 w7] (int16), 2 x folded bias, over 16 channels four more pairs of
@@ -168,11 +168,13 @@ typedef struct {
   int32_t activation_min;   /* 20 */
   int32_t activation_max;   /* 24 */
   int32_t output_skip;      /* 28: bytes from a position's last output of the turn to the next one's first */
+  int32_t odd_units;        /* 32: 1 if the turn has an odd number of output channels (two a loop step) */
 } opbridge_dsp_pointwise_job;
 
 typedef char opbridge_dsp_pointwise_job_layout[(offsetof(opbridge_dsp_pointwise_job, positions) == 16 &&
                                                 offsetof(opbridge_dsp_pointwise_job, activation_min) == 20 &&
-                                                offsetof(opbridge_dsp_pointwise_job, output_skip) == 28)
+                                                offsetof(opbridge_dsp_pointwise_job, output_skip) == 28 &&
+                                                offsetof(opbridge_dsp_pointwise_job, odd_units) == 32)
                                                    ? 1
                                                    : -1];
 

@@ -573,6 +573,7 @@ static int32_t opbridge_dsp_pointwise(const opbridge_conv_s8_folded_params *para
     job.output = output + first;
     job.positions = out->batches * out->height * out->width;
     job.output_skip = units - count;
+    job.odd_units = count % 2;
     kernel(&job);
   }
   return 1;

@@ -182,6 +182,18 @@ OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_DEPTHWISE_
   "ldr r9, [sp]\n"                                                                                               \
   "ldrd r4, r5, [r9, #20]\n"
 #define OPBRIDGE_DSP_POINTWISE8_CLAMPED(acc) OPBRIDGE_DSP_CLAMP(acc, "r4", "r5")
+/* One output channel: its record's weight pairs and doubled bias, 4 SMLADs, its stage. */
+#define OPBRIDGE_DSP_POINTWISE8_UNIT(bounds, clamp)                                                               \
+  "ldm lr!, {r4-r8}\n"                                                                                           \
+  "smlad r8, r0, r4, r8\n"                                                                                       \
+  "smlad r8, r1, r5, r8\n"                                                                                       \
+  "smlad r8, r2, r6, r8\n"                                                                                       \
+  "smlad r8, r3, r7, r8\n"                                                                                       \
+  "ldm lr!, {r9-r11}\n"                                                                                          \
+  "smmulr r8, r8, r9\n"                                                                                          \
+  "add r10, r10, r8, asr #31\n"                                                                                  \
+  "add r8, r8, r10\n"                                                                                            \
+  "asr r8, r8, r11\n" bounds clamp("r8") "strb r8, [r12], #1\n"
 #define OPBRIDGE_DSP_POINTWISE8(kind, bounds, clamp)                                                              \
   __asm__(OPBRIDGE_ASM_FUNCTION_BEGIN(opbridge_dsp_pointwise8_##kind)                                            \
           "ldr r1, [r0, #4]\n"                                                                                   \
@@ -198,17 +210,10 @@ OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_DEPTHWISE_
           "sxtb16 r0, r0\n"                                                                                      \
           "sxtb16 r3, r2, ror #8\n"                                                                              \
           "sxtb16 r2, r2\n"                                                                                      \
-          "2:\n" /* an output channel */                                                                         \
-          "ldm lr!, {r4-r8}\n"                                                                                   \
-          "smlad r8, r0, r4, r8\n"                                                                               \
-          "smlad r8, r1, r5, r8\n"                                                                               \
-          "smlad r8, r2, r6, r8\n"                                                                               \
-          "smlad r8, r3, r7, r8\n"                                                                               \
-          "ldm lr!, {r9-r11}\n"                                                                                  \
-          "smmulr r8, r8, r9\n"                                                                                  \
-          "add r10, r10, r8, asr #31\n"                                                                          \
-          "add r8, r8, r10\n"                                                                                    \
-          "asr r8, r8, r11\n" bounds clamp("r8") "strb r8, [r12], #1\n"                                          \
+          "ldr r9, [r9, #32]\n" /* an odd number of output channels: enter at the second */                     \
+          "cmp r9, #0\n"                                                                                         \
+          "bne 3f\n"                                                                                             \
+          "2:\n" OPBRIDGE_DSP_POINTWISE8_UNIT(bounds, clamp) "3:\n" OPBRIDGE_DSP_POINTWISE8_UNIT(bounds, clamp)    \
           "ldr r9, [sp, #4]\n"                                                                                   \
           "cmp lr, r9\n"                                                                                         \
           "bne 2b\n"                                                                                             \
@@ -232,6 +237,26 @@ OPBRIDGE_DSP_POINTWISE8(clamped, OPBRIDGE_DSP_POINTWISE8_BOUNDS, OPBRIDGE_DSP_PO
   "ldr r8, [sp]\n"                                                                                               \
   "ldrd r9, r10, [r8, #20]\n"
 #define OPBRIDGE_DSP_POINTWISE16_CLAMPED(acc) OPBRIDGE_DSP_CLAMP(acc, "r9", "r10")
+/* One output channel: its record's weight pairs (doubled bias with the first four), 8 SMLADs, its stage. */
+#define OPBRIDGE_DSP_POINTWISE16_UNIT(bounds, clamp)                                                              \
+  "ldm lr!, {r8-r12}\n"                                                                                          \
+  "smlad r12, r0, r8, r12\n"                                                                                     \
+  "smlad r12, r1, r9, r12\n"                                                                                     \
+  "smlad r12, r2, r10, r12\n"                                                                                    \
+  "smlad r12, r3, r11, r12\n"                                                                                    \
+  "ldm lr!, {r8-r11}\n"                                                                                          \
+  "smlad r12, r4, r8, r12\n"                                                                                     \
+  "smlad r12, r5, r9, r12\n"                                                                                     \
+  "smlad r12, r6, r10, r12\n"                                                                                    \
+  "smlad r12, r7, r11, r12\n"                                                                                    \
+  "ldm lr!, {r8-r10}\n"                                                                                          \
+  "smmulr r12, r12, r8\n"                                                                                        \
+  "add r9, r9, r12, asr #31\n"                                                                                   \
+  "add r12, r12, r9\n"                                                                                           \
+  "asr r12, r12, r10\n" bounds clamp("r12")                                                                      \
+  "ldr r11, [sp, #8]\n"                                                                                          \
+  "strb r12, [r11], #1\n"                                                                                        \
+  "str r11, [sp, #8]\n"
 #define OPBRIDGE_DSP_POINTWISE16(kind, bounds, clamp)                                                             \
   __asm__(OPBRIDGE_ASM_FUNCTION_BEGIN(opbridge_dsp_pointwise16_##kind)                                           \
           "ldr r1, [r0, #4]\n"                                                                                   \
@@ -254,25 +279,10 @@ OPBRIDGE_DSP_POINTWISE8(clamped, OPBRIDGE_DSP_POINTWISE8_BOUNDS, OPBRIDGE_DSP_PO
           "sxtb16 r4, r4\n"                                                                                      \
           "sxtb16 r7, r6, ror #8\n"                                                                              \
           "sxtb16 r6, r6\n"                                                                                      \
-          "2:\n" /* an output channel */                                                                         \
-          "ldm lr!, {r8-r12}\n"                                                                                  \
-          "smlad r12, r0, r8, r12\n"                                                                             \
-          "smlad r12, r1, r9, r12\n"                                                                             \
-          "smlad r12, r2, r10, r12\n"                                                                            \
-          "smlad r12, r3, r11, r12\n"                                                                            \
-          "ldm lr!, {r8-r11}\n"                                                                                  \
-          "smlad r12, r4, r8, r12\n"                                                                             \
-          "smlad r12, r5, r9, r12\n"                                                                             \
-          "smlad r12, r6, r10, r12\n"                                                                            \
-          "smlad r12, r7, r11, r12\n"                                                                            \
-          "ldm lr!, {r8-r10}\n"                                                                                  \
-          "smmulr r12, r12, r8\n"                                                                                \
-          "add r9, r9, r12, asr #31\n"                                                                           \
-          "add r12, r12, r9\n"                                                                                   \
-          "asr r12, r12, r10\n" bounds clamp("r12")                                                              \
-          "ldr r11, [sp, #8]\n"                                                                                  \
-          "strb r12, [r11], #1\n"                                                                                \
-          "str r11, [sp, #8]\n"                                                                                  \
+          "ldr r9, [r9, #32]\n" /* an odd number of output channels: enter at the second */                     \
+          "cmp r9, #0\n"                                                                                         \
+          "bne 3f\n"                                                                                             \
+          "2:\n" OPBRIDGE_DSP_POINTWISE16_UNIT(bounds, clamp) "3:\n" OPBRIDGE_DSP_POINTWISE16_UNIT(bounds, clamp)  \
           "ldr r11, [sp, #4]\n"                                                                                  \
           "cmp lr, r11\n"                                                                                        \
           "bne 2b\n"                                                                                             \

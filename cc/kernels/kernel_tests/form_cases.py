@@ -452,7 +452,7 @@ BY_CHANNEL_NODES = {
     77: (40, 7, 8, 8, 1),
     78: (24, 5, 8, 10, 1),
     79: (32, 4, 8, 8, 1),
-    80: (8, 12, 10, 12, 1),
+    80: (8, 13, 10, 12, 1),
     81: (3, 5, 10, 10, 2),
     82: (5, 9, 1, 67, 1),
     83: (12, 6, 8, 9, 1),
@@ -1180,6 +1180,8 @@ FEATURES: dict[str, set[str]] = {
         "dsp_pointwise_depth_16",
         "dsp_pointwise_8_in_turns",
         "dsp_pointwise_16_in_turns",
+        "dsp_pointwise_8_odd_units",
+        "dsp_pointwise_16_odd_units",
         "dsp_pointwise_8_full_range",
         "dsp_pointwise_8_clamped",
         "dsp_pointwise_16_full_range",
@@ -1626,10 +1628,11 @@ def dsp_pointwise_features(graph: Graph, node: Node, shifts: np.ndarray) -> set[
         )
         return {"dsp_pointwise_declined", "dsp_pointwise_shift_above_22"} if wraps else {"dsp_pointwise_declined"}
     features = {"dsp_pointwise", f"dsp_pointwise_depth_{in_channels}"}
-    if out_channels > DSP_POINTWISE_RECORD_BYTES // (4 * (in_channels // 2 + 4)):
-        features.add(
-            f"dsp_pointwise_{in_channels}_in_turns"
-        )  # the unit records built a turn of output channels at a time
+    turn = DSP_POINTWISE_RECORD_BYTES // (4 * (in_channels // 2 + 4))
+    if out_channels > turn:  # the unit records built a turn of output channels at a time
+        features.add(f"dsp_pointwise_{in_channels}_in_turns")
+    if (out_channels % turn if out_channels > turn else out_channels) % 2:
+        features.add(f"dsp_pointwise_{in_channels}_odd_units")  # the loop of two channels entered at its second
     return features
 
 
