@@ -116,8 +116,8 @@ void opbridge_dsp_window4_full(opbridge_dsp_window4_job *job);
 void opbridge_dsp_window4_clamped(opbridge_dsp_window4_job *job);
 
 /* The output stage of opbridge_dsp_depthwise4_*, per group of four channels: their folded
- * biases, then each channel's M, R = 2^(r-1) and r (as opbridge_dsp_pair_stage's), built once per
- * call on the stack. */
+ * biases doubled (as the widened weights), then each channel's M, R = 2^(r-1) and r (as
+ * opbridge_dsp_pair_stage's), built once per call on the stack. */
 typedef struct {
   int32_t bias[4];
   int32_t constants[4][3];
@@ -125,7 +125,7 @@ typedef struct {
 
 /* DEPTHWISE_CONV_2D (multiplier 1) of one output position, four channels at a time: per tap one
  * load of the tap's pointer, one of its 4 input bytes (SXTB16 into even and odd int16 pairs), one
- * LDRD of the 4 weights widened on the stack once per call ([w2, w0], [w3, w1]) and four
+ * LDRD of the 4 weights widened and doubled on the stack once per call ([w2, w0], [w3, w1]) and four
  * SMLABB/SMLATT, 9 instructions per 4 products. A tap outside the input points at a row of the
  * input zero point, whose products cancel the folded bias's share of it. */
 typedef struct {

@@ -723,19 +723,20 @@ static int32_t opbridge_dsp_depthwise(const opbridge_conv_s8_folded_params *para
   const int32_t x_span = (fl->width - 1) * params->dilation_width;
   for (int32_t first = 0; first < channels; first += turn) {
     const int32_t turn_channels = channels - first < turn ? channels - first : turn;
-    /* Per group of 4 channels, per tap: [w2, w0] and [w3, w1] as int16 pairs. */
+    /* Per group of 4 channels, per tap: [w2, w0] and [w3, w1] as int16 pairs, doubled (as the bias)
+     * so the sums are the doubled accumulator the stage multiplies. */
     int32_t *word = weights;
     for (int32_t group = first; group < first + turn_channels; group += 4) {
       for (int32_t t = 0; t < tap_count; ++t, word += 2) {
         const int8_t *w = filter + t * channels + group;
-        word[0] = (int32_t)((uint32_t)(uint16_t)w[2] << 16 | (uint16_t)w[0]);
-        word[1] = (int32_t)((uint32_t)(uint16_t)w[3] << 16 | (uint16_t)w[1]);
+        word[0] = (int32_t)((uint32_t)(uint16_t)(2 * w[2]) << 16 | (uint16_t)(2 * w[0]));
+        word[1] = (int32_t)((uint32_t)(uint16_t)(2 * w[3]) << 16 | (uint16_t)(2 * w[1]));
       }
       opbridge_dsp_depthwise_stage *stage = &stages[(group - first) / 4];
       for (int32_t k = 0; k < 4; ++k) {
         const int32_t index = rq->per_channel ? group + k : 0;
         const int32_t right_shift = -rq->shifts[index];
-        stage->bias[k] = rq->folded_bias[group + k];
+        stage->bias[k] = 2 * rq->folded_bias[group + k];
         stage->constants[k][0] = rq->multipliers[index];
         stage->constants[k][1] = (int32_t)(UINT32_C(1) << (right_shift - 1));
         stage->constants[k][2] = right_shift;

@@ -131,10 +131,10 @@
   "smlabb r5, r10, r12, r5\n"                                                                                    \
   "smlatt r7, r10, r12, r7\n"
 /* One channel's output from lr's next M, R and r (r8-r10), r1 the output offset, r0 the outputs:
- * SMMULR(2 acc, M), then (x + R - (x < 0)) >> r (opbridge_dsp_depthwise_stage). */
+ * SMMULR(acc, M) of the doubled sum (weights and bias doubled), then (x + R - (x < 0)) >> r
+ * (opbridge_dsp_depthwise_stage). */
 #define OPBRIDGE_DSP_DEPTHWISE_OUTPUT(acc, byte, clamp)                                                          \
   "ldm lr!, {r8-r10}\n"                                                                                          \
-  "lsl " acc ", " acc ", #1\n"                                                                                   \
   "smmulr " acc ", " acc ", r8\n" OPBRIDGE_DSP_ROUNDING_SHIFT(acc, "r9", "r9", "r10", "r1") clamp(acc)           \
   "strb " acc ", [r0, #" byte "]\n"
 #define OPBRIDGE_DSP_DEPTHWISE_NO_BOUNDS ""
