@@ -174,6 +174,25 @@
 OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_full, OPBRIDGE_DSP_DEPTHWISE_NO_BOUNDS, OPBRIDGE_DSP_FULL);
 OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_DEPTHWISE_BOUNDS, OPBRIDGE_DSP_DEPTHWISE_CLAMPED);
 
+/* Both widths of opbridge_dsp_pointwise, r9 the job: an odd number of output channels enters the
+ * loop of two at its second (label 3); the loop back while units remain ([sp, #4] their end),
+ * then r9 the job and r10 the output skip; after a position, on to the next (label 1). */
+#define OPBRIDGE_DSP_POINTWISE_ODD_ENTRY                                                                          \
+  "ldr r9, [r9, #32]\n"                                                                                          \
+  "cmp r9, #0\n"                                                                                                 \
+  "bne 3f\n"
+#define OPBRIDGE_DSP_POINTWISE_UNITS_END                                                                          \
+  "ldr r9, [sp, #4]\n"                                                                                           \
+  "cmp lr, r9\n"                                                                                                 \
+  "bne 2b\n"                                                                                                     \
+  "ldr r9, [sp]\n"                                                                                               \
+  "ldr r10, [r9, #28]\n"
+#define OPBRIDGE_DSP_POINTWISE_NEXT_POSITION                                                                      \
+  "ldr r10, [r9, #16]\n"                                                                                         \
+  "subs r10, r10, #1\n"                                                                                          \
+  "str r10, [r9, #16]\n"                                                                                         \
+  "bne 1b\n"
+
 /* opbridge_dsp_pointwise8_*: [sp] the job, [sp, #4] the units' end; r0-r3 the position's int16
  * pairs, r12 the outputs, lr the unit records; per unit r4-r7 its weight pairs, r8 its sum, r9-r11
  * its M, R + (offset << r) and r. */
@@ -210,21 +229,11 @@ OPBRIDGE_DSP_DEPTHWISE4(opbridge_dsp_depthwise4_clamped, OPBRIDGE_DSP_DEPTHWISE_
           "sxtb16 r0, r0\n"                                                                                      \
           "sxtb16 r3, r2, ror #8\n"                                                                              \
           "sxtb16 r2, r2\n"                                                                                      \
-          "ldr r9, [r9, #32]\n" /* an odd number of output channels: enter at the second */                     \
-          "cmp r9, #0\n"                                                                                         \
-          "bne 3f\n"                                                                                             \
+          OPBRIDGE_DSP_POINTWISE_ODD_ENTRY                                                                       \
           "2:\n" OPBRIDGE_DSP_POINTWISE8_UNIT(bounds, clamp) "3:\n" OPBRIDGE_DSP_POINTWISE8_UNIT(bounds, clamp)    \
-          "ldr r9, [sp, #4]\n"                                                                                   \
-          "cmp lr, r9\n"                                                                                         \
-          "bne 2b\n"                                                                                             \
-          "ldr r9, [sp]\n"                                                                                       \
-          "ldr r10, [r9, #28]\n"                                                                                 \
-          "add r12, r12, r10\n"                                                                                  \
-          "ldr r10, [r9, #16]\n"                                                                                 \
-          "subs r10, r10, #1\n"                                                                                  \
-          "str r10, [r9, #16]\n"                                                                                 \
-          "bne 1b\n"                                                                                             \
-          "pop {r0, r1, r2, r4-r11, pc}\n" OPBRIDGE_ASM_FUNCTION_END(opbridge_dsp_pointwise8_##kind))
+          OPBRIDGE_DSP_POINTWISE_UNITS_END "add r12, r12, r10\n"                                                  \
+          OPBRIDGE_DSP_POINTWISE_NEXT_POSITION "pop {r0, r1, r2, r4-r11, pc}\n"                                   \
+              OPBRIDGE_ASM_FUNCTION_END(opbridge_dsp_pointwise8_##kind))
 
 OPBRIDGE_DSP_POINTWISE8(full, OPBRIDGE_DSP_POINTWISE8_NO_BOUNDS, OPBRIDGE_DSP_FULL);
 OPBRIDGE_DSP_POINTWISE8(clamped, OPBRIDGE_DSP_POINTWISE8_BOUNDS, OPBRIDGE_DSP_POINTWISE8_CLAMPED);
@@ -279,23 +288,13 @@ OPBRIDGE_DSP_POINTWISE8(clamped, OPBRIDGE_DSP_POINTWISE8_BOUNDS, OPBRIDGE_DSP_PO
           "sxtb16 r4, r4\n"                                                                                      \
           "sxtb16 r7, r6, ror #8\n"                                                                              \
           "sxtb16 r6, r6\n"                                                                                      \
-          "ldr r9, [r9, #32]\n" /* an odd number of output channels: enter at the second */                     \
-          "cmp r9, #0\n"                                                                                         \
-          "bne 3f\n"                                                                                             \
+          OPBRIDGE_DSP_POINTWISE_ODD_ENTRY                                                                       \
           "2:\n" OPBRIDGE_DSP_POINTWISE16_UNIT(bounds, clamp) "3:\n" OPBRIDGE_DSP_POINTWISE16_UNIT(bounds, clamp)  \
-          "ldr r11, [sp, #4]\n"                                                                                  \
-          "cmp lr, r11\n"                                                                                        \
-          "bne 2b\n"                                                                                             \
-          "ldr r9, [sp]\n"                                                                                       \
-          "ldr r10, [r9, #28]\n"                                                                                 \
-          "ldr r11, [sp, #8]\n"                                                                                  \
+          OPBRIDGE_DSP_POINTWISE_UNITS_END "ldr r11, [sp, #8]\n"                                                  \
           "add r11, r11, r10\n"                                                                                  \
           "str r11, [sp, #8]\n"                                                                                  \
-          "ldr r10, [r9, #16]\n"                                                                                 \
-          "subs r10, r10, #1\n"                                                                                  \
-          "str r10, [r9, #16]\n"                                                                                 \
-          "bne 1b\n"                                                                                             \
-          "pop {r0, r1, r2, r4-r11, pc}\n" OPBRIDGE_ASM_FUNCTION_END(opbridge_dsp_pointwise16_##kind))
+          OPBRIDGE_DSP_POINTWISE_NEXT_POSITION "pop {r0, r1, r2, r4-r11, pc}\n"                                   \
+              OPBRIDGE_ASM_FUNCTION_END(opbridge_dsp_pointwise16_##kind))
 
 OPBRIDGE_DSP_POINTWISE16(full, OPBRIDGE_DSP_POINTWISE16_NO_BOUNDS, OPBRIDGE_DSP_FULL);
 OPBRIDGE_DSP_POINTWISE16(clamped, OPBRIDGE_DSP_POINTWISE16_BOUNDS, OPBRIDGE_DSP_POINTWISE16_CLAMPED);
