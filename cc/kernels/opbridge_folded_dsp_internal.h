@@ -194,7 +194,7 @@ void opbridge_dsp_pointwise16_clamped(opbridge_dsp_pointwise_job *job);
 typedef struct {
   const int16_t *const *rows;     /* 0: the window's plane rows, one per filter row, at their column 0 */
   const int16_t *const *rows_end; /* 4 */
-  const int32_t *weights;         /* 8: per filter row, `words` int16 pairs [2 w(2j), 2 w(2j + 1)] (0 past the row) */
+  const int32_t *weights;         /* 8: per filter row, `words` int16 pairs [2 w(2j), 2 w(2j + 1)] (0 past it) */
   int8_t *output;                 /* 12: the group's first output (advanced) */
   int32_t output_step;            /* 16: bytes between consecutive positions' outputs: the channel count */
   int32_t bias;                   /* 20: twice the channel's folded bias */
@@ -216,8 +216,8 @@ typedef char opbridge_dsp_plane_job_layout[(offsetof(opbridge_dsp_plane_job, out
                                                : -1];
 
 /* opbridge_dsp_plane_s<stride>_w<words>_<full|clamped>. */
-#define OPBRIDGE_DSP_PLANE_DECLARE(stride, words)                          \
-  void opbridge_dsp_plane_s##stride##_w##words##_full(opbridge_dsp_plane_job *job); \
+#define OPBRIDGE_DSP_PLANE_DECLARE(stride, words)                                                                 \
+  void opbridge_dsp_plane_s##stride##_w##words##_full(opbridge_dsp_plane_job *job);                               \
   void opbridge_dsp_plane_s##stride##_w##words##_clamped(opbridge_dsp_plane_job *job);
 OPBRIDGE_DSP_PLANE_DECLARE(1, 2)
 OPBRIDGE_DSP_PLANE_DECLARE(1, 3)

@@ -499,8 +499,6 @@ int32_t opbridge_conv_2d_s8_folded_pointwise_narrow(const opbridge_conv_s8_folde
   return opbridge_conv_2d_s8_folded_pointwise(params, input, filter, output);
 }
 
-/* The shape-specialised entry points check their precondition, as the Helium variant's do, then
- * share the general loop (the portable variant has one). */
 #if OPBRIDGE_DSP_ASSEMBLY
 /* The unit records of opbridge_dsp_pointwise on the stack: 64 output channels a turn over 8 input
  * channels (32 bytes each), 42 over 16 (48 bytes). */
@@ -544,7 +542,6 @@ static int32_t opbridge_dsp_pointwise(const opbridge_conv_s8_folded_params *para
   const int32_t turn = OPBRIDGE_DSP_POINTWISE_RECORD_BYTES / (4 * record_words);
   int32_t records[OPBRIDGE_DSP_POINTWISE_RECORD_BYTES / 4];
   opbridge_dsp_pointwise_job job;
-  job.input = input;
   job.activation_min = rq->activation_min;
   job.activation_max = rq->activation_max;
   for (int32_t first = 0; first < units; first += turn) {
@@ -580,6 +577,8 @@ static int32_t opbridge_dsp_pointwise(const opbridge_conv_s8_folded_params *para
 }
 #endif
 
+/* The shape-specialised entry points check their precondition, as the Helium variant's do, then
+ * share the general loop (the portable variant has one). */
 int32_t opbridge_conv_2d_s8_folded_patch(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                          const int8_t *filter, int8_t *scratch, int8_t *output) {
   if (!opbridge_conv_patch_call_valid(params, input, filter, scratch, output)) {
@@ -795,8 +794,8 @@ static void (*const opbridge_dsp_plane_kernels[2][3][2])(opbridge_dsp_plane_job 
  * what each spends (counted in the assembly, per four channels): the planes, per output row of a
  * channel, a group of four positions per window row 6 instructions, the plane words' loads and
  * 4 SMLADs per weight pair, then 48 for the group's sums and stage; 30 for the row's job and call;
- * and 10 per input position copied to widen four channels' rows. The tap table, per position 9 per tap
- * (four channels) and 52 for the stage and the group; (3 per tap + 20) for the position's table,
+ * and 10 per input position copied to widen four channels' rows. The tap table, per position 9 per
+ * tap (four channels) and 52 for the stage and the group; (3 per tap + 20) for the position's table,
  * shared by every group of channels. The planes lose where the windows step by 2 over many
  * channels (their rows are copied for few outputs) and on rows of 5 positions (a second group of
  * four computes three of them again). */
@@ -851,8 +850,8 @@ static void opbridge_dsp_plane_copy_row(const int8_t *row, int32_t width, int32_
     const uint32_t b = opbridge_load4(row + channels);
     const uint32_t a02 = (uint32_t)__sxtb16((int8x4_t)a), b02 = (uint32_t)__sxtb16((int8x4_t)b);
     const uint32_t a13 = (uint32_t)opbridge_odd_bytes(a), b13 = (uint32_t)opbridge_odd_bytes(b);
-    const uint32_t words[4] = {(a02 & 0xFFFFu) | b02 << 16, (a13 & 0xFFFFu) | b13 << 16, a02 >> 16 | (b02 & 0xFFFF0000u),
-                               a13 >> 16 | (b13 & 0xFFFF0000u)};
+    const uint32_t words[4] = {(a02 & 0xFFFFu) | b02 << 16, (a13 & 0xFFFFu) | b13 << 16,
+                               a02 >> 16 | (b02 & 0xFFFF0000u), a13 >> 16 | (b13 & 0xFFFF0000u)};
     memcpy(plane0 + x, &words[0], 4);
     memcpy(plane1 + x, &words[1], 4);
     memcpy(plane2 + x, &words[2], 4);
@@ -871,8 +870,9 @@ static void opbridge_dsp_plane_copy_row(const int8_t *row, int32_t width, int32_
  * input zero point, then each output row of each channel in groups of four positions (a row not a
  * whole number of groups ends with the group of its last four, which writes two to three outputs
  * again, unchanged). Channels a multiple of 4, no dilation, stride 1 or 2 along x, filters 3 to 8
- * wide and up to 8 high, output rows of 4 positions or more, right shifts of 1 to 31 and accumulators below 2^30
- * (opbridge_folded_doubling_fits); 0 if the layer is not of that kind or its rings do not fit. */
+ * wide and up to 8 high, output rows of 4 positions or more, right shifts of 1 to 31 and
+ * accumulators below 2^30 (opbridge_folded_doubling_fits); 0 if the layer is not of that kind or
+ * its rings do not fit. */
 static int32_t opbridge_dsp_depthwise_planar(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                              const int8_t *filter, int8_t *output) {
   const opbridge_dims *in = &params->input;
@@ -956,12 +956,10 @@ static int32_t opbridge_dsp_depthwise_planar(const opbridge_conv_s8_folded_param
           job.multiplier = rq->multipliers[index];
           job.round = (int32_t)(UINT32_C(1) << (right_shift - 1));
           job.shift = right_shift;
-          if (whole_groups > 0) {
-            job.output = row_output + k;
-            job.column = 0;
-            job.column_end = 8 * params->stride_width * whole_groups;
-            kernel(&job);
-          }
+          job.output = row_output + k; /* rows of 4 positions or more: at least one whole group */
+          job.column = 0;
+          job.column_end = 8 * params->stride_width * whole_groups;
+          kernel(&job);
           if (out->width % 4) {
             job.output = row_output + k + last_group * channels;
             job.column = 2 * last_group * params->stride_width;

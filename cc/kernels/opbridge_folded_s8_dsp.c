@@ -301,8 +301,9 @@ OPBRIDGE_DSP_POINTWISE16(clamped, OPBRIDGE_DSP_POINTWISE16_BOUNDS, OPBRIDGE_DSP_
 
 /* The planes' multiply-accumulates (opbridge_dsp_plane_job): r10 the window row at the group's first
  * window, r9 the plane word just loaded, r4-r7 the four positions' sums, the row's weight pairs in
- * r0, r1, r3, r8 (pair j of the row in PLANE_W<j>; 2 to 4 pairs: filters 3 to 8 wide). Position k's pair j lies 2 x stride x k + 4 j
- * bytes into the row: each word is loaded once and multiplied into every position it is a pair of. */
+ * r0, r1, r3, r8 (pair j of the row in PLANE_W<j>; 2 to 4 pairs: filters 3 to 8 wide). Position
+ * k's pair j lies 2 x stride x k + 4 j bytes into the row: each word is loaded once and multiplied
+ * into every position it is a pair of. */
 #define OPBRIDGE_DSP_PLANE_ACC0 "r4"
 #define OPBRIDGE_DSP_PLANE_ACC1 "r5"
 #define OPBRIDGE_DSP_PLANE_ACC2 "r6"
