@@ -459,12 +459,16 @@ BY_CHANNEL_NODES = {
     84: (9, 3, 1, 70, 1),
     88: (48, 6, 8, 8, 1),
     90: (16, 5, 8, 9, 1),
-    92: (40, 3, 8, 8, 1),
     91: (16, 44, 8, 9, 1),
+    92: (40, 3, 8, 8, 1),
     95: (16, 20, 6, 9, 2),
     99: (8, 12, 4, 6, 1),
     103: (8, 68, 3, 4, 1),
 }
+# (Nodes 77-79, 88, 90-92 and 95 have 16 channels or more, 80-84, 99 and 103 fewer: the windowing
+# path the other cores take, in place or the patch form, follows the index as for the other nodes.)
+# In the ordinary and power-of-two regimes the output scale spreads the sums over int8 (no
+# activation), so that a window read at the wrong step shows.
 # By-channel nodes whose spread outputs are clamped (RELU6), their scales drawn as in the ordinary
 # regime: the DSP variant's 1x1 over 8 and 16 channels (opbridge_dsp_pointwise) has a clamping
 # stage of its own for each.
@@ -472,10 +476,6 @@ BY_CHANNEL_CLAMPED_NODES = (91, 95, 103)
 # A by-channel node over 8 channels whose right shifts (25 to 30) and output zero point (-128) would
 # wrap that path's rounding term (R + (offset << r)): it must decline them.
 BY_CHANNEL_LARGE_SHIFT_NODES = (99,)
-# (Nodes 77-79, 88, 90 and 92 have 16 channels or more, 80-84 fewer: the windowing path the other cores take,
-# in place or the patch form, follows the index as for the other nodes.) In the ordinary and
-# power-of-two regimes the output scale spreads the sums over int8 (no activation), so that a window
-# read at the wrong step shows.
 
 
 # Layers that take opbridge_conv_2d_s8_folded_planes (Helium: each output row's windows made
@@ -530,8 +530,9 @@ def draw_by_channel_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     spread = regime in ("ordinary", "power_of_two")
     # no activation where spread (a clamp would squeeze the spread outputs into a few values), but
     # RELU6 on the clamped nodes
-    activation = Activation.RELU6 if index in BY_CHANNEL_CLAMPED_NODES else None
-    if activation is None:
+    if index in BY_CHANNEL_CLAMPED_NODES:
+        activation = Activation.RELU6
+    else:
         activation = Activation.NONE if spread else draw(ACTIVATIONS)
     fields = undilated_fields(draw(PADDINGS), 1, 1, activation)
     input_q, filter_q, output_q = draw_quantization(draw, regime, out_channels, per_channel_of(index), 0)
@@ -712,8 +713,8 @@ PLANAR_SMALL_SUM_NODES = {38: (2.0**-6, 2.0**-3), 40: (0.5, 2.0)}
 
 
 def draw_planar_depthwise(draw: DrawFn, index: int) -> NodeSpec:
-    """A depthwise layer of PLANAR_NODES or DSP_PLANAR_NODES; in the ordinary regime its output scale spreads the sums
-    over int8."""
+    """A depthwise layer of PLANAR_NODES or DSP_PLANAR_NODES; in the ordinary regime its output
+    scale spreads the sums over int8."""
     filter_size, padding, (stride_height, stride_width), height, width, channels, batches = (
         PLANAR_NODES | DSP_PLANAR_NODES
     )[index]
