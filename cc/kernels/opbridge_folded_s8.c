@@ -507,10 +507,15 @@ int32_t opbridge_conv_2d_s8_folded_pointwise_narrow(const opbridge_conv_s8_folde
  * below 2^30 for offsets of -128 to 127, so adding the rescaled sum (below 2^30) cannot wrap. */
 #define OPBRIDGE_DSP_POINTWISE_MAX_SHIFT 22
 
+/* One SMLAD operand of two weights, each doubled for the short stage: [2 low, 2 high] as int16. */
+static inline int32_t opbridge_dsp_doubled_pair(int32_t low, int32_t high) {
+  return (int32_t)((uint32_t)(uint16_t)(2 * low) | (uint32_t)(uint16_t)(2 * high) << 16);
+}
+
 /* Pairs [2 w0, 2 w2], [2 w1, 2 w3] of four weights (SXTB16's order), doubled for the short stage. */
 static void opbridge_dsp_weight_pairs(const int8_t *w, int32_t *pairs) {
-  pairs[0] = (int32_t)((uint32_t)(uint16_t)(2 * w[0]) | (uint32_t)(uint16_t)(2 * w[2]) << 16);
-  pairs[1] = (int32_t)((uint32_t)(uint16_t)(2 * w[1]) | (uint32_t)(uint16_t)(2 * w[3]) << 16);
+  pairs[0] = opbridge_dsp_doubled_pair(w[0], w[2]);
+  pairs[1] = opbridge_dsp_doubled_pair(w[1], w[3]);
 }
 
 /* A 1x1 CONV_2D over 8 or 16 input channels, stride 1, unpadded, right shifts of 1 to 22 and
@@ -727,9 +732,7 @@ static int32_t opbridge_dsp_depthwise(const opbridge_conv_s8_folded_params *para
     int32_t *word = weights;
     for (int32_t group = first; group < first + turn_channels; group += 4) {
       for (int32_t t = 0; t < tap_count; ++t, word += 2) {
-        const int8_t *w = filter + t * channels + group;
-        word[0] = (int32_t)((uint32_t)(uint16_t)(2 * w[2]) << 16 | (uint16_t)(2 * w[0]));
-        word[1] = (int32_t)((uint32_t)(uint16_t)(2 * w[3]) << 16 | (uint16_t)(2 * w[1]));
+        opbridge_dsp_weight_pairs(filter + t * channels + group, word);
       }
       opbridge_dsp_depthwise_stage *stage = &stages[(group - first) / 4];
       for (int32_t k = 0; k < 4; ++k) {
@@ -915,8 +918,7 @@ static int32_t opbridge_dsp_depthwise_planar(const opbridge_conv_s8_folded_param
       for (int32_t fy = 0; fy < fl->height; ++fy) {
         for (int32_t j = 0; j < words; ++j) {
           const int8_t *w = filter + (fy * fl->width + 2 * j) * channels + first + k;
-          const int32_t high = 2 * j + 1 < fl->width ? 2 * w[channels] : 0;
-          weights[k][fy * words + j] = (int32_t)((uint32_t)(uint16_t)(2 * w[0]) | (uint32_t)(uint16_t)high << 16);
+          weights[k][fy * words + j] = opbridge_dsp_doubled_pair(w[0], 2 * j + 1 < fl->width ? w[channels] : 0);
         }
       }
     }
