@@ -7,103 +7,264 @@
 
 #include "cc/kernels/opbridge_folded_helium_internal.h"
 
-/* OPBRIDGE_DOT4_BLOCK for the functions in assembly: input r1, weight rows r3, r5, r7, r9,
- * accumulators r0, r2, r4, r12, every weight row into q1 (q2 holds a constant there). */
-#define OPBRIDGE_HELIUM_DOT4_BLOCK OPBRIDGE_DOT4_BLOCK_OF("r1", "r3", "r5", "r7", "r9", "r0", "r2", "r4", "r12", "q1")
-
-/* What opbridge_helium_fully_connected_rows reads: one input vector of whole blocks against
- * every group of four units, with one multiplier and a shift that is not left for all. */
+/* What the rows functions below read: one input vector of whole 16-byte blocks against groups
+ * of four units, whose weight rows follow one another, from `weights` to the group whose outputs
+ * end at `end`. The stage's constants for four units are four vectors (multiplier, left shift,
+ * right shift, rounding shift); the clamp bounds and the output offset follow them here, so that
+ * one VLDM reads the seven vectors of a shared stage. */
 typedef struct {
-  const int8_t *x;      /* 0: the input vector */
-  int32_t depth;        /* 4: bytes of the vector and of each weight row, a multiple of 16 */
-  int32_t iterations;   /* 8: passes of the four-block loop: ceil(blocks / 4) */
-  int32_t skipped;      /* 12: blocks the first pass skips: 4 * iterations - blocks */
-  const int32_t *bias;  /* 16: the first group's folded bias */
-  int32_t offset;       /* 20: output offset */
-  int32_t groups;       /* 24: groups of four units, > 0 */
-  int8_t *destination;  /* 28: the first group's outputs */
-  const int8_t *weights; /* 32: the first weight row */
-  int32_t unused[3];    /* 36 */
-  int32x4_t multiplier; /* 48 */
-  int32x4_t right;      /* 64 */
-  int32x4_t round;      /* 80: -31 with a right shift (a negative value's sign bit), else -32 (none) */
-  int32x4_t minimum;    /* 96 */
-  int32x4_t maximum;    /* 112 */
-} opbridge_fully_connected_job;
+  const int8_t *x;          /* 0: the input vector, word-aligned (VLDM) */
+  const int8_t *weights;    /* 4: the first weight row, word-aligned */
+  int32_t depth;            /* 8: bytes of the vector and of each row, a multiple of 16 */
+  int32_t chunks;           /* 12: whole 64-byte chunks of a row */
+  int32_t tail_blocks;      /* 16: 16-byte blocks after them, 0-3 */
+  const int32_t *bias;      /* 20: the first group's folded bias */
+  int8_t *destination;      /* 24: the first group's outputs */
+  int8_t *end;              /* 28: past the last group's outputs */
+  const int32x4_t *stage;   /* 32: per channel, four vectors a group; shared, &multiplier */
+  int32_t unused[3];        /* 36 */
+  int32x4_t multiplier;     /* 48: a shared stage */
+  int32x4_t left;           /* 64: max(shift, 0) */
+  int32x4_t right;          /* 80: min(shift, 0) */
+  int32x4_t round;          /* 96: -31 with a right shift (a negative value's sign bit), else -32 */
+  int32x4_t minimum;        /* 112 */
+  int32x4_t maximum;        /* 128 */
+  int32x4_t offset;         /* 144 */
+} opbridge_rows_job;
 
-typedef char opbridge_fully_connected_job_layout[(sizeof(void *) == 4 &&
-                                                  offsetof(opbridge_fully_connected_job, weights) == 32 &&
-                                                  offsetof(opbridge_fully_connected_job, multiplier) == 48 &&
-                                                  offsetof(opbridge_fully_connected_job, maximum) == 112)
-                                                     ? 1
-                                                     : -1];
+typedef char opbridge_rows_job_layout[(sizeof(void *) == 4 && offsetof(opbridge_rows_job, stage) == 32 &&
+                                       offsetof(opbridge_rows_job, multiplier) == 48 &&
+                                       offsetof(opbridge_rows_job, minimum) == 112 &&
+                                       offsetof(opbridge_rows_job, offset) == 144)
+                                          ? 1
+                                          : -1];
 
-void opbridge_helium_fully_connected_rows(const opbridge_fully_connected_job *job);
+/* Groups of four units a per-channel call takes: their stage constants (64 bytes a group) wait on
+ * the stack. */
+#define OPBRIDGE_ROWS_SPAN_GROUPS 16
 
-/* Every group of four units: the sums start from the folded bias (r0, r2, r4, r12: VMLADAVA
- * takes even registers), a low-overhead loop of four blocks of 9 instructions (input r1, weight
- * rows r3, r5, r7, r9), entered at the block the first pass starts from (the address at [sp]),
- * then the output stage with its constants in q2-q7 (12 instructions). A group's setup is 9
- * instructions: the four weight pointers end where the next group's rows start, the input
- * pointer steps back by the depth (r10). r8 the bias, r6 the outputs (a widening store takes a
- * low register), r11 the groups left,
- * [sp, #4] the passes. Written at file scope so that every register is free at any optimization
- * level (GCC's inline assembly at -O0 gets 11); q4-q7 (d8-d15) are callee-saved. */
-__asm__(OPBRIDGE_ASM_FUNCTION_BEGIN(opbridge_helium_fully_connected_rows)
-        "push {r4-r11, lr}\n"
-        "vpush {d8-d15}\n"
-        "ldr r1, [r0, #20]\n"
-        "vdup.32 q2, r1\n"
-        "vldrw.32 q3, [r0, #48]\n"
-        "vldrw.32 q4, [r0, #64]\n"
-        "vldrw.32 q5, [r0, #80]\n"
-        "vldrw.32 q6, [r0, #96]\n"
-        "vldrw.32 q7, [r0, #112]\n"
-        "ldr r1, [r0, #12]\n"
-        "adr r2, 30f\n"
-        "ldr r2, [r2, r1, lsl #2]\n"
-        "ldr r3, [r0, #8]\n"
-        "push {r2, r3}\n"
-        "ldr r10, [r0, #4]\n"
-        "ldr r8, [r0, #16]\n"
-        "ldr r11, [r0, #24]\n"
-        "ldr r6, [r0, #28]\n"
-        "ldr r9, [r0, #32]\n"
-        "ldr r1, [r0, #0]\n"
-        "add r1, r1, r10\n"
-        "1:\n"
-        "sub r1, r1, r10\n"
-        "mov r3, r9\n"
-        "add r5, r3, r10\n"
-        "add r7, r5, r10\n"
-        "add r9, r7, r10\n"
-        "ldrd r0, r2, [r8], #8\n"
-        "ldrd r4, r12, [r8], #8\n"
-        "ldr lr, [sp, #4]\n"
-        "ldr pc, [sp]\n"
-        "10:\n" OPBRIDGE_HELIUM_DOT4_BLOCK "11:\n" OPBRIDGE_HELIUM_DOT4_BLOCK "12:\n" OPBRIDGE_HELIUM_DOT4_BLOCK
-        "13:\n" OPBRIDGE_HELIUM_DOT4_BLOCK
-        "le lr, 10b\n"
-        "vmov.32 q0[0], r0\n"
-        "vmov.32 q0[1], r2\n"
-        "vmov.32 q0[2], r4\n"
-        "vmov.32 q0[3], r12\n"
-        "vqrdmulh.s32 q0, q0, q3\n"
-        "vshl.u32 q1, q0, q5\n" /* 1 for a negative value if there is a right shift, else 0 */
-        "vqsub.s32 q0, q0, q1\n"
-        "vrshl.s32 q0, q0, q4\n"
-        "vadd.i32 q0, q0, q2\n"
-        "vmax.s32 q0, q0, q6\n"
-        "vmin.s32 q0, q0, q7\n"
-        "vstrb.32 q0, [r6], #4\n"
-        "subs r11, r11, #1\n"
-        "bne 1b\n"
-        "add sp, sp, #8\n"
-        "vpop {d8-d15}\n"
-        "pop {r4-r11, pc}\n"
-        ".p2align 2\n"
-        "30: .word 10b + 1, 11b + 1, 12b + 1, 13b + 1\n" /* Thumb addresses */
-        OPBRIDGE_ASM_FUNCTION_END(opbridge_helium_fully_connected_rows));
+void opbridge_helium_rows_shared(const opbridge_rows_job *job);
+void opbridge_helium_rows_per_channel(const opbridge_rows_job *job);
+
+/* The products of one 64-byte chunk of a row (weights at `w`, advanced) with the input chunk in
+ * q4-q7: one VLDM of the row's four vectors, then a VMLADAVA each. */
+#define OPBRIDGE_ROWS_CHUNK(w, acc)                                                                                   \
+  "vldmia " w "!, {d0-d7}\n"                                                                                          \
+  "vmlava.s8 " acc ", q4, q0\n"                                                                                       \
+  "vmlava.s8 " acc ", q5, q1\n"                                                                                       \
+  "vmlava.s8 " acc ", q6, q2\n"                                                                                       \
+  "vmlava.s8 " acc ", q7, q3\n"
+
+/* The last 1-3 blocks of the four rows (input r1; rows r3, r5, r7, r9, advanced): as a chunk, with
+ * fewer vectors. */
+#define OPBRIDGE_ROWS_TAIL1                                                                                           \
+  "vldrb.8 q4, [r1]\n"                                                                                                \
+  "vldrb.8 q0, [r3], #16\n"                                                                                           \
+  "vmlava.s8 r0, q4, q0\n"                                                                                            \
+  "vldrb.8 q0, [r5], #16\n"                                                                                           \
+  "vmlava.s8 r2, q4, q0\n"                                                                                            \
+  "vldrb.8 q0, [r7], #16\n"                                                                                           \
+  "vmlava.s8 r4, q4, q0\n"                                                                                            \
+  "vldrb.8 q0, [r9], #16\n"                                                                                           \
+  "vmlava.s8 r12, q4, q0\n"
+
+#define OPBRIDGE_ROWS_TAIL2                                                                                           \
+  "vldmia r1, {d8-d11}\n"                                                                                             \
+  "vldmia r3!, {d0-d3}\n"                                                                                             \
+  "vmlava.s8 r0, q4, q0\n"                                                                                            \
+  "vmlava.s8 r0, q5, q1\n"                                                                                            \
+  "vldmia r5!, {d0-d3}\n"                                                                                             \
+  "vmlava.s8 r2, q4, q0\n"                                                                                            \
+  "vmlava.s8 r2, q5, q1\n"                                                                                            \
+  "vldmia r7!, {d0-d3}\n"                                                                                             \
+  "vmlava.s8 r4, q4, q0\n"                                                                                            \
+  "vmlava.s8 r4, q5, q1\n"                                                                                            \
+  "vldmia r9!, {d0-d3}\n"                                                                                             \
+  "vmlava.s8 r12, q4, q0\n"                                                                                           \
+  "vmlava.s8 r12, q5, q1\n"
+
+#define OPBRIDGE_ROWS_TAIL3                                                                                           \
+  "vldmia r1, {d8-d13}\n"                                                                                             \
+  "vldmia r3!, {d0-d5}\n"                                                                                             \
+  "vmlava.s8 r0, q4, q0\n"                                                                                            \
+  "vmlava.s8 r0, q5, q1\n"                                                                                            \
+  "vmlava.s8 r0, q6, q2\n"                                                                                            \
+  "vldmia r5!, {d0-d5}\n"                                                                                             \
+  "vmlava.s8 r2, q4, q0\n"                                                                                            \
+  "vmlava.s8 r2, q5, q1\n"                                                                                            \
+  "vmlava.s8 r2, q6, q2\n"                                                                                            \
+  "vldmia r7!, {d0-d5}\n"                                                                                             \
+  "vmlava.s8 r4, q4, q0\n"                                                                                            \
+  "vmlava.s8 r4, q5, q1\n"                                                                                            \
+  "vmlava.s8 r4, q6, q2\n"                                                                                            \
+  "vldmia r9!, {d0-d5}\n"                                                                                             \
+  "vmlava.s8 r12, q4, q0\n"                                                                                           \
+  "vmlava.s8 r12, q5, q1\n"                                                                                           \
+  "vmlava.s8 r12, q6, q2\n"
+
+/* The output stage of the four sums in q7, with its constants in q0-q6 (multiplier, left shift,
+ * right shift, rounding shift, minimum, maximum, offset), as opbridge_lanes_requantize; outputs r6. */
+#define OPBRIDGE_ROWS_STAGE                                                                                           \
+  "vshl.s32 q7, q7, q1\n" /* wraps, as TFLite's int32 shift */                                                        \
+  "vqrdmulh.s32 q7, q7, q0\n"                                                                                         \
+  "vshl.u32 q1, q7, q3\n" /* 1 for a negative value if there is a right shift, else 0 */                              \
+  "vqsub.s32 q7, q7, q1\n"                                                                                            \
+  "vrshl.s32 q7, q7, q2\n"                                                                                            \
+  "vadd.i32 q7, q7, q6\n"                                                                                             \
+  "vmax.s32 q7, q7, q4\n"                                                                                             \
+  "vmin.s32 q7, q7, q5\n"                                                                                             \
+  "vstrb.32 q7, [r6], #4\n"
+
+/* Every group of four units: the sums start from the folded bias (r0, r2, r4, r12: VMLADAVA takes
+ * even registers), the input's 64-byte chunks in q4-q7 by one VLDM each, each row's chunk (rows
+ * r3, r5, r7, r9) by one VLDM into q0-q3 and four VMLADAVA: 21 instructions per 256 products, in
+ * a low-overhead loop; then the row's last 1-3 blocks (the same, fewer vectors), then the output
+ * stage in lanes, whose constants `stage_load` puts in q0-q6 (multiplier, left, right, rounding
+ * shift, minimum, maximum, offset; r10 points at them). VLDM counts one instruction and moves up
+ * to 64 bytes here; it needs word-aligned addresses, which the caller checks. The stack holds the
+ * clamp bounds and offset (a per-channel stage reads them from there: VLDM takes no offset) at
+ * [sp], then the input at [sp, #48], the chunks at #52, where a group's products start (the loop,
+ * or the tail if there are no whole chunks) at #56, where the loop goes after (the tail, or the
+ * stage) at #60, the end of the outputs at #64. r6 the outputs (a widening store takes a low
+ * register), r8 the bias, r11 the depth; q4-q7 (d8-d15) are callee-saved. */
+#define OPBRIDGE_HELIUM_ROWS_FUNCTION(name, stage_load)                                                               \
+  __asm__(OPBRIDGE_ASM_FUNCTION_BEGIN(name)                                                                           \
+  "push {r4-r11, lr}\n"                                                                                               \
+  "vpush {d8-d15}\n"                                                                                                  \
+  "sub sp, sp, #76\n"                                                                                                 \
+  "add r1, r0, #112\n"                                                                                                \
+  "vldmia r1, {d8-d13}\n"                                                                                             \
+  "vstmia sp, {d8-d13}\n" /* the bounds and the offset */                                                             \
+  "ldr r1, [r0, #0]\n"                                                                                                \
+  "str r1, [sp, #48]\n"                                                                                               \
+  "ldr r1, [r0, #12]\n"                                                                                               \
+  "str r1, [sp, #52]\n"                                                                                               \
+  "ldr r2, [r0, #16]\n"                                                                                               \
+  "adr r3, 30f\n"                                                                                                     \
+  "ldr r2, [r3, r2, lsl #2]\n"                                                                                        \
+  "str r2, [sp, #60]\n" /* after the loop: the tail or the stage */                                                   \
+  "cbz r1, 2f\n" /* no whole chunks: a group starts at the tail */                                                    \
+  "ldr r2, [r3, #16]\n"                                                                                               \
+  "2:\n"                                                                                                              \
+  "str r2, [sp, #56]\n"                                                                                               \
+  "ldr r1, [r0, #28]\n"                                                                                               \
+  "str r1, [sp, #64]\n"                                                                                               \
+  "ldr r9, [r0, #4]\n"                                                                                                \
+  "ldr r11, [r0, #8]\n"                                                                                               \
+  "ldr r8, [r0, #20]\n"                                                                                               \
+  "ldr r6, [r0, #24]\n"                                                                                               \
+  "ldr r10, [r0, #32]\n"                                                                                              \
+  "1:\n" /* a group */                                                                                                \
+  "ldr r1, [sp, #48]\n"                                                                                               \
+  "mov r3, r9\n" /* the last row ended where this group's first starts */                                             \
+  "add r5, r3, r11\n"                                                                                                 \
+  "add r7, r5, r11\n"                                                                                                 \
+  "add r9, r7, r11\n"                                                                                                 \
+  "ldrd r0, r2, [r8], #8\n"                                                                                           \
+  "ldrd r4, r12, [r8], #8\n"                                                                                          \
+  "ldr lr, [sp, #52]\n"                                                                                               \
+  "ldr pc, [sp, #56]\n"                                                                                               \
+  "20:\n" /* a chunk */                                                                                               \
+  "vldmia r1!, {d8-d15}\n"                                                                                            \
+  OPBRIDGE_ROWS_CHUNK("r3", "r0")                                                                                     \
+  OPBRIDGE_ROWS_CHUNK("r5", "r2")                                                                                     \
+  OPBRIDGE_ROWS_CHUNK("r7", "r4")                                                                                     \
+  OPBRIDGE_ROWS_CHUNK("r9", "r12")                                                                                    \
+  "le lr, 20b\n"                                                                                                      \
+  "ldr pc, [sp, #60]\n"                                                                                               \
+  "31:\n" OPBRIDGE_ROWS_TAIL1                                                                                         \
+  "b 40f\n"                                                                                                           \
+  "32:\n" OPBRIDGE_ROWS_TAIL2                                                                                         \
+  "b 40f\n"                                                                                                           \
+  "33:\n" OPBRIDGE_ROWS_TAIL3                                                                                         \
+  "40:\n" /* the output stage */                                                                                      \
+  "vmov.32 q7[0], r0\n"                                                                                               \
+  "vmov.32 q7[1], r2\n"                                                                                               \
+  "vmov.32 q7[2], r4\n"                                                                                               \
+  "vmov.32 q7[3], r12\n"                                                                                              \
+  stage_load                                                                                                          \
+  OPBRIDGE_ROWS_STAGE                                                                                                 \
+  "ldr r3, [sp, #64]\n"                                                                                               \
+  "cmp r6, r3\n"                                                                                                      \
+  "bne 1b\n"                                                                                                          \
+  "add sp, sp, #76\n"                                                                                                 \
+  "vpop {d8-d15}\n"                                                                                                   \
+  "pop {r4-r11, pc}\n"                                                                                                \
+  ".p2align 2\n"                                                                                                      \
+  "30: .word 40b + 1, 31b + 1, 32b + 1, 33b + 1, 20b + 1\n" /* Thumb addresses: tails 0-3, the loop */                \
+  OPBRIDGE_ASM_FUNCTION_END(name))
+
+/* A shared stage: the seven vectors at r10 (the job's) in one VLDM. */
+OPBRIDGE_HELIUM_ROWS_FUNCTION(opbridge_helium_rows_shared, "vldmia r10, {d0-d13}\n");
+/* Per channel: the group's four vectors (advancing r10), then the bounds and offset. */
+OPBRIDGE_HELIUM_ROWS_FUNCTION(opbridge_helium_rows_per_channel, "vldmia r10!, {d0-d7}\n"
+                                                                 "vldmia sp, {d8-d13}\n");
+
+/* The stage constants of four units whose shifts are `shift`, in the rows functions' order. */
+static inline void opbridge_rows_stage(int32x4_t multiplier, int32x4_t shift, int32x4_t *stage) {
+  const int32x4_t right = vminq_s32(shift, vdupq_n_s32(0));
+  stage[0] = multiplier;
+  stage[1] = vmaxq_s32(shift, vdupq_n_s32(0));
+  stage[2] = right;
+  stage[3] = vsubq_s32(vdupq_n_s32(-32), vshrq_n_s32(right, 31));
+}
+
+/* The job `whole` over `groups` groups of four units with per-channel stage constants: the
+ * constants of a span of groups on the stack, then the rows function over that span. */
+static void opbridge_helium_rows_in_spans(const opbridge_rows_job *whole, int32_t groups,
+                                          const opbridge_folded_requantization *rq) {
+  int32x4_t stage[4 * OPBRIDGE_ROWS_SPAN_GROUPS];
+  opbridge_rows_job span_job = *whole;
+  opbridge_rows_job *job = &span_job;
+  job->stage = stage;
+  for (int32_t first = 0; first < groups; first += OPBRIDGE_ROWS_SPAN_GROUPS) {
+    const int32_t span = groups - first < OPBRIDGE_ROWS_SPAN_GROUPS ? groups - first : OPBRIDGE_ROWS_SPAN_GROUPS;
+    for (int32_t group = 0; group < span; ++group) {
+      const int32_t unit = 4 * (first + group);
+      opbridge_rows_stage(vldrwq_s32(rq->multipliers + unit), vldrwq_s32(rq->shifts + unit), stage + 4 * group);
+    }
+    job->weights = whole->weights + 4 * first * job->depth;
+    job->bias = rq->folded_bias + 4 * first;
+    job->destination = whole->destination + 4 * first;
+    job->end = job->destination + 4 * span;
+    opbridge_helium_rows_per_channel(job);
+  }
+}
+
+/* `groups` groups of four units of one input vector of `depth` bytes (a multiple of 16) by the rows
+ * functions, if the vector and the filter are word-aligned (VLDM); else 0, and nothing written. */
+static int32_t opbridge_helium_rows(const int8_t *x, const int8_t *filter, int32_t depth, int32_t groups,
+                                    const opbridge_folded_requantization *rq, int8_t *output) {
+  if ((((uintptr_t)x | (uintptr_t)filter) & 3) != 0) {
+    return 0;
+  }
+  /* Field by field: an initializer would clear the whole job first. */
+  opbridge_rows_job job;
+  job.x = x;
+  job.weights = filter;
+  job.depth = depth;
+  job.chunks = depth / 64;
+  job.tail_blocks = depth / 16 % 4;
+  job.bias = rq->folded_bias;
+  job.destination = output;
+  job.end = output + 4 * groups;
+  job.minimum = vdupq_n_s32(rq->activation_min);
+  job.maximum = vdupq_n_s32(rq->activation_max);
+  job.offset = vdupq_n_s32(rq->output_offset);
+  if (rq->per_channel) {
+    opbridge_helium_rows_in_spans(&job, groups, rq);
+    return 1;
+  }
+  int32x4_t shared[4];
+  opbridge_rows_stage(vdupq_n_s32(rq->multipliers[0]), vdupq_n_s32(rq->shifts[0]), shared);
+  job.multiplier = shared[0];
+  job.left = shared[1];
+  job.right = shared[2];
+  job.round = shared[3];
+  job.stage = &job.multiplier;
+  opbridge_helium_rows_shared(&job);
+  return 1;
+}
 
 int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_folded_params *caller_params,
                                            const int8_t *input, const int8_t *filter, int8_t *output) {
@@ -116,35 +277,11 @@ int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_fol
   const int32_t depth = params->input_depth;
   const int32_t units = params->output_depth;
   const int32_t whole_units = depth % 16 == 0 ? units / 4 * 4 : 0;
-  const opbridge_folded_requantization *rq = &params->requantization;
-  /* Whole blocks with one shared multiplier and a shift that is not left (the usual per-tensor
-   * quantization) take opbridge_helium_fully_connected_rows. */
-  const int32_t assembly = whole_units > 0 && !rq->per_channel && rq->shifts[0] <= 0;
   for (int32_t batch = 0; batch < params->batches; ++batch) {
     const int8_t *x = input + batch * depth;
     int8_t *row = output + batch * units;
-    if (assembly) {
-      const int32_t blocks = depth / 16;
-      const int32_t iterations = (blocks + 3) / 4;
-      const opbridge_fully_connected_job job = {
-          x,
-          depth,
-          iterations,
-          4 * iterations - blocks,
-          rq->folded_bias,
-          rq->output_offset,
-          whole_units / 4,
-          row,
-          filter,
-          {0, 0, 0},
-          vdupq_n_s32(rq->multipliers[0]),
-          vdupq_n_s32(rq->shifts[0]),
-          vdupq_n_s32(rq->shifts[0] < 0 ? -31 : -32),
-          vdupq_n_s32(rq->activation_min),
-          vdupq_n_s32(rq->activation_max),
-      };
-      opbridge_helium_fully_connected_rows(&job);
-    } else if (whole_units > 0) {
+    /* Whole blocks take the rows functions (any stage) where the addresses allow VLDM. */
+    if (whole_units > 0 && !opbridge_helium_rows(x, filter, depth, whole_units / 4, &params->requantization, row)) {
       opbridge_units_whole(x, filter, depth, whole_units, &params->requantization, row);
     }
     if (whole_units < units) {

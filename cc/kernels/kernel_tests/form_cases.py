@@ -833,9 +833,21 @@ def draw_depthwise_conv_2d(draw: DrawFn, index: int) -> NodeSpec:
     return NodeSpec(inputs, node_attributes, output_q)
 
 
-# Nodes (ordinary regime, shared multiplier) whose rows are whole 16-byte blocks, so many that the
-# Helium assembly's first pass of four blocks skips 0, 1, 2 or 3 of them.
-ROWS_ASSEMBLY_SKIPS = {4: 0, 12: 1, 20: 2, 28: 3}
+# Nodes whose rows are whole 16-byte blocks, and how many, for Helium's rows functions (four units a
+# group, 64-byte chunks by VLDM, then 0-3 blocks): a shared stage (ordinary regime) at each tail after
+# whole chunks; with left shifts (shared and per channel), rows of 1-3 blocks (no whole chunk);
+# per channel at each tail.
+ROWS_VLDM_BLOCKS = {4: 8, 12: 7, 20: 10, 28: 5, 5: 1, 13: 2, 21: 3, 1: 6, 9: 3, 17: 9, 25: 4}
+# Of them, nodes whose sums stay small (weights within [-2, 1] or [-1, 0], no bias) and whose outputs
+# keep their negative values (no activation, zero points 0), by node: the range of their effective scales. Node
+# 26's right shift of 3 bits makes one output in 8 a tie (its 32 units, 64 outputs a case, give
+# several negative ones), where the rounding of negative halves away from zero shows; node 30's
+# shift of 0 takes no rounding fix.
+ROWS_VLDM_SMALL_SUM_NODES = {26: (2.0**-4, 2.0**-3), 30: (0.5, 0.99)}
+ROWS_VLDM_BLOCKS |= {26: 4, 30: 1}
+# The per-channel node with more groups of four units than one span of the stack's constants.
+ROWS_VLDM_SPANS_NODE = 1
+ROWS_VLDM_SPAN_UNITS = 64  # OPBRIDGE_ROWS_SPAN_GROUPS (cc/kernels/opbridge_fully_connected_s8_folded_helium.c) x 4
 
 
 # The FULLY_CONNECTED node that takes the DSP layout with per-channel stage constants in turns.
@@ -852,17 +864,31 @@ def draw_fully_connected(draw: DrawFn, index: int) -> NodeSpec:
     depth += 16 * max(0, math.ceil(shortfall / (16 * batches * units)))
     if index == 0 and depth % 8 == 0:  # the DSP variant's odd number of words per row
         depth += 4
-    if index in ROWS_ASSEMBLY_SKIPS:  # Helium's four units in assembly (shared multiplier, no left shift)
-        blocks = -(-depth // 16)
-        depth = 16 * (blocks + (-ROWS_ASSEMBLY_SKIPS[index] - blocks) % 4)
-        units = max(units, 4)
-    if index % 4 == 2:  # rows shorter than 16 bytes (their own entry point), enough units to fold
+    if index in ROWS_VLDM_BLOCKS:  # Helium's rows functions
+        depth = 16 * ROWS_VLDM_BLOCKS[index]
+        units = max(units, 4, -(-FOLDED_MIN_MACS // (batches * depth)))
+        if index == ROWS_VLDM_SPANS_NODE:
+            units = ROWS_VLDM_SPAN_UNITS + draw(st.integers(4, 12))
+        if index in ROWS_VLDM_SMALL_SUM_NODES:
+            batches, units = 2, 32
+    if index % 4 == 2 and index not in ROWS_VLDM_BLOCKS:  # rows shorter than 16 bytes (their own entry point)
         depth = (8, 5, 15, 1, 8, 3)[index // 4 % 6]  # 8: two rows a vector, as ad01's bottleneck
         units = max(units, -(-FOLDED_MIN_MACS // (batches * depth)))
     if index == DSP_LAYOUT_TURNS_NODE:  # an odd number of 8-byte steps, per-channel units in two turns
         depth, units = 40, draw(st.sampled_from([66, 72]))
     input_q, filter_q, output_q = draw_quantization(draw, regime_of(index), units, per_channel_of(index), 0)
     weights = draw_weights(draw, (units, depth))
+    if index in ROWS_VLDM_SMALL_SUM_NODES:
+        low, high = ROWS_VLDM_SMALL_SUM_NODES[index]
+        count = units if per_channel_of(index) else 1
+        filter_scales = tuple(
+            float(np.float32(log_uniform(draw, low, high) * output_q.scale / input_q.scale)) for _ in range(count)
+        )
+        filter_q = Quantization(filter_scales, (0,) * count, 0 if count > 1 else None)
+        # zero points 0: sums of either sign, and negative outputs not clamped at -128
+        input_q = Quantization(input_q.scales, (0,))
+        output_q = Quantization(output_q.scales, (0,))
+        weights = (weights.astype(np.int16) // (64 if low < 0.5 else 128)).astype(np.int8)
     if index == DSP_LAYOUT_TURNS_NODE:
         # Uniform symmetric weights (as TFLite's converter writes them), and scales that put a
         # sum's 256ths on the output (per channel, each a little apart) under a RELU6 that clamps at
@@ -877,9 +903,14 @@ def draw_fully_connected(draw: DrawFn, index: int) -> NodeSpec:
     inputs = [
         TensorSpec("input", DType.INT8, (batches, depth), input_q),
         TensorSpec("filter", DType.INT8, (units, depth), filter_q, weights),
-        draw_bias(draw, input_q, filter_q, units, depth, extreme=index != DSP_LAYOUT_TURNS_NODE),
+        # no bias on the small-sum nodes: an ordinary one (up to 20000) would saturate their outputs
+        None
+        if index in ROWS_VLDM_SMALL_SUM_NODES
+        else draw_bias(draw, input_q, filter_q, units, depth, extreme=index != DSP_LAYOUT_TURNS_NODE),
     ]
     activation = Activation.RELU6 if index == DSP_LAYOUT_TURNS_NODE else draw(ACTIVATIONS)
+    if index in ROWS_VLDM_SMALL_SUM_NODES:
+        activation = Activation.NONE
     node_attributes = attributes("FULLY_CONNECTED", activation=activation, requantization=Requantization.TFLITE)
     return NodeSpec(inputs, node_attributes, output_q)
 
@@ -1330,12 +1361,21 @@ FEATURES: dict[str, set[str]] = {
         "dsp_layout_clamped",
         "dsp_layout_declined",
         "short_rows",  # opbridge_fully_connected_s8_folded_short
-        # Helium: whole blocks, four units a group in assembly, its first pass of four blocks
-        # entered after skipping 0-3 of them
-        "rows_assembly_skip_0",
-        "rows_assembly_skip_1",
-        "rows_assembly_skip_2",
-        "rows_assembly_skip_3",
+        # Helium: whole blocks, four units a group in assembly, whole 64-byte chunks then 0-3
+        # blocks, or only 1-3 blocks; a shared stage with a left shift, a per-channel one, and
+        # per channel more groups than one span
+        "rows_vldm_tail_0",
+        "rows_vldm_tail_1",
+        "rows_vldm_tail_2",
+        "rows_vldm_tail_3",
+        "rows_vldm_tail_only_1",
+        "rows_vldm_tail_only_2",
+        "rows_vldm_tail_only_3",
+        "rows_vldm_shared_left_shift",
+        "rows_vldm_per_channel",
+        "rows_vldm_spans",
+        "rows_vldm_small_right_shift",  # ties often: the rounding fix shows
+        "rows_vldm_no_shift",  # no rounding fix
     },
 }
 
@@ -1376,8 +1416,8 @@ def node_features(graph: Graph, node: Node) -> set[str]:
             features.add("short_rows")
         if depth % 16:
             features.add("channels_not_multiple_of_16")
-        if depth % 16 == 0 and channels >= 4 and (multipliers == multipliers[0]).all() and shifts[0] <= 0:
-            features.add(f"rows_assembly_skip_{-(depth // 16) % 4}")
+        if depth % 16 == 0 and channels >= 4:
+            features |= rows_vldm_features(depth, channels, multipliers, shifts)
     else:
         channels = graph.tensor(node.outputs[0]).shape[3]
         multipliers, shifts = per_channel_multipliers(input_q.scale, filter_q.scales, output_q.scale, channels)
@@ -1400,6 +1440,24 @@ def node_features(graph: Graph, node: Node) -> set[str]:
     shared = bool((multipliers == multipliers[0]).all() and (shifts == shifts[0]).all())
     features.add("shared_multiplier" if shared else "per_channel_multipliers")
     return features | dsp_features(graph, node, shifts)
+
+
+def rows_vldm_features(depth: int, units: int, multipliers: np.ndarray, shifts: np.ndarray) -> set[str]:
+    """The paths of Helium's rows functions (opbridge_helium_rows) a FULLY_CONNECTED of whole blocks takes."""
+    chunks, tail = depth // 64, depth // 16 % 4
+    features = {f"rows_vldm_tail_{tail}" if chunks else f"rows_vldm_tail_only_{tail}"}
+    if ((shifts < 0) & (shifts >= -6)).any():
+        features.add("rows_vldm_small_right_shift")
+    if (shifts == 0).any():
+        features.add("rows_vldm_no_shift")
+    if (multipliers == multipliers[0]).all() and (shifts == shifts[0]).all():
+        if shifts[0] > 0:
+            features.add("rows_vldm_shared_left_shift")
+    else:
+        features.add("rows_vldm_per_channel")
+        if units // 4 * 4 > ROWS_VLDM_SPAN_UNITS:
+            features.add("rows_vldm_spans")
+    return features
 
 
 def s16_features(graph: Graph, node: Node) -> set[str]:

@@ -98,6 +98,11 @@ def c_int_list(values: Iterable[int]) -> str:
     return ", ".join(str(int(v)) for v in values)
 
 
+# Byte and halfword constant tables start on a word boundary: the Helium kernels read weight rows
+# with VLDM, which needs word-aligned addresses (they check, and take a slower path otherwise).
+WORD_ALIGNED = "__attribute__((aligned(4)))"
+
+
 def constants_placement(prefix: str) -> str:
     """The macro that puts a module's constant tables in ConvertArgs.constants_section
     (defined in <prefix>_constants.h)."""

@@ -34,6 +34,7 @@ from opbridge.backends.c.cmake import CMAKE_LISTS, cmake_lists, is_opbridge_cmak
 from opbridge.backends.c.emit_context import (
     C_TYPES,
     GENERATED_NOTICE,
+    WORD_ALIGNED,
     EmitContext,
     c_comment,
     c_int_list,
@@ -328,7 +329,8 @@ int32_t {p}_run({p}_context *ctx);
             declarations.append(
                 f"extern const {ctype} {symbol}[{tensor.element_count}]; /* {c_comment(tensor.name)} */"
             )
-            definitions.append(c_array(ctype, symbol, tensor.data, f"{constants_placement(p)} const"))
+            aligned = f"{WORD_ALIGNED} " if np.dtype(tensor.data.dtype).itemsize < 4 else ""
+            definitions.append(c_array(ctype, symbol, tensor.data, f"{constants_placement(p)} {aligned}const"))
         header = (
             f"/* {GENERATED_NOTICE} */\n"
             f"#ifndef {guard}H_\n#define {guard}H_\n\n#include <stdint.h>\n\n"

@@ -13,7 +13,7 @@ library computes on every call is computed here once:
 
 import numpy as np
 
-from opbridge.backends.c.emit_context import EmitContext, c_int_list, constants_placement
+from opbridge.backends.c.emit_context import WORD_ALIGNED, EmitContext, c_int_list, constants_placement
 from opbridge.backends.c.kernel_call import CExpression, StructValue, fields
 from opbridge.ir import Graph, Node
 
@@ -113,6 +113,6 @@ def filter_in_layout_definition(
         f"#if {condition} /* {comment} */\n"
         f"{placement} static const {layout_type} {symbol}[{layout_size}] = {{{layout_literals}}};\n"
         "#else\n"
-        f"{placement} static const int8_t {symbol}[{plain.size}] = {{{c_int_list(plain)}}};\n"
+        f"{placement} {WORD_ALIGNED} static const int8_t {symbol}[{plain.size}] = {{{c_int_list(plain)}}};\n"
         "#endif"
     )
