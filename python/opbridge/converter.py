@@ -72,8 +72,10 @@ class PatchBased(pydantic.BaseModel):
 
     # How many leading layers form the stage ("auto": the count of smallest arena).
     stages: Literal["auto"] | pydantic.PositiveInt = "auto"
-    # Tiles per side of the grid over the stage's output ("auto": as stages).
-    tiles: Literal["auto"] | Annotated[int, pydantic.Field(ge=2)] = "auto"
+    # The grid over the stage's output: n (n x n tiles), [rows, columns], or "auto" (as stages).
+    tiles: (
+        Literal["auto"] | Annotated[int, pydantic.Field(ge=2)] | tuple[pydantic.PositiveInt, pydantic.PositiveInt]
+    ) = "auto"
     # The automatic choices keep the recomputed overlap within this fraction of the model's MACs.
     max_overhead: float = pydantic.Field(0.2, ge=0)
 

@@ -213,8 +213,8 @@ def patch_based_instructions() -> None:
         f"{tiled:>18}"
     )
     print(
-        f"stage: nodes {stage['layers'][0]}-{stage['layers'][-1]} as {stage['tiles_per_side']}x"
-        f"{stage['tiles_per_side']} tiles; RAM saved {plain['arena_bytes'] - patched['arena_bytes']} bytes "
+        f"stage: nodes {stage['layers'][0]}-{stage['layers'][-1]} as {stage['grid'][0]}x"
+        f"{stage['grid'][1]} tiles; RAM saved {plain['arena_bytes'] - patched['arena_bytes']} bytes "
         f"({100 * (1 - patched['arena_bytes'] / plain['arena_bytes']):.1f}%), extra MACs "
         f"{100 * stage['overhead']:.1f}%, extra instructions {tiled - whole} ({100 * (tiled / whole - 1):.1f}%)"
     )

@@ -46,7 +46,14 @@ def test_fixed_stage_and_tiles_are_used_as_given(tmp_path: pathlib.Path) -> None
     status, out = _convert(tmp_path, "fixed", "patch_based: {stages: 4, tiles: 2}\n")
     assert status == 0
     stage = json.loads((out / "plan.json").read_text())["patch_stage"]
-    assert stage["layers"] == [0, 1, 2, 3] and stage["tiles_per_side"] == 2
+    assert stage["layers"] == [0, 1, 2, 3] and stage["grid"] == [2, 2]
+
+
+def test_a_grid_of_rows_and_columns_is_used_as_given(tmp_path: pathlib.Path) -> None:
+    status, out = _convert(tmp_path, "strips", "patch_based: {stages: 8, tiles: [2, 3]}\n")
+    assert status == 0
+    stage = json.loads((out / "plan.json").read_text())["patch_stage"]
+    assert stage["layers"] == list(range(8)) and stage["grid"] == [2, 3]
 
 
 def test_a_stage_past_the_chain_names_the_node_that_ends_it(

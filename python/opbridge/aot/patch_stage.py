@@ -32,7 +32,7 @@ from opbridge.ir import DType, Graph, Node
 from opbridge.ir.attribute_types import window
 
 PATCH_STAGE = "PATCH_STAGE"
-# The automatic choice tries grids of 2x2 .. 8x8 tiles (more tiles only add overlap).
+# The automatic choice tries grids of up to 8 x 8 tiles, square or not (more tiles only add overlap).
 MAX_TILES_PER_SIDE = 8
 # The emitted tile table holds int16_t sizes and positions.
 INT16_MAX = 32767
@@ -68,10 +68,10 @@ class Tile:
 
 @dataclasses.dataclass(frozen=True)
 class PatchStage:
-    """The first `len(layers)` nodes of the schedule, run as tiles_per_side x tiles_per_side tiles."""
+    """The first `len(layers)` nodes of the schedule, run as a grid of rows x columns tiles."""
 
     layers: tuple[int, ...]  # node indices, 0 .. k-1
-    tiles_per_side: int
+    grid: tuple[int, int]  # tiles down and across the stage's output
     tiles: tuple[Tile, ...]
     buffer_bytes: int  # one tile's layer input and output, at the two ends of this many bytes
     layer_scratch_bytes: int  # the largest scratch a layer's kernel asks for (after the buffers)
@@ -92,7 +92,7 @@ class PatchStage:
     def describe(self) -> str:
         last = self.layers[-1]
         return (
-            f"patch-based: nodes 0-{last} run as {self.tiles_per_side}x{self.tiles_per_side} tiles "
+            f"patch-based: nodes 0-{last} run as {self.grid[0]}x{self.grid[1]} tiles "
             f"({self.scratch_bytes} bytes of tile buffers), +{self.tiled_macs - self.macs} MACs "
             f"(+{100 * self.overhead:.1f}% of the model's {self.model_macs})"
         )
@@ -100,7 +100,7 @@ class PatchStage:
     def to_dict(self) -> dict[str, Any]:
         return {
             "layers": list(self.layers),
-            "tiles_per_side": self.tiles_per_side,
+            "grid": list(self.grid),
             "scratch_bytes": self.scratch_bytes,
             "macs": self.macs,
             "tiled_macs": self.tiled_macs,
@@ -169,22 +169,23 @@ def _split(size: int, parts: int) -> list[tuple[int, int]]:
 
 
 def plan_tiles(
-    graph: Graph, layers: int, tiles_per_side: int, layer_scratch_bytes: int = 0, macs: NodeMacs = _no_macs
+    graph: Graph, layers: int, grid: tuple[int, int], layer_scratch_bytes: int = 0, macs: NodeMacs = _no_macs
 ) -> PatchStage:
-    """The tiles of a stage of the first `layers` nodes (stage_chain says how many may) on a
-    tiles_per_side x tiles_per_side grid over the stage's output; `macs` counts each node's
-    multiply-accumulates, untiled and per tile (operator_macs: the resolved operators')."""
+    """The tiles of a stage of the first `layers` nodes (stage_chain says how many may) on a grid of
+    rows x columns tiles over the stage's output; `macs` counts each node's multiply-accumulates,
+    untiled and per tile (operator_macs: the resolved operators')."""
     nodes = graph.nodes[:layers]
     _, out_height, out_width, _ = graph.tensor(nodes[-1].outputs[0]).shape
-    if not 1 <= tiles_per_side <= min(out_height, out_width):
+    grid_rows, grid_cols = grid
+    if not (1 <= grid_rows <= out_height and 1 <= grid_cols <= out_width and grid_rows * grid_cols >= 2):
         raise ConfigError(
-            f"patch_based.tiles: {tiles_per_side} tiles per side do not fit the stage output "
+            f"patch_based.tiles: a grid of {grid_rows}x{grid_cols} tiles does not fit the stage output "
             f"{graph.tensor(nodes[-1].outputs[0]).describe()}",
-            hint=f"use 2 .. {min(out_height, out_width)}, or 'auto'",
+            hint=f"use 1 .. {out_height} rows and 1 .. {out_width} columns of tiles (at least 2 tiles), or 'auto'",
         )
     tiles, buffer_bytes, tiled_macs = [], 0, 0
-    for rows in _split(out_height, tiles_per_side):
-        for cols in _split(out_width, tiles_per_side):
+    for rows in _split(out_height, grid_rows):
+        for cols in _split(out_width, grid_cols):
             layer_tiles: list[LayerTile] = []
             row_range, col_range = rows, cols
             for node in reversed(nodes):
@@ -225,7 +226,7 @@ def plan_tiles(
     model_macs = sum(macs(node, None) for node in graph.nodes)
     return PatchStage(
         layers=tuple(node.index for node in nodes),
-        tiles_per_side=tiles_per_side,
+        grid=(grid_rows, grid_cols),
         tiles=tuple(tiles),
         buffer_bytes=buffer_bytes,
         layer_scratch_bytes=layer_scratch_bytes,
@@ -328,11 +329,28 @@ def apply_patch_stage(
     )
 
 
+def candidate_grids(tiles: int | tuple[int, int] | str, height: int, width: int) -> list[tuple[int, int]]:
+    """The grids to try over a stage output of height x width: `tiles` as given (n: n x n), or with
+    "auto" every grid of up to MAX_TILES_PER_SIDE x MAX_TILES_PER_SIDE tiles that fits, square or not
+    (row strips and column strips too: each recomputes the overlap along one axis only)."""
+    if tiles == "auto":
+        return [
+            (rows, cols)
+            for rows in range(1, min(height, MAX_TILES_PER_SIDE) + 1)
+            for cols in range(1, min(width, MAX_TILES_PER_SIDE) + 1)
+            if rows * cols >= 2
+        ]
+    if isinstance(tiles, int):
+        return [(tiles, tiles)]
+    rows, cols = tiles
+    return [(int(rows), int(cols))]
+
+
 def choose_patch_stage(
     graph: Graph,
     resolved: ResolvedGraph,
     stages: int | str,
-    tiles: int | str,
+    tiles: int | tuple[int, int] | str,
     max_overhead: float,
     estimate: Callable[[Graph, ResolvedGraph], int],
 ) -> tuple[PatchStage | None, str]:
@@ -360,13 +378,12 @@ def choose_patch_stage(
     fixed = stages != "auto" and tiles != "auto"
     for length in lengths:
         _, height, width, _ = graph.tensor(graph.nodes[length - 1].outputs[0]).shape
-        if tiles == "auto":
-            sides: Sequence[int] = range(2, min(height, width, MAX_TILES_PER_SIDE) + 1)
-        else:  # automatic lengths skip stages whose output is smaller than the grid
-            sides = [int(tiles)] if stages != "auto" or int(tiles) <= min(height, width) else []
-        for side in sides:
+        grids = candidate_grids(tiles, height, width)
+        if stages == "auto" and tiles != "auto":  # automatic lengths skip stages whose output is smaller than the grid
+            grids = [(rows, cols) for rows, cols in grids if rows <= height and cols <= width]
+        for grid in grids:
             try:
-                stage = plan_tiles(graph, length, side, max(layer_scratch[:length]), operator_macs(resolved.operators))
+                stage = plan_tiles(graph, length, grid, max(layer_scratch[:length]), operator_macs(resolved.operators))
             except ConfigError:
                 if stages != "auto":
                     raise

@@ -92,15 +92,23 @@ def brute_force_window(graph: Graph, node: Node, axis: int, wanted: tuple[int, i
     return (min(inside), max(inside) + 1) if inside else None
 
 
+def grids(height: int, width: int, most: int) -> st.SearchStrategy[tuple[int, int]]:
+    """Grids of rows x columns tiles (at least two tiles, at most `most` a side) over a height x width
+    stage output: square, row strips, column strips and other rectangles."""
+    return st.tuples(st.integers(1, min(height, most)), st.integers(1, min(width, most))).filter(
+        lambda grid: grid[0] * grid[1] >= 2
+    )
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_tiles_cover_the_output_and_read_the_windows_they_need(data: st.DataObject) -> None:
     graph = data.draw(chains())
     layers = len(graph.nodes)
     _, height, width, _ = graph.tensor(graph.nodes[-1].outputs[0]).shape
-    assume(min(height, width) >= 2)
-    side = data.draw(st.integers(2, min(height, width, 4)))
-    stage = plan_tiles(graph, layers, side)
+    assume(max(height, width) >= 2)
+    grid = data.draw(grids(height, width, 4))
+    stage = plan_tiles(graph, layers, grid)
     covered = set()
     for tile in stage.tiles:
         last = tile.layers[-1]
@@ -134,12 +142,12 @@ def test_tiles_cover_the_output_and_read_the_windows_they_need(data: st.DataObje
     assert covered == {(y, x) for y in range(height) for x in range(width)}
 
 
-def tiled_c_equals_reference(graph: Graph, layers: int, side: int) -> None:
-    """Converts `graph` with its first `layers` nodes as a side x side patch stage, builds the module
-    with the host gcc and checks its outputs against the reference of the whole graph."""
+def tiled_c_equals_reference(graph: Graph, layers: int, grid: tuple[int, int]) -> None:
+    """Converts `graph` with its first `layers` nodes as a patch stage of rows x columns tiles, builds
+    the module with the host gcc and checks its outputs against the reference of the whole graph."""
     resolved = resolve_operators(graph, CONTEXT, "tiled")
     layer_scratch = max(operator.scratch_bytes() for operator in resolved.operators[:layers])
-    stage = plan_tiles(graph, layers, side, layer_scratch)
+    stage = plan_tiles(graph, layers, grid, layer_scratch)
     staged, staged_resolved = apply_patch_stage(graph, resolved, stage, "tiled")
     assert staged.nodes[0].op_type == PATCH_STAGE
     with tempfile.TemporaryDirectory() as scratch:
@@ -161,8 +169,8 @@ def test_tiled_c_equals_the_untiled_reference(data: st.DataObject) -> None:
     assume(min(height, width) >= 2)
     layers = data.draw(st.integers(1, len(graph.nodes)))
     _, height, width, _ = graph.tensor(graph.nodes[layers - 1].outputs[0]).shape
-    assume(min(height, width) >= 2)
-    tiled_c_equals_reference(graph, layers, data.draw(st.integers(2, min(height, width, 3))))
+    assume(max(height, width) >= 2)
+    tiled_c_equals_reference(graph, layers, data.draw(grids(height, width, 3)))
 
 
 def estimate(graph: Graph, resolved: ResolvedGraph) -> int:
@@ -211,7 +219,7 @@ def test_auto_chooses_the_stage_of_smallest_arena_and_says_so() -> None:
     staged, staged_resolved = apply_patch_stage(graph, resolved, stage, "wide")
     assert estimate(staged, staged_resolved) < whole // 2
     assert note.startswith("patch-based: nodes 0-1 run as")
-    tiled_c_equals_reference(graph, len(stage.layers), stage.tiles_per_side)
+    tiled_c_equals_reference(graph, len(stage.layers), stage.grid)
 
 
 def test_max_overhead_bounds_the_recomputed_work() -> None:
@@ -235,15 +243,17 @@ def test_a_stage_longer_than_the_chain_is_refused_with_the_reason() -> None:
 
 def test_too_many_tiles_are_refused() -> None:
     graph = wide_chain()
-    with pytest.raises(ConfigError, match=r"patch_based\.tiles: 17 tiles per side"):
-        plan_tiles(graph, 2, 17)
+    with pytest.raises(ConfigError, match=r"patch_based\.tiles: a grid of 17x17 tiles does not fit"):
+        plan_tiles(graph, 2, (17, 17))
+    with pytest.raises(ConfigError, match=r"a grid of 1x1 tiles"):
+        plan_tiles(graph, 2, (1, 1))
 
 
 def test_a_fixed_grid_skips_the_stages_too_small_for_it() -> None:
     graph = wide_chain()  # the stage outputs are 32x32 after one layer and 16x16 after two
     resolved = resolve_operators(graph, CONTEXT, "wide")
     stage, _ = choose_patch_stage(graph, resolved, "auto", 17, 1.0, estimate)
-    assert stage is not None and stage.layers == (0,) and stage.tiles_per_side == 17
+    assert stage is not None and stage.layers == (0,) and stage.grid == (17, 17)
 
 
 def test_a_layer_whose_tile_would_read_only_padding_is_skipped_by_the_automatic_choice() -> None:

@@ -3,7 +3,7 @@
 bias (16x8), or float32."""
 
 from opbridge.ops.definition import NO_MEMORY, OWN, Layout, OperatorDefinition
-from opbridge.ops.fully_connected.emit_c import emit_fully_connected, folded_bias_input
+from opbridge.ops.fully_connected.emit_c import emit_fully_connected, folded_bias_input, kernel_path
 from opbridge.ops.fully_connected.litert import LITERT_CODE, LITERT_VERSIONS, parse_litert_options
 from opbridge.ops.fully_connected.onnx import ONNX_CONVERTERS
 from opbridge.ops.fully_connected.reference import fully_connected_reference
@@ -33,6 +33,7 @@ FULLY_CONNECTED = OperatorDefinition(
     doc=__doc__ or "",
     schema=FULLY_CONNECTED_SCHEMA,
     macs=fully_connected_macs,
+    cost_class=kernel_path,
     layout=Layout.LAYOUT_DEPENDENT,
     quantization=OWN,
     memory=NO_MEMORY,

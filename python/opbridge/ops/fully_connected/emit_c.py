@@ -234,6 +234,24 @@ def folded_fully_connected_bias(graph: Graph, node: Node) -> np.ndarray | None:
     return fold_layer_bias(graph, node, np.asarray(filter_tensor.data, dtype=np.int64).sum(axis=1))
 
 
+def kernel_path(graph: Graph, node: Node) -> str:
+    """FULLY_CONNECTED's cost class (OperatorDefinition.cost_class): the folded int8 entry point the node
+    calls without its "opbridge_fully_connected_s8_folded" stem ("folded", "short", "dsp_layout"), then
+    "+per_channel" when its units' multipliers or shifts differ (the Helium rows lay their stage out
+    per group then); "other" when it does not take a folded form (float32, int16, ONNX's float scales)."""
+    if folded_fully_connected_bias(graph, node) is None:
+        return "other"
+    depth = graph.tensor(node.inputs[1]).shape[1]
+    path = "short" if depth < 16 else ("dsp_layout" if dsp_layout_filter(graph, node) is not None else "folded")
+    input_q, filter_q, output_q = (
+        graph.tensor(i).quantization for i in (node.inputs[0], node.inputs[1], node.outputs[0])
+    )
+    assert input_q is not None and filter_q is not None and output_q is not None
+    multipliers, shifts = fully_connected_multipliers(input_q, filter_q, output_q)
+    shared = bool((multipliers == multipliers[0]).all() and (shifts == shifts[0]).all())
+    return path if shared else f"{path}+per_channel"
+
+
 def folded_bias_input(graph: Graph, node: Node) -> list[int]:
     """The bias, which the folded form replaces with the folded bias, and the filter when the node
     writes its own copy of it in the DSP layout (OperatorDefinition.absorbed_constants)."""
