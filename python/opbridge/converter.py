@@ -26,7 +26,7 @@ import yaml
 
 from opbridge.aot.compile import plan_graph
 from opbridge.aot.definition_registration import as_registry_context
-from opbridge.aot.patch_stage import PatchStage, apply_patch_stage, choose_patch_stage
+from opbridge.aot.patch_stage import PatchStage, apply_patch_stage, choose_patch_stage, estimated_instruction_overhead
 from opbridge.aot.resolve import OperatorRule, ResolvedGraph, resolve_operators
 from opbridge.backends.c.emitter import EmittedModule, check_cmake_lists_is_ours, check_prefix, emit_module
 from opbridge.backends.c.golden import golden_test_source
@@ -76,7 +76,8 @@ class PatchBased(pydantic.BaseModel):
     tiles: (
         Literal["auto"] | Annotated[int, pydantic.Field(ge=2)] | tuple[pydantic.PositiveInt, pydantic.PositiveInt]
     ) = "auto"
-    # The automatic choices keep the recomputed overlap within this fraction of the model's MACs.
+    # The automatic choices keep the tiles' extra instructions (estimated by `opbridge analyze`'s fitted
+    # costs; the recomputed MACs where there is no estimate) within this fraction of the model's.
     max_overhead: float = pydantic.Field(0.2, ge=0)
 
 
@@ -316,8 +317,19 @@ class AotConverter:
                 candidate, alignment=config.arena_alignment, **operators.memory_arguments(config.in_place)
             )
 
+        from opbridge.analysis.instruction_costs import (
+            load_instruction_costs,
+        )  # (opbridge.analysis imports this module)
+
+        costs = load_instruction_costs()
+
+        def instruction_overhead(stage: PatchStage) -> float | None:
+            return estimated_instruction_overhead(
+                graph, stage, resolved.operators, self.registry_context.operators, costs
+            )
+
         stage, note = choose_patch_stage(
-            graph, resolved, settings.stages, settings.tiles, settings.max_overhead, estimate
+            graph, resolved, settings.stages, settings.tiles, settings.max_overhead, estimate, instruction_overhead
         )
         if stage is None:
             return graph, resolved, None, note

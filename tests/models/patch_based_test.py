@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """Patch-based inference through the converter on the MobileNet-v1 0.25 96x96 the tests build: at its
-default settings the arena is under half the whole model's bound (the aot_model mobilenet_patch, whose
-golden test passes on every platform, is this conversion); settings are checked and reported."""
+default settings the arena falls by a third at an estimated fifth more instructions at most (the aot_model
+mobilenet_patch, whose golden test passes on every platform, is this conversion); settings are checked
+and reported."""
 
 import json
 import pathlib
@@ -22,7 +23,9 @@ def _convert(tmp_path: pathlib.Path, name: str, config_text: str, *extra: str) -
     return status, out
 
 
-def test_default_patch_stage_halves_the_arena(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_default_patch_stage_cuts_the_arena_within_its_instruction_bound(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     status, whole = _convert(tmp_path, "whole", "{}\n")
     assert status == 0
     plain = json.loads((whole / "plan.json").read_text())
@@ -33,9 +36,11 @@ def test_default_patch_stage_halves_the_arena(tmp_path: pathlib.Path, capsys: py
     summary = capsys.readouterr().out
     patched = json.loads((patched_dir / "plan.json").read_text())
     stage = patched["patch_stage"]
-    assert patched["arena_bytes"] <= plain["lower_bound_bytes"] // 2
-    assert stage["overhead"] <= 0.2 and stage["tiled_macs"] > stage["macs"]
+    assert patched["arena_bytes"] <= plain["lower_bound_bytes"] * 2 // 3
+    # max_overhead (0.2) bounds the estimated extra instructions, which the fitted costs give for this model.
+    assert 0 < stage["instruction_overhead"] <= 0.2 and stage["tiled_macs"] > stage["macs"]
     assert f"patch-based: nodes 0-{stage['layers'][-1]} run as" in summary
+    assert "% instructions" in summary
     assert list((patched_dir / "src").glob("*_node_0_patch_stage.c")), "the stage's C is missing"
     # The aot_model built with patch_based: {} is this conversion.
     built = json.loads(pathlib.Path("tests/models/mobilenet_patch_module_plan.json").read_text())
@@ -76,7 +81,8 @@ def test_a_misspelt_patch_setting_names_the_nearest(tmp_path: pathlib.Path) -> N
 
 
 def test_the_ram_budget_counts_the_stage(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
-    status, out = _convert(tmp_path, "budget", "patch_based: {}\nmax_arena_bytes: 20000\n")
+    # The stage of smallest arena (22,500 bytes), whose tile buffers are part of the peak.
+    status, out = _convert(tmp_path, "budget", "patch_based: {stages: 8, tiles: 4}\nmax_arena_bytes: 20000\n")
     assert status != 0
     error = capsys.readouterr().err
     assert "max_arena_bytes is 20000" in error and "scratch of node 0 (PATCH_STAGE" in error

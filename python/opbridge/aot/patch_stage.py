@@ -20,7 +20,7 @@ Settings: ConvertArgs.patch_based (docs/memory_planner.md, "Patch-based inferenc
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from opbridge.aot.operators import AotOperator, BuiltinAotOperator, NodeCodeOperator
 from opbridge.aot.resolve import ResolvedGraph
@@ -30,6 +30,10 @@ from opbridge.backends.c.memory_plan import MemoryPlan
 from opbridge.errors import ConfigError
 from opbridge.ir import DType, Graph, Node
 from opbridge.ir.attribute_types import window
+from opbridge.registry_context import OperatorRegistry
+
+if TYPE_CHECKING:  # opbridge.analysis imports the converter, which imports this module
+    from opbridge.analysis.instruction_costs import InstructionCosts
 
 PATCH_STAGE = "PATCH_STAGE"
 # The automatic choice tries grids of up to 8 x 8 tiles, square or not (more tiles only add overlap).
@@ -78,6 +82,9 @@ class PatchStage:
     macs: int  # multiply-accumulates of the stage's layers, untiled
     tiled_macs: int  # ... tile by tile (overlap recomputed)
     model_macs: int  # of the whole model, untiled
+    # Extra instructions of the tiles as a fraction of the whole model's, by `opbridge analyze`'s fitted
+    # costs (estimated_instruction_overhead); None where a layer has no estimate.
+    instruction_overhead: float | None = None
 
     @property
     def scratch_bytes(self) -> int:
@@ -95,6 +102,11 @@ class PatchStage:
             f"patch-based: nodes 0-{last} run as {self.grid[0]}x{self.grid[1]} tiles "
             f"({self.scratch_bytes} bytes of tile buffers), +{self.tiled_macs - self.macs} MACs "
             f"(+{100 * self.overhead:.1f}% of the model's {self.model_macs})"
+            + (
+                ""
+                if self.instruction_overhead is None
+                else f", about +{100 * self.instruction_overhead:.0f}% instructions"
+            )
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -106,7 +118,13 @@ class PatchStage:
             "tiled_macs": self.tiled_macs,
             "model_macs": self.model_macs,
             "overhead": round(self.overhead, 6),
+            "instruction_overhead": None if self.instruction_overhead is None else round(self.instruction_overhead, 6),
         }
+
+    @property
+    def limited_overhead(self) -> float:
+        """What max_overhead bounds: the estimated extra instructions, else the extra MACs."""
+        return self.overhead if self.instruction_overhead is None else self.instruction_overhead
 
 
 # (node, output_shape) -> the node's MACs for an output of that shape (None: its own); the stage's
@@ -329,6 +347,57 @@ def apply_patch_stage(
     )
 
 
+def estimated_instruction_overhead(
+    graph: Graph, stage: PatchStage, operators: Sequence[Any], registry: OperatorRegistry, costs: "InstructionCosts"
+) -> float | None:
+    """The extra instructions of running `stage`'s layers tile by tile, as a fraction of the whole
+    model's, by `opbridge analyze`'s fitted lines (instruction_costs.py): each layer of each tile is
+    priced as a node of the tile's sizes on the untiled node's kernel path, so the per-call and per-row
+    costs of small tiles count as well as the recomputed overlap. The larger fraction of the cores';
+    None when a node of the model has no estimate on every core."""
+    from opbridge.analysis.instruction_costs import NodeWork, node_work  # (see TYPE_CHECKING above)
+
+    fractions = []
+    for core in costs.cores:
+
+        def estimate(node: Node, work: NodeWork, core: str = core) -> int | None:
+            return costs.estimate(
+                core,
+                node.op_type,
+                work.dtype,
+                work.macs,
+                work.output_elements,
+                work.cost_class,
+                work.input_elements,
+                work.row_blocks,
+            )
+
+        works = [node_work(graph, node, registry) for node in graph.nodes]
+        whole = [estimate(node, work) for node, work in zip(graph.nodes, works, strict=True)]
+        if any(value is None for value in whole):
+            continue
+        tiled = 0
+        for tile in stage.tiles:
+            for position, layer in zip(stage.layers, tile.layers, strict=True):
+                node, work = graph.nodes[position], works[position]
+                batches, _, _, channels = graph.tensor(node.outputs[0]).shape
+                input_channels = graph.tensor(node.inputs[0]).shape[3]
+                output_shape = (batches, layer.output_height, layer.output_width, channels)
+                tile_work = dataclasses.replace(
+                    work,
+                    macs=operators[position].macs(output_shape),
+                    output_elements=batches * layer.output_height * layer.output_width * channels,
+                    input_elements=batches * layer.input_height * layer.input_width * input_channels,
+                    row_blocks=batches * layer.output_height * -(-channels // 16) if work.cost_class else 0,
+                )
+                tiled += estimate(node, tile_work) or 0
+        untiled = sum(value or 0 for value in whole[: len(stage.layers)])
+        total = sum(value or 0 for value in whole)
+        if total > 0:
+            fractions.append((tiled - untiled) / total)
+    return max(fractions) if fractions else None
+
+
 def candidate_grids(tiles: int | tuple[int, int] | str, height: int, width: int) -> list[tuple[int, int]]:
     """The grids to try over a stage output of height x width: `tiles` as given (n: n x n), or with
     "auto" every grid of up to MAX_TILES_PER_SIDE x MAX_TILES_PER_SIDE tiles that fits, square or not
@@ -353,11 +422,14 @@ def choose_patch_stage(
     tiles: int | tuple[int, int] | str,
     max_overhead: float,
     estimate: Callable[[Graph, ResolvedGraph], int],
+    instruction_overhead: Callable[[PatchStage], float | None] = lambda stage: None,
 ) -> tuple[PatchStage | None, str]:
-    """The stage (length and grid) of smallest estimated arena whose extra MACs stay within
-    max_overhead of the model's (settings given as numbers are taken as they are), and a note.
+    """The stage (length and grid) of smallest estimated arena whose extra work stays within
+    max_overhead (settings given as numbers are taken as they are), and a note.
 
-    `estimate` gives a graph's arena before placement (the liveness bound)."""
+    `estimate` gives a graph's arena before placement (the liveness bound); `instruction_overhead` a
+    stage's estimated extra instructions as a fraction of the model's (estimated_instruction_overhead),
+    which max_overhead bounds where there is one (else the extra MACs, a fraction of the model's)."""
     chain, why = stage_chain(graph, resolved.operators)
     if chain == 0:
         if stages != "auto":
@@ -388,14 +460,15 @@ def choose_patch_stage(
                 if stages != "auto":
                     raise
                 continue  # a grid this stage cannot take (a tile reading only padding): not a candidate
-            if not fixed and stage.overhead > max_overhead:
+            stage = dataclasses.replace(stage, instruction_overhead=instruction_overhead(stage))
+            if not fixed and stage.limited_overhead > max_overhead:
                 continue
             staged, staged_resolved = apply_patch_stage(graph, resolved, stage, "estimate")
-            key = (estimate(staged, staged_resolved), stage.overhead, length)
+            key = (estimate(staged, staged_resolved), stage.limited_overhead, length)
             if best is None or key < best[0]:
                 best = (key, stage)
     if best is None:
-        return None, f"patch-based: no stage fits the grid and keeps the extra MACs within max_overhead {max_overhead}"
+        return None, f"patch-based: no stage fits the grid and keeps the extra work within max_overhead {max_overhead}"
     if best[0][0] >= baseline and stages == "auto" and tiles == "auto":
         return None, f"patch-based: no stage shrinks the arena below {baseline} bytes; the model runs whole"
     return best[1], best[1].describe()

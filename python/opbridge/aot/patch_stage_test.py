@@ -12,13 +12,17 @@ from hypothesis import strategies as st
 from opbridge_testing import strategies
 from opbridge_testing.single_op import KERNELS, WORKSPACE_ROOT, GraphBuilder, run_golden_program
 
+from opbridge.analysis.instruction_costs import InstructionCosts, Line
 from opbridge.aot.compile import plan_and_emit
 from opbridge.aot.definition_registration import as_registry_context
 from opbridge.aot.patch_stage import (
     PATCH_STAGE,
+    PatchStage,
     apply_patch_stage,
     axis_window,
     choose_patch_stage,
+    estimated_instruction_overhead,
+    operator_macs,
     plan_tiles,
     stage_chain,
 )
@@ -231,6 +235,39 @@ def test_max_overhead_bounds_the_recomputed_work() -> None:
     stage, note = choose_patch_stage(graph, resolved, "auto", "auto", 0.0, estimate)
     assert stage is None
     assert note.startswith("patch-based: no stage")
+
+
+def test_max_overhead_bounds_the_estimated_instructions_where_there_is_an_estimate() -> None:
+    graph = wide_chain()
+    resolved = resolve_operators(graph, CONTEXT, "wide")
+    by_macs, _ = choose_patch_stage(graph, resolved, "auto", "auto", 0.5, estimate)
+    assert by_macs is not None and by_macs.instruction_overhead is None and by_macs.overhead <= 0.5
+
+    # A stand-in estimate: ten times the extra MACs. The bound now applies to it, so the choice
+    # recomputes a tenth as much at most, and says so.
+    def tenfold(stage: PatchStage) -> float:
+        return 10 * stage.overhead
+
+    stage, note = choose_patch_stage(graph, resolved, "auto", "auto", 0.5, estimate, tenfold)
+    assert stage is not None and stage.instruction_overhead == 10 * stage.overhead <= 0.5
+    assert stage.overhead <= by_macs.overhead and "% instructions" in note
+
+
+def test_the_instruction_estimate_prices_each_tile_as_a_node_of_its_sizes() -> None:
+    graph = wide_chain()
+    resolved = resolve_operators(graph, CONTEXT, "wide")
+    # One line per operator: one instruction per MAC and 100 per call.
+    line = Line(per_mac=1.0, per_output=0.0, per_call=100.0, nodes=1)
+    costs = InstructionCosts("test", {"core": {f"{node.op_type}/int8": line for node in graph.nodes}})
+    macs = operator_macs(resolved.operators)
+    stage = plan_tiles(graph, 2, (2, 2), 0, macs)
+    whole = sum(macs(node, None) + 100 for node in graph.nodes)
+    extra = (stage.tiled_macs - stage.macs) + 100 * 2 * (4 - 1)  # the recomputed MACs, three more calls a layer
+    overhead = estimated_instruction_overhead(graph, stage, resolved.operators, REGISTRY, costs)
+    assert overhead == pytest.approx(extra / whole)
+    assert (
+        estimated_instruction_overhead(graph, stage, resolved.operators, REGISTRY, InstructionCosts("none", {})) is None
+    )
 
 
 def test_a_stage_longer_than_the_chain_is_refused_with_the_reason() -> None:
