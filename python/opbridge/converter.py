@@ -26,7 +26,7 @@ import yaml
 
 from opbridge.aot.compile import plan_graph
 from opbridge.aot.definition_registration import as_registry_context
-from opbridge.aot.patch_stage import PatchStage, apply_patch_stage, choose_patch_stage, estimated_instruction_overhead
+from opbridge.aot.patch_stage import InstructionOverhead, PatchStage, apply_patch_stage, choose_patch_stage
 from opbridge.aot.resolve import OperatorRule, ResolvedGraph, resolve_operators
 from opbridge.backends.c.emitter import EmittedModule, check_cmake_lists_is_ours, check_prefix, emit_module
 from opbridge.backends.c.golden import golden_test_source
@@ -321,13 +321,9 @@ class AotConverter:
             load_instruction_costs,
         )  # (opbridge.analysis imports this module)
 
-        costs = load_instruction_costs()
-
-        def instruction_overhead(stage: PatchStage) -> float | None:
-            return estimated_instruction_overhead(
-                graph, stage, resolved.operators, self.registry_context.operators, costs
-            )
-
+        instruction_overhead = InstructionOverhead(
+            graph, resolved.operators, self.registry_context.operators, load_instruction_costs()
+        )
         stage, note = choose_patch_stage(
             graph, resolved, settings.stages, settings.tiles, settings.max_overhead, estimate, instruction_overhead
         )

@@ -19,6 +19,7 @@ Settings: ConvertArgs.patch_based (docs/memory_planner.md, "Patch-based inferenc
 """
 
 import dataclasses
+import functools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +34,7 @@ from opbridge.ir.attribute_types import window
 from opbridge.registry_context import OperatorRegistry
 
 if TYPE_CHECKING:  # opbridge.analysis imports the converter, which imports this module
-    from opbridge.analysis.instruction_costs import InstructionCosts
+    from opbridge.analysis.instruction_costs import InstructionCosts, NodeWork
 
 PATCH_STAGE = "PATCH_STAGE"
 # The automatic choice tries grids of up to 8 x 8 tiles, square or not (more tiles only add overlap).
@@ -83,7 +84,7 @@ class PatchStage:
     tiled_macs: int  # ... tile by tile (overlap recomputed)
     model_macs: int  # of the whole model, untiled
     # Extra instructions of the tiles as a fraction of the whole model's, by `opbridge analyze`'s fitted
-    # costs (estimated_instruction_overhead); None where a layer has no estimate.
+    # costs (InstructionOverhead); None where a layer has no estimate.
     instruction_overhead: float | None = None
 
     @property
@@ -202,13 +203,16 @@ def plan_tiles(
             hint=f"use 1 .. {out_height} rows and 1 .. {out_width} columns of tiles (at least 2 tiles), or 'auto'",
         )
     tiles, buffer_bytes, tiled_macs = [], 0, 0
+    node_windows = [(axis_window(graph, node, 1), axis_window(graph, node, 2)) for node in nodes]
+    layer_macs: dict[tuple[int, tuple[int, ...]], int] = {}
     for rows in _split(out_height, grid_rows):
         for cols in _split(out_width, grid_cols):
             layer_tiles: list[LayerTile] = []
             row_range, col_range = rows, cols
-            for node in reversed(nodes):
+            for node, windows in zip(reversed(nodes), reversed(node_windows), strict=True):
                 (row_range, pad_top), (col_range, pad_left) = (
-                    _reach(graph, node, axis, wanted) for axis, wanted in ((1, row_range), (2, col_range))
+                    _reach(node, along, axis, wanted)
+                    for along, axis, wanted in ((windows[0], 1, row_range), (windows[1], 2, col_range))
                 )
                 layer_tiles.append(
                     LayerTile(
@@ -223,7 +227,10 @@ def plan_tiles(
             layer_tiles.reverse()
             for node, layer in zip(nodes, layer_tiles, strict=True):
                 batches, _, _, channels = graph.tensor(node.outputs[0]).shape
-                tiled_macs += macs(node, (batches, layer.output_height, layer.output_width, channels))
+                output_shape = (batches, layer.output_height, layer.output_width, channels)
+                if (node.index, output_shape) not in layer_macs:  # the tiles of a grid mostly share sizes
+                    layer_macs[node.index, output_shape] = macs(node, output_shape)
+                tiled_macs += layer_macs[node.index, output_shape]
                 in_channels = graph.tensor(node.inputs[0]).shape[3]
                 out_channels = graph.tensor(node.outputs[0]).shape[3]
                 buffer_bytes = max(
@@ -232,10 +239,17 @@ def plan_tiles(
                     + _align(layer.output_height * layer.output_width * out_channels),
                 )
             tile = Tile(row_range[0], col_range[0], rows[0], cols[0], tuple(layer_tiles))
-            sizes = dataclasses.astuple(tile)[:4] + tuple(
-                v for layer in tile.layers for v in dataclasses.astuple(layer)
+            largest = max(
+                row_range[0],
+                col_range[0],
+                rows[0],
+                cols[0],
+                *(
+                    max(layer.input_height, layer.input_width, layer.padding_height, layer.padding_width)
+                    for layer in layer_tiles
+                ),
             )
-            if max(sizes) > INT16_MAX:
+            if largest > INT16_MAX:
                 raise ConfigError(
                     f"patch_based: a tile of nodes 0-{layers - 1} has a size or position over {INT16_MAX}",
                     hint="the tile table holds 16-bit sizes; use a shorter stage (patch_based.stages)",
@@ -275,25 +289,38 @@ def axis_window(graph: Graph, node: Node, axis: int) -> AxisWindow:
     return AxisWindow(size, taps, stride, dilation, padding)
 
 
-def _reach(graph: Graph, node: Node, axis: int, wanted: tuple[int, int]) -> tuple[tuple[int, int], int]:
-    """The input rows (axis 1) or columns (axis 2) that output range `wanted` of `node` reads
-    (first to last inside the input; a dilated window may skip some), and the padding before
-    them as the tile's kernel call sees it: its first window starts where the untiled one does."""
-    along = axis_window(graph, node, axis)
-    first = wanted[0] * along.stride - along.padding
-    read = [
-        position
-        for output in range(*wanted)
-        for tap in range(along.taps)
-        if 0 <= (position := output * along.stride - along.padding + tap * along.dilation) < along.size
-    ]
-    if not read:
+def _reach(node: Node, along: AxisWindow, axis: int, wanted: tuple[int, int]) -> tuple[tuple[int, int], int]:
+    """The input rows (axis 1) or columns (axis 2) that output range `wanted` of `node` (whose window
+    along that axis is `along`) reads (first to last inside the input; a dilated window may skip
+    some), and the padding before them as the tile's kernel call sees it: its first window starts
+    where the untiled one does."""
+    read = _read_span(along, wanted)
+    if read is None:
         raise ConfigError(
             f"{node.describe()}: outputs {wanted[0]}..{wanted[1] - 1} along axis {axis} read only padding",
             hint="use fewer tiles (patch_based.tiles)",
         )
-    low = min(read)
-    return (low, max(read) + 1), low - first
+    return read, read[0] - (wanted[0] * along.stride - along.padding)
+
+
+@functools.lru_cache(maxsize=65536)
+def _read_span(along: AxisWindow, wanted: tuple[int, int]) -> tuple[int, int] | None:
+    """The first and one past the last input position inside the input that outputs `wanted` read
+    (None: only padding). Each tap's positions over the outputs step by the stride, so its first and
+    last inside the input are a division each; the automatic choice asks this for every layer of
+    every tile of every candidate grid, often with the same arguments (hence the cache)."""
+    low, high = None, None
+    first_output, last_output = wanted[0], wanted[1] - 1
+    for tap in range(along.taps):
+        offset = tap * along.dilation - along.padding  # position = output * stride + offset
+        # The first output whose position is >= 0, and the last whose position is < size.
+        start = max(first_output, -(offset // along.stride))
+        end = min(last_output, (along.size - 1 - offset) // along.stride)
+        if start > end:
+            continue
+        low = start * along.stride + offset if low is None else min(low, start * along.stride + offset)
+        high = end * along.stride + offset if high is None else max(high, end * along.stride + offset)
+    return None if low is None or high is None else (low, high + 1)
 
 
 def staged_graph(graph: Graph, stage: PatchStage) -> Graph:
@@ -347,55 +374,71 @@ def apply_patch_stage(
     )
 
 
-def estimated_instruction_overhead(
-    graph: Graph, stage: PatchStage, operators: Sequence[Any], registry: OperatorRegistry, costs: "InstructionCosts"
-) -> float | None:
-    """The extra instructions of running `stage`'s layers tile by tile, as a fraction of the whole
+class InstructionOverhead:
+    """The extra instructions of running a stage's layers tile by tile, as a fraction of the whole
     model's, by `opbridge analyze`'s fitted lines (instruction_costs.py): each layer of each tile is
     priced as a node of the tile's sizes on the untiled node's kernel path, so the per-call and per-row
     costs of small tiles count as well as the recomputed overlap. The larger fraction of the cores';
-    None when a node of the model has no estimate on every core."""
-    from opbridge.analysis.instruction_costs import NodeWork, node_work  # (see TYPE_CHECKING above)
+    None when no core prices every node of the model. The model's own nodes are priced once."""
 
-    fractions = []
-    for core in costs.cores:
+    def __init__(
+        self, graph: Graph, operators: Sequence[Any], registry: OperatorRegistry, costs: "InstructionCosts"
+    ) -> None:
+        from opbridge.analysis.instruction_costs import node_work  # (see TYPE_CHECKING above)
 
-        def estimate(node: Node, work: NodeWork, core: str = core) -> int | None:
-            return costs.estimate(
-                core,
-                node.op_type,
-                work.dtype,
-                work.macs,
-                work.output_elements,
-                work.cost_class,
-                work.input_elements,
-                work.row_blocks,
+        self._graph, self._operators, self._costs = graph, operators, costs
+        # A layer's price at a tile's sizes, by (core, layer, sizes): tiles of one grid mostly share them.
+        self._prices: dict[tuple[str, int, int, int, int, int], int] = {}
+        self._works = [node_work(graph, node, registry) for node in graph.nodes]
+        self._cores: list[tuple[str, list[int]]] = []  # the cores that price every node, and their prices
+        for core in costs.cores:
+            whole = [self._estimate(core, node, work) for node, work in zip(graph.nodes, self._works, strict=True)]
+            if all(value is not None for value in whole) and sum(value or 0 for value in whole) > 0:
+                self._cores.append((core, [value or 0 for value in whole]))
+
+    def _estimate(self, core: str, node: Node, work: "NodeWork") -> int | None:
+        return self._costs.estimate(
+            core,
+            node.op_type,
+            work.dtype,
+            work.macs,
+            work.output_elements,
+            work.cost_class,
+            work.input_elements,
+            work.row_blocks,
+        )
+
+    def __call__(self, stage: PatchStage) -> float | None:
+        if not self._cores:
+            return None
+        fractions = []
+        for core, whole in self._cores:
+            tiled = sum(
+                self._price(core, position, layer)
+                for tile in stage.tiles
+                for position, layer in zip(stage.layers, tile.layers, strict=True)
             )
+            fractions.append((tiled - sum(whole[: len(stage.layers)])) / sum(whole))
+        return max(fractions)
 
-        works = [node_work(graph, node, registry) for node in graph.nodes]
-        whole = [estimate(node, work) for node, work in zip(graph.nodes, works, strict=True)]
-        if any(value is None for value in whole):
-            continue
-        tiled = 0
-        for tile in stage.tiles:
-            for position, layer in zip(stage.layers, tile.layers, strict=True):
-                node, work = graph.nodes[position], works[position]
-                batches, _, _, channels = graph.tensor(node.outputs[0]).shape
-                input_channels = graph.tensor(node.inputs[0]).shape[3]
-                output_shape = (batches, layer.output_height, layer.output_width, channels)
-                tile_work = dataclasses.replace(
-                    work,
-                    macs=operators[position].macs(output_shape),
-                    output_elements=batches * layer.output_height * layer.output_width * channels,
-                    input_elements=batches * layer.input_height * layer.input_width * input_channels,
-                    row_blocks=batches * layer.output_height * -(-channels // 16) if work.cost_class else 0,
-                )
-                tiled += estimate(node, tile_work) or 0
-        untiled = sum(value or 0 for value in whole[: len(stage.layers)])
-        total = sum(value or 0 for value in whole)
-        if total > 0:
-            fractions.append((tiled - untiled) / total)
-    return max(fractions) if fractions else None
+    def _price(self, core: str, position: int, layer: LayerTile) -> int:
+        """Layer `position`'s estimate on `core` as a node of the tile's sizes."""
+        key = (core, position, layer.input_height, layer.input_width, layer.output_height, layer.output_width)
+        if key not in self._prices:
+            graph = self._graph
+            node, work = graph.nodes[position], self._works[position]
+            batches, _, _, channels = graph.tensor(node.outputs[0]).shape
+            input_channels = graph.tensor(node.inputs[0]).shape[3]
+            output_shape = (batches, layer.output_height, layer.output_width, channels)
+            tile_work = dataclasses.replace(
+                work,
+                macs=self._operators[position].macs(output_shape),
+                output_elements=batches * layer.output_height * layer.output_width * channels,
+                input_elements=batches * layer.input_height * layer.input_width * input_channels,
+                row_blocks=batches * layer.output_height * -(-channels // 16) if work.cost_class else 0,
+            )
+            self._prices[key] = self._estimate(core, node, tile_work) or 0
+        return self._prices[key]
 
 
 def candidate_grids(tiles: int | tuple[int, int] | str, height: int, width: int) -> list[tuple[int, int]]:
@@ -428,7 +471,7 @@ def choose_patch_stage(
     max_overhead (settings given as numbers are taken as they are), and a note.
 
     `estimate` gives a graph's arena before placement (the liveness bound); `instruction_overhead` a
-    stage's estimated extra instructions as a fraction of the model's (estimated_instruction_overhead),
+    stage's estimated extra instructions as a fraction of the model's (InstructionOverhead),
     which max_overhead bounds where there is one (else the extra MACs, a fraction of the model's)."""
     chain, why = stage_chain(graph, resolved.operators)
     if chain == 0:

@@ -17,11 +17,11 @@ from opbridge.aot.compile import plan_and_emit
 from opbridge.aot.definition_registration import as_registry_context
 from opbridge.aot.patch_stage import (
     PATCH_STAGE,
+    InstructionOverhead,
     PatchStage,
     apply_patch_stage,
     axis_window,
     choose_patch_stage,
-    estimated_instruction_overhead,
     operator_macs,
     plan_tiles,
     stage_chain,
@@ -263,11 +263,9 @@ def test_the_instruction_estimate_prices_each_tile_as_a_node_of_its_sizes() -> N
     stage = plan_tiles(graph, 2, (2, 2), 0, macs)
     whole = sum(macs(node, None) + 100 for node in graph.nodes)
     extra = (stage.tiled_macs - stage.macs) + 100 * 2 * (4 - 1)  # the recomputed MACs, three more calls a layer
-    overhead = estimated_instruction_overhead(graph, stage, resolved.operators, REGISTRY, costs)
+    overhead = InstructionOverhead(graph, resolved.operators, REGISTRY, costs)(stage)
     assert overhead == pytest.approx(extra / whole)
-    assert (
-        estimated_instruction_overhead(graph, stage, resolved.operators, REGISTRY, InstructionCosts("none", {})) is None
-    )
+    assert InstructionOverhead(graph, resolved.operators, REGISTRY, InstructionCosts("none", {}))(stage) is None
 
 
 def test_a_stage_longer_than_the_chain_is_refused_with_the_reason() -> None:
