@@ -317,13 +317,11 @@ class AotConverter:
                 candidate, alignment=config.arena_alignment, **operators.memory_arguments(config.in_place)
             )
 
-        from opbridge.analysis.instruction_costs import (
-            load_instruction_costs,
-        )  # (opbridge.analysis imports this module)
+        # Imported here: opbridge.analysis imports this module.
+        from opbridge.analysis.instruction_costs import layer_prices, load_instruction_costs
 
-        instruction_overhead = InstructionOverhead(
-            graph, resolved.operators, self.registry_context.operators, load_instruction_costs()
-        )
+        prices = layer_prices(graph, resolved.operators, self.registry_context.operators, load_instruction_costs())
+        instruction_overhead = InstructionOverhead(graph, prices)
         stage, note = choose_patch_stage(
             graph, resolved, settings.stages, settings.tiles, settings.max_overhead, estimate, instruction_overhead
         )

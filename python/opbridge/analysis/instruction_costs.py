@@ -22,11 +22,12 @@ import dataclasses
 import itertools
 import json
 import pathlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
+from opbridge.aot.patch_stage import LayerPrices, LayerTile
 from opbridge.ir import Graph, Node
 from opbridge.ops.definition import multiply_accumulates
 from opbridge.registry_context import OperatorRegistry
@@ -121,6 +122,45 @@ def node_work(graph: Graph, node: Node, operators: OperatorRegistry) -> NodeWork
         batches, height, _, channels = outputs[0].shape
         row_blocks = batches * height * -(-channels // 16)
     return NodeWork(dtype, macs, sum(tensor.element_count for tensor in outputs), cost_class, read, row_blocks)
+
+
+def layer_prices(
+    graph: Graph, operators: Sequence[Any], registry: OperatorRegistry, costs: InstructionCosts
+) -> LayerPrices:
+    """The patch stage's LayerPrices from the fitted lines: a node's estimate on every core that has
+    one (its own sizes, or a tile's: the tile's MACs, input and output elements and row blocks, on the
+    untiled node's kernel path); `operators` are the graph's resolved operators (AotOperator.macs)."""
+    works = [node_work(graph, node, registry) for node in graph.nodes]
+
+    def prices(position: int, tile: LayerTile | None) -> dict[str, int] | None:
+        node, work = graph.nodes[position], works[position]
+        if tile is not None:
+            batches, _, _, channels = graph.tensor(node.outputs[0]).shape
+            input_channels = graph.tensor(node.inputs[0]).shape[3]
+            work = dataclasses.replace(
+                work,
+                macs=operators[position].macs((batches, tile.output_height, tile.output_width, channels)),
+                output_elements=batches * tile.output_height * tile.output_width * channels,
+                input_elements=batches * tile.input_height * tile.input_width * input_channels,
+                row_blocks=batches * tile.output_height * -(-channels // 16) if work.cost_class else 0,
+            )
+        found = {
+            core: costs.estimate(
+                core,
+                node.op_type,
+                work.dtype,
+                work.macs,
+                work.output_elements,
+                work.cost_class,
+                work.input_elements,
+                work.row_blocks,
+            )
+            for core in costs.cores
+        }
+        priced = {core: value for core, value in found.items() if value is not None}
+        return priced or None
+
+    return prices
 
 
 def cost_key(op_type: str, dtype: str, cost_class: str = "") -> str:

@@ -20,8 +20,8 @@ Settings: ConvertArgs.patch_based (docs/memory_planner.md, "Patch-based inferenc
 
 import dataclasses
 import functools
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from opbridge.aot.operators import AotOperator, BuiltinAotOperator, NodeCodeOperator
 from opbridge.aot.resolve import ResolvedGraph
@@ -31,10 +31,6 @@ from opbridge.backends.c.memory_plan import MemoryPlan
 from opbridge.errors import ConfigError
 from opbridge.ir import DType, Graph, Node
 from opbridge.ir.attribute_types import window
-from opbridge.registry_context import OperatorRegistry
-
-if TYPE_CHECKING:  # opbridge.analysis imports the converter, which imports this module
-    from opbridge.analysis.instruction_costs import InstructionCosts, NodeWork
 
 PATCH_STAGE = "PATCH_STAGE"
 # The automatic choice tries grids of up to 8 x 8 tiles, square or not (more tiles only add overlap).
@@ -374,71 +370,49 @@ def apply_patch_stage(
     )
 
 
+# A layer's instructions on each core (core -> count) as a node of a tile's sizes, by node position and
+# tile (None: the whole node), or None where there is no estimate; the converter prices with
+# `opbridge analyze`'s fitted lines (analysis/instruction_costs.py, layer_prices).
+LayerPrices = Callable[[int, LayerTile | None], Mapping[str, int] | None]
+
+
 class InstructionOverhead:
     """The extra instructions of running a stage's layers tile by tile, as a fraction of the whole
-    model's, by `opbridge analyze`'s fitted lines (instruction_costs.py): each layer of each tile is
-    priced as a node of the tile's sizes on the untiled node's kernel path, so the per-call and per-row
-    costs of small tiles count as well as the recomputed overlap. The larger fraction of the cores';
-    None when no core prices every node of the model. The model's own nodes are priced once."""
+    model's: each layer of each tile priced as a node of the tile's sizes on the untiled node's kernel
+    path (LayerPrices), so the per-call and per-row costs of small tiles count as well as the
+    recomputed overlap. The larger fraction of the cores'; None when no core prices every node of the
+    model. The model's own nodes are priced once, and each tile size once."""
 
-    def __init__(
-        self, graph: Graph, operators: Sequence[Any], registry: OperatorRegistry, costs: "InstructionCosts"
-    ) -> None:
-        from opbridge.analysis.instruction_costs import node_work  # (see TYPE_CHECKING above)
-
-        self._graph, self._operators, self._costs = graph, operators, costs
-        # A layer's price at a tile's sizes, by (core, layer, sizes): tiles of one grid mostly share them.
-        self._prices: dict[tuple[str, int, int, int, int, int], int] = {}
-        self._works = [node_work(graph, node, registry) for node in graph.nodes]
-        self._cores: list[tuple[str, list[int]]] = []  # the cores that price every node, and their prices
-        for core in costs.cores:
-            whole = [self._estimate(core, node, work) for node, work in zip(graph.nodes, self._works, strict=True)]
-            if all(value is not None for value in whole) and sum(value or 0 for value in whole) > 0:
-                self._cores.append((core, [value or 0 for value in whole]))
-
-    def _estimate(self, core: str, node: Node, work: "NodeWork") -> int | None:
-        return self._costs.estimate(
-            core,
-            node.op_type,
-            work.dtype,
-            work.macs,
-            work.output_elements,
-            work.cost_class,
-            work.input_elements,
-            work.row_blocks,
-        )
+    def __init__(self, graph: Graph, prices: LayerPrices) -> None:
+        self._prices = prices
+        self._cache: dict[tuple[int, LayerTile], Mapping[str, int] | None] = {}
+        # The cores that price every node, and each node's price there.
+        self._whole: dict[str, list[int]] = {}
+        whole = [prices(node.index, None) for node in graph.nodes]
+        priced = [price for price in whole if price is not None]
+        if priced and len(priced) == len(whole):
+            for core in sorted(set.intersection(*(set(price) for price in priced))):
+                node_prices = [price[core] for price in priced]
+                if sum(node_prices) > 0:
+                    self._whole[core] = node_prices
 
     def __call__(self, stage: PatchStage) -> float | None:
-        if not self._cores:
+        if not self._whole:
             return None
         fractions = []
-        for core, whole in self._cores:
-            tiled = sum(
-                self._price(core, position, layer)
-                for tile in stage.tiles
-                for position, layer in zip(stage.layers, tile.layers, strict=True)
-            )
+        for core, whole in self._whole.items():
+            tiled = 0
+            for tile in stage.tiles:
+                for position, layer in zip(stage.layers, tile.layers, strict=True):
+                    price = self._price(position, layer)
+                    tiled += price.get(core, 0) if price is not None else 0
             fractions.append((tiled - sum(whole[: len(stage.layers)])) / sum(whole))
         return max(fractions)
 
-    def _price(self, core: str, position: int, layer: LayerTile) -> int:
-        """Layer `position`'s estimate on `core` as a node of the tile's sizes."""
-        key = (core, position, layer.input_height, layer.input_width, layer.output_height, layer.output_width)
-        if key not in self._prices:
-            graph = self._graph
-            node, work = graph.nodes[position], self._works[position]
-            batches, _, _, channels = graph.tensor(node.outputs[0]).shape
-            input_channels = graph.tensor(node.inputs[0]).shape[3]
-            output_shape = (batches, layer.output_height, layer.output_width, channels)
-            tile_work = dataclasses.replace(
-                work,
-                macs=self._operators[position].macs(output_shape),
-                output_elements=batches * layer.output_height * layer.output_width * channels,
-                input_elements=batches * layer.input_height * layer.input_width * input_channels,
-                row_blocks=batches * layer.output_height * -(-channels // 16) if work.cost_class else 0,
-            )
-            self._prices[key] = self._estimate(core, node, tile_work) or 0
-        return self._prices[key]
+    def _price(self, position: int, layer: LayerTile) -> Mapping[str, int] | None:
+        if (position, layer) not in self._cache:  # the tiles of a grid mostly share their sizes
+            self._cache[position, layer] = self._prices(position, layer)
+        return self._cache[position, layer]
 
 
 def candidate_grids(tiles: int | tuple[int, int] | str, height: int, width: int) -> list[tuple[int, int]]:

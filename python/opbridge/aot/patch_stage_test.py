@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from opbridge_testing import strategies
 from opbridge_testing.single_op import KERNELS, WORKSPACE_ROOT, GraphBuilder, run_golden_program
 
-from opbridge.analysis.instruction_costs import InstructionCosts, Line
+from opbridge.analysis.instruction_costs import InstructionCosts, Line, layer_prices
 from opbridge.aot.compile import plan_and_emit
 from opbridge.aot.definition_registration import as_registry_context
 from opbridge.aot.patch_stage import (
@@ -263,9 +263,10 @@ def test_the_instruction_estimate_prices_each_tile_as_a_node_of_its_sizes() -> N
     stage = plan_tiles(graph, 2, (2, 2), 0, macs)
     whole = sum(macs(node, None) + 100 for node in graph.nodes)
     extra = (stage.tiled_macs - stage.macs) + 100 * 2 * (4 - 1)  # the recomputed MACs, three more calls a layer
-    overhead = InstructionOverhead(graph, resolved.operators, REGISTRY, costs)(stage)
+    overhead = InstructionOverhead(graph, layer_prices(graph, resolved.operators, REGISTRY, costs))(stage)
     assert overhead == pytest.approx(extra / whole)
-    assert InstructionOverhead(graph, resolved.operators, REGISTRY, InstructionCosts("none", {}))(stage) is None
+    nothing = InstructionCosts("none", {})
+    assert InstructionOverhead(graph, layer_prices(graph, resolved.operators, REGISTRY, nothing))(stage) is None
 
 
 def test_a_stage_longer_than_the_chain_is_refused_with_the_reason() -> None:
