@@ -234,17 +234,7 @@ def write_costs(mode: str) -> int:
     for (model, core), (total, works) in measured.items():
         estimate = 0
         for op_type, work in works:
-            value = costs.estimate(
-                core,
-                op_type,
-                work.dtype,
-                work.macs,
-                work.output_elements,
-                work.cost_class,
-                work.input_elements,
-                work.row_blocks,
-            )
-            estimate += value or 0
+            estimate += costs.estimate_work(core, op_type, work) or 0
         error = 100 * (estimate / total - 1)
         if model in checked:
             worst[core] = max(worst[core], abs(error))

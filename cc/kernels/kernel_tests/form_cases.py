@@ -140,6 +140,18 @@ def draw_quantization(
     )
 
 
+def draw_effective_scales(
+    draw: DrawFn, bounds: tuple[float, float], count: int, axis: int, input_q: Quantization, output_q: Quantization
+) -> Quantization:
+    """A symmetric filter quantization of `count` scales (per channel along `axis` if more than one)
+    whose effective scales input * filter / output are log-uniform within `bounds`."""
+    low, high = bounds
+    filter_scales = tuple(
+        float(np.float32(log_uniform(draw, low, high) * output_q.scale / input_q.scale)) for _ in range(count)
+    )
+    return Quantization(filter_scales, (0,) * count, axis if count > 1 else None)
+
+
 def draw_weights(draw: DrawFn, shape: tuple[int, ...]) -> np.ndarray:
     """int8 weights in [-127, 127]: uniform, or (sometimes) all of magnitude 127 (largest sums)."""
     weights = int8_array(draw, shape)
@@ -729,11 +741,9 @@ def draw_planar_depthwise(draw: DrawFn, index: int) -> NodeSpec:
     weights = draw_weights(draw, filter_shape)
     if index in PLANAR_SMALL_SUM_NODES:
         low, high = PLANAR_SMALL_SUM_NODES[index]
-        count = channels if per_channel_of(index) else 1
-        filter_scales = tuple(
-            float(np.float32(log_uniform(draw, low, high) * output_q.scale / input_q.scale)) for _ in range(count)
+        filter_q = draw_effective_scales(
+            draw, (low, high), channels if per_channel_of(index) else 1, 3, input_q, output_q
         )
-        filter_q = Quantization(filter_scales, (0,) * count, 3 if count > 1 else None)
         weights = (weights // (32 if index == 38 else 64)).astype(np.int8)  # within [-4, 3] or [-2, 1]
     inputs = [
         TensorSpec("input", DType.INT8, (batches, height, width, channels), input_q),
@@ -880,11 +890,7 @@ def draw_fully_connected(draw: DrawFn, index: int) -> NodeSpec:
     weights = draw_weights(draw, (units, depth))
     if index in ROWS_VLDM_SMALL_SUM_NODES:
         low, high = ROWS_VLDM_SMALL_SUM_NODES[index]
-        count = units if per_channel_of(index) else 1
-        filter_scales = tuple(
-            float(np.float32(log_uniform(draw, low, high) * output_q.scale / input_q.scale)) for _ in range(count)
-        )
-        filter_q = Quantization(filter_scales, (0,) * count, 0 if count > 1 else None)
+        filter_q = draw_effective_scales(draw, (low, high), units if per_channel_of(index) else 1, 0, input_q, output_q)
         # zero points 0: sums of either sign, and negative outputs not clamped at -128
         input_q = Quantization(input_q.scales, (0,))
         output_q = Quantization(output_q.scales, (0,))

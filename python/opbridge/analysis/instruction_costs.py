@@ -84,6 +84,19 @@ class InstructionCosts:
             return None
         return round(line.apply(macs, output_elements, input_elements, row_blocks))
 
+    def estimate_work(self, core: str, op_type: str, work: "NodeWork") -> int | None:
+        """estimate() of a node's work as node_work describes it."""
+        return self.estimate(
+            core,
+            op_type,
+            work.dtype,
+            work.macs,
+            work.output_elements,
+            work.cost_class,
+            work.input_elements,
+            work.row_blocks,
+        )
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "source": self.source,
@@ -144,19 +157,7 @@ def layer_prices(
                 input_elements=batches * tile.input_height * tile.input_width * input_channels,
                 row_blocks=batches * tile.output_height * -(-channels // 16) if work.cost_class else 0,
             )
-        found = {
-            core: costs.estimate(
-                core,
-                node.op_type,
-                work.dtype,
-                work.macs,
-                work.output_elements,
-                work.cost_class,
-                work.input_elements,
-                work.row_blocks,
-            )
-            for core in costs.cores
-        }
+        found = {core: costs.estimate_work(core, node.op_type, work) for core in costs.cores}
         priced = {core: value for core, value in found.items() if value is not None}
         return priced or None
 

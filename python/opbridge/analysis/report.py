@@ -282,16 +282,7 @@ def _node_row(
         live_bytes=sum(buffer.size for buffer in live),
         arena_top_bytes=max((buffer.offset + buffer.size for buffer in live), default=0),
         instructions={
-            core: costs.estimate(
-                core,
-                node.op_type,
-                node_costs.dtype,
-                macs,
-                node_costs.output_elements,
-                node_costs.cost_class,
-                node_costs.input_elements,
-                node_costs.row_blocks,
-            )
+            core: costs.estimate_work(core, node.op_type, dataclasses.replace(node_costs, macs=macs))
             for core in costs.cores
         },
     )
