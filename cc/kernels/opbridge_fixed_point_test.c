@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Checks the fixed-point helpers against exact 64-bit arithmetic written
+ * Checks the fixed-point helpers (and gemmlowp's multiply, inline in
+ * opbridge_gemmlowp.h) against exact 64-bit arithmetic written
  * independently (floor division and rounding of magnitudes instead of
- * nudges and masks), on edge values and a fixed pseudo-random sample, on
- * every platform.
+ * nudges and masks), on edge values, products halfway between two results
+ * and a fixed pseudo-random sample, on every platform.
  */
 #include "cc/kernels/opbridge_fixed_point.h"
+#include "cc/kernels/opbridge_gemmlowp.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,10 +71,20 @@ int main(void) {
                            65535,     65536,         1 << 30, INT32_MAX - 1, INT32_MAX};
   const int edge_count = (int)(sizeof(edges) / sizeof(edges[0]));
 
+  /* Products exactly halfway between two results, of either sign: 2^15 x (2k + 1) 2^15 = (2k + 1) 2^30. */
+  for (int32_t k = -40; k <= 40; ++k) {
+    const int32_t a = INT32_C(1) << 15;
+    const int32_t b = (2 * k + 1) * (INT32_C(1) << 15);
+    expect_equal("doubling_high_mul", a, b, opbridge_saturating_rounding_doubling_high_mul(a, b),
+                 exact_doubling_high_mul(a, b));
+    expect_equal("gemmlowp_multiply", a, b, opbridge_gemmlowp_multiply(a, b), exact_doubling_high_mul(a, b));
+  }
   for (int i = 0; i < edge_count; ++i) {
     for (int j = 0; j < edge_count; ++j) {
       expect_equal("doubling_high_mul", edges[i], edges[j],
                    opbridge_saturating_rounding_doubling_high_mul(edges[i], edges[j]),
+                   exact_doubling_high_mul(edges[i], edges[j]));
+      expect_equal("gemmlowp_multiply", edges[i], edges[j], opbridge_gemmlowp_multiply(edges[i], edges[j]),
                    exact_doubling_high_mul(edges[i], edges[j]));
     }
     for (int j = 0; j < edge_count; ++j) {
@@ -93,6 +105,7 @@ int main(void) {
     const int32_t exponent = (int32_t)(next_random() % 32u);
     expect_equal("doubling_high_mul", a, b, opbridge_saturating_rounding_doubling_high_mul(a, b),
                  exact_doubling_high_mul(a, b));
+    expect_equal("gemmlowp_multiply", a, b, opbridge_gemmlowp_multiply(a, b), exact_doubling_high_mul(a, b));
     expect_equal("divide_by_power_of_two", a, exponent,
                  opbridge_rounding_divide_by_power_of_two(a, exponent),
                  exact_divide_by_power_of_two(a, exponent));

@@ -3,10 +3,6 @@
 
 #include "cc/kernels/opbridge_fixed_point.h"
 
-int32_t opbridge_gemmlowp_multiply(int32_t a, int32_t b) {
-  return opbridge_saturating_rounding_doubling_high_mul(a, b);
-}
-
 int32_t opbridge_gemmlowp_multiply_by_power_of_two(int32_t x, int32_t exponent) {
   if (exponent < 0) {
     return opbridge_rounding_divide_by_power_of_two(x, -exponent);
