@@ -2,6 +2,11 @@
 #include "cc/kernels/opbridge_gemmlowp.h"
 
 #include "cc/kernels/opbridge_fixed_point.h"
+#include "cc/kernels/opbridge_kernel_variant.h"
+
+/* The exp and the reciprocal are compiled for size (OPBRIDGE_OPTIMIZE_FOR_SIZE), as the SOFTMAX,
+ * LOGISTIC and TANH kernels that call them: a small share of any model's time, and the inline
+ * multiply expanded at -O2 would add about 250 bytes to every module that links them. */
 
 int32_t opbridge_gemmlowp_multiply_by_power_of_two(int32_t x, int32_t exponent) {
   if (exponent < 0) {
@@ -23,7 +28,7 @@ static int32_t opbridge_gemmlowp_rounding_half_sum(int32_t a, int32_t b) {
 }
 
 /* exp(a) for a in [-1/4, 0), 0 integer bits: Taylor series around -1/8. */
-static int32_t opbridge_gemmlowp_exp_on_quarter_interval(int32_t a) {
+OPBRIDGE_OPTIMIZE_FOR_SIZE static int32_t opbridge_gemmlowp_exp_on_quarter_interval(int32_t a) {
   const int32_t constant_term = 1895147668;    /* exp(-1/8) */
   const int32_t constant_1_over_3 = 715827883; /* 1/3 */
   const int32_t x = a + (1 << 28);             /* a + 1/8 */
@@ -36,7 +41,7 @@ static int32_t opbridge_gemmlowp_exp_on_quarter_interval(int32_t a) {
   return constant_term + opbridge_gemmlowp_multiply(constant_term, x + polynomial);
 }
 
-int32_t opbridge_gemmlowp_exp_on_negative_values(int32_t a, int32_t integer_bits) {
+OPBRIDGE_OPTIMIZE_FOR_SIZE int32_t opbridge_gemmlowp_exp_on_negative_values(int32_t a, int32_t integer_bits) {
   /* exp(-2^k) in Q0.31 for k = -2 .. 4: a barrel shifter over the integer part. */
   static const int32_t exp_of_minus_power_of_two[7] = {1672461947, 1302514674, 790015084, 290630308,
                                                        39332535,   720401,     242};
@@ -56,7 +61,7 @@ int32_t opbridge_gemmlowp_exp_on_negative_values(int32_t a, int32_t integer_bits
 }
 
 /* Three Newton-Raphson steps for 1 / (2 * half_denominator); 2 integer bits out. */
-static int32_t opbridge_gemmlowp_newton_reciprocal(int32_t half_denominator) {
+OPBRIDGE_OPTIMIZE_FOR_SIZE static int32_t opbridge_gemmlowp_newton_reciprocal(int32_t half_denominator) {
   const int32_t constant_48_over_17 = 1515870810; /* 2 integer bits */
   const int32_t constant_neg_32_over_17 = -1010580540;
   int32_t x = constant_48_over_17 + opbridge_gemmlowp_multiply(half_denominator, constant_neg_32_over_17);
@@ -68,12 +73,12 @@ static int32_t opbridge_gemmlowp_newton_reciprocal(int32_t half_denominator) {
   return x;
 }
 
-int32_t opbridge_gemmlowp_one_over_one_plus_x(int32_t a) {
+OPBRIDGE_OPTIMIZE_FOR_SIZE int32_t opbridge_gemmlowp_one_over_one_plus_x(int32_t a) {
   const int32_t x = opbridge_gemmlowp_newton_reciprocal(opbridge_gemmlowp_rounding_half_sum(a, INT32_MAX));
   return opbridge_gemmlowp_multiply_by_power_of_two(x, 1);
 }
 
-int32_t opbridge_gemmlowp_one_minus_x_over_one_plus_x(int32_t a) {
+OPBRIDGE_OPTIMIZE_FOR_SIZE int32_t opbridge_gemmlowp_one_minus_x_over_one_plus_x(int32_t a) {
   const int32_t x = opbridge_gemmlowp_newton_reciprocal(opbridge_gemmlowp_rounding_half_sum(a, INT32_MAX));
   return opbridge_gemmlowp_multiply_by_power_of_two(x - (1 << 29), 2);
 }
