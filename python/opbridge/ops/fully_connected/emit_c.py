@@ -24,6 +24,7 @@ from opbridge.ops.shared.folded import (
     filter_in_layout_definition,
     fold_layer_bias,
     folded_requantization,
+    one_stage,
 )
 from opbridge.ops.shared.quantized import (
     activation_range,
@@ -182,12 +183,10 @@ def emit_fully_connected(ctx: EmitContext, node: Node) -> NodeCode:
                     requantization=folded,
                 ),
             )
-            # Rows shorter than a vector: their own entry point (each row one vector on Helium).
-            kernel = "opbridge_fully_connected_s8_folded" + ("_short" if depth < 16 else "")
             filter_pointer = ctx.pointer(node.inputs[1])
             adjusted = dsp_layout_filter(graph, node)
+            kernel = folded_kernel(depth, adjusted is not None)
             if adjusted is not None:
-                kernel = "opbridge_fully_connected_s8_folded_dsp_layout"
                 filter_definition, filter_pointer = dsp_layout_filter_definition(ctx, node, adjusted)
                 # The folded bias is definitions[0] (folded_requantization); the layout's differs.
                 layout_bias, _ = ctx.int32_array(node, "folded_bias", dsp_layout_bias(graph, node, bias))
@@ -234,6 +233,15 @@ def folded_fully_connected_bias(graph: Graph, node: Node) -> np.ndarray | None:
     return fold_layer_bias(graph, node, np.asarray(filter_tensor.data, dtype=np.int64).sum(axis=1))
 
 
+def folded_kernel(depth: int, dsp_layout: bool) -> str:
+    """The folded entry point of a layer of `depth`-byte rows: the DSP layout's where the emitter writes
+    the filter in it (dsp_layout_filter), rows shorter than a vector their own (each row one vector on
+    Helium), else the plain one."""
+    if dsp_layout:
+        return "opbridge_fully_connected_s8_folded_dsp_layout"
+    return "opbridge_fully_connected_s8_folded" + ("_short" if depth < 16 else "")
+
+
 def kernel_path(graph: Graph, node: Node) -> str:
     """FULLY_CONNECTED's cost class (OperatorDefinition.cost_class): the folded int8 entry point the node
     calls without its "opbridge_fully_connected_s8_folded" stem ("folded", "short", "dsp_layout"), then
@@ -242,14 +250,13 @@ def kernel_path(graph: Graph, node: Node) -> str:
     if folded_fully_connected_bias(graph, node) is None:
         return "other"
     depth = graph.tensor(node.inputs[1]).shape[1]
-    path = "short" if depth < 16 else ("dsp_layout" if dsp_layout_filter(graph, node) is not None else "folded")
+    kernel = folded_kernel(depth, dsp_layout_filter(graph, node) is not None)
+    path = kernel.removeprefix("opbridge_fully_connected_s8_folded").removeprefix("_") or "folded"
     input_q, filter_q, output_q = (
         graph.tensor(i).quantization for i in (node.inputs[0], node.inputs[1], node.outputs[0])
     )
     assert input_q is not None and filter_q is not None and output_q is not None
-    multipliers, shifts = fully_connected_multipliers(input_q, filter_q, output_q)
-    shared = bool((multipliers == multipliers[0]).all() and (shifts == shifts[0]).all())
-    return path if shared else f"{path}+per_channel"
+    return path if one_stage(*fully_connected_multipliers(input_q, filter_q, output_q)) else f"{path}+per_channel"
 
 
 def folded_bias_input(graph: Graph, node: Node) -> list[int]:

@@ -65,6 +65,12 @@ def absorbed_bias(node: Node, folded: bool) -> list[int]:
     return []
 
 
+def one_stage(multipliers: np.ndarray, shifts: np.ndarray) -> bool:
+    """Whether every output channel shares one multiplier and shift (the kernels' per_channel 0)."""
+    multipliers, shifts = np.asarray(multipliers).ravel(), np.asarray(shifts).ravel()
+    return bool((multipliers == multipliers[0]).all() and (shifts == shifts[0]).all())
+
+
 def folded_requantization(
     ctx: EmitContext,
     node: Node,
@@ -78,7 +84,7 @@ def folded_requantization(
     """Definitions and the opbridge_folded_requantization initializer of one layer."""
     multipliers = np.asarray(multipliers).ravel()
     shifts = np.asarray(shifts).ravel()
-    shared = bool((multipliers == multipliers[0]).all() and (shifts == shifts[0]).all())
+    shared = one_stage(multipliers, shifts)
     if shared:
         multipliers, shifts = multipliers[:1], shifts[:1]
     bias_definition, bias_symbol = ctx.int32_array(node, "folded_bias", bias)
