@@ -40,6 +40,7 @@ from opbridge.ir import Graph
 from opbridge.ops.definition import aliases_input
 from opbridge.ops.operation import validate_graph
 from opbridge.output_paths import check_output_directory, check_output_file, writing_to
+from opbridge.passes.pipeline import PassEffect, passes_note, run_graph_passes
 from opbridge.progress import Progress
 from opbridge.registry import default_registry_context
 from opbridge.registry_context import OperatorRegistry, RegistryContext
@@ -123,6 +124,9 @@ class ConvertArgs(pydantic.BaseModel):
     operators: tuple[OperatorRule, ...] = ()
     # Graph rewrites to run, in order: [{name: ..., options: {...}}].
     transforms: tuple[TransformRule, ...] = ()
+    # Run the built-in graph passes first (passes/pipeline.py: layout, reshapes, pad folding, activation
+    # fusion; each bit-exact). false: the graph as the frontend wrote it.
+    graph_passes: bool = True
 
     @classmethod
     def from_yaml(cls, path: pathlib.Path | str) -> "ConvertArgs":
@@ -230,6 +234,7 @@ class PlannedModel:
     schedule_note: str = ""
     patch_note: str = ""
     import_notes: tuple[str, ...] = ()  # what the frontend did to the file (Graph.notes)
+    pass_effects: tuple[PassEffect, ...] = ()  # what each built-in graph pass removed
 
 
 @dataclasses.dataclass(frozen=True)
@@ -240,6 +245,7 @@ class ConvertResult:
     schedule_note: str = ""  # how the nodes were reordered, if they were
     patch_note: str = ""  # the patch-based stage chosen (patch_based), or why none
     import_notes: tuple[str, ...] = ()  # an ONNX opset upgraded, constant subgraphs folded
+    pass_effects: tuple[PassEffect, ...] = ()  # what each built-in graph pass removed
 
     def summary(self) -> str:
         constants = sum(t.bytes for t in self.graph.tensors if t.is_constant)
@@ -249,7 +255,11 @@ class ConvertResult:
             f"arena: {self.plan.arena_bytes} bytes (liveness lower bound {self.plan.lower_bound_bytes} bytes, "
             f"placed by {self.plan.strategy}); "
             f"constants: {constants} bytes"
-            + "".join(f"\n{note}" for note in (*self.import_notes, self.schedule_note, self.patch_note) if note)
+            + "".join(
+                f"\n{note}"
+                for note in (*self.import_notes, passes_note(self.pass_effects), self.schedule_note, self.patch_note)
+                if note
+            )
         )
 
 
@@ -350,6 +360,10 @@ class AotConverter:
         import_notes = graph.notes
         progress.stage("checking every node against its schema")
         validate_graph(graph, context.operators)  # every node against its schema, before any rewrite
+        pass_effects: tuple[PassEffect, ...] = ()
+        if config.graph_passes:
+            progress.stage("rewriting the graph (layout, reshapes, pads, activations)")
+            graph, pass_effects = run_graph_passes(graph, context)
         graph = self.transform(graph)
         if config.schedule == "memory":
             progress.stage("choosing the node order")
@@ -371,6 +385,7 @@ class AotConverter:
             schedule_note=self.schedule_note,
             patch_note=patch_note,
             import_notes=import_notes,
+            pass_effects=pass_effects,
         )
 
     def convert(self) -> ConvertResult:
@@ -423,4 +438,5 @@ class AotConverter:
             schedule_note=planned.schedule_note,
             patch_note=planned.patch_note,
             import_notes=planned.import_notes,
+            pass_effects=planned.pass_effects,
         )

@@ -12,6 +12,7 @@ from opbridge.frontends.litert.nodes import LiteRTNode
 from opbridge.keyed_registry import BUILTIN_ORIGIN
 from opbridge.ops.definition import OperatorDefinition
 from opbridge.passes.constant_folding import FoldConstants
+from opbridge.passes.pipeline import GRAPH_PASSES
 from opbridge.registry_context import OperatorRegistry, RegistryContext
 from opbridge.schemas.opsets import BUILTIN_DOMAIN, OpsetDomain
 
@@ -57,11 +58,14 @@ def register_operator_definitions(context: RegistryContext, definitions: Iterabl
 
 
 def register_builtin_definitions(context: RegistryContext, definitions: Iterable[OperatorDefinition]) -> None:
-    """`definitions` as built-ins: the built-in opset domain, each definition, and constant folding.
+    """`definitions` as built-ins: the built-in opset domain, each definition, constant folding and the
+    graph passes (passes/pipeline.py).
     The built-in registry passes every operator folder's (aot/builtin_operators.py); a test, its own few."""
     context.opset_domains.register(BUILTIN_DOMAIN, OpsetDomain(BUILTIN_DOMAIN, 1, 1, "opbridge's built-in operators"))
     register_operator_definitions(context, definitions)
     context.transforms.register(FoldConstants.NAME, FoldConstants)
+    for graph_pass in GRAPH_PASSES:
+        context.transforms.register(graph_pass.NAME, graph_pass)
 
 
 def as_registry_context(registry: RegistryContext | OperatorRegistry) -> RegistryContext:

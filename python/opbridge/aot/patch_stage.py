@@ -30,7 +30,7 @@ from opbridge.backends.c.kernel_call import render_statement
 from opbridge.backends.c.memory_plan import MemoryPlan
 from opbridge.errors import ConfigError
 from opbridge.ir import DType, Graph, Node
-from opbridge.ir.attribute_types import window
+from opbridge.ir.attribute_types import axis_padding, window
 
 PATCH_STAGE = "PATCH_STAGE"
 # The automatic choice tries grids of up to 8 x 8 tiles, square or not (more tiles only add overlap).
@@ -272,7 +272,7 @@ class AxisWindow:
     taps: int
     stride: int
     dilation: int
-    padding: int  # before the input (TFLite's SAME or VALID)
+    padding: int  # before the input (TFLite's SAME or VALID, or explicit)
 
 
 def axis_window(graph: Graph, node: Node, axis: int) -> AxisWindow:
@@ -281,7 +281,7 @@ def axis_window(graph: Graph, node: Node, axis: int) -> AxisWindow:
     taps = graph.tensor(node.inputs[1]).shape[axis]
     stride = attributes.stride_height if axis == 1 else attributes.stride_width
     dilation = attributes.dilation_height if axis == 1 else attributes.dilation_width
-    padding = window(attributes.padding, size, taps, stride, dilation).padding_before
+    padding = window(axis_padding(attributes, axis), size, taps, stride, dilation).padding_before
     return AxisWindow(size, taps, stride, dilation, padding)
 
 

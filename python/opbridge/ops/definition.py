@@ -268,6 +268,9 @@ class OperatorDefinition:
     # How its int8 output is quantized (FLOAT: it has none).
     quantization: OutputQuantization | Undecided = UNDECIDED
     memory: NodeMemory | Undecided = UNDECIDED
+    # Its attributes' `activation` (a fused RELU, RELU6 or RELU_N1_TO_1) clamps its int8 and float32 output
+    # as TFLite's fused activations do: passes/activation_fusion.py moves a RELU or RELU6 after it into it.
+    fuses_activation: bool = False
     # A windowed int8 layer whose C takes any rows, columns and leading padding: a patch stage may run it
     # tile by tile (aot/patch_stage.py; CONV_2D, DEPTHWISE_CONV_2D).
     patch_tiles: bool = False

@@ -1,114 +1,156 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Removes TRANSPOSE nodes that undo each other, also across element-wise ops.
+"""Layout: moves TRANSPOSE nodes down through element-wise ops and removes those that undo each other.
 
-The ONNX frontend wraps each NHWC convolution or pool in transposes
-(NCHW -> NHWC before, NHWC -> NCHW after). Two rewrites, repeated until
-nothing changes, take most of them out again:
+The ONNX and PyTorch frontends wrap each NHWC convolution or pool in transposes (NCHW -> NHWC before,
+NHWC -> NCHW after), so a model's element-wise ops (a residual ADD, the RELU after it) run in NCHW
+between them. Three rewrites, repeated until nothing changes, leave the model NHWC from end to end:
 
-- TRANSPOSE(p) then TRANSPOSE(inverse of p): readers of the second read the
-  first one's input;
-- TRANSPOSE(p) -> an element-wise op -> TRANSPOSE(inverse of p), where the
-  element-wise op (its definition's layout is Layout.ELEMENTWISE: RELU, ADD of
-  two such transposes of equal shape, a plugin's op that says so, ...) is
-  read only by that last transpose (or by copies of it): the op reads the
-  untransposed inputs and writes the last transpose's output itself.
+- push down: an element-wise op (its definition's layout is Layout.ELEMENTWISE: RELU, ADD, a plugin's
+  op that says so) whose every activation input is a TRANSPOSE by one permutation p, of inputs of one
+  shape, reads the transposes' inputs instead, and one TRANSPOSE by p after it writes what it wrote.
+  An activation input that is no such transpose takes part when another reader already transposes
+  it by the inverse of p (a residual ADD reads a block's input in NCHW, its convolution in NHWC); a
+  constant operand is permuted to match (one of a single value is kept as it is). Done only when it
+  leaves no more transposes than before: at least one of the input transposes has no other reader.
+- cancel: readers of TRANSPOSE(q) of TRANSPOSE(p), where q undoes p, read the first one's input;
+- merge: TRANSPOSE(q) of TRANSPOSE(p) read by nobody else becomes one TRANSPOSE by p then q.
 
-Transposes nobody reads any more are dropped. A transpose that writes a
-graph output stays.
+Transposes nobody reads any more are dropped; one that writes a graph output stays, and so does one
+that reads a graph input unless its reader undoes it: the model's interface keeps its layout.
 """
 
-import copy
-import dataclasses
+import numpy as np
 
-from opbridge.ir import Graph, Node
+from opbridge.ir import DType, Graph, Node
 from opbridge.ops.definition import is_elementwise
-from opbridge.passes.rewrite import remove_dead_nodes
+from opbridge.passes.graph_edit import GraphEditor
 from opbridge.registry_context import OperatorLookup
+from opbridge.transforms import Transform
 
 
-def _permutation(graph: Graph, node: Node) -> tuple[int, ...] | None:
-    if node.op_type != "TRANSPOSE" or len(node.inputs) < 2 or node.inputs[1] is None:
+def permutation(editor: GraphEditor, node: Node | None) -> tuple[int, ...] | None:
+    """The permutation of a TRANSPOSE with a constant one, else None."""
+    if node is None or node.op_type != "TRANSPOSE" or len(node.inputs) < 2 or node.inputs[1] is None:
         return None
-    perm = graph.tensor(node.inputs[1]).data
-    return None if perm is None else tuple(int(p) for p in perm.ravel())
+    perm = editor.constant_value(node.inputs[1])
+    return None if perm is None else tuple(int(p) for p in np.asarray(perm).ravel())
 
 
-def _undo(first: tuple[int, ...], second: tuple[int, ...]) -> bool:
-    return len(first) == len(second) and all(first[second[i]] == i for i in range(len(second)))
+def _compose(first: tuple[int, ...], second: tuple[int, ...]) -> tuple[int, ...]:
+    """The one permutation equal to transposing by `first`, then by `second`."""
+    return tuple(first[axis] for axis in second)
 
 
-def _rewrite_once(graph: Graph, operators: OperatorLookup | None) -> bool:
-    producer = {output: node for node in graph.nodes for output in node.outputs}
-    readers: dict[int, list[Node]] = {}
-    for node in graph.nodes:
-        for i in node.inputs:
-            if i is not None:
-                readers.setdefault(i, []).append(node)
-    for node in graph.nodes:
-        second = _permutation(graph, node)
-        if second is None or node.outputs[0] in graph.outputs or node.inputs[0] is None:
-            continue
-        before = producer.get(node.inputs[0])
-        if before is None:
-            continue
-        first = _permutation(graph, before)
-        if first is not None and _undo(first, second):
-            if not readers.get(node.outputs[0]):
-                continue  # already bypassed; removed as dead below
-            for reader in readers[node.outputs[0]]:
-                reader.inputs = [before.inputs[0] if i == node.outputs[0] else i for i in reader.inputs]
+def _inverse(perm: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(int(axis) for axis in np.argsort(perm))
+
+
+def _cancel_or_merge(editor: GraphEditor, node: Node) -> bool:
+    second = permutation(editor, node)
+    if second is None or node.inputs[0] is None:
+        return False
+    before = editor.producer(node.inputs[0])
+    first = permutation(editor, before)
+    if before is None or first is None or len(first) != len(second):
+        return False
+    combined = _compose(first, second)
+    if combined == tuple(range(len(combined))):
+        if editor.is_output(node.outputs[0]) or not editor.readers(node.outputs[0]):
+            return False  # a graph output keeps its writer; an unread one is dropped at the end
+        editor.move_readers(node.outputs[0], before.inputs[0])  # type: ignore[arg-type]
+        return True
+    if not editor.read_only_by(before.outputs[0], node):
+        return False
+    perm = editor.add_constant(f"{node.name}/perm", np.array(combined, np.int32), DType.INT32)
+    node.inputs = [before.inputs[0], perm]
+    editor.refresh()
+    return True
+
+
+def _transposed_twin(editor: GraphEditor, index: int, perm: tuple[int, ...]) -> int | None:
+    """The output of a TRANSPOSE by `perm` of tensor `index` already in the graph, if any."""
+    for reader in editor.readers(index):
+        if reader.inputs[0] == index and permutation(editor, reader) == perm:
+            return reader.outputs[0]
+    return None
+
+
+def _push_down(editor: GraphEditor, node: Node, operators: OperatorLookup) -> bool:
+    """Moves the transposes before element-wise `node` to after it (see the module docstring)."""
+    if len(node.outputs) != 1 or not is_elementwise(operators.get(node.op_type)):
+        return False
+    output = node.outputs[0]
+    activations = [i for i in node.inputs if i is not None and editor.constant_value(i) is None]
+    transposes = [editor.producer(i) for i in activations]
+    perms = {permutation(editor, t) for t in transposes} - {None}
+    if len(perms) != 1:
+        return False
+    (perm,) = perms
+    if len(perm) != len(editor.tensor(output).shape):
+        return False
+    inverse = _inverse(perm)
+    # Each activation untransposed: a transpose's input, or (a value read as it is) the value's
+    # transpose by the inverse that some other reader already has.
+    sources = [
+        t.inputs[0] if permutation(editor, t) == perm else _transposed_twin(editor, i, inverse)  # type: ignore[union-attr]
+        for i, t in zip(activations, transposes, strict=True)
+    ]
+    shapes = {editor.tensor(s).shape for s in sources if s is not None}
+    if None in sources or len(shapes) != 1:
+        return False
+    if not any(t is not None and editor.read_only_by(t.outputs[0], node) for t in transposes):
+        return False  # the input transposes stay for their other readers: one more transpose, not one fewer
+    inputs: list[int | None] = []
+    for i in node.inputs:
+        value = editor.constant_value(i)
+        if i is None or value is None:
+            inputs.append(i if i is None else sources[activations.index(i)])
+        elif value.size == 1:
+            inputs.append(i)
+        elif value.ndim == len(perm):
+            constant = editor.tensor(i)
+            permuted = np.ascontiguousarray(np.transpose(value, inverse))
+            inputs.append(
+                editor.add_tensor(constant, name=f"{constant.name}/permuted", data=permuted, shape=permuted.shape)
+            )
+        else:
+            return False  # broadcast from fewer axes: left where it is
+    (shape,) = shapes
+    result = editor.tensor(output)
+    untransposed = editor.add_tensor(result, name=f"{result.name}/untransposed", shape=shape)
+    node.inputs = inputs
+    node.outputs = [untransposed]
+    perm_index = editor.add_constant(f"{result.name}/perm", np.array(perm, np.int32), DType.INT32)
+    editor.add_node("TRANSPOSE", [untransposed, perm_index], [output], f"{node.name}/transpose")
+    return True
+
+
+def _rewrite_once(editor: GraphEditor, operators: OperatorLookup | None) -> bool:
+    for node in list(editor.nodes):
+        if _cancel_or_merge(editor, node):
             return True
-        if operators is None or not is_elementwise(operators.get(before.op_type)):
-            continue
-        middle = before.outputs[0]
-        # Every reader of the op is this same transpose (one, or several copies of it: a value read by
-        # two NHWC ops gets one transpose each).
-        twins = readers.get(middle, [])
-        if middle in graph.outputs or any(
-            _permutation(graph, twin) != second or twin.outputs[0] in graph.outputs for twin in twins
-        ):
-            continue
-        operands = [producer.get(i) if i is not None else None for i in before.inputs]
-        perms = [None if p is None else _permutation(graph, p) for p in operands]
-        shapes = {graph.tensor(i).shape for i in before.inputs if i is not None}
-        if len(shapes) == 1 and all(p is not None and _undo(p, second) for p in perms):
-            before.inputs = [p.inputs[0] for p in operands]  # type: ignore[union-attr]
-            before.outputs = [node.outputs[0]]  # the op now writes what the transpose wrote
-            for twin in twins:
-                for reader in readers.get(twin.outputs[0], []):
-                    reader.inputs = [node.outputs[0] if i == twin.outputs[0] else i for i in reader.inputs]
-                graph.nodes.remove(twin)
+        if operators is not None and _push_down(editor, node, operators):
             return True
     return False
 
 
 def cancel_transposes(graph: Graph, operators: OperatorLookup | None = None) -> Graph:
-    """The graph with undone transposes removed (see the module docstring); `graph` is edited in place.
-    `operators` (the OperatorRegistry) says which ops are element-wise; without it none is."""
+    """The graph with transposes moved down and those that undo each other removed (see the module
+    docstring); `graph` itself is not changed. `operators` says which ops are element-wise; without it
+    only adjacent transposes cancel or merge."""
+    editor = GraphEditor(graph)
     changed = False
-    while _rewrite_once(graph, operators):
+    # Each push moves a transpose further down and each cancel or merge removes one: the loop ends.
+    while _rewrite_once(editor, operators):
         changed = True
-    if not changed:
-        return graph
-    # An element-wise op now writes what a later transpose wrote: order the nodes by what they read.
-    return remove_dead_nodes(_reschedule(graph), operators)
+    return editor.finish(operators) if changed else graph
 
 
-def _reschedule(graph: Graph) -> Graph:
-    """Nodes in an order where each reads only what was written before (stable otherwise)."""
-    available = set(graph.inputs) | {t.index for t in graph.tensors if t.is_constant}
-    pending = list(graph.nodes)
-    ordered: list[Node] = []
-    while pending:
-        for position, node in enumerate(pending):
-            if all(i is None or i in available for i in node.inputs):
-                ordered.append(pending.pop(position))
-                available.update(node.outputs)
-                break
-        else:
-            ordered.extend(pending)  # a cycle would be a bug; check_schedule reports it
-            break
-    # Not checked here; remove_dead_nodes builds (and so checks) the final graph.
-    result = copy.copy(graph)
-    result.nodes = [dataclasses.replace(node, index=position) for position, node in enumerate(ordered)]
-    return result
+class CancelTransposes(Transform):
+    """`transforms: [{name: cancel_transposes}]`: the layout pass (one of the built-in graph passes)."""
+
+    NAME = "cancel_transposes"
+    OPTIONS = None
+
+    def apply(self, graph: Graph) -> Graph:
+        return cancel_transposes(graph, self.context.operators if self.context is not None else None)

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from opbridge.ir.attribute_types import Padding, window
+from opbridge.ir.attribute_types import AxisPadding, Padding, padding_name, window
 from opbridge.schemas.schema import InferenceContext, TensorType
 
 
@@ -83,7 +83,7 @@ def constant_int_vector(ctx: InferenceContext, position: int, what: str, length:
 
 def window_2d(
     ctx: InferenceContext,
-    padding: Padding,
+    padding: Padding | tuple[AxisPadding, AxisPadding],
     input_hw: tuple[int, int],
     filter_hw: tuple[int, int],
     stride_hw: tuple[int, int],
@@ -91,8 +91,9 @@ def window_2d(
 ) -> tuple[int, int]:
     """Output height and width of a convolution or pooling window (TFLite's ComputeOutSize)."""
     sizes = []
-    for name, size, filter_size, stride, dilation in zip(
-        ("height", "width"), input_hw, filter_hw, stride_hw, dilation_hw, strict=True
+    paddings = padding if isinstance(padding, tuple) else (padding, padding)
+    for name, axis_pad, size, filter_size, stride, dilation in zip(
+        ("height", "width"), paddings, input_hw, filter_hw, stride_hw, dilation_hw, strict=True
     ):
         if stride < 1 or dilation < 1 or filter_size < 1:
             raise ctx.fail(
@@ -101,10 +102,10 @@ def window_2d(
         if size == -1:
             sizes.append(-1)
             continue
-        output_size = window(padding, size, filter_size, stride, dilation).output_size
+        output_size = window(axis_pad, size, filter_size, stride, dilation).output_size
         if output_size < 1:
             raise ctx.fail(
-                f"{name}: a {padding.name} window of {filter_size} (dilation {dilation}) does not fit "
+                f"{name}: a {padding_name(axis_pad)} window of {filter_size} (dilation {dilation}) does not fit "
                 f"an input of {size}, so the output would be empty",
                 hint="use SAME padding, a smaller filter, or a larger input",
             )

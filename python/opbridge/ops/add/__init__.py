@@ -33,6 +33,7 @@ ADD = OperatorDefinition(
     macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
     layout=Layout.ELEMENTWISE,
     quantization=OWN,
+    fuses_activation=True,  # its attributes' activation clamps the output (passes/activation_fusion.py)
     # element by element: each output after its inputs (docs/memory_planner.md)
     memory=NodeMemory(in_place=True),
 )

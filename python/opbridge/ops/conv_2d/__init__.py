@@ -28,6 +28,7 @@ CONV_2D = OperatorDefinition(
     cost_class=kernel_path,
     layout=Layout.LAYOUT_DEPENDENT,
     quantization=OWN,
+    fuses_activation=True,  # its attributes' activation clamps the output (passes/activation_fusion.py)
     memory=NodeMemory(scratch=conv_2d_scratch_bytes),
     patch_tiles=True,
 )

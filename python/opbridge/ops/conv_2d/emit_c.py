@@ -20,7 +20,7 @@ from opbridge.backends.c.kernel_call import (
 )
 from opbridge.errors import UnsupportedOperatorError
 from opbridge.ir import DType, Graph, Node
-from opbridge.ir.attribute_types import Requantization, Window, window
+from opbridge.ir.attribute_types import Requantization, Window, axis_padding, spatial_windows, window
 from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER
 from opbridge.ops.shared.float32 import float_activation_range, require_float32
 from opbridge.ops.shared.folded import (
@@ -59,8 +59,7 @@ def emit_convolution_float32(ctx: EmitContext, node: Node, depthwise: bool) -> N
             hint="grouped CONV_2D is not supported yet",
         )
     low, high = float_activation_range(attributes.activation)
-    rows = window(attributes.padding, height, filter_height, attributes.stride_height, attributes.dilation_height)
-    cols = window(attributes.padding, width, filter_width, attributes.stride_width, attributes.dilation_width)
+    rows, cols = spatial_windows(attributes, height, width, filter_height, filter_width)
     params_symbol = ctx.local_symbol(node, "params")
     params = ParamStruct(
         "opbridge_conv_f32_params",
@@ -105,8 +104,7 @@ def emit_convolution(ctx: EmitContext, node: Node, depthwise: bool) -> NodeCode:
             hint="grouped CONV_2D is not supported yet",
         )
     low, high = activation_range(attributes.activation, output_q)
-    rows = window(attributes.padding, height, filter_height, attributes.stride_height, attributes.dilation_height)
-    cols = window(attributes.padding, width, filter_width, attributes.stride_width, attributes.dilation_width)
+    rows, cols = spatial_windows(attributes, height, width, filter_height, filter_width)
     if attributes.requantization is Requantization.ONNX:
         scales = onnx_output_scales(input_q.scale, filter_q.scales, output_q.scale, out_channels)
         requantization_definitions, requantization = float_requantization(ctx, node, scales)
@@ -249,8 +247,8 @@ def folded_kernel(graph: Graph, node: Node) -> str:
     _, filter_height, filter_width, channels = graph.tensor(node.inputs[1]).shape
     attributes = node.attributes
     input_tensor, output = graph.tensor(node.inputs[0]), graph.tensor(node.outputs[0])
-    rows = window(attributes.padding, input_tensor.shape[1], 1, attributes.stride_height, 1)
-    cols = window(attributes.padding, input_tensor.shape[2], 1, attributes.stride_width, 1)
+    rows = window(axis_padding(attributes, 1), input_tensor.shape[1], 1, attributes.stride_height, 1)
+    cols = window(axis_padding(attributes, 2), input_tensor.shape[2], 1, attributes.stride_width, 1)
     unpadded = rows.padding_before == 0 and cols.padding_before == 0
     if filter_height == filter_width == 1 and channels % 16 == 0 and unpadded and output.shape[3] > 0:
         if channels <= 64 and output.shape[3] % 4 == 0 and not _shifts_left(graph, node):
@@ -311,7 +309,7 @@ def _plane_fits(graph: Graph, node: Node, column_bytes: int, vector_bytes: int, 
     filter_width = graph.tensor(node.inputs[1]).shape[2]
     out_width = graph.tensor(node.outputs[0]).shape[2]
     a = node.attributes
-    padding_width = window(a.padding, width, filter_width, a.stride_width, 1).padding_before
+    padding_width = window(axis_padding(a, 2), width, filter_width, a.stride_width, 1).padding_before
     reach = (out_width - 1) * a.stride_width + filter_width
     inside = max(0, min(width, reach - padding_width))
     columns = max(reach, padding_width + inside)
@@ -496,7 +494,7 @@ def _pairs_fits(graph: Graph, node: Node) -> bool:
         # columns, must be two or more); one row, so no rows of padding.
         positions = output.shape[0] * output.shape[1] * output.shape[2]
         height = graph.tensor(node.inputs[0]).shape[1]
-        rows = window(attributes.padding, height, 1, attributes.stride_height, attributes.dilation_height)
+        rows = window(axis_padding(attributes, 1), height, 1, attributes.stride_height, attributes.dilation_height)
         one_row = filter_height == 1 and (filter_width == 1 or attributes.dilation_width == 1)
         return (
             rows.padding_before == 0

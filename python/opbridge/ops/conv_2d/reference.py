@@ -4,7 +4,7 @@
 import numpy as np
 
 from opbridge.ir import DType, Quantization
-from opbridge.ir.attribute_types import Requantization, window
+from opbridge.ir.attribute_types import Requantization, spatial_windows
 from opbridge.ops.definition import Array, ReferenceCall
 from opbridge.ops.shared.float32 import clamp_float32, float_activation_range, require_float32
 from opbridge.ops.shared.quantized import (
@@ -30,8 +30,7 @@ def extract_patches(
     contributes nothing once the offset is subtracted).
     """
     batch, height, width, channels = values.shape
-    rows = window(attributes.padding, height, filter_height, attributes.stride_height, attributes.dilation_height)
-    cols = window(attributes.padding, width, filter_width, attributes.stride_width, attributes.dilation_width)
+    rows, cols = spatial_windows(attributes, height, width, filter_height, filter_width)
     padded_height = max(
         height + rows.padding_before,
         (rows.output_size - 1) * attributes.stride_height + (filter_height - 1) * attributes.dilation_height + 1,
@@ -77,8 +76,7 @@ def convolution_float32(call: ReferenceCall, depthwise: bool) -> list[Array]:
     else:
         out_channels, filter_height, filter_width, _ = weights.shape
         multiplier = 1
-    rows = window(attributes.padding, height, filter_height, attributes.stride_height, attributes.dilation_height)
-    cols = window(attributes.padding, width, filter_width, attributes.stride_width, attributes.dilation_width)
+    rows, cols = spatial_windows(attributes, height, width, filter_height, filter_width)
     y_origins = np.arange(rows.output_size) * attributes.stride_height - rows.padding_before
     x_origins = np.arange(cols.output_size) * attributes.stride_width - cols.padding_before
     totals = np.zeros((batch, rows.output_size, cols.output_size, out_channels), np.float32)

@@ -7,6 +7,7 @@ int8 activations and filter with an int32 bias, or float32 throughout.
 from typing import Any
 
 from opbridge.ir import DType
+from opbridge.ir.attribute_types import axis_padding
 from opbridge.ops.conv_2d.attributes import Conv2DAttributes
 from opbridge.schemas.opsets import BUILTIN_DOMAIN
 from opbridge.schemas.schema import (
@@ -59,9 +60,15 @@ def convolution_output(
     info = ctx.input(0)
     batch, height, width, _ = info.shape
     check_bias(ctx, out_channels)
+    explicit = tuple(attributes.explicit_padding)
+    if explicit and (len(explicit) != 4 or min(explicit) < 0):
+        raise ctx.fail(
+            f"explicit_padding {list(explicit)} must be four amounts (top, bottom, left, right), none negative",
+            hint="leave it empty to use `padding` (SAME or VALID)",
+        )
     out_height, out_width = window_2d(
         ctx,
-        attributes.padding,
+        (axis_padding(attributes, 1), axis_padding(attributes, 2)),
         (height, width),
         filter_size,
         (attributes.stride_height, attributes.stride_width),

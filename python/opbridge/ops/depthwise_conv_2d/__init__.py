@@ -25,6 +25,7 @@ DEPTHWISE_CONV_2D = OperatorDefinition(
     cost_class=kernel_path,
     layout=Layout.LAYOUT_DEPENDENT,
     quantization=OWN,
+    fuses_activation=True,  # its attributes' activation clamps the output (passes/activation_fusion.py)
     # int8 stride-1 layers whose input dies here run row by row over their input, keeping the rows
     # their windows still need in a scratch of a few rows (docs/memory_planner.md, "In place").
     memory=NodeMemory(

@@ -6,7 +6,7 @@ output over the input (docs/memory_planner.md, "In place")."""
 from opbridge.backends.c.emit_context import EmitContext, NodeCode
 from opbridge.backends.c.kernel_call import render_statement
 from opbridge.ir import DType, Graph, Node
-from opbridge.ir.attribute_types import window
+from opbridge.ir.attribute_types import axis_padding, window
 from opbridge.ops.conv_2d.emit_c import emit_convolution
 
 
@@ -74,7 +74,7 @@ def _emit_in_place(ctx: EmitContext, node: Node) -> NodeCode:
     _, height, width, channels = source.shape
     attributes = node.attributes
     taps = graph.tensor(node.inputs[1]).shape[1]
-    before = window(attributes.padding, height, taps, 1, attributes.dilation_height).padding_before
+    before = window(axis_padding(attributes, 1), height, taps, 1, attributes.dilation_height).padding_before
     span = (taps - 1) * attributes.dilation_height + 1
     row = width * channels
     code.includes.append("string.h")

@@ -36,6 +36,7 @@ FULLY_CONNECTED = OperatorDefinition(
     cost_class=kernel_path,
     layout=Layout.LAYOUT_DEPENDENT,
     quantization=OWN,
+    fuses_activation=True,  # its attributes' activation clamps the output (passes/activation_fusion.py)
     memory=NO_MEMORY,
 )
 

@@ -35,6 +35,7 @@ MUL = OperatorDefinition(
     macs=per_output_element(1),
     layout=Layout.ELEMENTWISE,
     quantization=OWN,
+    fuses_activation=True,  # its attributes' activation clamps the output (passes/activation_fusion.py)
     # element by element: each output after its inputs (docs/memory_planner.md)
     memory=NodeMemory(in_place=True),
 )
