@@ -65,6 +65,7 @@ def _convert(arguments: argparse.Namespace) -> int:
             "golden_cases": arguments.golden_cases,
             "max_arena_bytes": arguments.max_arena_bytes,
             "torch_int8_arithmetic": arguments.torch_int8_arithmetic,
+            "input_layout": arguments.input_layout,
             # --patch-based: the config's patch_based settings, or the defaults.
             "patch_based": {} if arguments.patch_based else None,
         },
@@ -103,6 +104,14 @@ def _convert(arguments: argparse.Namespace) -> int:
     return 0
 
 
+def _add_input_layout_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--input-layout", choices=("as-model", "nhwc"), dest="input_layout",
+        help="the module's 3-D and 4-D inputs: as the model has them (default) or channels last (NHWC, NWC), "
+        "as sensors give them; ONNX and PyTorch models then start without a transpose",
+    )  # fmt: skip
+
+
 def _analyze(arguments: argparse.Namespace) -> int:
     config = load_convert_args(
         arguments.config,
@@ -112,6 +121,7 @@ def _analyze(arguments: argparse.Namespace) -> int:
             "output_dir": ".",
             "prefix": arguments.prefix,
             "max_arena_bytes": arguments.max_arena_bytes,
+            "input_layout": arguments.input_layout,
             "patch_based": {} if arguments.patch_based else None,
         },
     )
@@ -231,6 +241,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--torch-int8-arithmetic", choices=("tflite", "pytorch"), dest="torch_int8_arithmetic",
         help="PT2E .pt2 programs: rescale int8 convolutions as TFLite Micro (default) or as torch's convert_pt2e model",
     )  # fmt: skip
+    _add_input_layout_argument(convert)
     convert.add_argument(
         "--patch-based", action="store_true",
         help="run the first convolution layers tile by tile (patch_based; docs/memory_planner.md)",
@@ -255,6 +266,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.add_argument("--prefix")
     analyze.add_argument("--config", type=_user_path, help="YAML file with ConvertArgs keys (as for convert)")
     analyze.add_argument("--patch-based", action="store_true", help="plan as convert --patch-based would")
+    _add_input_layout_argument(analyze)
     analyze.add_argument(
         "--max-arena-bytes", type=int, dest="max_arena_bytes",
         help="report how the arena stands against this RAM budget (convert would fail above it)",

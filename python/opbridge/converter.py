@@ -35,12 +35,13 @@ from opbridge.backends.c.memory_plan import DEFAULT_ALIGNMENT, MemoryPlan, arena
 from opbridge.backends.c.placement import DEFAULT_SEARCH_BUDGET
 from opbridge.backends.c.schedule import best_schedule, reorder
 from opbridge.errors import ConfigError, nearest
-from opbridge.frontends.models import is_exported_program, load_model
+from opbridge.frontends.models import is_exported_program, load_model, model_format
 from opbridge.ir import Graph
 from opbridge.ops.definition import aliases_input
 from opbridge.ops.operation import validate_graph
 from opbridge.output_paths import check_output_directory, check_output_file, writing_to
 from opbridge.passes.pipeline import PassEffect, passes_note, run_graph_passes
+from opbridge.passes.transposes import channels_last_inputs
 from opbridge.progress import Progress
 from opbridge.registry import default_registry_context
 from opbridge.registry_context import OperatorRegistry, RegistryContext
@@ -127,6 +128,11 @@ class ConvertArgs(pydantic.BaseModel):
     # Run the built-in graph passes first (passes/pipeline.py: layout, reshapes, pad folding, activation
     # fusion; each bit-exact). false: the graph as the frontend wrote it.
     graph_passes: bool = True
+    # The layout of the module's 3-D and 4-D inputs. "as-model": the model's own (NCHW for ONNX and
+    # PyTorch, NHWC for LiteRT). "nhwc": channels last (NHWC, NWC), as cameras and audio front ends
+    # give them: an ONNX or PyTorch model's inputs are transposed once, and the layout pass removes the
+    # transpose the model had into NHWC (docs/pytorch.md, "Input layout"). LiteRT models are NHWC already.
+    input_layout: Literal["as-model", "nhwc"] = "as-model"
 
     @classmethod
     def from_yaml(cls, path: pathlib.Path | str) -> "ConvertArgs":
@@ -360,6 +366,8 @@ class AotConverter:
         import_notes = graph.notes
         progress.stage("checking every node against its schema")
         validate_graph(graph, context.operators)  # every node against its schema, before any rewrite
+        if config.input_layout == "nhwc" and model_format(config.model) in ("onnx", "torch"):
+            graph = channels_last_inputs(graph)
         pass_effects: tuple[PassEffect, ...] = ()
         if config.graph_passes:
             progress.stage("rewriting the graph (layout, reshapes, pads, activations)")

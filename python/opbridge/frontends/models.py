@@ -20,6 +20,24 @@ def is_exported_program(model: Any) -> bool:
     )
 
 
+def model_format(model: Any) -> str:
+    """ "litert", "onnx" or "torch": the frontend that reads `model` (a path or an ExportedProgram), chosen
+    as load_model chooses it; a file that cannot be read or is none of them is "unknown"."""
+    if is_exported_program(model):
+        return "torch"
+    path = pathlib.Path(model)
+    try:
+        with path.open("rb") as file:
+            head = file.read(8)
+    except OSError:
+        return "unknown"
+    if head[4:8] == TFLITE_FILE_IDENTIFIER or path.suffix == ".tflite":
+        return "litert"
+    if path.suffix == ".pt2" or head[:4] == PT2_MAGIC:
+        return "torch"
+    return "onnx" if path.suffix == ".onnx" else "unknown"
+
+
 def load_model(path: Any, context: RegistryContext, *, torch_int8_arithmetic: str = "tflite") -> Graph:
     """A .tflite (LiteRT), .onnx or .pt2 (torch.export.save) model, or an ExportedProgram, as a graph.
     ONNX and PyTorch graphs arrive through their frontends' passes: constant-folded, so shape

@@ -83,6 +83,9 @@ class Layout(enum.Enum):
     # Element by element: out[i] = f(in_0[i], in_1[i], ...) for inputs of one shape, whatever the order
     # of the elements (no axis, no per-channel operand).
     ELEMENTWISE = "elementwise"
+    # Element by element while its tensors are quantized per tensor (or not at all); a per-channel
+    # quantization (an axis) makes it layout-dependent: QUANTIZE, DEQUANTIZE.
+    ELEMENTWISE_PER_TENSOR = "elementwise_per_tensor"
     # Reads positions, axes, windows or per-channel operands: its result depends on the layout.
     LAYOUT_DEPENDENT = "layout_dependent"
 

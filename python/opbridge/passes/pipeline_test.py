@@ -19,6 +19,7 @@ from opbridge.ops.add.attributes import AddAttributes
 from opbridge.ops.conv_2d.attributes import Conv2DAttributes
 from opbridge.ops.depthwise_conv_2d.attributes import DepthwiseConv2DAttributes
 from opbridge.passes.pipeline import run_graph_passes
+from opbridge.passes.transposes import channels_last_inputs
 from opbridge.registry import default_registry_context
 
 CONTEXT = default_registry_context()
@@ -98,7 +99,9 @@ class FrontendGraph:
         q = self.tensors[x].quantization
         own = self.dtype is DType.INT8 and op_type == "RELU" and self.draw(st.integers(0, 3)) == 0
         self.fusable += not own
-        return self.node(op_type, [x], self.tensor(self.tensors[x].shape, self.activation_q() if own else q))
+        if own:  # a RELU that requantizes: another scale
+            q = Quantization((q.scale * 1.5,), (q.zero_point,))  # type: ignore[union-attr]
+        return self.node(op_type, [x], self.tensor(self.tensors[x].shape, q))
 
     def add(self, a: int, b: int) -> int:
         return self.node("ADD", [a, b], self.tensor(self.tensors[a].shape, self.activation_q()), AddAttributes())
@@ -118,15 +121,19 @@ class FrontendGraph:
         )
 
 
+KINDS = ("conv", "residual", "strided", "depthwise", "reshapes")
+
+
 @st.composite
-def frontend_graphs(draw: st.DrawFn, dtype: DType) -> tuple[FrontendGraph, Graph]:
+def frontend_graphs(draw: st.DrawFn, dtype: DType, first: str | None = None) -> tuple[FrontendGraph, Graph]:
+    """A drawn graph of 1-3 blocks; `first`: the kind of the first block (else drawn)."""
     builder = FrontendGraph(dtype, draw)
     channels = draw(st.sampled_from([4, 8]))
     size = draw(st.sampled_from([6, 8]))
     x = builder.tensor((1, channels, size, size), builder.activation_q())
     graph_input = x
-    for _ in range(draw(st.integers(1, 3))):
-        kind = draw(st.sampled_from(["conv", "residual", "strided", "depthwise", "reshapes"]))
+    for block in range(draw(st.integers(1, 3))):
+        kind = first if block == 0 and first else draw(st.sampled_from(KINDS))
         if kind == "reshapes":
             x = builder.reshape_pair(x)
             continue
@@ -170,5 +177,25 @@ def test_passes_keep_the_reference_bit_exact_and_do_their_work(dtype: DType, dat
         inputs = draw_inputs(graph, seed)
         expected = ReferenceInterpreter(graph, CONTEXT).run(inputs)
         actual = ReferenceInterpreter(rewritten, CONTEXT).run(inputs)
+        for e, a in zip(expected, actual, strict=True):
+            np.testing.assert_array_equal(a, e)
+
+
+@pytest.mark.parametrize("dtype", [DType.INT8, DType.FLOAT32])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_channels_last_inputs_leave_no_transpose_at_the_input(dtype: DType, data: st.DataObject) -> None:
+    """--input-layout nhwc: the module reads NHWC, the model's own transpose into NHWC is gone, and the
+    outputs are the model's for the same values in NCHW."""
+    # A model whose input goes straight into convolutions (one that reshapes it first keeps NCHW there).
+    _, graph = data.draw(frontend_graphs(dtype, first=data.draw(st.sampled_from(KINDS[:-1]))))
+    rewritten, _ = run_graph_passes(channels_last_inputs(graph), CONTEXT)
+    (channels_last,) = rewritten.input_tensors()
+    assert channels_last.shape == tuple(graph.input_tensors()[0].shape[axis] for axis in TO_NHWC)
+    assert not [node for node in rewritten.nodes if node.op_type == "TRANSPOSE" and rewritten.inputs[0] in node.inputs]
+    for seed in range(2):
+        inputs = draw_inputs(graph, seed)
+        expected = ReferenceInterpreter(graph, CONTEXT).run(inputs)
+        actual = ReferenceInterpreter(rewritten, CONTEXT).run([np.ascontiguousarray(inputs[0].transpose(TO_NHWC))])
         for e, a in zip(expected, actual, strict=True):
             np.testing.assert_array_equal(a, e)

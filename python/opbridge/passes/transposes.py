@@ -6,7 +6,8 @@ NHWC -> NCHW after), so a model's element-wise ops (a residual ADD, the RELU aft
 between them. Three rewrites, repeated until nothing changes, leave the model NHWC from end to end:
 
 - push down: an element-wise op (its definition's layout is Layout.ELEMENTWISE: RELU, ADD, a plugin's
-  op that says so) whose every activation input is a TRANSPOSE by one permutation p, of inputs of one
+  op that says so; or ELEMENTWISE_PER_TENSOR, QUANTIZE and DEQUANTIZE, on per-tensor quantization)
+  whose every activation input is a TRANSPOSE by one permutation p, of inputs of one
   shape, reads the transposes' inputs instead, and one TRANSPOSE by p after it writes what it wrote.
   An activation input that is no such transpose takes part when another reader already transposes
   it by the inverse of p (a residual ADD reads a block's input in NCHW, its convolution in NHWC); a
@@ -22,7 +23,7 @@ that reads a graph input unless its reader undoes it: the model's interface keep
 import numpy as np
 
 from opbridge.ir import DType, Graph, Node
-from opbridge.ops.definition import is_elementwise
+from opbridge.ops.definition import Layout, is_elementwise
 from opbridge.passes.graph_edit import GraphEditor
 from opbridge.registry_context import OperatorLookup
 from opbridge.transforms import Transform
@@ -67,6 +68,18 @@ def _cancel_or_merge(editor: GraphEditor, node: Node) -> bool:
     return True
 
 
+def _elementwise_here(editor: GraphEditor, node: Node, operators: OperatorLookup) -> bool:
+    """Whether `node` computes element by element: its op always does, or does while (as here) none of
+    its tensors is quantized per channel."""
+    definition = operators.get(node.op_type)
+    if is_elementwise(definition):
+        return True
+    if definition is None or definition.layout is not Layout.ELEMENTWISE_PER_TENSOR:
+        return False
+    tensors = [editor.tensor(i) for i in (*node.inputs, *node.outputs) if i is not None]
+    return not any(t.quantization is not None and t.quantization.per_channel for t in tensors)
+
+
 def _transposed_twin(editor: GraphEditor, index: int, perm: tuple[int, ...]) -> int | None:
     """The output of a TRANSPOSE by `perm` of tensor `index` already in the graph, if any."""
     for reader in editor.readers(index):
@@ -77,7 +90,7 @@ def _transposed_twin(editor: GraphEditor, index: int, perm: tuple[int, ...]) -> 
 
 def _push_down(editor: GraphEditor, node: Node, operators: OperatorLookup) -> bool:
     """Moves the transposes before element-wise `node` to after it (see the module docstring)."""
-    if len(node.outputs) != 1 or not is_elementwise(operators.get(node.op_type)):
+    if len(node.outputs) != 1 or not _elementwise_here(editor, node, operators):
         return False
     output = node.outputs[0]
     activations = [i for i in node.inputs if i is not None and editor.constant_value(i) is None]
@@ -132,6 +145,27 @@ def _rewrite_once(editor: GraphEditor, operators: OperatorLookup | None) -> bool
         if operators is not None and _push_down(editor, node, operators):
             return True
     return False
+
+
+def channels_last_inputs(graph: Graph) -> Graph:
+    """The graph with each 3-D and 4-D input taken channels last (NWC, NHWC) and transposed to the
+    model's channels-first layout by a TRANSPOSE (which the layout pass cancels against the model's
+    own transpose into NHWC)."""
+    editor = GraphEditor(graph)
+    for position, index in enumerate(graph.inputs):
+        tensor = editor.tensor(index)
+        rank = len(tensor.shape)
+        if rank not in (3, 4):
+            continue
+        to_last = (0, *range(2, rank), 1)
+        shape = tuple(tensor.shape[axis] for axis in to_last)
+        channels_last = editor.add_tensor(tensor, name=f"{tensor.name}/channels_last", shape=shape)
+        perm = editor.add_constant(
+            f"{tensor.name}/to_channels_first", np.array(_inverse(to_last), np.int32), DType.INT32
+        )
+        editor.add_node("TRANSPOSE", [channels_last, perm], [index], f"{tensor.name}/to_channels_first")
+        editor.inputs[position] = channels_last
+    return editor.finish()
 
 
 def cancel_transposes(graph: Graph, operators: OperatorLookup | None = None) -> Graph:

@@ -21,7 +21,7 @@ DEQUANTIZE = OperatorDefinition(
     doc=__doc__ or "",
     schema=DEQUANTIZE_SCHEMA,
     macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
-    layout=Layout.LAYOUT_DEPENDENT,
+    layout=Layout.ELEMENTWISE_PER_TENSOR,
     quantization=FLOAT,
     memory=NO_MEMORY,
 )

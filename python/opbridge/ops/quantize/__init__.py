@@ -23,7 +23,7 @@ QUANTIZE = OperatorDefinition(
     doc=__doc__ or "",
     schema=QUANTIZE_SCHEMA,
     macs=None,  # multiplies nothing (docs/adding_an_operator.md, "Operator facts")
-    layout=Layout.LAYOUT_DEPENDENT,
+    layout=Layout.ELEMENTWISE_PER_TENSOR,
     quantization=OWN,
     # element by element: each output after its inputs (docs/memory_planner.md)
     memory=NodeMemory(in_place=True),
