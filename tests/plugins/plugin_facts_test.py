@@ -77,7 +77,9 @@ def test_a_plugin_elementwise_op_runs_without_transposes() -> None:
 def test_a_layout_dependent_plugin_op_keeps_its_transposes() -> None:
     context = context_with(layout=Layout.LAYOUT_DEPENDENT)
     graph = cancel_transposes(wrapped_graph(), context.operators)
-    assert [node.op_type for node in graph.nodes] == ["TRANSPOSE", KEY, "TRANSPOSE", "ABS"]
+    # The op stays between its transposes (ABS, element-wise, may run after the second one or before it).
+    ops = [node.op_type for node in graph.nodes]
+    assert ops.count("TRANSPOSE") == 2 and ops.index("TRANSPOSE") < ops.index(KEY) < ops.index("TRANSPOSE", 1), ops
 
 
 def test_a_plugin_class_answers_with_its_definition_memory_and_macs() -> None:

@@ -42,7 +42,7 @@ def _reshape(editor: GraphEditor, node: Node, source: int) -> None:
 
 def _rewrite_once(editor: GraphEditor, operators: OperatorLookup) -> bool:
     for node in list(editor.nodes):
-        if not editor.readers(node.outputs[0]) and not editor.is_output(node.outputs[0]):
+        if not node.outputs or (not editor.readers(node.outputs[0]) and not editor.is_output(node.outputs[0])):
             continue  # dead: dropped at the end
         perm = permutation(editor, node)
         if perm is not None and node.inputs[0] is not None:

@@ -12,7 +12,8 @@ between them. Three rewrites, repeated until nothing changes, leave the model NH
   An activation input that is no such transpose takes part when another reader already transposes
   it by the inverse of p (a residual ADD reads a block's input in NCHW, its convolution in NHWC); a
   constant operand is permuted to match (one of a single value is kept as it is). Done only when it
-  leaves no more transposes than before: at least one of the input transposes has no other reader.
+  leaves no more transposes than before (at least one of the input transposes has no other reader)
+  and none wider (not through a DEQUANTIZE: int8 in, float32 out).
 - cancel: readers of TRANSPOSE(q) of TRANSPOSE(p), where q undoes p, read the first one's input;
 - merge: TRANSPOSE(q) of TRANSPOSE(p) read by nobody else becomes one TRANSPOSE by p then q.
 
@@ -101,6 +102,8 @@ def _push_down(editor: GraphEditor, node: Node, operators: OperatorLookup) -> bo
     (perm,) = perms
     if len(perm) != len(editor.tensor(output).shape):
         return False
+    if editor.tensor(output).dtype.itemsize > min(editor.tensor(i).dtype.itemsize for i in activations):
+        return False  # a DEQUANTIZE: the transpose would move 4 bytes per value where it moved 1
     inverse = _inverse(perm)
     # Each activation untransposed: a transpose's input, or (a value read as it is) the value's
     # transpose by the inverse that some other reader already has.
