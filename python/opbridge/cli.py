@@ -66,6 +66,7 @@ def _convert(arguments: argparse.Namespace) -> int:
             "max_arena_bytes": arguments.max_arena_bytes,
             "torch_int8_arithmetic": arguments.torch_int8_arithmetic,
             "input_layout": arguments.input_layout,
+            "onnx_int8_arithmetic": arguments.onnx_int8_arithmetic,
             # --patch-based: the config's patch_based settings, or the defaults.
             "patch_based": {} if arguments.patch_based else None,
         },
@@ -242,6 +243,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="PT2E .pt2 programs: rescale int8 convolutions as TFLite Micro (default) or as torch's convert_pt2e model",
     )  # fmt: skip
     _add_input_layout_argument(convert)
+    convert.add_argument(
+        "--onnx-int8-arithmetic", choices=("onnx", "tflite"), dest="onnx_int8_arithmetic",
+        help="ONNX models: rescale int8 convolutions as onnxruntime (default, bit-exact) or as TFLite Micro "
+        "(the Helium and DSP kernels, within one int8 step)",
+    )  # fmt: skip
     convert.add_argument(
         "--patch-based", action="store_true",
         help="run the first convolution layers tile by tile (patch_based; docs/memory_planner.md)",

@@ -97,6 +97,11 @@ class ConvertArgs(pydantic.BaseModel):
     # Micro's fixed-point multipliers (CMSIS-NN's arithmetic and fastest kernels; within one int8 step
     # of torch), or "pytorch", float32 scales rounded half to even, as torch's convert_pt2e model.
     torch_int8_arithmetic: Literal["tflite", "pytorch"] = "tflite"
+    # How the int8 convolutions and matrix products of ONNX models (QLinear ops, QDQ groups) rescale:
+    # "onnx", float32 scales rounded half to even, bit-exact with onnxruntime (portable C kernels on the
+    # MCUs); or "tflite", TFLite Micro's fixed-point multipliers, the Helium and DSP kernels, within one
+    # int8 step of onnxruntime (docs/onnx.md, "int8 arithmetic").
+    onnx_int8_arithmetic: Literal["onnx", "tflite"] = "onnx"
     output_dir: pathlib.Path
     prefix: str = "model"
     arena_alignment: int = pydantic.Field(DEFAULT_ALIGNMENT, ge=1, le=64)
@@ -362,7 +367,12 @@ class AotConverter:
         context = self.registry_context
         progress = self.progress
         progress.stage(f"reading {config.model_name}")
-        graph = load_model(config.model, context, torch_int8_arithmetic=config.torch_int8_arithmetic)
+        graph = load_model(
+            config.model,
+            context,
+            torch_int8_arithmetic=config.torch_int8_arithmetic,
+            onnx_int8_arithmetic=config.onnx_int8_arithmetic,
+        )
         import_notes = graph.notes
         progress.stage("checking every node against its schema")
         validate_graph(graph, context.operators)  # every node against its schema, before any rewrite

@@ -38,11 +38,14 @@ def model_format(model: Any) -> str:
     return "onnx" if path.suffix == ".onnx" else "unknown"
 
 
-def load_model(path: Any, context: RegistryContext, *, torch_int8_arithmetic: str = "tflite") -> Graph:
+def load_model(
+    path: Any, context: RegistryContext, *, torch_int8_arithmetic: str = "tflite", onnx_int8_arithmetic: str = "onnx"
+) -> Graph:
     """A .tflite (LiteRT), .onnx or .pt2 (torch.export.save) model, or an ExportedProgram, as a graph.
     ONNX and PyTorch graphs arrive through their frontends' passes: constant-folded, so shape
     subgraphs and constant weights arrive as constants like in LiteRT models. `torch_int8_arithmetic`:
-    how PT2E programs' int8 convolutions rescale (ConvertArgs.torch_int8_arithmetic)."""
+    how PT2E programs' int8 convolutions rescale (ConvertArgs.torch_int8_arithmetic); `onnx_int8_arithmetic`:
+    how ONNX models' do (ConvertArgs.onnx_int8_arithmetic)."""
     if is_exported_program(path):
         from opbridge.frontends.torch.program import read_exported_program
 
@@ -63,7 +66,7 @@ def load_model(path: Any, context: RegistryContext, *, torch_int8_arithmetic: st
     if path.suffix == ".onnx":
         from opbridge.frontends.onnx.importer import read_onnx_model
 
-        return read_onnx_model(data, context, source=str(path))
+        return read_onnx_model(data, context, source=str(path), int8_arithmetic=onnx_int8_arithmetic)
     raise ModelFormatError(
         f"{path}: not a LiteRT flatbuffer (no TFL3 identifier), not a .pt2 archive and not named .onnx",
         hint="pass a .tflite, .onnx or .pt2 model",

@@ -301,6 +301,16 @@ def is_elementwise(definition: OperatorDefinition | None) -> bool:
     return definition is not None and definition.layout is Layout.ELEMENTWISE
 
 
+def takes_int8(definition: OperatorDefinition | None) -> bool:
+    """Whether the operator's schema takes an int8 first input."""
+    schema = None if definition is None else definition.schema
+    return (
+        schema is not None
+        and bool(schema.inputs)
+        and any(dtype.value == "int8" for dtype in schema.constraint(schema.inputs[0].type_var).allowed)
+    )
+
+
 def output_quantization(definition: OperatorDefinition | None) -> OutputQuantization:
     """How the op's int8 output is quantized (an unknown or undecided op: FLOAT, no int8 rule)."""
     if definition is None or isinstance(definition.quantization, Undecided):

@@ -2,8 +2,9 @@
 """The built-in graph passes, which every conversion runs after the schema check (whatever the
 frontend; ConvertArgs.graph_passes turns them off): each a registered Transform, each bit-exact (the
 rewritten graph's reference computes what the original's does; passes/pipeline_test.py draws graphs
-and checks it). In order:
+and checks it) but qdq_islands, which puts float arithmetic on int8 kernels. In order:
 
+- qdq_islands (passes/qdq_islands.py): float32 ops between DEQUANTIZE and QUANTIZE run in int8;
 - cancel_transposes (passes/transposes.py): the model NHWC end to end;
 - remove_reshapes (passes/reshapes.py): views merged, identities and unit-axis transposes gone;
 - fold_pads (passes/pad_folding.py): PADs into the convolutions' explicit padding;
@@ -19,12 +20,13 @@ import dataclasses
 from opbridge.ir import Graph
 from opbridge.passes.activation_fusion import FuseActivations
 from opbridge.passes.pad_folding import FoldPads
+from opbridge.passes.qdq_islands import QdqIslands
 from opbridge.passes.reshapes import RemoveReshapes
 from opbridge.passes.transposes import CancelTransposes
 from opbridge.registry_context import RegistryContext
 from opbridge.transforms import Transform, apply_transform
 
-GRAPH_PASSES: tuple[type[Transform], ...] = (CancelTransposes, RemoveReshapes, FoldPads, FuseActivations)
+GRAPH_PASSES: tuple[type[Transform], ...] = (QdqIslands, CancelTransposes, RemoveReshapes, FoldPads, FuseActivations)
 
 # A round can only remove nodes or fold attributes, so a few rounds reach the fixed point; the bound
 # guards against a pass that would undo another's work forever.

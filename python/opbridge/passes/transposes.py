@@ -15,7 +15,9 @@ between them. Three rewrites, repeated until nothing changes, leave the model NH
   leaves no more transposes than before (at least one of the input transposes has no other reader)
   and none wider (not through a DEQUANTIZE: int8 in, float32 out).
 - cancel: readers of TRANSPOSE(q) of TRANSPOSE(p), where q undoes p, read the first one's input;
-- merge: TRANSPOSE(q) of TRANSPOSE(p) read by nobody else becomes one TRANSPOSE by p then q.
+- merge: TRANSPOSE(q) of TRANSPOSE(p) read by nobody else becomes one TRANSPOSE by p then q;
+- pull up: a TRANSPOSE of a DEQUANTIZE's output (read by nothing else) moves before the DEQUANTIZE,
+  where it moves int8 values, not float32 ones (and may meet its inverse there).
 
 Transposes nobody reads any more are dropped; one that writes a graph output stays, and so does one
 that reads a graph input unless its reader undoes it: the model's interface keeps its layout.
@@ -141,11 +143,36 @@ def _push_down(editor: GraphEditor, node: Node, operators: OperatorLookup) -> bo
     return True
 
 
+def _pull_up(editor: GraphEditor, node: Node, operators: OperatorLookup) -> bool:
+    """A TRANSPOSE of what a widening element-wise op (DEQUANTIZE: int8 in, float32 out) alone writes
+    moves before that op, so that it moves the narrow values."""
+    perm = permutation(editor, node)
+    before = editor.producer(node.inputs[0]) if perm is not None else None
+    if before is None or len(before.outputs) != 1 or not editor.read_only_by(before.outputs[0], node):
+        return False
+    activations = [i for i in before.inputs if i is not None and editor.constant_value(i) is None]
+    if len(activations) != 1 or not _elementwise_here(editor, before, operators):
+        return False
+    (source,) = activations
+    if editor.tensor(source).dtype.itemsize >= editor.tensor(before.outputs[0]).dtype.itemsize:
+        return False
+    narrow = editor.tensor(source)
+    shape = tuple(narrow.shape[axis] for axis in perm)  # type: ignore[union-attr]
+    transposed = editor.add_tensor(narrow, name=f"{narrow.name}/transposed", shape=shape)
+    output = node.outputs[0]
+    node.inputs = [source, *node.inputs[1:]]
+    node.outputs = [transposed]
+    before.inputs = [transposed if i == source else i for i in before.inputs]
+    before.outputs = [output]
+    editor.refresh()
+    return True
+
+
 def _rewrite_once(editor: GraphEditor, operators: OperatorLookup | None) -> bool:
     for node in list(editor.nodes):
         if _cancel_or_merge(editor, node):
             return True
-        if operators is not None and _push_down(editor, node, operators):
+        if operators is not None and (_push_down(editor, node, operators) or _pull_up(editor, node, operators)):
             return True
     return False
 

@@ -28,12 +28,13 @@ package): the native CustomOpSession reads its models through it and
 read_node, and keeps their custom-domain nodes as they are.
 """
 
+import dataclasses
 import pathlib
 from typing import Any
 
 import numpy as np
 
-from opbridge.errors import ModelFormatError, UnsupportedOperatorError, UnsupportedTensorError, nearest
+from opbridge.errors import ConfigError, ModelFormatError, UnsupportedOperatorError, UnsupportedTensorError, nearest
 from opbridge.frontends.onnx.batch_norm_folding import fold_batch_norms
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
 from opbridge.frontends.onnx.preparation import (
@@ -43,6 +44,7 @@ from opbridge.frontends.onnx.preparation import (
     upgrade_opset,
 )
 from opbridge.frontends.onnx.qdq_fusion import fuse_qdq
+from opbridge.frontends.onnx.quantized_helpers import REQUANTIZATION
 from opbridge.frontends.unsupported import UnsupportedNode, unsupported_operators_error
 from opbridge.ir import Graph, Tensor
 from opbridge.ir.onnx_dtypes import ONNX_DTYPES
@@ -118,9 +120,24 @@ def read_model_proto(data: bytes, source: str = "<bytes>") -> tuple[Any, dict[st
     return model, imports
 
 
-def read_onnx_model(data: bytes, context: RegistryContext, *, source: str = "<bytes>") -> Graph:
+# How the int8 convolutions and matrix products rescale (ConvertArgs.onnx_int8_arithmetic).
+INT8_ARITHMETIC = ("onnx", "tflite")
+# The ops, QLinear or fused from QDQ groups, whose rescaling the setting chooses.
+REQUANTIZING_OPS = ("QLinearConv", "QLinearMatMul", "QGemm")
+
+
+def read_onnx_model(
+    data: bytes, context: RegistryContext, *, source: str = "<bytes>", int8_arithmetic: str = "onnx"
+) -> Graph:
     """The graph of a serialized ONNX model; typed errors for damaged files and unknown ops.
-    The frontend's passes all run here (see the module docstring)."""
+    The frontend's passes all run here (see the module docstring). `int8_arithmetic`: "onnx"
+    (onnxruntime's float32 scales, bit-exact with it) or "tflite" (TFLite's fixed-point multipliers:
+    the fastest kernels, within one int8 step of onnxruntime)."""
+    if int8_arithmetic not in INT8_ARITHMETIC:
+        raise ConfigError(
+            f"onnx_int8_arithmetic {int8_arithmetic!r} is not one of {', '.join(INT8_ARITHMETIC)}",
+            hint="onnx: as onnxruntime computes it; tflite: TFLite Micro's fixed-point rescaling",
+        )
     model, imports = read_model_proto(data, source)
     onnx_version = imports.get("")
     if onnx_version is None:
@@ -138,6 +155,13 @@ def read_onnx_model(data: bytes, context: RegistryContext, *, source: str = "<by
     outputs = [text(info.name) for info in model.graph.output]
     # Passes on the ONNX nodes, before conversion ...
     nodes = fold_batch_norms(fuse_qdq(nodes, outputs, conversion), outputs, conversion)
+    if int8_arithmetic == "tflite":
+        nodes = [
+            dataclasses.replace(node, attributes={**node.attributes, REQUANTIZATION: "tflite"})
+            if node.op_type in REQUANTIZING_OPS and node.domain in ONNX_DOMAINS
+            else node
+            for node in nodes
+        ]
     _check_convertible(nodes, context.onnx_converters, onnx_version, source)
     for node in nodes:
         _convert_node(conversion, node, custom_protos, imports, onnx_version)

@@ -44,7 +44,7 @@ from opbridge.frontends.torch.spec import FLOAT as FLOAT_QUANTIZATION
 from opbridge.frontends.torch.spec import OutputQuantization, QuantizationKind
 from opbridge.ops.definition import SOFTMAX_OUTPUT as FIXED_SOFTMAX_OUTPUT
 from opbridge.ops.definition import TANH_OUTPUT as FIXED_TANH_OUTPUT
-from opbridge.ops.definition import OperatorDefinition, is_elementwise, output_quantization
+from opbridge.ops.definition import is_elementwise, output_quantization, takes_int8
 
 if TYPE_CHECKING:
     from opbridge.registry_context import RegistryContext
@@ -183,16 +183,6 @@ BUILTIN_TARGETS = (
 )
 
 _NO_CUSTOM_OPS: Mapping[str, OutputQuantization] = types.MappingProxyType({})
-
-
-def _takes_int8(definition: OperatorDefinition | None) -> bool:
-    """Whether the operator's schema takes an int8 first input."""
-    schema = None if definition is None else definition.schema
-    return (
-        schema is not None
-        and bool(schema.inputs)
-        and any(dtype.value == "int8" for dtype in schema.constraint(schema.inputs[0].type_var).allowed)
-    )
 
 
 def _is_float_tensor(value: object) -> bool:
@@ -335,12 +325,12 @@ class OpbridgeQuantizer(Quantizer):
         custom = {}
         for key, op in context.torch_ops.items():
             definition = context.operators.get(key)
-            custom[op.target] = op.quantization if _takes_int8(definition) else FLOAT_QUANTIZATION
+            custom[op.target] = op.quantization if takes_int8(definition) else FLOAT_QUANTIZATION
         for definition in context.operators.definitions():
             quantization = output_quantization(definition)
             schema = definition.schema
             one_input = schema is not None and len(schema.inputs) == 1
-            if not (one_input and is_elementwise(definition) and _takes_int8(definition)):
+            if not (one_input and is_elementwise(definition) and takes_int8(definition)):
                 continue
             if quantization.kind is QuantizationKind.FLOAT:
                 continue

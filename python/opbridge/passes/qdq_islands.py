@@ -1,0 +1,121 @@
+# SPDX-License-Identifier: Apache-2.0
+"""QDQ islands: an op that runs in float32 between DEQUANTIZEs of int8 values and QUANTIZEs back to
+int8 runs on its int8 kernel instead, with TFLite's int8 arithmetic.
+
+ONNX models quantized with onnxruntime's `quantize_static` (QDQ format) and PT2E programs keep every
+op in float32 between a DequantizeLinear and a QuantizeLinear; the frontends fuse the convolutions and
+matrix products into their int8 forms, but an ADD, a pool, MEAN, SOFTMAX, CONCATENATION ... stays a
+float island: float32 tensors four times the size of the int8 ones, and float kernels. An op becomes
+int8 here when:
+
+- its definition takes int8 (its schema) and has an int8 output (its quantization fact is not FLOAT);
+- every input that is no constant is written by a DEQUANTIZE of a per-tensor int8 value (constants
+  that are not float32, such as a RESHAPE's shape or a MEAN's axes, stay as they are);
+- every reader of its output is a QUANTIZE to int8 with one per-tensor quantization, and the output is
+  no graph output;
+- the parameters suit the op's int8 form, as its quantization fact says: SAME_AS_INPUT ops (pools,
+  CONCATENATION, RESHAPE) need the inputs' and the output's parameters equal, FIXED ones (SOFTMAX,
+  LOGISTIC) the fixed output parameters, OWN ones (ADD, MUL, MEAN) take any.
+
+The op then reads the int8 values and writes the QUANTIZE's output. This is the one graph pass that
+changes arithmetic: float32 then one rounding becomes TFLite's int8 kernel, bit-exact with TFLite
+Micro's, which differs from the float island by at most one step where the two round differently
+(onnxruntime's own QLinearAdd and friends are a third rounding; docs/onnx.md). passes/qdq_islands_test.py
+checks the bound on drawn islands.
+"""
+
+import numpy as np
+
+from opbridge.ir import DType, Graph, Node, Quantization
+from opbridge.ops.definition import QuantizationKind, output_quantization, takes_int8
+from opbridge.passes.graph_edit import GraphEditor
+from opbridge.registry_context import OperatorLookup
+from opbridge.transforms import Transform
+
+
+def _per_tensor_int8(q: Quantization | None, dtype: DType) -> bool:
+    return dtype is DType.INT8 and q is not None and not q.per_channel
+
+
+def _dequantized(editor: GraphEditor, index: int) -> int | None:
+    """The int8 tensor a DEQUANTIZE turns into tensor `index`, if one does (per tensor)."""
+    producer = editor.producer(index)
+    if producer is None or producer.op_type != "DEQUANTIZE" or producer.inputs[0] is None:
+        return None
+    source = editor.tensor(producer.inputs[0])
+    return producer.inputs[0] if _per_tensor_int8(source.quantization, source.dtype) else None
+
+
+def _quantizes(editor: GraphEditor, output: int) -> list[Node] | None:
+    """The QUANTIZEs that read `output`, when they are all its readers and share one per-tensor int8
+    quantization; else None."""
+    readers = editor.readers(output)
+    if not readers or editor.is_output(output):
+        return None
+    targets = [editor.tensor(r.outputs[0]) for r in readers if r.op_type == "QUANTIZE" and len(r.outputs) == 1]
+    if len(targets) != len(readers) or not all(_per_tensor_int8(t.quantization, t.dtype) for t in targets):
+        return None
+    return readers if len({t.quantization for t in targets}) == 1 else None
+
+
+def _same(a: Quantization, b: Quantization) -> bool:
+    return np.float32(a.scale) == np.float32(b.scale) and a.zero_point == b.zero_point
+
+
+def _island_once(editor: GraphEditor, operators: OperatorLookup) -> bool:
+    for node in editor.nodes:
+        definition = operators.get(node.op_type)
+        if len(node.outputs) != 1 or editor.tensor(node.outputs[0]).dtype is not DType.FLOAT32:
+            continue
+        rule = output_quantization(definition)
+        if not takes_int8(definition) or rule.kind is QuantizationKind.FLOAT:
+            continue
+        quantizes = _quantizes(editor, node.outputs[0])
+        if quantizes is None:
+            continue
+        inputs: list[int | None] = []
+        for index in node.inputs:
+            tensor = None if index is None else editor.tensor(index)
+            if tensor is None or (tensor.is_constant and tensor.dtype is not DType.FLOAT32):
+                inputs.append(index)
+                continue
+            inputs.append(None if tensor.is_constant else _dequantized(editor, index))
+            if inputs[-1] is None:
+                break
+        if len(inputs) != len(node.inputs) or not any(i is not None and i not in node.inputs for i in inputs):
+            continue
+        output_q: Quantization = editor.tensor(quantizes[0].outputs[0]).quantization  # type: ignore[assignment]
+        moved = [editor.tensor(i).quantization for i, old in zip(inputs, node.inputs, strict=True) if i != old]
+        if rule.kind is QuantizationKind.SAME_AS_INPUT and not all(_same(q, output_q) for q in moved):  # type: ignore[arg-type]
+            continue
+        if rule.kind is QuantizationKind.FIXED and not _same(output_q, Quantization((rule.scale,), (rule.zero_point,))):  # type: ignore[arg-type]
+            continue
+        node.inputs = inputs
+        node.outputs = [quantizes[0].outputs[0]]
+        for quantize in quantizes:
+            editor.remove_node(quantize)
+        for other in quantizes[1:]:
+            editor.move_readers(other.outputs[0], node.outputs[0])
+        return True
+    return False
+
+
+def run_qdq_islands(graph: Graph, operators: OperatorLookup) -> Graph:
+    """The graph with its float islands on int8 kernels (see the module docstring); `graph` itself is
+    not changed."""
+    editor = GraphEditor(graph)
+    changed = False
+    while _island_once(editor, operators):
+        changed = True
+    return editor.finish(operators) if changed else graph
+
+
+class QdqIslands(Transform):
+    """`transforms: [{name: qdq_islands}]` (one of the built-in graph passes)."""
+
+    NAME = "qdq_islands"
+    OPTIONS = None
+
+    def apply(self, graph: Graph) -> Graph:
+        assert self.context is not None, "apply_transform sets the context"
+        return run_qdq_islands(graph, self.context.operators)
