@@ -15,7 +15,8 @@ int8 here when:
   no graph output;
 - the parameters suit the op's int8 form, as its quantization fact says: SAME_AS_INPUT ops (pools,
   CONCATENATION, RESHAPE) need the inputs' and the output's parameters equal, FIXED ones (SOFTMAX,
-  LOGISTIC) the fixed output parameters, OWN ones (ADD, MUL, MEAN) take any.
+  LOGISTIC) the fixed output parameters, OWN ones (ADD, MUL, MEAN) take any; a global average pool
+  whose parameters change runs as the int8 MEAN over its rows and columns, which rescales.
 
 The op then reads the int8 values and writes the QUANTIZE's output. This is the one graph pass that
 changes arithmetic: float32 then one rounding becomes TFLite's int8 kernel, bit-exact with TFLite
@@ -62,6 +63,25 @@ def _same(a: Quantization, b: Quantization) -> bool:
     return np.float32(a.scale) == np.float32(b.scale) and a.zero_point == b.zero_point
 
 
+def _as_mean(editor: GraphEditor, node: Node, operators: OperatorLookup) -> tuple[int, object] | None:
+    """For a global AVERAGE_POOL_2D (one window over the whole input), the axes input and attributes of
+    the MEAN over rows and columns that computes it: TFLite's int8 MEAN rescales to other parameters,
+    its int8 pool cannot (a global pool whose output onnxruntime calibrated on its own)."""
+    mean = operators.get("MEAN")
+    attributes = node.attributes
+    if node.op_type != "AVERAGE_POOL_2D" or mean is None or mean.schema is None or node.inputs[0] is None:
+        return None
+    _, height, width, _ = editor.tensor(node.inputs[0]).shape
+    if (attributes.filter_height, attributes.filter_width) != (height, width) or editor.tensor(node.outputs[0]).shape[
+        1:3
+    ] != (1, 1):
+        return None
+    if getattr(attributes, "activation", None) is not None and attributes.activation.value != 0:
+        return None
+    axes = editor.add_constant(f"{node.name}/axes", np.array([1, 2], np.int32), DType.INT32)
+    return axes, mean.schema.attributes_class(keep_dims=True)
+
+
 def _island_once(editor: GraphEditor, operators: OperatorLookup) -> bool:
     for node in editor.nodes:
         definition = operators.get(node.op_type)
@@ -87,7 +107,10 @@ def _island_once(editor: GraphEditor, operators: OperatorLookup) -> bool:
         output_q: Quantization = editor.tensor(quantizes[0].outputs[0]).quantization  # type: ignore[assignment]
         moved = [editor.tensor(i).quantization for i, old in zip(inputs, node.inputs, strict=True) if i != old]
         if rule.kind is QuantizationKind.SAME_AS_INPUT and not all(_same(q, output_q) for q in moved):  # type: ignore[arg-type]
-            continue
+            mean = _as_mean(editor, node, operators)
+            if mean is None:
+                continue
+            inputs, node.op_type, node.attributes = [inputs[0], mean[0]], "MEAN", mean[1]
         if rule.kind is QuantizationKind.FIXED and not _same(output_q, Quantization((rule.scale,), (rule.zero_point,))):  # type: ignore[arg-type]
             continue
         node.inputs = inputs

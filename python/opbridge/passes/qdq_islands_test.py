@@ -25,7 +25,7 @@ SHAPE = (1, 4, 4, 8)
 BINARY = ("ADD", "SUB", "MUL")
 
 
-def island(op_type: str, input_qs: list[Quantization], output_q: Quantization) -> Graph:
+def island(op_type: str, input_qs: list[Quantization], output_q: Quantization, window: int = 2) -> Graph:
     """int8 inputs -> DEQUANTIZE each -> `op_type` in float32 -> QUANTIZE -> int8 output."""
     tensors: list[Tensor] = []
     nodes: list[Node] = []
@@ -41,9 +41,9 @@ def island(op_type: str, input_qs: list[Quantization], output_q: Quantization) -
         nodes.append(Node(len(nodes), f"dq{x}", "DEQUANTIZE", [x], [floats[-1]]))
     if op_type == "AVERAGE_POOL_2D":
         attributes = Pool2DAttributes(
-            padding=Padding.VALID, stride_height=2, stride_width=2, filter_height=2, filter_width=2
+            padding=Padding.VALID, stride_height=2, stride_width=2, filter_height=window, filter_width=window
         )
-        shape = (1, 2, 2, 8)
+        shape = (1, SHAPE[1] // window, SHAPE[2] // window, SHAPE[3])
     else:
         attributes, shape = (AddAttributes() if op_type in BINARY else None), SHAPE
     result = tensor(DType.FLOAT32, shape)
@@ -67,6 +67,21 @@ def test_an_island_runs_on_int8_within_one_step(op_type: str, data: st.DataObjec
     assert all(t.dtype is DType.INT8 for t in rewritten.tensors)
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
     values = [rng.integers(-128, 128, SHAPE).astype(np.int8) for _ in inputs]
+    (expected,) = ReferenceInterpreter(graph, CONTEXT).run(values)
+    (actual,) = ReferenceInterpreter(rewritten, CONTEXT).run(values)
+    assert np.abs(actual.astype(np.int32) - expected.astype(np.int32)).max() <= 1
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_global_pool_island_that_rescales_runs_as_int8_mean(data: st.DataObject) -> None:
+    """onnxruntime calibrates a GlobalAveragePool's output on its own: TFLite's int8 MEAN rescales."""
+    input_q = data.draw(strategies.per_tensor(0.01, 0.1))
+    output_q = Quantization((input_q.scale * data.draw(st.floats(0.5, 0.9)),), (data.draw(strategies.ZERO_POINTS),))
+    graph = island("AVERAGE_POOL_2D", [input_q], output_q, window=SHAPE[1])
+    rewritten = run_qdq_islands(graph, CONTEXT.operators)
+    assert [node.op_type for node in rewritten.nodes] == ["MEAN"]
+    values = [np.random.default_rng(data.draw(st.integers(0, 2**32 - 1))).integers(-128, 128, SHAPE).astype(np.int8)]
     (expected,) = ReferenceInterpreter(graph, CONTEXT).run(values)
     (actual,) = ReferenceInterpreter(rewritten, CONTEXT).run(values)
     assert np.abs(actual.astype(np.int32) - expected.astype(np.int32)).max() <= 1
