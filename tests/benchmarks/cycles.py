@@ -92,6 +92,19 @@ TORCH_MODELS = {
     "kws_dscnn_int8": "examples/pytorch_custom_op/kws_dscnn_int8.pt2",
     "kws_dscnn_int8_pytorch": "examples/pytorch_custom_op/kws_dscnn_int8.pt2",  # torch's int8 arithmetic
     "resnet8_int8": "tests/torch/resnet8_int8.pt2",
+    # The twins of resnet and kws from PyTorch (PT2E) and ONNX (torch.onnx + onnxruntime's quantize_static,
+    # QDQ): tests/torch/twins.py, converted with tests/torch/parity.yaml (NHWC inputs, TFLite's arithmetic)
+    # but one, the ONNX ResNet-8 as converted by default (NCHW, onnxruntime's float32 rescaling).
+    "resnet8_int8_nhwc": "tests/torch/resnet8_int8.pt2",
+    "resnet8_int8_qdq": "tests/torch/resnet8_int8_qdq.onnx",
+    "resnet8_int8_qdq_onnx_arithmetic": "tests/torch/resnet8_int8_qdq.onnx",
+    "dscnn_int8": "tests/torch/dscnn_int8.pt2",
+    "dscnn_int8_qdq": "tests/torch/dscnn_int8_qdq.onnx",
+}
+# Each network's forms: LiteRT, ONNX QDQ, PyTorch PT2E (the parity table; docs/graph_passes.md, "Parity").
+TWINS = {
+    "ResNet-8": ("resnet", "resnet8_int8_qdq", "resnet8_int8_nhwc"),
+    "DS-CNN": ("kws", "dscnn_int8_qdq", "dscnn_int8"),
 }
 # .tflite models the tests build, under RUNFILES_ROOT: TFLite Micro + CMSIS-NN was not measured on them
 # (its figures are quoted from the issues), so their TFLite Micro columns are empty.
@@ -106,7 +119,13 @@ GENERATED_MODELS = {
 SUITE = pathlib.Path("tests/models/converter_suite")
 SUITE_CONFIG = "tests/models/converter_suite.yaml"
 # model -> its aot_model's YAML settings, under RUNFILES_ROOT (the suite's are SUITE_CONFIG).
-CONFIGS = {"kws_dscnn_int8_pytorch": "examples/pytorch_custom_op/pytorch_arithmetic.yaml"}
+CONFIGS = {
+    "kws_dscnn_int8_pytorch": "examples/pytorch_custom_op/pytorch_arithmetic.yaml",
+    **{
+        model: "tests/torch/parity.yaml"
+        for model in ("resnet8_int8_nhwc", "resnet8_int8_qdq", "dscnn_int8", "dscnn_int8_qdq")
+    },
+}
 # model -> (plugin modules it converts with, symbol prefixes of their kernels: flash counts them as kernels).
 PLUGINS = {
     "kws_dscnn_int8": (("channel_shuffle.plugin",), ("channel_shuffle_",)),
@@ -250,6 +269,20 @@ def write_costs(mode: str) -> int:
     return 0
 
 
+def print_parity(measured: dict[str, tuple[int, int]]) -> None:
+    """Each network's instructions from each frontend, and the ratio to its LiteRT form's."""
+    print("\nthe same network from each frontend (instructions per inference; x: against the LiteRT form)")
+    header = f"{'network':<10}{'form':<8}{'model':<{NAME_WIDTH}}{'M55':>10}{'x':>7}{'M4':>11}{'x':>7}"
+    print(header)
+    print("-" * len(header))
+    for network, models in TWINS.items():
+        litert = measured[models[0]]
+        for form, model in zip(("LiteRT", "ONNX", "PyTorch"), models, strict=True):
+            m55, m4 = measured[model]
+            ratios = f"{m55:>10}{m55 / litert[0]:>7.3f}{m4:>11}{m4 / litert[1]:>7.3f}"
+            print(f"{network:<10}{form:<8}{model:<{NAME_WIDTH}}{ratios}")
+
+
 def main(argv: list[str]) -> int:
     mode = next((arg.split("=", 1)[1] for arg in argv if arg.startswith("--compilation-mode=")), "?")
     if "--write-costs" in argv:
@@ -272,6 +305,7 @@ def main(argv: list[str]) -> int:
     print(header)
     print("-" * len(header))
     flashes = {}
+    measured: dict[str, tuple[int, int]] = {}  # model -> (M55, M4) instructions
     profiles: list[str] = []
     empty = 0
     progress = Progress.for_stream(sys.stderr)
@@ -292,6 +326,7 @@ def main(argv: list[str]) -> int:
         floors = {core: macs / rate for core, rate in FLOOR_MACS_PER_INSTRUCTION.items()}
         m55_floor = f"{m55['run'] / floors['cortex_m55']:.1f}" if macs else "-"
         m4_floor = f"{m4['run'] / floors['cortex_m4']:.1f}" if macs else "-"
+        measured[model] = (m55["run"], m4["run"])
         progress.clear()  # the row on a line of its own
         print(
             f"{model:<{NAME_WIDTH}}{m55['run']:>10}{m55_portable['run']:>14}{tflm!s:>15}{heliaaot!s:>10}"
@@ -310,7 +345,8 @@ def main(argv: list[str]) -> int:
     progress.done()
     scratch.cleanup()
     print(f"\ninstructions include the timer reads around the call (an empty timed region: {empty})")
-    print("n/a (no .tflite): a PyTorch program (.pt2), which TFLite Micro cannot run")
+    print("n/a (no .tflite): a PyTorch program (.pt2) or an ONNX model, which TFLite Micro cannot run")
+    print_parity(measured)
     print("\nflash on the M55 (bytes; a plugin's kernel, CHANNEL_SHUFFLE, counts with the kernels)")
     flash_header = f"{'model':<{NAME_WIDTH}}{'flash':>8} = {'kernels':>8} + {'module':>8} + {'constants':>10}"
     print(flash_header)

@@ -115,6 +115,18 @@ MODEL_LIST = [
         config="examples/pytorch_custom_op/pytorch_arithmetic.yaml",
     ),
     Model("resnet8_int8", "tests/torch/resnet8_int8.pt2", None, package="tests/torch", generated=True),
+    # The twins of resnet and kws from PyTorch and ONNX QDQ (tests/torch/twins.py; parity.yaml: NHWC inputs,
+    # TFLite's arithmetic), and the ONNX ResNet-8 as converted by default.
+    *(
+        Model(name, f"tests/torch/{file}", None, package="tests/torch", generated=True, config=config)
+        for name, file, config in (
+            ("resnet8_int8_nhwc", "resnet8_int8.pt2", "tests/torch/parity.yaml"),
+            ("resnet8_int8_qdq", "resnet8_int8_qdq.onnx", "tests/torch/parity.yaml"),
+            ("resnet8_int8_qdq_onnx_arithmetic", "resnet8_int8_qdq.onnx", None),
+            ("dscnn_int8", "dscnn_int8.pt2", "tests/torch/parity.yaml"),
+            ("dscnn_int8_qdq", "dscnn_int8_qdq.onnx", "tests/torch/parity.yaml"),
+        )
+    ),
     # A streaming keyword model of three SVDF layers (opbridge_testing.svdf_keyword): the arena holds the
     # activations and the SVDF states (kept from run to run); heliaAOT has no SVDF (issue 20).
     Model("svdf_keyword_int8", "tests/models/svdf_keyword_int8.tflite", None, generated=True),
