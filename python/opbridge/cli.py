@@ -32,6 +32,7 @@ from opbridge.errors import OpbridgeError
 from opbridge.frontends.models import load_model
 from opbridge.ops.operation import validate_graph
 from opbridge.output_paths import check_output_file, writing_to
+from opbridge.passes.pipeline import passes_note
 from opbridge.plugins import build_plugin_context, stale_runfiles_hint
 from opbridge.progress import Progress
 from opbridge.registry_context import RegistryContext
@@ -83,7 +84,7 @@ def _convert(arguments: argparse.Namespace) -> int:
         report = None
         if arguments.report:
             progress.stage("measuring the report (TFLite Micro's arena too, when installed)")
-            notes = (result.schedule_note, result.patch_note)
+            notes = (passes_note(result.pass_effects), result.schedule_note, result.patch_note)
             report = build_report(result.graph, result.plan, config, notes, operators=context.operators)
     finally:
         progress.done()

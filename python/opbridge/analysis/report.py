@@ -23,6 +23,7 @@ from opbridge.analysis.tflm import TflmArena, tflm_arena
 from opbridge.backends.c.memory_plan import MemoryPlan, tensor_lifetimes
 from opbridge.converter import AotConverter, ConvertArgs
 from opbridge.ir import Graph, Node, Tensor
+from opbridge.passes.pipeline import passes_note
 from opbridge.progress import Progress
 from opbridge.registry import default_registry_context
 from opbridge.registry_context import OperatorRegistry, RegistryContext
@@ -77,7 +78,7 @@ class Report:
     tflm: TflmArena | None  # None: not a .tflite model, or tflite-micro is not importable
     cores: tuple[str, ...]
     instruction_source: str  # where the per-operator instruction figures come from
-    notes: tuple[str, ...]  # the schedule's and patch stage's notes
+    notes: tuple[str, ...]  # what the graph passes removed, the schedule's and patch stage's notes
     patch_stage: dict[str, Any] | None
     max_arena_bytes: int | None = None  # the RAM budget of the settings (max_arena_bytes), if any
 
@@ -207,7 +208,7 @@ def analyze_model(
     planned = converter.plan()
     if with_tflm and progress is not None:
         progress.stage("measuring TFLite Micro's arena")
-    notes = (planned.schedule_note, planned.patch_note)
+    notes = (passes_note(planned.pass_effects), planned.schedule_note, planned.patch_note)
     return build_report(
         planned.module_graph,
         planned.plan,
