@@ -46,11 +46,13 @@ import sys
 import tempfile
 
 from opbridge.analysis.instruction_costs import (
+    ANY_DTYPE,
     COSTS_FILE,
     InstructionCosts,
     NodeWork,
     cost_key,
     fit_line,
+    generic_key,
     node_work,
 )
 from opbridge.aot.definition_registration import as_registry_context
@@ -203,12 +205,18 @@ HELD_OUT = (
 
 
 def write_costs(mode: str) -> int:
-    """Times every node on both cores, fits the instruction lines on the shared models and half the suite,
-    prints the estimates' error on every model (the other half held out), and writes the lines into the
-    checkout."""
+    """Times every node on both cores, fits the instruction lines on the shared models, half the suite and
+    the models the tests build, prints the estimates' error on every model (the other half of the suite
+    held out), and writes the lines into the checkout."""
     context = default_registry_context()
     suite = suite_models()
-    models = {**{model: SHARED_MODELS / path for model, path in MODELS.items()}, **suite}
+    # The shared models, the suite, and the models the tests build that need no plugin: the PyTorch and
+    # ONNX programs (QUANTIZE, DEQUANTIZE, TRANSPOSE, float32 islands) and the float32 recurrent models.
+    built = {
+        **{model: RUNFILES_ROOT / path for model, path in TORCH_MODELS.items() if model not in PLUGINS},
+        **{model: RUNFILES_ROOT / path for model, path in GENERATED_MODELS.items()},
+    }
+    models = {**{model: SHARED_MODELS / path for model, path in MODELS.items()}, **suite, **built}
     checked = set(HELD_OUT)
     samples: dict[str, dict[str, list[tuple[int, ...]]]] = {core: collections.defaultdict(list) for core in BOARDS}
     measured: dict[tuple[str, str], tuple[int, list[tuple[str, NodeWork]]]] = {}
@@ -228,6 +236,8 @@ def write_costs(mode: str) -> int:
                 for node, (_, work) in zip(nodes, works, strict=True):
                     point = (work.macs, work.output_elements, work.input_elements, work.row_blocks, node.instructions)
                     samples[core][cost_key(node.op_type, work.dtype)].append(point)
+                    for dtype in (work.dtype, ANY_DTYPE):
+                        samples[core][generic_key(dtype, work.macs > 0)].append(point)
                     if work.cost_class:
                         samples[core][cost_key(node.op_type, work.dtype, work.cost_class)].append(point)
     progress.advance("fitting instruction costs: models", len(models), len(models))

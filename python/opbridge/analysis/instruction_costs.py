@@ -14,8 +14,11 @@ OperatorDefinition.cost_class),
 for the convolutions, NodeWork.row_blocks), and writes the lines
 to instruction_costs.json beside this file. The estimate is the line of the
 node's kernel path (its operator's when that path was never timed) applied
-to a node of another model. The benchmark fits on part of its models and
-prints how far the estimates are from the measured runs of the rest.
+to a node of another model. An operator no timed node had takes the generic
+line of its dtype (generic_key: fitted on every node of that dtype, those
+with MACs and those without apart), so every node has an estimate. The
+benchmark fits on part of its models and prints how far the estimates are
+from the measured runs of the rest.
 """
 
 import dataclasses
@@ -76,13 +79,19 @@ class InstructionCosts:
         input_elements: int = 0,
         row_blocks: int = 0,
     ) -> int | None:
-        """The line of the node's kernel path (cost_class) if one was fitted, else its operator's."""
+        """The line of the node's kernel path (cost_class) if one was fitted, else its operator's, else the
+        generic line of its dtype (generic_key), else the generic line of every dtype."""
         lines = self.lines.get(core, {})
         line = lines.get(cost_key(op_type, dtype, cost_class)) if cost_class else None
         line = line or lines.get(cost_key(op_type, dtype))
+        line = line or lines.get(generic_key(dtype, macs > 0)) or lines.get(generic_key(ANY_DTYPE, macs > 0))
         if line is None:
             return None
         return round(line.apply(macs, output_elements, input_elements, row_blocks))
+
+    def has_own_line(self, core: str, op_type: str, dtype: str) -> bool:
+        """Whether the operator has a line of its own for `dtype` (else its estimate is a generic line's)."""
+        return cost_key(op_type, dtype) in self.lines.get(core, {})
 
     def estimate_work(self, core: str, op_type: str, work: "NodeWork") -> int | None:
         """estimate() of a node's work as node_work describes it."""
@@ -167,6 +176,17 @@ def layer_prices(
 def cost_key(op_type: str, dtype: str, cost_class: str = "") -> str:
     """ "CONV_2D/int8", or with a kernel path "CONV_2D/int8/pointwise_narrow"."""
     return f"{op_type}/{dtype}/{cost_class}" if cost_class else f"{op_type}/{dtype}"
+
+
+# The generic lines: fitted on every timed node of a dtype (or of all, ANY_DTYPE) that multiplies
+# (MACs > 0) or that does not, they estimate an operator no timed node had, so that every node has a
+# figure (the report names the operators estimated so).
+ANY_DTYPE = "*"
+
+
+def generic_key(dtype: str, multiplies: bool) -> str:
+    """ "*/int8" (nodes without MACs: element-wise ops, data movement) or "*/int8/macs"."""
+    return f"*/{dtype}/macs" if multiplies else f"*/{dtype}"
 
 
 def fit_line(samples: Iterable[tuple[int, ...]]) -> Line:

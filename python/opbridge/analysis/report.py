@@ -237,6 +237,7 @@ def build_report(
     # TFLite Micro runs .tflite files only (tflm_arena says so for the others); a program has no file.
     tflm = tflm_arena(config.model, len(graph.inputs)) if with_tflm and isinstance(config.model, pathlib.Path) else None
     rows = tuple(_node_row(graph, plan, step, node, costs, operators) for step, node in enumerate(graph.nodes))
+    notes = (*notes, generic_estimates_note(graph, costs, operators))
     return Report(
         model=config.model_name,
         prefix=config.prefix,
@@ -254,6 +255,26 @@ def build_report(
         notes=tuple(note for note in notes if note),
         patch_stage=plan.patch_stage,
         max_arena_bytes=config.max_arena_bytes,
+    )
+
+
+def generic_estimates_note(graph: Graph, costs: InstructionCosts, operators: OperatorRegistry) -> str:
+    """The report's note on the operators whose instructions come from a generic line (none of their
+    nodes was timed by the benchmark the lines were fitted on), or "" when none do."""
+    generic = sorted(
+        {
+            f"{node.op_type} ({work.dtype})"
+            for node in graph.nodes
+            for work in [node_work(graph, node, operators)]
+            if not all(costs.has_own_line(core, node.op_type, work.dtype) for core in costs.cores)
+        }
+    )
+    if not generic or not costs.cores:
+        return ""
+    return (
+        "instructions of "
+        + ", ".join(generic)
+        + ": the generic line of their dtype (no node of theirs was timed), a rough figure"
     )
 
 
