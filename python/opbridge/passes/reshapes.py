@@ -9,7 +9,13 @@ says aliases_input: RESHAPE, SQUEEZE, EXPAND_DIMS). Three rewrites, repeated unt
   ((1, 1, 1, 64) -> (1, 64, 1, 1) after a global pool in a PyTorch model);
 - a view read only by another view: the second becomes one RESHAPE of the first one's input;
 - a view whose output shape is its input's: its readers read its input (unless it writes a graph
-  output, or reads a graph input and writes one).
+  output, or reads a graph input and writes one); so does a QUANTIZE from int8 to int8 with the same
+  parameters on both sides (it rescales by exactly 1).
+
+A QUANTIZE that does change the parameters is not folded into the op before it: that op rounds
+once to its own output parameters and the QUANTIZE rounds again, which no single rescaling of the
+op's accumulator reproduces bit for bit. (opbridge's PT2E quantizer gives such pairs one set of
+parameters, as TFLite's converter does, so its programs have none.)
 """
 
 import numpy as np
@@ -24,6 +30,22 @@ from opbridge.transforms import Transform
 
 def _is_view(node: Node | None, operators: OperatorLookup) -> bool:
     return node is not None and len(node.outputs) == 1 and aliases_input(operators.get(node.op_type))
+
+
+def _is_identity_requantize(editor: GraphEditor, node: Node) -> bool:
+    """A QUANTIZE from int8 to int8 (or int16 to int16) with one per-tensor quantization on both sides:
+    it rescales by exactly 1 (TFLite's multiplier of 1.0) and saturates nothing."""
+    if node.op_type != "QUANTIZE" or node.inputs[0] is None or editor.is_output(node.outputs[0]):
+        return False
+    source, result = editor.tensor(node.inputs[0]), editor.tensor(node.outputs[0])
+    q = source.quantization
+    return (
+        source.dtype is result.dtype
+        and source.dtype in (DType.INT8, DType.INT16)
+        and q is not None
+        and not q.per_channel
+        and q == result.quantization
+    )
 
 
 def moves_only_unit_axes(shape: tuple[int, ...], perm: tuple[int, ...]) -> bool:
@@ -50,6 +72,9 @@ def _rewrite_once(editor: GraphEditor, operators: OperatorLookup) -> bool:
                 _reshape(editor, node, node.inputs[0])
                 return True
             continue
+        if _is_identity_requantize(editor, node):
+            editor.move_readers(node.outputs[0], node.inputs[0])  # type: ignore[arg-type]
+            return True
         if not _is_view(node, operators) or node.inputs[0] is None:
             continue
         source = node.inputs[0]
