@@ -41,6 +41,7 @@ from opbridge.ops.definition import aliases_input
 from opbridge.ops.operation import validate_graph
 from opbridge.output_paths import check_output_directory, check_output_file, writing_to
 from opbridge.passes.pipeline import PassEffect, passes_note, run_graph_passes
+from opbridge.passes.qdq_islands import remaining_islands_note
 from opbridge.passes.transposes import channels_last_inputs
 from opbridge.progress import Progress
 from opbridge.registry import default_registry_context
@@ -268,7 +269,13 @@ class ConvertResult:
             f"constants: {constants} bytes"
             + "".join(
                 f"\n{note}"
-                for note in (*self.import_notes, passes_note(self.pass_effects), self.schedule_note, self.patch_note)
+                for note in (
+                    *self.import_notes,
+                    passes_note(self.pass_effects),
+                    remaining_islands_note(self.graph),
+                    self.schedule_note,
+                    self.patch_note,
+                )
                 if note
             )
         )

@@ -24,6 +24,7 @@ from opbridge.backends.c.memory_plan import MemoryPlan, tensor_lifetimes
 from opbridge.converter import AotConverter, ConvertArgs
 from opbridge.ir import Graph, Node, Tensor
 from opbridge.passes.pipeline import passes_note
+from opbridge.passes.qdq_islands import remaining_islands_note
 from opbridge.progress import Progress
 from opbridge.registry import default_registry_context
 from opbridge.registry_context import OperatorRegistry, RegistryContext
@@ -208,7 +209,12 @@ def analyze_model(
     planned = converter.plan()
     if with_tflm and progress is not None:
         progress.stage("measuring TFLite Micro's arena")
-    notes = (passes_note(planned.pass_effects), planned.schedule_note, planned.patch_note)
+    notes = (
+        passes_note(planned.pass_effects),
+        remaining_islands_note(planned.graph),
+        planned.schedule_note,
+        planned.patch_note,
+    )
     return build_report(
         planned.module_graph,
         planned.plan,

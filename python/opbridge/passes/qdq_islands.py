@@ -123,6 +123,26 @@ def _island_once(editor: GraphEditor, operators: OperatorLookup) -> bool:
     return False
 
 
+def remaining_islands_note(graph: Graph) -> str:
+    """The conversion summary's line on the float32 ops still reading a DEQUANTIZE's output (their int8
+    form cannot take their parameters, or they have no int8 form), or "" when there are none."""
+    dequantized = {node.outputs[0] for node in graph.nodes if node.op_type == "DEQUANTIZE"}
+    islands = [
+        f"{node.describe()}"
+        for node in graph.nodes
+        if node.op_type not in ("QUANTIZE", "DEQUANTIZE")
+        and dequantized.intersection(i for i in node.inputs if i is not None)
+        and any(graph.tensor(o).dtype is DType.FLOAT32 for o in node.outputs)
+        and any(r.op_type == "QUANTIZE" for o in node.outputs for r in graph.consumers(o))
+    ]
+    if not islands:
+        return ""
+    return (
+        f"float32 islands: {len(islands)} node(s) run in float32 between a dequantize and a quantize, as no "
+        f"int8 kernel takes their parameters: {', '.join(islands[:6])}{', ...' if len(islands) > 6 else ''}"
+    )
+
+
 def run_qdq_islands(graph: Graph, operators: OperatorLookup) -> Graph:
     """The graph with its float islands on int8 kernels (see the module docstring); `graph` itself is
     not changed."""
