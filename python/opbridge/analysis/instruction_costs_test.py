@@ -5,7 +5,14 @@ negative, and the committed figures cover the benchmark's operators on both core
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from opbridge.analysis.instruction_costs import InstructionCosts, Line, fit_line, load_instruction_costs
+from opbridge.analysis.instruction_costs import (
+    ANY_DTYPE,
+    InstructionCosts,
+    Line,
+    fit_line,
+    generic_key,
+    load_instruction_costs,
+)
 
 coefficient = st.floats(min_value=0, max_value=50, allow_nan=False)
 
@@ -40,7 +47,32 @@ def test_committed_figures_cover_both_cores() -> None:
     assert set(costs.cores) == {"cortex_m55", "cortex_m4"}
     for core in costs.cores:
         assert costs.estimate(core, "CONV_2D", "int8", macs=1000, output_elements=100) is not None
-        assert costs.estimate(core, "NOT_AN_OPERATOR", "int8", macs=0, output_elements=1) is None
+        assert costs.has_own_line(core, "CONV_2D", "int8")
+        # An operator no timed node had takes the generic line of its dtype (or of every dtype).
+        assert not costs.has_own_line(core, "NOT_AN_OPERATOR", "int8")
+        for dtype in ("int8", "float32", "bool"):
+            for macs in (0, 1000):
+                generic = costs.estimate(core, "NOT_AN_OPERATOR", dtype, macs=macs, output_elements=100)
+                assert generic is not None and generic > 0, (core, dtype, macs)
+
+
+def test_an_operator_without_a_line_takes_its_dtype_s_generic_line() -> None:
+    own = Line(per_mac=0.0, per_output=2.0, per_call=10.0, nodes=3)
+    int8_moves = Line(per_mac=0.0, per_output=5.0, per_call=0.0, nodes=9)
+    int8_macs = Line(per_mac=1.0, per_output=0.0, per_call=0.0, nodes=9)
+    anything = Line(per_mac=0.0, per_output=7.0, per_call=0.0, nodes=20)
+    lines = {
+        "ADD/int8": own,
+        generic_key("int8", False): int8_moves,
+        generic_key("int8", True): int8_macs,
+        generic_key(ANY_DTYPE, False): anything,
+    }
+    costs = InstructionCosts("test", {"cortex_m55": lines})
+    assert costs.estimate("cortex_m55", "ADD", "int8", macs=0, output_elements=10) == 30
+    assert costs.estimate("cortex_m55", "TRANSPOSE", "int8", macs=0, output_elements=10) == 50
+    assert costs.estimate("cortex_m55", "NEW_CONV", "int8", macs=100, output_elements=10) == 100
+    assert costs.estimate("cortex_m55", "TRANSPOSE", "float32", macs=0, output_elements=10) == 70
+    assert costs.estimate("cortex_m55", "NEW_CONV", "float32", macs=100, output_elements=10) is None
 
 
 @settings(max_examples=30, deadline=None)
