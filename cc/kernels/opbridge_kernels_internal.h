@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "cc/kernels/opbridge_fixed_point.h"
+#include "cc/kernels/opbridge_kernel_variant.h"
 #include "cc/kernels/opbridge_kernels_s8.h"
 
 static inline int8_t opbridge_clamp_s8(int32_t value, int32_t minimum, int32_t maximum) {
@@ -19,8 +20,15 @@ static inline int8_t opbridge_clamp_s8(int32_t value, int32_t minimum, int32_t m
 }
 
 /* The nearest whole number to `value`, halves to even; |value| < 2^23 (callers saturate first).
- * Written out rather than rintf() so that it neither depends on the FPU's rounding mode nor needs libm. */
+ * Never rintf(): it would depend on the FPU's rounding mode and need libm. The Helium variant's
+ * cores (Armv8.1-M with floating point) convert with VCVTN, whose rounding (to nearest, ties to even)
+ * is in the instruction, not in FPSCR; elsewhere the rounding is written out. */
 static inline int32_t opbridge_round_half_to_even(float value) {
+#if OPBRIDGE_KERNELS_HELIUM && defined(__ARM_FP) && defined(__GNUC__)
+  int32_t rounded;
+  __asm__("vcvtn.s32.f32 %1, %1\n\tvmov %0, %1" : "=r"(rounded), "+t"(value));
+  return rounded;
+#else
   int32_t whole = (int32_t)value; /* toward zero */
   const float fraction = value - (float)whole; /* exact: value and whole share the exponent range */
   const int32_t odd = whole % 2 != 0;
@@ -30,6 +38,7 @@ static inline int32_t opbridge_round_half_to_even(float value) {
     whole -= 1;
   }
   return whole;
+#endif
 }
 
 /* 1 if `requantization` has one parameter set, per tensor or one per channel. */
