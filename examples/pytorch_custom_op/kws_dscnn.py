@@ -58,8 +58,11 @@ class DepthwiseSeparable(torch.nn.Module):
 
 
 class DsCnn(torch.nn.Module):
-    def __init__(self) -> None:
+    """`shuffle_groups` 0: MLPerf Tiny's DS-CNN as it is, without the channel shuffle (tests/torch/twins.py)."""
+
+    def __init__(self, shuffle_groups: int = SHUFFLE_GROUPS) -> None:
         super().__init__()
+        self.shuffle_groups = shuffle_groups
         # 49x10 -> 25x5, as the reference model's "same" padding gives.
         self.stem = torch.nn.Conv2d(1, CHANNELS, (10, 4), stride=2, padding=(5, 1))
         self.stem_norm = torch.nn.BatchNorm2d(CHANNELS)
@@ -70,16 +73,16 @@ class DsCnn(torch.nn.Module):
         x = torch.relu(self.stem_norm(self.stem(x)))
         for position, block in enumerate(self.blocks):
             x = block(x)
-            if position == 0:
-                x = torch.ops.kws_ops.channel_shuffle(x, SHUFFLE_GROUPS)
+            if position == 0 and self.shuffle_groups:
+                x = torch.ops.kws_ops.channel_shuffle(x, self.shuffle_groups)
         x = torch.nn.functional.adaptive_avg_pool2d(x, 1).flatten(1)
         return torch.softmax(self.classifier(x), dim=-1)
 
 
-def build_model(seed: int = SEED) -> DsCnn:
+def build_model(seed: int = SEED, shuffle_groups: int = SHUFFLE_GROUPS) -> DsCnn:
     """The model with seeded weights and batch-norm statistics of a trained network's spread."""
     torch.manual_seed(seed)
-    model = DsCnn()
+    model = DsCnn(shuffle_groups)
     with torch.no_grad():
         for module in model.modules():
             if isinstance(module, torch.nn.BatchNorm2d):
