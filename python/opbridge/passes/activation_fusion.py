@@ -13,6 +13,12 @@ Folded bit for bit, and only then:
 
 The producer's output must be read by the activation alone and be no graph output; the producer
 then writes the activation's output tensor.
+
+Not fused: clamps written as MAXIMUM and MINIMUM with constant bounds (ONNX's Clip(-1, 1), torch's
+hardtanh). TFLite Micro's float32 MAXIMUM(x, 0) gives 0 for a NaN and +0.0 for -0.0, where the fused
+clamp passes both through, so the fusion would not be bit for bit; opbridge has no RELU_N1_TO_1
+operator of its own to fuse. (int8 Clip(0, 6) and Relu of ONNX QDQ models are fused by the ONNX
+frontend, frontends/onnx/qdq_fusion.py.)
 """
 
 import dataclasses
