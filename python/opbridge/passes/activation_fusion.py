@@ -25,7 +25,7 @@ import dataclasses
 
 from opbridge.ir import DType, Graph, Node
 from opbridge.ir.attribute_types import Activation
-from opbridge.passes.graph_edit import GraphEditor
+from opbridge.passes.graph_edit import GraphEditor, rewrite_until_done
 from opbridge.registry_context import OperatorLookup
 from opbridge.transforms import Transform
 
@@ -67,11 +67,7 @@ def _fuse_once(editor: GraphEditor, operators: OperatorLookup) -> bool:
 def fuse_activations(graph: Graph, operators: OperatorLookup) -> Graph:
     """The graph with each fusable activation moved into its producer (see the module docstring);
     `graph` itself is not changed."""
-    editor = GraphEditor(graph)
-    changed = False
-    while _fuse_once(editor, operators):
-        changed = True
-    return editor.finish(operators) if changed else graph
+    return rewrite_until_done(graph, lambda editor: _fuse_once(editor, operators), operators)
 
 
 class FuseActivations(Transform):

@@ -6,8 +6,8 @@ an order where each reads only what was written before; dead nodes and unused te
 The graph given is never changed: the editor copies its nodes first, so a pass's caller keeps the
 original (the pass tests run both through the reference)."""
 
-import copy
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -106,8 +106,9 @@ class GraphEditor:
             else:
                 ordered.extend(pending)  # a cycle would be a bug; the graph's schedule check reports it
                 break
-        # copy.copy: a half-built graph would fail Graph's own checks before the dead nodes are gone.
-        graph = copy.copy(Graph(self.name, [], [], [], []))
+        # Filled in after construction: a half-built graph would fail Graph's own checks before the dead
+        # nodes are gone (remove_dead_nodes builds, and so checks, the final one).
+        graph = Graph(self.name, [], [], [], [])
         graph.tensors, graph.nodes, graph.inputs, graph.outputs = (
             self.tensors,
             renumber(ordered),
@@ -116,3 +117,15 @@ class GraphEditor:
         )
         result = remove_dead_nodes(graph, operators)
         return dataclasses.replace(result, notes=self.notes) if self.notes else result
+
+
+def rewrite_until_done(
+    graph: Graph, step: Callable[[GraphEditor], bool], operators: OperatorLookup | None = None
+) -> Graph:
+    """`step` (one rewrite on the editor; False when it found none) repeated until it finds none: the
+    finished graph, or `graph` itself when no step changed anything."""
+    editor = GraphEditor(graph)
+    changed = False
+    while step(editor):
+        changed = True
+    return editor.finish(operators) if changed else graph

@@ -23,7 +23,7 @@ import numpy as np
 
 from opbridge.ir import DType, Graph, Node
 from opbridge.ir.attribute_types import Padding, spatial_windows
-from opbridge.passes.graph_edit import GraphEditor
+from opbridge.passes.graph_edit import GraphEditor, rewrite_until_done
 from opbridge.registry_context import OperatorLookup
 from opbridge.transforms import Transform
 
@@ -113,11 +113,7 @@ def _fold_once(editor: GraphEditor) -> bool:
 def fold_pads(graph: Graph, operators: OperatorLookup | None = None) -> Graph:
     """The graph with foldable PADs folded into their convolutions (see the module docstring); `graph`
     itself is not changed."""
-    editor = GraphEditor(graph)
-    changed = False
-    while _fold_once(editor):
-        changed = True
-    return editor.finish(operators) if changed else graph
+    return rewrite_until_done(graph, _fold_once, operators)
 
 
 class FoldPads(Transform):

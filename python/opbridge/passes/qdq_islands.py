@@ -29,7 +29,7 @@ import numpy as np
 
 from opbridge.ir import DType, Graph, Node, Quantization
 from opbridge.ops.definition import QuantizationKind, output_quantization, takes_int8
-from opbridge.passes.graph_edit import GraphEditor
+from opbridge.passes.graph_edit import GraphEditor, rewrite_until_done
 from opbridge.registry_context import OperatorLookup
 from opbridge.transforms import Transform
 
@@ -146,11 +146,7 @@ def remaining_islands_note(graph: Graph) -> str:
 def run_qdq_islands(graph: Graph, operators: OperatorLookup) -> Graph:
     """The graph with its float islands on int8 kernels (see the module docstring); `graph` itself is
     not changed."""
-    editor = GraphEditor(graph)
-    changed = False
-    while _island_once(editor, operators):
-        changed = True
-    return editor.finish(operators) if changed else graph
+    return rewrite_until_done(graph, lambda editor: _island_once(editor, operators), operators)
 
 
 class QdqIslands(Transform):

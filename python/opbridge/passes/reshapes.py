@@ -22,7 +22,7 @@ import numpy as np
 
 from opbridge.ir import DType, Graph, Node
 from opbridge.ops.definition import aliases_input
-from opbridge.passes.graph_edit import GraphEditor
+from opbridge.passes.graph_edit import GraphEditor, rewrite_until_done
 from opbridge.passes.transposes import permutation
 from opbridge.registry_context import OperatorLookup
 from opbridge.transforms import Transform
@@ -92,11 +92,7 @@ def _rewrite_once(editor: GraphEditor, operators: OperatorLookup) -> bool:
 def remove_reshapes(graph: Graph, operators: OperatorLookup) -> Graph:
     """The graph with views merged and identities removed (see the module docstring); `graph` itself is
     not changed."""
-    editor = GraphEditor(graph)
-    changed = False
-    while _rewrite_once(editor, operators):
-        changed = True
-    return editor.finish(operators) if changed else graph
+    return rewrite_until_done(graph, lambda editor: _rewrite_once(editor, operators), operators)
 
 
 class RemoveReshapes(Transform):

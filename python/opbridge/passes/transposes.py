@@ -27,7 +27,7 @@ import numpy as np
 
 from opbridge.ir import DType, Graph, Node
 from opbridge.ops.definition import Layout, is_elementwise
-from opbridge.passes.graph_edit import GraphEditor
+from opbridge.passes.graph_edit import GraphEditor, rewrite_until_done
 from opbridge.registry_context import OperatorLookup
 from opbridge.transforms import Transform
 
@@ -202,12 +202,7 @@ def cancel_transposes(graph: Graph, operators: OperatorLookup | None = None) -> 
     """The graph with transposes moved down and those that undo each other removed (see the module
     docstring); `graph` itself is not changed. `operators` says which ops are element-wise; without it
     only adjacent transposes cancel or merge."""
-    editor = GraphEditor(graph)
-    changed = False
-    # Each push moves a transpose further down and each cancel or merge removes one: the loop ends.
-    while _rewrite_once(editor, operators):
-        changed = True
-    return editor.finish(operators) if changed else graph
+    return rewrite_until_done(graph, lambda editor: _rewrite_once(editor, operators), operators)
 
 
 class CancelTransposes(Transform):
