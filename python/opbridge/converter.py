@@ -131,13 +131,14 @@ class ConvertArgs(pydantic.BaseModel):
     operators: tuple[OperatorRule, ...] = ()
     # Graph rewrites to run, in order: [{name: ..., options: {...}}].
     transforms: tuple[TransformRule, ...] = ()
-    # Run the built-in graph passes first (passes/pipeline.py: layout, reshapes, pad folding, activation
-    # fusion; each bit-exact). false: the graph as the frontend wrote it.
+    # Run the built-in graph passes first (docs/graph_passes.md: QDQ islands, layout, reshapes, pad folding,
+    # activation fusion; bit-exact but the QDQ islands, within one int8 step). false: the graph as the
+    # frontend wrote it.
     graph_passes: bool = True
     # The layout of the module's 3-D and 4-D inputs. "as-model": the model's own (NCHW for ONNX and
     # PyTorch, NHWC for LiteRT). "nhwc": channels last (NHWC, NWC), as cameras and audio front ends
     # give them: an ONNX or PyTorch model's inputs are transposed once, and the layout pass removes the
-    # transpose the model had into NHWC (docs/pytorch.md, "Input layout"). LiteRT models are NHWC already.
+    # transpose the model had into NHWC (docs/graph_passes.md, "Input layout"). LiteRT models are NHWC already.
     input_layout: Literal["as-model", "nhwc"] = "as-model"
 
     @classmethod
