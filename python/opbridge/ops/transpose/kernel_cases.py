@@ -20,9 +20,16 @@ from opbridge.ir import DType
 
 
 def transpose(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
-    shape = draw_shape(rng, 2 if variant == 0 else 1, 4, 4)
+    """Variant 0: a drawn permutation of a drawn shape; variant 1: channels first to channels last of
+    1-4 channels (an ONNX or PyTorch model's input), whose short innermost axis takes the kernel's
+    block loop for bytes."""
     quantization = per_tensor(rng) if path.source is DType.INT8 else None
-    perm = [int(axis) for axis in rng.permutation(len(shape))]
+    if variant == 0:
+        shape = draw_shape(rng, 2, 4, 4)
+        perm = [int(axis) for axis in rng.permutation(len(shape))]
+    else:
+        shape = (1, int(rng.integers(1, 5)), int(rng.integers(5, 9)), int(rng.integers(5, 9)))
+        perm = [0, 2, 3, 1]
     inputs = [TensorSpec("input", path.source, shape, quantization), int32_constant("perm", perm)]
     return NodeSpec(inputs, None, quantization)
 
