@@ -33,7 +33,7 @@ PAD_OPS = ("PAD", "PADV2")
 def _spatial_amounts(editor: GraphEditor, node: Node) -> tuple[int, int, int, int] | None:
     """(top, bottom, left, right) of a PAD of NHWC rows and columns only, else None."""
     paddings = editor.constant_value(node.inputs[1] if len(node.inputs) > 1 else None)
-    if paddings is None or editor.tensor(node.outputs[0]).shape.__len__() != 4:
+    if paddings is None or len(editor.tensor(node.outputs[0]).shape) != 4:
         return None
     amounts = np.asarray(paddings, np.int64).reshape(-1, 2)
     if amounts.shape != (4, 2) or amounts.min() < 0 or amounts[0].any() or amounts[3].any():
