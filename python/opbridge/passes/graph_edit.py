@@ -56,6 +56,10 @@ class GraphEditor:
         readers = self._readers.get(index, [])
         return not self.is_output(index) and len(readers) == 1 and readers[0] is node
 
+    def activations(self, node: Node) -> list[int]:
+        """The node's inputs that are no constants (and not omitted)."""
+        return [i for i in node.inputs if i is not None and self.tensors[i].data is None]
+
     def constant_value(self, index: int | None) -> Any:
         """The tensor's data, or None when it is not a constant."""
         return None if index is None else self.tensors[index].data

@@ -82,6 +82,23 @@ def _as_mean(editor: GraphEditor, node: Node, operators: OperatorLookup) -> tupl
     return axes, mean.schema.attributes_class(keep_dims=True)
 
 
+def _int8_inputs(editor: GraphEditor, node: Node) -> list[int | None] | None:
+    """The node's inputs with each float32 activation replaced by the int8 tensor its DEQUANTIZE reads
+    (constants that are not float32 kept); None when an input is a float32 constant or an activation
+    no DEQUANTIZE writes, or when no input was replaced."""
+    inputs: list[int | None] = []
+    for index in node.inputs:
+        tensor = None if index is None else editor.tensor(index)
+        if tensor is None or (tensor.is_constant and tensor.dtype is not DType.FLOAT32):
+            inputs.append(index)
+            continue
+        source = None if tensor.is_constant else _dequantized(editor, index)
+        if source is None:
+            return None
+        inputs.append(source)
+    return inputs if inputs != node.inputs else None
+
+
 def _island_once(editor: GraphEditor, operators: OperatorLookup) -> bool:
     for node in editor.nodes:
         definition = operators.get(node.op_type)
@@ -93,16 +110,8 @@ def _island_once(editor: GraphEditor, operators: OperatorLookup) -> bool:
         quantizes = _quantizes(editor, node.outputs[0])
         if quantizes is None:
             continue
-        inputs: list[int | None] = []
-        for index in node.inputs:
-            tensor = None if index is None else editor.tensor(index)
-            if tensor is None or (tensor.is_constant and tensor.dtype is not DType.FLOAT32):
-                inputs.append(index)
-                continue
-            inputs.append(None if tensor.is_constant else _dequantized(editor, index))
-            if inputs[-1] is None:
-                break
-        if len(inputs) != len(node.inputs) or not any(i is not None and i not in node.inputs for i in inputs):
+        inputs = _int8_inputs(editor, node)
+        if inputs is None:
             continue
         output_q: Quantization = editor.tensor(quantizes[0].outputs[0]).quantization  # type: ignore[assignment]
         moved = [editor.tensor(i).quantization for i, old in zip(inputs, node.inputs, strict=True) if i != old]

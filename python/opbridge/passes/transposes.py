@@ -96,7 +96,7 @@ def _push_down(editor: GraphEditor, node: Node, operators: OperatorLookup) -> bo
     if len(node.outputs) != 1 or not _elementwise_here(editor, node, operators):
         return False
     output = node.outputs[0]
-    activations = [i for i in node.inputs if i is not None and editor.constant_value(i) is None]
+    activations = editor.activations(node)
     transposes = [editor.producer(i) for i in activations]
     perms = {permutation(editor, t) for t in transposes} - {None}
     if len(perms) != 1:
@@ -150,7 +150,7 @@ def _pull_up(editor: GraphEditor, node: Node, operators: OperatorLookup) -> bool
     before = editor.producer(node.inputs[0]) if perm is not None else None
     if before is None or len(before.outputs) != 1 or not editor.read_only_by(before.outputs[0], node):
         return False
-    activations = [i for i in before.inputs if i is not None and editor.constant_value(i) is None]
+    activations = editor.activations(before)
     if len(activations) != 1 or not _elementwise_here(editor, before, operators):
         return False
     (source,) = activations
