@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* CAST between bool, int8, int16, int32, uint32 and (as a target) float32. */
 #include <stddef.h>
+#include <string.h>
 
 #include "cc/kernels/opbridge_kernels_int.h"
+#include "cc/kernels/opbridge_kernels_internal.h"
 
 /* An integer value reduced modulo 2^32 (converting to an unsigned type is
  * modular in C), then read back as the target's two's-complement value. */
@@ -37,10 +39,31 @@ static inline uint32_t opbridge_wrap_u32(uint32_t value) { return value; }
 #define OPBRIDGE_WRITE_u32(v) opbridge_wrap_u32((uint32_t)(v))
 #define OPBRIDGE_WRITE_f32(v) ((float)(v))
 
+/* 1 for the integer types: between two of the same width a cast keeps the bits. */
+#define OPBRIDGE_INTEGER_b8 0
+#define OPBRIDGE_INTEGER_s8 1
+#define OPBRIDGE_INTEGER_s16 1
+#define OPBRIDGE_INTEGER_s32 1
+#define OPBRIDGE_INTEGER_u32 1
+#define OPBRIDGE_INTEGER_f32 0
+
 #define OPBRIDGE_DEFINE_CAST(FROM, FROM_T, TO, TO_T)                                                  \
   int32_t opbridge_cast_##FROM##_##TO(int32_t size, const FROM_T *input, TO_T *output) {              \
     if (input == NULL || output == NULL || size < 0) {                                                \
       return OPBRIDGE_STATUS_INVALID_ARGUMENT;                                                        \
+    }                                                                                                 \
+    if (OPBRIDGE_INTEGER_##FROM && OPBRIDGE_INTEGER_##TO && sizeof(FROM_T) == sizeof(TO_T)) {         \
+      /* int32 <-> uint32: two's complement, the same bits (the wrap below is the identity); the     \
+       * planner usually runs such a CAST in place, which leaves nothing to do. */                    \
+      const size_t bytes_ = (size_t)size * sizeof(TO_T);                                              \
+      const uint8_t *from_ = (const uint8_t *)input;                                                  \
+      uint8_t *to_ = (uint8_t *)output;                                                               \
+      if (to_ + bytes_ <= from_ || from_ + bytes_ <= to_) {                                           \
+        opbridge_copy_bytes(to_, from_, bytes_);                                                      \
+      } else if (to_ != from_) {                                                                      \
+        memmove(to_, from_, bytes_);                                                                  \
+      }                                                                                               \
+      return OPBRIDGE_STATUS_OK;                                                                      \
     }                                                                                                 \
     for (int32_t i = 0; i < size; ++i) {                                                              \
       output[i] = OPBRIDGE_WRITE_##TO(OPBRIDGE_READ_##FROM(input[i]));                                \

@@ -3,6 +3,7 @@
 #ifndef OPBRIDGE_KERNELS_INTERNAL_H_
 #define OPBRIDGE_KERNELS_INTERNAL_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cc/kernels/opbridge_fixed_point.h"
@@ -84,25 +85,48 @@ static inline int32_t opbridge_shape_4d_valid(const int32_t output_shape[4]) {
 /* Visits the 4-D output of a broadcasting binary operator in order (BROADCAST has
  * output_shape, input1_strides and input2_strides); `a` and `b` are the input elements,
  * read as ELEMENT (int32_t for the integer kernels, float for the float32 ones). */
-#define OPBRIDGE_BROADCAST_LOOP(ELEMENT, BROADCAST, INPUT1, INPUT2, OUTPUT, EXPRESSION) \
-  do {                                                                                  \
-    const int32_t *shape_ = (BROADCAST)->output_shape;                                  \
-    const int32_t *s1_ = (BROADCAST)->input1_strides;                                   \
-    const int32_t *s2_ = (BROADCAST)->input2_strides;                                   \
-    int32_t out_ = 0;                                                                   \
-    for (int32_t i0 = 0; i0 < shape_[0]; ++i0) {                                        \
-      for (int32_t i1 = 0; i1 < shape_[1]; ++i1) {                                      \
-        for (int32_t i2 = 0; i2 < shape_[2]; ++i2) {                                    \
-          int32_t x1_ = i0 * s1_[0] + i1 * s1_[1] + i2 * s1_[2];                        \
-          int32_t x2_ = i0 * s2_[0] + i1 * s2_[1] + i2 * s2_[2];                        \
-          for (int32_t i3 = 0; i3 < shape_[3]; ++i3, x1_ += s1_[3], x2_ += s2_[3]) {    \
-            const ELEMENT a = (INPUT1)[x1_];                                            \
-            const ELEMENT b = (INPUT2)[x2_];                                            \
-            (OUTPUT)[out_++] = (EXPRESSION);                                            \
-          }                                                                             \
-        }                                                                               \
-      }                                                                                 \
-    }                                                                                   \
+#define OPBRIDGE_BROADCAST_LOOP(ELEMENT, BROADCAST, INPUT1, INPUT2, OUTPUT, EXPRESSION)  \
+  do {                                                                                   \
+    /* Shape and strides in locals: the output (often int32, like them) could alias     \
+     * the parameters for all the compiler knows, which would reload them per element. */ \
+    const int32_t n0_ = (BROADCAST)->output_shape[0], n1_ = (BROADCAST)->output_shape[1]; \
+    const int32_t n2_ = (BROADCAST)->output_shape[2], n3_ = (BROADCAST)->output_shape[3]; \
+    const int32_t *s1_ = (BROADCAST)->input1_strides;                                    \
+    const int32_t *s2_ = (BROADCAST)->input2_strides;                                    \
+    const int32_t a0_ = s1_[0], a1_ = s1_[1], a2_ = s1_[2], a3_ = s1_[3];                \
+    const int32_t b0_ = s2_[0], b1_ = s2_[1], b2_ = s2_[2], b3_ = s2_[3];                \
+    int32_t out_ = 0;                                                                    \
+    for (int32_t i0 = 0; i0 < n0_; ++i0) {                                               \
+      for (int32_t i1 = 0; i1 < n1_; ++i1) {                                             \
+        for (int32_t i2 = 0; i2 < n2_; ++i2) {                                           \
+          int32_t x1_ = i0 * a0_ + i1 * a1_ + i2 * a2_;                                  \
+          int32_t x2_ = i0 * b0_ + i1 * b1_ + i2 * b2_;                                  \
+          /* The innermost axis with constant strides where it is a row against a row   \
+           * or a row against one value (a scalar operand): a plain loop the compiler    \
+           * unrolls or vectorises. */                                                   \
+          if (a3_ == 1 && b3_ == 0) {                                                    \
+            const ELEMENT b = (INPUT2)[x2_];                                             \
+            for (int32_t i3 = 0; i3 < n3_; ++i3) {                                       \
+              const ELEMENT a = (INPUT1)[x1_ + i3];                                      \
+              (OUTPUT)[out_ + i3] = (EXPRESSION);                                        \
+            }                                                                            \
+          } else if (a3_ == 1 && b3_ == 1) {                                             \
+            for (int32_t i3 = 0; i3 < n3_; ++i3) {                                       \
+              const ELEMENT a = (INPUT1)[x1_ + i3];                                      \
+              const ELEMENT b = (INPUT2)[x2_ + i3];                                      \
+              (OUTPUT)[out_ + i3] = (EXPRESSION);                                        \
+            }                                                                            \
+          } else {                                                                       \
+            for (int32_t i3 = 0; i3 < n3_; ++i3, x1_ += a3_, x2_ += b3_) {               \
+              const ELEMENT a = (INPUT1)[x1_];                                           \
+              const ELEMENT b = (INPUT2)[x2_];                                           \
+              (OUTPUT)[out_ + i3] = (EXPRESSION);                                        \
+            }                                                                            \
+          }                                                                              \
+          out_ += n3_;                                                                   \
+        }                                                                                \
+      }                                                                                  \
+    }                                                                                    \
   } while (0)
 
 /* Adds each element of the row-major 4-D INPUT of shape SHAPE to ACCUMULATORS[o], where o is
@@ -128,6 +152,31 @@ static inline int32_t opbridge_shape_4d_valid(const int32_t output_shape[4]) {
       }                                                            \
     }                                                              \
   } while (0)
+
+/* Copies `bytes` bytes between buffers that do not overlap (STRIDED_SLICE's rows, CAST between integers
+ * of one width). newlib's memcpy, built for size, moves a word in about three instructions; Helium moves
+ * 16 bytes a step (predicated loads and stores, so any length and alignment). */
+#if OPBRIDGE_KERNELS_HELIUM
+#include <arm_mve.h>
+#endif
+#include <string.h>
+static inline void opbridge_copy_bytes(void *target, const void *source, size_t bytes) {
+#if OPBRIDGE_KERNELS_HELIUM
+  uint8_t *to = (uint8_t *)target;
+  const uint8_t *from = (const uint8_t *)source;
+  /* Whole blocks unpredicated (a load, a store and the loop's two), the tail predicated. */
+  size_t done = 0;
+  for (; done + 16 <= bytes; done += 16) {
+    vst1q_u8(to + done, vld1q_u8(from + done));
+  }
+  if (done < bytes) {
+    const mve_pred16_t lanes = vctp8q((uint32_t)(bytes - done));
+    vstrbq_p_u8(to + done, vldrbq_z_u8(from + done, lanes), lanes);
+  }
+#else
+  memcpy(target, source, bytes);
+#endif
+}
 
 /* sums[c] += image[p * channels + c] for every position p < positions and channel c (MEAN's spatial
  * sums), Helium variant for the Cortex-M55 (opbridge_mean_s8_helium.c); opbridge_elementwise_s8.c's

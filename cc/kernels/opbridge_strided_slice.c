@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cc/kernels/opbridge_kernels_int.h"
+#include "cc/kernels/opbridge_kernels_internal.h"
 
 int32_t opbridge_strided_slice(const opbridge_strided_slice_params *params, const void *input, void *output) {
   if (params == NULL || input == NULL || output == NULL || params->element_size <= 0 || params->input_start < 0) {
@@ -25,8 +26,12 @@ int32_t opbridge_strided_slice(const opbridge_strided_slice_params *params, cons
       const int32_t index1 = index0 + i1 * steps[1];
       for (int32_t i2 = 0; i2 < shape[2]; ++i2) {
         int32_t index = index1 + i2 * steps[2];
-        /* The innermost axis, specialised for the common element sizes. */
-        if (size == 4) {
+        /* The innermost axis: one copy when its elements are contiguous, else specialised for
+         * the common element sizes. */
+        if (steps[3] == 1) {
+          opbridge_copy_bytes(target, source + (size_t)index * (size_t)size, (size_t)shape[3] * (size_t)size);
+          target += (size_t)shape[3] * (size_t)size;
+        } else if (size == 4) {
           for (int32_t i3 = 0; i3 < shape[3]; ++i3, index += steps[3], target += 4) {
             memcpy(target, source + (size_t)index * 4u, 4u);
           }

@@ -144,7 +144,8 @@ def int32_constant(name: str, data: Sequence[int] | np.ndarray) -> TensorSpec:
 
 
 def binary(op_type: str, rescales: bool = False) -> CaseBuilder:
-    """Two inputs of rank 1 to 4 that keep or broadcast each dimension; input b sometimes a constant. int8:
+    """Two inputs of rank 1 to 4 that keep or broadcast each dimension; input b sometimes a constant (and then,
+    for int32, input a whole and b one value or whole: the flat forms). int8:
     each tensor its own quantization when the kernel `rescales` each input (TFLite's quantized ADD, SUB, MUL),
     else one for all three (MINIMUM and MAXIMUM compare stored values)."""
 
@@ -165,9 +166,13 @@ def binary(op_type: str, rescales: bool = False) -> CaseBuilder:
             quantizations = (shared, shared, shared)
         else:
             quantizations = (None, None, None)
+        # int32's variant 1: the flat forms the kernels' fast paths take (a whole, b one value or whole too);
+        # no draw is added, so the other paths' nodes stay those drawn before.
+        flat = dtype is DType.INT32 and variant == 1
+        first = shape if flat else first
         a = TensorSpec("a", dtype, first, quantizations[0])
         if variant == 1:
-            second = () if rng.random() < 0.5 else second
+            second = () if rng.random() < 0.5 else (shape if flat else second)
             b = TensorSpec("b", dtype, second, quantizations[1], values(rng, dtype, second))
         else:
             b = TensorSpec("b", dtype, second, quantizations[1])
