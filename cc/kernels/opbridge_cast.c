@@ -47,6 +47,53 @@ static inline uint32_t opbridge_wrap_u32(uint32_t value) { return value; }
 #define OPBRIDGE_INTEGER_u32 1
 #define OPBRIDGE_INTEGER_f32 0
 
+#if OPBRIDGE_KERNELS_HELIUM
+/* Between integers of different widths on Helium: sign-extending loads (the sources that widen are signed)
+ * or truncating stores (the wrap), a vector of the wider type a step, the tail predicated. 1 if done. */
+static int32_t opbridge_cast_integers_helium(int32_t size, const void *input, int32_t from_bytes, void *output,
+                                             int32_t to_bytes) {
+  int32_t i = 0;
+#define OPBRIDGE_CAST_STEPS(LANES, LOAD, LOAD_Z, STORE, STORE_P, FROM_T, TO_T)                     \
+  do {                                                                                          \
+    const FROM_T *from_ = (const FROM_T *)input;                                                \
+    TO_T *to_ = (TO_T *)output;                                                                 \
+    for (; i + (LANES) <= size; i += (LANES)) {                                                 \
+      STORE(to_ + i, LOAD(from_ + i));                                                          \
+    }                                                                                           \
+    if (i < size) {                                                                             \
+      const mve_pred16_t lanes_ = OPBRIDGE_CAST_VCTP_##LANES((uint32_t)(size - i));              \
+      STORE_P(to_ + i, LOAD_Z(from_ + i, lanes_), lanes_);                                      \
+    }                                                                                           \
+  } while (0)
+#define OPBRIDGE_CAST_VCTP_4 vctp32q
+#define OPBRIDGE_CAST_VCTP_8 vctp16q
+  switch (from_bytes * 10 + to_bytes) {
+    case 12: OPBRIDGE_CAST_STEPS(8, vldrbq_s16, vldrbq_z_s16, vst1q_s16, vstrhq_p_s16, int8_t, int16_t); return 1;
+    case 14: OPBRIDGE_CAST_STEPS(4, vldrbq_s32, vldrbq_z_s32, vst1q_s32, vstrwq_p_s32, int8_t, int32_t); return 1;
+    case 24: OPBRIDGE_CAST_STEPS(4, vldrhq_s32, vldrhq_z_s32, vst1q_s32, vstrwq_p_s32, int16_t, int32_t); return 1;
+    case 21: OPBRIDGE_CAST_STEPS(8, vld1q_s16, vld1q_z_s16, vstrbq_s16, vstrbq_p_s16, int16_t, int8_t); return 1;
+    case 41: OPBRIDGE_CAST_STEPS(4, vld1q_s32, vld1q_z_s32, vstrbq_s32, vstrbq_p_s32, int32_t, int8_t); return 1;
+    case 42: OPBRIDGE_CAST_STEPS(4, vld1q_s32, vld1q_z_s32, vstrhq_s32, vstrhq_p_s32, int32_t, int16_t); return 1;
+    default: return 0;
+  }
+#undef OPBRIDGE_CAST_STEPS
+}
+#define OPBRIDGE_CAST_INTEGERS_HELIUM(FROM, FROM_T, TO, TO_T)                                          \
+  if (OPBRIDGE_INTEGER_##FROM && OPBRIDGE_INTEGER_##TO && (sizeof(FROM_T) < sizeof(TO_T) ? OPBRIDGE_SIGNED_##FROM : 1) && \
+      opbridge_cast_integers_helium(size, input, (int32_t)sizeof(FROM_T), output, (int32_t)sizeof(TO_T))) {                \
+    return OPBRIDGE_STATUS_OK;                                                                        \
+  }
+#else
+#define OPBRIDGE_CAST_INTEGERS_HELIUM(FROM, FROM_T, TO, TO_T)
+#endif
+
+/* Whether a source integer type is signed (what a widening load must extend). */
+#define OPBRIDGE_SIGNED_b8 0
+#define OPBRIDGE_SIGNED_s8 1
+#define OPBRIDGE_SIGNED_s16 1
+#define OPBRIDGE_SIGNED_s32 1
+#define OPBRIDGE_SIGNED_u32 0
+
 #define OPBRIDGE_DEFINE_CAST(FROM, FROM_T, TO, TO_T)                                                  \
   int32_t opbridge_cast_##FROM##_##TO(int32_t size, const FROM_T *input, TO_T *output) {              \
     if (input == NULL || output == NULL || size < 0) {                                                \
@@ -65,6 +112,7 @@ static inline uint32_t opbridge_wrap_u32(uint32_t value) { return value; }
       }                                                                                               \
       return OPBRIDGE_STATUS_OK;                                                                      \
     }                                                                                                 \
+    OPBRIDGE_CAST_INTEGERS_HELIUM(FROM, FROM_T, TO, TO_T)                                             \
     for (int32_t i = 0; i < size; ++i) {                                                              \
       output[i] = OPBRIDGE_WRITE_##TO(OPBRIDGE_READ_##FROM(input[i]));                                \
     }                                                                                                 \

@@ -101,27 +101,10 @@ static inline int32_t opbridge_shape_4d_valid(const int32_t output_shape[4]) {
         for (int32_t i2 = 0; i2 < n2_; ++i2) {                                           \
           int32_t x1_ = i0 * a0_ + i1 * a1_ + i2 * a2_;                                  \
           int32_t x2_ = i0 * b0_ + i1 * b1_ + i2 * b2_;                                  \
-          /* The innermost axis with constant strides where it is a row against a row   \
-           * or a row against one value (a scalar operand): a plain loop the compiler    \
-           * unrolls or vectorises. */                                                   \
-          if (a3_ == 1 && b3_ == 0) {                                                    \
+          for (int32_t i3 = 0; i3 < n3_; ++i3, x1_ += a3_, x2_ += b3_) {                 \
+            const ELEMENT a = (INPUT1)[x1_];                                             \
             const ELEMENT b = (INPUT2)[x2_];                                             \
-            for (int32_t i3 = 0; i3 < n3_; ++i3) {                                       \
-              const ELEMENT a = (INPUT1)[x1_ + i3];                                      \
-              (OUTPUT)[out_ + i3] = (EXPRESSION);                                        \
-            }                                                                            \
-          } else if (a3_ == 1 && b3_ == 1) {                                             \
-            for (int32_t i3 = 0; i3 < n3_; ++i3) {                                       \
-              const ELEMENT a = (INPUT1)[x1_ + i3];                                      \
-              const ELEMENT b = (INPUT2)[x2_ + i3];                                      \
-              (OUTPUT)[out_ + i3] = (EXPRESSION);                                        \
-            }                                                                            \
-          } else {                                                                       \
-            for (int32_t i3 = 0; i3 < n3_; ++i3, x1_ += a3_, x2_ += b3_) {               \
-              const ELEMENT a = (INPUT1)[x1_];                                           \
-              const ELEMENT b = (INPUT2)[x2_];                                           \
-              (OUTPUT)[out_ + i3] = (EXPRESSION);                                        \
-            }                                                                            \
+            (OUTPUT)[out_ + i3] = (EXPRESSION);                                          \
           }                                                                              \
           out_ += n3_;                                                                   \
         }                                                                                \
@@ -164,15 +147,16 @@ static inline void opbridge_copy_bytes(void *target, const void *source, size_t 
 #if OPBRIDGE_KERNELS_HELIUM
   uint8_t *to = (uint8_t *)target;
   const uint8_t *from = (const uint8_t *)source;
-  /* Whole blocks unpredicated (a load, a store and the loop's two), the tail predicated. */
-  size_t done = 0;
-  for (; done + 16 <= bytes; done += 16) {
-    vst1q_u8(to + done, vld1q_u8(from + done));
-  }
-  if (done < bytes) {
-    const mve_pred16_t lanes = vctp8q((uint32_t)(bytes - done));
-    vstrbq_p_u8(to + done, vldrbq_z_u8(from + done, lanes), lanes);
-  }
+  /* A tail-predicated loop (WLSTP/LETP, none for 0 bytes): a load and a store per 16 bytes, the last step's
+   * missing lanes left out. In assembly: GCC 12 spends about five instructions on each step's predicate. */
+  __asm__ volatile("   wlstp.8  lr, %[bytes], 2f\n"
+                   "1: vldrb.u8 q0, [%[from]], #16\n"
+                   "   vstrb.8  q0, [%[to]], #16\n"
+                   "   letp     lr, 1b\n"
+                   "2:\n"
+                   : [from] "+r"(from), [to] "+r"(to)
+                   : [bytes] "r"(bytes)
+                   : "q0", "lr", "memory");
 #else
   memcpy(target, source, bytes);
 #endif

@@ -20,6 +20,11 @@ int32_t opbridge_strided_slice(const opbridge_strided_slice_params *params, cons
   const int32_t size = params->element_size;
   const uint8_t *source = (const uint8_t *)input;
   uint8_t *target = (uint8_t *)output;
+  if (shape[0] == 1 && shape[1] == 1 && shape[2] == 1 && steps[3] == 1) {
+    /* One contiguous run (a slice of a vector, e.g. the audio front end's spectrum): one copy. */
+    opbridge_copy_bytes(target, source + (size_t)params->input_start * (size_t)size, (size_t)shape[3] * (size_t)size);
+    return OPBRIDGE_STATUS_OK;
+  }
   for (int32_t i0 = 0; i0 < shape[0]; ++i0) {
     const int32_t index0 = params->input_start + i0 * steps[0];
     for (int32_t i1 = 0; i1 < shape[1]; ++i1) {

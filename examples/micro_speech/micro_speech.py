@@ -35,8 +35,11 @@ PROGRAMS = {
     "x86_64_linux": HERE / "micro_speech_x86_64_linux",
 }
 EMULATORS = {"cortex_m55": "mps3-an547", "cortex_m4": "mps2-an386", "aarch64_linux": "qemu-aarch64"}
-# The clock of the time estimate (a typical Cortex-M55 part runs at 160 MHz or more).
-ESTIMATE_CLOCK_HZ = 160_000_000
+# The clocks of the time estimates: typical parts run a Cortex-M55 at 160 MHz or more, a Cortex-M4 at 80 MHz.
+ESTIMATE_CLOCK_HZ = {"cortex_m55": 160_000_000, "cortex_m4": 80_000_000}
+FRAMES = 49  # 1 s of audio: 30 ms windows every 20 ms
+# Bazel's compilation mode -> the optimisation level its C compile uses (toolchains/).
+OPTIMISATION = {"fastbuild": "-O1", "opt": "-O2", "dbg": "-O0"}
 PLANS = {
     "frontend": HERE / "frontend_module_plan.json",
     "micro_speech": RUNFILES_ROOT / "tests" / "models" / "micro_speech_module_plan.json",
@@ -125,10 +128,29 @@ def run_program(samples: np.ndarray, platform: str = "cortex_m55") -> Recognitio
     return Recognition(np.array(features, dtype=np.int8), scores, word, result.stdout, instructions)
 
 
+def instruction_lines(instructions: dict[str, int], platform: str, mode: str) -> list[str]:
+    """The run's instructions: in all, per front end frame and per classification, and per second of audio
+    (49 frames and one classification) as a share of a typical part's clock."""
+    front, classifier = instructions["front_end"], instructions["classifier"]
+    clock = ESTIMATE_CLOCK_HZ[platform]
+    build = f"{mode} build ({OPTIMISATION[mode]})" if mode in OPTIMISATION else "this build"
+    per_second = front + classifier
+    return [
+        f"instructions: {per_second} (front end {front} for {FRAMES} frames, classifier {classifier}), {build}",
+        f"  front end: {front / FRAMES:,.0f} a frame (30 ms of audio, every 20 ms); classifier: {classifier:,} an "
+        "inference",
+        f"  1 s of audio ({FRAMES} frames and one inference): {per_second:,} instructions, about "
+        f"{per_second / clock * 1000:.1f} ms, {100 * per_second / clock:.1f}% of a {clock // 1_000_000} MHz "
+        f"{platform.replace('_', '-')} if each took one cycle (an estimate: QEMU counts instructions, not cycles)",
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("wav", nargs="?", type=pathlib.Path, help="16 kHz mono 16-bit WAV (default: yes_1000ms.wav)")
     parser.add_argument("--platform", choices=sorted(PROGRAMS), default="cortex_m55")
+    # Set by the BUILD rule from Bazel's -c: the instructions depend on the build.
+    parser.add_argument("--compilation-mode", default="", help=argparse.SUPPRESS)
     arguments = parser.parse_args(argv)
     clip = arguments.wav or DEFAULT_CLIP
     if arguments.wav is not None and not clip.is_absolute() and "BUILD_WORKING_DIRECTORY" in os.environ:
@@ -151,13 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         f"(front end {plans['frontend']['arena_bytes']}, classifier {plans['micro_speech']['arena_bytes']})"
     )
     if recognition.instructions:
-        front, classifier = recognition.instructions["front_end"], recognition.instructions["classifier"]
-        milliseconds = (front + classifier) / ESTIMATE_CLOCK_HZ * 1000
-        print(
-            f"instructions: {front + classifier} (front end {front} for 49 frames, classifier {classifier}); "
-            f"about {milliseconds:.1f} ms at {ESTIMATE_CLOCK_HZ // 1_000_000} MHz if each took one cycle "
-            "(an estimate: QEMU counts instructions, not cycles)"
-        )
+        print("\n".join(instruction_lines(recognition.instructions, arguments.platform, arguments.compilation_mode)))
     if arguments.platform.startswith("cortex_m"):
         program = PROGRAMS[arguments.platform]
         front, classifier = flash_breakdown(program, "frontend"), flash_breakdown(program, "micro_speech")

@@ -25,6 +25,13 @@ model and core, where the instructions go (tests/benchmarks/node_profile.py):
 each operator type's share and ratio to its floor, and the five nodes
 furthest above theirs, with shapes, kernel form and parameters.
 
+micro_speech's audio front end follows: one 1 s clip (49 frames) through its module on both
+cores, whole and per operator type (instructions per frame and share).
+
+    bazel run -c opt //tests/benchmarks:cycles -- --front-end
+
+prints that table only.
+
     bazel run -c opt //tests/benchmarks:cycles -- --write-costs
 
 runs only the node-timed programs of the shared models and the suite, on
@@ -44,6 +51,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import wave
 
 from opbridge.analysis.instruction_costs import (
     ANY_DTYPE,
@@ -133,6 +141,10 @@ PLUGINS = {
     "kws_dscnn_int8": (("channel_shuffle.plugin",), ("channel_shuffle_",)),
     "kws_dscnn_int8_pytorch": (("channel_shuffle.plugin",), ("channel_shuffle_",)),
 }
+# micro_speech's audio front end (its own table: it runs per 20 ms frame, on real speech).
+FRONT_END_CLIP = RUNFILES_ROOT.parent / "shared_models" / "data" / "micro_speech" / "yes_1000ms.wav"
+FRONT_END_SAMPLES = 16000
+FRONT_END_FRAMES = 49
 NO_TFLITE = ("n/a", "", "n/a")  # the QUOTED columns of a model with no .tflite
 # Core -> (QEMU machine, CPU). The programs convert SysTick ticks to instructions
 # (platforms/boards/common/opbridge_board_timer.h).
@@ -142,13 +154,19 @@ BOARDS = {
 }
 
 
-def run_program(program: pathlib.Path, core: str) -> dict[str, object]:
-    """Instructions of the run and of an empty timed region, and per node (index, op type, instructions)."""
+def run_program(program: pathlib.Path, core: str, directory: pathlib.Path | None = None) -> dict[str, object]:
+    """Instructions of the run and of an empty timed region, and per node (index, op type, instructions).
+    `directory` is the program's working folder (the files it opens by semihosting)."""
     machine, cpu = BOARDS[core]
     command = ["qemu-system-arm", "-M", machine, "-cpu", cpu, "-icount", "shift=5", "-nographic"]
     command += ["-monitor", "none", "-serial", "null", "-semihosting-config", "enable=on,target=native"]
     result = subprocess.run(
-        [*command, "-kernel", str(program)], capture_output=True, text=True, timeout=TIMEOUT_SECONDS, check=False
+        [*command, "-kernel", str(program)],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_SECONDS,
+        check=False,
+        cwd=directory,
     )
     found = dict(re.findall(r"^instructions_(\w+)=(\d+)$", result.stdout, re.MULTILINE))
     if result.returncode != 0 or "run" not in found:
@@ -305,10 +323,59 @@ def print_parity(measured: dict[str, tuple[int, int]]) -> None:
             print(f"{network:<10}{form:<8}{model:<{NAME_WIDTH}}{ratios}")
 
 
+def front_end_lines() -> list[str]:
+    """micro_speech's audio front end (examples/micro_speech:frontend) over one 1 s clip: 49 frames of
+    FRONT_END_CLIP through frontend_run (frontend_cycles_main.c), on both cores with their own kernels and
+    the portable ones, then each operator type's instructions per frame and share (nodes timed by SysTick)."""
+    with wave.open(str(FRONT_END_CLIP), "rb") as clip:
+        samples = clip.readframes(FRONT_END_SAMPLES)
+    lines = [
+        f"\nmicro_speech's audio front end: one 1 s clip ({FRONT_END_CLIP.name}, {FRONT_END_FRAMES} frames of 30 ms "
+        "every 20 ms), instructions"
+    ]
+    header = f"{'core':<12}{'per clip':>10}{'per frame':>11}{'portable':>10}{'x portable':>12}"
+    lines += [header, "-" * len(header)]
+    shares: dict[str, dict[str, int]] = {}
+    with tempfile.TemporaryDirectory() as directory:
+        folder = pathlib.Path(directory)
+        (folder / "frontend_clip.raw").write_bytes(samples)
+        for core in BOARDS:
+            own = run_program(program("frontend", core), core, folder)
+            portable = run_program(program("frontend", core, portable=True), core, folder)
+            timed = run_program(program("frontend", core, timed=True), core, folder)
+            assert isinstance(own["run"], int) and isinstance(portable["run"], int)
+            assert isinstance(timed["nodes"], list) and isinstance(timed["empty"], int)
+            per_type: dict[str, int] = collections.defaultdict(int)
+            for _, op_type, instructions in timed["nodes"]:
+                # Each node's sum over the frames includes the timer's own reads once a frame.
+                per_type[op_type] += max(instructions - FRONT_END_FRAMES * timed["empty"], 0)
+            shares[core] = per_type
+            ratio = own["run"] / portable["run"]
+            lines.append(
+                f"{core:<12}{own['run']:>10}{own['run'] // FRONT_END_FRAMES:>11}{portable['run']:>10}{ratio:>12.2f}"
+            )
+    lines.append("\nper operator type, instructions per frame and share of the front end (nodes timed by SysTick)")
+    header = f"{'operator':<38}" + "".join(f"{core:>12}{'share':>8}" for core in BOARDS)
+    lines += [header, "-" * len(header)]
+    totals = {core: sum(per_type.values()) for core, per_type in shares.items()}
+    first = next(iter(BOARDS))
+    for op_type in sorted(shares[first], key=lambda name: -shares[first][name]):
+        cells = "".join(
+            f"{shares[core][op_type] // FRONT_END_FRAMES:>12}{100 * shares[core][op_type] / totals[core]:>7.1f}%"
+            for core in BOARDS
+        )
+        lines.append(f"{op_type:<38}{cells}")
+    return lines
+
+
 def main(argv: list[str]) -> int:
     mode = next((arg.split("=", 1)[1] for arg in argv if arg.startswith("--compilation-mode=")), "?")
     if "--write-costs" in argv:
         return write_costs(mode)
+    if "--front-end" in argv:
+        print(f"compilation mode: {mode} (fastbuild is -O1, opt is -O2)")
+        print("\n".join(front_end_lines()))
+        return 0
     print(__doc__.split("\n\n")[2].replace("\n", " "), "\n")
     print(f"compilation mode: {mode} (fastbuild is -O1, opt is -O2)\n")
     context = as_registry_context(build_builtin_registry())
@@ -380,6 +447,7 @@ def main(argv: list[str]) -> int:
     print("its nodes, instructions, share and ratio to its floor (MACs/16 on the M55, MACs/2 on the M4; - when it")
     print("multiplies nothing), then the nodes furthest above their floor")
     print("\n".join(profiles))
+    print("\n".join(front_end_lines()))
     return 0
 
 

@@ -11,6 +11,8 @@ test program, so both run exactly the same statements.
 
 import dataclasses
 
+import numpy as np
+
 
 @dataclasses.dataclass(frozen=True)
 class SignalEmitArgs:
@@ -29,3 +31,6 @@ class SignalEmitArgs:
     state: str | None
     # A unique C identifier prefix for file-scope definitions (tables).
     symbol: str
+    # Each input's value where it is a model constant (None for activations): what an emitter may
+    # precompute tables from at conversion time, in the layout its kernel's loop reads.
+    input_values: tuple[np.ndarray | None, ...] = ()

@@ -45,7 +45,11 @@ from opbridge_signal.domain import SIGNAL_DOMAIN, SIGNAL_OPSET
 from opbridge_signal.emit_args import SignalEmitArgs
 
 KERNEL_DIRECTORY = pathlib.Path(__file__).parent / "kernels"
+# The header every Signal kernel includes: the integer helpers and the variant switch. Every kernel header is
+# copied with each kernel (the internal ones, `*_internal.h`, declare several kernels' variant loops).
 SHARED_KERNEL_HEADER = "opbridge_signal_integer.h"
+# The instruction-set variants a kernel may have, one file each (docs/kernels.md's scheme).
+KERNEL_VARIANTS = ("helium", "dsp")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -167,6 +171,7 @@ class SignalOperator(NodeCodeOperator):
             scratch=context.scratch_pointer(node, "uint8_t") if self.scratch_bytes() else None,
             state=context.persistent_pointer(node, "uint8_t") if self.persistent_bytes() else None,
             symbol=context.node_symbol(node),
+            input_values=tuple(t.data for t in self.graph.node_inputs(node) if t is not None),
         )
         code = self.SPEC.module.emit_c(self.node.attributes, args)
         # A kernel's own failure codes (1, 2, ...) would read as the module's
@@ -180,10 +185,27 @@ class SignalOperator(NodeCodeOperator):
             init_statements=[*code.init_statements, to_custom_range] if code.init_statements else [],
         )
 
+    def absorbed_constants(self) -> list[int]:
+        """The constant inputs the operator's C replaced with tables of its own (its module's `absorbed_inputs`,
+        for operators that have one): the module leaves them out when no other node reads them."""
+        absorbed = getattr(self.SPEC.module, "absorbed_inputs", None)
+        if absorbed is None:
+            return []
+        inputs = [index for index in self.node.inputs if index is not None]
+        values = tuple(self.graph.tensor(index).data for index in inputs)
+        return [inputs[position] for position in absorbed(self.node.attributes, values, self._input_shapes())]
+
     def kernel_sources(self) -> list[pathlib.Path]:
-        """The node's kernel and the helpers all Signal kernels share."""
+        """The node's kernel, its instruction-set variants (`<stem>_helium.c`, `<stem>_dsp.c`: each compiles to
+        nothing on the other cores) and the Signal kernels' headers (the internal ones include the headers of
+        the kernels whose variants they declare)."""
         stem = f"opbridge_signal_{self.SPEC.module.__name__.rsplit('.', 1)[-1]}"
-        return [KERNEL_DIRECTORY / name for name in (f"{stem}.c", f"{stem}.h", SHARED_KERNEL_HEADER)]
+        names = [f"{stem}.c", f"{stem}.h", SHARED_KERNEL_HEADER]
+        names += [
+            f"{stem}_{variant}.c" for variant in KERNEL_VARIANTS if (KERNEL_DIRECTORY / f"{stem}_{variant}.c").exists()
+        ]
+        names += sorted(path.name for path in KERNEL_DIRECTORY.glob("*.h") if path.name not in names)
+        return [KERNEL_DIRECTORY / name for name in names]
 
 
 def operator_class(spec: SignalOperatorSpec) -> type[SignalOperator]:

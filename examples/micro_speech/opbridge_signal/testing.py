@@ -1,14 +1,20 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Runs one Signal operator's emitted C on the host, frame by frame, for tests.
+"""Runs one Signal operator's emitted C, frame by frame, for tests: on the host,
+or on an emulated Cortex-M55 or Cortex-M4 board under qemu-system-arm.
 
 `run_c` wraps the statements of an operator's `emit_c` in a small C99
 program, the same statements the opbridge plugin puts into a module's
 `_init` and `_run`: init once, then one run per frame. The inputs are
-compiled in as arrays; the program writes each frame's outputs to stdout as
-raw bytes, which come back as NumPy arrays.
+compiled in as const arrays (flash on the boards); the program prints each
+frame's outputs as lines of hex text (the boards' stdout is semihosting,
+where raw bytes are not safe), which come back as NumPy arrays.
 """
 
+import dataclasses
+import hashlib
+import os
 import pathlib
+import shutil
 import subprocess
 import tempfile
 import wave
@@ -24,6 +30,47 @@ KERNEL_DIRECTORY = pathlib.Path(__file__).parent / "kernels"
 # The workspace root: the kernels include opbridge's cc/kernels/opbridge_kernel_variant.h by that path.
 WORKSPACE_ROOT = pathlib.Path(__file__).parents[3]
 COMPILER = "gcc"
+BOARDS_DIRECTORY = WORKSPACE_ROOT / "platforms" / "boards"
+EMULATOR = "qemu-system-arm"
+# Seconds a program may run (host or emulated) before the test fails as a hang.
+RUN_TIMEOUT_SECONDS = 120
+
+
+@dataclasses.dataclass(frozen=True)
+class _Board:
+    """A Cortex-M platform as the repository's Bazel boards build and run it
+    (WORKSPACE's gcc_cortex_m* toolchains, platforms/boards/*/BUILD.bazel, toolchains/run_emulated.sh)."""
+
+    cpu_flags: tuple[str, ...]
+    linker_script: str  # under platforms/boards
+    cpu_hz: int  # the board's OPBRIDGE_BOARD_CPU_HZ
+    machine: str  # qemu-system-arm -M
+    cpu: str  # qemu-system-arm -cpu
+
+
+BOARDS = {
+    "cortex_m55": _Board(
+        cpu_flags=("-mcpu=cortex-m55", "-mfloat-abi=hard", "-mthumb"),
+        linker_script="mps3_an547/mps3_an547.ld",
+        cpu_hz=32_000_000,
+        machine="mps3-an547",
+        cpu="cortex-m55",
+    ),
+    "cortex_m4": _Board(
+        cpu_flags=("-mcpu=cortex-m4", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16", "-mthumb"),
+        linker_script="mps2_an386/mps2_an386.ld",
+        cpu_hz=25_000_000,
+        machine="mps2-an386",
+        cpu="cortex-m4",
+    ),
+}
+PLATFORMS = ("host", *BOARDS)
+CORTEX_M_PLATFORMS = tuple(BOARDS)
+CROSS_COMPILER = "arm-none-eabi-gcc"
+# The Bazel toolchains' C flags (toolchains/cc_toolchain_config.bzl, --compilation_mode=opt); the test
+# program alone adds -Wno-unused-variable.
+_CROSS_C_FLAGS = ("-std=c99", "-ffp-contract=off", "-O2", "-DNDEBUG", "-Wall", "-Wextra", "-Werror",
+                  "-ffunction-sections", "-fdata-sections")  # fmt: skip
 
 _C_TYPES = {
     np.dtype(np.int8): "int8_t",
@@ -44,11 +91,31 @@ def _c_array(ctype: str, symbol: str, values: np.ndarray) -> str:
     return f"static const {ctype} {symbol}[{max(flat.size, 1)}] = {{{items}}};"
 
 
+# One line per output and frame: '@' and the output's bytes in memory order (little-endian everywhere) as hex.
+_PRINT_HEX = r"""static void print_hex(const void *data, size_t size) {
+  static const char digits[] = "0123456789abcdef";
+  const uint8_t *bytes = (const uint8_t *)data;
+  char line[128];
+  size_t done = 0;
+  fputc('@', stdout);
+  while (done < size) {
+    size_t length = 0;
+    for (; length + 2 <= sizeof(line) && done < size; ++done) {
+      line[length++] = digits[bytes[done] >> 4];
+      line[length++] = digits[bytes[done] & 0xFu];
+    }
+    fwrite(line, 1, length, stdout);
+  }
+  fputc('\n', stdout);
+}"""
+
+
 def _program(code: NodeCode, frames: list[list[np.ndarray]], outputs: list[tuple[np.dtype, tuple[int, ...]]],
              args: SignalEmitArgs, scratch_bytes: int, persistent_bytes: int) -> str:  # fmt: skip
     input_dtypes = [np.dtype(value.dtype) for value in frames[0]]
-    lines = ["#include <stdint.h>", "#include <stdio.h>", "#include <string.h>"]
+    lines = ["#include <stddef.h>", "#include <stdint.h>", "#include <stdio.h>", "#include <string.h>"]
     lines += [f'#include "{include}"' for include in code.includes]
+    lines.append(_PRINT_HEX)
     for frame_index, frame in enumerate(frames):
         for position, value in enumerate(frame):
             lines.append(_c_array(_C_TYPES[input_dtypes[position]], f"frame_{frame_index}_input_{position}", value))
@@ -79,9 +146,150 @@ def _program(code: NodeCode, frames: list[list[np.ndarray]], outputs: list[tuple
             f'  if (status != 0) {{ fprintf(stderr, "frame {frame_index}: status %d\\n", (int)status); return 3; }}'
         )
         for position in range(len(outputs)):
-            lines.append(f"  fwrite(output_{position}, 1, sizeof(output_{position}), stdout);")
-    lines.append("  (void)scratch;\n  (void)state;\n  return 0;\n}")
+            lines.append(f"  print_hex(output_{position}, sizeof(output_{position}));")
+    lines.append("  (void)scratch;\n  (void)state;\n  fflush(stdout);\n  return 0;\n}")
     return "\n".join(lines) + "\n"
+
+
+def under_bazel() -> bool:
+    """Whether this runs as a Bazel test (which must have every tool it needs: a missing one fails, never skips)."""
+    return "TEST_SRCDIR" in os.environ or "BAZEL_TEST" in os.environ
+
+
+def require_platform(platform: str) -> None:
+    """Skips the calling test if `platform`'s compiler or emulator is missing, when run by hand;
+    under Bazel they are part of the pinned toolchains, so their absence fails the test."""
+    if platform not in PLATFORMS:
+        raise ValueError(f"unknown platform {platform!r}: expected one of {', '.join(PLATFORMS)}")
+    tools = [COMPILER] if platform == "host" else [CROSS_COMPILER, EMULATOR]
+    missing = [tool for tool in tools if shutil.which(tool) is None]
+    if platform != "host":
+        board = BOARDS[platform]
+        board_files = [
+            BOARDS_DIRECTORY / "common" / "cortex_m_startup.c",
+            BOARDS_DIRECTORY / "common" / "cortex_m_sections.ld",
+            BOARDS_DIRECTORY / board.linker_script,
+        ]
+        missing += [str(path) for path in board_files if not path.exists()]
+    if not missing:
+        return
+    import pytest  # only tests call this; the plugin itself does not need pytest
+
+    message = f"{platform} needs {', '.join(missing)} (./bazelw installs the pinned toolchains and qemu packages)"
+    if under_bazel():
+        pytest.fail(f"{message}; under Bazel they must be present (board files: the test's data)", pytrace=False)
+    pytest.skip(message)
+
+
+def _compile_command(platform: str) -> list[str]:
+    """The compiler and C flags of `platform`'s optimised build (without inputs and outputs)."""
+    if platform == "host":
+        return [COMPILER, "-std=c99", "-O1", "-Wall", "-Wextra", "-Werror"]
+    board = BOARDS[platform]
+    return [CROSS_COMPILER, *board.cpu_flags, *_CROSS_C_FLAGS, f"-DOPBRIDGE_BOARD_CPU_HZ={board.cpu_hz}"]
+
+
+def _link_flags(platform: str) -> list[str]:
+    """What links a program for `platform`: on the boards, their start-up code, linker script and semihosting."""
+    if platform == "host":
+        return []
+    board = BOARDS[platform]
+    return [*board.cpu_flags, "-nostartfiles", "--specs=rdimon.specs", f"-T{BOARDS_DIRECTORY / board.linker_script}",
+            f"-L{BOARDS_DIRECTORY / 'common'}", "-Wl,--gc-sections", "-lm"]  # fmt: skip
+
+
+# Compiled kernels (and board start-up) per platform and source contents: most drawn examples differ only in
+# program.c, so each platform's kernels compile once per session (and again whenever a kernel source changes).
+_OBJECT_CACHE: dict[tuple[str, str], list[pathlib.Path]] = {}
+_object_directory: tempfile.TemporaryDirectory | None = None
+
+
+def _library_sources(platform: str) -> list[pathlib.Path]:
+    sources = sorted(KERNEL_DIRECTORY.glob("*.c"))
+    if platform != "host":
+        sources.append(BOARDS_DIRECTORY / "common" / "cortex_m_startup.c")
+    return sources
+
+
+def _library_objects(platform: str) -> list[pathlib.Path]:
+    """The kernels (and on the boards, the start-up code) compiled for `platform`."""
+    global _object_directory
+    sources = _library_sources(platform)
+    headers = [*sorted(KERNEL_DIRECTORY.glob("*.h")), WORKSPACE_ROOT / "cc" / "kernels" / "opbridge_kernel_variant.h"]
+    digest = hashlib.sha256(" ".join(_compile_command(platform)).encode())
+    for path in [*sources, *headers]:
+        digest.update(str(path).encode() + b"\0")
+        digest.update(path.read_bytes() if path.exists() else b"(missing)")
+    key = (platform, digest.hexdigest())
+    if key in _OBJECT_CACHE:
+        return _OBJECT_CACHE[key]
+    if _object_directory is None:
+        _object_directory = tempfile.TemporaryDirectory(prefix="opbridge_signal_objects_")
+    directory = pathlib.Path(_object_directory.name) / f"{platform}_{key[1][:16]}"
+    directory.mkdir(parents=True, exist_ok=True)
+    objects = []
+    for source in sources:
+        target = directory / f"{source.stem}.o"
+        compiled = subprocess.run(
+            [*_compile_command(platform), f"-I{KERNEL_DIRECTORY}", f"-I{WORKSPACE_ROOT}", "-c", str(source),
+             "-o", str(target)],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        if compiled.returncode != 0:
+            raise AssertionError(f"{source.name} does not compile for {platform}:\n{compiled.stderr}")
+        objects.append(target)
+    _OBJECT_CACHE[key] = objects
+    return objects
+
+
+def _run_program(platform: str, program: pathlib.Path) -> subprocess.CompletedProcess:
+    if platform == "host":
+        command = [str(program)]
+    else:
+        board = BOARDS[platform]
+        command = [
+            EMULATOR,
+            "-M",
+            board.machine,
+            "-cpu",
+            board.cpu,
+            "-nographic",
+            "-monitor",
+            "none",
+            "-serial",
+            "null",
+            "-semihosting-config",
+            "enable=on,target=native",
+            "-kernel",
+            str(program),
+        ]
+    try:
+        return subprocess.run(command, capture_output=True, timeout=RUN_TIMEOUT_SECONDS, check=False)
+    except subprocess.TimeoutExpired as error:
+        raise AssertionError(f"the test program did not finish within {RUN_TIMEOUT_SECONDS} s on {platform}") from error
+
+
+def _parse_outputs(text: str, frames: int, outputs: list[tuple[np.dtype, tuple[int, ...]]]) -> list[list[np.ndarray]]:
+    lines = text.splitlines()
+    if len(lines) != frames * len(outputs) or not all(line.startswith("@") for line in lines):
+        raise AssertionError(
+            f"the test program printed {len(lines)} lines, expected {frames * len(outputs)} of '@' and hex:\n"
+            + text[:2000]
+        )
+    results: list[list[np.ndarray]] = []
+    for frame in range(frames):
+        frame_outputs = []
+        for position, (dtype, shape) in enumerate(outputs):
+            data = bytes.fromhex(lines[frame * len(outputs) + position][1:])
+            count = int(np.prod(shape, dtype=np.int64))
+            size = max(count, 1) * np.dtype(dtype).itemsize
+            if len(data) != size:
+                raise AssertionError(f"frame {frame} output {position}: {len(data)} bytes, expected {size}")
+            # Little-endian on the host (x86_64, aarch64) and the boards alike.
+            values = np.frombuffer(data, dtype=np.dtype(dtype).newbyteorder("<"))[:count]
+            frame_outputs.append(values.astype(dtype).reshape(shape))
+        results.append(frame_outputs)
+    return results
 
 
 def run_c(
@@ -91,14 +299,27 @@ def run_c(
     *,
     scratch_bytes: int = 0,
     persistent_bytes: int = 0,
+    platform: str = "host",
+    constant_inputs: tuple[int, ...] = (),
 ) -> list[list[np.ndarray]]:
     """Each frame's outputs from the C statements of `make_code(args)`.
 
     `frames[k]` holds every input of the node for frame k (constant inputs
     repeated), in node order; `outputs` gives each output's dtype and shape.
+    `platform` is "host" (gcc, run natively) or a Cortex-M board ("cortex_m55":
+    mps3-an547, "cortex_m4": mps2-an386), cross-compiled with arm-none-eabi-gcc
+    at -O2 with the board's start-up code and linker script and run under
+    qemu-system-arm. Missing tools skip the test by hand and fail it under Bazel.
+    `constant_inputs` are the positions of inputs that are model constants (the same
+    in every frame): the emitter sees their values (SignalEmitArgs.input_values), as
+    in a converted model, and may precompute tables from them.
     """
+    require_platform(platform)
     if not frames:
         raise ValueError("run_c needs at least one frame")
+    for position in constant_inputs:
+        if any(not np.array_equal(frame[position], frames[0][position]) for frame in frames):
+            raise ValueError(f"run_c: input {position} is named constant but differs between frames")
     input_dtypes = [np.dtype(value.dtype) for value in frames[0]]
     args = SignalEmitArgs(
         inputs=[f"input_{position}" for position in range(len(input_dtypes))],
@@ -108,41 +329,36 @@ def run_c(
         scratch="scratch" if scratch_bytes else None,
         state="state" if persistent_bytes else None,
         symbol="node_under_test",
+        input_values=tuple(
+            frames[0][position] if position in constant_inputs else None for position in range(len(input_dtypes))
+        ),
     )
     code = make_code(args)
-    kernels = sorted(KERNEL_DIRECTORY.glob("*.c"))
+    objects = _library_objects(platform)
     with tempfile.TemporaryDirectory() as scratch_directory:
         directory = pathlib.Path(scratch_directory)
         source = directory / "program.c"
         source.write_text(_program(code, frames, outputs, args, scratch_bytes, persistent_bytes))
-        program = directory / "program"
+        program = directory / ("program" if platform == "host" else "program.elf")
         compiled = subprocess.run(
-            [COMPILER, "-std=c99", "-O1", "-Wall", "-Wextra", "-Werror", "-Wno-unused-variable",
-             f"-I{KERNEL_DIRECTORY}", f"-I{WORKSPACE_ROOT}", str(source), *map(str, kernels), "-o", str(program)],
+            [*_compile_command(platform), "-Wno-unused-variable", f"-I{KERNEL_DIRECTORY}", f"-I{WORKSPACE_ROOT}",
+             str(source), *map(str, objects), *_link_flags(platform), "-o", str(program)],
             capture_output=True, text=True, check=False,
         )  # fmt: skip
         if compiled.returncode != 0:
             raise AssertionError(
-                f"the test program does not compile:\n{compiled.stderr}\n--- program.c ---\n{source.read_text()}"
+                f"the test program does not compile for {platform}:\n{compiled.stderr}\n"
+                f"--- program.c ---\n{source.read_text()}"
             )
-        ran = subprocess.run([str(program)], capture_output=True, timeout=120, check=False)
-        if ran.returncode != 0:
-            raise AssertionError(f"the test program failed: {ran.stderr.decode(errors='replace')}")
-    results: list[list[np.ndarray]] = []
-    data = memoryview(ran.stdout)
-    offset = 0
-    for _ in frames:
-        frame_outputs = []
-        for dtype, shape in outputs:
-            count = int(np.prod(shape, dtype=np.int64))
-            size = max(count, 1) * np.dtype(dtype).itemsize
-            values = np.frombuffer(data[offset : offset + size], dtype=dtype)[:count].reshape(shape).copy()
-            frame_outputs.append(values)
-            offset += size
-        results.append(frame_outputs)
-    if offset != len(data):
-        raise AssertionError(f"the test program wrote {len(data)} bytes, expected {offset}")
-    return results
+        ran = _run_program(platform, program)
+    stdout = ran.stdout.decode(errors="replace")
+    if ran.returncode != 0:
+        printed = f"\n--- its output ---\n{stdout[-2000:]}" if stdout.strip() else ""
+        raise AssertionError(
+            f"the test program failed on {platform} (exit status {ran.returncode}): "
+            f"{ran.stderr.decode(errors='replace').strip()}{printed}"
+        )
+    return _parse_outputs(stdout, len(frames), outputs)
 
 
 def shared_file(relative: str) -> pathlib.Path:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from ai_edge_litert import schema_py_generated as schema
 from flatbuffers import flexbuffers
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 from opbridge.ir import DType
 from opbridge_testing.litert_models import single_op_model
@@ -15,7 +15,7 @@ from opbridge_testing.single_op import GraphBuilder
 from tflite_micro.python.tflite_micro import runtime
 
 from opbridge_signal import energy, fft_auto_scale, rfft, window
-from opbridge_signal.testing import real_frames, real_model_node, run_c
+from opbridge_signal.testing import CORTEX_M_PLATFORMS, real_frames, real_model_node, run_c
 
 ARENA_BYTES = 64 * 1024
 
@@ -91,15 +91,35 @@ def test_reference_matches_tflite_micro(data: st.DataObject) -> None:
         assert_matches_tflm(attributes, ours, theirs, f"{attributes}, {bins} bins, frame {index}")
 
 
+def check_c(attributes: energy.EnergyAttributes, bins: int, frames: list[list[np.ndarray]], platform: str) -> None:
+    expected = [energy.reference(attributes, frame, None) for frame in frames]
+    produced = run_c(
+        functools.partial(energy.emit_c, attributes), frames, [(np.dtype(np.uint32), (bins,))], platform=platform
+    )
+    for index, (ours, theirs) in enumerate(zip(produced, expected, strict=True)):
+        assert_equal(ours[0], theirs[0], f"C vs reference on {platform}, {attributes}, {bins} bins, frame {index}")
+
+
 @settings(max_examples=12, deadline=None)
 @given(st.data())
 def test_c_matches_reference(data: st.DataObject) -> None:
     attributes, bins = draw_case(data)
-    frames = [[draw_spectrum(data, bins)] for _ in range(3)]
-    expected = [energy.reference(attributes, frame, None) for frame in frames]
-    produced = run_c(functools.partial(energy.emit_c, attributes), frames, [(np.dtype(np.uint32), (bins,))])
-    for index, (ours, theirs) in enumerate(zip(produced, expected, strict=True)):
-        assert_equal(ours[0], theirs[0], f"C vs reference, {attributes}, {bins} bins, frame {index}")
+    check_c(attributes, bins, [[draw_spectrum(data, bins)] for _ in range(3)], "host")
+
+
+# No shrinking on the boards: each example is a cross-compile and an emulator run, and shrinking a failure
+# took minutes; the failure names the sizes and frame (and the host test shrinks the portable C's failures).
+@pytest.mark.parametrize("sizes", ["front_end", "drawn"])
+@pytest.mark.parametrize("platform", CORTEX_M_PLATFORMS)
+@settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(st.data())
+def test_c_matches_reference_on_cortex_m(platform: str, sizes: str, data: st.DataObject) -> None:
+    """The C on the emulated boards: the front end's node (257 bins, 5 to 241) and drawn sizes and ranges."""
+    if sizes == "front_end":
+        attributes, bins = energy.EnergyAttributes.from_flexbuffer(real_model_node(energy.CUSTOM_CODE)[0]), 257
+    else:
+        attributes, bins = draw_case(data)
+    check_c(attributes, bins, [[draw_spectrum(data, bins)] for _ in range(4)], platform)
 
 
 @pytest.mark.parametrize(("start", "end"), [(0, 0), (5, 241), (0, 257)])

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from ai_edge_litert import schema_py_generated as schema
 from flatbuffers import flexbuffers
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 from opbridge.ir import DType
 from opbridge_testing.litert_models import single_op_model
@@ -15,7 +15,7 @@ from opbridge_testing.single_op import GraphBuilder
 from tflite_micro.python.tflite_micro import runtime
 
 from opbridge_signal import fft_auto_scale, window
-from opbridge_signal.testing import real_frames, real_model_node, run_c
+from opbridge_signal.testing import CORTEX_M_PLATFORMS, WINDOW_SAMPLES, real_frames, real_model_node, run_c
 
 ARENA_BYTES = 64 * 1024
 ATTRIBUTES = fft_auto_scale.FftAutoScaleAttributes()
@@ -112,20 +112,36 @@ def test_peak_corner_cases_match_tflite_micro(samples: list[int]) -> None:
     assert_equal(produced[1], ours[1], f"C shift of {samples}")
 
 
-@settings(max_examples=12, deadline=None)
-@given(st.data())
-def test_c_matches_reference(data: st.DataObject) -> None:
-    length = data.draw(st.integers(1, 600), label="length")
-    frames = [[draw_samples(data, length)] for _ in range(3)]
+def check_c(length: int, frames: list[list[np.ndarray]], platform: str) -> None:
     expected = [fft_auto_scale.reference(ATTRIBUTES, frame, None) for frame in frames]
     produced = run_c(
         functools.partial(fft_auto_scale.emit_c, ATTRIBUTES),
         frames,
         [(np.dtype(np.int16), (length,)), (np.dtype(np.int32), ())],
+        platform=platform,
     )
     for index, (ours, theirs) in enumerate(zip(produced, expected, strict=True)):
-        assert_equal(ours[0], theirs[0], f"C vs reference scaled, length {length}, frame {index}")
-        assert_equal(ours[1], theirs[1], f"C vs reference shift, length {length}, frame {index}")
+        assert_equal(ours[0], theirs[0], f"C vs reference on {platform} scaled, length {length}, frame {index}")
+        assert_equal(ours[1], theirs[1], f"C vs reference on {platform} shift, length {length}, frame {index}")
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.data())
+def test_c_matches_reference(data: st.DataObject) -> None:
+    length = data.draw(st.integers(1, 600), label="length")
+    check_c(length, [[draw_samples(data, length)] for _ in range(3)], "host")
+
+
+# No shrinking on the boards: each example is a cross-compile and an emulator run, and shrinking a failure
+# took minutes; the failure names the sizes and frame (and the host test shrinks the portable C's failures).
+@pytest.mark.parametrize("sizes", ["front_end", "drawn"])
+@pytest.mark.parametrize("platform", CORTEX_M_PLATFORMS)
+@settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(st.data())
+def test_c_matches_reference_on_cortex_m(platform: str, sizes: str, data: st.DataObject) -> None:
+    """The C on the emulated boards: the front end's 480 samples and drawn lengths."""
+    length = WINDOW_SAMPLES if sizes == "front_end" else data.draw(st.integers(1, 600), label="length")
+    check_c(length, [[draw_samples(data, length)] for _ in range(4)], platform)
 
 
 def test_attributes_round_trip() -> None:

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from ai_edge_litert import schema_py_generated as schema
 from flatbuffers import flexbuffers
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from opbridge.ir import DType
@@ -21,7 +21,7 @@ from opbridge_signal.filter_bank_log import (
     reference,
     scratch_bytes,
 )
-from opbridge_signal.testing import run_c
+from opbridge_signal.testing import CORTEX_M_PLATFORMS, run_c
 
 # The real model's node attributes (model inputs, not TFLM results).
 REAL_MODEL_ATTRIBUTES = FilterBankLogAttributes(input_correction_bits=3, output_scale=64)
@@ -43,17 +43,23 @@ def run_tflite_micro(attributes: FilterBankLogAttributes, frames: list[np.ndarra
     return results
 
 
+def check_c(attributes: FilterBankLogAttributes, frames: list[np.ndarray], platform: str = "host") -> None:
+    expected = [reference(attributes, [values], None)[0] for values in frames]
+    shape = frames[0].shape
+    from_c = run_c(lambda args: emit_c(attributes, args), [[values] for values in frames],
+                   [(np.dtype(np.int16), shape)], platform=platform)  # fmt: skip
+    for index, (ours, theirs) in enumerate(zip(expected, from_c, strict=True)):
+        np.testing.assert_array_equal(
+            theirs[0], ours, err_msg=f"frame {index}: C on {platform} differs from the reference ({attributes})"
+        )
+
+
 def check_against_tflm_and_c(attributes: FilterBankLogAttributes, frames: list[np.ndarray]) -> None:
     expected = [reference(attributes, [values], None)[0] for values in frames]
     for index, (ours, theirs) in enumerate(zip(expected, run_tflite_micro(attributes, frames), strict=True)):
         assert ours.dtype == theirs.dtype and ours.shape == theirs.shape, (ours.dtype, ours.shape, theirs.shape)
         np.testing.assert_array_equal(ours, theirs, err_msg=f"frame {index}: reference differs from TFLite Micro")
-    shape = frames[0].shape
-    from_c = run_c(
-        lambda args: emit_c(attributes, args), [[values] for values in frames], [(np.dtype(np.int16), shape)]
-    )
-    for index, (ours, theirs) in enumerate(zip(expected, from_c, strict=True)):
-        np.testing.assert_array_equal(theirs[0], ours, err_msg=f"frame {index}: C differs from the reference")
+    check_c(attributes, frames)
 
 
 # Every bit length equally likely, so every octave (and both mantissa shift directions) gets used.
@@ -64,12 +70,31 @@ def frames_of(count: int, length: int) -> st.SearchStrategy[list[np.ndarray]]:
     return st.lists(hnp.arrays(np.uint32, length, elements=ENERGY), min_size=count, max_size=count)
 
 
+def draw_attributes(data: st.DataObject) -> FilterBankLogAttributes:
+    output_scale = data.draw(st.one_of(st.integers(0, 2048), st.integers(-(2**31), 2**31 - 1)))
+    return FilterBankLogAttributes(input_correction_bits=data.draw(st.integers(0, 31)), output_scale=output_scale)
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.data())
 def test_reference_and_c_match_tflite_micro(data: st.DataObject) -> None:
-    output_scale = data.draw(st.one_of(st.integers(0, 2048), st.integers(-(2**31), 2**31 - 1)))
-    attributes = FilterBankLogAttributes(input_correction_bits=data.draw(st.integers(0, 31)), output_scale=output_scale)
+    attributes = draw_attributes(data)
     check_against_tflm_and_c(attributes, data.draw(frames_of(2, data.draw(st.integers(1, 64)))))
+
+
+# No shrinking on the boards: each example is a cross-compile and an emulator run, and shrinking a failure
+# took minutes; the failure names the sizes and frame (and the host test shrinks the portable C's failures).
+@pytest.mark.parametrize("sizes", ["front_end", "drawn"])
+@pytest.mark.parametrize("platform", CORTEX_M_PLATFORMS)
+@settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(st.data())
+def test_c_matches_reference_on_cortex_m(platform: str, sizes: str, data: st.DataObject) -> None:
+    """The C on the emulated boards: the front end's node (40 channels, its attributes) and drawn sizes."""
+    if sizes == "front_end":
+        check_c(REAL_MODEL_ATTRIBUTES, data.draw(frames_of(4, 40)), platform)
+    else:
+        attributes = draw_attributes(data)
+        check_c(attributes, data.draw(frames_of(4, data.draw(st.integers(1, 64)))), platform)
 
 
 @settings(max_examples=5, deadline=None)

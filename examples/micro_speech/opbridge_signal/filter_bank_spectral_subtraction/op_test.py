@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from ai_edge_litert import schema_py_generated as schema
 from flatbuffers import flexbuffers
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from opbridge.ir import DType
@@ -25,7 +25,7 @@ from opbridge_signal.filter_bank_spectral_subtraction import (
     reference,
     scratch_bytes,
 )
-from opbridge_signal.testing import run_c
+from opbridge_signal.testing import CORTEX_M_PLATFORMS, run_c
 
 # The real model's node attributes (model inputs, not TFLM results).
 REAL_MODEL_ATTRIBUTES = FilterBankSpectralSubtractionAttributes(
@@ -77,6 +77,23 @@ def run_reference(
     return results
 
 
+def check_c(
+    attributes: FilterBankSpectralSubtractionAttributes, frames: list[np.ndarray], platform: str = "host"
+) -> None:
+    expected = run_reference(attributes, frames)
+    shape = (attributes.num_channels,)
+    state = persistent_bytes(attributes, [shape])
+    from_c = run_c(lambda args: emit_c(attributes, args), [[values] for values in frames],
+                   [(np.dtype(np.uint32), shape)] * 2, persistent_bytes=state, platform=platform)  # fmt: skip
+    for index, (ours, theirs) in enumerate(zip(expected, from_c, strict=True)):
+        for position in range(2):
+            np.testing.assert_array_equal(
+                theirs[position],
+                ours[position],
+                err_msg=f"frame {index} output {position}: C on {platform} != reference ({attributes})",
+            )
+
+
 def check_against_tflm_and_c(attributes: FilterBankSpectralSubtractionAttributes, frames: list[np.ndarray]) -> None:
     expected = run_reference(attributes, frames)
     for index, (ours, theirs) in enumerate(zip(expected, run_tflite_micro(attributes, frames), strict=True)):
@@ -85,15 +102,7 @@ def check_against_tflm_and_c(attributes: FilterBankSpectralSubtractionAttributes
             np.testing.assert_array_equal(
                 ours[position], theirs[position], err_msg=f"frame {index} output {position}: reference != TFLite Micro"
             )
-    shape = (attributes.num_channels,)
-    state = persistent_bytes(attributes, [shape])
-    from_c = run_c(lambda args: emit_c(attributes, args), [[values] for values in frames],
-                   [(np.dtype(np.uint32), shape)] * 2, persistent_bytes=state)  # fmt: skip
-    for index, (ours, theirs) in enumerate(zip(expected, from_c, strict=True)):
-        for position in range(2):
-            np.testing.assert_array_equal(
-                theirs[position], ours[position], err_msg=f"frame {index} output {position}: C != reference"
-            )
+    check_c(attributes, frames)
 
 
 INT32 = st.integers(-(2**31), 2**31 - 1)
@@ -136,6 +145,24 @@ def signals(channels: int, frames: int, maximum: int = 2**32 - 1) -> st.SearchSt
 def test_reference_and_c_match_tflite_micro(data: st.DataObject) -> None:
     attributes = data.draw(drawn_attributes())
     check_against_tflm_and_c(attributes, data.draw(signals(attributes.num_channels, 6)))
+
+
+# No shrinking on the boards: each example is a cross-compile and an emulator run, and shrinking a failure
+# took minutes; the failure names the sizes and frame (and the host test shrinks the portable C's failures).
+@pytest.mark.parametrize("sizes", ["front_end", "drawn"])
+@pytest.mark.parametrize("platform", CORTEX_M_PLATFORMS)
+@settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(st.data())
+def test_c_matches_reference_on_cortex_m(platform: str, sizes: str, data: st.DataObject) -> None:
+    """The C on the emulated boards, over several frames (the estimate carries over): the front end's node
+    (40 channels, its attributes, clamping either way) and drawn attributes and channel counts."""
+    if sizes == "front_end":
+        attributes = dataclasses.replace(REAL_MODEL_ATTRIBUTES, clamping=data.draw(st.booleans(), label="clamping"))
+        quiet = data.draw(signals(40, 2, maximum=200))
+        check_c(attributes, quiet + data.draw(signals(40, 4, maximum=65535)) + quiet, platform)
+    else:
+        attributes = data.draw(drawn_attributes())
+        check_c(attributes, data.draw(signals(attributes.num_channels, 6)), platform)
 
 
 @settings(max_examples=5, deadline=None)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* SignalEnergy, bit-exact with TFLM's SpectrumToEnergy. */
 #include "opbridge_signal_energy.h"
+#include "opbridge_signal_dsp_internal.h"
 #include "opbridge_signal_integer.h"
 
 int32_t opbridge_signal_energy(const int16_t *spectrum, int32_t start_index, int32_t end_index, int32_t bin_count,
@@ -10,18 +11,34 @@ int32_t opbridge_signal_energy(const int16_t *spectrum, int32_t start_index, int
     return 1;
   }
   i = 0;
-#if OPBRIDGE_SIGNAL_HELIUM
+#if OPBRIDGE_KERNELS_DSP
+  /* SMUAD, a bin a word (opbridge_signal_energy_dsp.c). */
+  opbridge_signal_energy_dsp(spectrum, start_index, end_index, bin_count, output);
+  i = bin_count;
+#endif
+#if OPBRIDGE_KERNELS_HELIUM
   {
-    /* Four bins a step: the squares of the real (even) and imaginary (odd) lanes in int32,
-     * added as uint32 (wrapping alike); bins outside [start, end) stored as 0. */
-    const uint32x4_t lanes = vidupq_n_u32(0, 1);
-    for (; i + 4 <= bin_count; i += 4) {
+    /* Only the bins in [start, end): four a step, the squares of the real (even) and imaginary (odd)
+     * lanes in int32 (VMULLB/VMULLT), added as uint32 (wrapping alike); the last step's lanes
+     * predicated. The bins outside are stored as 0, four a VSTRW. */
+    const uint32x4_t zero = vdupq_n_u32(0);
+    for (i = 0; i < start_index; i += 4) {
+      vstrwq_p_u32(output + i, zero, vctp32q((uint32_t)(start_index - i)));
+    }
+    for (i = start_index; i + 4 <= end_index; i += 4) {
       const int16x8_t x = vld1q_s16(spectrum + 2 * i);
-      const uint32x4_t energy = vaddq_u32(vreinterpretq_u32_s32(vmullbq_int_s16(x, x)),
-                                          vreinterpretq_u32_s32(vmulltq_int_s16(x, x)));
-      const uint32x4_t bin = vaddq_n_u32(lanes, (uint32_t)i);
-      const mve_pred16_t inside = vcmpcsq_n_u32(bin, (uint32_t)start_index) & vcmphiq_u32(vdupq_n_u32((uint32_t)end_index), bin);
-      vst1q_u32(output + i, vpselq_u32(energy, vdupq_n_u32(0), inside));
+      vst1q_u32(output + i, vaddq_u32(vreinterpretq_u32_s32(vmullbq_int_s16(x, x)),
+                                      vreinterpretq_u32_s32(vmulltq_int_s16(x, x))));
+    }
+    if (i < end_index) {
+      const int16x8_t x = vldrhq_z_s16(spectrum + 2 * i, vctp16q((uint32_t)(2 * (end_index - i))));
+      vstrwq_p_u32(output + i,
+                   vaddq_u32(vreinterpretq_u32_s32(vmullbq_int_s16(x, x)),
+                             vreinterpretq_u32_s32(vmulltq_int_s16(x, x))),
+                   vctp32q((uint32_t)(end_index - i)));
+    }
+    for (i = end_index; i < bin_count; i += 4) {
+      vstrwq_p_u32(output + i, zero, vctp32q((uint32_t)(bin_count - i)));
     }
   }
 #endif

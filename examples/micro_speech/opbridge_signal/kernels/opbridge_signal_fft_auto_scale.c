@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* SignalFftAutoScale, bit-exact with TFLM's FftAutoScale. */
 #include "opbridge_signal_fft_auto_scale.h"
+#include "opbridge_signal_dsp_internal.h"
 #include "opbridge_signal_integer.h"
 
 /* TFLM's MaxAbs16, quirk included: the running peak is an int16, so
@@ -9,7 +10,17 @@
 static int16_t peak_magnitude(const int16_t *input, int32_t count) {
   int16_t peak = 0;
   int32_t i;
-#if OPBRIDGE_SIGNAL_HELIUM
+#if OPBRIDGE_KERNELS_DSP
+  {
+    /* Without -32768 the running peak is max |value|, and only its bit length matters: the OR of
+     * the |value|s has the same (opbridge_signal_fft_auto_scale_dsp.c). With it, the loop below. */
+    const uint32_t magnitudes = opbridge_signal_fft_auto_scale_magnitudes_dsp(input, count);
+    if (magnitudes < 0x8000u) {
+      return (int16_t)magnitudes;
+    }
+  }
+#endif
+#if OPBRIDGE_KERNELS_HELIUM
   {
     /* Without -32768 the running peak is max |value|: the largest and the smallest value, eight
      * lanes at a time. With it (the quirk above), the loop below runs from the start. */
@@ -62,7 +73,12 @@ int32_t opbridge_signal_fft_auto_scale(const int16_t *input, int32_t count, int1
     bits = 15 - length;
   }
   i = 0;
-#if OPBRIDGE_SIGNAL_HELIUM
+#if OPBRIDGE_KERNELS_DSP
+  /* Two samples a word (opbridge_signal_fft_auto_scale_dsp.c). */
+  opbridge_signal_fft_auto_scale_shift_dsp(input, count, bits, output);
+  i = count;
+#endif
+#if OPBRIDGE_KERNELS_HELIUM
   /* VSHL.I16 wraps as the int16 store does. */
   for (; i + 8 <= count; i += 8) {
     vst1q_s16(output + i, vshlq_r_s16(vld1q_s16(input + i), bits));

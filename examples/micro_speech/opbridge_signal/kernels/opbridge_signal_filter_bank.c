@@ -16,7 +16,7 @@ static uint64_t band_sum(const uint32_t *spectrum, const int16_t *table, int32_t
                          int32_t weight_start, int32_t width, int32_t vector) {
     uint64_t sum = 0;
     int32_t k = 0;
-#if OPBRIDGE_SIGNAL_HELIUM
+#if OPBRIDGE_KERNELS_HELIUM
     /* Non-negative weights (checked by the caller) widen to uint32 alike, whether sign- or
      * zero-extended, and the 64-bit sum of at most 2^16 products below 2^47 cannot wrap:
      * VMLALDAVA.U32 four products at a time, the last ones predicated. */
@@ -35,7 +35,7 @@ static uint64_t band_sum(const uint32_t *spectrum, const int16_t *table, int32_t
     return sum;
 }
 
-#if OPBRIDGE_SIGNAL_HELIUM
+#if OPBRIDGE_KERNELS_HELIUM
 /* Whether any of the table's weights is negative (then the bands are summed in the scalar loop). */
 static int32_t has_negative(const int16_t *table, int32_t length) {
     int16x8_t smallest = vdupq_n_s16(0);
@@ -57,7 +57,7 @@ int32_t opbridge_signal_filter_bank(const uint32_t *spectrum, int32_t spectrum_l
                                     const int16_t *channel_widths, int32_t num_channels, uint64_t *output) {
     int32_t channel;
     int32_t vector = 0;
-#if OPBRIDGE_SIGNAL_HELIUM
+#if OPBRIDGE_KERNELS_HELIUM
     vector = !has_negative(weights, weights_length) && !has_negative(unweights, unweights_length);
 #endif
     for (channel = 0; channel < num_channels; ++channel) {
@@ -74,6 +74,47 @@ int32_t opbridge_signal_filter_bank(const uint32_t *spectrum, int32_t spectrum_l
                                    channel_widths[rising], vector) +
                           band_sum(spectrum, unweights, channel_frequency_starts[falling],
                                    channel_weight_starts[falling], channel_widths[falling], vector);
+    }
+    return 0;
+}
+
+int32_t opbridge_signal_filter_bank_merged(const uint32_t *spectrum, const uint16_t *starts, const uint16_t *widths,
+                                           const uint16_t *weights, int32_t num_channels, uint64_t *output) {
+    int32_t channel;
+    for (channel = 0; channel < num_channels; ++channel) {
+        const uint32_t *const bins = spectrum + starts[channel];
+        const int32_t width = widths[channel];
+        /* Products below 2^48, at most 2^16 of them: the sum cannot wrap, as TFLM's need not either. */
+        uint64_t sum = 0;
+        int32_t k = 0;
+#if OPBRIDGE_KERNELS_HELIUM
+        /* Four bins a step in a tail-predicated loop (DLSTP/LETP: the last step's missing lanes are left
+         * out): a widening load of the weights, a load of the bins, one VMLALDAVA.U32 into the 64-bit sum.
+         * In assembly: GCC 12 writes the predicate of each step through a core register (about twice the
+         * instructions). The widening load takes a low register ("l"). */
+        if (width > 0) {
+            /* VMLALDAVA's sum is an even and the next odd register. */
+            register uint32_t low __asm__("r4") = 0;
+            register uint32_t high __asm__("r5") = 0;
+            const uint16_t *weight = weights;
+            const uint32_t *bin = bins;
+            __asm__ volatile("   dlstp.32 lr, %[count]\n"
+                             "1: vldrh.u32 q0, [%[weight]], #8\n"
+                             "   vldrw.u32 q1, [%[bin]], #16\n"
+                             "   vmlaldava.u32 %[low], %[high], q0, q1\n"
+                             "   letp     lr, 1b\n"
+                             : [low] "+r"(low), [high] "+r"(high), [weight] "+l"(weight), [bin] "+r"(bin)
+                             : [count] "r"(width)
+                             : "q0", "q1", "lr", "memory");
+            sum = (uint64_t)high << 32 | low;
+            k = width;
+        }
+#endif
+        for (; k < width; ++k) {
+            sum += (uint64_t)weights[k] * bins[k]; /* one UMLAL on Arm */
+        }
+        output[channel] = sum;
+        weights += width;
     }
     return 0;
 }

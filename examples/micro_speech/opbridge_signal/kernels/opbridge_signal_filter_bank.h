@@ -21,4 +21,13 @@ int32_t opbridge_signal_filter_bank(const uint32_t *spectrum, int32_t spectrum_l
                                     const int16_t *channel_frequency_starts, const int16_t *channel_weight_starts,
                                     const int16_t *channel_widths, int32_t num_channels, uint64_t *output);
 
+/*
+ * The same channels from tables merged at conversion time (filter_bank/emit_c.py): channel c is the
+ * dot product of spectrum[starts[c] + k], 0 <= k < widths[c], with the next widths[c] entries of
+ * `weights` (each channel's run follows the previous one's). A merged weight is the sum of a bin's
+ * rising- and falling-edge weights; the emitter checks every run against the spectrum.
+ */
+int32_t opbridge_signal_filter_bank_merged(const uint32_t *spectrum, const uint16_t *starts, const uint16_t *widths,
+                                           const uint16_t *weights, int32_t num_channels, uint64_t *output);
+
 #endif /* OPBRIDGE_SIGNAL_FILTER_BANK_H_ */

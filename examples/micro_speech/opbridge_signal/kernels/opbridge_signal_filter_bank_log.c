@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "opbridge_signal_filter_bank_log.h"
+#include "opbridge_signal_helium_internal.h"
 #include "opbridge_signal_integer.h"
 
 #define Q16_BITS 16
@@ -29,7 +30,12 @@ int32_t opbridge_signal_filter_bank_log(const uint32_t *input, int32_t count, ui
     if (input_correction_bits > 31) {
         return OPBRIDGE_SIGNAL_FILTER_BANK_LOG_BAD_SHIFT;
     }
-    for (i = 0; i < count; ++i) {
+    i = 0;
+#if OPBRIDGE_KERNELS_HELIUM
+    i = opbridge_signal_filter_bank_log_helium(input, count, input_correction_bits, output_scale, log2_correction,
+                                               output);
+#endif
+    for (; i < count; ++i) {
         const uint32_t value = input[i] << input_correction_bits;
         uint32_t log_e;
         uint32_t scaled;

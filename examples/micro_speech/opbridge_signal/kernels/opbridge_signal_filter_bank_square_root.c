@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "opbridge_signal_filter_bank_square_root.h"
+#include "opbridge_signal_integer.h"
 
 /* floor(sqrt(value)) for value < 2^32, built one result bit at a time from the
  * top: keep a bit when its square still fits. 32-bit multiplies only, since
@@ -35,10 +36,31 @@ static uint32_t floor_sqrt32(uint32_t value) {
 #endif
 }
 
-/* floor(sqrt(value)) for any 64-bit value; each square is one 32x32->64 multiply. */
+/* floor(sqrt(value)) for any 64-bit value. With h = half the bits above the top 32 (rounded up), the
+ * root's bits above h are floor(sqrt(value >> 2h)) (the floor of a square root of a floor is the
+ * floor of the square root), a 32-bit root; the h bits below are found one at a time from the top,
+ * each square one 32x32->64 multiply. Filter bank energies rarely pass 2^40: a few steps, not 32.
+ * With a double-precision FPU, VSQRT.F64 instead. */
 static uint32_t floor_sqrt64(uint64_t value) {
-    uint32_t root = 0;
-    uint32_t bit = UINT32_C(1) << 31;
+#if defined(__ARM_FP) && (__ARM_FP & 8) && defined(__thumb2__)
+    /* A core with a double-precision FPU (the Cortex-M55): the value as a double (both halves convert
+     * exactly; their sum rounds to 53 bits) and VSQRT.F64 give the root within 2^-20, and the integer
+     * steps below make it exact whatever the estimate. */
+    double estimate = (double)(uint32_t)(value >> 32) * 4294967296.0 + (double)(uint32_t)value;
+    __asm__("vsqrt.f64 %P0, %P0" : "+w"(estimate));
+    uint32_t root = estimate >= 4294967295.0 ? UINT32_C(0xFFFFFFFF) : (uint32_t)estimate;
+    while ((uint64_t)root * root > value) {
+        --root;
+    }
+    while (root < UINT32_C(0xFFFFFFFF) && (uint64_t)(root + 1u) * (root + 1u) <= value) {
+        ++root;
+    }
+    return root;
+#else
+    const uint32_t high = (uint32_t)(value >> 32);
+    const int32_t half = high == 0 ? 0 : (opbridge_signal_bit_length32(high) + 1) / 2;
+    uint32_t root = floor_sqrt32((uint32_t)(value >> (2 * half))) << half;
+    uint32_t bit = half == 0 ? 0 : UINT32_C(1) << (half - 1);
     while (bit != 0) {
         const uint32_t candidate = root | bit;
         if ((uint64_t)candidate * candidate <= value) {
@@ -47,6 +69,7 @@ static uint32_t floor_sqrt64(uint64_t value) {
         bit >>= 1;
     }
     return root;
+#endif
 }
 
 /* Round to nearest: value - root^2 > root means value lies above (root + 1/2)^2.

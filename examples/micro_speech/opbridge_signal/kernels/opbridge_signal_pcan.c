@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "opbridge_signal_pcan.h"
+#include "opbridge_signal_helium_internal.h"
 #include "opbridge_signal_integer.h"
 
 #define SNR_FRACTION_BITS 12
@@ -47,7 +48,11 @@ int32_t opbridge_signal_pcan(const uint32_t *input, const uint32_t *noise_estima
     if (snr_shift < 0 || snr_shift > 63) {
         return OPBRIDGE_SIGNAL_PCAN_BAD_SHIFT;
     }
-    for (i = 0; i < num_channels; ++i) {
+    i = 0;
+#if OPBRIDGE_KERNELS_HELIUM
+    i = opbridge_signal_pcan_helium(input, noise_estimate, gain_lut, gain_lut_length, snr_shift, num_channels, output);
+#endif
+    for (; i < num_channels; ++i) {
         uint32_t gain;
         uint32_t snr;
         if (!gain_for_noise(noise_estimate[i], gain_lut, gain_lut_length, &gain)) {

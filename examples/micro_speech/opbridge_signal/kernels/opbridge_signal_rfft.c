@@ -11,12 +11,17 @@
  *   - every Q15 product is rounded by adding 2^14 and shifting right by 15:
  *     a complex product once per part, a real weight once per term;
  *   - every value stored is an int16 (sums wrap modulo 2^16);
- *   - the split step halves int sums before storing them. */
+ *   - the split step halves int sums before storing them.
+ * On the Cortex-M4 (opbridge_signal_rfft_dsp.c) and the Cortex-M55
+ * (opbridge_signal_rfft_helium.c) the radix-4 stages (the first fused with the
+ * leaf copies) and the split step run as SIMD with the same values; this code
+ * runs the other radices and the shapes those variants decline. */
 #include "opbridge_signal_rfft.h"
 #include "opbridge_signal_integer.h"
+#include "opbridge_signal_rfft_internal.h"
 
-#define Q15_MAX 32767
-#define Q15_HALF_LSB 16384
+#define Q15_MAX OPBRIDGE_SIGNAL_RFFT_Q15_MAX
+#define Q15_HALF_LSB OPBRIDGE_SIGNAL_RFFT_HALF_LSB
 /* Stages of radix 2, 3, 4 and 5 only: TFLM cannot run its generic radix. */
 #define MAX_RADIX 5
 
@@ -149,12 +154,15 @@ static void dft5(q15_complex *x, q15_complex root1, q15_complex root2) {
 
 /* One stage over all its blocks: `stride` blocks of radix * span values, each
  * combining `radix` sub-transforms (legs) of length `span`. Position k of leg
- * q is scaled down and turned by exp(-2 pi i q k / (radix * span)), i.e.
- * table entry q * k * stride, before the small DFT across the legs. */
-static void run_stage(int16_t *work, int32_t radix, int32_t span, int32_t stride, const int16_t *twiddles) {
-  /* exp(-2 pi i / radix) and exp(-4 pi i / radix), for radices 3 and 5. */
-  const q15_complex root1 = load(twiddles, stride * span);
-  const q15_complex root2 = radix > 2 ? load(twiddles, 2 * stride * span) : root1;
+ * q is scaled down and turned by exp(-2 pi i q k / (radix * span)), the
+ * stage's table entry (q - 1) * span + k, before the small DFT across the
+ * legs. `roots` holds exp(-2 pi i / radix) and exp(-4 pi i / radix) for
+ * radices 3 and 5. */
+static void run_stage(int16_t *work, int32_t radix, int32_t span, int32_t stride, const int16_t *roots,
+                      const int16_t *twiddles) {
+  const int32_t has_roots = radix == 3 || radix == 5;
+  const q15_complex root1 = has_roots ? load(roots, 0) : make(0, 0);
+  const q15_complex root2 = has_roots ? load(roots, 1) : root1;
   q15_complex legs[MAX_RADIX];
   int32_t block;
   for (block = 0; block < stride; ++block) {
@@ -164,7 +172,7 @@ static void run_stage(int16_t *work, int32_t radix, int32_t span, int32_t stride
       int32_t q;
       legs[0] = scale_down(load(values, k), radix);
       for (q = 1; q < radix; ++q) {
-        legs[q] = multiply(scale_down(load(values, k + q * span), radix), load(twiddles, q * k * stride));
+        legs[q] = multiply(scale_down(load(values, k + q * span), radix), load(twiddles, (q - 1) * span + k));
       }
       switch (radix) {
         case 2: dft2(legs); break;
@@ -179,199 +187,54 @@ static void run_stage(int16_t *work, int32_t radix, int32_t span, int32_t stride
   }
 }
 
-#if OPBRIDGE_SIGNAL_HELIUM
-/* A radix-4 stage, four butterflies per step, each vector four complex values (re, im
- * interleaved) with the same arithmetic as run_stage:
- *   - scale_down by 8191 in Q15: VQRDMULH.S16 is (2ab + 2^15) >> 16 = (ab + 2^14) >> 15, the
- *     product rounded as round_q15 does (it cannot saturate: |8191 a| < 2^28);
- *   - the twiddle product: VQRDMLSDH gives the real parts, round((a.r t.r - a.i t.i) / 2^15),
- *     VQRDMLADHX the imaginary ones, round((a.r t.i + a.i t.r) / 2^15), each sum of two products
- *     rounded once as in multiply (in range: scaled legs are at most 2^13 in magnitude, so no
- *     part reaches 2^14 and the saturating instructions never saturate);
- *   - dft4: VADD/VSUB.I16 wrap modulo 2^16 like the int16 stores, and VCADD by 270 and 90
- *     degrees is minus_i_times and plus_i_times.
- * Twiddles and, in the first stage (span 1), the legs are read with halfword gathers: the tables
- * and the work buffer are only halfword-aligned. */
-static inline int16x8_t helium_twiddle_product(int16x8_t a, int16x8_t twiddle) {
-  int16x8_t product = vqrdmlsdhq_s16(vdupq_n_s16(0), a, twiddle);
-  return vqrdmladhxq_s16(product, a, twiddle);
-}
-
-/* The twiddle product where it can leave the int16 range (the split step's differences reach
- * 2^15): each part's two products summed in int32 and narrowed by VRSHRN, which rounds as
- * round_q15 does and wraps instead of saturating. */
-static inline int16x8_t helium_twiddle_product_wrapping(int16x8_t a, int16x8_t twiddle) {
-  const int16x8_t swapped = vrev32q_s16(a); /* (a.i, a.r) */
-  const int32x4_t real = vsubq_s32(vmullbq_int_s16(a, twiddle), vmulltq_int_s16(a, twiddle));
-  const int32x4_t imaginary = vaddq_s32(vmullbq_int_s16(swapped, twiddle), vmulltq_int_s16(swapped, twiddle));
-  return vrshrntq_n_s32(vrshrnbq_n_s32(vdupq_n_s16(0), real, 15), imaginary, 15);
-}
-
-static inline void helium_dft4(int16x8_t *x0, int16x8_t *x1, int16x8_t *x2, int16x8_t *x3) {
-  const int16x8_t even_sum = vaddq_s16(*x0, *x2);
-  const int16x8_t even_difference = vsubq_s16(*x0, *x2);
-  const int16x8_t odd_sum = vaddq_s16(*x1, *x3);
-  const int16x8_t odd_difference = vsubq_s16(*x1, *x3);
-  *x0 = vaddq_s16(even_sum, odd_sum);
-  *x1 = vcaddq_rot270_s16(even_difference, odd_difference);
-  *x2 = vsubq_s16(even_sum, odd_sum);
-  *x3 = vcaddq_rot90_s16(even_difference, odd_difference);
-}
-
-/* 1 if the stage ran here; 0 for the caller's scalar loop (other shapes). */
-static int32_t run_stage4_helium(int16_t *work, int32_t span, int32_t stride, const int16_t *twiddles) {
-  const int16_t scale = Q15_MAX / 4;
-  /* Halfword offsets of four consecutive complex values: 0, 1, 2, 3, ..., 6, 7. */
-  const uint16x8_t lanes = vidupq_n_u16(0, 1);
-  /* Each lane's complex index (lane / 2) and part (lane % 2). */
-  const uint16x8_t complex_lane = vshrq_n_u16(lanes, 1);
-  const uint16x8_t part = vandq_u16(lanes, vdupq_n_u16(1));
-  if (span % 4 == 0) {
-    /* Four consecutive k of one block: legs contiguous, twiddles at q * k * stride. */
-    for (int32_t block = 0; block < stride; ++block) {
-      int16_t *const values = work + 2 * block * 4 * span;
-      for (int32_t k = 0; k < span; k += 4) {
-        const uint16x8_t index = vmulq_n_u16(vaddq_n_u16(complex_lane, (uint16_t)k), (uint16_t)stride);
-        int16x8_t x0 = vqrdmulhq_n_s16(vld1q_s16(values + 2 * k), scale);
-        int16x8_t x1 = vqrdmulhq_n_s16(vld1q_s16(values + 2 * (k + span)), scale);
-        int16x8_t x2 = vqrdmulhq_n_s16(vld1q_s16(values + 2 * (k + 2 * span)), scale);
-        int16x8_t x3 = vqrdmulhq_n_s16(vld1q_s16(values + 2 * (k + 3 * span)), scale);
-        x1 = helium_twiddle_product(x1, vldrhq_gather_shifted_offset_s16(twiddles, vaddq_u16(vshlq_n_u16(index, 1), part)));
-        x2 = helium_twiddle_product(x2, vldrhq_gather_shifted_offset_s16(twiddles, vaddq_u16(vshlq_n_u16(index, 2), part)));
-        x3 = helium_twiddle_product(
-            x3, vldrhq_gather_shifted_offset_s16(twiddles, vaddq_u16(vmulq_n_u16(index, 6), part)));
-        helium_dft4(&x0, &x1, &x2, &x3);
-        vst1q_s16(values + 2 * k, x0);
-        vst1q_s16(values + 2 * (k + span), x1);
-        vst1q_s16(values + 2 * (k + 2 * span), x2);
-        vst1q_s16(values + 2 * (k + 3 * span), x3);
-      }
-    }
-    return 1;
-  }
-  if (span == 1 && stride % 4 == 0) {
-    /* Four blocks of four adjacent legs (k = 0, twiddles all entry 0): leg q of block b is
-     * complex value 4 b + q, gathered and scattered by halfword offsets 8 b + 2 q + part. */
-    const uint32_t entry0 = (uint32_t)(uint16_t)twiddles[0] | (uint32_t)(uint16_t)twiddles[1] << 16;
-    const int16x8_t twiddle = vreinterpretq_s16_u32(vdupq_n_u32(entry0));
-    const uint16x8_t offsets0 = vaddq_u16(vmulq_n_u16(complex_lane, 8), part);
-    const uint16x8_t offsets1 = vaddq_n_u16(offsets0, 2);
-    const uint16x8_t offsets2 = vaddq_n_u16(offsets0, 4);
-    const uint16x8_t offsets3 = vaddq_n_u16(offsets0, 6);
-    for (int32_t block = 0; block < stride; block += 4) {
-      int16_t *const values = work + 2 * 4 * block;
-      int16x8_t x0 = vqrdmulhq_n_s16(vldrhq_gather_shifted_offset_s16(values, offsets0), scale);
-      int16x8_t x1 = vqrdmulhq_n_s16(vldrhq_gather_shifted_offset_s16(values, offsets1), scale);
-      int16x8_t x2 = vqrdmulhq_n_s16(vldrhq_gather_shifted_offset_s16(values, offsets2), scale);
-      int16x8_t x3 = vqrdmulhq_n_s16(vldrhq_gather_shifted_offset_s16(values, offsets3), scale);
-      x1 = helium_twiddle_product(x1, twiddle);
-      x2 = helium_twiddle_product(x2, twiddle);
-      x3 = helium_twiddle_product(x3, twiddle);
-      helium_dft4(&x0, &x1, &x2, &x3);
-      vstrhq_scatter_shifted_offset_s16(values, offsets0, x0);
-      vstrhq_scatter_shifted_offset_s16(values, offsets1, x1);
-      vstrhq_scatter_shifted_offset_s16(values, offsets2, x2);
-      vstrhq_scatter_shifted_offset_s16(values, offsets3, x3);
-    }
-    return 1;
-  }
-  return 0;
-}
-#endif
-
-#if OPBRIDGE_SIGNAL_HELIUM
-/* KISS's leaf copies, four complex values at a time: each lane's halfword offset is twice its
- * position's input_order entry plus its part, and lanes past input_length are zero (the gather is
- * predicated, which zeroes them). 1 if done; 0 for the scalar loop. */
-static int32_t leaves_helium(const opbridge_signal_rfft_plan *plan, const int16_t *input, int32_t input_length,
-                             int16_t *work) {
-  const int32_t points = plan->fft_length / 2;
-  if (points % 4 != 0 || plan->fft_length > 0xFFFF) {
-    return 0;
-  }
-  const uint16x8_t lanes = vidupq_n_u16(0, 1);
-  const uint16x8_t complex_lane = vshrq_n_u16(lanes, 1);
-  const uint16x8_t part = vandq_u16(lanes, vdupq_n_u16(1));
-  for (int32_t position = 0; position < points; position += 4) {
-    const uint16x8_t order = vldrhq_gather_shifted_offset_u16(plan->input_order + position, complex_lane);
-    const uint16x8_t sample = vaddq_u16(vshlq_n_u16(order, 1), part);
-    const mve_pred16_t inside = vcmphiq_u16(vdupq_n_u16((uint16_t)input_length), sample);
-    vst1q_s16(work + 2 * position, vldrhq_gather_shifted_offset_z_s16(input, sample, inside));
-  }
-  return 1;
-}
-
-/* KISS's split step, four bins k at a time: the mirrored bins points - k are gathered in
- * descending order and conjugated by a multiply by (1, -1) (wrapping, as the negation stored to
- * int16 does), both halves scaled by 16383 (VQRDMULH), the difference turned by the split
- * twiddles (VQRDMLSDH/VQRDMLADHX), and each output halved from the int sum by VHADD/VHSUB (the
- * floor of the exact sum, as shift_right of the int32 does). The mirrored outputs are scattered
- * after the direct ones, so that bin points / 2, written by both, keeps the mirrored value as in
- * KISS. 1 if done; 0 for the scalar loop. */
-static int32_t split_spectrum_helium(const opbridge_signal_rfft_plan *plan, const int16_t *work, int16_t *output) {
-  const int32_t points = plan->fft_length / 2;
-  if ((points / 2) % 4 != 0 || plan->fft_length > 0x7FFF) {
-    return 0;
-  }
-  const int16_t scale = Q15_MAX / 2;
-  const q15_complex dc = scale_down(load(work, 0), 2);
-  store(output, 0, make((int32_t)dc.r + dc.i, 0));
-  store(output, points, make((int32_t)dc.r - dc.i, 0));
-  const uint16x8_t lanes = vidupq_n_u16(0, 1);
-  const uint16x8_t complex_lane = vshrq_n_u16(lanes, 1);
-  const uint16x8_t part = vandq_u16(lanes, vdupq_n_u16(1));
-  const mve_pred16_t real_lanes = vcmpeqq_n_u16(part, 0);
-  const int16x8_t conjugate = vsubq_s16(vdupq_n_s16(1), vreinterpretq_s16_u16(vshlq_n_u16(part, 1)));
-  for (int32_t k = 1; k <= points / 2; k += 4) {
-    /* Halfword offsets of bins points - k - lane, relative to bin points - k - 3. */
-    const uint16x8_t mirrored_offsets = vaddq_u16(vshlq_n_u16(vsubq_u16(vdupq_n_u16(3), complex_lane), 1), part);
-    const int16x8_t forward = vqrdmulhq_n_s16(vld1q_s16(work + 2 * k), scale);
-    const int16x8_t mirrored_raw = vldrhq_gather_shifted_offset_s16(work + 2 * (points - k - 3), mirrored_offsets);
-    const int16x8_t mirrored = vqrdmulhq_n_s16(vmulq_s16(mirrored_raw, conjugate), scale);
-    const int16x8_t sum = vaddq_s16(forward, mirrored);
-    const int16x8_t rotated =
-        helium_twiddle_product_wrapping(vsubq_s16(forward, mirrored), vld1q_s16(plan->split_twiddles + 2 * (k - 1)));
-    vst1q_s16(output + 2 * k, vhaddq_s16(sum, rotated));
-    /* Real parts (sum - rotated) / 2, imaginary parts (rotated - sum) / 2. */
-    const int16x8_t back = vpselq_s16(vhsubq_s16(sum, rotated), vhsubq_s16(rotated, sum), real_lanes);
-    vstrhq_scatter_shifted_offset_s16(output + 2 * (points - k - 3), mirrored_offsets, back);
-  }
-  return 1;
-}
-#endif
-
 /* KISS's kiss_fft over the input's (even, odd) sample pairs, into `work`. */
 static int32_t complex_fft(const opbridge_signal_rfft_plan *plan, const int16_t *input, int32_t input_length,
                            int16_t *work) {
   const int32_t points = plan->fft_length / 2;
-  int32_t position;
-  int32_t stage;
+  const int16_t *twiddles = plan->stage_twiddles;
+  int32_t stage = plan->stage_count - 1;
   int32_t stride = points;
-  /* KISS's leaf copies, with the zero padding TFLM applies past input_length. */
-#if OPBRIDGE_SIGNAL_HELIUM
-  position = leaves_helium(plan, input, input_length, work) ? points : 0;
-#else
-  position = 0;
-#endif
-  for (; position < points; ++position) {
-    const int32_t sample = 2 * (int32_t)plan->input_order[position];
-    work[2 * position] = sample < input_length ? input[sample] : 0;
-    work[2 * position + 1] = sample + 1 < input_length ? input[sample + 1] : 0;
-  }
-  /* Innermost stage first, as KISS's recursion unwinds. */
-  for (stage = plan->stage_count - 1; stage >= 0; --stage) {
-    const int32_t radix = plan->stages[2 * stage];
-    const int32_t span = plan->stages[2 * stage + 1];
+  int32_t position;
+  for (position = 0; position < plan->stage_count; ++position) {
+    const int32_t radix = plan->stages[2 * position];
     if (radix < 2 || radix > MAX_RADIX) {
       return 1; /* TFLM cannot run a generic-radix stage either */
     }
+  }
+#if OPBRIDGE_SIGNAL_RFFT_VARIANT
+  /* The leaf copies and an innermost radix-4 stage in one pass. */
+  if (stage >= 0 && plan->stages[2 * stage] == 4 &&
+      opbridge_signal_rfft_variant_first_stage4(plan, input, input_length, twiddles, work)) {
+    stride /= 4;
+    twiddles += 2 * 3 * plan->stages[2 * stage + 1];
+    --stage;
+  } else
+#endif
+  {
+    /* KISS's leaf copies, with the zero padding TFLM applies past input_length. */
+    for (position = 0; position < points; ++position) {
+      const int32_t sample = 2 * (int32_t)plan->input_order[position];
+      work[2 * position] = sample < input_length ? input[sample] : 0;
+      work[2 * position + 1] = sample + 1 < input_length ? input[sample + 1] : 0;
+    }
+  }
+  /* Innermost stage first, as KISS's recursion unwinds. */
+  for (; stage >= 0; --stage) {
+    const int32_t radix = plan->stages[2 * stage];
+    const int32_t span = plan->stages[2 * stage + 1];
+    const int16_t *const roots = twiddles;
     stride /= radix;
-#if OPBRIDGE_SIGNAL_HELIUM
-    if (radix == 4 && run_stage4_helium(work, span, stride, plan->twiddles)) {
+    if (radix == 3 || radix == 5) {
+      twiddles += 2 * 2;
+    }
+#if OPBRIDGE_SIGNAL_RFFT_VARIANT
+    if (radix == 4 && opbridge_signal_rfft_variant_stage4(work, span, stride, twiddles)) {
+      twiddles += 2 * 3 * span;
       continue;
     }
 #endif
-    run_stage(work, radix, span, stride, plan->twiddles);
+    run_stage(work, radix, span, stride, roots, twiddles);
+    twiddles += 2 * (radix - 1) * span;
   }
   return 0;
 }
@@ -408,8 +271,8 @@ int32_t opbridge_signal_rfft_int16(const opbridge_signal_rfft_plan *plan, const 
     if (complex_fft(plan, input + frame * input_length, input_length, work) != 0) {
       return 1;
     }
-#if OPBRIDGE_SIGNAL_HELIUM
-    if (split_spectrum_helium(plan, work, output + frame * (plan->fft_length + 2))) {
+#if OPBRIDGE_SIGNAL_RFFT_VARIANT
+    if (opbridge_signal_rfft_variant_split(plan, work, output + frame * (plan->fft_length + 2))) {
       continue;
     }
 #endif

@@ -15,11 +15,18 @@ typedef struct {
   int32_t stage_count;
   /* stage_count (radix, span) pairs, outermost stage first; radix is 2, 3, 4 or 5. */
   const int32_t *stages;
-  /* fft_length / 2 Q15 complex twiddles exp(-2 pi i k / (fft_length / 2)), interleaved re, im. */
-  const int16_t *twiddles;
+  /* Q15 complex twiddles (interleaved re, im) in the order the stages read them: stage by stage,
+   * innermost (the first to run) first. A stage of radix p and span m has `stride` blocks
+   * (fft_length / 2 / (p m)); it turns position k of leg q by w^(q k stride), w = exp(-2 pi i /
+   * (fft_length / 2)) (KISS's table entry q k stride). Its entries: for radix 3 and 5 first the
+   * roots w^(stride m) and w^(2 stride m); then, leg by leg (q = 1 .. p - 1), the twiddles of
+   * positions k = 0 .. m - 1. Entry 0 of every leg (k = 0) is (32767, 0). */
+  const int16_t *stage_twiddles;
   /* fft_length / 4 Q15 complex twiddles of the real-spectrum split step, interleaved. */
   const int16_t *split_twiddles;
-  /* fft_length / 2 entries: the complex input sample that starts at each position (digit reversal). */
+  /* fft_length / 2 entries: the complex input sample that starts at each position (KISS's mixed-radix
+   * digit reversal). With an innermost stage of radix p, entry p b + q is entry p b plus
+   * q fft_length / (2 p): the fast variants read only entry p b of each first-stage block. */
   const uint16_t *input_order;
 } opbridge_signal_rfft_plan;
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* SignalWindow, bit-exact with TFLM's ApplyWindow. */
 #include "opbridge_signal_window.h"
+#include "opbridge_signal_dsp_internal.h"
 #include "opbridge_signal_integer.h"
 
 int32_t opbridge_signal_window(const int16_t *input, const int16_t *weights, int32_t weight_count,
@@ -11,8 +12,12 @@ int32_t opbridge_signal_window(const int16_t *input, const int16_t *weights, int
   }
   /* TFLM windows each run of weight_count samples (e.g. each batch row) alike. */
   for (start = 0; start < sample_count; start += weight_count) {
+#if OPBRIDGE_KERNELS_DSP
+    /* Two samples a word with SMULBB/SMULTT, SSAT and PKHBT (opbridge_signal_window_dsp.c). */
+    opbridge_signal_window_dsp(input + start, weights, weight_count, shift, output + start);
+#else
     int32_t i = 0;
-#if OPBRIDGE_SIGNAL_HELIUM
+#if OPBRIDGE_KERNELS_HELIUM
     /* Eight samples a step: even and odd lanes multiplied into int32 (VMULLB/VMULLT), shifted
      * right arithmetically (floor, as shift_right), narrowed back with saturation to int16. */
     for (; i + 8 <= weight_count; i += 8) {
@@ -28,6 +33,7 @@ int32_t opbridge_signal_window(const int16_t *input, const int16_t *weights, int
       const int32_t scaled = opbridge_signal_shift_right((int32_t)input[start + i] * weights[i], shift);
       output[start + i] = (int16_t)(scaled < INT16_MIN ? INT16_MIN : scaled > INT16_MAX ? INT16_MAX : scaled);
     }
+#endif
   }
   return 0;
 }

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from ai_edge_litert import schema_py_generated as schema
 from flatbuffers import flexbuffers
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from opbridge.ir import DType
@@ -14,7 +14,7 @@ from opbridge_testing.single_op import GraphBuilder
 from tflite_micro.python.tflite_micro import runtime
 
 from opbridge_signal.pcan import CUSTOM_CODE, PcanAttributes, emit_c, persistent_bytes, reference, scratch_bytes
-from opbridge_signal.testing import real_model_node, run_c
+from opbridge_signal.testing import CORTEX_M_PLATFORMS, real_model_node, run_c
 
 FULL_LUT_LENGTH = 125  # 3 coefficients for each of the 31 octaves above 2, at 4 * bits - 6
 
@@ -42,16 +42,25 @@ def run_tflite_micro(
     return results
 
 
+def check_c(
+    attributes: PcanAttributes, frames: list[list[np.ndarray]], gain_lut: np.ndarray, platform: str = "host"
+) -> None:
+    expected = [reference(attributes, [*frame, gain_lut], None)[0] for frame in frames]
+    shape = frames[0][0].shape
+    from_c = run_c(lambda args: emit_c(attributes, args), [[*frame, gain_lut] for frame in frames],
+                   [(np.dtype(np.uint32), shape)], platform=platform)  # fmt: skip
+    for index, (ours, theirs) in enumerate(zip(expected, from_c, strict=True)):
+        np.testing.assert_array_equal(
+            theirs[0], ours, err_msg=f"frame {index}: C on {platform} differs from the reference ({attributes})"
+        )
+
+
 def check_against_tflm_and_c(attributes: PcanAttributes, frames: list[list[np.ndarray]], gain_lut: np.ndarray) -> None:
     expected = [reference(attributes, [*frame, gain_lut], None)[0] for frame in frames]
     for index, (ours, theirs) in enumerate(zip(expected, run_tflite_micro(attributes, frames, gain_lut), strict=True)):
         assert ours.dtype == theirs.dtype and ours.shape == theirs.shape, (ours.dtype, ours.shape, theirs.shape)
         np.testing.assert_array_equal(ours, theirs, err_msg=f"frame {index}: reference differs from TFLite Micro")
-    shape = frames[0][0].shape
-    from_c = run_c(lambda args: emit_c(attributes, args), [[*frame, gain_lut] for frame in frames],
-                   [(np.dtype(np.uint32), shape)])  # fmt: skip
-    for index, (ours, theirs) in enumerate(zip(expected, from_c, strict=True)):
-        np.testing.assert_array_equal(theirs[0], ours, err_msg=f"frame {index}: C differs from the reference")
+    check_c(attributes, frames, gain_lut)
 
 
 # Every octave equally likely, so every LUT segment gets used.
@@ -65,22 +74,46 @@ def frames_of(count: int, channels: int, maximum_noise: int = 2**32 - 1) -> st.S
     return st.lists(frame.map(list), min_size=count, max_size=count)
 
 
+def draw_attributes_and_lut(data: st.DataObject) -> tuple[PcanAttributes, np.ndarray]:
+    attributes = PcanAttributes(snr_shift=data.draw(st.one_of(st.integers(0, 12), st.integers(0, 63))))
+    lut_values = st.one_of(st.integers(-(2**15), 2**15 - 1), st.integers(0, 2048))
+    return attributes, data.draw(hnp.arrays(np.int16, FULL_LUT_LENGTH, elements=lut_values))
+
+
+def real_model_attributes_and_lut() -> tuple[PcanAttributes, np.ndarray]:
+    custom_options, constants = real_model_node(CUSTOM_CODE)
+    gain_lut = constants[2]  # the third input, a constant int16 table
+    assert gain_lut is not None and gain_lut.dtype == np.int16
+    return PcanAttributes.from_flexbuffer(custom_options), gain_lut
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.data())
 def test_reference_and_c_match_tflite_micro(data: st.DataObject) -> None:
-    attributes = PcanAttributes(snr_shift=data.draw(st.one_of(st.integers(0, 12), st.integers(0, 63))))
-    lut_values = st.one_of(st.integers(-(2**15), 2**15 - 1), st.integers(0, 2048))
-    gain_lut = data.draw(hnp.arrays(np.int16, FULL_LUT_LENGTH, elements=lut_values))
+    attributes, gain_lut = draw_attributes_and_lut(data)
     check_against_tflm_and_c(attributes, data.draw(frames_of(2, data.draw(st.integers(1, 48)))), gain_lut)
+
+
+# No shrinking on the boards: each example is a cross-compile and an emulator run, and shrinking a failure
+# took minutes; the failure names the sizes and frame (and the host test shrinks the portable C's failures).
+@pytest.mark.parametrize("sizes", ["front_end", "drawn"])
+@pytest.mark.parametrize("platform", CORTEX_M_PLATFORMS)
+@settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(st.data())
+def test_c_matches_reference_on_cortex_m(platform: str, sizes: str, data: st.DataObject) -> None:
+    """The C on the emulated boards: the front end's node (40 channels, its LUT and shift) and drawn sizes."""
+    if sizes == "front_end":
+        attributes, gain_lut = real_model_attributes_and_lut()
+        check_c(attributes, data.draw(frames_of(4, 40)), gain_lut, platform)
+    else:
+        attributes, gain_lut = draw_attributes_and_lut(data)
+        check_c(attributes, data.draw(frames_of(4, data.draw(st.integers(1, 48)))), gain_lut, platform)
 
 
 @settings(max_examples=5, deadline=None)
 @given(st.data())
 def test_real_model_node(data: st.DataObject) -> None:
-    custom_options, constants = real_model_node(CUSTOM_CODE)
-    gain_lut = constants[2]  # the third input, a constant int16 table
-    assert gain_lut is not None and gain_lut.dtype == np.int16
-    attributes = PcanAttributes.from_flexbuffer(custom_options)
+    attributes, gain_lut = real_model_attributes_and_lut()
     assert gain_lut.shape == (FULL_LUT_LENGTH,)
     assert (
         scratch_bytes(attributes, [(40,), (40,), (125,)]) == 0

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from ai_edge_litert import schema_py_generated as schema
 from flatbuffers import flexbuffers
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 from opbridge.ir import DType
 from opbridge_testing.litert_models import single_op_model
@@ -17,7 +17,7 @@ from tflite_micro.python.tflite_micro import runtime
 
 from opbridge_signal import fft_auto_scale, rfft, window
 from opbridge_signal.rfft.reference import output_shape, rfft_plan
-from opbridge_signal.testing import real_frames, real_model_node, run_c
+from opbridge_signal.testing import CORTEX_M_PLATFORMS, WINDOW_SAMPLES, real_frames, real_model_node, run_c
 
 ARENA_BYTES = 256 * 1024
 
@@ -99,20 +99,43 @@ def test_reference_matches_tflite_micro(data: st.DataObject) -> None:
         assert_equal(ours, theirs, f"{attributes}, input {input_shape}, frame {index}")
 
 
-@settings(max_examples=12, deadline=None)
-@given(st.data())
-def test_c_matches_reference(data: st.DataObject) -> None:
-    attributes, input_shape = draw_case(data)
-    frames = [[draw_samples(data, input_shape)] for _ in range(3)]
+def check_c(
+    attributes: rfft.RfftAttributes, input_shape: tuple[int, ...], frames: list[list[np.ndarray]], platform: str
+) -> None:
     expected = [rfft.reference(attributes, frame, None) for frame in frames]
     produced = run_c(
         functools.partial(rfft.emit_c, attributes),
         frames,
         [(np.dtype(np.int16), output_shape(attributes, input_shape))],
         scratch_bytes=rfft.scratch_bytes(attributes, [input_shape]),
+        platform=platform,
     )
     for index, (ours, theirs) in enumerate(zip(produced, expected, strict=True)):
-        assert_equal(ours[0], theirs[0], f"C vs reference, {attributes}, input {input_shape}, frame {index}")
+        assert_equal(
+            ours[0], theirs[0], f"C vs reference on {platform}, {attributes}, input {input_shape}, frame {index}"
+        )
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.data())
+def test_c_matches_reference(data: st.DataObject) -> None:
+    attributes, input_shape = draw_case(data)
+    check_c(attributes, input_shape, [[draw_samples(data, input_shape)] for _ in range(3)], "host")
+
+
+# No shrinking on the boards: each example is a cross-compile and an emulator run, and shrinking a failure
+# took minutes; the failure names the sizes and frame (and the host test shrinks the portable C's failures).
+@pytest.mark.parametrize("sizes", ["front_end", "drawn"])
+@pytest.mark.parametrize("platform", CORTEX_M_PLATFORMS)
+@settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(st.data())
+def test_c_matches_reference_on_cortex_m(platform: str, sizes: str, data: st.DataObject) -> None:
+    """The C on the emulated boards: the front end's size (fft_length 512, 480 samples) and drawn ones."""
+    if sizes == "front_end":
+        attributes, input_shape = rfft.RfftAttributes(fft_length=512), (WINDOW_SAMPLES,)
+    else:
+        attributes, input_shape = draw_case(data)
+    check_c(attributes, input_shape, [[draw_samples(data, input_shape)] for _ in range(4)], platform)
 
 
 @pytest.mark.parametrize("fft_length", [4, 6, 10, 512, 1024])

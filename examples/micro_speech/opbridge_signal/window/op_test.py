@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from ai_edge_litert import schema_py_generated as schema
 from flatbuffers import flexbuffers
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 from opbridge.ir import DType
 from opbridge_testing.litert_models import single_op_model
@@ -15,7 +15,7 @@ from opbridge_testing.single_op import GraphBuilder
 from tflite_micro.python.tflite_micro import runtime
 
 from opbridge_signal import window
-from opbridge_signal.testing import real_frames, real_model_node, run_c
+from opbridge_signal.testing import CORTEX_M_PLATFORMS, WINDOW_SAMPLES, real_frames, real_model_node, run_c
 
 ARENA_BYTES = 64 * 1024
 
@@ -84,15 +84,43 @@ def test_reference_matches_tflite_micro(data: st.DataObject) -> None:
         assert_equal(ours, theirs, f"{attributes}, input {input_shape}, frame {index}")
 
 
+def check_c(
+    attributes: window.WindowAttributes, input_shape: tuple[int, ...], frames: list[list[np.ndarray]], platform: str
+) -> None:
+    expected = [window.reference(attributes, frame, None) for frame in frames]
+    produced = run_c(
+        functools.partial(window.emit_c, attributes), frames, [(np.dtype(np.int16), input_shape)], platform=platform
+    )
+    for index, (ours, theirs) in enumerate(zip(produced, expected, strict=True)):
+        assert_equal(
+            ours[0], theirs[0], f"C vs reference on {platform}, {attributes}, input {input_shape}, frame {index}"
+        )
+
+
 @settings(max_examples=12, deadline=None)
 @given(st.data())
 def test_c_matches_reference(data: st.DataObject) -> None:
     attributes, input_shape, weights = draw_case(data)
     frames = [[draw_int16(data, input_shape, f"frame {k}"), weights] for k in range(3)]
-    expected = [window.reference(attributes, frame, None) for frame in frames]
-    produced = run_c(functools.partial(window.emit_c, attributes), frames, [(np.dtype(np.int16), input_shape)])
-    for index, (ours, theirs) in enumerate(zip(produced, expected, strict=True)):
-        assert_equal(ours[0], theirs[0], f"C vs reference, {attributes}, input {input_shape}, frame {index}")
+    check_c(attributes, input_shape, frames, "host")
+
+
+# No shrinking on the boards: each example is a cross-compile and an emulator run, and shrinking a failure
+# took minutes; the failure names the sizes and frame (and the host test shrinks the portable C's failures).
+@pytest.mark.parametrize("sizes", ["front_end", "drawn"])
+@pytest.mark.parametrize("platform", CORTEX_M_PLATFORMS)
+@settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(st.data())
+def test_c_matches_reference_on_cortex_m(platform: str, sizes: str, data: st.DataObject) -> None:
+    """The C on the emulated boards: the front end's node (480 samples, its weights and shift) and drawn sizes."""
+    if sizes == "front_end":
+        custom_options, (_, weights) = real_model_node(window.CUSTOM_CODE)
+        attributes, input_shape = window.WindowAttributes.from_flexbuffer(custom_options), (1, WINDOW_SAMPLES)
+        assert weights is not None
+    else:
+        attributes, input_shape, weights = draw_case(data)
+    frames = [[draw_int16(data, input_shape, f"frame {k}"), weights] for k in range(4)]
+    check_c(attributes, input_shape, frames, platform)
 
 
 @pytest.mark.parametrize("shift", [0, 12, 31])
