@@ -38,8 +38,8 @@ EMULATORS = {"cortex_m55": "mps3-an547", "cortex_m4": "mps2-an386", "aarch64_lin
 # The clocks of the time estimates: typical parts run a Cortex-M55 at 160 MHz or more, a Cortex-M4 at 80 MHz.
 ESTIMATE_CLOCK_HZ = {"cortex_m55": 160_000_000, "cortex_m4": 80_000_000}
 FRAMES = 49  # 1 s of audio: 30 ms windows every 20 ms
-# Bazel's compilation mode -> the optimisation level its C compile uses (toolchains/).
-OPTIMISATION = {"fastbuild": "-O1", "opt": "-O2", "dbg": "-O0"}
+# Bazel's compilation mode -> how the output names the build (toolchains/cc_toolchain_config.bzl's levels).
+BUILDS = {"fastbuild": "the default build (-O1)", "opt": "the -c opt build (-O2)", "dbg": "the -c dbg build (-O0)"}
 PLANS = {
     "frontend": HERE / "frontend_module_plan.json",
     "micro_speech": RUNFILES_ROOT / "tests" / "models" / "micro_speech_module_plan.json",
@@ -133,15 +133,15 @@ def instruction_lines(instructions: dict[str, int], platform: str, mode: str) ->
     (49 frames and one classification) as a share of a typical part's clock."""
     front, classifier = instructions["front_end"], instructions["classifier"]
     clock = ESTIMATE_CLOCK_HZ[platform]
-    build = f"{mode} build ({OPTIMISATION[mode]})" if mode in OPTIMISATION else "this build"
+    build = BUILDS.get(mode, "this build")
     per_second = front + classifier
     return [
         f"instructions: {per_second} (front end {front} for {FRAMES} frames, classifier {classifier}), {build}",
         f"  front end: {front / FRAMES:,.0f} a frame (30 ms of audio, every 20 ms); classifier: {classifier:,} an "
         "inference",
         f"  1 s of audio ({FRAMES} frames and one inference): {per_second:,} instructions, about "
-        f"{per_second / clock * 1000:.1f} ms, {100 * per_second / clock:.1f}% of a {clock // 1_000_000} MHz "
-        f"{platform.replace('_', '-')} if each took one cycle (an estimate: QEMU counts instructions, not cycles)",
+        f"{per_second / clock * 1000:.1f} ms, {100 * per_second / clock:.1f}% of a {platform.replace('_', '-')} at "
+        f"{clock // 1_000_000} MHz if each took one cycle (an estimate: QEMU counts instructions, not cycles)",
     ]
 
 
