@@ -19,6 +19,7 @@
 
 #include "frontend.h"
 #include "platforms/boards/common/opbridge_board_timer.h"
+#include "tests/benchmarks/benchmark_timing.h"
 
 #define SAMPLE_COUNT 16000 /* 1 s at 16 kHz */
 #define WINDOW_SAMPLES 480 /* 30 ms */
@@ -27,37 +28,6 @@
 #define CLIP_PATH "frontend_clip.raw"
 
 static int16_t audio[SAMPLE_COUNT];
-
-#ifdef TIME_NODES
-/* Ticks of each node over all frames (the front end has 22 nodes). */
-#define MAX_TIMED_NODES 64
-static uint64_t node_ticks[MAX_TIMED_NODES];
-static const char *node_types[MAX_TIMED_NODES];
-static uint64_t node_start;
-static int32_t nodes_timed = 0;
-
-void opbridge_node_timer(int32_t node, const char *op_type, int32_t end);
-void opbridge_node_timer(int32_t node, const char *op_type, int32_t end) {
-  const uint64_t now = opbridge_board_timer_ticks();
-  if (!end) {
-    node_start = now;
-    return;
-  }
-  const int32_t slot = node < MAX_TIMED_NODES ? node : MAX_TIMED_NODES - 1;
-  node_ticks[slot] += now - node_start;
-  node_types[slot] = op_type;
-  nodes_timed = slot + 1 > nodes_timed ? slot + 1 : nodes_timed;
-}
-#endif
-
-static void print_u64(const char *label, uint64_t value) {
-  /* newlib-nano's printf has no %llu: print in two parts. */
-  if (value >= 1000000000u) {
-    printf("%s%lu%09lu\n", label, (unsigned long)(value / 1000000000u), (unsigned long)(value % 1000000000u));
-  } else {
-    printf("%s%lu\n", label, (unsigned long)value);
-  }
-}
 
 int main(void) {
   FILE *clip = fopen(CLIP_PATH, "rb");
@@ -91,16 +61,11 @@ int main(void) {
     }
   }
   opbridge_board_timer_stop();
-  print_u64("instructions_run=", opbridge_board_instructions(ticks));
-  print_u64("instructions_empty=", opbridge_board_instructions(empty_end - empty_start));
+  benchmark_print_u64("instructions_run=", opbridge_board_instructions(ticks));
+  benchmark_print_u64("instructions_empty=", opbridge_board_instructions(empty_end - empty_start));
   printf("frames=%d\n", FRAMES);
 #ifdef TIME_NODES
-  for (int32_t node = 0; node < nodes_timed; ++node) {
-    if (node_types[node] != NULL) {
-      printf("node=%ld %s ", (long)node, node_types[node]);
-      print_u64("", opbridge_board_instructions(node_ticks[node]));
-    }
-  }
+  benchmark_print_nodes();
 #endif
   return 0;
 }

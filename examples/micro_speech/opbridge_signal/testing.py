@@ -21,7 +21,10 @@ import wave
 from collections.abc import Callable
 
 import numpy as np
+import pytest
 from ai_edge_litert import schema_py_generated as schema
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
 from opbridge.backends.c.emit_context import NodeCode
 
 from opbridge_signal.emit_args import SignalEmitArgs
@@ -66,6 +69,23 @@ BOARDS = {
 }
 PLATFORMS = ("host", *BOARDS)
 CORTEX_M_PLATFORMS = tuple(BOARDS)
+# Examples per board and size kind of an operator's test_c_matches_reference_on_cortex_m.
+BOARD_EXAMPLES = 8
+
+
+def on_the_boards(test: Callable[..., None]) -> Callable[..., None]:
+    """Makes `test(platform, sizes, data)` a drawn-input test on each emulated board (`platform`), with the
+    front end's own sizes and with drawn ones (`sizes`: "front_end" or "drawn"). No shrinking on the boards:
+    each example is a cross-compile and an emulator run, and shrinking a failure took minutes; the failure
+    names the sizes and frame (and the host test shrinks the portable C's failures)."""
+    drawn = given(st.data())(test)
+    tuned = settings(max_examples=BOARD_EXAMPLES, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])(
+        drawn
+    )
+    on_each_board = pytest.mark.parametrize("platform", CORTEX_M_PLATFORMS)(tuned)
+    return pytest.mark.parametrize("sizes", ["front_end", "drawn"])(on_each_board)
+
+
 CROSS_COMPILER = "arm-none-eabi-gcc"
 # The Bazel toolchains' C flags (toolchains/cc_toolchain_config.bzl, --compilation_mode=opt); the test
 # program alone adds -Wno-unused-variable.

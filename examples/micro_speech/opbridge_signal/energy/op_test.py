@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from ai_edge_litert import schema_py_generated as schema
 from flatbuffers import flexbuffers
-from hypothesis import Phase, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from opbridge.ir import DType
 from opbridge_testing.litert_models import single_op_model
@@ -15,7 +15,7 @@ from opbridge_testing.single_op import GraphBuilder
 from tflite_micro.python.tflite_micro import runtime
 
 from opbridge_signal import energy, fft_auto_scale, rfft, window
-from opbridge_signal.testing import CORTEX_M_PLATFORMS, real_frames, real_model_node, run_c
+from opbridge_signal.testing import on_the_boards, real_frames, real_model_node, run_c
 
 ARENA_BYTES = 64 * 1024
 
@@ -107,12 +107,7 @@ def test_c_matches_reference(data: st.DataObject) -> None:
     check_c(attributes, bins, [[draw_spectrum(data, bins)] for _ in range(3)], "host")
 
 
-# No shrinking on the boards: each example is a cross-compile and an emulator run, and shrinking a failure
-# took minutes; the failure names the sizes and frame (and the host test shrinks the portable C's failures).
-@pytest.mark.parametrize("sizes", ["front_end", "drawn"])
-@pytest.mark.parametrize("platform", CORTEX_M_PLATFORMS)
-@settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
-@given(st.data())
+@on_the_boards
 def test_c_matches_reference_on_cortex_m(platform: str, sizes: str, data: st.DataObject) -> None:
     """The C on the emulated boards: the front end's node (257 bins, 5 to 241) and drawn sizes and ranges."""
     if sizes == "front_end":

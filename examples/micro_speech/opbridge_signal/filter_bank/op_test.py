@@ -6,7 +6,7 @@ import dataclasses
 import numpy as np
 import pytest
 from ai_edge_litert import schema_py_generated as schema
-from hypothesis import Phase, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from opbridge.ir import DType
@@ -24,7 +24,7 @@ from opbridge_signal.filter_bank import (
     scratch_bytes,
 )
 from opbridge_signal.filter_bank.emit_c import merged_bands
-from opbridge_signal.testing import CORTEX_M_PLATFORMS, real_model_node, run_c
+from opbridge_signal.testing import on_the_boards, real_model_node, run_c
 
 TABLE_NAMES = ("weights", "unweights", "channel_frequency_starts", "channel_weight_starts", "channel_widths")
 
@@ -128,12 +128,7 @@ def real_model_tables() -> tuple[FilterBankAttributes, list[np.ndarray]]:
     return attributes, [table for table in constants[1:] if table is not None]
 
 
-# No shrinking on the boards: each example is a cross-compile and an emulator run, and shrinking a failure
-# took minutes; the failure names the sizes and frame (and the host test shrinks the portable C's failures).
-@pytest.mark.parametrize("sizes", ["front_end", "drawn"])
-@pytest.mark.parametrize("platform", CORTEX_M_PLATFORMS)
-@settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
-@given(st.data())
+@on_the_boards
 def test_c_matches_reference_on_cortex_m(platform: str, sizes: str, data: st.DataObject) -> None:
     """The C on the emulated boards: the front end's node (40 channels, 257 bins, its tables) and drawn banks."""
     if sizes == "front_end":

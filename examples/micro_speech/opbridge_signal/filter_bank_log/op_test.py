@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from ai_edge_litert import schema_py_generated as schema
 from flatbuffers import flexbuffers
-from hypothesis import Phase, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from opbridge.ir import DType
@@ -21,7 +21,7 @@ from opbridge_signal.filter_bank_log import (
     reference,
     scratch_bytes,
 )
-from opbridge_signal.testing import CORTEX_M_PLATFORMS, run_c
+from opbridge_signal.testing import on_the_boards, run_c
 
 # The real model's node attributes (model inputs, not TFLM results).
 REAL_MODEL_ATTRIBUTES = FilterBankLogAttributes(input_correction_bits=3, output_scale=64)
@@ -82,12 +82,7 @@ def test_reference_and_c_match_tflite_micro(data: st.DataObject) -> None:
     check_against_tflm_and_c(attributes, data.draw(frames_of(2, data.draw(st.integers(1, 64)))))
 
 
-# No shrinking on the boards: each example is a cross-compile and an emulator run, and shrinking a failure
-# took minutes; the failure names the sizes and frame (and the host test shrinks the portable C's failures).
-@pytest.mark.parametrize("sizes", ["front_end", "drawn"])
-@pytest.mark.parametrize("platform", CORTEX_M_PLATFORMS)
-@settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
-@given(st.data())
+@on_the_boards
 def test_c_matches_reference_on_cortex_m(platform: str, sizes: str, data: st.DataObject) -> None:
     """The C on the emulated boards: the front end's node (40 channels, its attributes) and drawn sizes."""
     if sizes == "front_end":

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from ai_edge_litert import schema_py_generated as schema
 from flatbuffers import flexbuffers
-from hypothesis import Phase, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from opbridge.ir import DType
@@ -25,7 +25,7 @@ from opbridge_signal.filter_bank_spectral_subtraction import (
     reference,
     scratch_bytes,
 )
-from opbridge_signal.testing import CORTEX_M_PLATFORMS, run_c
+from opbridge_signal.testing import on_the_boards, run_c
 
 # The real model's node attributes (model inputs, not TFLM results).
 REAL_MODEL_ATTRIBUTES = FilterBankSpectralSubtractionAttributes(
@@ -147,12 +147,7 @@ def test_reference_and_c_match_tflite_micro(data: st.DataObject) -> None:
     check_against_tflm_and_c(attributes, data.draw(signals(attributes.num_channels, 6)))
 
 
-# No shrinking on the boards: each example is a cross-compile and an emulator run, and shrinking a failure
-# took minutes; the failure names the sizes and frame (and the host test shrinks the portable C's failures).
-@pytest.mark.parametrize("sizes", ["front_end", "drawn"])
-@pytest.mark.parametrize("platform", CORTEX_M_PLATFORMS)
-@settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
-@given(st.data())
+@on_the_boards
 def test_c_matches_reference_on_cortex_m(platform: str, sizes: str, data: st.DataObject) -> None:
     """The C on the emulated boards, over several frames (the estimate carries over): the front end's node
     (40 channels, its attributes, clamping either way) and drawn attributes and channel counts."""

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from ai_edge_litert import schema_py_generated as schema
 from flatbuffers import flexbuffers
-from hypothesis import Phase, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from opbridge.ir import DType
@@ -14,7 +14,7 @@ from opbridge_testing.single_op import GraphBuilder
 from tflite_micro.python.tflite_micro import runtime
 
 from opbridge_signal.pcan import CUSTOM_CODE, PcanAttributes, emit_c, persistent_bytes, reference, scratch_bytes
-from opbridge_signal.testing import CORTEX_M_PLATFORMS, real_model_node, run_c
+from opbridge_signal.testing import on_the_boards, real_model_node, run_c
 
 FULL_LUT_LENGTH = 125  # 3 coefficients for each of the 31 octaves above 2, at 4 * bits - 6
 
@@ -94,12 +94,7 @@ def test_reference_and_c_match_tflite_micro(data: st.DataObject) -> None:
     check_against_tflm_and_c(attributes, data.draw(frames_of(2, data.draw(st.integers(1, 48)))), gain_lut)
 
 
-# No shrinking on the boards: each example is a cross-compile and an emulator run, and shrinking a failure
-# took minutes; the failure names the sizes and frame (and the host test shrinks the portable C's failures).
-@pytest.mark.parametrize("sizes", ["front_end", "drawn"])
-@pytest.mark.parametrize("platform", CORTEX_M_PLATFORMS)
-@settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
-@given(st.data())
+@on_the_boards
 def test_c_matches_reference_on_cortex_m(platform: str, sizes: str, data: st.DataObject) -> None:
     """The C on the emulated boards: the front end's node (40 channels, its LUT and shift) and drawn sizes."""
     if sizes == "front_end":
