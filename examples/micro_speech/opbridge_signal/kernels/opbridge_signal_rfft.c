@@ -212,7 +212,11 @@ static int32_t complex_fft(const opbridge_signal_rfft_plan *plan, const int16_t 
 #endif
   {
     /* KISS's leaf copies, with the zero padding TFLM applies past input_length. */
-    for (position = 0; position < points; ++position) {
+    position = 0;
+#if OPBRIDGE_KERNELS_HELIUM
+    position = opbridge_signal_rfft_variant_leaves(plan, input, input_length, work) ? points : 0;
+#endif
+    for (; position < points; ++position) {
       const int32_t sample = 2 * (int32_t)plan->input_order[position];
       work[2 * position] = sample < input_length ? input[sample] : 0;
       work[2 * position + 1] = sample + 1 < input_length ? input[sample + 1] : 0;

@@ -186,6 +186,28 @@ int32_t opbridge_signal_rfft_variant_stage4(int16_t *work, int32_t span, int32_t
   return 1;
 }
 
+/* KISS's leaf copies when the innermost stage is not fused with them (it is not radix 4, or the fused
+ * first stage declined the buffers), four complex values a step: each lane's halfword offset is twice its
+ * position's input_order entry plus its part, and lanes past input_length are zero (the predicated gather
+ * zeroes them). 1 if done; 0 for the portable loop. */
+int32_t opbridge_signal_rfft_variant_leaves(const opbridge_signal_rfft_plan *plan, const int16_t *input,
+                                            int32_t input_length, int16_t *work) {
+  const int32_t points = plan->fft_length / 2;
+  if (points % 4 != 0 || plan->fft_length > 0xFFFF) {
+    return 0;
+  }
+  const uint16x8_t lanes = vidupq_n_u16(0, 1);
+  const uint16x8_t complex_lane = vshrq_n_u16(lanes, 1);
+  const uint16x8_t part = vandq_u16(lanes, vdupq_n_u16(1));
+  for (int32_t position = 0; position < points; position += 4) {
+    const uint16x8_t order = vldrhq_gather_shifted_offset_u16(plan->input_order + position, complex_lane);
+    const uint16x8_t sample = vaddq_u16(vshlq_n_u16(order, 1), part);
+    const mve_pred16_t inside = vcmphiq_u16(vdupq_n_u16((uint16_t)input_length), sample);
+    vst1q_s16(work + 2 * position, vldrhq_gather_shifted_offset_z_s16(input, sample, inside));
+  }
+  return 1;
+}
+
 /* The twiddle product where it can leave the int16 range (the split step's differences reach
  * 2^15): each part's two products summed in int32 and narrowed by VRSHRN, which rounds as
  * round_q15 does and wraps instead of saturating. */

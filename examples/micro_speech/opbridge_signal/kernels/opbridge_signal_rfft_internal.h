@@ -33,6 +33,13 @@
 int32_t opbridge_signal_rfft_variant_first_stage4(const opbridge_signal_rfft_plan *plan, const int16_t *input,
                                                   int32_t input_length, const int16_t *twiddles, int16_t *work);
 
+#if OPBRIDGE_KERNELS_HELIUM
+/* KISS's leaf copies alone (TFLM's zero padding included), for transforms whose innermost stage is not
+ * fused with them; Helium only. */
+int32_t opbridge_signal_rfft_variant_leaves(const opbridge_signal_rfft_plan *plan, const int16_t *input,
+                                            int32_t input_length, int16_t *work);
+#endif
+
 /* One radix-4 stage in place: `stride` blocks of 4 legs of `span` values, `twiddles` the stage's
  * entries (leg-major, as in the plan). */
 int32_t opbridge_signal_rfft_variant_stage4(int16_t *work, int32_t span, int32_t stride, const int16_t *twiddles);
