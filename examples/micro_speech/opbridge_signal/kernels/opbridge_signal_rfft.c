@@ -237,6 +237,12 @@ static int32_t complex_fft(const opbridge_signal_rfft_plan *plan, const int16_t 
       continue;
     }
 #endif
+#if OPBRIDGE_KERNELS_HELIUM
+    if (radix == 2 && opbridge_signal_rfft_variant_stage2(work, span, stride, twiddles)) {
+      twiddles += 2 * span;
+      continue;
+    }
+#endif
     run_stage(work, radix, span, stride, roots, twiddles);
     twiddles += 2 * (radix - 1) * span;
   }

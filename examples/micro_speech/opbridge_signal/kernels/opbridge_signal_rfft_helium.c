@@ -142,8 +142,70 @@ static void stage4_span4(int16_t *work, int32_t stride, const int16_t *twiddles)
   }
 }
 
+/* A radix-4 stage of span 2 (after an innermost radix-2 stage: 256 and 1,024 points), two blocks a step:
+ * leg q of blocks b and b + 1 is halfwords 4 q .. 4 q + 3 of each block's 16, gathered and scattered; its
+ * twiddles (positions 0 and 1) repeat for the two blocks. 1 if done; 0 for an odd block count. */
+static int32_t stage4_span2(int16_t *work, int32_t stride, const int16_t *twiddles) {
+  const int16_t scale = OPBRIDGE_SIGNAL_RFFT_Q15_MAX / 4;
+  if (stride % 2 != 0) {
+    return 0;
+  }
+  /* Halfword offsets of leg 0 in a pair of blocks: 0..3 and 16..19. */
+  const uint16x8_t lanes = vidupq_n_u16(0, 1);
+  const uint16x8_t leg0 = vaddq_u16(vandq_u16(lanes, vdupq_n_u16(3)), vmulq_n_u16(vshrq_n_u16(lanes, 2), 16));
+  const uint16x8_t leg1 = vaddq_n_u16(leg0, 4);
+  const uint16x8_t leg2 = vaddq_n_u16(leg0, 8);
+  const uint16x8_t leg3 = vaddq_n_u16(leg0, 12);
+  /* Leg q's two twiddles (halfwords 4 (q - 1) .. 4 (q - 1) + 3), once for each block of the pair. */
+  const uint16x8_t repeat = vandq_u16(lanes, vdupq_n_u16(3));
+  const int16x8_t turns1 = vldrhq_gather_shifted_offset_s16(twiddles, repeat);
+  const int16x8_t turns2 = vldrhq_gather_shifted_offset_s16(twiddles + 4, repeat);
+  const int16x8_t turns3 = vldrhq_gather_shifted_offset_s16(twiddles + 8, repeat);
+  for (int32_t block = 0; block < stride; block += 2) {
+    int16_t *const pair = work + 16 * block;
+    const int16x8_t raw1 = vldrhq_gather_shifted_offset_s16(pair, leg1);
+    const int16x8_t raw2 = vldrhq_gather_shifted_offset_s16(pair, leg2);
+    const int16x8_t raw3 = vldrhq_gather_shifted_offset_s16(pair, leg3);
+    int16x8_t x0 = vqrdmulhq_n_s16(vldrhq_gather_shifted_offset_s16(pair, leg0), scale);
+    int16x8_t x1 = turn(vqrdmulhq_n_s16(raw1, scale), turns1, raw1);
+    int16x8_t x2 = turn(vqrdmulhq_n_s16(raw2, scale), turns2, raw2);
+    int16x8_t x3 = turn(vqrdmulhq_n_s16(raw3, scale), turns3, raw3);
+    dft4(&x0, &x1, &x2, &x3);
+    vstrhq_scatter_shifted_offset_s16(pair, leg0, x0);
+    vstrhq_scatter_shifted_offset_s16(pair, leg1, x1);
+    vstrhq_scatter_shifted_offset_s16(pair, leg2, x2);
+    vstrhq_scatter_shifted_offset_s16(pair, leg3, x3);
+  }
+  return 1;
+}
+
+int32_t opbridge_signal_rfft_variant_stage2(int16_t *work, int32_t span, int32_t stride, const int16_t *twiddles) {
+  /* The innermost radix-2 stage (span 1), four blocks a step: leg 0 of block b is complex value 2 b,
+   * leg 1 complex value 2 b + 1. Its one twiddle is exp(0) = (32767, 0), and turning a leg scaled by
+   * 16383 (below 2^14 in magnitude) by it changes nothing, so the legs are only scaled (checked). */
+  const int16_t scale = OPBRIDGE_SIGNAL_RFFT_Q15_MAX / 2;
+  if (span != 1 || stride % 4 != 0 || twiddles[0] != OPBRIDGE_SIGNAL_RFFT_Q15_MAX || twiddles[1] != 0) {
+    return 0;
+  }
+  const uint16x8_t lanes = vidupq_n_u16(0, 1);
+  /* Halfword offsets 0, 1, 4, 5, 8, 9, 12, 13 (leg 0 of four blocks) and 2 more (leg 1). */
+  const uint16x8_t leg0 = vaddq_u16(vandq_u16(lanes, vdupq_n_u16(1)), vshlq_n_u16(vshrq_n_u16(lanes, 1), 2));
+  const uint16x8_t leg1 = vaddq_n_u16(leg0, 2);
+  for (int32_t block = 0; block < stride; block += 4) {
+    int16_t *const values = work + 4 * block;
+    const int16x8_t x0 = vqrdmulhq_n_s16(vldrhq_gather_shifted_offset_s16(values, leg0), scale);
+    const int16x8_t x1 = vqrdmulhq_n_s16(vldrhq_gather_shifted_offset_s16(values, leg1), scale);
+    vstrhq_scatter_shifted_offset_s16(values, leg0, vaddq_s16(x0, x1));
+    vstrhq_scatter_shifted_offset_s16(values, leg1, vsubq_s16(x0, x1));
+  }
+  return 1;
+}
+
 int32_t opbridge_signal_rfft_variant_stage4(int16_t *work, int32_t span, int32_t stride, const int16_t *twiddles) {
   const int16_t scale = OPBRIDGE_SIGNAL_RFFT_Q15_MAX / 4;
+  if (span == 2) {
+    return stage4_span2(work, stride, twiddles);
+  }
   if (span % 4 != 0) {
     return 0;
   }

@@ -38,6 +38,10 @@ int32_t opbridge_signal_rfft_variant_first_stage4(const opbridge_signal_rfft_pla
  * fused with them; Helium only. */
 int32_t opbridge_signal_rfft_variant_leaves(const opbridge_signal_rfft_plan *plan, const int16_t *input,
                                             int32_t input_length, int16_t *work);
+
+/* One radix-2 stage in place (the innermost, span 1, for lengths such as 256 and 1,024), `twiddles` the
+ * stage's entries; Helium only. */
+int32_t opbridge_signal_rfft_variant_stage2(int16_t *work, int32_t span, int32_t stride, const int16_t *twiddles);
 #endif
 
 /* One radix-4 stage in place: `stride` blocks of 4 legs of `span` values, `twiddles` the stage's

@@ -17,7 +17,14 @@ from tflite_micro.python.tflite_micro import runtime
 
 from opbridge_signal import fft_auto_scale, rfft, window
 from opbridge_signal.rfft.reference import output_shape, rfft_plan
-from opbridge_signal.testing import WINDOW_SAMPLES, on_the_boards, real_frames, real_model_node, run_c
+from opbridge_signal.testing import (
+    CORTEX_M_PLATFORMS,
+    WINDOW_SAMPLES,
+    on_the_boards,
+    real_frames,
+    real_model_node,
+    run_c,
+)
 
 ARENA_BYTES = 256 * 1024
 
@@ -131,6 +138,21 @@ def test_c_matches_reference_on_cortex_m(platform: str, sizes: str, data: st.Dat
     else:
         attributes, input_shape = draw_case(data)
     check_c(attributes, input_shape, [[draw_samples(data, input_shape)] for _ in range(4)], platform)
+
+
+# One length for each of the variants' paths, whatever hypothesis draws: 512 (the innermost radix-4 stage
+# fused with the leaf copies), 256 and 1,024 (an innermost radix-2 stage, then radix-4 stages of span 2, 8,
+# 32 (and 128)), 480 (radix-3 and -5 stages in the portable C, the leaf copies alone), 8 (four points:
+# nothing fused); each with an input as long as the transform and two shorter ones (zero padding; the odd
+# one ends in half a complex sample).
+@pytest.mark.parametrize("fft_length", [8, 256, 480, 512, 1024])
+@pytest.mark.parametrize("platform", CORTEX_M_PLATFORMS)
+def test_every_variant_path_on_cortex_m(platform: str, fft_length: int) -> None:
+    rng = np.random.default_rng(fft_length)
+    attributes = rfft.RfftAttributes(fft_length=fft_length)
+    for input_length in (fft_length, fft_length - fft_length // 8, fft_length - 2 * (fft_length // 16) - 1):
+        frames = [[rng.integers(-(2**bits), 2**bits, size=(input_length,)).astype(np.int16)] for bits in (15, 12, 7)]
+        check_c(attributes, (input_length,), frames, platform)
 
 
 @pytest.mark.parametrize("fft_length", [4, 6, 10, 512, 1024])
