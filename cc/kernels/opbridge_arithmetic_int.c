@@ -197,14 +197,10 @@ OPBRIDGE_DEFINE_ARITHMETIC_S32(div, opbridge_div_trunc_s32)
 
 /* int32 MINIMUM and MAXIMUM: the flat case by vector on Helium, in C elsewhere. */
 #if OPBRIDGE_KERNELS_HELIUM
-#define OPBRIDGE_FLAT_MIN_MAX_S32(BROADCAST, VECTOR_OP)             \
-  do {                                                             \
-    int32_t count, scalar;                                         \
-    const int32_t low = INT32_MIN, high = INT32_MAX;               \
-    if (opbridge_flat_operands((BROADCAST), &count, &scalar)) {    \
-      OPBRIDGE_HELIUM_FLAT_S32(VECTOR_OP, 0);                      \
-      return OPBRIDGE_STATUS_OK;                                   \
-    }                                                              \
+#define OPBRIDGE_FLAT_MIN_MAX_S32(BROADCAST, VECTOR_OP)         \
+  do {                                                         \
+    const int32_t low = INT32_MIN, high = INT32_MAX; /* none */ \
+    OPBRIDGE_FLAT_S32_VECTOR(BROADCAST, VECTOR_OP);             \
   } while (0)
 #define OPBRIDGE_FLAT_MIN_MAX_minimum_s32(params) OPBRIDGE_FLAT_MIN_MAX_S32(params, OPBRIDGE_HELIUM_MINIMUM_S32)
 #define OPBRIDGE_FLAT_MIN_MAX_maximum_s32(params) OPBRIDGE_FLAT_MIN_MAX_S32(params, OPBRIDGE_HELIUM_MAXIMUM_S32)

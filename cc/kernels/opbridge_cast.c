@@ -47,6 +47,13 @@ static inline uint32_t opbridge_wrap_u32(uint32_t value) { return value; }
 #define OPBRIDGE_INTEGER_u32 1
 #define OPBRIDGE_INTEGER_f32 0
 
+/* Whether a source integer type is signed (what a widening load must extend). */
+#define OPBRIDGE_SIGNED_b8 0
+#define OPBRIDGE_SIGNED_s8 1
+#define OPBRIDGE_SIGNED_s16 1
+#define OPBRIDGE_SIGNED_s32 1
+#define OPBRIDGE_SIGNED_u32 0
+
 #if OPBRIDGE_KERNELS_HELIUM
 /* Between integers of different widths on Helium: sign-extending loads (the sources that widen are signed)
  * or truncating stores (the wrap), a vector of the wider type a step, the tail predicated. 1 if done. */
@@ -86,13 +93,6 @@ static int32_t opbridge_cast_integers_helium(int32_t size, const void *input, in
 #else
 #define OPBRIDGE_CAST_INTEGERS_HELIUM(FROM, FROM_T, TO, TO_T)
 #endif
-
-/* Whether a source integer type is signed (what a widening load must extend). */
-#define OPBRIDGE_SIGNED_b8 0
-#define OPBRIDGE_SIGNED_s8 1
-#define OPBRIDGE_SIGNED_s16 1
-#define OPBRIDGE_SIGNED_s32 1
-#define OPBRIDGE_SIGNED_u32 0
 
 #define OPBRIDGE_DEFINE_CAST(FROM, FROM_T, TO, TO_T)                                                  \
   int32_t opbridge_cast_##FROM##_##TO(int32_t size, const FROM_T *input, TO_T *output) {              \

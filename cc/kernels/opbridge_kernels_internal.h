@@ -5,10 +5,14 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "cc/kernels/opbridge_fixed_point.h"
 #include "cc/kernels/opbridge_kernel_variant.h"
 #include "cc/kernels/opbridge_kernels_s8.h"
+#if OPBRIDGE_KERNELS_HELIUM
+#include <arm_mve.h>
+#endif
 
 static inline int8_t opbridge_clamp_s8(int32_t value, int32_t minimum, int32_t maximum) {
   if (value < minimum) {
@@ -139,10 +143,6 @@ static inline int32_t opbridge_shape_4d_valid(const int32_t output_shape[4]) {
 /* Copies `bytes` bytes between buffers that do not overlap (STRIDED_SLICE's rows, CAST between integers
  * of one width). newlib's memcpy, built for size, moves a word in about three instructions; Helium moves
  * 16 bytes a step (predicated loads and stores, so any length and alignment). */
-#if OPBRIDGE_KERNELS_HELIUM
-#include <arm_mve.h>
-#endif
-#include <string.h>
 static inline void opbridge_copy_bytes(void *target, const void *source, size_t bytes) {
 #if OPBRIDGE_KERNELS_HELIUM
   uint8_t *to = (uint8_t *)target;
@@ -165,7 +165,6 @@ static inline void opbridge_copy_bytes(void *target, const void *source, size_t 
 /* sums[c] += image[p * channels + c] for every position p < positions and channel c (MEAN's spatial
  * sums), Helium variant for the Cortex-M55 (opbridge_mean_s8_helium.c); opbridge_elementwise_s8.c's
  * C loop elsewhere. */
-#include "cc/kernels/opbridge_kernel_variant.h"
 #if OPBRIDGE_KERNELS_HELIUM
 void opbridge_spatial_sums_s8_helium(int32_t *sums, const int8_t *image, int32_t positions, int32_t channels);
 

@@ -135,6 +135,10 @@ class SignalOperator(NodeCodeOperator):
 
     SPEC: ClassVar[SignalOperatorSpec]
 
+    def _input_values(self) -> tuple[np.ndarray | None, ...]:
+        """Each present input's value where it is a constant (None for activations), in node order."""
+        return tuple(tensor.data for tensor in self.graph.node_inputs(self.node) if tensor is not None)
+
     def _input_shapes(self) -> list[tuple[int, ...]]:
         return [() if t is None else t.shape for t in self.input_tensors]
 
@@ -171,7 +175,7 @@ class SignalOperator(NodeCodeOperator):
             scratch=context.scratch_pointer(node, "uint8_t") if self.scratch_bytes() else None,
             state=context.persistent_pointer(node, "uint8_t") if self.persistent_bytes() else None,
             symbol=context.node_symbol(node),
-            input_values=tuple(t.data for t in self.graph.node_inputs(node) if t is not None),
+            input_values=self._input_values(),
         )
         code = self.SPEC.module.emit_c(self.node.attributes, args)
         # A kernel's own failure codes (1, 2, ...) would read as the module's
@@ -192,8 +196,9 @@ class SignalOperator(NodeCodeOperator):
         if absorbed is None:
             return []
         inputs = [index for index in self.node.inputs if index is not None]
-        values = tuple(self.graph.tensor(index).data for index in inputs)
-        return [inputs[position] for position in absorbed(self.node.attributes, values, self._input_shapes())]
+        return [
+            inputs[position] for position in absorbed(self.node.attributes, self._input_values(), self._input_shapes())
+        ]
 
     def kernel_sources(self) -> list[pathlib.Path]:
         """The node's kernel, its instruction-set variants (`<stem>_helium.c`, `<stem>_dsp.c`: each compiles to

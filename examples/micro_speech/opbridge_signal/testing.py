@@ -25,6 +25,7 @@ import pytest
 from ai_edge_litert import schema_py_generated as schema
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
+from opbridge.backends.c.cmake import CPU_FLAGS
 from opbridge.backends.c.emit_context import NodeCode
 
 from opbridge_signal.emit_args import SignalEmitArgs
@@ -44,7 +45,7 @@ class _Board:
     """A Cortex-M platform as the repository's Bazel boards build and run it
     (WORKSPACE's gcc_cortex_m* toolchains, platforms/boards/*/BUILD.bazel, toolchains/run_emulated.sh)."""
 
-    cpu_flags: tuple[str, ...]
+    cpu_flags: tuple[str, ...]  # the toolchains' target flags (opbridge.backends.c.cmake.CPU_FLAGS)
     linker_script: str  # under platforms/boards
     cpu_hz: int  # the board's OPBRIDGE_BOARD_CPU_HZ
     machine: str  # qemu-system-arm -M
@@ -53,14 +54,14 @@ class _Board:
 
 BOARDS = {
     "cortex_m55": _Board(
-        cpu_flags=("-mcpu=cortex-m55", "-mfloat-abi=hard", "-mthumb"),
+        cpu_flags=CPU_FLAGS["cortex-m55"],
         linker_script="mps3_an547/mps3_an547.ld",
         cpu_hz=32_000_000,
         machine="mps3-an547",
         cpu="cortex-m55",
     ),
     "cortex_m4": _Board(
-        cpu_flags=("-mcpu=cortex-m4", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16", "-mthumb"),
+        cpu_flags=CPU_FLAGS["cortex-m4"],
         linker_script="mps2_an386/mps2_an386.ld",
         cpu_hz=25_000_000,
         machine="mps2-an386",
@@ -193,8 +194,6 @@ def require_platform(platform: str) -> None:
         missing += [str(path) for path in board_files if not path.exists()]
     if not missing:
         return
-    import pytest  # only tests call this; the plugin itself does not need pytest
-
     message = f"{platform} needs {', '.join(missing)} (./bazelw installs the pinned toolchains and qemu packages)"
     if under_bazel():
         pytest.fail(f"{message}; under Bazel they must be present (board files: the test's data)", pytrace=False)
