@@ -79,6 +79,9 @@ class KernelCases:
     # For an operator whose input and output type variables differ but whose inference takes only some of
     # the pairs its constraints allow: the mixed pairs it takes (pairs of one dtype are always kept).
     mixed_paths: frozenset[tuple[DType, DType]] | None = None
+    # For an operator whose inference refuses some pairs of one dtype too: exactly the pairs it takes
+    # (QUANTIZE: TFLite Micro's pairs, which requantize int8 to int8 but not int32 to int32).
+    only_paths: frozenset[tuple[DType, DType]] | None = None
 
 
 def has_attributes(op_type: str) -> bool:

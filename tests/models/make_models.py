@@ -10,7 +10,7 @@ from opbridge_testing.inverted_residual import inverted_residual
 from opbridge_testing.lstm_sequence import lstm_sequence_float32, lstm_sequence_int8
 from opbridge_testing.mobilenet import mobilenet_v1
 from opbridge_testing.resource_variable_models import int8_accumulator, stateful_rnn, two_variables
-from opbridge_testing.svdf_keyword import svdf_keyword_float32, svdf_keyword_int8
+from opbridge_testing.svdf_keyword import keyword_scrambled, svdf_keyword_float32, svdf_keyword_int8
 
 MODELS: dict[str, Callable[[], bytes]] = {
     "mobilenet_v1_025_96.tflite": mobilenet_v1,  # alpha 0.25, 96x96x1: the defaults
@@ -23,6 +23,7 @@ MODELS: dict[str, Callable[[], bytes]] = {
     "stateful_rnn.tflite": stateful_rnn,
     "int8_accumulator.tflite": int8_accumulator,
     "two_variables.tflite": two_variables,
+    "keyword_scrambled_int16.tflite": keyword_scrambled,  # int16 states: the default
 }
 
 

@@ -112,6 +112,8 @@ def dtype_paths(definition: OperatorDefinition) -> list[DTypePath]:
     mixed = cases.mixed_paths
     if mixed is not None:
         paths = [path for path in paths if path.source is path.target or (path.source, path.target) in mixed]
+    if cases.only_paths is not None:
+        paths = [path for path in paths if (path.source, path.target) in cases.only_paths]
     return paths
 
 

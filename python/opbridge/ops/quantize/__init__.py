@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""QUANTIZE: float32 -> int8 or int16 (halves away from zero, or to even for ONNX models), or int8/int16 -> int8/int16
-(requantize)."""
+"""QUANTIZE: float32 -> int8 or int16 (halves away from zero, or to even for ONNX models), or an integer type to
+another (requantize): the pairs TFLite Micro's QUANTIZE runs (schema.QUANTIZE_PAIRS), int32 and uint8 included."""
 
 from opbridge.ops.definition import OWN, Layout, NodeMemory, OperatorDefinition
 from opbridge.ops.quantize.emit_c import emit_quantize
@@ -17,7 +17,7 @@ QUANTIZE = OperatorDefinition(
     litert_versions=LITERT_VERSIONS,
     parse_litert_options=parse_litert_options,
     emit_c=emit_quantize,
-    c_kernels=("opbridge_elementwise_s8.c", "opbridge_quantize_s16.c"),
+    c_kernels=("opbridge_elementwise_s8.c", "opbridge_quantize_s16.c", "opbridge_quantize.c"),
     onnx_converters=ONNX_CONVERTERS,
     torch_converters=TORCH_CONVERTERS,
     doc=__doc__ or "",

@@ -9,9 +9,9 @@ from opbridge.ir.attribute_types import Requantization
 class QuantizeAttributes:
     # float32 input: TFLITE divides and rounds halves away from zero (TFLite Micro's
     # AffineQuantize); ONNX divides, saturates and rounds halves to even (QuantizeLinear).
-    # An int8 or int16 input is always requantized with TFLite's fixed-point multiplier.
+    # An integer input is always requantized with TFLite's fixed-point multiplier.
     requantization: Requantization = Requantization.TFLITE
-    # The output's type, int8 or int16 (TFLite's 16x8 quantization). In a LiteRT model it is
+    # The output's type (int8, int16, int32 or uint8: schema.QUANTIZE_PAIRS). In a LiteRT model it is
     # the output tensor's own type, which the LiteRT parser copies here (QuantizeOptions has
     # no field for it), so that the schema can infer the output dtype from the node alone.
     output_dtype: DType = DType.INT8

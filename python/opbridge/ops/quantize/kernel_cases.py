@@ -12,30 +12,39 @@ from opbridge_testing.kernel_case_builders import (
     NodeSpec,
     TensorSpec,
     attributes,
+    draw_scale,
     draw_shape,
     int16_symmetric,
     per_tensor,
 )
 
-from opbridge.ir import DType
+from opbridge.ir import DType, Quantization
 from opbridge.ir.attribute_types import Requantization
+from opbridge.ops.quantize.schema import QUANTIZE_PAIRS
+
+
+def draw_quantization(rng: np.random.Generator, dtype: DType, role: str) -> Quantization:
+    """int16 quantized as for 16x8 models (zero point 0); int32 with small scales (an input holds accumulator-like
+    values over its whole range, an output a finer scale than its int8 or int16 input); int8 per tensor."""
+    if dtype is DType.INT16:
+        return int16_symmetric(rng)
+    if dtype is DType.INT32:
+        low, high = (1e-10, 1e-7) if role == "input" else (1e-7, 1e-3)
+        return Quantization((draw_scale(rng, low, high),), (int(rng.integers(-100, 100, endpoint=True)),))
+    return per_tensor(rng, 0.005, 0.5)
 
 
 def quantize(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
-    """float32 to int8 or int16 rounding as TFLite (variant 0) or ONNX (variant 1); int8 or int16 to int8 or int16
-    requantizes (int16 quantized as for 16x8 models: zero point 0)."""
+    """float32 to int8 or int16 rounding as TFLite (variant 0) or ONNX (variant 1); the integer pairs requantize."""
     shape = draw_shape(rng, 1, 3, 6)
-    input_q = None
-    if path.source is DType.INT8:
-        input_q = per_tensor(rng, 0.005, 0.5)
-    elif path.source is DType.INT16:
-        input_q = int16_symmetric(rng)
+    input_q = None if path.source is DType.FLOAT32 else draw_quantization(rng, path.source, "input")
     requantization = (Requantization.TFLITE, Requantization.ONNX)[variant % 2]
     node_attributes = attributes("QUANTIZE", requantization=requantization, output_dtype=path.target)
-    output_q = int16_symmetric(rng) if path.target is DType.INT16 else per_tensor(rng, 0.005, 0.5)
+    output_q = draw_quantization(rng, path.target, "output")
     return NodeSpec([TensorSpec("input", path.source, shape, input_q)], node_attributes, output_q)
 
 
 CASES = {
-    "QUANTIZE": KernelCases(quantize, int16=True),
+    # uint8 is not among the kernel tests' types: op_test.py tests int8 <-> uint8 against TFLite Micro and in C.
+    "QUANTIZE": KernelCases(quantize, int16=True, only_paths=frozenset(QUANTIZE_PAIRS)),
 }

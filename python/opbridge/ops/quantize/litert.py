@@ -7,30 +7,36 @@ import tflite
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.errors import UnsupportedTensorError
+from opbridge.ir import DType
 from opbridge.ops.quantize.attributes import QuantizeAttributes
-from opbridge.ops.quantize.schema import QUANTIZE_OUTPUT_DTYPES
+from opbridge.ops.quantize.schema import QUANTIZE_PAIRS, unsupported_pair
 
-# tflite.TensorType codes of the output types opbridge quantizes to.
-_OUTPUT_DTYPES = {getattr(tflite.TensorType, dtype.name): dtype for dtype in QUANTIZE_OUTPUT_DTYPES}
+# tflite.TensorType codes of the types opbridge names (TensorType.INT8 -> DType.INT8, ...).
+_DTYPES = {code: DType[name] for name, code in vars(tflite.TensorType).items() if name in DType.__members__}
+_TYPE_NAMES = {code: name.lower() for name, code in vars(tflite.TensorType).items() if not name.startswith("_")}
 
 
 def parse_litert_options(operator: Any) -> QuantizeAttributes:
     """TFLite's QuantizeOptions has no fields; LiteRT models use TFLite's rounding, and the output
-    tensor's type (int8, or int16 in 16x8 models) is what TFLite Micro quantizes to.
+    tensor's type is what TFLite Micro quantizes to: a pair of QUANTIZE_PAIRS with the input's type,
+    else an error naming both (the reader adds the node).
 
     The operator is a table of the model's flatbuffer, so its bytes are the whole model; the
-    reader reads subgraph 0, the one the operator is in, and has checked the output tensor index
+    reader reads subgraph 0, the one the operator is in, and has checked the tensor indices
     before any options are parsed (as for CAST).
     """
     model = tflite.Model.GetRootAs(operator._tab.Bytes, 0)
-    tensor = model.Subgraphs(0).Tensors(int(operator.Outputs(0)))
-    dtype = _OUTPUT_DTYPES.get(tensor.Type())
-    if dtype is None:
-        raise UnsupportedTensorError(
-            f"QUANTIZE to tflite type {tensor.Type()} is not supported",
-            hint="quantize to int8, or to int16 (TFLite's 16x8 quantization)",
+    tensors = model.Subgraphs(0)
+    source_code = tensors.Tensors(int(operator.Inputs(0))).Type()
+    target_code = tensors.Tensors(int(operator.Outputs(0))).Type()
+    source, target = _DTYPES.get(source_code), _DTYPES.get(target_code)
+    if source is None or target is None or (source, target) not in QUANTIZE_PAIRS:
+        problem, hint = unsupported_pair(
+            source or _TYPE_NAMES.get(source_code, f"tflite type {source_code}"),
+            target or _TYPE_NAMES.get(target_code, f"tflite type {target_code}"),
         )
-    return QuantizeAttributes(output_dtype=dtype)
+        raise UnsupportedTensorError(problem, hint=hint)
+    return QuantizeAttributes(output_dtype=target)
 
 
 # Version 2 quantizes to int16, version 3 per channel (refused: one output scale).

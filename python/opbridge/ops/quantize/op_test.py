@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
-"""QUANTIZE, float32 -> int8 or int16, and int8/int16 -> int8/int16 (requantize), on drawn shapes and quantization:
-reference == TFLite Micro, C kernel == reference; and with ONNX's rounding (float32 -> int8 or int16, halves to even;
-its int8 reference is checked against onnxruntime's QuantizeLinear in tests/onnx/qlinear_ops_test.py): C kernel ==
-reference.
+"""QUANTIZE on every (input, output) pair TFLite Micro's QUANTIZE runs (float32 -> int8 or int16; int8 -> int8, uint8,
+int16 or int32; uint8 -> int8; int16 -> int8, int16 or int32; int32 -> int8 or int16), on drawn shapes and
+quantization: reference == TFLite Micro, C kernel == reference; and with ONNX's rounding (float32 -> int8 or int16,
+halves to even; its int8 reference is checked against onnxruntime's QuantizeLinear in tests/onnx/qlinear_ops_test.py):
+C kernel == reference. Every other pair is refused by the schema and by the LiteRT reader, naming the node, the pair
+and the supported pairs.
 
 int16 tensors are quantized as TFLite's converter quantizes 16x8 activations: symmetric, zero point 0, one scale
-(smaller than int8's for the same range); int8 tensors per tensor with any zero point."""
+(smaller than int8's for the same range); int8 and uint8 tensors per tensor with any zero point; int32 tensors with
+small scales (an int32 input holds accumulator-like values over its whole range, an int32 output gets a finer scale
+than its int8 or int16 input) and small zero points."""
 
 import pytest
 from ai_edge_litert import schema_py_generated as schema
@@ -13,31 +17,33 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes
 from opbridge_testing import strategies
+from opbridge_testing.litert_models import single_op_model
 from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 
+from opbridge.aot.definition_registration import as_registry_context
+from opbridge.errors import UnsupportedTensorError
+from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import DType, Graph, Quantization
 from opbridge.ir.attribute_types import Requantization
 from opbridge.ops.quantize.attributes import QuantizeAttributes
+from opbridge.ops.quantize.schema import QUANTIZE_PAIRS
 from opbridge.schemas.schema import InferenceContext, InputInfo, ShapeInferenceError
 
 REGISTRY = available_operator_registry()
-# Every (input, output) pair TFLite Micro's QUANTIZE takes among float32, int8 and int16 (all but float32 -> float32).
-PATHS = st.sampled_from(
-    [
-        (DType.FLOAT32, DType.INT8),
-        (DType.INT8, DType.INT8),
-        (DType.FLOAT32, DType.INT16),
-        (DType.INT8, DType.INT16),
-        (DType.INT16, DType.INT8),
-        (DType.INT16, DType.INT16),
-    ]
-)
+PATHS = st.sampled_from(QUANTIZE_PAIRS)
+# Pairs both type constraints allow that TFLite Micro's QUANTIZE does not run.
+REFUSED = [(DType.FLOAT32, DType.INT32), (DType.INT32, DType.INT32), (DType.UINT8, DType.UINT8)]
 
 
-def quantization(data: st.DataObject, dtype: DType) -> Quantization:
+def quantization(data: st.DataObject, dtype: DType, role: str) -> Quantization:
     if dtype is DType.INT16:
         return data.draw(strategies.int16_symmetric())
+    if dtype is DType.INT32:
+        low, high = (1e-10, 1e-7) if role == "input" else (1e-7, 1e-3)
+        return Quantization((data.draw(strategies.scales(low, high)),), (data.draw(st.integers(-100, 100)),))
+    if dtype is DType.UINT8:
+        return Quantization((data.draw(strategies.scales(0.005, 0.5)),), (data.draw(st.integers(0, 255)),))
     return data.draw(strategies.per_tensor(0.005, 0.5))
 
 
@@ -46,12 +52,13 @@ def draw_graph(data: st.DataObject, path: tuple[DType, DType], requantization: R
     source, target = path
     shape = data.draw(array_shapes(min_dims=1, max_dims=3, max_side=6))
     builder = GraphBuilder()
-    x = builder.tensor("x", source, shape, None if source is DType.FLOAT32 else quantization(data, source))
-    y = builder.tensor("y", target, shape, quantization(data, target))
+    input_q = None if source is DType.FLOAT32 else quantization(data, source, "input")
+    x = builder.tensor("x", source, shape, input_q)
+    y = builder.tensor("y", target, shape, quantization(data, target, "output"))
     return builder.single_node_graph("QUANTIZE", [x], [y], QuantizeAttributes(requantization, output_dtype=target))
 
 
-@settings(max_examples=16)
+@settings(max_examples=24)
 @given(st.data(), PATHS)
 def test_reference_matches_tflite_micro(data: st.DataObject, path: tuple[DType, DType]) -> None:
     graph = draw_graph(data, path, Requantization.TFLITE)
@@ -60,7 +67,22 @@ def test_reference_matches_tflite_micro(data: st.DataObject, path: tuple[DType, 
     check_reference_matches_tflite_micro(graph, REGISTRY, schema.BuiltinOperator.QUANTIZE, version)
 
 
-@settings(max_examples=8)
+@pytest.mark.parametrize("path", QUANTIZE_PAIRS, ids=lambda path: f"{path[0].value}_to_{path[1].value}")
+def test_each_pair_matches_tflite_micro(path: tuple[DType, DType]) -> None:
+    """Every pair at least once (the drawn test above samples them)."""
+
+    @settings(max_examples=2, database=None)
+    @given(st.data())
+    def check(data: st.DataObject) -> None:
+        graph = draw_graph(data, path, Requantization.TFLITE)
+        version = 2 if path[1] is DType.INT16 else 1
+        check_reference_matches_tflite_micro(graph, REGISTRY, schema.BuiltinOperator.QUANTIZE, version)
+        check_c_matches_reference(graph, REGISTRY)
+
+    check()
+
+
+@settings(max_examples=12)
 @given(st.data(), PATHS)
 def test_c_kernel_matches_reference(data: st.DataObject, path: tuple[DType, DType]) -> None:
     check_c_matches_reference(draw_graph(data, path, Requantization.TFLITE), REGISTRY)
@@ -72,11 +94,26 @@ def test_onnx_rounding_c_kernel_matches_reference(data: st.DataObject, target: D
     check_c_matches_reference(draw_graph(data, (DType.FLOAT32, target), Requantization.ONNX), REGISTRY)
 
 
-def test_quantize_to_int32_is_refused_by_the_schema() -> None:
+@pytest.mark.parametrize("path", REFUSED, ids=lambda path: f"{path[0].value}_to_{path[1].value}")
+def test_other_pairs_are_refused_by_the_schema(path: tuple[DType, DType]) -> None:
     schema_ = REGISTRY["QUANTIZE"].schema
     assert schema_ is not None
-    context = InferenceContext(
-        "QUANTIZE node q", [InputInfo(DType.FLOAT32, (2,))], QuantizeAttributes(output_dtype=DType.INT32)
-    )
-    with pytest.raises(ShapeInferenceError, match="QUANTIZE node q: QUANTIZE to int32 is not supported"):
+    context = InferenceContext("QUANTIZE node q", [InputInfo(path[0], (2,))], QuantizeAttributes(output_dtype=path[1]))
+    pair = f"QUANTIZE from {path[0].value} to {path[1].value} is not supported"
+    with pytest.raises(ShapeInferenceError, match=f"QUANTIZE node q: {pair}") as error:
         schema_.infer(context)
+    assert "int16 -> int8, int16 or int32" in error.value.hint
+
+
+@pytest.mark.parametrize("path", REFUSED, ids=lambda path: f"{path[0].value}_to_{path[1].value}")
+def test_other_pairs_are_refused_when_the_model_is_read(path: tuple[DType, DType]) -> None:
+    builder = GraphBuilder()
+    x = builder.tensor("x", path[0], (3,), None if path[0] is DType.FLOAT32 else Quantization((0.5,), (0,)))
+    y = builder.tensor("y", path[1], (3,), Quantization((0.25,), (0,)))
+    graph = builder.single_node_graph("QUANTIZE", [x], [y], QuantizeAttributes(output_dtype=path[1]))
+    model = single_op_model(graph, schema.BuiltinOperator.QUANTIZE, 1)
+    with pytest.raises(UnsupportedTensorError) as error:
+        read_litert_model(model, as_registry_context(REGISTRY), "refused.tflite")
+    message = str(error.value)
+    assert f"node 0 (QUANTIZE): QUANTIZE from {path[0].value} to {path[1].value} is not supported" in message
+    assert "int8 -> int8, uint8, int16 or int32" in message
