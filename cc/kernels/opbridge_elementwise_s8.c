@@ -159,6 +159,15 @@ int32_t opbridge_mean_s8(const opbridge_mean_s8_params *params, const int8_t *in
   } else {
     OPBRIDGE_REDUCE_SUM_4D(shape, reduce, input, sum);
   }
+  if (params->scale > 0.0f) {
+    /* ONNX's arithmetic: one float32 scale for every output, as the int8 convolutions' ONNX stage. */
+    const opbridge_requantization onnx = {NULL, NULL, 1, &params->scale};
+    for (int32_t o = 0; o < params->output_size; ++o) {
+      const int32_t centred = (int32_t)((int64_t)sum[o] - (int64_t)params->input_zero_point * params->count);
+      output[o] = opbridge_requantize_channel_s8(centred, &onnx, 0, params->output_zero_point, -128, 127);
+    }
+    return OPBRIDGE_STATUS_OK;
+  }
 #if OPBRIDGE_KERNELS_HELIUM
   if (params->count < (1 << 23)) { /* every centred sum within int32: |sum - zero point x count| <= 255 x count */
     opbridge_mean_outputs_s8_helium(sum, params->output_size, params->input_zero_point * params->count,

@@ -194,9 +194,14 @@ typedef struct {
   int32_t output_zero_point;
   int32_t multiplier;     /* input/output scale with 1/count folded in */
   int32_t shift;
+  float scale; /* > 0: ONNX's output stage instead (multiplier and shift unused) */
 } opbridge_mean_s8_params;
 
-/* Mean over the reduced dimensions; `sum` is caller scratch of output_size int32s. */
+/* Mean over the reduced dimensions; `sum` is caller scratch of output_size int32s. Each output is the
+ * sum of its inputs less input_zero_point x count, rescaled: by TFLite's fixed-point multiplier and
+ * shift (halves away from zero), or, when `scale` > 0, as onnxruntime's QLinearGlobalAveragePool
+ * does: float32(centred sum) x scale (input scale / (output scale x count), in float32), saturated to
+ * the int8 range around the output zero point, rounded halves to even. */
 int32_t opbridge_mean_s8(const opbridge_mean_s8_params *params, const int8_t *input, int32_t *sum, int8_t *output);
 
 typedef struct {

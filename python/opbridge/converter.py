@@ -103,6 +103,10 @@ class ConvertArgs(pydantic.BaseModel):
     # MCUs); or "tflite", TFLite Micro's fixed-point multipliers, the Helium and DSP kernels, within one
     # int8 step of onnxruntime (docs/onnx.md, "int8 arithmetic").
     onnx_int8_arithmetic: Literal["onnx", "tflite"] = "onnx"
+    # The largest value (bytes) an ONNX model's constant subgraph (a ConstantOfShape of weights, shape
+    # arithmetic) is folded into when the model is read; a larger one stays a node, and is refused with its
+    # size when no converter takes it (docs/onnx.md, "Constant subgraphs"). The default is 64 MiB.
+    onnx_max_folded_bytes: int = pydantic.Field(64 * 1024 * 1024, ge=0)
     output_dir: pathlib.Path
     prefix: str = "model"
     arena_alignment: int = pydantic.Field(DEFAULT_ALIGNMENT, ge=1, le=64)
@@ -380,6 +384,7 @@ class AotConverter:
             context,
             torch_int8_arithmetic=config.torch_int8_arithmetic,
             onnx_int8_arithmetic=config.onnx_int8_arithmetic,
+            onnx_max_folded_bytes=config.onnx_max_folded_bytes,
         )
         import_notes = graph.notes
         progress.stage("checking every node against its schema")

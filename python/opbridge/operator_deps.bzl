@@ -48,6 +48,7 @@ OP_TEST_OPERATORS = {
     "hard_swish": ["concatenation"],
     "log": ["concatenation"],
     "log_softmax": ["transpose"],
+    "lrn": ["transpose"],
     "max_pool_2d": ["average_pool_2d"],
     "mul": ["add"],
     "neg": ["concatenation"],

@@ -63,6 +63,12 @@ CASES: dict[str, tuple[list[tuple[int, ...]], tuple[int, ...], Callable[[], int]
     "HARD_SWISH": ([(2, 3, 4)], (2, 3, 4), lambda: count_products(2, 3, 4)),
     # The squares summed, then each element scaled.
     "L2_NORMALIZATION": ([(2, 3, 4)], (2, 3, 4), lambda: 2 * count_products(2, 3, 4)),
+    # Default window (5 channels each side, clipped to the 4): each output's squares, alpha * sum, x * factor.
+    "LOCAL_RESPONSE_NORMALIZATION": (
+        [(2, 3, 4)],
+        (2, 3, 4),
+        lambda: sum(1 for _ in itertools.product(range(2 * 3), range(4), range(4))) + 2 * count_products(2, 3, 4),
+    ),
     # Four neighbours weighted per output element.
     "RESIZE_BILINEAR": ([(1, 2, 2, 3), (2,)], (1, 4, 4, 3), lambda: count_products(1, 4, 4, 3, 4)),
 }

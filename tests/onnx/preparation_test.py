@@ -114,11 +114,15 @@ def test_node_numbers_in_messages_are_the_file_s_after_folding() -> None:
 
 def test_a_constant_too_large_to_fold_is_never_built() -> None:
     # 10^10 float32 values (40 GB): shape inference knows the size, so onnx.reference never runs, and the
-    # node meets conversion, which has no ConstantOfShape converter.
+    # node, which no converter takes, is refused with its size and the setting that would fold it.
     nodes = [
         helper.make_node("ConstantOfShape", ["shape"], ["huge"], name="huge"),
         helper.make_node("Add", ["x", "huge"], ["y"]),
     ]
     shape = numpy_helper.from_array(np.array([100000, 100000], np.int64), "shape")
-    with pytest.raises(UnsupportedOperatorError, match=r"ConstantOfShape x1 \(huge\)"):
+    with pytest.raises(UnsupportedOperatorError) as refused:
         read_onnx_model(model_of(nodes, [shape], [100000, 100000]).SerializeToString(), CONTEXT)
+    assert 'node 0 (ai.onnx.ConstantOfShape "huge", 40,000,000,000 bytes)' in refused.value.message
+    assert "67,108,864-byte limit" in refused.value.message
+    assert "onnx_max_folded_bytes: 40000000000" in refused.value.hint
+    assert "--onnx-max-folded-bytes 40000000000" in refused.value.hint

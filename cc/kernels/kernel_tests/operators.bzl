@@ -33,6 +33,7 @@ KERNEL_TEST_OPERATORS = [
     "log",
     "log_softmax",
     "logistic",
+    "local_response_normalization",
     "max_pool_2d",
     "maximum",
     "mean",

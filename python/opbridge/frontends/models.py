@@ -39,13 +39,19 @@ def model_format(model: Any) -> str:
 
 
 def load_model(
-    path: Any, context: RegistryContext, *, torch_int8_arithmetic: str = "tflite", onnx_int8_arithmetic: str = "onnx"
+    path: Any,
+    context: RegistryContext,
+    *,
+    torch_int8_arithmetic: str = "tflite",
+    onnx_int8_arithmetic: str = "onnx",
+    onnx_max_folded_bytes: int | None = None,
 ) -> Graph:
     """A .tflite (LiteRT), .onnx or .pt2 (torch.export.save) model, or an ExportedProgram, as a graph.
     ONNX and PyTorch graphs arrive through their frontends' passes: constant-folded, so shape
     subgraphs and constant weights arrive as constants like in LiteRT models. `torch_int8_arithmetic`:
     how PT2E programs' int8 convolutions rescale (ConvertArgs.torch_int8_arithmetic); `onnx_int8_arithmetic`:
-    how ONNX models' do (ConvertArgs.onnx_int8_arithmetic)."""
+    how ONNX models' do (ConvertArgs.onnx_int8_arithmetic); `onnx_max_folded_bytes`: the largest constant
+    an ONNX model's constant subgraphs fold into (ConvertArgs.onnx_max_folded_bytes; None: the default)."""
     if is_exported_program(path):
         from opbridge.frontends.torch.program import read_exported_program
 
@@ -65,8 +71,16 @@ def load_model(
         return load_torch_program(path, context, int8_arithmetic=torch_int8_arithmetic)
     if path.suffix == ".onnx":
         from opbridge.frontends.onnx.importer import read_onnx_model
+        from opbridge.frontends.onnx.preparation import MAX_FOLDED_BYTES
 
-        return read_onnx_model(data, context, source=str(path), int8_arithmetic=onnx_int8_arithmetic)
+        return read_onnx_model(
+            data,
+            context,
+            source=str(path),
+            int8_arithmetic=onnx_int8_arithmetic,
+            base_dir=path.parent,
+            max_folded_bytes=MAX_FOLDED_BYTES if onnx_max_folded_bytes is None else onnx_max_folded_bytes,
+        )
     raise ModelFormatError(
         f"{path}: not a LiteRT flatbuffer (no TFL3 identifier), not a .pt2 archive and not named .onnx",
         hint="pass a .tflite, .onnx or .pt2 model",

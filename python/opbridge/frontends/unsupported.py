@@ -38,9 +38,14 @@ class UnsupportedNode:
 
 
 def unsupported_operators_error(
-    source: str, nodes: Sequence[UnsupportedNode], *, hint: str
+    source: str,
+    nodes: Sequence[UnsupportedNode],
+    *,
+    hint: str,
+    error: type[UnsupportedOperatorError] = UnsupportedOperatorError,
 ) -> UnsupportedOperatorError:
-    """One UnsupportedOperatorError for all of `nodes` (in model order), grouped by operator."""
+    """One error of class `error` (UnsupportedOperatorError or a subclass, such as the schemas'
+    UnknownSchemaError) for all of `nodes` (in model order), grouped by operator and reason."""
     groups: dict[tuple[str, str], list[str]] = {}
     for node in nodes:
         groups.setdefault((node.operator, node.reason), []).append(node.node)
@@ -52,7 +57,7 @@ def unsupported_operators_error(
         listing = f"first: {shown}, ..." if len(names) > NODES_NAMED_PER_OPERATOR else shown
         lines.append(f"{operator} x{len(names)} ({listing})" + (f": {reason}" if reason else ""))
     order = " (most frequent first)" if len(ordered) > 1 else ""
-    return UnsupportedOperatorError(
+    return error(
         f"{source}: {len(nodes)} node(s) use {len(ordered)} operator(s) opbridge does not support{order}:\n    "
         + "\n    ".join(lines),
         hint=hint,

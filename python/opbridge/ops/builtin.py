@@ -41,6 +41,7 @@ BUILTIN_OPERATOR_FOLDERS: tuple[str, ...] = (
     "log",
     "log_softmax",
     "logistic",
+    "lrn",
     "max_pool_2d",
     "maximum",
     "mean",

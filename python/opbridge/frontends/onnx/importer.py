@@ -38,13 +38,15 @@ from opbridge.errors import ConfigError, ModelFormatError, UnsupportedOperatorEr
 from opbridge.frontends.onnx.batch_norm_folding import fold_batch_norms
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
 from opbridge.frontends.onnx.preparation import (
+    MAX_FOLDED_BYTES,
     Preparation,
     fold_constant_subgraphs,
     per_channel_prelu_slopes,
+    refuse_unfolded_constants,
     upgrade_opset,
 )
 from opbridge.frontends.onnx.qdq_fusion import fuse_qdq
-from opbridge.frontends.onnx.quantized_helpers import REQUANTIZATION
+from opbridge.frontends.onnx.quantized_helpers import MICROSOFT_DOMAIN, REQUANTIZATION
 from opbridge.frontends.unsupported import UnsupportedNode, unsupported_operators_error
 from opbridge.ir import Graph, Tensor
 from opbridge.ir.onnx_dtypes import ONNX_DTYPES
@@ -53,6 +55,7 @@ from opbridge.passes.constant_folding import fold_constants
 from opbridge.passes.transposes import cancel_transposes
 from opbridge.registry_context import RegistryContext
 from opbridge.schemas.onnx_attributes import attribute_from_onnx
+from opbridge.schemas.opsets import UnknownSchemaError
 
 ONNX_DOMAINS = frozenset({"", "ai.onnx"})
 MAX_MODEL_BYTES = 256 * 1024 * 1024
@@ -124,25 +127,37 @@ def read_model_proto(data: bytes, source: str = "<bytes>") -> tuple[Any, dict[st
 INT8_ARITHMETIC = ("onnx", "tflite")
 # The ops, QLinear or fused from QDQ groups, whose rescaling the setting chooses.
 REQUANTIZING_OPS = ("QLinearConv", "QLinearMatMul", "QGemm")
+# onnxruntime's own ops (com.microsoft) whose rescaling it chooses too.
+MICROSOFT_REQUANTIZING_OPS = ("QGemm", "QLinearGlobalAveragePool")
 
 
 def read_onnx_model(
-    data: bytes, context: RegistryContext, *, source: str = "<bytes>", int8_arithmetic: str = "onnx"
+    data: bytes,
+    context: RegistryContext,
+    *,
+    source: str = "<bytes>",
+    int8_arithmetic: str = "onnx",
+    base_dir: pathlib.Path | str | None = None,
+    max_folded_bytes: int = MAX_FOLDED_BYTES,
 ) -> Graph:
     """The graph of a serialized ONNX model; typed errors for damaged files and unknown ops.
     The frontend's passes all run here (see the module docstring). `int8_arithmetic`: "onnx"
     (onnxruntime's float32 scales, bit-exact with it) or "tflite" (TFLite's fixed-point multipliers:
-    the fastest kernels, within one int8 step of onnxruntime)."""
+    the fastest kernels, within one int8 step of onnxruntime). `base_dir`: the model file's folder,
+    where its external data (a `.onnx.data` file beside it) is looked up (load_external_data); None
+    for bytes of no file, whose external data is then refused. `max_folded_bytes`: the largest value a
+    constant subgraph is folded into (ConvertArgs.onnx_max_folded_bytes, frontends/onnx/preparation.py)."""
     if int8_arithmetic not in INT8_ARITHMETIC:
         raise ConfigError(
             f"onnx_int8_arithmetic {int8_arithmetic!r} is not one of {', '.join(INT8_ARITHMETIC)}",
             hint="onnx: as onnxruntime computes it; tflite: TFLite Micro's fixed-point rescaling",
         )
     model, imports = read_model_proto(data, source)
+    load_external_data(model, base_dir, source)
     onnx_version = imports.get("")
     if onnx_version is None:
         raise ModelFormatError(f"{source}: the model does not import the default ONNX domain")
-    preparation = prepare_model(model, onnx_version, source)
+    preparation = prepare_model(model, onnx_version, source, max_folded_bytes)
     model, onnx_version = preparation.model, preparation.opset_to or onnx_version
     imports[""] = onnx_version
     conversion = OnnxConversion(model.graph.name or "main", context, source)
@@ -154,15 +169,17 @@ def read_onnx_model(
         _check_arity(node, onnx_version, source)
     outputs = [text(info.name) for info in model.graph.output]
     # Passes on the ONNX nodes, before conversion ...
-    nodes = fold_batch_norms(fuse_qdq(nodes, outputs, conversion), outputs, conversion)
+    nodes = fold_batch_norms(fuse_qdq(nodes, outputs, conversion, qlinear_groups=True), outputs, conversion)
     if int8_arithmetic == "tflite":
         nodes = [
             dataclasses.replace(node, attributes={**node.attributes, REQUANTIZATION: "tflite"})
-            if node.op_type in REQUANTIZING_OPS and node.domain in ONNX_DOMAINS
+            if (node.op_type in REQUANTIZING_OPS and node.domain in ONNX_DOMAINS)
+            or (node.op_type in MICROSOFT_REQUANTIZING_OPS and node.domain == MICROSOFT_DOMAIN)
             else node
             for node in nodes
         ]
-    _check_convertible(nodes, context.onnx_converters, onnx_version, source)
+    refuse_unfolded_constants(preparation, lambda op_type: op_type in context.onnx_converters, source)
+    _check_convertible(nodes, context, imports, onnx_version, source)
     for node in nodes:
         _convert_node(conversion, node, custom_protos, imports, onnx_version)
     graph = conversion.graph(inputs, outputs)
@@ -172,7 +189,7 @@ def read_onnx_model(
     return graph
 
 
-def prepare_model(model: Any, onnx_version: int, source: str) -> Preparation:
+def prepare_model(model: Any, onnx_version: int, source: str, max_folded_bytes: int = MAX_FOLDED_BYTES) -> Preparation:
     """The ModelProto as conversion reads it: upgraded to MIN_OPSET when older, constant
     subgraphs folded (frontends/onnx/preparation.py)."""
     opset_from = opset_to = None
@@ -187,11 +204,11 @@ def prepare_model(model: Any, onnx_version: int, source: str) -> Preparation:
             per_channel_prelu_slopes(model)
         model = upgrade_opset(model, onnx_version, MIN_OPSET, source)
         opset_from, opset_to, onnx_version = onnx_version, MIN_OPSET, MIN_OPSET
-    model, folded, positions = fold_constant_subgraphs(model, onnx_version)
+    model, folded, positions, too_large = fold_constant_subgraphs(model, onnx_version, max_folded_bytes)
     if file_positions:
         protos = model.graph.node
         positions = tuple(file_positions.get(text(protos[i].name), p) for i, p in enumerate(positions))
-    return Preparation(model, opset_from, opset_to, folded, positions)
+    return Preparation(model, opset_from, opset_to, folded, positions, too_large, max_folded_bytes)
 
 
 def load_onnx_model(path: pathlib.Path | str, context: RegistryContext) -> Graph:
@@ -200,7 +217,51 @@ def load_onnx_model(path: pathlib.Path | str, context: RegistryContext) -> Graph
         data = path.read_bytes()
     except OSError as error:
         raise ModelFormatError(f"cannot read model {path}: {error.strerror}", hint="check the path") from None
-    return read_onnx_model(data, context, source=str(path))
+    return read_onnx_model(data, context, source=str(path), base_dir=path.parent)
+
+
+def load_external_data(model: Any, base_dir: pathlib.Path | str | None, source: str) -> None:
+    """The initializers whose data is in external files (what torch.onnx.export and quantize_static's
+    use_external_data_format write beside the model) read into the ModelProto, from `base_dir` (the
+    model file's folder, whatever the working directory). The `onnx` package opens each file and refuses
+    absolute locations, locations outside `base_dir` and symbolic links; those, missing files and data
+    beyond a file's end are ModelFormatErrors naming the tensor. The data may total MAX_MODEL_BYTES."""
+    import onnx.external_data_helper
+
+    external = [t for t in model.graph.initializer if onnx.external_data_helper.uses_external_data(t)]
+    if not external:
+        return
+    first = text(external[0].name)
+    location = next((text(e.value) for e in external[0].external_data if e.key == "location"), "")
+    if base_dir is None:
+        raise ModelFormatError(
+            f'{source}: initializer "{first}" keeps its data in the external file {location!r}, and the model '
+            "was given as bytes, without the folder that file is in",
+            hint="load the model from its file (opbridge convert, load_model, load_onnx_model), or pass base_dir",
+        )
+    total = 0
+    for tensor in external:
+        dtype = ONNX_DTYPES.get(tensor.data_type)
+        total += int(np.prod(tensor.dims, dtype=np.int64)) * (
+            np.dtype(dtype.numpy).itemsize if dtype is not None else 8
+        )
+    if total > MAX_MODEL_BYTES:
+        raise ModelFormatError(
+            f"{source}: the external data of {len(external)} initializers is {total} bytes, larger than the "
+            f"{MAX_MODEL_BYTES}-byte limit",
+            hint="models for microcontrollers are far smaller; check the model",
+        )
+    for tensor in external:
+        try:
+            onnx.external_data_helper.load_external_data_for_tensor(tensor, str(base_dir))
+        except Exception as error:  # the onnx package's checks raise ValidationError, ValueError, OSError
+            reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            raise ModelFormatError(
+                f'{source}: cannot read the external data of initializer "{text(tensor.name)}" from {base_dir}: '
+                f"{reason}",
+                hint="keep the data file beside the model, under a relative location inside the model's folder "
+                "(not absolute, no '..', no symbolic link), as torch.onnx.export and onnx.save write it",
+            ) from None
 
 
 def node_name(onnx_node: Any, position: int) -> str:
@@ -303,18 +364,37 @@ def _add_graph_values(conversion: OnnxConversion, onnx_graph: Any) -> list[int]:
     return inputs
 
 
-def _check_convertible(nodes: list[OnnxNode], converters: Any, onnx_version: int, source: str) -> None:
-    """Every standard node has a converter (all missing ones reported at once) and the opset is covered."""
-    unsupported = [
-        UnsupportedNode(node.op_type, node.name)
-        for node in nodes
-        if node.domain in ONNX_DOMAINS and node.op_type not in converters
-    ]
+def _check_convertible(
+    nodes: list[OnnxNode], context: RegistryContext, imports: dict[str, int], onnx_version: int, source: str
+) -> None:
+    """Every node has a converter or, in a custom domain the model imports, a registered schema (all
+    nodes without one reported at once, grouped by op and reason), and the opset is covered."""
+    converters = context.onnx_converters
+    unsupported = []
+    schema_errors: list[UnknownSchemaError] = []
+    for node in nodes:
+        if node.domain in ONNX_DOMAINS:
+            if node.op_type not in converters:
+                unsupported.append(UnsupportedNode(node.op_type, node.name))
+            continue
+        if converter_key(node.domain, node.op_type) in converters or node.domain not in imports:
+            continue  # a domain the model does not import is a format error, named at conversion
+        try:
+            context.schemas().select(node.domain, node.op_type, imports[node.domain])
+        except UnknownSchemaError as error:
+            schema_errors.append(error)
+            unsupported.append(UnsupportedNode(f"{node.domain}.{node.op_type}", node.name, error.message))
     if unsupported:
+        known = list(converters.keys())
+        standard = sorted(key for key in known if "." not in key)
+        microsoft = sorted(key.split(".")[-1] for key in known if key.startswith(f"{MICROSOFT_DOMAIN}."))
+        hints = [f"supported: {', '.join(standard)}; {MICROSOFT_DOMAIN}: {', '.join(microsoft)}"]
+        hints += list(dict.fromkeys(error.hint for error in schema_errors if error.hint))
         raise unsupported_operators_error(
             source,
             unsupported,
-            hint=f"supported: {', '.join(sorted(converters.keys()))}; see docs/onnx.md to add one",
+            hint="; ".join(hints) + "; see docs/onnx.md to add one",
+            error=UnknownSchemaError if schema_errors else UnsupportedOperatorError,
         )
     if not MIN_OPSET <= onnx_version <= MAX_OPSET:
         raise UnsupportedOperatorError(

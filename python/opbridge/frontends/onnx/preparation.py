@@ -17,14 +17,19 @@ Not folded: QuantizeLinear and DequantizeLinear (the QDQ pass reads them
 around int8 weights), nodes of custom domains (opbridge's own constant
 folding evaluates those with their references after conversion), random
 generators, nodes with subgraphs (If, Loop, Scan), nodes writing a graph
-output, nodes whose outputs would exceed MAX_FOLDED_BYTES (checked from
-the inferred shapes before evaluating), and nodes the evaluator fails on or
-that give sequences: those stay nodes, and conversion names them.
+output, nodes whose outputs would exceed the folding limit (MAX_FOLDED_BYTES,
+64 MiB, unless the conversion raises it: ConvertArgs.onnx_max_folded_bytes;
+checked from the inferred shapes and types before evaluating, so a huge
+ConstantOfShape is never built), and nodes the evaluator fails on or that
+give sequences: those stay nodes, and conversion names them. A node left
+unfolded for its size that no converter takes is refused by
+`refuse_unfolded_constants`, with its size and the setting that folds it.
 """
 
 import contextlib
 import dataclasses
 import re
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -46,10 +51,25 @@ NOT_FOLDED = frozenset(
     }
 )
 # A folded value larger than this stays a node (and meets its converter): a
-# ConstantOfShape of a huge shape must not fill the host's memory.
+# ConstantOfShape of a huge shape must not fill the host's memory. The default of
+# ConvertArgs.onnx_max_folded_bytes (--onnx-max-folded-bytes), which raises it.
 MAX_FOLDED_BYTES = 64 * 1024 * 1024
+MAX_FOLDED_SETTING = "onnx_max_folded_bytes"
 STANDARD_DOMAINS = ("", "ai.onnx")
 GRAPH, GRAPHS = 5, 10  # onnx.AttributeProto.GRAPH and GRAPHS
+
+
+@dataclasses.dataclass(frozen=True)
+class UnfoldedConstant:
+    """A node whose inputs are all constants, left unfolded because its outputs exceed the limit."""
+
+    node: Any  # onnx.NodeProto
+    position: int  # in the file
+    nbytes: int  # its outputs' bytes (from the inferred shapes and types, or the evaluated values)
+
+    def describe(self) -> str:
+        name = self.node.name or f"{self.node.op_type}_{self.position}"
+        return f'node {self.position} (ai.onnx.{self.node.op_type} "{name}", {self.nbytes:,} bytes)'
 
 
 @dataclasses.dataclass(frozen=True)
@@ -62,6 +82,9 @@ class Preparation:
     folded: dict[str, int]  # op type -> nodes folded into constants
     # Each remaining node's position before folding: messages name nodes as the file numbers them.
     positions: tuple[int, ...]
+    # Nodes of constant inputs left unfolded for their size, and the limit they exceeded.
+    too_large: tuple[UnfoldedConstant, ...] = ()
+    max_folded_bytes: int = MAX_FOLDED_BYTES
 
     def notes(self) -> tuple[str, ...]:
         notes = []
@@ -157,10 +180,13 @@ def _first_unconvertible_node(model: Any, version: int, target: int) -> str:
     return ""
 
 
-def fold_constant_subgraphs(model: Any, version: int) -> tuple[Any, dict[str, int], tuple[int, ...]]:
+def fold_constant_subgraphs(
+    model: Any, version: int, max_folded_bytes: int = MAX_FOLDED_BYTES
+) -> tuple[Any, dict[str, int], tuple[int, ...], tuple[UnfoldedConstant, ...]]:
     """`model` with its constant subgraphs folded into initializers (see the module docstring), how
-    many nodes of each op type were folded, and the position each remaining node had before.
-    The model passed in is not changed."""
+    many nodes of each op type were folded, the position each remaining node had before, and the
+    nodes left unfolded because their outputs exceed `max_folded_bytes`. The model passed in is not
+    changed."""
     import onnx
     import onnx.numpy_helper
 
@@ -169,14 +195,18 @@ def fold_constant_subgraphs(model: Any, version: int) -> tuple[Any, dict[str, in
     for initializer in graph.initializer:
         with contextlib.suppress(Exception):  # damaged: the importer reports it with its name
             constants[initializer.name] = onnx.numpy_helper.to_array(initializer)
-    shapes = _static_shapes(model)
+    shapes, itemsizes = _static_shapes(model)
     outputs = {o.name for o in graph.output}
     kept: list[Any] = []
     positions: list[int] = []
     folded: dict[str, int] = {}
     new_values: dict[str, np.ndarray] = {}
+    too_large: list[UnfoldedConstant] = []
     for position, node in enumerate(graph.node):
-        values = _fold(node, constants, shapes, outputs, version)
+        values = _fold(node, constants, (shapes, itemsizes), outputs, version, max_folded_bytes)
+        if isinstance(values, int):
+            too_large.append(UnfoldedConstant(node, position, values))
+            values = None
         if values is None:
             kept.append(node)
             positions.append(position)
@@ -186,7 +216,7 @@ def fold_constant_subgraphs(model: Any, version: int) -> tuple[Any, dict[str, in
             new_values[name] = value
         folded[node.op_type] = folded.get(node.op_type, 0) + 1
     if not folded:
-        return model, {}, tuple(positions)
+        return model, {}, tuple(positions), tuple(too_large)
     result = onnx.ModelProto()
     result.CopyFrom(model)
     del result.graph.node[:]
@@ -195,35 +225,65 @@ def fold_constant_subgraphs(model: Any, version: int) -> tuple[Any, dict[str, in
     result.graph.initializer.extend(
         onnx.numpy_helper.from_array(value, name) for name, value in new_values.items() if name in read
     )
-    return result, folded, tuple(positions)
+    return result, folded, tuple(positions), tuple(too_large)
 
 
-def _static_shapes(model: Any) -> dict[str, tuple[int, ...]]:
-    """The shapes ONNX's shape inference gives each value, where every dimension is known."""
+def refuse_unfolded_constants(preparation: Preparation, convertible: Callable[[str], bool], source: str) -> None:
+    """Refuses the model when a node left unfolded for its size (Preparation.too_large) has no
+    converter (`convertible(op_type)` is False, as for ConstantOfShape): every such node at once, with
+    its bytes and the setting that folds it."""
+    refused = [unfolded for unfolded in preparation.too_large if not convertible(unfolded.node.op_type)]
+    if not refused:
+        return
+    limit = preparation.max_folded_bytes
+    needed = max(unfolded.nbytes for unfolded in refused)
+    nodes = "; ".join(unfolded.describe() for unfolded in refused)
+    raise UnsupportedOperatorError(
+        f"{source}: {len(refused)} node(s) of constant inputs compute values larger than the "
+        f"{limit:,}-byte limit on folded constants, so they were not folded, and opbridge has no converter "
+        f"to run them: {nodes}",
+        hint=f"raise the limit to {needed:,} bytes or more: `{MAX_FOLDED_SETTING}: {needed}` in the config "
+        f"(ConvertArgs.{MAX_FOLDED_SETTING}), --onnx-max-folded-bytes {needed} on the command line, or "
+        f"read_onnx_model(..., max_folded_bytes={needed}); the host then holds the folded values in memory",
+    )
+
+
+def _static_shapes(model: Any) -> tuple[dict[str, tuple[int, ...]], dict[str, int]]:
+    """The shapes ONNX's shape inference gives each value, where every dimension is known, and the
+    bytes of one element of each value whose element type it knows."""
     import onnx
 
     try:
         inferred = onnx.shape_inference.infer_shapes(model, data_prop=True)
     except Exception:  # inference refuses some valid models; folding Shape then waits for our checks
-        return {}
-    shapes = {}
+        return {}, {}
+    shapes, itemsizes = {}, {}
     for info in list(inferred.graph.value_info) + list(inferred.graph.input) + list(inferred.graph.output):
-        if not info.type.HasField("tensor_type") or not info.type.tensor_type.HasField("shape"):
+        if not info.type.HasField("tensor_type"):
+            continue
+        with contextlib.suppress(Exception):  # an element type NumPy has no dtype for: 8 bytes assumed
+            itemsizes[info.name] = np.dtype(
+                onnx.helper.tensor_dtype_to_np_dtype(info.type.tensor_type.elem_type)
+            ).itemsize
+        if not info.type.tensor_type.HasField("shape"):
             continue
         dims = info.type.tensor_type.shape.dim
         if all(d.HasField("dim_value") for d in dims):
             shapes[info.name] = tuple(int(d.dim_value) for d in dims)
-    return shapes
+    return shapes, itemsizes
 
 
 def _fold(
     node: Any,
     constants: dict[str, np.ndarray],
-    shapes: dict[str, tuple[int, ...]],
+    types: tuple[dict[str, tuple[int, ...]], dict[str, int]],
     outputs: set[str],
     version: int,
-) -> dict[str, np.ndarray] | None:
-    """The values of `node`'s outputs when it can be folded, else None."""
+    max_folded_bytes: int,
+) -> dict[str, np.ndarray] | int | None:
+    """The values of `node`'s outputs when it can be folded; their bytes when they exceed
+    `max_folded_bytes`; else None."""
+    shapes, itemsizes = types
     if node.domain not in STANDARD_DOMAINS or node.op_type in NOT_FOLDED:
         return None
     if outputs.intersection(node.output) or not node.output:
@@ -237,13 +297,17 @@ def _fold(
         return None
     if any(attribute.type in (GRAPH, GRAPHS) for attribute in node.attribute):
         return None  # If, Loop, Scan: their bodies may read values outside the node
-    known = [shapes.get(name) for name in node.output if name]
-    if all(shape is not None for shape in known) and sum(8 * int(np.prod(s)) for s in known) > MAX_FOLDED_BYTES:  # type: ignore[arg-type]
-        return None  # checked before evaluating: a huge ConstantOfShape must not be built at all
+    names = [name for name in node.output if name]
+    if all(name in shapes for name in names):
+        # Checked before evaluating: a huge ConstantOfShape must not be built at all.
+        expected = sum(itemsizes.get(name, 8) * int(np.prod(shapes[name], dtype=np.int64)) for name in names)
+        if expected > max_folded_bytes:
+            return expected
     values = _evaluate(node, constants, version)
-    if values is None or sum(v.nbytes for v in values.values()) > MAX_FOLDED_BYTES:
+    if values is None:
         return None
-    return values
+    nbytes = sum(v.nbytes for v in values.values())
+    return nbytes if nbytes > max_folded_bytes else values
 
 
 def _shape_of(node: Any, shapes: dict[str, tuple[int, ...]]) -> dict[str, np.ndarray] | None:

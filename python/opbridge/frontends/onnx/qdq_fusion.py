@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """QDQ fusion: each DequantizeLinear -> op -> QuantizeLinear group that onnxruntime fuses becomes the
-QLinear op (or the op on int8 values) before conversion; everything else runs as the model defines it."""
+QLinear op (ONNX's, or onnxruntime's com.microsoft one), or the op on int8 values, before conversion;
+everything else runs as the model defines it."""
 
 import dataclasses
 
@@ -170,8 +171,72 @@ def _fuse_mover(graph: _Graph, node: OnnxNode) -> tuple[OnnxNode, list[OnnxNode]
     return dataclasses.replace(node, inputs=(dq.inputs[0], *node.inputs[1:]), outputs=quantize.outputs), [quantize]
 
 
-def fuse_qdq(nodes: list[OnnxNode], outputs: list[str], conversion: OnnxConversion) -> list[OnnxNode]:
-    """The nodes with QDQ groups fused (see the module's doc), without the DequantizeLinears left unread."""
+# DQ -> op -> Q groups onnxruntime's CPU graph optimizer replaces with its com.microsoft QLinear op (its
+# UnarySelector and InputVariadicSelector rules), and whose QLinear conversions (ops/shared/onnx_qoperator.py)
+# compute what onnxruntime computes. Sigmoid, LeakyRelu and Concat's tables are also the float32 ops between
+# DequantizeLinear and QuantizeLinear, element by element, as onnxruntime runs them unfused. Add and Mul
+# (its BinarySelector, only with int8 allowed) stay QDQ islands: float32 as the model defines them.
+QLINEAR_GROUPS = {
+    "Sigmoid": "QLinearSigmoid",
+    "LeakyRelu": "QLinearLeakyRelu",
+    "AveragePool": "QLinearAveragePool",
+    "GlobalAveragePool": "QLinearGlobalAveragePool",
+    "Softmax": "QLinearSoftmax",
+    "Concat": "QLinearConcat",
+}
+
+
+def _per_tensor(graph: _Graph, node: OnnxNode) -> list[str] | None:
+    """A DequantizeLinear's or QuantizeLinear's constant per-tensor scale and int8 zero point, by name."""
+    scale, zero_point = graph.constant(node, 1, 1.0), graph.constant(node, 2, 0)
+    if len(node.inputs) < 3 or not node.inputs[2] or scale is None or zero_point is None:
+        return None  # no zero point: uint8, which the QLinear conversions refuse
+    if scale.size != 1 or zero_point.size != 1 or zero_point.dtype != np.int8:
+        return None
+    return [node.inputs[1], node.inputs[2]]
+
+
+def _fuse_qlinear(graph: _Graph, node: OnnxNode) -> tuple[OnnxNode, list[OnnxNode]] | None:
+    """DQ -> Sigmoid / LeakyRelu / AveragePool / GlobalAveragePool / Softmax -> Q, or DQs -> Concat -> Q,
+    all int8 and per tensor, as onnxruntime's com.microsoft QLinear op (QLINEAR_GROUPS)."""
+    quantize = graph.only_reader(node.outputs[0])
+    if quantize is None or quantize.domain not in ONNX_DOMAINS or quantize.op_type != "QuantizeLinear":
+        return None
+    y = _per_tensor(graph, quantize)
+    operands: list[list[str]] = []
+    for name in node.inputs if node.op_type == "Concat" else node.inputs[:1]:
+        dq = graph.dequantize(name, constant=False, dtype=DType.INT8)
+        x = _per_tensor(graph, dq) if dq is not None else None
+        if x is None:
+            return None
+        operands.append([dq.inputs[0], *x])  # type: ignore[union-attr]
+    if y is None or (node.op_type != "Concat" and len(node.inputs) != 1):
+        return None
+    if node.op_type == "Softmax" and int(node.attribute("axis", -1)) != -1:
+        # QLinearSoftmax converts over the last axis only; another axis stays a float32 island.
+        rank = len(graph.conversion.tensor(graph.conversion.by_name[operands[0][0]]).shape)
+        if int(node.attribute("axis", -1)) % max(rank, 1) != rank - 1:
+            return None
+    if node.op_type == "Concat":
+        inputs = [*y, *(name for operand in operands for name in operand)]
+    else:
+        inputs = [*operands[0], *y]
+    fused = dataclasses.replace(
+        node,
+        op_type=QLINEAR_GROUPS[node.op_type],
+        domain=MICROSOFT_DOMAIN,
+        inputs=tuple(inputs),
+        outputs=quantize.outputs,
+    )
+    return fused, [quantize]
+
+
+def fuse_qdq(
+    nodes: list[OnnxNode], outputs: list[str], conversion: OnnxConversion, qlinear_groups: bool = False
+) -> list[OnnxNode]:
+    """The nodes with QDQ groups fused (see the module's doc), without the DequantizeLinears left unread.
+    `qlinear_groups`: also the QLINEAR_GROUPS, as onnxruntime's com.microsoft ops (ONNX models; a PT2E
+    program's float32 ops between its quantize and dequantize nodes are torch's, not onnxruntime's)."""
     graph = _Graph(nodes, frozenset(outputs), conversion)
     replaced: dict[int, OnnxNode | None] = {}
     for node in nodes:
@@ -181,6 +246,8 @@ def fuse_qdq(nodes: list[OnnxNode], outputs: list[str], conversion: OnnxConversi
             fusion = _fuse_weighted(graph, node)
         elif node.op_type in MOVES_VALUES:
             fusion = _fuse_mover(graph, node)
+        elif qlinear_groups and node.op_type in QLINEAR_GROUPS:
+            fusion = _fuse_qlinear(graph, node)
         else:
             continue
         if fusion is not None:

@@ -185,3 +185,62 @@ FUSED_RELU = "opbridge_fused_relu"
 
 # Marks a node whose int8 arithmetic is TFLite's ("tflite"; not an ONNX attribute): see requantization_of().
 REQUANTIZATION = "opbridge_requantization"
+
+
+# onnxruntime's QOperator ops (com.microsoft QLinearAdd, QLinearSigmoid ...) -------------------------
+
+
+def qlinear_input(conversion: OnnxConversion, node: OnnxNode, value: int, scale: int, zero_point: int) -> int:
+    """The int8 activation at input `value`, read with the per-tensor scale and zero point at `scale` and
+    `zero_point` (bound to it if it has none yet)."""
+    index = conversion.value(node.inputs[value], node)
+    role = f"input {value}"
+    bind_quantization(conversion, node, index, per_tensor(conversion, node, scale, zero_point, role))
+    return index
+
+
+def same_quantization(a: Quantization, b: Quantization) -> bool:
+    """One float32 scale and one zero point: a requantization between them is the identity (onnxruntime's
+    QLinearConcat copies such an input)."""
+    return np.float32(a.scale) == np.float32(b.scale) and a.zero_point == b.zero_point
+
+
+def lookup_table(
+    input_q: Quantization, output_q: Quantization, function: Callable[[np.ndarray], np.ndarray]
+) -> np.ndarray:
+    """The int8 result of `function` for each int8 input, -128..127 in order, computed as onnxruntime's
+    QlinearBuildLookupTable computes its tables (QLinearSigmoid, QLinearLeakyRelu, QLinearConcat): each
+    input dequantized in float32 (scale * (q - zero point)), `function` of those float32 values, then
+    quantized as MlasQuantizeLinear does (divided by the output scale in float32, saturated, rounded
+    halves to even, plus the zero point)."""
+    centred = (np.arange(-128, 128, dtype=np.int64) - input_q.zero_point).astype(np.float32)
+    values = (np.float32(input_q.scale) * centred).astype(np.float32)
+    results = np.asarray(function(values), np.float32)
+    zero_point = output_q.zero_point
+    with np.errstate(over="ignore", invalid="ignore"):
+        scaled = (results / np.float32(output_q.scale)).astype(np.float32)
+    low, high = np.float32(-128 - zero_point), np.float32(127 - zero_point)
+    saturated = np.clip(np.nan_to_num(scaled, nan=0.0, posinf=high, neginf=low), low, high)
+    return (np.rint(saturated).astype(np.int64) + zero_point).astype(np.int8)
+
+
+def mlas_logistic(values: np.ndarray) -> np.ndarray:
+    """onnxruntime's MlasComputeLogistic in float32: the input clamped to [-18, 18], p(x) / q(x) + 0.5
+    with Eigen's odd and even polynomials, clamped to [0, 1]. Each multiply-add is fused (rounded once),
+    as the FMA3 kernel onnxruntime runs on x86-64 CPUs with AVX2 computes it; the float64 sum of an exact
+    float32 product rounds to the float32 a fused multiply-add gives, ties to a float32 midpoint aside."""
+    f32 = np.float32
+
+    def fma(a: np.ndarray, b: np.ndarray | np.float32, c: np.ndarray | np.float32) -> np.ndarray:
+        return (a.astype(np.float64) * np.float64(b) + np.float64(c)).astype(np.float32)
+
+    x = np.clip(values.astype(np.float32), f32(-18.0), f32(18.0))
+    squared = (x * x).astype(np.float32)
+    p = fma(squared, f32(4.37031012579801e-11), f32(1.15627324459942e-07))
+    for coefficient in (6.08574864600143e-05, 8.51377133304701e-03, 2.48287947061529e-01):
+        p = fma(p, squared, f32(coefficient))
+    p = (p * x).astype(np.float32)
+    q = fma(squared, f32(6.10247389755681e-13), f32(5.76102136993427e-09))
+    for coefficient in (6.29106785017040e-06, 1.70198817374094e-03, 1.16817656904453e-01, 9.93151921023180e-01):
+        q = fma(q, squared, f32(coefficient))
+    return np.clip((p / q).astype(np.float32) + f32(0.5), f32(0.0), f32(1.0)).astype(np.float32)

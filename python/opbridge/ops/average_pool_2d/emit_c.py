@@ -6,6 +6,7 @@ from opbridge.backends.c.kernel_call import FloatValue, KernelCall, ParamStruct,
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Node
 from opbridge.ir.attribute_types import window
+from opbridge.ops.average_pool_2d.attributes import pool_axis_padding
 from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER
 from opbridge.ops.shared.float32 import float_activation_range, require_float32
 from opbridge.ops.shared.quantized import activation_range, require_dtype, require_quantization
@@ -35,8 +36,8 @@ def emit_pool_2d(ctx: EmitContext, node: Node, kernel: str) -> NodeCode:
             hint=f"TFLite's int8 {node.op_type} requires equal scales and zero points",
         )
     _, height, width, _ = input_tensor.shape
-    rows = window(attributes.padding, height, attributes.filter_height, attributes.stride_height)
-    cols = window(attributes.padding, width, attributes.filter_width, attributes.stride_width)
+    rows = window(pool_axis_padding(attributes, 1), height, attributes.filter_height, attributes.stride_height)
+    cols = window(pool_axis_padding(attributes, 2), width, attributes.filter_width, attributes.stride_width)
     low, high = activation_range(attributes.activation, output_q)
     params_symbol = ctx.local_symbol(node, "params")
     params = ParamStruct(
@@ -73,8 +74,8 @@ def emit_float32_pool_2d(ctx: EmitContext, node: Node, kernel: str) -> NodeCode:
                 hint="reshape to [batch, height, width, channels]",
             )
     _, height, width, _ = input_tensor.shape
-    rows = window(attributes.padding, height, attributes.filter_height, attributes.stride_height)
-    cols = window(attributes.padding, width, attributes.filter_width, attributes.stride_width)
+    rows = window(pool_axis_padding(attributes, 1), height, attributes.filter_height, attributes.stride_height)
+    cols = window(pool_axis_padding(attributes, 2), width, attributes.filter_width, attributes.stride_width)
     low, high = float_activation_range(attributes.activation)
     params_symbol = ctx.local_symbol(node, "params")
     params = ParamStruct(

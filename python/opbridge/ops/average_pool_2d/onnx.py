@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """AVERAGE_POOL_2D from ONNX: AveragePool, 1-D and 2-D (and, through convert_pool, MAX_POOL_2D's MaxPool,
-with explicit pads and with dilations whose strides are multiples of them)."""
+with explicit pads and with dilations whose strides are multiples of them). AveragePool's explicit pads
+are the pool's own `pads` with count_include_pad=0 (each output divided by the input positions its
+window covers), a PAD of zeros before a VALID pool with count_include_pad=1."""
 
 import dataclasses
 
@@ -59,26 +61,26 @@ def convert_pool(op_key: str) -> Converter:
             padding = dataclasses.replace(
                 padding, padding=Padding.VALID, explicit=pads if any(pads[0] + pads[1]) else None
             )
-        if padding.explicit is not None:
+        pads: tuple[int, ...] = ()
+        if padding.explicit is not None and op_key == "AVERAGE_POOL_2D" and not counts_pads:
+            # Explicit pads whose zeros are not counted (count_include_pad=0): the pool's own pads,
+            # which its windows skip (each output divides by the input positions it covers).
+            (top, bottom), (left, right) = padding.explicit
+            pads = (top, bottom, left, right)
+            padding = dataclasses.replace(padding, padding=Padding.VALID, explicit=None)
+        elif padding.explicit is not None:
             # Explicit pads that are not TFLite's SAME: pad first (max: with the lowest value, which no
             # window picks over a real one; average: with zeros, counted as ONNX's count_include_pad=1
             # counts them), then pool VALID.
-            if op_key == "AVERAGE_POOL_2D" and not node.attribute("count_include_pad", 0):
-                raise original.unsupported(
-                    f"pads={list(ints(original, 'pads', ()))} with count_include_pad=0: TFLite averages over "
-                    "the valid elements only for SAME padding",
-                    hint="export with count_include_pad=True, or with padding equal to SAME",
-                )
             nhwc = pad_for_pool(conversion, node, nhwc, padding.explicit, op_key == "MAX_POOL_2D")
             padding = dataclasses.replace(padding, padding=Padding.VALID, explicit=None)
-        elif op_key == "AVERAGE_POOL_2D" and padding.padding is Padding.SAME:
-            require_attribute(node, "count_include_pad", 0, 0)  # TFLite averages over the valid elements
         attributes = Pool2DAttributes(
             padding=padding.padding,
             stride_height=strides[0],
             stride_width=strides[1],
             filter_height=kernel[0],
             filter_width=kernel[1],
+            pads=pads,
         )
         bind_from_nhwc(conversion, node, conversion.emit(op_key, [nhwc], attributes, name=node.name)[0], spatial)
 

@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
 """TFLite Micro's reference AVERAGE_POOL_2D, int8 and float32.
 
-Each output averages only the input positions its window covers (padding is
-not counted): int8 rounding half away from zero; float32 as TFLite Micro's
-float kernel, 0 plus the covered values in window order (rows, then
-columns), one float32 rounding per addition, divided by their count, then
-the fused activation's clamp.
+Each output averages only the input positions its window covers (padding,
+SAME's or the explicit `pads` of ONNX's count_include_pad=0, is not
+counted: one divisor per output position): int8 rounding half away from
+zero; float32 as TFLite Micro's float kernel, 0 plus the covered values in
+window order (rows, then columns), one float32 rounding per addition,
+divided by their count, then the fused activation's clamp.
 """
 
 from collections.abc import Callable, Iterator
@@ -14,6 +15,7 @@ import numpy as np
 
 from opbridge.ir import DType
 from opbridge.ir.attribute_types import window
+from opbridge.ops.average_pool_2d.attributes import Pool2DAttributes, pool_axis_padding
 from opbridge.ops.definition import Array, ReferenceCall
 from opbridge.ops.shared.float32 import FLOAT32_LOWEST, clamp_float32, float_activation_range, require_float32
 from opbridge.ops.shared.quantized import activation_range, require_quantization
@@ -21,10 +23,10 @@ from opbridge.ops.shared.quantized import activation_range, require_quantization
 Reduce = Callable[[np.ndarray], np.ndarray]
 
 
-def pool_windows(attributes: object, height: int, width: int) -> Iterator[tuple[int, int, slice, slice]]:
+def pool_windows(attributes: Pool2DAttributes, height: int, width: int) -> Iterator[tuple[int, int, slice, slice]]:
     """(out_y, out_x, rows, cols) of every output's window, clipped to the input."""
-    rows = window(attributes.padding, height, attributes.filter_height, attributes.stride_height)
-    cols = window(attributes.padding, width, attributes.filter_width, attributes.stride_width)
+    rows = window(pool_axis_padding(attributes, 1), height, attributes.filter_height, attributes.stride_height)
+    cols = window(pool_axis_padding(attributes, 2), width, attributes.filter_width, attributes.stride_width)
     for out_y in range(rows.output_size):
         y_origin = out_y * attributes.stride_height - rows.padding_before
         y_range = slice(max(0, y_origin), min(height, y_origin + attributes.filter_height))
@@ -71,8 +73,8 @@ def float32_pool_reference(call: ReferenceCall, average: bool) -> list[Array]:
     a = call.attributes
     values = np.asarray(call.value(0), dtype=np.float32)
     _, height, width, _ = values.shape
-    rows = window(a.padding, height, a.filter_height, a.stride_height)
-    cols = window(a.padding, width, a.filter_width, a.stride_width)
+    rows = window(pool_axis_padding(a, 1), height, a.filter_height, a.stride_height)
+    cols = window(pool_axis_padding(a, 2), width, a.filter_width, a.stride_width)
     y_origins = np.arange(rows.output_size) * a.stride_height - rows.padding_before
     x_origins = np.arange(cols.output_size) * a.stride_width - cols.padding_before
     shape = (values.shape[0], rows.output_size, cols.output_size, values.shape[3])

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-"""MEAN over constant axes: int8 (TFLite Micro's sum-then-rescale algorithm) or float32.
+"""MEAN over constant axes: int8 (TFLite Micro's sum-then-rescale algorithm; with
+requantization=Requantization.ONNX, the sum rescaled by one float32 scale as onnxruntime's
+QLinearGlobalAveragePool does) or float32.
 
 float32 is TFLite Micro's float reference: each output is 0 plus its inputs
 in row-major order (one float32 rounding per addition), divided by their

@@ -2,10 +2,11 @@
 """MEAN: C emitter."""
 
 from opbridge.backends.c.emit_context import KERNELS_HEADER, EmitContext, NodeCode
-from opbridge.backends.c.kernel_call import KernelCall, ParamStruct, fields, int_array
+from opbridge.backends.c.kernel_call import FloatValue, KernelCall, ParamStruct, fields, int_array
 from opbridge.errors import UnsupportedTensorError
 from opbridge.ir import DType, Graph, Node
-from opbridge.ops.mean.reference import mean_axes, mean_parameters
+from opbridge.ir.attribute_types import Requantization
+from opbridge.ops.mean.reference import mean_axes, mean_parameters, onnx_mean_scale
 from opbridge.ops.shared.emit_elementwise import F32_KERNELS_HEADER
 from opbridge.ops.shared.float32 import require_float32
 from opbridge.ops.shared.quantized import require_dtype, require_quantization
@@ -49,6 +50,9 @@ def emit_mean(ctx: EmitContext, node: Node) -> NodeCode:
     reduce = [0] * lead + [1 if axis in p.axes else 0 for axis in range(len(input_tensor.shape))]
     input_q = require_quantization(node, input_tensor, "input")
     output_q = require_quantization(node, output, "output")
+    # ONNX's output stage when the scale is set (> 0); TFLite's multiplier and shift otherwise.
+    onnx = node.attributes.requantization is Requantization.ONNX
+    scale = float(onnx_mean_scale(input_q, output_q, p.count)) if onnx else 0.0
     params_symbol = ctx.local_symbol(node, "params")
     params = ParamStruct(
         "opbridge_mean_s8_params",
@@ -62,6 +66,7 @@ def emit_mean(ctx: EmitContext, node: Node) -> NodeCode:
             output_zero_point=output_q.zero_point,
             multiplier=p.multiplier,
             shift=p.shift,
+            scale=FloatValue(scale),
         ),
     )
     call = KernelCall(

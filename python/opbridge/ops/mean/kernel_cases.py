@@ -18,6 +18,7 @@ from opbridge_testing.kernel_case_builders import (
 )
 
 from opbridge.ir import DType, Quantization
+from opbridge.ir.attribute_types import Requantization
 
 
 def mean(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
@@ -27,7 +28,7 @@ def mean(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
     the same over the steps of a [2, steps, channels] tensor (axis 1, Keras's GlobalAveragePooling1D
     after Conv1D, two batches), which takes the same sums batch by batch (the models' golden tests
     cover the NHWC spatial mean and one batch of steps), its output scale then making the rescale a
-    left shift."""
+    left shift. The int8 path's variant 0 takes ONNX's output stage (a float32 scale)."""
     if variant == 1:
         channels = int(rng.choice([29, 45]))
         shape = (int(rng.integers(1, 3)), int(rng.integers(1, 6)), int(rng.integers(1, 6)), channels)
@@ -52,7 +53,9 @@ def mean(rng: np.random.Generator, path: DTypePath, variant: int) -> NodeSpec:
         input_q = inputs[0].quantization
         assert input_q is not None and output_q is not None
         output_q = Quantization((float(np.float32(input_q.scale / (3 * count))),), output_q.zero_points)
-    return NodeSpec(inputs, attributes("MEAN", keep_dims=variant == 0), output_q)
+    # int8 variant 0 in ONNX's arithmetic (onnxruntime's QLinearGlobalAveragePool: one float32 scale).
+    requantization = Requantization.ONNX if quantized and variant == 0 else Requantization.TFLITE
+    return NodeSpec(inputs, attributes("MEAN", keep_dims=variant == 0, requantization=requantization), output_q)
 
 
 CASES = {

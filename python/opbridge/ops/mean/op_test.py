@@ -16,12 +16,13 @@ from opbridge_testing.single_op import (
 )
 
 from opbridge.ir import DType, Graph
+from opbridge.ir.attribute_types import Requantization
 from opbridge.ops.mean.attributes import MeanAttributes
 
 REGISTRY = available_operator_registry()
 
 
-def draw_graph(data: st.DataObject, dtype: DType) -> Graph:
+def draw_graph(data: st.DataObject, dtype: DType, requantization: Requantization = Requantization.TFLITE) -> Graph:
     rank = data.draw(st.integers(1, 4))
     shape = tuple(data.draw(st.integers(1, 6)) for _ in range(rank))
     # One to `rank` axes, sometimes negative, sometimes repeated (TFLite Micro resolves both).
@@ -38,7 +39,8 @@ def draw_graph(data: st.DataObject, dtype: DType) -> Graph:
     x = builder.tensor("input", dtype, shape, input_q)
     axes_tensor = builder.tensor("axes", DType.INT32, (len(axes),), None, np.array(axes, dtype=np.int32))
     y = builder.tensor("mean", dtype, output_shape, output_q)
-    return builder.single_node_graph("MEAN", [x, axes_tensor], [y], MeanAttributes(keep_dims=keep_dims))
+    attributes = MeanAttributes(keep_dims=keep_dims, requantization=requantization)
+    return builder.single_node_graph("MEAN", [x, axes_tensor], [y], attributes)
 
 
 def options_of(graph: Graph) -> schema.ReducerOptionsT:
@@ -60,6 +62,14 @@ def test_reference_matches_tflite_micro(data: st.DataObject, dtype: DType) -> No
 @given(st.data())
 def test_c_module_matches_reference(data: st.DataObject) -> None:
     check_c_matches_reference(draw_graph(data, DType.INT8), REGISTRY)
+
+
+@settings(max_examples=8)
+@given(st.data())
+def test_onnx_requantization_c_module_matches_reference(data: st.DataObject) -> None:
+    # ONNX's output stage (onnxruntime's QLinearGlobalAveragePool; the reference against onnxruntime is in
+    # tests/onnx/qlinear_ops_test.py): the centred sum times one float32 scale, halves to even.
+    check_c_matches_reference(draw_graph(data, DType.INT8, Requantization.ONNX), REGISTRY)
 
 
 @settings(max_examples=6)

@@ -6,10 +6,11 @@ import dataclasses
 import numpy as np
 
 from opbridge.errors import UnsupportedTensorError
-from opbridge.ir import DType, Graph, Node
+from opbridge.ir import DType, Graph, Node, Quantization
+from opbridge.ir.attribute_types import Requantization
 from opbridge.ops.definition import Array, ReferenceCall
 from opbridge.ops.shared.float32 import require_float32
-from opbridge.ops.shared.quantized import INT8_MAX, INT8_MIN, require_quantization
+from opbridge.ops.shared.quantized import INT8_MAX, INT8_MIN, requantize_float_scale, require_quantization
 from opbridge.quantization.fixed_point import multiply_by_quantized_multiplier, quantize_multiplier
 
 
@@ -43,6 +44,12 @@ def mean_parameters(graph: Graph, node: Node) -> MeanParameters:
     return MeanParameters(axes, count, (multiplier << bits) // count, shift - bits)
 
 
+def onnx_mean_scale(input_q: Quantization, output_q: Quantization, count: int) -> np.float32:
+    """Requantization.ONNX's one float32 scale: input_scale / (output_scale * count), each step in float32,
+    in onnxruntime's order (its QLinearGlobalAveragePool)."""
+    return np.float32(input_q.scale) / (np.float32(output_q.scale) * np.float32(count))
+
+
 def float32_mean_reference(call: ReferenceCall) -> list[Array]:
     output = call.outputs[0]
     require_float32(call.node, [("input", call.input_tensor(0)), ("output", output)])
@@ -67,5 +74,9 @@ def mean_reference(call: ReferenceCall) -> list[Array]:
     output_q = require_quantization(call.node, output, "output")
     sums = call.value(0).astype(np.int64).sum(axis=p.axes)
     centred = sums - input_q.zero_point * p.count
+    if call.attributes.requantization is Requantization.ONNX:
+        scale = onnx_mean_scale(input_q, output_q, p.count)
+        rescaled = requantize_float_scale(centred, np.array([scale], np.float32), output_q.zero_point)
+        return [rescaled.astype(np.int8).reshape(output.shape)]
     scaled = multiply_by_quantized_multiplier(centred, p.multiplier, p.shift) + output_q.zero_point
     return [np.clip(scaled, INT8_MIN, INT8_MAX).astype(np.int8).reshape(output.shape)]
