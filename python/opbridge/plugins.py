@@ -92,13 +92,32 @@ def _import_hint(error: Exception, module_name: str) -> str:
         return hint  # a module the plugin imports is missing, not the plugin
     parent, _, leaf = missing.rpartition(".")
     if not parent:
-        return hint  # a top-level name: no package to look in
+        return not_importable_hint(module_name)  # a top-level name: this process cannot see the package
     try:
         siblings = [info.name for info in pkgutil.iter_modules(importlib.import_module(parent).__path__)]
     except Exception:  # the parent failed to import, or is not a package: nothing to suggest
         return hint
     suggestion = nearest(leaf, siblings, prefix=f"{parent}.")
     return f"{suggestion} Otherwise {hint}" if suggestion else hint
+
+
+def not_importable_hint(module_name: str) -> str:
+    """How to make the plugin `module_name` importable by the command line: in Bazel, a binary whose deps
+    have the plugin's library; outside, its folder on PYTHONPATH."""
+    package = module_name.split(".")[0]
+    directory = _runfiles_directory()
+    if directory is not None:
+        return (
+            f"this command line is the Bazel target {_bazel_label(directory)}, whose runfiles lack the package "
+            f"{package!r}: run one with the plugin in its deps, a host_py_binary of //python/opbridge:cli.py with "
+            'deps = [<the plugin\'s py_library>, "//python/opbridge", "@torch_packages//:torch"] (for .pt2 models; '
+            "as //examples/pytorch_custom_op:opbridge_with_kws_ops), or custom_op's :<name>_opbridge "
+            '(docs/pytorch.md, "Bazel"); outside Bazel, put its folder on PYTHONPATH'
+        )
+    return (
+        f"put the folder that holds the package {package!r} on PYTHONPATH "
+        f"(PYTHONPATH=path/to/that/folder opbridge ... --plugin {module_name}), or pip install the package"
+    )
 
 
 def _runfiles_directory() -> pathlib.Path | None:

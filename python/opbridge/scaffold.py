@@ -95,7 +95,7 @@ def _imports(standard: list[str], others: list[str], own: tuple[str, ...] = ()) 
     return "\n\n".join("\n".join(block) for block in blocks)
 
 
-def _header(names: OpNames, dtype: DTypeName, fmt: Format) -> str:
+def _header(names: OpNames, dtype: DTypeName, fmt: Format, torch: str | None = None) -> str:
     if fmt == "litert" and dtype == "int8":
         fields = """  int32_t input_zero_point;
   int32_t output_zero_point;
@@ -103,6 +103,11 @@ def _header(names: OpNames, dtype: DTypeName, fmt: Format) -> str:
   int32_t shift;"""
     elif fmt == "litert":
         fields = "  int32_t unused; /* C99 has no empty structs; add your params here */"
+    elif dtype == "int8" and torch:
+        fields = """  float alpha;              /* the slope for x < 0 (the node's attribute), for float32 */
+  int32_t zero_point;       /* int8: the input's (and output's) zero point, from its quantization */
+  int32_t alpha_multiplier; /* int8: alpha as Q0.31 with alpha_shift */
+  int32_t alpha_shift;"""
     elif dtype == "int8":
         fields = """  int32_t alpha_multiplier; /* the slope for x < 0, Q0.31 with alpha_shift (attributes) */
   int32_t alpha_shift;"""
@@ -144,7 +149,9 @@ int32_t {s}_kernel_output_shape(const {s}_kernel_params_t *params, const opbridg
 """
 
 
-def _kernel(names: OpNames, dtype: DTypeName, fmt: Format) -> str:
+def _kernel(names: OpNames, dtype: DTypeName, fmt: Format, torch: str | None = None) -> str:
+    if dtype == "int8" and torch:
+        return _torch_int8_kernel(names)
     s = names.snake
     ctype = "int8_t" if dtype == "int8" else "float"
     code = "OPBRIDGE_KERNEL_INT8" if dtype == "int8" else "OPBRIDGE_KERNEL_FLOAT32"
@@ -197,6 +204,53 @@ int32_t {s}_kernel_output_shape(const {s}_kernel_params_t *params, const opbridg
 """
 
 
+def _torch_int8_kernel(names: OpNames) -> str:
+    """A leaky ReLU on float32 (the float model) and int8 (after PT2E), its int8 params from the quantization."""
+    s = names.snake
+    return f"""/* SPDX-License-Identifier: Apache-2.0 */
+#include "{s}_kernel.h"
+
+#include "cc/kernels/opbridge_fixed_point.h"
+
+int32_t {s}_kernel(const {s}_kernel_params_t *params, const opbridge_kernel_input_t *inputs, int32_t input_count,
+    const opbridge_kernel_output_t *outputs, int32_t output_count) {{
+  if (input_count != 1 || output_count != 1 || inputs[0].dtype != outputs[0].dtype ||
+      inputs[0].element_count != outputs[0].element_count) {{
+    return OPBRIDGE_KERNEL_INVALID_ARGUMENT;
+  }}
+  if (inputs[0].dtype == OPBRIDGE_KERNEL_FLOAT32) {{
+    const float *x = (const float *)inputs[0].data;
+    float *y = (float *)outputs[0].data;
+    for (int32_t i = 0; i < inputs[0].element_count; ++i) {{
+      /* The math: x for x >= 0, else alpha * x. */
+      y[i] = x[i] >= 0.0f ? x[i] : params->alpha * x[i];
+    }}
+    return OPBRIDGE_KERNEL_OK;
+  }}
+  if (inputs[0].dtype != OPBRIDGE_KERNEL_INT8) return OPBRIDGE_KERNEL_INVALID_ARGUMENT;
+  const int8_t *x = (const int8_t *)inputs[0].data;
+  int8_t *y = (int8_t *)outputs[0].data;
+  for (int32_t i = 0; i < inputs[0].element_count; ++i) {{
+    /* The math on the real values x - zero_point (one scale in and out): alpha * x below zero, rounded as
+     * TFLite rounds. */
+    int32_t value = (int32_t)x[i] - params->zero_point;
+    if (value < 0) value = opbridge_rescale(value, params->alpha_multiplier, params->alpha_shift);
+    value += params->zero_point;
+    y[i] = (int8_t)(value < -128 ? -128 : value > 127 ? 127 : value);
+  }}
+  return OPBRIDGE_KERNEL_OK;
+}}
+
+int32_t {s}_kernel_output_shape(const {s}_kernel_params_t *params, const opbridge_kernel_input_t *inputs,
+    int32_t input_count, int32_t output_index, opbridge_kernel_shape_t *shape) {{
+  (void)params;
+  if (input_count != 1 || output_index != 0) return OPBRIDGE_KERNEL_INVALID_ARGUMENT;
+  *shape = inputs[0].shape; /* the shape of the input */
+  return OPBRIDGE_KERNEL_OK;
+}}
+"""
+
+
 def _quantization(dtype: DTypeName, fmt: Format) -> tuple[str, str]:
     """The scaffold op's OperatorDefinition.quantization, and what it means."""
     if dtype == "float32":
@@ -210,21 +264,24 @@ def _fact_names(dtype: DTypeName, fmt: Format) -> str:
     return ", ".join(sorted(["NO_MEMORY", _quantization(dtype, fmt)[0]]))
 
 
-def _plugin(names: OpNames, dtype: DTypeName, fmt: Format, domain: str) -> str:
+def _plugin(names: OpNames, dtype: DTypeName, fmt: Format, domain: str, torch: str | None = None) -> str:
+    # An int8 PyTorch op also runs the float model (eager torch, before PT2E), and its int8 params come
+    # from the quantization PT2E gives its tensors.
+    torch_int8 = torch is not None and dtype == "int8"
     dtype_enum = "DType.INT8" if dtype == "int8" else "DType.FLOAT32"
     standard = ["import pathlib"] + (["import dataclasses"] if fmt == "onnx" else [])
     kernel_names = (
         "PortableKernel, PortableKernelOperator"
         if fmt == "litert" and dtype == "float32"
         else "KernelParam, PortableKernel, PortableKernelError, PortableKernelOperator"
-        if fmt == "litert"
+        if fmt == "litert" or torch_int8
         else "KernelParam, PortableKernel, PortableKernelOperator"
     )
     others = [
         "import numpy as np",
         f"from opbridge.aot.portable_kernel import {kernel_names}",
         "from opbridge.ir import DType, Graph, Node"
-        if fmt == "litert" and dtype == "int8"
+        if (fmt == "litert" and dtype == "int8") or torch_int8
         else "from opbridge.ir import DType",
         f"from opbridge.ops.definition import {_fact_names(dtype, fmt)}, Layout, OperatorDefinition, ReferenceCall",
         "from opbridge.registry_context import RegistryContext",
@@ -236,10 +293,22 @@ def _plugin(names: OpNames, dtype: DTypeName, fmt: Format, domain: str) -> str:
     if fmt == "litert":
         others.append("from opbridge.frontends.litert.nodes import LiteRTNode")
     if dtype == "int8":
-        fixed_point = "multiply_by_quantized_multiplier" + (", quantize_multiplier" if fmt == "litert" else "")
+        fixed_point = "multiply_by_quantized_multiplier" + (
+            ", quantize_multiplier" if fmt == "litert" or torch_int8 else ""
+        )
         others.append(f"from opbridge.quantization.fixed_point import {fixed_point}")
+    if torch is not None:
+        others += [
+            "from opbridge.frontends.torch.library import register_torch_op",
+            "from opbridge.frontends.torch.spec import TorchOp",
+        ]
     import_block = _imports(standard, others)
     quantization, quantization_doc = _quantization(dtype, fmt)
+    type_constraints = f'(TypeConstraint("T", ({dtype_enum},), "{dtype}"),)'
+    if torch_int8:
+        type_constraints = (
+            '(TypeConstraint("T", (DType.FLOAT32, DType.INT8), "float32 (the float model) or int8 (PT2E)"),)'
+        )
     # The ONNX variants are leaky ReLUs (one product per element), the LiteRT ones ReLUs.
     macs, macs_doc = ("per_output_element(1)", "one MAC per element") if fmt == "onnx" else ("None", "no MACs")
 
@@ -285,6 +354,57 @@ def kernel_params(kernel: PortableKernel, graph: Graph, node: Node) -> dict[str,
         params_function = ""
         kernel_extra = ""
         reference = "    return [np.maximum(call.value(0), np.float32(0))]"
+    elif torch_int8:
+        math_doc = "y = x for x >= 0, else alpha * x (float32, or int8 on the input's quantization)"
+        attributes_block = '''
+
+@dataclasses.dataclass(frozen=True)
+class Attributes:
+    """The node's attributes (ONNX attributes and torch arguments of the same names)."""
+
+    alpha: float = 0.25
+
+'''
+        attributes_arg = "\n    attributes_class=Attributes,"
+        params = """(
+        KernelParam("alpha", "float"),
+        KernelParam("zero_point", "int32_t"),
+        KernelParam("alpha_multiplier", "int32_t"),
+        KernelParam("alpha_shift", "int32_t"),
+    )"""
+        params_function = '''
+
+def kernel_params(kernel: PortableKernel, graph: Graph, node: Node) -> dict[str, float | int]:
+    """The node's params: alpha (its attribute); for int8, the zero point of the input's quantization, which
+    the output shares (PT2E gives both; an int8 tensor without quantization, as an ONNX model's, has zero
+    point 0), and alpha as a fixed-point multiplier and shift. The hosts read them from the node's
+    attributes (op_test.py writes them there: host_model)."""
+    alpha = node.attributes.alpha
+    source, destination = graph.node_inputs(node)[0], graph.node_outputs(node)[0]
+    zero_point = 0
+    if source is not None and source.dtype is DType.INT8:
+        parameters = [None if t.quantization is None else t.quantization.zero_points for t in (source, destination)]
+        scales = [None if t.quantization is None else t.quantization.scales for t in (source, destination)]
+        zero_point = parameters[0][0] if parameters[0] is not None else 0
+        if parameters[0] != parameters[1] or scales[0] != scales[1]:
+            raise PortableKernelError(
+                f"{node.describe()}: {KEY}'s int8 output must have its input's scale and zero point",
+                hint="quantize it SAME_AS_INPUT (its TorchOp does), or rescale in the kernel",
+            )
+    if not alpha >= 0.0:
+        raise PortableKernelError(f"{node.describe()}: alpha {alpha} is negative", hint="give alpha >= 0")
+    multiplier, shift = quantize_multiplier(alpha)
+    return {"alpha": alpha, "zero_point": zero_point, "alpha_multiplier": multiplier, "alpha_shift": shift}
+
+'''
+        kernel_extra = "\n    param_values_of=kernel_params,"
+        reference = """    x = call.value(0)
+    if x.dtype == np.float32:
+        return [np.where(x >= 0, x, np.float32(call.attributes.alpha) * x).astype(np.float32)]
+    params = KERNEL.param_values(call.graph, call.node)
+    value = x.astype(np.int32) - params["zero_point"]
+    negative = multiply_by_quantized_multiplier(value, params["alpha_multiplier"], params["alpha_shift"])
+    return [np.clip(np.where(value >= 0, value, negative) + params["zero_point"], -128, 127).astype(np.int8)]"""
     elif dtype == "int8":
         math_doc = "y = x for x >= 0, else x * alpha (int8; alpha as a fixed-point multiplier and shift)"
         attributes_block = '''
@@ -340,6 +460,27 @@ def parse(node: LiteRTNode) -> None:
         front = ""
         register_front = ""
         key_lines = f'KEY = "{names.key}"  # the operator\'s key (the ONNX node is DOMAIN::NAME)'
+    register_torch = ""
+    torch_doc = ""
+    registers = ("parser" if fmt == "litert" else "ONNX schema") + ", C emitter" + (", PyTorch op" if torch else "")
+    if torch is not None:
+        namespace, _, torch_name = torch.partition("::")
+        key_lines += (
+            f'\nTORCH_NAME = "{torch}"  # torch.ops.{namespace}.{torch_name}'
+            '\n# The module of yours that defines TORCH_NAME with torch.library, if one does ("mylib.ops"):'
+            "\n# imported first and its op adopted, so that the plugin and it load in either order. The op's"
+            "\n# arguments must be the schema's: x, then the Attributes fields with their names and defaults."
+            "\nDEFINED_BY = None"
+        )
+        register_torch = (
+            "    register_torch_op(context, TorchOp(KEY, TORCH_NAME, "
+            f"quantization={quantization}, defined_by=DEFINED_BY))\n"
+        )
+        torch_doc = (
+            "\n\nIt is also the PyTorch op TORCH_NAME (docs/pytorch.md): `define_torch_ops` makes it a"
+            "\ntorch.library op from the schema and the reference (or adopts yours), and `quantize_pt2e`"
+            "\nwith `OpbridgeQuantizer.for_context` quantizes it as its TorchOp says."
+        )
 
     return f'''# SPDX-License-Identifier: Apache-2.0
 """{names.camel}: {math_doc}.
@@ -348,7 +489,7 @@ Made by `opbridge new-op` (docs/custom_ops.md). The math lives in three
 places that must agree: `reference` below (NumPy, the golden model), the
 schema's shape rule (`infer`), and kernel/{names.snake}_kernel.c (and its
 `{names.snake}_kernel_output_shape`). `bazel test` of this package checks them
-against each other.
+against each other.{torch_doc}
 """
 
 {import_block}
@@ -365,7 +506,7 @@ SCHEMA = OpSchema(
     doc="{math_doc}",
     inputs=(FormalParameter("x", "T", "the input"),),
     outputs=(FormalParameter("y", "T", "the result, of the input's dtype and shape"),),
-    type_constraints=(TypeConstraint("T", ({dtype_enum},), "{dtype}"),),
+    type_constraints={type_constraints},
     infer=same_as_input(0),  # the shape rule: edit with the kernel's {names.snake}_kernel_output_shape{attributes_arg}
 )
 {params_function}
@@ -391,7 +532,7 @@ class {names.camel}Operator(PortableKernelOperator):
 
 
 def customize_registry(context: RegistryContext) -> None:
-    """Registers the operator: schema and reference, {"parser" if fmt == "litert" else "ONNX schema"}, C emitter."""
+    """Registers the operator: schema and reference, {registers}."""
     context.opset_domains.register(DOMAIN, OpsetDomain(DOMAIN, 1, 1, "{names.camel} (opbridge new-op)"))
     context.operators.add(
         OperatorDefinition(
@@ -408,11 +549,16 @@ def customize_registry(context: RegistryContext) -> None:
         )
     )
 {register_front}    context.aot_operator_classes.register(KEY, {names.camel}Operator)
-'''
+{register_torch}'''
 
 
-def _make_model(names: OpNames, dtype: DTypeName, fmt: Format) -> str:
-    if fmt == "litert" and dtype == "int8":
+def _make_model(names: OpNames, dtype: DTypeName, fmt: Format, torch: str | None = None) -> str:
+    if torch is not None and dtype == "int8":
+        extra_imports = []
+        signature = "shape: tuple[int, ...] = SHAPE, alpha: float = 0.25"
+        body = """    node = helper.make_node(NAME, ["x"], ["y"], domain=DOMAIN, name="{s}_node", alpha=alpha)"""
+        drawn = """    return st.fixed_dictionaries({"alpha": st.floats(0.0, 1.0, width=32)})"""
+    elif fmt == "litert" and dtype == "int8":
         extra_imports = ["from opbridge.ir import DType, Quantization"]
         signature = """
     shape: tuple[int, ...] = SHAPE,
@@ -518,19 +664,26 @@ if __name__ == "__main__":
 '''
 
 
-def _op_test(names: OpNames, dtype: DTypeName, fmt: Format) -> str:
+def _op_test(names: OpNames, dtype: DTypeName, fmt: Format, torch: str | None = None) -> str:
     extension = "tflite" if fmt == "litert" else "onnx"
+    torch_int8 = torch is not None and dtype == "int8"
     if dtype == "int8":
         values = "hnp.arrays(np.int8, shape, elements=st.integers(-128, 127))"
     else:
         values = "hnp.arrays(np.float32, shape, elements=st.floats(-1e6, 1e6, width=32))"
-    onnx_tests = ""
     host = "CustomOpSession, NativePlugin" if fmt == "onnx" else "NativePlugin"
+    # The graph a test runs: the model's, and for an int8 PyTorch op with drawn quantization (an ONNX model
+    # has none; a PT2E program gives it).
+    load_graph = "load(model, data.draw(quantizations()))" if torch_int8 else "load(model)"
+    plugin_names = (
+        "KERNEL, KEY, SCHEMA, customize_registry" if torch is not None else "KERNEL, SCHEMA, customize_registry"
+    )
     imports = _imports(
         ["import os", "import pathlib", "import tempfile"],
         [
             "import numpy as np",
-            *(["import onnxruntime as ort"] if fmt == "onnx" else []),
+            *(["import onnx", "import onnxruntime as ort", "from onnx import helper"] if fmt == "onnx" else []),
+            *(["import torch"] if torch is not None else []),
             "from hypothesis import given, settings",
             "from hypothesis import strategies as st",
             "from hypothesis.extra import numpy as hnp",
@@ -539,11 +692,69 @@ def _op_test(names: OpNames, dtype: DTypeName, fmt: Format) -> str:
             "from opbridge.backends.c.golden_inputs import DEFAULT_SEED, seeded_inputs",
             "from opbridge.backends.reference import ReferenceInterpreter",
             "from opbridge.frontends.models import load_model",
-            "from opbridge.ir import Graph",
+            "from opbridge.ir import DType, Graph, Quantization" if torch_int8 else "from opbridge.ir import Graph",
             "from opbridge.registry import build_default_registry_context",
-            f"from {names.snake}.plugin import KERNEL, SCHEMA, customize_registry",
+            f"from {names.snake}.plugin import {plugin_names}",
+            *(
+                [
+                    "from opbridge.frontends.torch.library import define_torch_ops",
+                    "from opbridge.frontends.torch.program import read_exported_program",
+                ]
+                if torch is not None
+                else []
+            ),
+            *(
+                ["from opbridge.frontends.torch.quantizer import OpbridgeQuantizer, quantize_pt2e"]
+                if torch_int8
+                else []
+            ),
         ],
     )
+    if torch_int8:
+        load_function = f'''def load(model: bytes, quantization: tuple[float, int] | None = None) -> Graph:
+    """The model's graph; `quantization` (scale, zero point) on its int8 tensors, as a PT2E program gives them
+    (an ONNX model carries none: its int8 values have zero point 0)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = pathlib.Path(folder) / "model.{extension}"
+        path.write_bytes(model)
+        graph = load_model(path, CONTEXT)
+    if quantization is not None:
+        for tensor in graph.tensors:
+            if tensor.dtype is DType.INT8:
+                tensor.quantization = Quantization((quantization[0],), (quantization[1],))
+    return graph
+
+
+def quantizations() -> st.SearchStrategy[tuple[float, int]]:
+    """(scale, zero point) of the op's int8 input and output (SAME_AS_INPUT: one pair)."""
+    return st.tuples(st.floats(1e-3, 1.0), st.integers(-128, 127))'''
+    else:
+        load_function = f"""def load(model: bytes) -> Graph:
+    with tempfile.TemporaryDirectory() as folder:
+        path = pathlib.Path(folder) / "model.{extension}"
+        path.write_bytes(model)
+        return load_model(path, CONTEXT)"""
+    if fmt == "onnx":
+        reference_function = '''def reference_outputs(graph: Graph, x: np.ndarray) -> np.ndarray:
+    (output,) = ReferenceInterpreter(graph, CONTEXT).run([x])
+    return output
+
+
+def host_model(model: bytes, graph: Graph) -> bytes:
+    """The model as onnxruntime and opbridge's native host run it: its node carries the kernel's params as
+    attributes. The hosts fill each param from the node's attribute of its name, so params the plugin
+    computes (KERNEL's param_values_of: from the tensors' quantization, say) are written into the node."""
+    proto = onnx.load_model_from_string(model)
+    (onnx_node,) = proto.graph.node
+    params = KERNEL.param_values(graph, graph.nodes[0])
+    kept = [attribute for attribute in onnx_node.attribute if attribute.name not in params]
+    del onnx_node.attribute[:]
+    onnx_node.attribute.extend([*kept, *(helper.make_attribute(name, value) for name, value in params.items())])
+    return proto.SerializeToString()'''
+    else:
+        reference_function = """def reference_outputs(model: bytes, x: np.ndarray) -> np.ndarray:
+    (output,) = ReferenceInterpreter(load(model), CONTEXT).run([x])
+    return output"""
     onnx_tests = ""
     if fmt == "onnx":
         onnx_tests = f"""
@@ -552,30 +763,89 @@ def _op_test(names: OpNames, dtype: DTypeName, fmt: Format) -> str:
 @given(data=st.data())
 def test_onnxruntime_with_the_generated_library_equals_the_reference(data: st.DataObject) -> None:
     model, shape = data.draw(models())
+    graph = {load_graph}
     x = data.draw({values})
     options = ort.SessionOptions()
     options.register_custom_ops_library(os.path.abspath(os.environ["OPBRIDGE_OP_ORT_LIBRARY"]))
-    session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+    session = ort.InferenceSession(host_model(model, graph), options, providers=["CPUExecutionProvider"])
     (ort_output,) = session.run(None, {{"x": x}})
-    np.testing.assert_array_equal(ort_output, reference_outputs(model, x))
+    np.testing.assert_array_equal(ort_output, reference_outputs(graph, x))
 
 
 @settings(max_examples=25, deadline=None)
 @given(data=st.data())
 def test_the_model_in_opbridge_s_native_host_equals_the_reference(data: st.DataObject) -> None:
     model, shape = data.draw(models())
+    graph = {load_graph}
     x = data.draw({values})
-    with CustomOpSession(os.environ["OPBRIDGE_OP_PLUGIN"], model, abi="opbridge") as session:
+    with CustomOpSession(os.environ["OPBRIDGE_OP_PLUGIN"], host_model(model, graph), abi="opbridge") as session:
         (host_output,) = session.run([x])
-    np.testing.assert_array_equal(host_output, reference_outputs(model, x))
+    np.testing.assert_array_equal(host_output, reference_outputs(graph, x))
 """
+    torch_tests = ""
+    if torch is not None:
+        torch_tests = f'''
+
+class OneOp(torch.nn.Module):
+    """A model calling the torch op TORCH_NAME (after a convolution, so that PT2E has an input to quantize)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(2, 4, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return define_torch_ops(CONTEXT)[KEY](self.conv(x))
+
+
+def test_the_torch_op_passes_opcheck_and_converts_as_eager_torch_runs_it() -> None:
+    """The torch op (generated by define_torch_ops from the schema and the reference, or yours, adopted):
+    torch's opcheck, then a model calling it, exported and converted, runs in opbridge's reference as in torch."""
+    op = define_torch_ops(CONTEXT)[KEY]
+    x = torch.randn(1, 2, 5, 3, generator=torch.Generator().manual_seed(0)) * 4
+    torch.library.opcheck(op, (x,))
+    torch.manual_seed(0)
+    model = OneOp().eval()
+    graph = read_exported_program(torch.export.export(model, (x,)), CONTEXT)
+    assert "{names.key}" in [node.op_type for node in graph.nodes]
+    (ours,) = ReferenceInterpreter(graph, CONTEXT).run([x.numpy()])
+    with torch.no_grad():
+        np.testing.assert_allclose(ours, model(x).numpy(), rtol=1e-5, atol=1e-5)
+'''
+    if torch_int8:
+        torch_tests += '''
+
+def test_pt2e_makes_the_op_int8_with_its_params_from_the_quantization() -> None:
+    """OpbridgeQuantizer quantizes the op as its TorchOp says (SAME_AS_INPUT); the converted node is int8, its
+    params come from its input's quantization, and opbridge follows torch's convert_pt2e model."""
+    torch.manual_seed(0)
+    example = (torch.randn(1, 2, 6, 6),)
+    calibration = [(torch.randn(1, 2, 6, 6) * 2,) for _ in range(8)]
+    quantizer = OpbridgeQuantizer.for_context(CONTEXT)
+    quantized = quantize_pt2e(OneOp().eval(), example, calibration, quantizer)
+    assert quantizer.report() == "opbridge quantizer: all 2 ops are int8", quantizer.report()
+    graph = read_exported_program(torch.export.export(quantized, example), CONTEXT)
+    (node,) = [node for node in graph.nodes if node.op_type == KEY]
+    source = graph.node_inputs(node)[0]
+    assert source is not None and source.dtype is DType.INT8 and source.quantization is not None
+    assert KERNEL.param_values(graph, node)["zero_point"] == source.quantization.zero_points[0]
+    (ours,) = ReferenceInterpreter(graph, CONTEXT).run([example[0].numpy()])
+    with torch.no_grad():
+        theirs = quantized(*example).numpy()
+    # TFLite Micro's fixed-point rescales (the convolution's, the slope's) round apart from torch's float
+    # ones by at most a step each.
+    assert np.abs(ours - theirs).max() <= 2.01 * source.quantization.scales[0]
+'''
+    torch_doc = ""
+    if torch is not None:
+        torch_doc = "\nAs the PyTorch op TORCH_NAME it passes torch's opcheck and converts from torch.export programs"
+        torch_doc += ",\nand PT2E quantizes it to int8." if torch_int8 else "."
     return f'''# SPDX-License-Identifier: Apache-2.0
 """{names.camel}'s C kernel against its NumPy reference, on the same inputs.
 
 The kernel runs in opbridge's native host through the generated adapter
 (lib{names.snake}_plugin.so){", and in onnxruntime through the generated custom-op library" if fmt == "onnx" else ""};
 the emitted module's golden test (:{names.snake}_module_golden_test) runs it
-on x86_64, aarch64, Cortex-M55 and Cortex-M4.
+on x86_64, aarch64, Cortex-M55 and Cortex-M4.{torch_doc}
 """
 
 {imports}
@@ -592,23 +862,17 @@ def models(draw: st.DrawFn) -> tuple[bytes, tuple[int, ...]]:
     return make_model(shape, **draw(drawn_parameters())), shape
 
 
-def load(model: bytes) -> Graph:
-    with tempfile.TemporaryDirectory() as folder:
-        path = pathlib.Path(folder) / "model.{extension}"
-        path.write_bytes(model)
-        return load_model(path, CONTEXT)
+{load_function}
 
 
-def reference_outputs(model: bytes, x: np.ndarray) -> np.ndarray:
-    (output,) = ReferenceInterpreter(load(model), CONTEXT).run([x])
-    return output
+{reference_function}
 
 
 @settings(max_examples=50, deadline=None)
 @given(data=st.data())
 def test_the_c_kernel_equals_the_reference(data: st.DataObject) -> None:
     model, shape = data.draw(models())
-    graph = load(model)
+    graph = {load_graph}
     (node,) = graph.nodes
     x = data.draw({values})
     (expected,) = ReferenceInterpreter(graph, CONTEXT).run([x])
@@ -639,10 +903,13 @@ def test_on_the_golden_test_s_inputs_the_host_kernel_gives_its_expected_outputs(
             np.testing.assert_array_equal(actual, expected)
     finally:
         kernel.release()
-{onnx_tests}'''
+{onnx_tests}{torch_tests}'''
 
 
-def _build(names: OpNames, fmt: Format, load_label: str) -> str:
+def _build(names: OpNames, fmt: Format, load_label: str, torch: str | None = None) -> str:
+    torch_deps = (
+        '\n    test_deps = ["@torch_packages//:torch"],  # op_test.py runs the PyTorch op' if torch is not None else ""
+    )
     return f'''# SPDX-License-Identifier: Apache-2.0
 # {names.camel}, a custom operator (docs/custom_ops.md): `bazel test //<this package>/...`
 # checks its C kernel against its reference on the host, in the emitted module
@@ -653,17 +920,21 @@ custom_op(
     name = "{names.snake}",
     key = "{names.key}",
     model_format = "{fmt}",
-    plugin = "{names.snake}.plugin",
+    plugin = "{names.snake}.plugin",{torch_deps}
 )
 '''
 
 
 def scaffold_files(
     name: str, fmt: Format, dtype: DTypeName | None = None, domain: str | None = None,
-    custom_code: str | None = None, load_label: str = "//toolchains:custom_op.bzl",
+    custom_code: str | None = None, load_label: str = "//toolchains:custom_op.bzl", torch: str | None = None,
 ) -> dict[str, str]:  # fmt: skip
     """The package's files by relative path. The domain defaults to com.example.<name>, one per op, so
-    several scaffolded ops load together (in opbridge and in one onnxruntime session)."""
+    several scaffolded ops load together (in opbridge and in one onnxruntime session).
+
+    `torch`: the op is also a PyTorch op of that qualified name ("mylib::soft_threshold"; "" for
+    "<the domain's last part>::<name>"), declared with register_torch_op; a torch.library op of that
+    name that exists already is adopted (docs/pytorch.md)."""
     if fmt not in ("litert", "onnx"):
         raise ScaffoldError(f"format {fmt!r} is not one of litert, onnx")
     dtype = dtype or ("int8" if fmt == "litert" else "float32")
@@ -677,15 +948,31 @@ def scaffold_files(
     domain = domain or f"com.example.{names.snake}"
     if not re.fullmatch(r"[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*", domain):
         raise ScaffoldError(f"domain {domain!r} is not a dotted lower-case name", hint="e.g. com.example.audio")
+    if torch is not None:
+        if fmt != "onnx":
+            raise ScaffoldError(
+                "--torch is for --format onnx operators",
+                hint="a PyTorch op's attributes are its ONNX node's: scaffold it with --format onnx --torch",
+            )
+        torch = torch or f"{domain.rsplit('.', 1)[-1]}::{names.snake}"
+        namespace, separator, torch_name = torch.partition("::")
+        identifier = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+        if not separator or not identifier.fullmatch(namespace) or not identifier.fullmatch(torch_name):
+            raise ScaffoldError(
+                f"--torch {torch!r} is not a torch qualified name",
+                hint="write it namespace::name: mylib::soft_threshold",
+            )
+        if namespace in ("aten", "prim", "prims", "onnx", "quantized_decomposed"):
+            raise ScaffoldError(f"--torch {torch!r}: namespace {namespace!r} belongs to torch", hint="use your own")
     s = names.snake
     return {
-        "BUILD.bazel": _build(names, fmt, load_label),
+        "BUILD.bazel": _build(names, fmt, load_label, torch),
         f"{s}/__init__.py": f'# SPDX-License-Identifier: Apache-2.0\n"""The {names.camel} plugin: {s}.plugin."""\n',
-        f"{s}/plugin.py": _plugin(names, dtype, fmt, domain),
-        f"{s}/kernel/{s}_kernel.h": _header(names, dtype, fmt),
-        f"{s}/kernel/{s}_kernel.c": _kernel(names, dtype, fmt),
-        f"{s}/model.py": _make_model(names, dtype, fmt),
-        "op_test.py": _op_test(names, dtype, fmt),
+        f"{s}/plugin.py": _plugin(names, dtype, fmt, domain, torch),
+        f"{s}/kernel/{s}_kernel.h": _header(names, dtype, fmt, torch),
+        f"{s}/kernel/{s}_kernel.c": _kernel(names, dtype, fmt, torch),
+        f"{s}/model.py": _make_model(names, dtype, fmt, torch),
+        "op_test.py": _op_test(names, dtype, fmt, torch),
     }
 
 

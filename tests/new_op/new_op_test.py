@@ -29,23 +29,36 @@ from opbridge_testing.single_op import run_golden_program
 HERE = pathlib.Path("tests/new_op")
 SOFT_CLIP_LIBRARIES = ("examples/soft_clip/libsoft_clip_plugin.so", "examples/soft_clip/libsoft_clip_ort.so")
 VARIANTS = {
-    "litert_int8": ("LitertInt8", "litert", "int8"),
-    "litert_float32": ("LitertFloat32", "litert", "float32"),
-    "onnx_float32": ("OnnxFloat32", "onnx", "float32"),
-    "onnx_int8": ("OnnxInt8", "onnx", "int8"),
+    "litert_int8": ("LitertInt8", "litert", "int8", None),
+    "litert_float32": ("LitertFloat32", "litert", "float32", None),
+    "onnx_float32": ("OnnxFloat32", "onnx", "float32", None),
+    "onnx_int8": ("OnnxInt8", "onnx", "int8", None),
+    # `--torch`: also a PyTorch op; the int8 one's params come from the quantization PT2E gives its tensors.
+    "onnx_float32_torch": ("OnnxFloat32Torch", "onnx", "float32", ""),
+    "onnx_int8_torch": ("OnnxInt8Torch", "onnx", "int8", ""),
 }
+# The int8 PyTorch op's package as Bazel builds it: its kernel in the hosts.
+INT8_TORCH = HERE / "onnx_int8_torch"
+INT8_TORCH_ENVIRONMENT = {
+    "OPBRIDGE_OP_PLUGIN": str(INT8_TORCH / "libonnx_int8_torch_plugin.so"),
+    "OPBRIDGE_OP_ORT_LIBRARY": str(INT8_TORCH / "libonnx_int8_torch_ort.so"),
+    "OPBRIDGE_OP_GOLDEN_CASES": "20",
+}
+VISIBLE_TO_THIS_TEST = 'package(default_visibility = ["//tests/new_op:__pkg__"])  # new_op_test runs its libraries\n\n'
 
 
 @pytest.mark.parametrize("package", sorted(VARIANTS))
 def test_the_committed_packages_are_what_new_op_writes(package: str) -> None:
-    name, fmt, dtype = VARIANTS[package]
-    expected = scaffold_files(name, fmt, dtype)  # type: ignore[arg-type]
+    name, fmt, dtype, torch = VARIANTS[package]
+    expected = scaffold_files(name, fmt, dtype, torch=torch)  # type: ignore[arg-type]
     folder = HERE / package
     on_disk = {
         path.relative_to(folder).as_posix(): path.read_text()
         for path in folder.rglob("*")
-        if path.is_file() and "__pycache__" not in path.parts
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".so"  # libraries this test runs
     }
+    # The one line added by hand: this test runs the int8 PyTorch op's libraries (INT8_TORCH).
+    on_disk["BUILD.bazel"] = on_disk["BUILD.bazel"].replace(VISIBLE_TO_THIS_TEST, "")
     # Bazel's runfiles add empty __init__.py files to every folder; nothing else may differ.
     extra = {path: text for path, text in on_disk.items() if path not in expected}
     assert all(path.endswith("__init__.py") and not text for path, text in extra.items()), sorted(extra)
@@ -348,3 +361,107 @@ def test_the_host_adapters_read_attributes_as_opbridge_does(
     options.register_custom_ops_library(os.path.abspath(SOFT_CLIP_LIBRARIES[1]))
     session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
     np.testing.assert_array_equal(session.run(None, {"x": x})[0], expected)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--format", "litert", "--torch"], "--torch is for --format onnx operators"),
+        (["--format", "onnx", "--torch", "soft_threshold"], "is not a torch qualified name"),
+        (["--format", "onnx", "--torch", "aten::soft_threshold"], "namespace 'aten' belongs to torch"),
+    ],
+)
+def test_new_op_torch_refuses_what_cannot_be_a_torch_op(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str], arguments: list[str], message: str
+) -> None:
+    assert cli.main(["new-op", "SoftThreshold", *arguments, "-o", str(tmp_path / "op")]) == 1
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "op").exists()
+
+
+def test_new_op_torch_declares_the_torch_op_by_its_qualified_name(tmp_path: pathlib.Path) -> None:
+    assert cli.main(["new-op", "SoftThreshold", "--format", "onnx", "--torch", "-o", str(tmp_path / "a")]) == 0
+    plugin = (tmp_path / "a" / "soft_threshold" / "plugin.py").read_text()
+    assert 'TORCH_NAME = "soft_threshold::soft_threshold"' in plugin  # <the domain's last part>::<name>
+    assert "register_torch_op(context, TorchOp(KEY, TORCH_NAME, quantization=FLOAT, defined_by=DEFINED_BY))" in plugin
+    arguments = ["--format", "onnx", "--dtype", "int8", "--torch", "mylib::soft_threshold", "--domain", "com.acme"]
+    assert cli.main(["new-op", "SoftThreshold", *arguments, "-o", str(tmp_path / "b")]) == 0
+    plugin = (tmp_path / "b" / "soft_threshold" / "plugin.py").read_text()
+    assert 'TORCH_NAME = "mylib::soft_threshold"' in plugin and "quantization=SAME_AS_INPUT" in plugin
+    assert 'test_deps = ["@torch_packages//:torch"]' in (tmp_path / "b" / "BUILD.bazel").read_text()
+
+
+def test_a_computed_param_missing_from_the_node_is_named_with_the_fix_in_onnxruntime() -> None:
+    """The int8 PyTorch op's params come from its tensors' quantization (param_values_of), which no ONNX node
+    carries: onnxruntime, given the model as it is, says so and how to pass them (op_test.py's host_model)."""
+    import numpy as np
+    import onnxruntime as ort
+    from onnx_int8_torch.model import make_model  # type: ignore[import-not-found]
+
+    options = ort.SessionOptions()
+    options.register_custom_ops_library(os.path.abspath(INT8_TORCH_ENVIRONMENT["OPBRIDGE_OP_ORT_LIBRARY"]))
+    with pytest.raises(Exception, match=r'lacks the int attribute "zero_point"') as raised:
+        session = ort.InferenceSession(make_model((2, 3)), options, providers=["CPUExecutionProvider"])
+        session.run(None, {"x": np.zeros((2, 3), np.int8)})
+    assert "the plugin computes this param (param_values_of)" in str(raised.value)
+    assert "add it to the node" not in str(raised.value)
+
+
+USER_TORCH_OP = """
+import torch
+
+
+@torch.library.custom_op("mylib_new_op::soft_threshold", mutates_args=())
+def leaky(x: torch.Tensor, alpha: float = 0.25) -> torch.Tensor:
+    return torch.where(x >= 0, x, x * alpha)
+
+
+@leaky.register_fake
+def _(x, alpha=0.25):
+    return torch.empty_like(x)
+"""
+
+
+@pytest.mark.parametrize("order", ["plugin_first", "user_first"])
+def test_an_int8_torch_op_adopting_a_users_torch_library_op_passes_its_generated_tests(
+    tmp_path: pathlib.Path, order: str
+) -> None:
+    """`new-op --torch mylib::name` for a torch.library op the user already has: the plugin names the user's
+    module (DEFINED_BY, the one edit), and the generated op_test.py passes as written, whichever of the user's
+    module and the plugin is imported first. The hosts run the Bazel-built kernel of tests/new_op/onnx_int8_torch,
+    which is the same op (domain, name, kernel) under another torch name."""
+    import sys
+
+    package = tmp_path / "package"
+    arguments = ["--format", "onnx", "--dtype", "int8", "--torch", "mylib_new_op::soft_threshold"]
+    assert cli.main(["new-op", "OnnxInt8Torch", *arguments, "-o", str(package)]) == 0
+    plugin = package / "onnx_int8_torch" / "plugin.py"
+    plugin.write_text(plugin.read_text().replace("DEFINED_BY = None", 'DEFINED_BY = "mylib_new_op"'))
+    (package / "mylib_new_op.py").write_text(USER_TORCH_OP)
+    from onnx_int8_torch.model import make_model  # type: ignore[import-not-found]
+
+    (tmp_path / "model.onnx").write_bytes(make_model())  # the golden test's model, as model.py writes it
+    first = "import mylib_new_op; " if order == "user_first" else ""
+    # user_first: the user's module defines the op before anything of opbridge's loads.
+    selection = ["-k", "torch or pt2e"] if order == "user_first" else []
+    command = [
+        sys.executable,
+        "-c",
+        f"import sys, pytest; {first}sys.exit(pytest.main(sys.argv[1:]))",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        *selection,
+        str(package / "op_test.py"),
+    ]
+    environment = {
+        **os.environ,
+        **{name: os.path.abspath(path) if name != "OPBRIDGE_OP_GOLDEN_CASES" else path
+           for name, path in INT8_TORCH_ENVIRONMENT.items()},
+        "OPBRIDGE_OP_MODEL": str(tmp_path / "model.onnx"),
+        "PYTHONPATH": os.pathsep.join([str(package), *sys.path]),
+    }  # fmt: skip
+    result = subprocess.run(command, capture_output=True, text=True, env=environment, cwd=tmp_path, check=False)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    expected = "6 passed" if order == "plugin_first" else "2 passed, 4 deselected"
+    assert expected in result.stdout, result.stdout[-2000:]

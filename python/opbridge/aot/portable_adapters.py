@@ -13,6 +13,7 @@ them is op-specific beyond those facts, so they are generated, never edited:
 (the Bazel macro `custom_op` in toolchains/custom_op.bzl runs it).
 """
 
+import dataclasses
 import difflib
 import itertools
 import pathlib
@@ -34,6 +35,10 @@ _ORT_TYPES = {
     DType.INT16: "ONNX_TENSOR_ELEMENT_DATA_TYPE_INT16",
     DType.INT32: "ONNX_TENSOR_ELEMENT_DATA_TYPE_INT32",
 }
+
+
+# PortableKernel's own param_values_of: each param is the node's attribute of the same name.
+_DEFAULT_PARAM_VALUES = next(f.default for f in dataclasses.fields(PortableKernel) if f.name == "param_values_of")
 
 
 def _type_vars(kernel: PortableKernel) -> tuple[list[str], list[str]]:
@@ -70,14 +75,23 @@ def _read_params(kernel: PortableKernel, context: str, fail: str) -> str:
     called with `context`); a missing attribute takes the schema's default, else `fail` ({message}) returns."""
     defaults = {spec.name: spec.default for spec in kernel.schema.attributes if not spec.required}
     op = f"{kernel.schema.name} ({kernel.schema.domain})"
+    # A plugin that computes its params (param_values_of: from the tensors' quantization, say) gives the
+    # hosts nothing to read unless the params are written into the node: say so, not "add it".
+    computed = kernel.param_values_of is not _DEFAULT_PARAM_VALUES
     lines = []
     for param in kernel.params:
         quoted = '\\"' + param.name + '\\"'
         kind = "float" if param.ctype == "float" else "int"
-        missing = fail.format(
-            message=f'"{op}: the node lacks the {kind} attribute {quoted} its kernel needs; add it to the node"'
-        )
-        if param.name in defaults:
+        if computed:
+            problem = (
+                f"the node lacks the {kind} attribute {quoted} its kernel needs; the plugin computes this param "
+                "(param_values_of), so write KERNEL.param_values(graph, node) into the node's attributes "
+                "(the generated op_test.py does: host_model)"
+            )
+        else:
+            problem = f"the node lacks the {kind} attribute {quoted} its kernel needs; add it to the node"
+        missing = fail.format(message=f'"{op}: {problem}"')
+        if param.name in defaults and not computed:
             default = defaults[param.name]
             otherwise = f"value = {float(default)!r};" if kind == "float" else f"value = {int(default)};"
             otherwise += "  // the schema's default"

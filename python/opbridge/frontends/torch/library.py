@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 RESERVED_NAMESPACES = frozenset({"aten", "prim", "prims", "onnx", "quantized_decomposed"})
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 # opbridge DType <-> torch dtype, by the torch attribute name (torch is imported only when used).
 _TORCH_DTYPE_NAMES: dict[DType, str] = {
@@ -257,6 +258,12 @@ def register_torch_op(context: "RegistryContext", torch_op: TorchOp) -> None:
             hint='register_torch_op(context, TorchOp("MY_OP", "my_plugin::my_op"))',
         )
     _check_qualname(torch_op)
+    if torch_op.defined_by is not None and not _MODULE.fullmatch(torch_op.defined_by):
+        raise _plugin_error(
+            torch_op,
+            f"defined_by={torch_op.defined_by!r} is not a module name",
+            hint='name the Python module that defines the op with torch.library, e.g. defined_by="mylib.ops"',
+        )
     definition = _checked_definition(context, torch_op)
     torch_schema_string(definition, torch_op)
     for key in context.torch_ops:
@@ -295,16 +302,51 @@ def define_torch_ops(
 ) -> "dict[str, torch._ops.OpOverload]":
     """Defines the TorchOps of context.torch_ops (or those of `keys`, operator keys) in torch;
     returns their default overloads by operator key. Idempotent: an op already defined with the
-    same schema is reused (and its kernels run the definition given last)."""
+    same schema is reused (and its kernels run the definition given last).
+
+    An op that torch already has and that this module did not define (a torch.library op of the
+    user's, imported first or named by `TorchOp.defined_by`, which is imported here) is adopted: its
+    schema must equal the generated one, argument names, types and defaults included (else an
+    OperatorPluginError names the first difference); its own kernels are kept, and the generated
+    fake or CPU kernel is registered only where it has none."""
     selected = list(context.torch_ops) if keys is None else list(keys)
     overloads = {}
     for key in selected:
         torch_op = context.torch_ops[key]
         definition = _checked_definition(context, torch_op)
         binding = _Binding(definition, torch_op, torch_arguments(definition, torch_op))
+        if torch_op.defined_by is not None:
+            _import_defining_module(torch_op)
         overloads[key] = _define(torch_op, torch_schema_string(definition, torch_op))
         _BINDINGS[torch_op.qualname] = binding
     return overloads
+
+
+# The qualnames this module defined in torch (the others it found defined were adopted).
+_DEFINED_HERE: set[str] = set()
+
+
+def _import_defining_module(torch_op: TorchOp) -> None:
+    import importlib
+
+    module = torch_op.defined_by
+    assert module is not None
+    try:
+        importlib.import_module(module)
+    except ImportError as error:
+        raise _plugin_error(
+            torch_op,
+            f"defined_by={module!r} cannot be imported: {error}",
+            hint="make the module importable where the plugin is used: on PYTHONPATH outside Bazel, a dep of "
+            "the py_binary or test (its py_library) in Bazel",
+        ) from error
+    if _find_overload(torch_op) is None:
+        raise _plugin_error(
+            torch_op,
+            f"module {module!r} was imported but torch has no op {torch_op.qualname}",
+            hint="define the op in that module (torch.library.custom_op or torch.library.define), "
+            "or fix TorchOp's qualname or defined_by",
+        )
 
 
 def _find_overload(torch_op: TorchOp) -> "torch._ops.OpOverload | None":
@@ -321,6 +363,10 @@ def _define(torch_op: TorchOp, schema_string: str) -> "torch._ops.OpOverload":
 
     wanted = torch._C.parse_schema(f"{torch_op.namespace}::{schema_string}")
     existing = _find_overload(torch_op)
+    if existing is not None and torch_op.qualname not in _DEFINED_HERE:
+        _check_adopted_schema(torch_op, existing._schema, wanted)
+        _add_missing_kernels(torch_op, existing)
+        return existing
     if existing is not None:
         if str(existing._schema) != str(wanted):
             raise _plugin_error(
@@ -344,9 +390,80 @@ def _define(torch_op: TorchOp, schema_string: str) -> "torch._ops.OpOverload":
             f"torch refused its definition or kernels: {error}",
             hint="another library defines this op with kernels of its own; give the op another qualname",
         ) from error
+    _DEFINED_HERE.add(torch_op.qualname)
     overload = _find_overload(torch_op)
     assert overload is not None
     return overload
+
+
+def _argument_text(argument: Any) -> str:
+    text = f"{argument.type} {argument.name}"
+    return text + (f"={argument.default_value!r}" if argument.has_default_value() else "")
+
+
+def _check_adopted_schema(torch_op: TorchOp, found: Any, wanted: Any) -> None:
+    """An op torch already has must take the arguments the plugin's schema gives, by name, type and default:
+    a .pt2 file records each call's arguments by the op's schema, and the converter reads them by the plugin's."""
+    problems = []
+    if len(found.arguments) != len(wanted.arguments):
+        names = ", ".join(a.name for a in found.arguments)
+        ours = ", ".join(a.name for a in wanted.arguments)
+        problems.append(
+            f"torch's takes {len(found.arguments)} arguments ({names}), the plugin's {len(wanted.arguments)} ({ours})"
+        )
+    for position, (theirs, ours) in enumerate(zip(found.arguments, wanted.arguments, strict=False)):
+        if theirs.name != ours.name:
+            problems.append(f"argument {position} is {theirs.name!r} in torch, {ours.name!r} in the plugin")
+        elif str(theirs.type) != str(ours.type):
+            problems.append(f"argument {position} {ours.name!r} is {theirs.type} in torch, {ours.type} in the plugin")
+        elif theirs.has_default_value() != ours.has_default_value() or (
+            theirs.has_default_value() and theirs.default_value != ours.default_value
+        ):
+            theirs_default = repr(theirs.default_value) if theirs.has_default_value() else "no default"
+            ours_default = repr(ours.default_value) if ours.has_default_value() else "no default"
+            problems.append(
+                f"argument {position} {ours.name!r} defaults to {theirs_default} in torch, {ours_default} in the plugin"
+            )
+    if len(found.returns) != len(wanted.returns):
+        problems.append(f"torch's returns {len(found.returns)} tensors, the plugin's {len(wanted.returns)}")
+    if problems:
+        raise _plugin_error(
+            torch_op,
+            f"torch already has {found}, whose arguments differ from the plugin's schema ({wanted}): "
+            + "; ".join(problems),
+            hint="give the plugin's schema the op's arguments: the inputs in order, then the Attributes "
+            "class's fields with the op's names, types and defaults (a .pt2 file records the calls by them)",
+        )
+
+
+def _add_missing_kernels(torch_op: TorchOp, overload: Any) -> None:
+    """An adopted op keeps its own kernels; it gets the generated fake kernel (for torch.export) and CPU
+    kernel (the reference) only where it has none."""
+    import torch
+    from torch._library.utils import has_fake_kernel
+
+    name = torch_op.qualname
+    has_cpu = any(
+        torch._C._dispatch_has_kernel_for_dispatch_key(name, key)
+        for key in ("CPU", "CompositeExplicitAutograd", "CompositeImplicitAutograd")
+    )
+    needs_fake = not has_fake_kernel(overload)
+    if has_cpu and not needs_fake:
+        return
+    library = _LIBRARIES.get(torch_op.namespace)
+    if library is None:
+        library = _LIBRARIES[torch_op.namespace] = torch.library.Library(torch_op.namespace, "FRAGMENT")
+    try:
+        if not has_cpu:
+            library.impl(torch_op.name, _cpu_kernel(name), "CPU")
+        if needs_fake:
+            torch.library.register_fake(name, _fake_kernel(name), lib=library)
+    except RuntimeError as error:
+        raise _plugin_error(
+            torch_op,
+            f"torch refused the generated kernels for the adopted op: {error}",
+            hint="give the op its own CPU and fake kernels (torch.library.register_fake) where it defines it",
+        ) from error
 
 
 @dataclasses.dataclass

@@ -553,3 +553,134 @@ def test_variadic_output_is_refused() -> None:
     context.operators.add(OperatorDefinition("SPLIT_N", lambda call: [], schema=schema))
     with pytest.raises(OperatorPluginError, match="variadic output"):
         register_torch_op(context, TorchOp("SPLIT_N", "ns::split_n"))
+
+
+# --- a torch.library op of the user's, adopted ---
+
+
+@dataclasses.dataclass(frozen=True)
+class SoftThresholdAttributes:
+    threshold: float = 0.5
+
+
+def soft_threshold_reference(call: ReferenceCall) -> list[np.ndarray]:
+    x = call.value(0)
+    shrunk = np.maximum(np.abs(x) - np.float32(call.attributes.threshold), np.float32(0))
+    return [(np.sign(x) * shrunk).astype(np.float32)]
+
+
+SOFT_THRESHOLD_SCHEMA = OpSchema(
+    DOMAIN,
+    "SoftThreshold",
+    1,
+    inputs=(FormalParameter("x", "T"),),
+    outputs=(FormalParameter("y", "T"),),
+    type_constraints=(TypeConstraint("T", (DType.FLOAT32,)),),
+    infer=same_as_input(),
+    attributes_class=SoftThresholdAttributes,
+)
+
+USER_MODULE = """
+import torch
+
+CALLS = []
+
+
+@torch.library.custom_op("{namespace}::soft_threshold", mutates_args=())
+def soft_threshold(x: torch.Tensor, {argument}: float = {default}) -> torch.Tensor:
+    CALLS.append(x.shape)
+    return torch.sign(x) * torch.clamp(torch.abs(x) - {argument}, min=0)
+
+
+@soft_threshold.register_fake
+def _(x, {argument}={default}):
+    return torch.empty_like(x)
+"""
+
+
+def user_op_context(namespace: str, defined_by: str | None) -> RegistryContext:
+    def customize(context: RegistryContext) -> None:
+        context.opset_domains.register(DOMAIN, OpsetDomain(DOMAIN, 1, 1))
+        context.operators.add(
+            OperatorDefinition("SOFT_THRESHOLD", soft_threshold_reference, schema=SOFT_THRESHOLD_SCHEMA)
+        )
+        register_torch_op(context, TorchOp("SOFT_THRESHOLD", f"{namespace}::soft_threshold", defined_by=defined_by))
+
+    return build_default_registry_context(customizers=[customize])
+
+
+def write_user_module(tmp_path, monkeypatch: pytest.MonkeyPatch, name: str, **fields: object) -> None:  # type: ignore[no-untyped-def]
+    values = {"namespace": name, "argument": "threshold", "default": "0.5", **fields}
+    (tmp_path / f"{name}.py").write_text(USER_MODULE.format(**values))
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+
+@pytest.mark.parametrize("order", ["plugin_first", "user_first"])
+def test_a_users_own_torch_library_op_is_adopted_in_either_import_order(
+    tmp_path, monkeypatch: pytest.MonkeyPatch, order: str
+) -> None:  # type: ignore[no-untyped-def]
+    """The plugin names the module that defines the op (TorchOp.defined_by): define_torch_ops imports it and
+    adopts its op, whichever comes first; the op keeps its own kernels, and a .pt2 of a model calling it
+    converts."""
+    import importlib
+
+    from opbridge.backends.reference import ReferenceInterpreter
+    from opbridge.frontends.torch.program import load_torch_program
+
+    name = f"user_ops_{order}"
+    write_user_module(tmp_path, monkeypatch, name)
+    context = user_op_context(name, defined_by=name)
+    if order == "user_first":
+        user = importlib.import_module(name)
+        define_torch_ops(context)
+    else:
+        define_torch_ops(context)
+        user = importlib.import_module(name)  # before: torch's "Tried to register an operator ... multiple times"
+    op = getattr(torch.ops, name).soft_threshold
+    x = floats(2, 5)
+    y = op(x, 0.25)
+    assert [x.shape] == user.CALLS  # the user's own CPU kernel ran, not the generated one
+    (expected,) = reference_outputs(context, "SOFT_THRESHOLD", [x.numpy()], SoftThresholdAttributes(0.25))
+    torch.testing.assert_close(y, torch.from_numpy(expected))
+
+    class Model(torch.nn.Module):
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return op(x * 2.0, 0.75)
+
+    path = tmp_path / "model.pt2"
+    torch.export.save(torch.export.export(Model(), (x,)), str(path))
+    graph = load_torch_program(path, context)
+    assert [node.op_type for node in graph.nodes] == ["MUL", "SOFT_THRESHOLD"]
+    (ours,) = ReferenceInterpreter(graph, context).run([x.numpy()])
+    torch.testing.assert_close(torch.from_numpy(ours), Model()(x))
+
+
+@pytest.mark.parametrize(
+    ("fields", "problem"),
+    [
+        ({"argument": "t"}, r"argument 1 is 't' in torch, 'threshold' in the plugin"),
+        ({"default": "0.25"}, r"argument 1 'threshold' defaults to 0\.25 in torch, 0\.5 in the plugin"),
+    ],
+)
+def test_an_adopted_op_whose_arguments_differ_from_the_plugin_s_schema_is_refused_naming_the_difference(
+    tmp_path, monkeypatch: pytest.MonkeyPatch, fields: dict[str, str], problem: str
+) -> None:  # type: ignore[no-untyped-def]
+    name = f"user_ops_{'_'.join(fields)}"
+    write_user_module(tmp_path, monkeypatch, name, **fields)
+    with pytest.raises(OperatorPluginError, match=problem) as raised:
+        define_torch_ops(user_op_context(name, defined_by=name))
+    assert "Attributes class's fields with the op's names, types and defaults" in raised.value.hint
+
+
+def test_defined_by_a_module_that_is_missing_or_defines_no_op_is_named(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(OperatorPluginError, match=r"defined_by='no_such_user_module' cannot be imported") as raised:
+        define_torch_ops(user_op_context("user_ops_missing", defined_by="no_such_user_module"))
+    assert "PYTHONPATH" in raised.value.hint
+    (tmp_path / "user_ops_empty.py").write_text("VALUE = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(OperatorPluginError, match=r"'user_ops_empty' was imported but torch has no op"):
+        define_torch_ops(user_op_context("user_ops_empty", defined_by="user_ops_empty"))
+    with pytest.raises(OperatorPluginError, match=r"defined_by='my ops' is not a module name"):
+        user_op_context("user_ops_bad", defined_by="my ops")

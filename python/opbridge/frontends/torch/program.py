@@ -12,10 +12,13 @@
    on the converted graph, constant folding and transpose cancellation.
 """
 
+import contextlib
 import logging
 import pathlib
 import re
+import warnings
 import zipfile
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -148,7 +151,9 @@ def _source_line(node: Any) -> str:
 
 # How int8 convolutions and linears rescale (ConvertArgs.torch_int8_arithmetic), as the marker the
 # ONNX converters read (quantized_helpers.requantization_of): TFLite's fixed point, or float32 scales
-# rounded half to even (onnxruntime's QLinear arithmetic, which is torch's convert_pt2e model's).
+# rounded half to even (onnxruntime's QLinear arithmetic). The latter equals torch's convert_pt2e model
+# except where torch's own float32 sum decides a value within 0.001 step of x.5; the other int8 nodes
+# run TFLite's arithmetic either way (docs/pytorch.md, "What "pytorch" guarantees").
 INT8_ARITHMETIC = {"tflite": "tflite", "pytorch": "onnx"}
 
 
@@ -247,8 +252,13 @@ def export_program(model: Any, example_inputs: tuple[Any, ...]) -> Any:
     is generated from the schema's shape rule)."""
     import torch
 
+    # The module of an ExportedProgram (torch.export.load(f).module()) refuses eval(): its graph fixed
+    # the mode at export. It is exported as it is; quantize_pt2e then moves its dropouts and batch norms
+    # to eval mode (torchao's move_exported_model_to_eval).
+    with contextlib.suppress(NotImplementedError):
+        model = model.eval()
     try:
-        return torch.export.export(model.eval(), tuple(example_inputs))
+        return torch.export.export(model, tuple(example_inputs))
     except Exception as error:
         text = str(error)
         missing = re.search(r"no fake impl registered for <CustomOpDef\((\S+)\)>", text) or re.search(
@@ -420,14 +430,39 @@ def load_torch_program(path: pathlib.Path | str, context: RegistryContext, *, in
     from opbridge.frontends.torch.library import define_torch_ops
 
     define_torch_ops(context)
-    # torch logs why deserializing failed (an operator it cannot resolve) and raises a generic error.
-    logged = _Records()
-    logger = logging.getLogger("torch.export")
-    logger.addHandler(logged)
-    try:
-        program = torch.export.load(str(path))
-    except Exception as error:
-        raise _load_error(path, error, logged.messages) from None
-    finally:
-        logger.removeHandler(logged)
+    # torch logs why deserializing failed (an operator it cannot resolve), tracebacks included, and raises
+    # a generic error: the log is read for the typed error, not printed.
+    with _torch_logs_recorded() as logged:
+        try:
+            program = torch.export.load(str(path))
+        except Exception as error:
+            raise _load_error(path, error, logged.messages) from None
     return read_exported_program(program, context, source=str(path), int8_arithmetic=int8_arithmetic)
+
+
+@contextlib.contextmanager
+def _torch_logs_recorded() -> Iterator[_Records]:
+    """While it lasts, torch's loggers (which print to stderr through handlers of their own) write to one
+    recorder instead, and Python warnings are not shown; the handlers and warning filters are restored after."""
+    recorder = _Records()
+    loggers = [logging.getLogger("torch")] + [
+        logger
+        for name, logger in list(logging.root.manager.loggerDict.items())
+        if isinstance(logger, logging.Logger) and name.startswith("torch.")
+    ]
+    saved = [(logger, logger.handlers[:]) for logger in loggers if logger.handlers]
+    exporter = logging.getLogger("torch.export")
+    added = [] if exporter.handlers else [exporter]  # its records reach the recorder even without a handler
+    for logger, _ in saved:
+        logger.handlers = [recorder]
+    for logger in added:
+        logger.addHandler(recorder)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield recorder
+    finally:
+        for logger, handlers in saved:
+            logger.handlers = handlers
+        for logger in added:
+            logger.removeHandler(recorder)

@@ -162,9 +162,8 @@ def test_a_file_that_is_not_an_archive_is_refused(tmp_path: pathlib.Path) -> Non
         load_torch_program(path, CONTEXT)
 
 
-def test_a_program_calling_an_undefined_custom_op_names_it(tmp_path: pathlib.Path) -> None:
-    """Saved in another process, where the op was defined; loaded here, where no plugin defines it."""
-    path = tmp_path / "custom.pt2"
+def save_a_program_calling_an_op_defined_elsewhere(path: pathlib.Path) -> None:
+    """Saved in another process, where the op opbridge_elsewhere::double was defined."""
     script = textwrap.dedent(
         f"""
         import torch
@@ -186,6 +185,12 @@ def test_a_program_calling_an_undefined_custom_op_names_it(tmp_path: pathlib.Pat
     )
     subprocess.run([sys.executable, "-c", script], check=True, capture_output=True)
     assert zipfile.is_zipfile(path)
+
+
+def test_a_program_calling_an_undefined_custom_op_names_it(tmp_path: pathlib.Path) -> None:
+    """Loaded here, where no plugin defines the op."""
+    path = tmp_path / "custom.pt2"
+    save_a_program_calling_an_op_defined_elsewhere(path)
     with pytest.raises(ModelFormatError, match=r"calls torch\.ops\.opbridge_elsewhere\.double\.default") as raised:
         load_torch_program(path, CONTEXT)
     assert "--plugin" in raised.value.hint
@@ -198,6 +203,55 @@ def test_the_command_line_converts_a_pt2_file(saved_program: bytes, tmp_path: pa
     status = main(["convert", str(path), "-o", str(output), "--prefix", "small", "-q", "--no-entry-points"])
     assert status == 0
     assert (output / "src" / "small.c").is_file() and (output / "includes-api" / "small.h").is_file()
+
+
+def test_converting_without_the_plugin_prints_opbridge_s_error_and_not_torch_s_tracebacks(
+    tmp_path: pathlib.Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """torch logs its deserialization failure with tracebacks through handlers of its own; opbridge records
+    them for its error instead, and puts torch's logging back as it was."""
+    import logging
+
+    path = tmp_path / "custom.pt2"
+    save_a_program_calling_an_op_defined_elsewhere(path)
+    handlers = {name: logging.getLogger(name).handlers[:] for name in ("torch", "torch.export")}
+    capfd.readouterr()
+    assert main(["convert", str(path), "-o", str(tmp_path / "out"), "-q", "--no-entry-points"]) == 1
+    err = capfd.readouterr().err
+    assert "calls torch.ops.opbridge_elsewhere.double.default, which is not defined in this process" in err
+    assert "Traceback" not in err and "deserializing" not in err, err
+    assert len(err.strip().splitlines()) == 2, err  # the error and its hint
+    assert {name: logging.getLogger(name).handlers for name in handlers} == handlers
+
+
+@pytest.mark.parametrize("inside_bazel", [False, True])
+def test_a_plugin_the_command_line_cannot_import_is_named_with_how_to_make_it_importable(
+    tmp_path: pathlib.Path,
+    capfd: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    saved_program: bytes,
+    inside_bazel: bool,
+) -> None:
+    path = tmp_path / "small.pt2"
+    path.write_bytes(saved_program)
+    for variable in ("RUNFILES_DIR", "RUNFILES_MANIFEST_FILE"):
+        monkeypatch.delenv(variable, raising=False)
+    # As a user runs it: from a Bazel target's runfiles tree, or from a shell.
+    monkeypatch.setattr(sys, "argv", ["opbridge"])
+    monkeypatch.setattr(sys, "path", [entry for entry in sys.path if ".runfiles" not in entry])
+    if inside_bazel:
+        runfiles = tmp_path / "bazel-bin" / "tools" / "my_opbridge.runfiles"
+        runfiles.mkdir(parents=True)
+        monkeypatch.setenv("RUNFILES_DIR", str(runfiles))
+    arguments = ["convert", str(path), "-o", str(tmp_path / "out"), "-q", "--no-entry-points"]
+    assert main([*arguments, "--plugin", "absent_ops.plugin"]) == 1
+    err = capfd.readouterr().err
+    assert "plugin module 'absent_ops.plugin' failed to import: ModuleNotFoundError" in err
+    if inside_bazel:
+        assert "the Bazel target //tools:my_opbridge, whose runfiles lack the package 'absent_ops'" in err
+        assert "host_py_binary of //python/opbridge:cli.py with deps = [<the plugin's py_library>" in err
+    else:
+        assert "put the folder that holds the package 'absent_ops' on PYTHONPATH" in err
 
 
 def test_float_islands_of_an_int8_graph_are_noted() -> None:

@@ -61,7 +61,9 @@ try:
         MinMaxObserver,
         ObserverOrFakeQuantizeConstructor,
         PerChannelMinMaxObserver,
+        move_exported_model_to_eval,
     )
+    from torchao.quantization.pt2e.export_utils import model_is_exported
     from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
     from torchao.quantization.pt2e.quantizer import (
         DerivedQuantizationSpec,
@@ -183,6 +185,21 @@ BUILTIN_TARGETS = (
 )
 
 _NO_CUSTOM_OPS: Mapping[str, OutputQuantization] = types.MappingProxyType({})
+
+
+def _no_int8_reason(key: str, declared: OutputQuantization, definition: Any) -> str:
+    """Why a plugin op declared int8 (OWN, SAME_AS_INPUT, fixed) stays float: its schema takes no int8."""
+    schema = None if definition is None else definition.schema
+    if schema is None or not schema.inputs:
+        takes = "has no schema input"
+    else:
+        first = schema.inputs[0]
+        allowed = ", ".join(dtype.value for dtype in schema.constraint(first.type_var).allowed)
+        takes = f"takes {allowed} as its first input {first.name!r}, no int8"
+    return (
+        f"declared {declared.kind.name} but the schema of operator {key} {takes}; add int8 to the input's "
+        "type constraint (and an int8 kernel) to run it in int8"
+    )
 
 
 def _is_float_tensor(value: object) -> bool:
@@ -312,6 +329,8 @@ class OpbridgeQuantizer(Quantizer):
             ch_axis=0,
         )
         self._float: dict[str, tuple[str, str]] = {}  # node name -> (target, why it stays float)
+        # Why an op for_context made FLOAT stays float (its schema takes no int8), by target.
+        self._float_reasons: dict[str, str] = {}
         self._ops = 0
 
     @classmethod
@@ -323,9 +342,14 @@ class OpbridgeQuantizer(Quantizer):
         onto a one-input element-wise operator with an int8 form (GELU) and no built-in rule here are
         quantized as that operator's definition says (OperatorDefinition.quantization)."""
         custom = {}
+        reasons = {}
         for key, op in context.torch_ops.items():
             definition = context.operators.get(key)
-            custom[op.target] = op.quantization if takes_int8(definition) else FLOAT_QUANTIZATION
+            if takes_int8(definition) or op.quantization.kind is QuantizationKind.FLOAT:
+                custom[op.target] = op.quantization
+                continue
+            custom[op.target] = FLOAT_QUANTIZATION
+            reasons[op.target] = _no_int8_reason(key, op.quantization, definition)
         for definition in context.operators.definitions():
             quantization = output_quantization(definition)
             schema = definition.schema
@@ -337,7 +361,9 @@ class OpbridgeQuantizer(Quantizer):
             for converter in definition.torch_converters:
                 if converter.target not in BUILTIN_TARGETS and converter.target not in custom:
                     custom[converter.target] = quantization
-        return cls(custom, activation_observer=activation_observer)
+        quantizer = cls(custom, activation_observer=activation_observer)
+        quantizer._float_reasons.update(reasons)
+        return quantizer
 
     @property
     def float_nodes(self) -> list[tuple[str, str]]:
@@ -383,7 +409,7 @@ class OpbridgeQuantizer(Quantizer):
         """Annotates `node` by its rule; returns why it stays float, or None if annotated."""
         declared = self.custom_ops.get(target)
         if declared is not None and declared.kind is QuantizationKind.FLOAT:
-            return "declared FLOAT"
+            return self._float_reasons.get(target, "declared FLOAT")
         if target in WEIGHTED_OPS:
             return self._annotate_weighted(node)
         if target in BINARY_OPS:
@@ -539,31 +565,41 @@ class OpbridgeQuantizer(Quantizer):
 
 
 def quantize_pt2e(
-    model: torch.nn.Module,
+    model: "torch.nn.Module | torch.export.ExportedProgram",
     example_inputs: tuple[Any, ...],
     calibration: Iterable[tuple[Any, ...]],
     quantizer: OpbridgeQuantizer | None = None,
 ) -> GraphModule:
     """`model` as a PT2E int8 graph: export, prepare, calibrate, convert.
 
-    The model is exported in eval mode (its training flag restored afterwards) so that batch norms
-    fold into the convolutions and dropout is off. Each calibration item is one tuple of positional
-    inputs (a lone tensor is taken as a 1-tuple). convert_pt2e folds the weights' quantize nodes into
-    int8 buffers; everything else stays as quantize / dequantize nodes for opbridge to map.
+    `model` is an nn.Module, an ExportedProgram (`torch.export.load("model.pt2")`), or the module of one
+    (`program.module()`). An nn.Module is exported in eval mode (its training flag restored afterwards)
+    so that batch norms fold into the convolutions and dropout is off. An exported module cannot be
+    switched with `eval()` (torch raises NotImplementedError): it is exported again (a copy; the
+    caller's module is left as it was) and its dropouts and batch norms are moved to eval mode with
+    torchao's `move_exported_model_to_eval`. Each calibration item is one tuple of positional inputs
+    (a lone tensor is taken as a 1-tuple). convert_pt2e folds the weights' quantize nodes into int8
+    buffers; everything else stays as quantize / dequantize nodes for opbridge to map.
     """
     quantizer = quantizer if quantizer is not None else OpbridgeQuantizer()
-    was_training = model.training
-    model.eval()
-    try:
-        exported = export_program(model, tuple(example_inputs)).module()
-    finally:
-        model.train(was_training)
+    inputs = tuple(example_inputs)
+    if isinstance(model, torch.export.ExportedProgram):
+        model = model.module()
+    if model_is_exported(model):
+        exported = move_exported_model_to_eval(export_program(model, inputs).module())
+    else:
+        was_training = model.training
+        model.eval()
+        try:
+            exported = export_program(model, inputs).module()
+        finally:
+            model.train(was_training)
     prepared = prepare_pt2e(exported, quantizer)  # type: ignore[arg-type]
     batches = 0
     with torch.no_grad():
         for batch in calibration:
-            inputs = (batch,) if isinstance(batch, torch.Tensor) else tuple(batch)
-            prepared(*inputs)
+            batch_inputs = (batch,) if isinstance(batch, torch.Tensor) else tuple(batch)
+            prepared(*batch_inputs)
             batches += 1
     if batches == 0:
         # Observers that saw nothing give inf / nan parameters, which would surface much later.

@@ -211,6 +211,32 @@ def test_quantize_pt2e_leaves_the_model_as_it_was() -> None:
     assert all(torch.equal(before[name], after[name]) for name in before)
 
 
+@pytest.mark.parametrize("exported_training", [False, True])
+@pytest.mark.parametrize("given", ["program", "module"])
+def test_a_saved_pt2_quantizes_as_its_nn_module_does(tmp_path: object, exported_training: bool, given: str) -> None:
+    """torch.export.load(f) or its .module() (whose eval() raises NotImplementedError in torch): exported
+    again and moved to eval mode, the int8 model equals the one quantized from the nn.Module, even for a
+    program exported in training mode (dropout off, the batch norm on its running statistics)."""
+    import pathlib
+
+    torch.manual_seed(31)
+    model = nn.Sequential(nn.Conv2d(2, 4, 3), random_batch_norm(4), nn.ReLU(), nn.Dropout(0.5), nn.Conv2d(4, 3, 1))
+    example = (torch.randn(1, 2, 6, 6),)
+    calibration = [(torch.randn(1, 2, 6, 6) * 2,) for _ in range(4)]
+    model.train(exported_training)
+    path = pathlib.Path(str(tmp_path)) / "model.pt2"
+    torch.export.save(torch.export.export(model, example), str(path))
+    program = torch.export.load(str(path))
+    loaded = program if given == "program" else program.module()
+    from_pt2 = quantize_pt2e(loaded, example, calibration, OpbridgeQuantizer())
+    from_module = quantize_pt2e(model, example, calibration, OpbridgeQuantizer())
+    probe = torch.randn(1, 2, 6, 6) * 2
+    with torch.no_grad():
+        torch.testing.assert_close(from_pt2(probe), from_module(probe), rtol=0, atol=0)
+        if given == "module" and exported_training:  # the caller's module is left as it was: dropout on
+            assert not torch.equal(loaded(probe), loaded(probe))
+
+
 def test_depthwise_conv_weights_are_per_output_channel() -> None:
     torch.manual_seed(3)
     depthwise = nn.Conv2d(6, 12, 3, groups=6, padding=1)
@@ -566,6 +592,30 @@ def test_for_context_reads_the_plugins_torch_ops() -> None:
     torch.manual_seed(22)
     q = Quantized(conv_op_conv(my_op), (1, 2, 4, 4), quantizer=quantizer)
     assert output_parameters(q.op(MY_OP)) == (1 / 256, -128)
+
+
+def test_the_report_says_a_plugin_op_declared_int8_stays_float_because_its_schema_takes_no_int8() -> None:
+    from opbridge.ir import DType
+    from opbridge.ops.definition import OperatorDefinition
+    from opbridge.ops.relu.schema import RELU_SCHEMA
+    from opbridge.schemas.schema import TypeConstraint
+
+    context = RegistryContext()
+    float_schema = dataclasses.replace(
+        RELU_SCHEMA, domain="opb_test", name="MyOp", type_constraints=(TypeConstraint("T", (DType.FLOAT32,)),)
+    )
+    context.operators.add(OperatorDefinition(op_type="MY_OP", reference=lambda call: [], schema=float_schema))
+    context.torch_ops.register("MY_OP", spec.TorchOp("MY_OP", "opb_test::my_op", spec.OWN))
+    quantizer = OpbridgeQuantizer.for_context(context)
+    torch.manual_seed(23)
+    Quantized(conv_op_conv(my_op), (1, 2, 4, 4), quantizer=quantizer)
+    report = quantizer.report()
+    assert quantizer.float_nodes == [("my_op", MY_OP)]
+    assert "declared FLOAT" not in report
+    assert (
+        f"my_op ({MY_OP}): declared OWN but the schema of operator MY_OP takes float32 as its first input 'input', "
+        "no int8; add int8 to the input's type constraint" in report
+    ), report
 
 
 def test_clamps_without_an_int8_kernel_and_number_operands_stay_float() -> None:

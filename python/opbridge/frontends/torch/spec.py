@@ -32,11 +32,18 @@ class TorchOp:
     """An opbridge operator (`op_type`, a key of context.operators with a schema and a reference)
     as the torch.library op `qualname` ("namespace::name"). Its torch schema is generated from the
     opbridge schema: the schema's inputs as Tensors, then its attributes (with their defaults) in
-    the attribute class's field order; one Tensor output per schema output."""
+    the attribute class's field order; one Tensor output per schema output. An op that torch
+    already has (a torch.library op of your own) is adopted instead: its schema must be that one,
+    argument names and defaults included, as a .pt2 file records them."""
 
     op_type: str
     qualname: str
     quantization: OutputQuantization = OWN
+    # The module of yours that defines `qualname` with torch.library ("mylib.ops"), if one does:
+    # define_torch_ops imports it first and adopts its op (schema checked, its kernels kept), so the
+    # plugin and that module can be imported in either order. None: the op is adopted if it already
+    # exists, else generated.
+    defined_by: str | None = None
 
     @property
     def namespace(self) -> str:
