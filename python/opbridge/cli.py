@@ -3,8 +3,8 @@
 
 opbridge convert MODEL -o DIR [--prefix P] [--config convert.yaml] [--plugin my_pkg.module ...] [--report]
 opbridge analyze MODEL [--format table|json|html] [-o FILE] [--config convert.yaml] [--plugin ...]
-opbridge run MODEL --input in.npy [--input ...] --output out.npy [--output ...] [--plugin ...]
-opbridge new-op NAME --format litert|onnx [--dtype int8|float32] [-o DIR]
+opbridge run MODEL --input in.npy [--input ...] [--steps N] --output out.npy [--output ...] [--plugin ...]
+opbridge new-op NAME --format litert|onnx [--dtype int8|float32] [--torch [NS::NAME]] [-o DIR]
 opbridge kernel-adapters KEY --plugin MODULE [--opbridge-abi FILE.cc] [--ort-abi FILE.cc]
 opbridge plugins list [--plugin ...]
 
@@ -28,8 +28,9 @@ from opbridge.aot.portable_adapters import write_adapters
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.bazel_worker import WORKER_FLAG, expand_parameter_files, serve
 from opbridge.converter import AotConverter, load_convert_args
-from opbridge.errors import OpbridgeError
+from opbridge.errors import InvalidInputError, OpbridgeError
 from opbridge.frontends.models import load_model
+from opbridge.ir import Tensor
 from opbridge.ops.operation import validate_graph
 from opbridge.output_paths import check_output_file, writing_to
 from opbridge.passes.pipeline import passes_note
@@ -68,6 +69,7 @@ def _convert(arguments: argparse.Namespace) -> int:
             "torch_int8_arithmetic": arguments.torch_int8_arithmetic,
             "input_layout": arguments.input_layout,
             "onnx_int8_arithmetic": arguments.onnx_int8_arithmetic,
+            "onnx_max_folded_bytes": arguments.onnx_max_folded_bytes,
             # --patch-based: the config's patch_based settings, or the defaults.
             "patch_based": {} if arguments.patch_based else None,
         },
@@ -149,22 +151,95 @@ def _run(arguments: argparse.Namespace) -> int:
     registry = _context(arguments)
     graph = load_model(arguments.model, registry)
     validate_graph(graph, registry.operators)  # every node against its schema, as convert does
-    inputs = []
-    for path in arguments.input:
-        try:
-            inputs.append(np.load(path, allow_pickle=False))
-        except (OSError, ValueError) as error:
-            raise OpbridgeError(f"cannot read input {path}: {error}", hint="pass .npy files from numpy.save") from None
-    outputs = ReferenceInterpreter(graph, registry).run(inputs)
-    if len(arguments.output) != len(outputs):
+    output_count = len(graph.outputs)
+    if len(arguments.output) != output_count:
         raise OpbridgeError(
-            f"the model has {len(outputs)} output(s), got {len(arguments.output)} --output",
+            f"the model has {output_count} output(s), got {len(arguments.output)} --output",
             hint="pass one --output per model output, in model order",
         )
-    for path, value in zip(arguments.output, outputs, strict=True):
-        np.save(path, value)
-        print(f"wrote {path}: {value.dtype}{list(value.shape)}")
+    calls = _calls(arguments, graph.input_tensors())
+    # One call without --steps writes the --output paths; a sequence writes each call's outputs beside them.
+    sequence = arguments.steps is not None or len(calls) > 1
+    interpreter = ReferenceInterpreter(graph, registry)  # one interpreter: the state carries from call to call
+    for step, inputs in enumerate(calls):
+        outputs = interpreter.run(inputs)
+        for path, value in zip(arguments.output, outputs, strict=True):
+            written = _npy_path(_step_path(path, step) if sequence else path)
+            with writing_to(written, "output", "--output"):
+                np.save(written, value)
+            print(f"wrote {written}: {value.dtype}{list(value.shape)}")
     return 0
+
+
+def _npy_path(path: pathlib.Path) -> pathlib.Path:
+    """The file numpy.save writes for `path` (it adds .npy to a name without it)."""
+    return path if path.suffix == ".npy" else path.with_name(path.name + ".npy")
+
+
+def _step_path(path: pathlib.Path, step: int) -> pathlib.Path:
+    """Call `step`'s output file of --output `path`: out.npy -> out_step0.npy, out_step1.npy, ..."""
+    npy = _npy_path(path)
+    return npy.with_name(f"{npy.stem}_step{step}.npy")
+
+
+def _read_input(path: pathlib.Path) -> np.ndarray:
+    try:
+        return np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as error:
+        raise OpbridgeError(f"cannot read input {path}: {error}", hint="pass .npy files from numpy.save") from None
+
+
+def _calls(arguments: argparse.Namespace, tensors: list[Tensor]) -> list[list[np.ndarray]]:
+    """Each call's inputs, in model order: one call per `len(tensors)` --input files, in call order; or, with
+    --steps N, one file per model input whose leading axis holds the N calls. Checked whole before any call."""
+    files, count, steps = arguments.input, len(tensors), arguments.steps
+    names = ", ".join(f'"{tensor.name}"' for tensor in tensors)
+    if steps is not None:
+        if steps < 1:
+            raise InvalidInputError(f"--steps {steps}: no call to make", hint="pass --steps N with N >= 1")
+        if len(files) != count:
+            raise InvalidInputError(
+                f"--steps {steps} takes one stacked .npy per model input: the model has {count} ({names}), "
+                f"got {len(files)} --input",
+                hint=f"save each input's {steps} calls stacked along a new first axis (numpy.stack) and pass one "
+                "--input per model input, in model order; or drop --steps and pass each call's files in call order",
+            )
+        stacks = [_read_input(path) for path in files]
+        for path, stack, tensor in zip(files, stacks, tensors, strict=True):
+            expected = f"{tensor.dtype.value}{[steps, *tensor.shape]}"
+            if stack.dtype != tensor.dtype.numpy or stack.shape != (steps, *tensor.shape):
+                other_count = stack.ndim > 0 and stack.shape[1:] == tensor.shape and stack.dtype == tensor.dtype.numpy
+                fix = f", or pass --steps {stack.shape[0]}" if other_count else ""
+                raise InvalidInputError(
+                    f"--input {path}: got {stack.dtype}{list(stack.shape)}; with --steps {steps}, model input "
+                    f"{tensor.describe()} takes {expected} (the calls along the first axis)",
+                    hint=f"save numpy.stack of the {steps} calls' {tensor.dtype.value}{list(tensor.shape)} arrays{fix}",
+                )
+        return [[stack[step] for stack in stacks] for step in range(steps)]
+    if count == 0:
+        if files:
+            raise InvalidInputError(f"the model has no inputs, got {len(files)} --input", hint="drop --input")
+        return [[]]
+    if not files or len(files) % count:
+        raise InvalidInputError(
+            f"the model has {count} input(s) ({names}), got {len(files)} --input: not a whole number of calls",
+            hint=f"pass {count} --input per call, the calls in order (call 0's inputs in model order, then call "
+            "1's, ...), or one stacked .npy per model input with --steps N",
+        )
+    calls: list[list[np.ndarray]] = []
+    for first in range(0, len(files), count):
+        call = []
+        for path, tensor in zip(files[first : first + count], tensors, strict=True):
+            array = _read_input(path)
+            if array.dtype != tensor.dtype.numpy or array.shape != tensor.shape:
+                raise InvalidInputError(
+                    f"--input {path} (call {first // count}, model input {tensor.describe()}): "
+                    f"got {array.dtype}{list(array.shape)}",
+                    hint=f"pass a {tensor.dtype.value} array of shape {list(tensor.shape)}",
+                )
+            call.append(array)
+        calls.append(call)
+    return calls
 
 
 def _kernel_adapters(arguments: argparse.Namespace) -> int:
@@ -176,7 +251,14 @@ def _kernel_adapters(arguments: argparse.Namespace) -> int:
 
 
 def _new_op(arguments: argparse.Namespace) -> int:
-    files = scaffold_files(arguments.name, arguments.format, arguments.dtype, arguments.domain, arguments.custom_code)
+    files = scaffold_files(
+        arguments.name,
+        arguments.format,
+        arguments.dtype,
+        arguments.domain,
+        arguments.custom_code,
+        torch=arguments.torch,
+    )
     directory = arguments.output_dir or _user_path(OpNames.of(arguments.name).snake)
     write_scaffold(directory, files)
     print(f"wrote {len(files)} files to {directory}")
@@ -250,6 +332,10 @@ def build_parser() -> argparse.ArgumentParser:
         "(the Helium and DSP kernels, within one int8 step)",
     )  # fmt: skip
     convert.add_argument(
+        "--onnx-max-folded-bytes", type=int, dest="onnx_max_folded_bytes",
+        help="ONNX models: fold constant subgraphs into values of up to this many bytes (default 64 MiB)",
+    )  # fmt: skip
+    convert.add_argument(
         "--patch-based", action="store_true",
         help="run the first convolution layers tile by tile (patch_based; docs/memory_planner.md)",
     )  # fmt: skip
@@ -287,8 +373,18 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.set_defaults(handler=_analyze)
     run = commands.add_parser("run", help="run a model with the NumPy reference interpreter")
     run.add_argument("model", type=_user_path)
-    run.add_argument("--input", type=_user_path, action="append", default=[], help="one .npy per model input")
-    run.add_argument("--output", type=_user_path, action="append", default=[], help="one .npy per model output")
+    run.add_argument(
+        "--input", type=_user_path, action="append", default=[],
+        help="one .npy per model input, in model order; repeat for more calls, in call order (the state carries)",
+    )  # fmt: skip
+    run.add_argument(
+        "--steps", type=int, metavar="N",
+        help="N calls in one process: each --input holds a model input's N calls stacked along its first axis",
+    )  # fmt: skip
+    run.add_argument(
+        "--output", type=_user_path, action="append", default=[],
+        help="one .npy per model output; a sequence of calls writes OUT_step0.npy, OUT_step1.npy, ... beside it",
+    )  # fmt: skip
     _add_plugin_arguments(run)
     run.set_defaults(handler=_run)
     adapters = commands.add_parser(
@@ -310,6 +406,14 @@ def build_parser() -> argparse.ArgumentParser:
     new_op.add_argument("--domain", help="the operator's opset domain (default: com.example.<name>)")
     new_op.add_argument(
         "--custom-code", dest="custom_code", help="LiteRT: the models' customCode (default: the name as a key)"
+    )
+    new_op.add_argument(
+        "--torch",
+        nargs="?",
+        const="",
+        metavar="NAMESPACE::NAME",
+        help="also a PyTorch op (ONNX format): its torch.library name, default <domain's last part>::<name>; "
+        "a torch.library op of yours of that name is adopted",
     )
     new_op.add_argument(
         "-o", "--output-dir", type=_user_path, dest="output_dir", help="default: ./<name in snake_case>"

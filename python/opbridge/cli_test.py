@@ -8,9 +8,17 @@ import subprocess
 
 import numpy as np
 import pytest
+from ai_edge_litert import schema_py_generated as schema
+from opbridge_testing.mobilenet import ModelWriter
+from opbridge_testing.resource_variable_models import two_variables
+from opbridge_testing.svdf_keyword import keyword_scrambled, scrambled_inputs
+from tflite_micro.python.tflite_micro import runtime as tflm_runtime
 
 from opbridge import cli
+from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.converter import ConfigError, load_convert_args
+from opbridge.frontends.models import load_model
+from opbridge.registry import default_registry_context
 
 HELLO_WORLD = pathlib.Path("../shared_models/models/tflm/hello_world_int8.tflite").absolute()
 
@@ -240,3 +248,150 @@ def test_plot_path_is_checked_before_converting(tmp_path: pathlib.Path, capsys: 
     assert cli.main(["convert", str(HELLO_WORLD), "-o", str(out), "--plot", str(tmp_path / "taken")]) != 0
     assert "plot (--plot)" in capsys.readouterr().err
     assert not out.exists()
+
+
+# -- run over a sequence of calls (stateful models) ---------------------------------------------------
+
+
+def keyword_model(tmp_path: pathlib.Path) -> pathlib.Path:
+    """TFLite Micro's scrambled keyword model (seven SVDF layers with int16 states, an int32 output)."""
+    path = tmp_path / "keyword_scrambled.tflite"
+    path.write_bytes(keyword_scrambled())
+    return path
+
+
+def reference_over(model: pathlib.Path, calls: list[list[np.ndarray]]) -> list[list[np.ndarray]]:
+    """Each call's outputs from one ReferenceInterpreter (its state carried), as Python would run them."""
+    context = default_registry_context()
+    interpreter = ReferenceInterpreter(load_model(model, context), context)
+    return [interpreter.run(inputs) for inputs in calls]
+
+
+def tflite_micro_over(model: pathlib.Path, calls: list[np.ndarray], outputs: int = 1) -> list[list[np.ndarray]]:
+    """Each call's outputs from one TFLite Micro interpreter (its state carried)."""
+    interpreter = tflm_runtime.Interpreter.from_bytes(model.read_bytes(), arena_size=256 * 1024)
+    results = []
+    for values in calls:
+        interpreter.set_input(values, 0)
+        interpreter.invoke()
+        results.append([np.array(interpreter.get_output(position)) for position in range(outputs)])
+    return results
+
+
+def test_run_with_steps_carries_the_state_through_the_calls(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model, frames = keyword_model(tmp_path), scrambled_inputs(seed=7, count=10)
+    np.save(tmp_path / "frames.npy", np.stack(frames))
+    out = tmp_path / "scores.npy"
+    status = cli.main(
+        ["run", str(model), "--input", str(tmp_path / "frames.npy"), "--steps", "10", "--output", str(out)]
+    )
+    assert status == 0
+    written = [tmp_path / f"scores_step{step}.npy" for step in range(10)]
+    printed = capsys.readouterr().out.splitlines()
+    assert printed == [f"wrote {path}: int32[1, 2]" for path in written]
+    assert not out.exists()
+    ours = [np.load(path) for path in written]
+    expected = reference_over(model, [[frame] for frame in frames])
+    peer = tflite_micro_over(model, frames)
+    for step, (mine, (reference,), (theirs,)) in enumerate(zip(ours, expected, peer, strict=True)):
+        assert mine.tobytes() == reference.tobytes() == theirs.astype(np.int32).tobytes(), f"call {step}"
+    # The state mattered: a call on its own (a fresh state) gives another output.
+    (alone,) = reference_over(model, [[frames[9]]])[0]
+    assert alone.tobytes() != ours[9].tobytes()
+
+
+def test_run_takes_several_inputs_in_call_order_and_writes_each_output(tmp_path: pathlib.Path) -> None:
+    model = tmp_path / "two_variables.tflite"
+    model.write_bytes(two_variables())  # a running sum and a running maximum: two outputs per call
+    values = [np.random.default_rng(step).standard_normal((1, 12)).astype(np.float32) for step in range(3)]
+    arguments = ["run", str(model)]
+    for step, value in enumerate(values):
+        np.save(tmp_path / f"x{step}.npy", value)
+        arguments += ["--input", str(tmp_path / f"x{step}.npy")]
+    assert cli.main([*arguments, "--output", str(tmp_path / "sum"), "--output", str(tmp_path / "max.npy")]) == 0
+    expected = reference_over(model, [[value] for value in values])
+    peer = tflite_micro_over(model, values, outputs=2)
+    for step, (reference, theirs) in enumerate(zip(expected, peer, strict=True)):
+        for name, wanted, got in zip(("sum", "max"), reference, theirs, strict=True):
+            written = np.load(tmp_path / f"{name}_step{step}.npy")
+            assert written.tobytes() == wanted.tobytes() == got.astype(np.float32).tobytes(), f"{name}, call {step}"
+    assert expected[0][0].tobytes() != expected[2][0].tobytes(), "the running sum moves"
+
+
+def test_run_names_the_input_whose_steps_disagree(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = keyword_model(tmp_path)
+    np.save(tmp_path / "frames.npy", np.stack(scrambled_inputs(seed=7, count=4)))
+    status = cli.main(
+        [
+            "run",
+            str(model),
+            "--input",
+            str(tmp_path / "frames.npy"),
+            "--steps",
+            "10",
+            "--output",
+            str(tmp_path / "y.npy"),
+        ]
+    )
+    assert status == 1
+    error = capsys.readouterr().err
+    assert f"--input {tmp_path / 'frames.npy'}: got int16[4, 1, 96]" in error
+    assert 'with --steps 10, model input tensor 0 "input" int16[1, 96]' in error and "takes int16[10, 1, 96]" in error
+    assert "or pass --steps 4" in error
+    assert not list(tmp_path.glob("y*.npy"))
+
+
+def test_run_with_steps_wants_one_file_per_model_input(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model = keyword_model(tmp_path)
+    np.save(tmp_path / "frames.npy", np.stack(scrambled_inputs(seed=7, count=2)))
+    frames = str(tmp_path / "frames.npy")
+    status = cli.main(
+        ["run", str(model), "--input", frames, "--input", frames, "--steps", "2", "--output", str(tmp_path / "y.npy")]
+    )
+    assert status == 1
+    error = capsys.readouterr().err
+    assert '--steps 2 takes one stacked .npy per model input: the model has 1 ("input"), got 2 --input' in error
+
+
+def test_run_names_the_file_and_call_of_a_wrong_input(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model = keyword_model(tmp_path)
+    frames = scrambled_inputs(seed=7, count=3)
+    frames[2] = frames[2].astype(np.int8)
+    arguments = ["run", str(model)]
+    for step, frame in enumerate(frames):
+        np.save(tmp_path / f"x{step}.npy", frame)
+        arguments += ["--input", str(tmp_path / f"x{step}.npy")]
+    assert cli.main([*arguments, "--output", str(tmp_path / "y.npy")]) == 1
+    error = capsys.readouterr().err
+    assert (
+        f'--input {tmp_path / "x2.npy"} (call 2, model input tensor 0 "input" int16[1, 96]): got int8[1, 96]' in error
+    )
+    assert "pass a int16 array of shape [1, 96]" in error
+    assert not list(tmp_path.glob("y*.npy")), "nothing is run before every call's inputs are checked"
+
+
+def test_run_wants_whole_calls_of_inputs(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    writer = ModelWriter()
+    a, b, total = (writer.tensor(name, [1, 3], schema.TensorType.FLOAT32, [], []) for name in ("a", "b", "total"))
+    writer.operator(schema.BuiltinOperator.ADD, 1, [a, b], [total], schema.BuiltinOptions.AddOptions,
+                    schema.AddOptionsT())  # fmt: skip
+    model = tmp_path / "add.tflite"
+    model.write_bytes(writer.finish([a, b], [total], "a + b"))
+    np.save(tmp_path / "x.npy", np.ones((1, 3), dtype=np.float32))
+    x = str(tmp_path / "x.npy")
+    status = cli.main(
+        ["run", str(model), "--input", x, "--input", x, "--input", x, "--output", str(tmp_path / "y.npy")]
+    )
+    assert status == 1
+    error = capsys.readouterr().err
+    assert 'the model has 2 input(s) ("a", "b"), got 3 --input: not a whole number of calls' in error
+    assert "pass 2 --input per call, the calls in order" in error
+    # Two whole calls run, each from the state the previous left (ADD has none: equal outputs).
+    assert cli.main(["run", str(model), *(["--input", x] * 4), "--output", str(tmp_path / "y.npy")]) == 0
+    assert np.load(tmp_path / "y_step1.npy").tolist() == [[2.0, 2.0, 2.0]]
