@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* QUANTIZE to and from int32, and between int8 and uint8: TFLite Micro's Requantize
- * (see opbridge_quantize.h). */
+/* QUANTIZE between integer types (int8, int16, int32, uint8; int8 -> int8 is in
+ * opbridge_elementwise_s8.c): TFLite Micro's Requantize (see opbridge_quantize.h). */
 #include "cc/kernels/opbridge_quantize.h"
 
 #include <stddef.h>
 
 #include "cc/kernels/opbridge_kernels_internal.h"
+#include "cc/kernels/opbridge_kernels_s16.h"
 
 /* a + b wrapped to int32 (TFLite adds in int32; unsigned arithmetic keeps the wrap defined). */
 static int32_t wrapping_add(int32_t a, int32_t b) {
@@ -27,6 +28,39 @@ static int32_t valid(const opbridge_requantize_s8_params *params, const void *in
 }
 
 /* Each kernel reads element i before it writes element i, in order: in place is safe for equal widths. */
+
+int32_t opbridge_requantize_s8_s16(const opbridge_requantize_s8_params *params, const int8_t *input,
+                                   int16_t *output) {
+  if (!valid(params, input, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  for (int32_t i = 0; i < params->size; ++i) {
+    output[i] = (int16_t)requantized(params, input[i]);
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
+int32_t opbridge_requantize_s16_s8(const opbridge_requantize_s8_params *params, const int16_t *input,
+                                   int8_t *output) {
+  if (!valid(params, input, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  for (int32_t i = 0; i < params->size; ++i) {
+    output[i] = (int8_t)requantized(params, input[i]);
+  }
+  return OPBRIDGE_STATUS_OK;
+}
+
+int32_t opbridge_requantize_s16_s16(const opbridge_requantize_s8_params *params, const int16_t *input,
+                                    int16_t *output) {
+  if (!valid(params, input, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  for (int32_t i = 0; i < params->size; ++i) {
+    output[i] = (int16_t)requantized(params, input[i]);
+  }
+  return OPBRIDGE_STATUS_OK;
+}
 
 int32_t opbridge_requantize_s8_s32(const opbridge_requantize_s8_params *params, const int8_t *input, int32_t *output) {
   if (!valid(params, input, output)) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* QUANTIZE to and from int16 (float32 -> int16, int8 <-> int16, int16 -> int16) and DEQUANTIZE
- * int16 -> float32: TFLite Micro's AffineQuantize, Requantize and Dequantize for 16x8 models. */
+/* QUANTIZE float32 -> int16 and DEQUANTIZE int16 -> float32: TFLite Micro's AffineQuantize and
+ * Dequantize for 16x8 models (the integer requantizations are in opbridge_quantize.c). */
 #include <math.h>
 #include <stddef.h>
 
@@ -41,48 +41,6 @@ int32_t opbridge_quantize_f32_s16(int32_t size, float scale, int32_t zero_point,
     const int32_t value =
         scaled > 131072.0f ? 131072 : (scaled < -131072.0f ? -131072 : (scaled == scaled ? (int32_t)scaled : 0));
     output[i] = clamp_s16(value + zero_point, -32768, 32767);
-  }
-  return OPBRIDGE_STATUS_OK;
-}
-
-/* One requantized value: TFLite's double-rounding MultiplyByQuantizedMultiplier of the centred input. */
-static int32_t requantized(const opbridge_requantize_s8_params *params, int32_t value) {
-  const int32_t scaled =
-      opbridge_multiply_by_quantized_multiplier(value + params->input_offset, params->multiplier, params->shift);
-  const int32_t shifted = scaled + params->output_offset;
-  return shifted < params->activation_min ? params->activation_min
-                                          : (shifted > params->activation_max ? params->activation_max : shifted);
-}
-
-int32_t opbridge_requantize_s8_s16(const opbridge_requantize_s8_params *params, const int8_t *input,
-                                   int16_t *output) {
-  if (params == NULL || input == NULL || output == NULL || params->size < 0) {
-    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
-  }
-  for (int32_t i = 0; i < params->size; ++i) {
-    output[i] = (int16_t)requantized(params, input[i]);
-  }
-  return OPBRIDGE_STATUS_OK;
-}
-
-int32_t opbridge_requantize_s16_s8(const opbridge_requantize_s8_params *params, const int16_t *input,
-                                   int8_t *output) {
-  if (params == NULL || input == NULL || output == NULL || params->size < 0) {
-    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
-  }
-  for (int32_t i = 0; i < params->size; ++i) {
-    output[i] = (int8_t)requantized(params, input[i]);
-  }
-  return OPBRIDGE_STATUS_OK;
-}
-
-int32_t opbridge_requantize_s16_s16(const opbridge_requantize_s8_params *params, const int16_t *input,
-                                    int16_t *output) {
-  if (params == NULL || input == NULL || output == NULL || params->size < 0) {
-    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
-  }
-  for (int32_t i = 0; i < params->size; ++i) {
-    output[i] = (int16_t)requantized(params, input[i]);
   }
   return OPBRIDGE_STATUS_OK;
 }
