@@ -108,6 +108,13 @@ def _convert(arguments: argparse.Namespace) -> int:
     return 0
 
 
+def _add_onnx_max_folded_bytes_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--onnx-max-folded-bytes", type=int, dest="onnx_max_folded_bytes",
+        help="ONNX models: fold constant subgraphs into values of up to this many bytes (default 64 MiB)",
+    )  # fmt: skip
+
+
 def _add_input_layout_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--input-layout", choices=("as-model", "nhwc"), dest="input_layout",
@@ -126,6 +133,7 @@ def _analyze(arguments: argparse.Namespace) -> int:
             "prefix": arguments.prefix,
             "max_arena_bytes": arguments.max_arena_bytes,
             "input_layout": arguments.input_layout,
+            "onnx_max_folded_bytes": arguments.onnx_max_folded_bytes,
             "patch_based": {} if arguments.patch_based else None,
         },
     )
@@ -149,7 +157,7 @@ def _analyze(arguments: argparse.Namespace) -> int:
 
 def _run(arguments: argparse.Namespace) -> int:
     registry = _context(arguments)
-    graph = load_model(arguments.model, registry)
+    graph = load_model(arguments.model, registry, onnx_max_folded_bytes=arguments.onnx_max_folded_bytes)
     validate_graph(graph, registry.operators)  # every node against its schema, as convert does
     output_count = len(graph.outputs)
     if len(arguments.output) != output_count:
@@ -331,10 +339,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="ONNX models: rescale int8 convolutions as onnxruntime (default, bit-exact) or as TFLite Micro "
         "(the Helium and DSP kernels, within one int8 step)",
     )  # fmt: skip
-    convert.add_argument(
-        "--onnx-max-folded-bytes", type=int, dest="onnx_max_folded_bytes",
-        help="ONNX models: fold constant subgraphs into values of up to this many bytes (default 64 MiB)",
-    )  # fmt: skip
+    _add_onnx_max_folded_bytes_argument(convert)
     convert.add_argument(
         "--patch-based", action="store_true",
         help="run the first convolution layers tile by tile (patch_based; docs/memory_planner.md)",
@@ -360,6 +365,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.add_argument("--config", type=_user_path, help="YAML file with ConvertArgs keys (as for convert)")
     analyze.add_argument("--patch-based", action="store_true", help="plan as convert --patch-based would")
     _add_input_layout_argument(analyze)
+    _add_onnx_max_folded_bytes_argument(analyze)
     analyze.add_argument(
         "--max-arena-bytes", type=int, dest="max_arena_bytes",
         help="report how the arena stands against this RAM budget (convert would fail above it)",
@@ -385,6 +391,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--output", type=_user_path, action="append", default=[],
         help="one .npy per model output; a sequence of calls writes OUT_step0.npy, OUT_step1.npy, ... beside it",
     )  # fmt: skip
+    _add_onnx_max_folded_bytes_argument(run)
     _add_plugin_arguments(run)
     run.set_defaults(handler=_run)
     adapters = commands.add_parser(

@@ -88,3 +88,21 @@ def test_the_setting_reaches_the_import_from_the_config_and_the_command_line(tmp
     assert cli.main(["convert", str(model), "-o", str(out), "--onnx-max-folded-bytes", str(WEIGHT_BYTES)]) == 0
     assert (out / "includes-api" / "model.h").is_file()
     assert cli.main(["convert", str(model), "-o", str(out), "--onnx-max-folded-bytes", "100"]) != 0
+
+
+def test_run_and_analyze_take_the_setting_too(tmp_path: pathlib.Path) -> None:
+    """`opbridge run` (the reference) and `opbridge analyze` read the model as convert does."""
+    model = tmp_path / "weights.onnx"
+    model.write_bytes(weights_model())
+    x = tmp_path / "x.npy"
+    np.save(x, np.linspace(-2, 2, COLUMNS, dtype=np.float32).reshape(1, COLUMNS))
+    y = tmp_path / "y.npy"
+    run = ["run", str(model), "--input", str(x), "--output", str(y)]
+    assert cli.main([*run, "--onnx-max-folded-bytes", "100"]) != 0
+    assert not y.exists()
+    assert cli.main([*run, "--onnx-max-folded-bytes", str(WEIGHT_BYTES)]) == 0
+    session = onnxruntime.InferenceSession(weights_model(), providers=["CPUExecutionProvider"])
+    np.testing.assert_allclose(np.load(y), session.run(None, {"x": np.load(x)})[0], rtol=1e-5, atol=1e-6)
+    analyze = ["analyze", str(model), "--format", "json", "-o", str(tmp_path / "report.json"), "--quiet"]
+    assert cli.main([*analyze, "--onnx-max-folded-bytes", "100"]) != 0
+    assert cli.main([*analyze, "--onnx-max-folded-bytes", str(WEIGHT_BYTES)]) == 0
