@@ -25,14 +25,8 @@ extern "C" {
 int32_t opbridge_quantize_f32_s16(int32_t size, float scale, int32_t zero_point, int32_t half_to_even,
                                   const float *input, int16_t *output);
 
-/* QUANTIZE between int8 and int16 (TFLite Micro's Requantize): output = clamp(rescale(input +
- * input_offset) + output_offset, activation_min, activation_max), the bounds those of the output type. */
-int32_t opbridge_requantize_s8_s16(const opbridge_requantize_s8_params *params, const int8_t *input,
-                                   int16_t *output);
-int32_t opbridge_requantize_s16_s8(const opbridge_requantize_s8_params *params, const int16_t *input,
-                                   int8_t *output);
-int32_t opbridge_requantize_s16_s16(const opbridge_requantize_s8_params *params, const int16_t *input,
-                                    int16_t *output);
+/* QUANTIZE between int8 and int16, and int16 -> int16: opbridge_quantize.h, with the other integer
+ * requantizations. */
 
 /* DEQUANTIZE int16 -> float32: scale * (q - zero_point). */
 int32_t opbridge_dequantize_s16_f32(int32_t size, float scale, int32_t zero_point, const int16_t *input,

@@ -6,7 +6,6 @@
 #include <stddef.h>
 
 #include "cc/kernels/opbridge_kernels_internal.h"
-#include "cc/kernels/opbridge_kernels_s16.h"
 
 /* a + b wrapped to int32 (TFLite adds in int32; unsigned arithmetic keeps the wrap defined). */
 static int32_t wrapping_add(int32_t a, int32_t b) {
@@ -27,99 +26,30 @@ static int32_t valid(const opbridge_requantize_s8_params *params, const void *in
          params->activation_min <= params->activation_max;
 }
 
-/* Each kernel reads element i before it writes element i, in order: in place is safe for equal widths. */
+/* opbridge_requantize_<in_name>_<out_name>: the argument check, then each element requantized and
+ * narrowed to out_t (within its bounds already). The kernels differ only in their element types, so
+ * they are written once here. Each reads element i before it writes element i, in order: in place is
+ * safe for equal widths. */
+#define OPBRIDGE_DEFINE_REQUANTIZE(in_name, in_t, out_name, out_t)                                          \
+  int32_t opbridge_requantize_##in_name##_##out_name(const opbridge_requantize_s8_params *params,           \
+                                                     const in_t *input, out_t *output) {                    \
+    if (!valid(params, input, output)) {                                                                    \
+      return OPBRIDGE_STATUS_INVALID_ARGUMENT;                                                              \
+    }                                                                                                       \
+    for (int32_t i = 0; i < params->size; ++i) {                                                            \
+      output[i] = (out_t)requantized(params, input[i]);                                                     \
+    }                                                                                                       \
+    return OPBRIDGE_STATUS_OK;                                                                              \
+  }
 
-int32_t opbridge_requantize_s8_s16(const opbridge_requantize_s8_params *params, const int8_t *input,
-                                   int16_t *output) {
-  if (!valid(params, input, output)) {
-    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
-  }
-  for (int32_t i = 0; i < params->size; ++i) {
-    output[i] = (int16_t)requantized(params, input[i]);
-  }
-  return OPBRIDGE_STATUS_OK;
-}
+OPBRIDGE_DEFINE_REQUANTIZE(s8, int8_t, s16, int16_t)
+OPBRIDGE_DEFINE_REQUANTIZE(s16, int16_t, s8, int8_t)
+OPBRIDGE_DEFINE_REQUANTIZE(s16, int16_t, s16, int16_t)
+OPBRIDGE_DEFINE_REQUANTIZE(s8, int8_t, s32, int32_t)
+OPBRIDGE_DEFINE_REQUANTIZE(s16, int16_t, s32, int32_t)
+OPBRIDGE_DEFINE_REQUANTIZE(s32, int32_t, s8, int8_t)
+OPBRIDGE_DEFINE_REQUANTIZE(s32, int32_t, s16, int16_t)
+OPBRIDGE_DEFINE_REQUANTIZE(s8, int8_t, u8, uint8_t)
+OPBRIDGE_DEFINE_REQUANTIZE(u8, uint8_t, s8, int8_t)
 
-int32_t opbridge_requantize_s16_s8(const opbridge_requantize_s8_params *params, const int16_t *input,
-                                   int8_t *output) {
-  if (!valid(params, input, output)) {
-    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
-  }
-  for (int32_t i = 0; i < params->size; ++i) {
-    output[i] = (int8_t)requantized(params, input[i]);
-  }
-  return OPBRIDGE_STATUS_OK;
-}
-
-int32_t opbridge_requantize_s16_s16(const opbridge_requantize_s8_params *params, const int16_t *input,
-                                    int16_t *output) {
-  if (!valid(params, input, output)) {
-    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
-  }
-  for (int32_t i = 0; i < params->size; ++i) {
-    output[i] = (int16_t)requantized(params, input[i]);
-  }
-  return OPBRIDGE_STATUS_OK;
-}
-
-int32_t opbridge_requantize_s8_s32(const opbridge_requantize_s8_params *params, const int8_t *input, int32_t *output) {
-  if (!valid(params, input, output)) {
-    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
-  }
-  for (int32_t i = 0; i < params->size; ++i) {
-    output[i] = (int32_t)requantized(params, input[i]);
-  }
-  return OPBRIDGE_STATUS_OK;
-}
-
-int32_t opbridge_requantize_s16_s32(const opbridge_requantize_s8_params *params, const int16_t *input,
-                                    int32_t *output) {
-  if (!valid(params, input, output)) {
-    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
-  }
-  for (int32_t i = 0; i < params->size; ++i) {
-    output[i] = (int32_t)requantized(params, input[i]);
-  }
-  return OPBRIDGE_STATUS_OK;
-}
-
-int32_t opbridge_requantize_s32_s8(const opbridge_requantize_s8_params *params, const int32_t *input, int8_t *output) {
-  if (!valid(params, input, output)) {
-    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
-  }
-  for (int32_t i = 0; i < params->size; ++i) {
-    output[i] = (int8_t)requantized(params, input[i]);
-  }
-  return OPBRIDGE_STATUS_OK;
-}
-
-int32_t opbridge_requantize_s32_s16(const opbridge_requantize_s8_params *params, const int32_t *input,
-                                    int16_t *output) {
-  if (!valid(params, input, output)) {
-    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
-  }
-  for (int32_t i = 0; i < params->size; ++i) {
-    output[i] = (int16_t)requantized(params, input[i]);
-  }
-  return OPBRIDGE_STATUS_OK;
-}
-
-int32_t opbridge_requantize_s8_u8(const opbridge_requantize_s8_params *params, const int8_t *input, uint8_t *output) {
-  if (!valid(params, input, output)) {
-    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
-  }
-  for (int32_t i = 0; i < params->size; ++i) {
-    output[i] = (uint8_t)requantized(params, input[i]);
-  }
-  return OPBRIDGE_STATUS_OK;
-}
-
-int32_t opbridge_requantize_u8_s8(const opbridge_requantize_s8_params *params, const uint8_t *input, int8_t *output) {
-  if (!valid(params, input, output)) {
-    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
-  }
-  for (int32_t i = 0; i < params->size; ++i) {
-    output[i] = (int8_t)requantized(params, input[i]);
-  }
-  return OPBRIDGE_STATUS_OK;
-}
+#undef OPBRIDGE_DEFINE_REQUANTIZE

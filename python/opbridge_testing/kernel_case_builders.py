@@ -119,6 +119,19 @@ def int16_symmetric(rng: np.random.Generator, low: float = 1e-5, high: float = 1
     return Quantization((draw_scale(rng, low, high),), (0,))
 
 
+def int32_quantization(
+    role: str, draw_scale: Callable[[float, float], float], draw_integer: Callable[[int, int], int]
+) -> Quantization:
+    """An int32 tensor's quantization as QUANTIZE's tests draw it (its op test with hypothesis, its kernel
+    cases with a seeded generator: each passes its own drawers, of a float32 scale log-uniform between two
+    bounds and of an integer between two bounds, both included): small scales, as an "input" holds
+    accumulator-like values over its whole range and an output gets a finer scale than its int8 or int16
+    input, and a zero point in [-100, 100]."""
+    low, high = (1e-10, 1e-7) if role == "input" else (1e-7, 1e-3)
+    scale = draw_scale(low, high)
+    return Quantization((scale,), (draw_integer(-100, 100),))
+
+
 def symmetric_filter(rng: np.random.Generator, channels: int, axis: int, per_channel: bool) -> Quantization:
     """int8 filter quantization: zero points 0, one scale or one per channel along `axis`."""
     if not per_channel or channels == 1:

@@ -7,6 +7,7 @@ model folds and matches onnxruntime."""
 import pathlib
 
 import numpy as np
+import onnx
 import onnxruntime
 import pytest
 from onnx import TensorProto, helper, numpy_helper
@@ -106,3 +107,21 @@ def test_run_and_analyze_take_the_setting_too(tmp_path: pathlib.Path) -> None:
     analyze = ["analyze", str(model), "--format", "json", "-o", str(tmp_path / "report.json"), "--quiet"]
     assert cli.main([*analyze, "--onnx-max-folded-bytes", "100"]) != 0
     assert cli.main([*analyze, "--onnx-max-folded-bytes", str(WEIGHT_BYTES)]) == 0
+
+
+def test_unfolded_constants_and_unsupported_nodes_are_listed_in_one_error() -> None:
+    """The oversized ConstantOfShape (with its bytes and the setting) and the nodes no converter takes, at once."""
+    model = onnx.load_from_string(weights_model())
+    model.graph.node.append(helper.make_node("Hardmax", ["y"], ["h"], name="hardmax"))
+    model.graph.node.append(helper.make_node("Shrink", ["h"], ["s"], name="shrink"))
+    model.graph.output[0].name = "s"
+    with pytest.raises(UnsupportedOperatorError) as refused:
+        read_onnx_model(model.SerializeToString(), CONTEXT, source="weights.onnx", max_folded_bytes=WEIGHT_BYTES - 1)
+    message, hint = refused.value.message, refused.value.hint
+    assert message.startswith("weights.onnx: 2 node(s) use 2 operator(s) opbridge does not support")
+    assert "Hardmax x1 (hardmax)" in message and "Shrink x1 (shrink)" in message
+    assert "ConstantOfShape x1" not in message  # listed once, with its size
+    assert "and 1 node(s) of constant inputs" in message
+    assert 'node 0 (ai.onnx.ConstantOfShape "make_weights", 2,048 bytes)' in message
+    assert "2,047-byte limit" in message
+    assert f"onnx_max_folded_bytes: {WEIGHT_BYTES}" in hint and "supported: " in hint

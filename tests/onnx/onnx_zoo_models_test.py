@@ -8,8 +8,11 @@ same logit and the softmax output is 0.001 everywhere whatever the arithmetic: c
 fail. Each model is therefore run twice, each time with its logits (the Softmax's input) as an extra output:
 - as shipped (AlexNet's fc6 weights, 151 MB, fold only with onnx_max_folded_bytes raised);
 - with seeded weights: each ConstantOfShape of weights under 64 MiB replaced by seeded values (convolution and
-  Gemm weights He-scaled normal, biases and BatchNormalization parameters near identity), so that channels,
-  positions and classes differ and a wrong layout, window or pad shows in the logits.
+  Gemm weights He-scaled normal, biases and BatchNormalization parameters near identity), and AlexNet's fc6
+  weights (over 64 MiB) by the outer product of a seeded column and a seeded row (a Mul that the import folds
+  with the raised limit: a small model and the same run time as all 0.02, yet each of fc6's 9216 inputs gets
+  its own weight), so that channels, positions and classes differ and a wrong layout, window or pad (a wrong
+  flatten or channel order before fc6 included) shows in the logits.
 
 Tolerance: rtol 1e-3 (the acceptance's) with an atol of 1e-4 times the largest magnitude of the compared output:
 opbridge and onnxruntime sum the convolutions' products in different orders (and onnxruntime's MLAS uses FMAs),
@@ -54,7 +57,8 @@ def with_logits(model: onnx.ModelProto) -> tuple[onnx.ModelProto, str]:
 
 
 def seeded_weights(model: onnx.ModelProto, seed: int) -> onnx.ModelProto:
-    """The model with each ConstantOfShape of weights (under RANDOMIZED_BYTES) an initializer of seeded values."""
+    """The model with each ConstantOfShape of weights (under RANDOMIZED_BYTES) an initializer of seeded values,
+    and each larger one of Gemm weights the outer product of two seeded vectors."""
     rng = np.random.default_rng(seed)
     graph = model.graph
     initializers = {i.name: onnx.numpy_helper.to_array(i) for i in graph.initializer}
@@ -72,11 +76,24 @@ def seeded_weights(model: onnx.ModelProto, seed: int) -> onnx.ModelProto:
             kept.append(node)
             continue
         shape = tuple(int(d) for d in initializers[node.input[0]])
-        if 4 * math.prod(shape) > RANDOMIZED_BYTES:
-            kept.append(node)  # stays as shipped (folded with the raised limit)
-            continue
         name = node.output[0]
         kind = role.get(name, "bias")
+        if 4 * math.prod(shape) > RANDOMIZED_BYTES:
+            if kind != "weights" or len(shape) != 2:
+                kept.append(node)  # stays as shipped (folded with the raised limit)
+                continue
+            # Gemm weights (AlexNet's fc6): the outer product of a seeded column and a seeded row, as a Mul
+            # folded at import with the raised limit (onnxruntime folds it too).
+            column, row = f"{name}/column", f"{name}/row"
+            rows, columns = shape
+            for part, values in (
+                (column, rng.standard_normal((rows, 1), dtype=np.float32)),
+                (row, rng.standard_normal((1, columns), dtype=np.float32) * np.float32(math.sqrt(2.0 / columns))),
+            ):
+                graph.initializer.append(onnx.numpy_helper.from_array(values, part))
+                graph.input.append(onnx.helper.make_tensor_value_info(part, onnx.TensorProto.FLOAT, values.shape))
+            kept.append(onnx.helper.make_node("Mul", [column, row], [name], name=f"{name}/outer"))
+            continue
         if kind == "weights":
             fan_in = math.prod(shape[1:])
             values = rng.standard_normal(shape, dtype=np.float32) * np.float32(math.sqrt(2.0 / fan_in))

@@ -42,7 +42,8 @@ from opbridge.frontends.onnx.preparation import (
     Preparation,
     fold_constant_subgraphs,
     per_channel_prelu_slopes,
-    refuse_unfolded_constants,
+    unconvertible_constants,
+    unfolded_constants_problem,
     upgrade_opset,
 )
 from opbridge.frontends.onnx.qdq_fusion import fuse_qdq
@@ -178,8 +179,7 @@ def read_onnx_model(
             else node
             for node in nodes
         ]
-    refuse_unfolded_constants(preparation, lambda op_type: op_type in context.onnx_converters, source)
-    _check_convertible(nodes, context, imports, onnx_version, source)
+    _check_convertible(nodes, context, imports, onnx_version, source, preparation)
     for node in nodes:
         _convert_node(conversion, node, custom_protos, imports, onnx_version)
     graph = conversion.graph(inputs, outputs)
@@ -365,16 +365,26 @@ def _add_graph_values(conversion: OnnxConversion, onnx_graph: Any) -> list[int]:
 
 
 def _check_convertible(
-    nodes: list[OnnxNode], context: RegistryContext, imports: dict[str, int], onnx_version: int, source: str
+    nodes: list[OnnxNode],
+    context: RegistryContext,
+    imports: dict[str, int],
+    onnx_version: int,
+    source: str,
+    preparation: Preparation,
 ) -> None:
-    """Every node has a converter or, in a custom domain the model imports, a registered schema (all
-    nodes without one reported at once, grouped by op and reason), and the opset is covered."""
+    """Every node has a converter or, in a custom domain the model imports, a registered schema, and
+    no node of constant inputs was left unfolded for its size without a converter to run it: all
+    nodes refused at once, in one error (the unsupported ones grouped by op and reason, then the
+    unfolded constants with their bytes and the setting that folds them); and the opset is covered."""
     converters = context.onnx_converters
+    constants = unconvertible_constants(preparation, lambda op_type: op_type in converters)
+    # An unfolded constant is listed with its size, not again as an op without a converter.
+    constant_outputs = {tuple(text(name) for name in unfolded.node.output) for unfolded in constants}
     unsupported = []
     schema_errors: list[UnknownSchemaError] = []
     for node in nodes:
         if node.domain in ONNX_DOMAINS:
-            if node.op_type not in converters:
+            if node.op_type not in converters and node.outputs not in constant_outputs:
                 unsupported.append(UnsupportedNode(node.op_type, node.name))
             continue
         if converter_key(node.domain, node.op_type) in converters or node.domain not in imports:
@@ -384,18 +394,26 @@ def _check_convertible(
         except UnknownSchemaError as error:
             schema_errors.append(error)
             unsupported.append(UnsupportedNode(f"{node.domain}.{node.op_type}", node.name, error.message))
+    problems: list[str] = []
+    hints: list[str] = []
     if unsupported:
         known = list(converters.keys())
         standard = sorted(key for key in known if "." not in key)
         microsoft = sorted(key.split(".")[-1] for key in known if key.startswith(f"{MICROSOFT_DOMAIN}."))
-        hints = [f"supported: {', '.join(standard)}; {MICROSOFT_DOMAIN}: {', '.join(microsoft)}"]
-        hints += list(dict.fromkeys(error.hint for error in schema_errors if error.hint))
-        raise unsupported_operators_error(
-            source,
-            unsupported,
-            hint="; ".join(hints) + "; see docs/onnx.md to add one",
-            error=UnknownSchemaError if schema_errors else UnsupportedOperatorError,
+        supported = [f"supported: {', '.join(standard)}; {MICROSOFT_DOMAIN}: {', '.join(microsoft)}"]
+        supported += list(dict.fromkeys(error.hint for error in schema_errors if error.hint))
+        listing = unsupported_operators_error(
+            source, unsupported, hint="; ".join(supported) + "; see docs/onnx.md to add one"
         )
+        problems.append(listing.message)
+        hints.append(listing.hint)
+    if constants:
+        problem, hint = unfolded_constants_problem(constants, preparation.max_folded_bytes)
+        problems.append(f"{source}: {problem}" if not problems else f"and {problem}")
+        hints.insert(0, hint)
+    if problems:
+        error = UnknownSchemaError if schema_errors else UnsupportedOperatorError
+        raise error("\n".join(problems), hint="; ".join(hints))
     if not MIN_OPSET <= onnx_version <= MAX_OPSET:
         raise UnsupportedOperatorError(
             f"{source}: the model imports ONNX opset {onnx_version}; opbridge converts opsets up to {MAX_OPSET} "

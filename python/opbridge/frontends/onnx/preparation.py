@@ -22,14 +22,15 @@ output, nodes whose outputs would exceed the folding limit (MAX_FOLDED_BYTES,
 checked from the inferred shapes and types before evaluating, so a huge
 ConstantOfShape is never built), and nodes the evaluator fails on or that
 give sequences: those stay nodes, and conversion names them. A node left
-unfolded for its size that no converter takes is refused by
-`refuse_unfolded_constants`, with its size and the setting that folds it.
+unfolded for its size that no converter takes (`unconvertible_constants`)
+is refused by the importer, with its size and the setting that folds it,
+in one listing with the model's unsupported nodes.
 """
 
 import contextlib
 import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -70,6 +71,19 @@ class UnfoldedConstant:
     def describe(self) -> str:
         name = self.node.name or f"{self.node.op_type}_{self.position}"
         return f'node {self.position} (ai.onnx.{self.node.op_type} "{name}", {self.nbytes:,} bytes)'
+
+
+@dataclasses.dataclass(frozen=True)
+class _Fold:
+    """What folding one node gave: its outputs' values, or the bytes they would take when that exceeds the
+    limit (the node stays, and is listed in Preparation.too_large); neither when it stays for another
+    reason (not foldable, or the evaluator failed): _LEFT."""
+
+    values: dict[str, np.ndarray] | None = None
+    too_large: int | None = None  # bytes
+
+
+_LEFT = _Fold()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -203,15 +217,14 @@ def fold_constant_subgraphs(
     new_values: dict[str, np.ndarray] = {}
     too_large: list[UnfoldedConstant] = []
     for position, node in enumerate(graph.node):
-        values = _fold(node, constants, (shapes, itemsizes), outputs, version, max_folded_bytes)
-        if isinstance(values, int):
-            too_large.append(UnfoldedConstant(node, position, values))
-            values = None
-        if values is None:
+        fold = _fold(node, constants, (shapes, itemsizes), outputs, version, max_folded_bytes)
+        if fold.too_large is not None:
+            too_large.append(UnfoldedConstant(node, position, fold.too_large))
+        if fold.values is None:
             kept.append(node)
             positions.append(position)
             continue
-        for name, value in values.items():
+        for name, value in fold.values.items():
             constants[name] = value
             new_values[name] = value
         folded[node.op_type] = folded.get(node.op_type, 0) + 1
@@ -228,24 +241,30 @@ def fold_constant_subgraphs(
     return result, folded, tuple(positions), tuple(too_large)
 
 
-def refuse_unfolded_constants(preparation: Preparation, convertible: Callable[[str], bool], source: str) -> None:
-    """Refuses the model when a node left unfolded for its size (Preparation.too_large) has no
-    converter (`convertible(op_type)` is False, as for ConstantOfShape): every such node at once, with
-    its bytes and the setting that folds it."""
-    refused = [unfolded for unfolded in preparation.too_large if not convertible(unfolded.node.op_type)]
-    if not refused:
-        return
-    limit = preparation.max_folded_bytes
+def unconvertible_constants(
+    preparation: Preparation, convertible: Callable[[str], bool]
+) -> tuple[UnfoldedConstant, ...]:
+    """The nodes left unfolded for their size (Preparation.too_large) that no converter takes
+    (`convertible(op_type)` is False, as for ConstantOfShape): the importer refuses them, listed
+    with the model's unsupported nodes (unfolded_constants_problem)."""
+    return tuple(unfolded for unfolded in preparation.too_large if not convertible(unfolded.node.op_type))
+
+
+def unfolded_constants_problem(refused: Sequence[UnfoldedConstant], limit: int) -> tuple[str, str]:
+    """The problem with `refused` (unconvertible_constants, not empty), every node with its bytes, and
+    the hint naming the setting that folds them."""
     needed = max(unfolded.nbytes for unfolded in refused)
     nodes = "; ".join(unfolded.describe() for unfolded in refused)
-    raise UnsupportedOperatorError(
-        f"{source}: {len(refused)} node(s) of constant inputs compute values larger than the "
-        f"{limit:,}-byte limit on folded constants, so they were not folded, and opbridge has no converter "
-        f"to run them: {nodes}",
-        hint=f"raise the limit to {needed:,} bytes or more: `{MAX_FOLDED_SETTING}: {needed}` in the config "
-        f"(ConvertArgs.{MAX_FOLDED_SETTING}), --onnx-max-folded-bytes {needed} on the command line, or "
-        f"read_onnx_model(..., max_folded_bytes={needed}); the host then holds the folded values in memory",
+    problem = (
+        f"{len(refused)} node(s) of constant inputs compute values larger than the {limit:,}-byte limit on "
+        f"folded constants, so they were not folded, and opbridge has no converter to run them: {nodes}"
     )
+    hint = (
+        f"raise the limit to {needed:,} bytes or more: `{MAX_FOLDED_SETTING}: {needed}` in the config "
+        f"(ConvertArgs.{MAX_FOLDED_SETTING}), --onnx-max-folded-bytes {needed} on the command line, or "
+        f"read_onnx_model(..., max_folded_bytes={needed}); the host then holds the folded values in memory"
+    )
+    return problem, hint
 
 
 def _static_shapes(model: Any) -> tuple[dict[str, tuple[int, ...]], dict[str, int]]:
@@ -280,34 +299,34 @@ def _fold(
     outputs: set[str],
     version: int,
     max_folded_bytes: int,
-) -> dict[str, np.ndarray] | int | None:
+) -> _Fold:
     """The values of `node`'s outputs when it can be folded; their bytes when they exceed
-    `max_folded_bytes`; else None."""
+    `max_folded_bytes`; else _LEFT."""
     shapes, itemsizes = types
     if node.domain not in STANDARD_DOMAINS or node.op_type in NOT_FOLDED:
-        return None
+        return _LEFT
     if outputs.intersection(node.output) or not node.output:
-        return None
+        return _LEFT
     if node.op_type in ("Shape", "Size") and node.input and node.input[0] not in constants:
-        return _shape_of(node, shapes)
+        return _Fold(values=_shape_of(node, shapes))
     inputs = [name for name in node.input if name]
     if not inputs and node.op_type not in ("Constant",):
-        return None
+        return _LEFT
     if any(name not in constants for name in inputs):
-        return None
+        return _LEFT
     if any(attribute.type in (GRAPH, GRAPHS) for attribute in node.attribute):
-        return None  # If, Loop, Scan: their bodies may read values outside the node
+        return _LEFT  # If, Loop, Scan: their bodies may read values outside the node
     names = [name for name in node.output if name]
     if all(name in shapes for name in names):
         # Checked before evaluating: a huge ConstantOfShape must not be built at all.
         expected = sum(itemsizes.get(name, 8) * int(np.prod(shapes[name], dtype=np.int64)) for name in names)
         if expected > max_folded_bytes:
-            return expected
+            return _Fold(too_large=expected)
     values = _evaluate(node, constants, version)
     if values is None:
-        return None
+        return _LEFT
     nbytes = sum(v.nbytes for v in values.values())
-    return nbytes if nbytes > max_folded_bytes else values
+    return _Fold(too_large=nbytes) if nbytes > max_folded_bytes else _Fold(values=values)
 
 
 def _shape_of(node: Any, shapes: dict[str, tuple[int, ...]]) -> dict[str, np.ndarray] | None:

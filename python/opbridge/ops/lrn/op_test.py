@@ -12,6 +12,7 @@ reference does but for libm's powf (within an ulp or two of the reference's): C_
 """
 
 import math
+import re
 
 import numpy as np
 import onnxruntime
@@ -27,11 +28,14 @@ from opbridge_testing.single_op import GraphBuilder, check_c_matches_reference
 
 from opbridge.aot.definition_registration import as_registry_context
 from opbridge.backends.reference import ReferenceInterpreter
-from opbridge.errors import UnsupportedOperatorError
+from opbridge.errors import UnsupportedOperatorError, UnsupportedTensorError
 from opbridge.frontends.litert import read_litert_model
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType, Graph
 from opbridge.ops.lrn.attributes import LocalResponseNormalizationAttributes
+from opbridge.ops.lrn.reference import check_local_response_normalization
+from opbridge.ops.operation import validate_graph
+from opbridge.schemas.schema import ShapeInferenceError
 
 # Operators its graphs gain in conversion (tests/architecture/operator_deps.py):
 # ONNX's NCHW layout adds TRANSPOSEs.
@@ -191,3 +195,16 @@ def test_c_kernel_matches_reference_on_wide_values() -> None:
     (ours,) = ReferenceInterpreter(graph, REGISTRY).run([values])
     assert ours[0, 0] == 0.0 and np.isnan(ours[1, 0])
     check_c_matches_reference(graph, REGISTRY, float_ulp_tolerance=C_ULPS)
+
+
+def test_last_axis_of_size_zero_is_refused_naming_the_node() -> None:
+    # The kernel's rows are element_count / depth: a depth of 0 is refused by the schema and by the
+    # check the reference and the C emitter run, each naming the node.
+    graph = lrn_graph((3, 0), LocalResponseNormalizationAttributes())
+    (node,) = graph.nodes
+    with pytest.raises(ShapeInferenceError, match=rf"(?s){re.escape(node.describe())}.*shape \[3, 0\] has no channels"):
+        validate_graph(graph, REGISTRY)
+    with pytest.raises(
+        UnsupportedTensorError, match=rf"(?s){re.escape(node.describe())}.*no channels on its last axis"
+    ):
+        check_local_response_normalization(graph, node)

@@ -29,6 +29,12 @@ def check_local_response_normalization(graph: Graph, node: Node) -> LocalRespons
             f"{node.describe()}: input {input_tensor.describe()} is a scalar; the window runs along the last axis",
             hint="reshape it to at least [1]",
         )
+    if input_tensor.shape[-1] == 0:
+        raise UnsupportedTensorError(
+            f"{node.describe()}: input {input_tensor.describe()} has no channels on its last axis, "
+            "along which the window runs",
+            hint="give the last axis at least one channel",
+        )
     if attributes.radius_before < 0 or attributes.radius_after < 0:
         raise UnsupportedTensorError(
             f"{node.describe()}: radius_before {attributes.radius_before} and radius_after "

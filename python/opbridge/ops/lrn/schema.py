@@ -12,6 +12,11 @@ def infer_local_response_normalization(ctx: InferenceContext) -> list[TensorType
     info = ctx.input(0)
     if not info.shape:
         raise ctx.fail("the window runs along the last axis; a scalar input has none", hint="reshape it to [1]")
+    if info.shape[-1] == 0:
+        raise ctx.fail(
+            f"the window runs along the last axis; input shape {list(info.shape)} has no channels on it",
+            hint="give the last axis at least one channel",
+        )
     a: LocalResponseNormalizationAttributes = ctx.attributes
     if a.radius_before < 0 or a.radius_after < 0:
         raise ctx.fail(

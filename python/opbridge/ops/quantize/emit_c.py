@@ -10,8 +10,9 @@ from opbridge.ops.quantize.schema import QUANTIZE_INPUT_DTYPES, QUANTIZE_OUTPUT_
 from opbridge.ops.shared.emit_elementwise import KERNEL_SUFFIXES, emit_requantize
 from opbridge.ops.shared.quantized import require_dtype
 
+# float32 -> int16.
 S16_KERNELS_HEADER = "cc/kernels/opbridge_kernels_s16.h"
-# The requantizations to and from int32, and between int8 and uint8.
+# Every integer requantization but int8 -> int8 (emit_requantize's, in KERNELS_HEADER).
 QUANTIZE_HEADER = "cc/kernels/opbridge_quantize.h"
 # The kernels' names for each element type: opbridge_requantize_<input>_<output>.
 SUFFIXES = {**KERNEL_SUFFIXES, DType.UINT8: "u8"}
@@ -66,6 +67,4 @@ def emit_quantize(ctx: EmitContext, node: Node) -> NodeCode:
         ),
     )
     kernel = f"opbridge_requantize_{SUFFIXES[input_tensor.dtype]}_{SUFFIXES[output.dtype]}"
-    int8_int16 = {input_tensor.dtype, output.dtype} <= {DType.INT8, DType.INT16}
-    header = S16_KERNELS_HEADER if int8_int16 else QUANTIZE_HEADER
-    return NodeCode(includes=[header], call=KernelCall(kernel, params, (source, target)))
+    return NodeCode(includes=[QUANTIZE_HEADER], call=KernelCall(kernel, params, (source, target)))

@@ -15,6 +15,7 @@ from opbridge_testing.kernel_case_builders import (
     draw_scale,
     draw_shape,
     int16_symmetric,
+    int32_quantization,
     per_tensor,
 )
 
@@ -24,13 +25,15 @@ from opbridge.ops.quantize.schema import QUANTIZE_PAIRS
 
 
 def draw_quantization(rng: np.random.Generator, dtype: DType, role: str) -> Quantization:
-    """int16 quantized as for 16x8 models (zero point 0); int32 with small scales (an input holds accumulator-like
-    values over its whole range, an output a finer scale than its int8 or int16 input); int8 per tensor."""
+    """int16 quantized as for 16x8 models (zero point 0); int32 as int32_quantization draws it; int8 per tensor."""
     if dtype is DType.INT16:
         return int16_symmetric(rng)
     if dtype is DType.INT32:
-        low, high = (1e-10, 1e-7) if role == "input" else (1e-7, 1e-3)
-        return Quantization((draw_scale(rng, low, high),), (int(rng.integers(-100, 100, endpoint=True)),))
+        return int32_quantization(
+            role,
+            lambda low, high: draw_scale(rng, low, high),
+            lambda low, high: int(rng.integers(low, high, endpoint=True)),
+        )
     return per_tensor(rng, 0.005, 0.5)
 
 

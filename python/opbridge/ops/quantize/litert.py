@@ -6,7 +6,7 @@ from typing import Any
 import tflite
 from tflite.BuiltinOperator import BuiltinOperator
 
-from opbridge.errors import UnsupportedTensorError
+from opbridge.errors import ModelFormatError, UnsupportedTensorError
 from opbridge.ir import DType
 from opbridge.ops.quantize.attributes import QuantizeAttributes
 from opbridge.ops.quantize.schema import QUANTIZE_PAIRS, unsupported_pair
@@ -23,8 +23,15 @@ def parse_litert_options(operator: Any) -> QuantizeAttributes:
 
     The operator is a table of the model's flatbuffer, so its bytes are the whole model; the
     reader reads subgraph 0, the one the operator is in, and has checked the tensor indices
-    before any options are parsed (as for CAST).
+    before any options are parsed (as for CAST); an empty input list or an omitted input (-1) is
+    refused here, before its type is looked up.
     """
+    if operator.InputsLength() < 1:
+        raise ModelFormatError("QUANTIZE has no input", hint="QUANTIZE takes one input tensor; re-export the model")
+    if operator.Inputs(0) < 0:
+        raise ModelFormatError(
+            "QUANTIZE's input is omitted (tensor index -1)", hint="QUANTIZE takes one input tensor; re-export the model"
+        )
     model = tflite.Model.GetRootAs(operator._tab.Bytes, 0)
     tensors = model.Subgraphs(0)
     source_code = tensors.Tensors(int(operator.Inputs(0))).Type()

@@ -11,18 +11,20 @@ int16 tensors are quantized as TFLite's converter quantizes 16x8 activations: sy
 small scales (an int32 input holds accumulator-like values over its whole range, an int32 output gets a finer scale
 than its int8 or int16 input) and small zero points."""
 
+import flatbuffers
 import pytest
 from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes
 from opbridge_testing import strategies
+from opbridge_testing.kernel_case_builders import int32_quantization
 from opbridge_testing.litert_models import single_op_model
 from opbridge_testing.operators import available_operator_registry
 from opbridge_testing.single_op import GraphBuilder, check_c_matches_reference, check_reference_matches_tflite_micro
 
 from opbridge.aot.definition_registration import as_registry_context
-from opbridge.errors import UnsupportedTensorError
+from opbridge.errors import ModelFormatError, UnsupportedTensorError
 from opbridge.frontends.litert import read_litert_model
 from opbridge.ir import DType, Graph, Quantization
 from opbridge.ir.attribute_types import Requantization
@@ -40,8 +42,11 @@ def quantization(data: st.DataObject, dtype: DType, role: str) -> Quantization:
     if dtype is DType.INT16:
         return data.draw(strategies.int16_symmetric())
     if dtype is DType.INT32:
-        low, high = (1e-10, 1e-7) if role == "input" else (1e-7, 1e-3)
-        return Quantization((data.draw(strategies.scales(low, high)),), (data.draw(st.integers(-100, 100)),))
+        return int32_quantization(
+            role,
+            lambda low, high: data.draw(strategies.scales(low, high)),
+            lambda low, high: data.draw(st.integers(low, high)),
+        )
     if dtype is DType.UINT8:
         return Quantization((data.draw(strategies.scales(0.005, 0.5)),), (data.draw(st.integers(0, 255)),))
     return data.draw(strategies.per_tensor(0.005, 0.5))
@@ -117,3 +122,23 @@ def test_other_pairs_are_refused_when_the_model_is_read(path: tuple[DType, DType
     message = str(error.value)
     assert f"node 0 (QUANTIZE): QUANTIZE from {path[0].value} to {path[1].value} is not supported" in message
     assert "int8 -> int8, uint8, int16 or int32" in message
+
+
+@pytest.mark.parametrize(
+    ("inputs", "problem"),
+    [([], "QUANTIZE has no input"), ([-1], r"QUANTIZE's input is omitted \(tensor index -1\)")],
+    ids=["empty", "omitted"],
+)
+def test_a_missing_input_is_refused_when_the_model_is_read(inputs: list[int], problem: str) -> None:
+    builder = GraphBuilder()
+    x = builder.tensor("x", DType.FLOAT32, (3,))
+    y = builder.tensor("y", DType.INT8, (3,), Quantization((0.25,), (0,)))
+    graph = builder.single_node_graph("QUANTIZE", [x], [y], QuantizeAttributes(output_dtype=DType.INT8))
+    # The operator's input list rewritten in the packed model.
+    model = schema.ModelT.InitFromPackedBuf(single_op_model(graph, schema.BuiltinOperator.QUANTIZE, 1), 0)
+    model.subgraphs[0].operators[0].inputs = inputs
+    packed = flatbuffers.Builder(1024)
+    packed.Finish(model.Pack(packed), file_identifier=b"TFL3")
+    with pytest.raises(ModelFormatError, match=rf"node 0 \(QUANTIZE\).*{problem}") as error:
+        read_litert_model(bytes(packed.Output()), as_registry_context(REGISTRY), "missing_input.tflite")
+    assert "takes one input tensor" in error.value.hint

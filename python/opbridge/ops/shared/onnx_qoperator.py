@@ -75,16 +75,30 @@ def _through_float(conversion: OnnxConversion, node: OnnxNode, x: int, convert: 
     _quantize(conversion, node, conversion.value(result_name, node), output)
 
 
-def look_up(conversion: OnnxConversion, node: OnnxNode, x: int, table: np.ndarray, output: Quantization, **bind) -> int:
-    """GATHER of a 256-entry int8 table (for inputs -128..127) at position x + 128 (CAST to int32, ADD)."""
+def look_up(
+    conversion: OnnxConversion,
+    node: OnnxNode,
+    x: int,
+    table: np.ndarray,
+    output: Quantization,
+    *,
+    name: str | None = None,
+    outputs: tuple[str, ...] | int = 1,
+) -> int:
+    """GATHER of a 256-entry int8 table (for inputs -128..127) at position x + 128 (CAST to int32, ADD); the
+    GATHER named `name` (default: the node's name + "/look_up") and bound to `outputs` (ONNX names, or a
+    count of new values)."""
     widened = conversion.emit("CAST", [x], CastAttributes(DType.INT32), name=f"{node.name}/to_int32")[0]
     offset = conversion.constant(np.array(128, np.int32), DType.INT32, f"{node.name}/offset")
     positions = conversion.emit("ADD", [widened, offset], AddAttributes(), name=f"{node.name}/positions")[0]
     values = conversion.constant(table, DType.INT8, f"{node.name}/table", output)
-    outputs = bind.get("outputs", 1)
-    name = bind.get("name", f"{node.name}/look_up")
     return conversion.emit(
-        "GATHER", [values, positions], GatherAttributes(axis=0), name=name, outputs=outputs, quantization=[output]
+        "GATHER",
+        [values, positions],
+        GatherAttributes(axis=0),
+        name=f"{node.name}/look_up" if name is None else name,
+        outputs=outputs,
+        quantization=[output],
     )[0]
 
 
@@ -149,10 +163,16 @@ def convert_qlinear_global_average_pool(conversion: OnnxConversion, node: OnnxNo
     channels_last = bool(int(node.attribute("channels_last", 0)))
     attributes = MeanAttributes(keep_dims=True, requantization=requantization_of(node))
 
-    def mean(values: int, axes: list[int], **bind) -> int:
+    def mean(values: int, axes: list[int], *, name: str | None = None, outputs: tuple[str, ...] | int = 1) -> int:
         axes_index = conversion.constant(np.array(axes, np.int32), DType.INT32, f"{node.name}/axes")
-        name = bind.pop("name", f"{node.name}/mean")
-        return conversion.emit("MEAN", [values, axes_index], attributes, name=name, quantization=[output], **bind)[0]
+        return conversion.emit(
+            "MEAN",
+            [values, axes_index],
+            attributes,
+            name=f"{node.name}/mean" if name is None else name,
+            outputs=outputs,
+            quantization=[output],
+        )[0]
 
     if rank == 4 and not channels_last:
         bind_nchw(conversion, node, mean(to_nhwc(conversion, node, x), [1, 2]))

@@ -2,7 +2,7 @@
 """SUM's schema: a float32 tensor summed over constant int32 axes; MEAN's inputs, attributes and shapes.
 
 Only float32 is admitted (TFLite's int8 SUM rescales like MEAN but is not implemented), so a model with
-an int8 SUM is refused when it is read.
+an int8 SUM is refused when it is read; MeanAttributes' int8-only `requantization` has no effect on it.
 """
 
 from opbridge.ir import DType
