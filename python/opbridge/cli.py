@@ -26,6 +26,7 @@ import numpy as np
 from opbridge.analysis import analyze_model, build_report, render_html, write_report
 from opbridge.aot.portable_adapters import write_adapters
 from opbridge.backends.reference import ReferenceInterpreter
+from opbridge.backends.reference.interpreter import check_input
 from opbridge.bazel_worker import WORKER_FLAG, expand_parameter_files, serve
 from opbridge.converter import AotConverter, load_convert_args
 from opbridge.errors import InvalidInputError, OpbridgeError
@@ -169,6 +170,8 @@ def _run(arguments: argparse.Namespace) -> int:
     # One call without --steps writes the --output paths; a sequence writes each call's outputs beside them.
     sequence = arguments.steps is not None or len(calls) > 1
     interpreter = ReferenceInterpreter(graph, registry)  # one interpreter: the state carries from call to call
+    if len(calls) > 1:  # said first: 2xN files for an N-input model by mistake would run two calls
+        print(f"running {len(calls)} calls, the state carried from call to call")
     for step, inputs in enumerate(calls):
         outputs = interpreter.run(inputs)
         for path, value in zip(arguments.output, outputs, strict=True):
@@ -236,17 +239,13 @@ def _calls(arguments: argparse.Namespace, tensors: list[Tensor]) -> list[list[np
         )
     calls: list[list[np.ndarray]] = []
     for first in range(0, len(files), count):
-        call = []
-        for path, tensor in zip(files[first : first + count], tensors, strict=True):
-            array = _read_input(path)
-            if array.dtype != tensor.dtype.numpy or array.shape != tensor.shape:
-                raise InvalidInputError(
-                    f"--input {path} (call {first // count}, model input {tensor.describe()}): "
-                    f"got {array.dtype}{list(array.shape)}",
-                    hint=f"pass a {tensor.dtype.value} array of shape {list(tensor.shape)}",
-                )
-            call.append(array)
-        calls.append(call)
+        paths = files[first : first + count]
+        calls.append(
+            [
+                check_input(tensor, _read_input(path), where=f"--input {path} (call {first // count})")
+                for path, tensor in zip(paths, tensors, strict=True)
+            ]
+        )
     return calls
 
 

@@ -290,7 +290,10 @@ def test_run_with_steps_carries_the_state_through_the_calls(
     assert status == 0
     written = [tmp_path / f"scores_step{step}.npy" for step in range(10)]
     printed = capsys.readouterr().out.splitlines()
-    assert printed == [f"wrote {path}: int32[1, 2]" for path in written]
+    assert printed == [
+        "running 10 calls, the state carried from call to call",
+        *(f"wrote {path}: int32[1, 2]" for path in written),
+    ]
     assert not out.exists()
     ours = [np.load(path) for path in written]
     expected = reference_over(model, [[frame] for frame in frames])
@@ -369,9 +372,7 @@ def test_run_names_the_file_and_call_of_a_wrong_input(
         arguments += ["--input", str(tmp_path / f"x{step}.npy")]
     assert cli.main([*arguments, "--output", str(tmp_path / "y.npy")]) == 1
     error = capsys.readouterr().err
-    assert (
-        f'--input {tmp_path / "x2.npy"} (call 2, model input tensor 0 "input" int16[1, 96]): got int8[1, 96]' in error
-    )
+    assert f'--input {tmp_path / "x2.npy"} (call 2): input tensor 0 "input" int16[1, 96] got int8[1, 96]' in error
     assert "pass a int16 array of shape [1, 96]" in error
     assert not list(tmp_path.glob("y*.npy")), "nothing is run before every call's inputs are checked"
 
@@ -392,6 +393,16 @@ def test_run_wants_whole_calls_of_inputs(tmp_path: pathlib.Path, capsys: pytest.
     error = capsys.readouterr().err
     assert 'the model has 2 input(s) ("a", "b"), got 3 --input: not a whole number of calls' in error
     assert "pass 2 --input per call, the calls in order" in error
-    # Two whole calls run, each from the state the previous left (ADD has none: equal outputs).
+    # Two whole calls run, each from the state the previous left (ADD has none: equal outputs), and the
+    # first line says so: 4 files for a 2-input model are two calls, not one call's inputs given twice.
     assert cli.main(["run", str(model), *(["--input", x] * 4), "--output", str(tmp_path / "y.npy")]) == 0
     assert np.load(tmp_path / "y_step1.npy").tolist() == [[2.0, 2.0, 2.0]]
+    printed = capsys.readouterr().out.splitlines()
+    assert printed == [
+        "running 2 calls, the state carried from call to call",
+        f"wrote {tmp_path / 'y_step0.npy'}: float32[1, 3]",
+        f"wrote {tmp_path / 'y_step1.npy'}: float32[1, 3]",
+    ]
+    # One call: no such line.
+    assert cli.main(["run", str(model), "--input", x, "--input", x, "--output", str(tmp_path / "y.npy")]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"wrote {tmp_path / 'y.npy'}: float32[1, 3]"]

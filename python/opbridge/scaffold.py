@@ -28,6 +28,7 @@ from typing import Literal
 
 from opbridge.errors import OpbridgeError
 from opbridge.frontends.litert.nodes import custom_code_to_op_key
+from opbridge.frontends.torch.library import IDENTIFIER, RESERVED_NAMESPACES
 
 Format = Literal["litert", "onnx"]
 DTypeName = Literal["int8", "float32"]
@@ -391,8 +392,10 @@ def kernel_params(kernel: PortableKernel, graph: Graph, node: Node) -> dict[str,
                 f"{node.describe()}: {KEY}'s int8 output must have its input's scale and zero point",
                 hint="quantize it SAME_AS_INPUT (its TorchOp does), or rescale in the kernel",
             )
-    if not alpha >= 0.0:
-        raise PortableKernelError(f"{node.describe()}: alpha {alpha} is negative", hint="give alpha >= 0")
+    if not alpha >= 0.0:  # NaN too
+        raise PortableKernelError(
+            f"{node.describe()}: alpha is {alpha}; it must be a number >= 0", hint="give alpha a value >= 0"
+        )
     multiplier, shift = quantize_multiplier(alpha)
     return {"alpha": alpha, "zero_point": zero_point, "alpha_multiplier": multiplier, "alpha_shift": shift}
 
@@ -956,14 +959,16 @@ def scaffold_files(
             )
         torch = torch or f"{domain.rsplit('.', 1)[-1]}::{names.snake}"
         namespace, separator, torch_name = torch.partition("::")
-        identifier = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-        if not separator or not identifier.fullmatch(namespace) or not identifier.fullmatch(torch_name):
+        if not separator or not IDENTIFIER.fullmatch(namespace) or not IDENTIFIER.fullmatch(torch_name):
             raise ScaffoldError(
                 f"--torch {torch!r} is not a torch qualified name",
                 hint="write it namespace::name: mylib::soft_threshold",
             )
-        if namespace in ("aten", "prim", "prims", "onnx", "quantized_decomposed"):
-            raise ScaffoldError(f"--torch {torch!r}: namespace {namespace!r} belongs to torch", hint="use your own")
+        if namespace in RESERVED_NAMESPACES:
+            raise ScaffoldError(
+                f"--torch {torch!r}: namespace {namespace!r} belongs to torch",
+                hint=f"use a namespace of your own; reserved: {', '.join(sorted(RESERVED_NAMESPACES))}",
+            )
     s = names.snake
     return {
         "BUILD.bazel": _build(names, fmt, load_label, torch),

@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """`opbridge new-op` and the portable kernel interface.
 
-The four packages beside this file are `opbridge new-op` output, committed
-unchanged: their own tests (`bazel test //tests/new_op/...`) are the proof
-that a scaffold passes as generated on every platform, and the first test
-here keeps them byte-identical to what the command writes today.
+The six packages beside this file are `opbridge new-op` output, committed
+unchanged but for one line: their own tests (`bazel test //tests/new_op/...`)
+are the proof that a scaffold passes as generated on every platform, and the
+first test here keeps them byte-identical to what the command writes today.
+The exception is the `package(default_visibility = ...)` line added by hand to
+onnx_int8_torch/BUILD.bazel (VISIBLE_TO_THIS_TEST), which lets this test run
+that package's libraries; the first test strips it before comparing.
 """
 
 import dataclasses
@@ -407,12 +410,18 @@ def test_a_computed_param_missing_from_the_node_is_named_with_the_fix_in_onnxrun
     assert "add it to the node" not in str(raised.value)
 
 
+# The user's own op: the generated reference's math, and a line in the file $MYLIB_NEW_OP_CALLS per eager call,
+# so that the test sees that eager torch ran this kernel (adopted and kept), not a generated one.
 USER_TORCH_OP = """
+import os
+
 import torch
 
 
 @torch.library.custom_op("mylib_new_op::soft_threshold", mutates_args=())
 def leaky(x: torch.Tensor, alpha: float = 0.25) -> torch.Tensor:
+    with open(os.environ["MYLIB_NEW_OP_CALLS"], "a") as calls:
+        calls.write(f"{list(x.shape)}\\n")
     return torch.where(x >= 0, x, x * alpha)
 
 
@@ -428,7 +437,8 @@ def test_an_int8_torch_op_adopting_a_users_torch_library_op_passes_its_generated
 ) -> None:
     """`new-op --torch mylib::name` for a torch.library op the user already has: the plugin names the user's
     module (DEFINED_BY, the one edit), and the generated op_test.py passes as written, whichever of the user's
-    module and the plugin is imported first. The hosts run the Bazel-built kernel of tests/new_op/onnx_int8_torch,
+    module and the plugin is imported first; its torch tests run the user's own kernel (each call is logged).
+    The hosts run the Bazel-built kernel of tests/new_op/onnx_int8_torch,
     which is the same op (domain, name, kernel) under another torch name."""
     import sys
 
@@ -459,9 +469,30 @@ def test_an_int8_torch_op_adopting_a_users_torch_library_op_passes_its_generated
         **{name: os.path.abspath(path) if name != "OPBRIDGE_OP_GOLDEN_CASES" else path
            for name, path in INT8_TORCH_ENVIRONMENT.items()},
         "OPBRIDGE_OP_MODEL": str(tmp_path / "model.onnx"),
+        "MYLIB_NEW_OP_CALLS": str(tmp_path / "calls.txt"),
         "PYTHONPATH": os.pathsep.join([str(package), *sys.path]),
     }  # fmt: skip
     result = subprocess.run(command, capture_output=True, text=True, env=environment, cwd=tmp_path, check=False)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
     expected = "6 passed" if order == "plugin_first" else "2 passed, 4 deselected"
     assert expected in result.stdout, result.stdout[-2000:]
+    # opcheck and the torch.export test called the op eagerly: the user's kernel ran, not the generated one.
+    assert (tmp_path / "calls.txt").exists(), "the user's kernel never ran: define_torch_ops replaced it"
+    assert (tmp_path / "calls.txt").read_text().count("\n") >= 2
+
+
+@pytest.mark.parametrize("alpha", [-0.5, float("nan")])
+def test_the_int8_torch_op_refuses_an_alpha_that_is_not_a_number_at_least_0(
+    tmp_path: pathlib.Path, alpha: float
+) -> None:
+    """The scaffold's kernel_params turns alpha into a fixed-point multiplier: a negative alpha, or NaN, is
+    refused naming the node and the value."""
+    from onnx_int8_torch.model import make_model  # type: ignore[import-not-found]
+    from onnx_int8_torch.plugin import KERNEL, customize_registry  # type: ignore[import-not-found]
+    from opbridge.frontends.models import load_model
+
+    (tmp_path / "m.onnx").write_bytes(make_model(alpha=alpha))
+    graph = load_model(tmp_path / "m.onnx", build_default_registry_context(customizers=[customize_registry]))
+    (node,) = graph.nodes
+    with pytest.raises(PortableKernelError, match=rf"alpha is {alpha}; it must be a number >= 0"):
+        KERNEL.param_values(graph, node)

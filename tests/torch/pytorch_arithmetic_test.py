@@ -305,13 +305,25 @@ def check_guarantee(compared: list[Compared]) -> None:
             assert worst <= NEAR_HALF_STEPS, f"{where}: differs where torch's value is {worst:.3g} from half-way"
 
 
-SEEN = collections.defaultdict(lambda: [0, 0])  # torch op -> [outputs compared, outputs differing]
-MODELS = [0, 0, 0]  # models, outputs equal to torch's, outputs
+@dataclasses.dataclass
+class Figures:
+    """What the drawn models compared: outputs compared and differing per torch op, node by node on torch's
+    inputs; and, for the whole models run by opbridge alone, the outputs equal to torch's."""
+
+    seen: dict[str, list[int]] = dataclasses.field(default_factory=lambda: collections.defaultdict(lambda: [0, 0]))
+    models: int = 0
+    equal_outputs: int = 0
+    outputs: int = 0
+
+    def text(self) -> str:
+        lines = [f"{op}: {differ} of {total} outputs differ" for op, (total, differ) in sorted(self.seen.items())]
+        return (
+            f"pytorch arithmetic on {self.models} drawn models: {self.equal_outputs} of {self.outputs} model "
+            "outputs equal to torch's; node by node on torch's inputs:\n  " + "\n  ".join(lines)
+        )
 
 
-@hypothesis.settings(max_examples=12, deadline=None, derandomize=True)
-@hypothesis.given(architecture=architectures())
-def test_each_node_keeps_the_guarantee_on_drawn_models(architecture: Architecture) -> None:
+def check_drawn_model(architecture: Architecture, figures: Figures) -> None:
     model = quantized_model(architecture)
     shape = input_shape(architecture)
     program = torch.export.export(model, (torch.zeros(shape),))
@@ -332,27 +344,33 @@ def test_each_node_keeps_the_guarantee_on_drawn_models(architecture: Architectur
         # Given torch's int8 input, the final DEQUANTIZE gives torch's float32 outputs bit for bit.
         np.testing.assert_array_equal(outputs[0], expected)
         for node in compared:
-            SEEN[node.torch_op][0] += node.differences.size
-            SEEN[node.torch_op][1] += int(np.count_nonzero(node.differences))
-        # The whole model, run by opbridge alone.
+            figures.seen[node.torch_op][0] += node.differences.size
+            figures.seen[node.torch_op][1] += int(np.count_nonzero(node.differences))
+        # The whole model, run by opbridge alone (no bound: the figures are printed).
         values = {tensor.index: tensor.data for tensor in graph.tensors if tensor.data is not None}
         values[graph.inputs[0]] = x.numpy()
         for node in graph.nodes:
             results = run_reference(CONTEXT.operators, graph, node, values, {})
             values.update(zip(node.outputs, results, strict=True))
         steps = np.rint(np.abs(values[graph.outputs[0]].astype(np.float64) - expected) / output_step)
-        MODELS[1] += int(np.count_nonzero(steps == 0))
-        MODELS[2] += steps.size
-    MODELS[0] += 1
+        figures.equal_outputs += int(np.count_nonzero(steps == 0))
+        figures.outputs += steps.size
+    figures.models += 1
 
 
-def test_print_the_figures(capsys: pytest.CaptureFixture[str]) -> None:
-    """Runs after the drawn models (pytest keeps the file's order): what was compared, per torch op."""
-    if not MODELS[0]:
-        return
-    lines = [f"{op}: {differ} of {total} outputs differ" for op, (total, differ) in sorted(SEEN.items())]
+def test_each_node_keeps_the_guarantee_on_drawn_models(capsys: pytest.CaptureFixture[str]) -> None:
+    """The guarantee on 12 drawn models; then what was compared, per torch op, printed."""
+    figures = Figures()
+
+    @hypothesis.settings(max_examples=12, deadline=None, derandomize=True)
+    @hypothesis.given(architecture=architectures())
+    def each_drawn_model(architecture: Architecture) -> None:
+        check_drawn_model(architecture, figures)
+
+    each_drawn_model()
+    assert figures.models >= 1 and figures.outputs >= INPUTS * figures.models, figures.text()
+    # Each drawn model quantizes its input and ends in a linear: both were compared.
+    assert {"input", "aten.linear.default"} <= set(figures.seen), figures.text()
+    assert all(total > 0 for total, _ in figures.seen.values()), figures.text()
     with capsys.disabled():
-        print(
-            f"\npytorch arithmetic on {MODELS[0]} drawn models: {MODELS[1]} of {MODELS[2]} model outputs equal to "
-            "torch's; node by node on torch's inputs:\n  " + "\n  ".join(lines)
-        )
+        print("\n" + figures.text())

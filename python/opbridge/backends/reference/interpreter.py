@@ -8,7 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from opbridge.errors import InvalidInputError, OpbridgeError, OperatorPluginError, UnsupportedOperatorError
-from opbridge.ir import Graph, Node
+from opbridge.ir import Graph, Node, Tensor
 from opbridge.ops.definition import ReferenceCall
 from opbridge.registry_context import OperatorRegistry
 
@@ -102,19 +102,26 @@ class ReferenceInterpreter:
             if tensor.data is not None:
                 values[tensor.index] = tensor.data
         for tensor, array in zip(expected, inputs, strict=True):
-            array = np.asarray(array)
-            if array.dtype != tensor.dtype.numpy or tuple(array.shape) != tensor.shape:
-                raise InvalidInputError(
-                    f"input {tensor.describe()} got {array.dtype}{list(array.shape)}",
-                    hint=f"pass a {tensor.dtype.value} array of shape {list(tensor.shape)}",
-                )
-            values[tensor.index] = array
+            values[tensor.index] = check_input(tensor, array)
         for node in graph.nodes:
             results = run_reference(self.registry, graph, node, values, self.node_states[node.index])
             check_reference_results(self.registry, graph, node, results)
             for tensor, result in zip(graph.node_outputs(node), results, strict=True):
                 values[tensor.index] = result
         return [values[i] for i in graph.outputs]
+
+
+def check_input(tensor: Tensor, array: Any, where: str | None = None) -> Array:
+    """`array` as model input `tensor` takes it: of its dtype and shape, else an InvalidInputError naming the
+    input, after `where` (e.g. "--input x.npy (call 2)") when given."""
+    array = np.asarray(array)
+    if array.dtype != tensor.dtype.numpy or tuple(array.shape) != tensor.shape:
+        prefix = f"{where}: " if where else ""
+        raise InvalidInputError(
+            f"{prefix}input {tensor.describe()} got {array.dtype}{list(array.shape)}",
+            hint=f"pass a {tensor.dtype.value} array of shape {list(tensor.shape)}",
+        )
+    return array
 
 
 def _describe_value(value: Any) -> str:

@@ -42,7 +42,8 @@ if TYPE_CHECKING:
 # torch's own namespaces; "onnx::" ops are also taken by the ONNX exporter as ONNX ops.
 RESERVED_NAMESPACES = frozenset({"aten", "prim", "prims", "onnx", "quantized_decomposed"})
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# Each half of a qualname "namespace::name" (also what `opbridge new-op --torch` checks).
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 # opbridge DType <-> torch dtype, by the torch attribute name (torch is imported only when used).
@@ -220,7 +221,7 @@ def torch_schema_string(definition: OperatorDefinition, torch_op: TorchOp) -> st
 def _check_qualname(torch_op: TorchOp) -> None:
     namespace, separator, name = torch_op.qualname.partition("::")
     hint = 'write it "namespace::name", both ASCII identifiers, e.g. "my_plugin::soft_clip"'
-    if not separator or not _IDENTIFIER.fullmatch(namespace) or not _IDENTIFIER.fullmatch(name):
+    if not separator or not IDENTIFIER.fullmatch(namespace) or not IDENTIFIER.fullmatch(name):
         raise _plugin_error(torch_op, "the qualname is not namespace::name", hint=hint)
     if namespace in RESERVED_NAMESPACES:
         raise _plugin_error(
@@ -306,9 +307,9 @@ def define_torch_ops(
 
     An op that torch already has and that this module did not define (a torch.library op of the
     user's, imported first or named by `TorchOp.defined_by`, which is imported here) is adopted: its
-    schema must equal the generated one, argument names, types and defaults included (else an
-    OperatorPluginError names the first difference); its own kernels are kept, and the generated
-    fake or CPU kernel is registered only where it has none."""
+    schema must equal the generated one, argument names, types, defaults, keyword-only status and
+    return types included (else an OperatorPluginError names every difference); its own kernels are
+    kept, and the generated fake or CPU kernel is registered only where it has none."""
     selected = list(context.torch_ops) if keys is None else list(keys)
     overloads = {}
     for key in selected:
@@ -402,8 +403,10 @@ def _argument_text(argument: Any) -> str:
 
 
 def _check_adopted_schema(torch_op: TorchOp, found: Any, wanted: Any) -> None:
-    """An op torch already has must take the arguments the plugin's schema gives, by name, type and default:
-    a .pt2 file records each call's arguments by the op's schema, and the converter reads them by the plugin's."""
+    """An op torch already has must take the arguments the plugin's schema gives, by name, type, default and
+    keyword-only status, and return what it returns: a .pt2 file records each call's arguments by the op's
+    schema (keyword-only ones as keywords), and the converter reads them by the plugin's. Every difference
+    is named."""
     problems = []
     if len(found.arguments) != len(wanted.arguments):
         names = ", ".join(a.name for a in found.arguments)
@@ -414,9 +417,10 @@ def _check_adopted_schema(torch_op: TorchOp, found: Any, wanted: Any) -> None:
     for position, (theirs, ours) in enumerate(zip(found.arguments, wanted.arguments, strict=False)):
         if theirs.name != ours.name:
             problems.append(f"argument {position} is {theirs.name!r} in torch, {ours.name!r} in the plugin")
-        elif str(theirs.type) != str(ours.type):
+            continue
+        if str(theirs.type) != str(ours.type):
             problems.append(f"argument {position} {ours.name!r} is {theirs.type} in torch, {ours.type} in the plugin")
-        elif theirs.has_default_value() != ours.has_default_value() or (
+        if theirs.has_default_value() != ours.has_default_value() or (
             theirs.has_default_value() and theirs.default_value != ours.default_value
         ):
             theirs_default = repr(theirs.default_value) if theirs.has_default_value() else "no default"
@@ -424,15 +428,24 @@ def _check_adopted_schema(torch_op: TorchOp, found: Any, wanted: Any) -> None:
             problems.append(
                 f"argument {position} {ours.name!r} defaults to {theirs_default} in torch, {ours_default} in the plugin"
             )
+        if theirs.kwarg_only != ours.kwarg_only:
+            where = "torch" if theirs.kwarg_only else "the plugin"
+            other = "the plugin" if theirs.kwarg_only else "torch"
+            problems.append(
+                f"argument {position} {ours.name!r} is keyword-only (after '*') in {where}, positional in {other}"
+            )
     if len(found.returns) != len(wanted.returns):
-        problems.append(f"torch's returns {len(found.returns)} tensors, the plugin's {len(wanted.returns)}")
+        problems.append(f"torch's returns {len(found.returns)} values, the plugin's {len(wanted.returns)}")
+    for position, (theirs, ours) in enumerate(zip(found.returns, wanted.returns, strict=False)):
+        if str(theirs.type) != str(ours.type):
+            problems.append(f"return {position} is {theirs.type} in torch, {ours.type} in the plugin")
     if problems:
         raise _plugin_error(
             torch_op,
-            f"torch already has {found}, whose arguments differ from the plugin's schema ({wanted}): "
-            + "; ".join(problems),
+            f"torch already has {found}, which differs from the plugin's schema ({wanted}): " + "; ".join(problems),
             hint="give the plugin's schema the op's arguments: the inputs in order, then the Attributes "
-            "class's fields with the op's names, types and defaults (a .pt2 file records the calls by them)",
+            "class's fields with the op's names, types and defaults, none keyword-only, and one Tensor per "
+            "output (a .pt2 file records the calls by them)",
         )
 
 

@@ -587,13 +587,13 @@ CALLS = []
 
 
 @torch.library.custom_op("{namespace}::soft_threshold", mutates_args=())
-def soft_threshold(x: torch.Tensor, {argument}: float = {default}) -> torch.Tensor:
+def soft_threshold(x: torch.Tensor, {star}{argument}: float = {default}) -> {returns}:
     CALLS.append(x.shape)
     return torch.sign(x) * torch.clamp(torch.abs(x) - {argument}, min=0)
 
 
 @soft_threshold.register_fake
-def _(x, {argument}={default}):
+def _(x, {star}{argument}={default}):
     return torch.empty_like(x)
 """
 
@@ -610,7 +610,8 @@ def user_op_context(namespace: str, defined_by: str | None) -> RegistryContext:
 
 
 def write_user_module(tmp_path, monkeypatch: pytest.MonkeyPatch, name: str, **fields: object) -> None:  # type: ignore[no-untyped-def]
-    values = {"namespace": name, "argument": "threshold", "default": "0.5", **fields}
+    values = {"namespace": name, "argument": "threshold", "default": "0.5", "star": "", "returns": "torch.Tensor"}
+    values.update(fields)
     (tmp_path / f"{name}.py").write_text(USER_MODULE.format(**values))
     monkeypatch.syspath_prepend(str(tmp_path))
 
@@ -660,6 +661,12 @@ def test_a_users_own_torch_library_op_is_adopted_in_either_import_order(
     [
         ({"argument": "t"}, r"argument 1 is 't' in torch, 'threshold' in the plugin"),
         ({"default": "0.25"}, r"argument 1 'threshold' defaults to 0\.25 in torch, 0\.5 in the plugin"),
+        ({"star": "*, "}, r"argument 1 'threshold' is keyword-only \(after '\*'\) in torch, positional in the plugin"),
+        ({"returns": "list[torch.Tensor]"}, r"return 0 is List\[Tensor\] in torch, Tensor in the plugin"),
+        (
+            {"star": "*, ", "default": "0.25"},
+            r"defaults to 0\.25 in torch, 0\.5 in the plugin; argument 1 'threshold' is keyword-only",
+        ),
     ],
 )
 def test_an_adopted_op_whose_arguments_differ_from_the_plugin_s_schema_is_refused_naming_the_difference(

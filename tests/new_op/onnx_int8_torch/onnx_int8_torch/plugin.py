@@ -75,8 +75,10 @@ def kernel_params(kernel: PortableKernel, graph: Graph, node: Node) -> dict[str,
                 f"{node.describe()}: {KEY}'s int8 output must have its input's scale and zero point",
                 hint="quantize it SAME_AS_INPUT (its TorchOp does), or rescale in the kernel",
             )
-    if not alpha >= 0.0:
-        raise PortableKernelError(f"{node.describe()}: alpha {alpha} is negative", hint="give alpha >= 0")
+    if not alpha >= 0.0:  # NaN too
+        raise PortableKernelError(
+            f"{node.describe()}: alpha is {alpha}; it must be a number >= 0", hint="give alpha a value >= 0"
+        )
     multiplier, shift = quantize_multiplier(alpha)
     return {"alpha": alpha, "zero_point": zero_point, "alpha_multiplier": multiplier, "alpha_shift": shift}
 
