@@ -23,12 +23,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from onnx import TensorProto, helper, numpy_helper
+from opbridge.aot.definition_registration import as_registry_context
 from opbridge.backends.reference.interpreter import ReferenceInterpreter
 from opbridge.converter import AotConverter, ConvertArgs
 from opbridge.errors import UnsupportedOperatorError
 from opbridge.frontends.onnx.importer import read_onnx_model
 from opbridge.ir import DType
 from opbridge.ir.attribute_types import Requantization
+from opbridge.ops.builtin import build_builtin_registry
 from opbridge.registry import default_registry_context
 from opbridge_testing.single_op import run_golden_program, with_float_ulp_tolerance
 
@@ -484,6 +486,21 @@ def test_qdq_groups_onnxruntime_fuses_convert_as_its_qlinear_ops(
         np.testing.assert_array_equal(ours, sessions[0].run(None, {"x": x})[0])
         if op != "GlobalAveragePool":
             np.testing.assert_array_equal(ours, sessions[1].run(None, {"x": x})[0])
+
+
+def test_a_registry_without_the_qlinear_converters_keeps_the_qdq_group(tmp_path: pathlib.Path) -> None:
+    # A context of the built-ins alone (no composite converters, so no com.microsoft QLinear ops) reads the
+    # same QDQ Sigmoid as DequantizeLinear -> Sigmoid -> QuantizeLinear, as before the fusion existed.
+    shape = [1, 2, 3, 4]
+    rng = np.random.default_rng(7)
+    batches = [rng.normal(0, 2.0, shape).astype(np.float32) for _ in range(3)]
+    model = quantize_qoperator(float_op_model("Sigmoid", shape), batches, str(tmp_path), qdq=True)
+    builtins_only = as_registry_context(build_builtin_registry())
+    unfused = read_onnx_model(model.SerializeToString(), builtins_only)
+    op_types = [node.op_type for node in unfused.nodes]
+    assert "LOGISTIC" in op_types and "DEQUANTIZE" in op_types, op_types
+    fused = read_onnx_model(model.SerializeToString(), CONTEXT)
+    assert "LOGISTIC" not in [node.op_type for node in fused.nodes]
 
 
 def c_equals_reference(model: onnx.ModelProto, directory: pathlib.Path, cases: int = 20) -> str:

@@ -16,6 +16,7 @@ from opbridge.frontends.onnx.quantized_helpers import (
     ONNX_DOMAINS,
 )
 from opbridge.ir import DType
+from opbridge.ops.definition import converter_key
 
 
 @dataclasses.dataclass
@@ -246,7 +247,7 @@ def fuse_qdq(
             fusion = _fuse_weighted(graph, node)
         elif node.op_type in MOVES_VALUES:
             fusion = _fuse_mover(graph, node)
-        elif qlinear_groups and node.op_type in QLINEAR_GROUPS:
+        elif qlinear_groups and node.op_type in QLINEAR_GROUPS and _converts(conversion, QLINEAR_GROUPS[node.op_type]):
             fusion = _fuse_qlinear(graph, node)
         else:
             continue
@@ -258,6 +259,12 @@ def fuse_qdq(
     kept = [node for node in rewritten if node is not None]
     read = {name for node in kept for name in node.inputs} | set(outputs)
     return [node for node in kept if not (_is_dequantize(node) and node.outputs[0] not in read)]
+
+
+def _converts(conversion: OnnxConversion, microsoft_op: str) -> bool:
+    """Whether the registry converts the com.microsoft op (a context of the built-ins alone, without the
+    composite converters, keeps the group as DQ -> op -> Q for the qdq_islands pass)."""
+    return converter_key(MICROSOFT_DOMAIN, microsoft_op) in conversion.context.onnx_converters
 
 
 def _is_dequantize(node: OnnxNode) -> bool:
