@@ -161,6 +161,7 @@ def convert_qlinear_global_average_pool(conversion: OnnxConversion, node: OnnxNo
     if rank < 3:
         raise node.unsupported(f"an input of rank {rank}; expected a batch, channels and spatial axes")
     channels_last = bool(int(node.attribute("channels_last", 0)))
+    spatial = range(1, rank - 1) if channels_last else range(2, rank)
     attributes = MeanAttributes(keep_dims=True, requantization=requantization_of(node))
 
     def mean(values: int, axes: list[int], *, name: str | None = None, outputs: tuple[str, ...] | int = 1) -> int:
@@ -177,17 +178,13 @@ def convert_qlinear_global_average_pool(conversion: OnnxConversion, node: OnnxNo
     if rank == 4 and not channels_last:
         bind_nchw(conversion, node, mean(to_nhwc(conversion, node, x), [1, 2]))
     elif rank <= 4:
-        spatial = range(1, rank - 1) if channels_last else range(2, rank)
         mean(x, list(spatial), name=node.name, outputs=node.outputs)
     else:
         batch, positions = shape[0], int(np.prod(shape[1:-1] if channels_last else shape[2:]))
         channels = shape[-1] if channels_last else shape[1]
         flat = (batch, positions, channels) if channels_last else (batch, channels, positions)
         pooled = mean(reshape(conversion, x, flat, f"{node.name}/flatten"), [1 if channels_last else 2])
-        kept = [
-            1 if axis in (range(1, rank - 1) if channels_last else range(2, rank)) else size
-            for axis, size in enumerate(shape)
-        ]
+        kept = [1 if axis in spatial else size for axis, size in enumerate(shape)]
         target = conversion.constant(np.array(kept, np.int32), DType.INT32, f"{node.name}/shape")
         conversion.emit("RESHAPE", [pooled, target], None, name=node.name, outputs=node.outputs)
 

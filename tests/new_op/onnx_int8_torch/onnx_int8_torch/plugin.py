@@ -67,10 +67,9 @@ def kernel_params(kernel: PortableKernel, graph: Graph, node: Node) -> dict[str,
     source, destination = graph.node_inputs(node)[0], graph.node_outputs(node)[0]
     zero_point = 0
     if source is not None and source.dtype is DType.INT8:
-        parameters = [None if t.quantization is None else t.quantization.zero_points for t in (source, destination)]
-        scales = [None if t.quantization is None else t.quantization.scales for t in (source, destination)]
-        zero_point = parameters[0][0] if parameters[0] is not None else 0
-        if parameters[0] != parameters[1] or scales[0] != scales[1]:
+        quantization = source.quantization
+        zero_point = quantization.zero_points[0] if quantization is not None else 0
+        if destination.quantization != quantization:
             raise PortableKernelError(
                 f"{node.describe()}: {KEY}'s int8 output must have its input's scale and zero point",
                 hint="quantize it SAME_AS_INPUT (its TorchOp does), or rescale in the kernel",
