@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 from opbridge.backends.c.emit_context import NodeCode, c_int_list
+from opbridge.errors import ModelFormatError
 
 from opbridge_signal.emit_args import SignalEmitArgs
 from opbridge_signal.filter_bank.attributes import CUSTOM_CODE, FilterBankAttributes
@@ -42,11 +43,16 @@ def _band(starts: np.ndarray, offsets: np.ndarray, widths: np.ndarray, table: np
     start, offset, width = int(starts[band]), int(offsets[band]), int(widths[band])
     if width <= 0:
         return {}  # TFLM's loop does not run, whatever the starts are
+    # A model's tables out of range (TFLM would read past them): the file is damaged.
     if start < 0 or start + width > spectrum_length:
-        raise ValueError(f"{CUSTOM_CODE}: band {band} [{start}, +{width}) is outside the spectrum of {spectrum_length}")
+        raise ModelFormatError(
+            f"{CUSTOM_CODE}: band {band} [{start}, +{width}) is outside the spectrum of {spectrum_length}",
+            hint="the model's filter bank tables are damaged: re-export the model",
+        )
     if offset < 0 or offset + width > table.size:
-        raise ValueError(
-            f"{CUSTOM_CODE}: band {band}'s weights [{offset}, +{width}) are outside a table of {table.size}"
+        raise ModelFormatError(
+            f"{CUSTOM_CODE}: band {band}'s weights [{offset}, +{width}) are outside a table of {table.size}",
+            hint="the model's filter bank tables are damaged: re-export the model",
         )
     return {start + k: int(table[offset + k]) for k in range(width)}
 

@@ -9,6 +9,7 @@ from ai_edge_litert import schema_py_generated as schema
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from opbridge.errors import ModelFormatError
 from opbridge.ir import DType
 from opbridge_testing.litert_models import single_op_model
 from opbridge_testing.single_op import GraphBuilder
@@ -183,8 +184,8 @@ def test_band_outside_the_spectrum_is_an_error() -> None:
         reference(attributes, [np.ones(4, np.uint32), *tables], None)
     with pytest.raises(AssertionError, match="status 1"):
         run_c(lambda args: emit_c(attributes, args), [[np.ones(4, np.uint32), *tables]], [(np.dtype(np.uint64), (1,))])
-    # With the tables constant, the emitter finds the bad band at conversion time, naming it.
-    with pytest.raises(ValueError, match=r"band 1 .* outside the spectrum of 4"):
+    # With the tables constant, the emitter finds the bad band at conversion time, naming it: the model is damaged.
+    with pytest.raises(ModelFormatError, match=r"band 1 .* outside the spectrum of 4"):
         run_c(lambda args: emit_c(attributes, args), [[np.ones(4, np.uint32), *tables]], [(np.dtype(np.uint64), (1,))],
               constant_inputs=(1, 2, 3, 4, 5))  # fmt: skip
 

@@ -11,9 +11,23 @@ import dataclasses
 import re
 from typing import Any
 
+import flatbuffers
+
 from opbridge.errors import UnsupportedOperatorError
 
 _C_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_BUILTIN_CODE_SLOT = 10  # OperatorCode.builtin_code's vtable offset
+
+
+def builtin_operator_code(operator_code: Any) -> int:
+    """An OperatorCode's builtin operator as LiteRT and TFLite Micro read it: the larger of its builtin_code
+    and deprecated_builtin_code fields. The `tflite` package's BuiltinCode() returns the deprecated field
+    whenever builtin_code is below 127, which hides a builtin_code that disagrees with it; the field is
+    read as stored here."""
+    table = operator_code._tab
+    offset = table.Offset(_BUILTIN_CODE_SLOT)
+    stored = table.Get(flatbuffers.number_types.Int32Flags, offset + table.Pos) if offset else 0
+    return max(int(stored), int(operator_code.DeprecatedBuiltinCode()))
 
 
 def custom_code_to_op_key(custom_code: str) -> str:

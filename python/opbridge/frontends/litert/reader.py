@@ -4,10 +4,12 @@
 Resource variables (CALL_ONCE's init subgraph, VAR_HANDLE, READ_VARIABLE, ASSIGN_VARIABLE) are
 resolved by resource_variables.py into READ_VARIABLE and ASSIGN_VARIABLE nodes named by variable.
 
-The flatbuffer is untrusted input: every vector length and index is checked
-against the file before it is used, and whatever the `tflite` accessors
-raise on a damaged file becomes a ModelFormatError naming the part that was
-being read. Unsupported operators are all collected and reported together.
+The flatbuffer is untrusted input: verifier.py checks its whole structure against the LiteRT schema first
+(every offset, vtable, vector and string in the file, unions resolved, nesting and table count limited)
+and that subgraph 0 has operators, inputs and outputs, naming the first bad field. The reader keeps its own
+checks: every vector length and index is checked against the file before it is used, and whatever the
+`tflite` accessors raise on a damaged file becomes a ModelFormatError naming the part that was being read.
+Unsupported operators are all collected and reported together.
 """
 
 import dataclasses
@@ -26,9 +28,10 @@ from opbridge.errors import (
     UnsupportedOperatorError,
     UnsupportedTensorError,
 )
-from opbridge.frontends.litert.nodes import LiteRTNode, custom_code_to_op_key
+from opbridge.frontends.litert.nodes import LiteRTNode, builtin_operator_code, custom_code_to_op_key
 from opbridge.frontends.litert.resource_variables import ResourceVariables, add_initial_values, read_resource_variables
 from opbridge.frontends.litert.static_shapes import fold_static_shapes
+from opbridge.frontends.litert.verifier import verify_litert_model
 from opbridge.frontends.unsupported import UnsupportedNode, unsupported_operators_error
 from opbridge.ir import DType, Graph, Node, Quantization, Tensor
 from opbridge.passes.rewrite import remove_unused_tensors, renumber
@@ -127,6 +130,7 @@ def read_litert_model(data: bytes, context: RegistryContext, source: str = "<byt
     from the parser registered for its key (`context.litert_parsers`)."""
     data = _apply_model_hooks(context, data, source)
     _check_identifier(data, source)
+    verify_litert_model(data, source)
     reader = _Reader(data, source)
     tables = _read_tables(reader)
 
@@ -234,10 +238,7 @@ def _resolve_operator(
             hint="the file is damaged",
         )
     operator_code = reader.read(f"operator code {code_index}", lambda: tables.model.OperatorCodes(code_index))
-    builtin_code = max(
-        reader.read("a builtin code", operator_code.BuiltinCode),
-        reader.read("a deprecated builtin code", operator_code.DeprecatedBuiltinCode),
-    )
+    builtin_code = reader.read("a builtin code", lambda: builtin_operator_code(operator_code))
     version = reader.read("an operator version", operator_code.Version)
     if builtin_code == CUSTOM_OPERATOR_CODE:
         custom_code = (reader.read("a custom code", operator_code.CustomCode) or b"").decode(errors="replace")
@@ -413,7 +414,7 @@ def _read_tensor(
             f'{source}: tensor {index} "{name}" has a dynamic shape {list(shape)}',
             hint="opbridge plans memory ahead of time; export the model with a fixed batch size and input shape",
         )
-    quantization = _read_quantization(reader, tensor, index, name)
+    quantization = _read_quantization(reader, tensor, index, name, shape)
     buffer_index = reader.read(f"tensor {index}'s buffer", tensor.Buffer)
     if not 0 <= buffer_index < buffer_count:
         raise ModelFormatError(
@@ -436,15 +437,18 @@ def _read_buffer(
 ) -> np.ndarray | None:
     """A constant tensor's data from its buffer (None for an empty buffer: the tensor is computed)."""
     buffer = reader.read(f"buffer {buffer_index}", lambda: model.Buffers(buffer_index))
-    if reader.read(f"buffer {buffer_index}'s offset", buffer.Offset) > 1:
-        raise UnsupportedTensorError(
-            f"{reader.source}: {tensor} keeps its data outside the flatbuffer (a >2 GiB model)",
-            hint="models for microcontrollers are far smaller; re-export without external buffers",
-        )
-    byte_count = reader.length(f"buffer {buffer_index}'s data", buffer.DataLength, element_bytes=1)
-    if not byte_count:
+    offset = reader.read(f"buffer {buffer_index}'s offset", buffer.Offset)
+    if offset > 1:
+        # Kept after the FlatBuffer (how LiteRT writes models over 2 GiB, and models whose buffers it
+        # places outside): `size` bytes from `offset`, counted from the file's start; the verifier
+        # checked that they lie in the file.
+        byte_count = reader.read(f"buffer {buffer_index}'s size", buffer.Size)
+        raw = np.frombuffer(reader.data, dtype=np.uint8, count=byte_count, offset=offset) if byte_count else None
+    else:
+        byte_count = reader.length(f"buffer {buffer_index}'s data", buffer.DataLength, element_bytes=1)
+        raw = reader.read(f"buffer {buffer_index}'s data", buffer.DataAsNumpy) if byte_count else None
+    if raw is None:
         return None
-    raw = reader.read(f"buffer {buffer_index}'s data", buffer.DataAsNumpy)
     expected = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
     if byte_count != expected:
         raise ModelFormatError(
@@ -456,7 +460,9 @@ def _read_buffer(
     return data.reshape(shape)
 
 
-def _read_quantization(reader: _Reader, tensor: Any, index: int, name: str) -> Quantization | None:
+def _read_quantization(
+    reader: _Reader, tensor: Any, index: int, name: str, shape: tuple[int, ...]
+) -> Quantization | None:
     parameters = reader.read(f"tensor {index}'s quantization", tensor.Quantization)
     if parameters is None:
         return None
@@ -465,9 +471,10 @@ def _read_quantization(reader: _Reader, tensor: Any, index: int, name: str) -> Q
         return None
     zero_point_count = reader.length(f"tensor {index}'s zero points", parameters.ZeroPointLength, element_bytes=8)
     scales = tuple(float(s) for s in np.atleast_1d(reader.read("scales", parameters.ScaleAsNumpy)))
-    zero_points = tuple(int(z) for z in np.atleast_1d(reader.read("zero points", parameters.ZeroPointAsNumpy)))
-    if zero_point_count == 0:
-        zero_points = (0,) * scale_count
+    # LiteRT and TFLite Micro refuse scales without as many zero points (none at all included).
+    zero_points = ()
+    if zero_point_count:
+        zero_points = tuple(int(z) for z in np.atleast_1d(reader.read("zero points", parameters.ZeroPointAsNumpy)))
     if len(zero_points) != len(scales) or any(not np.isfinite(s) or s <= 0 for s in scales):
         raise ModelFormatError(
             f'{reader.source}: tensor {index} "{name}" has invalid quantization (scales {list(scales)[:4]}, '
@@ -477,6 +484,13 @@ def _read_quantization(reader: _Reader, tensor: Any, index: int, name: str) -> Q
     axis = None
     if scale_count > 1:
         axis = int(reader.read(f"tensor {index}'s quantized dimension", parameters.QuantizedDimension))
+        # Per-channel: one scale per index of the quantized dimension, as LiteRT checks (TFLite Micro does not).
+        if not 0 <= axis < len(shape) or shape[axis] != scale_count:
+            raise ModelFormatError(
+                f'{reader.source}: tensor {index} "{name}" {list(shape)} has {scale_count} scales along its '
+                f"quantized dimension {axis}, which should be one of its dimensions, of size {scale_count}",
+                hint="the file is damaged: re-export the model, or check that the file was copied completely",
+            )
     return Quantization(scales=scales, zero_points=zero_points, axis=axis)
 
 

@@ -23,6 +23,7 @@ import tflite
 from tflite.BuiltinOperator import BuiltinOperator
 
 from opbridge.errors import ModelFormatError, UnsupportedOperatorError, UnsupportedTensorError
+from opbridge.frontends.litert.nodes import builtin_operator_code
 from opbridge.ir import Node, Tensor
 from opbridge.ops.shared.variables import ASSIGN_VARIABLE, READ_VARIABLE, VariableAttributes
 
@@ -69,10 +70,7 @@ def _builtin_code(reader: Any, model: Any, operator: Any, code_count: int, where
             hint="the file is damaged",
         )
     operator_code = reader.read(f"operator code {code_index}", lambda: model.OperatorCodes(code_index))
-    return max(
-        reader.read("a builtin code", operator_code.BuiltinCode),
-        reader.read("a deprecated builtin code", operator_code.DeprecatedBuiltinCode),
-    )
+    return reader.read("a builtin code", lambda: builtin_operator_code(operator_code))
 
 
 def _indices(reader: Any, what: str, read: Callable[[], Any], tensor_count: int) -> list[int]:
@@ -91,6 +89,15 @@ def _options(reader: Any, operator: Any, options_class: Any, where: str) -> Any:
     table = reader.read(f"{where}'s options", operator.BuiltinOptions)
     if table is None:
         return None
+    # Options of another type would be read as this one's fields (TFLite Micro takes them as absent).
+    expected = getattr(tflite.BuiltinOptions, options_class.__name__)
+    found = reader.read(f"{where}'s options type", operator.BuiltinOptionsType)
+    if found != expected:
+        names = {value: name for name, value in vars(tflite.BuiltinOptions).items() if not name.startswith("_")}
+        raise ModelFormatError(
+            f"{reader.source}: {where} has options of type {names.get(found, found)}, not {options_class.__name__}",
+            hint="the file is damaged: re-export the model",
+        )
     options = options_class()
     options.Init(table.Bytes, table.Pos)
     return options
@@ -208,7 +215,9 @@ def read_resource_variables(
         )
     if calls:
         options = _options(reader, calls[0].table, tflite.CallOnceOptions, f"subgraph 0 operator {calls[0].index}")
-        init_index = int(options.InitSubgraphIndex()) if options is not None else -1
+        init_index = (
+            int(reader.read("CALL_ONCE's init subgraph", options.InitSubgraphIndex)) if options is not None else -1
+        )
         if not 0 < init_index < subgraph_count:
             raise ModelFormatError(
                 f"{reader.source}: CALL_ONCE (subgraph 0 operator {calls[0].index}) runs subgraph {init_index}, "
