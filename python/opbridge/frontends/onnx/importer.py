@@ -7,6 +7,11 @@ the op gets the schema with the highest since_version not above it (see
 opbridge.schemas.opsets). Attributes are read into the op's attribute class,
 output dtypes and shapes come from the schema's inference function.
 
+First the file's structure is checked (frontends/onnx/validation.py: the protobuf encoding, the graph's
+parts and names, tensor data against dims, node attributes, types and shapes in ONNX's strict inference):
+a damaged file is one ModelFormatError naming the file and what is wrong, and every error raised while
+reading it names the file.
+
 Before conversion (prepare_model, frontends/onnx/preparation.py) a model below opset 13 is upgraded
 with onnx.version_converter and constant subgraphs are folded with onnx.reference. Standard ONNX
 operators (domain "" / ai.onnx, opsets 13..21) are then converted
@@ -34,7 +39,14 @@ from typing import Any
 
 import numpy as np
 
-from opbridge.errors import ConfigError, ModelFormatError, UnsupportedOperatorError, UnsupportedTensorError, nearest
+from opbridge.errors import (
+    ConfigError,
+    ModelFormatError,
+    OpbridgeError,
+    UnsupportedOperatorError,
+    UnsupportedTensorError,
+    nearest,
+)
 from opbridge.frontends.onnx.batch_norm_folding import fold_batch_norms
 from opbridge.frontends.onnx.conversion import OnnxConversion, OnnxNode
 from opbridge.frontends.onnx.preparation import (
@@ -48,6 +60,16 @@ from opbridge.frontends.onnx.preparation import (
 )
 from opbridge.frontends.onnx.qdq_fusion import fuse_qdq
 from opbridge.frontends.onnx.quantized_helpers import MICROSOFT_DOMAIN, REQUANTIZATION
+from opbridge.frontends.onnx.validation import (
+    check_initializers,
+    check_node_rules,
+    check_structure,
+    check_tensor_data,
+    check_types,
+    check_with_onnx,
+    tensor_nbytes,
+    wire_problem,
+)
 from opbridge.frontends.unsupported import UnsupportedNode, unsupported_operators_error
 from opbridge.ir import Graph, Tensor
 from opbridge.ir.onnx_dtypes import ONNX_DTYPES
@@ -60,6 +82,10 @@ from opbridge.schemas.opsets import UnknownSchemaError
 
 ONNX_DOMAINS = frozenset({"", "ai.onnx"})
 MAX_MODEL_BYTES = 256 * 1024 * 1024
+EXTERNAL_HINT = (
+    "keep the data file beside the model, under a relative location inside the model's folder "
+    "(not absolute, no '..', no symbolic link), as torch.onnx.export and onnx.save write it"
+)
 
 
 def text(value: str | bytes) -> str:
@@ -112,7 +138,11 @@ def read_model_proto(data: bytes, source: str = "<bytes>") -> tuple[Any, dict[st
     try:
         model = onnx.load_model_from_string(data)
     except (DecodeError, ValueError, RuntimeError) as error:
-        raise ModelFormatError(f"{source}: not a readable ONNX model: {error}", hint="re-export the model") from None
+        problem = wire_problem(data) or f"{error}"
+        raise ModelFormatError(
+            f"{source}: not a readable ONNX model (a protobuf ModelProto): {problem}",
+            hint="the file is damaged or is not an ONNX model; re-export it",
+        ) from None
     if not model.HasField("graph"):
         raise ModelFormatError(f"{source}: the model has no graph", hint="re-export the model")
     imports: dict[str, int] = {}
@@ -153,11 +183,29 @@ def read_onnx_model(
             f"onnx_int8_arithmetic {int8_arithmetic!r} is not one of {', '.join(INT8_ARITHMETIC)}",
             hint="onnx: as onnxruntime computes it; tflite: TFLite Micro's fixed-point rescaling",
         )
+    try:
+        return _read_onnx_model(data, context, source, int8_arithmetic, base_dir, max_folded_bytes)
+    except OpbridgeError as error:
+        error.add_context(source)  # every refusal names the file, whichever stage raised it
+        raise
+
+
+def _read_onnx_model(
+    data: bytes,
+    context: RegistryContext,
+    source: str,
+    int8_arithmetic: str,
+    base_dir: pathlib.Path | str | None,
+    max_folded_bytes: int,
+) -> Graph:
     model, imports = read_model_proto(data, source)
+    check_structure(model, source)
     load_external_data(model, base_dir, source)
-    onnx_version = imports.get("")
-    if onnx_version is None:
-        raise ModelFormatError(f"{source}: the model does not import the default ONNX domain")
+    check_initializers(model, source, MAX_MODEL_BYTES)
+    check_with_onnx(model, source)
+    check_types(model, source)
+    check_node_rules(model, source)
+    onnx_version = imports[""]
     preparation = prepare_model(model, onnx_version, source, max_folded_bytes)
     model, onnx_version = preparation.model, preparation.opset_to or onnx_version
     imports[""] = onnx_version
@@ -170,7 +218,15 @@ def read_onnx_model(
         _check_arity(node, onnx_version, source)
     outputs = [text(info.name) for info in model.graph.output]
     # Passes on the ONNX nodes, before conversion ...
-    nodes = fold_batch_norms(fuse_qdq(nodes, outputs, conversion, qlinear_groups=True), outputs, conversion)
+    try:
+        nodes = fold_batch_norms(fuse_qdq(nodes, outputs, conversion, qlinear_groups=True), outputs, conversion)
+    except (ArithmeticError, IndexError, KeyError, TypeError, ValueError) as error:
+        # The passes met nodes whose inputs do not fit together (a damaged model the checks above let through).
+        raise ModelFormatError(
+            f"{source}: the QDQ fusion and BatchNormalization folding cannot read the model's nodes: "
+            f"{type(error).__name__}: {error}",
+            hint="the nodes' inputs are not what their ONNX operators allow; re-export the model",
+        ) from error
     if int8_arithmetic == "tflite":
         nodes = [
             dataclasses.replace(node, attributes={**node.attributes, REQUANTIZATION: "tflite"})
@@ -241,10 +297,8 @@ def load_external_data(model: Any, base_dir: pathlib.Path | str | None, source: 
         )
     total = 0
     for tensor in external:
-        dtype = ONNX_DTYPES.get(tensor.data_type)
-        total += int(np.prod(tensor.dims, dtype=np.int64)) * (
-            np.dtype(dtype.numpy).itemsize if dtype is not None else 8
-        )
+        check_tensor_data(tensor, f'{source}: initializer "{text(tensor.name)}"', MAX_MODEL_BYTES)
+        total += tensor_nbytes(tensor) or 0
     if total > MAX_MODEL_BYTES:
         raise ModelFormatError(
             f"{source}: the external data of {len(external)} initializers is {total} bytes, larger than the "
@@ -252,6 +306,7 @@ def load_external_data(model: Any, base_dir: pathlib.Path | str | None, source: 
             hint="models for microcontrollers are far smaller; check the model",
         )
     for tensor in external:
+        _check_external_size(tensor, pathlib.Path(base_dir), source)
         try:
             onnx.external_data_helper.load_external_data_for_tensor(tensor, str(base_dir))
         except Exception as error:  # the onnx package's checks raise ValidationError, ValueError, OSError
@@ -259,9 +314,42 @@ def load_external_data(model: Any, base_dir: pathlib.Path | str | None, source: 
             raise ModelFormatError(
                 f'{source}: cannot read the external data of initializer "{text(tensor.name)}" from {base_dir}: '
                 f"{reason}",
-                hint="keep the data file beside the model, under a relative location inside the model's folder "
-                "(not absolute, no '..', no symbolic link), as torch.onnx.export and onnx.save write it",
+                hint=EXTERNAL_HINT,
             ) from None
+
+
+def _check_external_size(tensor: Any, base_dir: pathlib.Path, source: str) -> None:
+    """The bytes a tensor's external data holds (its `length`, or what its file holds after `offset`) are
+    the bytes its dims and element type take; checked before anything is read. A location the `onnx`
+    package will refuse (absolute, '..') is not looked at here."""
+    import onnx
+
+    entries = {entry.key: text(entry.value) for entry in tensor.external_data}
+    expected = tensor_nbytes(tensor)
+    location = entries.get("location", "")
+    where = f'{source}: the external data of initializer "{text(tensor.name)}" ({location!r})'
+    try:
+        offset = int(entries.get("offset", "0"))
+        length = int(entries["length"]) if "length" in entries else None
+    except ValueError:
+        raise ModelFormatError(f"{where} has an offset or length that is not a number", hint=EXTERNAL_HINT) from None
+    if expected is None:
+        return
+    if length is None:
+        relative = pathlib.PurePath(location)
+        if not location or relative.is_absolute() or ".." in relative.parts:
+            return
+        try:
+            length = (base_dir / relative).lstat().st_size - offset
+        except OSError:
+            return  # missing: the onnx package names it
+    if length != expected:
+        dims = list(tensor.dims)
+        raise ModelFormatError(
+            f"{where} holds {length:,} bytes; its dims {dims} of "
+            f"{onnx.TensorProto.DataType.Name(tensor.data_type)} take {expected:,}",
+            hint=EXTERNAL_HINT,
+        )
 
 
 def node_name(onnx_node: Any, position: int) -> str:

@@ -121,7 +121,10 @@ def upgrade_opset(model: Any, version: int, target: int, source: str) -> Any:
     try:
         return onnx.version_converter.convert_version(model, target)
     except Exception as error:  # the converter raises RuntimeError, ValueError or its own C++ errors
-        culprit = _first_unconvertible_node(model, version, target)
+        try:
+            culprit = _first_unconvertible_node(model, version, target)
+        except Exception:  # the probes rebuild nodes with onnx.helper, which may fail on a damaged node
+            culprit = ""
         where = f"{culprit}: " if culprit else ""
         # The converter's C++ assertions read "<file>:<line>: <function>: Assertion `...` failed: <why>".
         reason = (str(error).strip().splitlines() or [type(error).__name__])[0]

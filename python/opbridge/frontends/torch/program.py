@@ -13,8 +13,10 @@
 """
 
 import contextlib
+import json
 import logging
 import pathlib
+import posixpath
 import re
 import warnings
 import zipfile
@@ -402,6 +404,168 @@ def _load_error(path: pathlib.Path, error: BaseException, logged: list[str]) -> 
     )
 
 
+# The archive, checked with zipfile before torch opens it (check_archive).
+MAX_UNPACKED_BYTES = 1024 * 1024 * 1024  # all members together, uncompressed
+MAX_RATIO = 1000  # a member's uncompressed size over its compressed size ...
+RATIO_FROM_BYTES = 4 * 1024 * 1024  # ... checked for members larger than this
+ARCHIVE_HINT = "save it again with torch.export.save; the file is damaged or was not written by torch"
+# Members torch.export.load runs through an unpickler that can import anything (pickle.loads of
+# opaque objects, TorchScript objects): refused, opbridge converts no such constant.
+CODE_MEMBERS = ("/constants/custom_obj_", "/constants/opaque_obj_")
+
+
+def check_archive(path: pathlib.Path, size: int) -> None:
+    """The .pt2 zip archive before torch.export.load reads it: a readable zip (central directory,
+    member headers); member names relative, without '..', backslashes or duplicates; no zip bomb (all
+    members together at most MAX_UNPACKED_BYTES uncompressed, no member over RATIO_FROM_BYTES
+    compressed more than MAX_RATIO times); every member's CRC; and every pickle torch would unpickle
+    importing only what torch's weights-only unpickler allows (check_pickle). ModelFormatErrors name the
+    member."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = archive.infolist()
+            _check_members(path, members, str(path))
+            contents = {}
+            for member in members:
+                with archive.open(member) as opened:  # the CRC is checked at the member's end
+                    contents[member.filename] = opened.read(member.file_size + 1)
+            pickled = _pickled_payloads(path, contents)
+            for name, data in contents.items():
+                _check_member_content(path, name, data, name in pickled)
+    except ModelFormatError:
+        raise
+    except Exception as error:  # zipfile raises BadZipFile, EOFError, zlib.error, NotImplementedError ...
+        reason = str(error) or type(error).__name__
+        raise ModelFormatError(f"{path}: not a readable .pt2 archive: {reason}", hint=ARCHIVE_HINT) from None
+
+
+def _check_members(path: pathlib.Path, members: list[zipfile.ZipInfo], where: str) -> None:
+    seen: set[str] = set()
+    total = 0
+    for member in members:
+        name = member.filename
+        parts = name.split("/")
+        problem = ""
+        if name.startswith("/") or re.match(r"^[A-Za-z]:", name):
+            problem = "is an absolute path"
+        elif "\\" in name:
+            problem = "contains a backslash"
+        elif ".." in parts:
+            problem = "contains '..'"
+        elif "\0" in name:
+            problem = "contains a NUL character"
+        elif name in seen:
+            problem = "is in the archive twice"
+        if problem:
+            raise ModelFormatError(f"{where}: member {name!r} {problem}", hint=ARCHIVE_HINT)
+        seen.add(name)
+        total += member.file_size
+        if member.file_size > RATIO_FROM_BYTES and member.file_size > MAX_RATIO * max(member.compress_size, 1):
+            raise ModelFormatError(
+                f"{where}: member {name!r} unpacks {member.compress_size:,} bytes into {member.file_size:,} "
+                f"(over {MAX_RATIO}x): refused as a zip bomb",
+                hint=ARCHIVE_HINT,
+            )
+    if total > MAX_UNPACKED_BYTES:
+        raise ModelFormatError(
+            f"{where}: its members unpack to {total:,} bytes, more than the {MAX_UNPACKED_BYTES:,}-byte limit",
+            hint="models for microcontrollers are far smaller; " + ARCHIVE_HINT,
+        )
+
+
+def _pickled_payloads(path: pathlib.Path, contents: dict[str, bytes]) -> set[str]:
+    """The members the archive's payload configs (data/weights/*_config.json, data/constants/...) mark
+    use_pickle: torch.load reads them without weights_only. The others are raw tensor bytes."""
+    pickled: set[str] = set()
+    for name, data in contents.items():
+        if not name.endswith("_config.json") or "/data/" not in f"/{name}":
+            continue
+        try:
+            entries = json.loads(data).get("config", {})
+            for entry in entries.values():
+                if entry.get("use_pickle"):
+                    pickled.add(posixpath.join(posixpath.dirname(name), entry["path_name"]))
+        except Exception as error:  # not JSON, or not the payload config's shape
+            raise ModelFormatError(
+                f"{path}: member {name!r} is not a payload config torch can read: {error}", hint=ARCHIVE_HINT
+            ) from None
+    return pickled
+
+
+def _check_member_content(path: pathlib.Path, name: str, data: bytes, marked_pickled: bool) -> None:
+    """A member torch may unpickle: a nested torch.save archive (its data.pkl); a member a payload
+    config marks use_pickle, or named .pt/.pkl, as a raw pickle. Raw tensor bytes are not pickles."""
+    where = f"{path}: member {name!r}"
+    if any(marker in f"/{name}" for marker in CODE_MEMBERS):
+        raise ModelFormatError(
+            f"{where} holds a TorchScript or opaque Python object, which torch.export.load unpickles without "
+            "restriction (it could run any code); opbridge does not load such programs",
+            hint="export the model without custom objects among its constants",
+        )
+    if data[:4] == b"PK\x03\x04":
+        import io
+
+        with zipfile.ZipFile(io.BytesIO(data)) as nested:
+            inner = nested.infolist()
+            _check_members(path, inner, where)
+            for member in inner:
+                if member.filename.endswith(".pkl"):
+                    check_pickle(nested.read(member), f"{where}, {member.filename!r}")
+    elif marked_pickled or name.endswith((".pt", ".pkl")):
+        check_pickle(data, where)
+
+
+def check_pickle(data: bytes, where: str) -> None:
+    """A pickle read without running it (pickletools): every global it imports must be one torch's
+    weights-only unpickler allows (tensors, storages, OrderedDict, ...); torch.export.load unpickles
+    some members with weights_only=False, where any other global could run code."""
+    import pickletools
+
+    import torch._weights_only_unpickler
+
+    allowed = set(torch._weights_only_unpickler._get_allowed_globals())
+    strings: list[str] = []
+    end = 0
+    try:
+        for opcode, argument, position in pickletools.genops(data):
+            end = position + 1  # genops stops after STOP, a one-byte opcode
+            if opcode.name in ("SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8", "UNICODE", "SHORT_BINSTRING"):
+                strings.append(str(argument))
+                continue
+            if opcode.name in ("MEMOIZE", "BINPUT", "LONG_BINPUT", "PUT"):
+                continue
+            if opcode.name in ("GLOBAL", "INST"):
+                imported = str(argument).replace(" ", ".")
+            elif opcode.name == "STACK_GLOBAL":
+                # Its module and name must be the two strings pushed just before it.
+                imported = ".".join(strings[-2:]) if len(strings) >= 2 else "?"
+            elif opcode.name.startswith("EXT"):
+                imported = f"extension code {argument}"
+            else:
+                strings.clear()
+                continue
+            strings.clear()
+            if imported not in allowed:
+                raise ModelFormatError(
+                    f"{where} is a pickle that imports {imported!r}, which torch's weights-only unpickler does "
+                    "not allow: loading it could run code, and opbridge refuses it",
+                    hint="save the program again with torch.export.save from the model itself; "
+                    "load .pt2 files only from sources you trust",
+                )
+    except ModelFormatError:
+        raise
+    except Exception as error:  # pickletools raises ValueError and others on a damaged pickle
+        raise ModelFormatError(f"{where} is a damaged pickle: {error}", hint=ARCHIVE_HINT) from None
+    if end != len(data):
+        # torch.load of a file that is not a zip reads several pickles in a row (its legacy format): only
+        # the first was checked, so anything after it is refused.
+        raise ModelFormatError(
+            f"{where} holds {len(data) - end:,} bytes after its pickle's end; torch.save writes one pickle "
+            "(in a zip archive)",
+            hint=ARCHIVE_HINT,
+        )
+
+
 def load_torch_program(path: pathlib.Path | str, context: RegistryContext, *, int8_arithmetic: str = "tflite") -> Graph:
     """A .pt2 file of torch.export.save as a graph. Custom ops must be defined first (a plugin's
     TorchOps: define_torch_ops, which the CLI and converter call for --plugin)."""
@@ -412,18 +576,7 @@ def load_torch_program(path: pathlib.Path | str, context: RegistryContext, *, in
         raise ModelFormatError(f"cannot read model {path}: {error.strerror}", hint="check the path") from None
     if size > MAX_PROGRAM_BYTES:
         raise ModelFormatError(f"{path}: {size} bytes is larger than the {MAX_PROGRAM_BYTES}-byte limit")
-    try:
-        with zipfile.ZipFile(path) as archive:
-            bad = archive.testzip()
-    except Exception as error:  # zipfile raises BadZipFile, UnicodeDecodeError, EOFError ... on damage
-        raise ModelFormatError(
-            f"{path}: not a readable .pt2 archive: {type(error).__name__}: {error}",
-            hint="save it again with torch.export.save",
-        ) from None
-    if bad is not None:
-        raise ModelFormatError(
-            f"{path}: member {bad!r} of the archive is damaged", hint="save it again with torch.export.save"
-        )
+    check_archive(path, size)
     import torch
     import torch.ao.quantization.fx._decomposed
 
@@ -435,7 +588,7 @@ def load_torch_program(path: pathlib.Path | str, context: RegistryContext, *, in
     with _torch_logs_recorded() as logged:
         try:
             program = torch.export.load(str(path))
-        except Exception as error:
+        except Exception as error:  # pickle, JSON, schema-version and missing-member errors alike
             raise _load_error(path, error, logged.messages) from None
     return read_exported_program(program, context, source=str(path), int8_arithmetic=int8_arithmetic)
 

@@ -1,13 +1,19 @@
 # SPDX-License-Identifier: Apache-2.0
 """The PyTorch frontend's failures: each is a typed error naming the node, tensor or operator and the
 fix, and nothing is written. .pt2 files that are truncated or damaged are refused without a crash
-(fuzzed with hypothesis). The command line converts a .pt2 file."""
+(fuzzed with hypothesis); archives with member names outside the archive or twice, zip bombs, bad CRCs
+and pickles that import more than tensors are refused through `opbridge convert`, naming the member,
+before torch opens them. The command line converts a .pt2 file."""
 
 import contextlib
+import io
+import os
 import pathlib
+import pickle
 import subprocess
 import sys
 import textwrap
+import warnings
 import zipfile
 
 import hypothesis
@@ -160,6 +166,118 @@ def test_a_file_that_is_not_an_archive_is_refused(tmp_path: pathlib.Path) -> Non
     path.write_bytes(b"not a zip archive")
     with pytest.raises(ModelFormatError, match=r"not a readable \.pt2 archive"):
         load_torch_program(path, CONTEXT)
+
+
+def rewritten(saved: bytes, path: pathlib.Path, extra: list[tuple[str, bytes, int]], drop: str = "") -> pathlib.Path:
+    """The saved archive with the members whose name ends with `drop` left out and `extra` (name, data,
+    compression) added, written to `path`."""
+    source = zipfile.ZipFile(io.BytesIO(saved))
+    with zipfile.ZipFile(path, "w") as archive, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # zipfile warns about duplicate names
+        for member in source.infolist():
+            if not (drop and member.filename.endswith(drop)):
+                archive.writestr(member, source.read(member))
+        for name, data, compression in extra:
+            archive.writestr(zipfile.ZipInfo(name), data, compress_type=compression)
+    return path
+
+
+def refused(path: pathlib.Path, tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> str:
+    """`opbridge convert` of `path` fails with one error and writes nothing; its message."""
+    output = tmp_path / "out"
+    assert main(["convert", str(path), "-o", str(output), "-q", "--no-entry-points"]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith(f"opbridge: error: {path}") and "Traceback" not in error, error
+    assert not output.exists()
+    return error
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("/etc/small.json", "is an absolute path"),
+        ("small/../../escape.json", "contains '..'"),
+        ("small\\data\\x.json", "contains a backslash"),
+        ("small/archive_format", "is in the archive twice"),
+    ],
+)
+def test_member_names_outside_the_archive_or_twice_are_refused(
+    name: str, problem: str, saved_program: bytes, tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = rewritten(saved_program, tmp_path / "small.pt2", [(name, b"{}", zipfile.ZIP_STORED)])
+    assert f"member {name!r} {problem}" in refused(path, tmp_path, capsys)
+
+
+def test_a_zip_bomb_is_refused_naming_the_member_before_it_is_unpacked(
+    saved_program: bytes, tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    zeros = bytes(64 * 1024 * 1024)
+    path = rewritten(saved_program, tmp_path / "small.pt2", [("small/extra/zeros", zeros, zipfile.ZIP_BZIP2)])
+    assert path.stat().st_size < 100_000
+    error = refused(path, tmp_path, capsys)
+    assert "member 'small/extra/zeros' unpacks" in error and "into 67,108,864 (over 1000x)" in error, error
+
+
+def test_members_unpacking_beyond_the_limit_together_are_refused(
+    saved_program: bytes, tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The limit (1 GiB) lowered to the saved program's size: what the files unpack to is what counts."""
+    from opbridge.frontends.torch import program
+
+    unpacked = sum(member.file_size for member in zipfile.ZipFile(io.BytesIO(saved_program)).infolist())
+    path = tmp_path / "small.pt2"
+    path.write_bytes(saved_program)
+    monkeypatch.setattr(program, "MAX_UNPACKED_BYTES", unpacked - 1)
+    assert f"its members unpack to {unpacked:,} bytes, more than the" in refused(path, tmp_path, capsys)
+    monkeypatch.setattr(program, "MAX_UNPACKED_BYTES", unpacked)
+    assert main(["convert", str(path), "-o", str(tmp_path / "out"), "-q", "--no-entry-points"]) == 0
+
+
+def test_a_member_whose_crc_does_not_match_is_refused_naming_it(
+    saved_program: bytes, tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    member = next(m for m in zipfile.ZipFile(io.BytesIO(saved_program)).infolist() if m.filename.endswith("weight_0"))
+    damaged = bytearray(saved_program)
+    header_extra = int.from_bytes(damaged[member.header_offset + 28 : member.header_offset + 30], "little")
+    start = member.header_offset + 30 + len(member.filename.encode()) + header_extra
+    damaged[start + 5] ^= 0x10  # a bit of a weight: the archive's structure is intact
+    path = tmp_path / "small.pt2"
+    path.write_bytes(bytes(damaged))
+    assert f"Bad CRC-32 for file {member.filename!r}" in refused(path, tmp_path, capsys)
+
+
+class RunsCode:
+    """Unpickled, it runs a shell command (what a malicious .pt2 would do)."""
+
+    def __init__(self, marker: pathlib.Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (os.system, (f"touch {self.marker}",))
+
+
+def test_a_pickle_importing_more_than_tensors_is_refused_and_never_run(
+    saved_program: bytes, tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The sample inputs' member replaced by a pickle calling os.system: torch.export.load alone runs it
+    (its unpickler falls back to weights_only=False), opbridge refuses the file without running it."""
+    marker = tmp_path / "ran"
+    path = rewritten(
+        saved_program,
+        tmp_path / "small.pt2",
+        [("small/data/sample_inputs/model.pt", pickle.dumps(RunsCode(marker), protocol=2), zipfile.ZIP_STORED)],
+        drop="sample_inputs/model.pt",
+    )
+    error = refused(path, tmp_path, capsys)
+    assert "member 'small/data/sample_inputs/model.pt' is a pickle that imports 'posix.system'" in error, error
+    assert not marker.exists()
+    # The peer: torch itself runs it.
+    subprocess.run(
+        [sys.executable, "-c", f"import torch\ntry: torch.export.load({str(path)!r})\nexcept Exception: pass"],
+        capture_output=True,
+        check=False,
+    )
+    assert marker.exists()
 
 
 def save_a_program_calling_an_op_defined_elsewhere(path: pathlib.Path) -> None:
