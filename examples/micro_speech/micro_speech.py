@@ -20,10 +20,11 @@ import pathlib
 import subprocess
 import sys
 import tempfile
-import wave
 
 import numpy as np
 from opbridge.backends.c.flash import flash_breakdown
+from opbridge.data_files import read_wav
+from opbridge.errors import DataFileError
 
 # The runfiles tree (not resolved: its entries are symlinks into the source tree).
 RUNFILES_ROOT = pathlib.Path(__file__).absolute().parents[2]
@@ -51,8 +52,8 @@ CLIP_NAME = "micro_speech_clip.raw"  # what micro_speech_main.c reads
 TIMEOUT_SECONDS = 120
 
 
-class ClipError(ValueError):
-    """The WAV file is not 16 kHz mono 16-bit audio of at least 1 s."""
+class ClipError(DataFileError, ValueError):
+    """The WAV file is not 16 kHz mono 16-bit audio of at least 1 s (or not a whole, readable WAV file)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,23 +67,20 @@ class Recognition:
 
 
 def read_clip(path: pathlib.Path) -> np.ndarray:
-    """The first second of a 16 kHz mono 16-bit WAV file, as int16 samples."""
+    """The first second of a 16 kHz mono 16-bit WAV file, as int16 samples. The file is checked whole in
+    Python (opbridge.data_files.read_wav: header, format, data all there), so the board never sees a bad clip."""
     try:
-        with wave.open(str(path), "rb") as clip:
-            channels, width, rate, frames = (
-                clip.getnchannels(), clip.getsampwidth(), clip.getframerate(), clip.getnframes()
-            )  # fmt: skip
-            data = clip.readframes(min(frames, SAMPLE_RATE))
-    except (OSError, EOFError, wave.Error) as error:
-        raise ClipError(f"cannot read {path} as a WAV file: {error}") from None
-    if (channels, width, rate) != (1, 2, SAMPLE_RATE):
-        raise ClipError(
-            f"{path} is {channels}-channel, {8 * width}-bit, {rate} Hz; micro_speech needs mono 16-bit 16000 Hz "
-            f"(convert with e.g. `sox IN.wav -c 1 -b 16 -r 16000 OUT.wav`)"
-        )
+        clip = read_wav(path, sample_rate=SAMPLE_RATE, channels=1, role="file")
+    except DataFileError as error:
+        raise ClipError(f"cannot read the clip: {error.message}", hint=error.hint) from None
+    frames = clip.samples.shape[0]
     if frames < SAMPLE_RATE:
-        raise ClipError(f"{path} holds {frames} samples ({frames / SAMPLE_RATE:.2f} s); micro_speech needs 1 s")
-    return np.frombuffer(data, dtype="<i2").astype(np.int16)
+        raise ClipError(
+            f"clip {path} holds {frames} samples ({clip.seconds:.2f} s); micro_speech needs 1 s (16000 samples)",
+            hint=f"pass a longer clip, or pad this one with silence, e.g. `sox {path} {path.stem}_1s.wav pad 0 "
+            f"{(SAMPLE_RATE - frames) / SAMPLE_RATE:.3f}`",
+        )
+    return clip.samples[:SAMPLE_RATE, 0].copy()
 
 
 def run_program(samples: np.ndarray, platform: str = "cortex_m55") -> Recognition:

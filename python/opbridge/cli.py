@@ -29,6 +29,7 @@ from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.backends.reference.interpreter import check_input
 from opbridge.bazel_worker import WORKER_FLAG, expand_parameter_files, serve
 from opbridge.converter import AotConverter, load_convert_args
+from opbridge.data_files import check_npy_output, npy_path, read_npy, write_npy
 from opbridge.errors import InvalidInputError, OpbridgeError
 from opbridge.frontends.models import load_model
 from opbridge.ir import Tensor
@@ -65,6 +66,7 @@ def _convert(arguments: argparse.Namespace) -> int:
             "plan_json": arguments.plan_json,
             "bundle_kernels": arguments.bundle_kernels,
             "cmake_lists": arguments.cmake_lists,
+            "stack_bound": arguments.stack_bound is not False,  # on unless --no-stack-bound
             "golden_cases": arguments.golden_cases,
             "max_arena_bytes": arguments.max_arena_bytes,
             "torch_int8_arithmetic": arguments.torch_int8_arithmetic,
@@ -116,6 +118,14 @@ def _add_onnx_max_folded_bytes_argument(parser: argparse.ArgumentParser) -> None
     )  # fmt: skip
 
 
+def _add_stack_bound_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--no-stack-bound", dest="stack_bound", action="store_false", default=None,
+        help="do not compute the module's worst-case stack on the Cortex-M55 and M4 (arm-none-eabi-gcc "
+        "-fstack-usage; docs/kernels.md, \"Stack\")",
+    )  # fmt: skip
+
+
 def _add_input_layout_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--input-layout", choices=("as-model", "nhwc"), dest="input_layout",
@@ -136,6 +146,7 @@ def _analyze(arguments: argparse.Namespace) -> int:
             "input_layout": arguments.input_layout,
             "onnx_max_folded_bytes": arguments.onnx_max_folded_bytes,
             "patch_based": {} if arguments.patch_based else None,
+            "stack_bound": arguments.stack_bound is not False,  # on unless --no-stack-bound
         },
     )
     if arguments.output is not None:
@@ -166,6 +177,8 @@ def _run(arguments: argparse.Namespace) -> int:
             f"the model has {output_count} output(s), got {len(arguments.output)} --output",
             hint="pass one --output per model output, in model order",
         )
+    for path in arguments.output:  # every output path checked before the run, not after it
+        check_npy_output(path, role="--output")
     calls = _calls(arguments, graph.input_tensors())
     # One call without --steps writes the --output paths; a sequence writes each call's outputs beside them.
     sequence = arguments.steps is not None or len(calls) > 1
@@ -175,29 +188,20 @@ def _run(arguments: argparse.Namespace) -> int:
     for step, inputs in enumerate(calls):
         outputs = interpreter.run(inputs)
         for path, value in zip(arguments.output, outputs, strict=True):
-            written = _npy_path(_step_path(path, step) if sequence else path)
-            with writing_to(written, "output", "--output"):
-                np.save(written, value)
+            # Written whole or not at all; the path printed is the file written (.npy added when missing).
+            written = write_npy(_step_path(path, step) if sequence else path, value, role="--output")
             print(f"wrote {written}: {value.dtype}{list(value.shape)}")
     return 0
 
 
-def _npy_path(path: pathlib.Path) -> pathlib.Path:
-    """The file numpy.save writes for `path` (it adds .npy to a name without it)."""
-    return path if path.suffix == ".npy" else path.with_name(path.name + ".npy")
-
-
 def _step_path(path: pathlib.Path, step: int) -> pathlib.Path:
     """Call `step`'s output file of --output `path`: out.npy -> out_step0.npy, out_step1.npy, ..."""
-    npy = _npy_path(path)
+    npy = npy_path(path)
     return npy.with_name(f"{npy.stem}_step{step}.npy")
 
 
 def _read_input(path: pathlib.Path) -> np.ndarray:
-    try:
-        return np.load(path, allow_pickle=False)
-    except (OSError, ValueError) as error:
-        raise OpbridgeError(f"cannot read input {path}: {error}", hint="pass .npy files from numpy.save") from None
+    return read_npy(path, role="--input")
 
 
 def _calls(arguments: argparse.Namespace, tensors: list[Tensor]) -> list[list[np.ndarray]]:
@@ -320,6 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-bundle-kernels", dest="bundle_kernels", action="store_false", default=None,
         help="do not copy the kernels into OUTPUT_DIR/kernels (when the build links cc/kernels itself)",
     )  # fmt: skip
+    _add_stack_bound_argument(convert)
     convert.add_argument(
         "--no-cmake-lists", dest="cmake_lists", action="store_false", default=None,
         help="do not write OUTPUT_DIR/CMakeLists.txt (when a Bazel cc_library takes the folder as sources)",
@@ -364,6 +369,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.add_argument("--config", type=_user_path, help="YAML file with ConvertArgs keys (as for convert)")
     analyze.add_argument("--patch-based", action="store_true", help="plan as convert --patch-based would")
     _add_input_layout_argument(analyze)
+    _add_stack_bound_argument(analyze)
     _add_onnx_max_folded_bytes_argument(analyze)
     analyze.add_argument(
         "--max-arena-bytes", type=int, dest="max_arena_bytes",

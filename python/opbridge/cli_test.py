@@ -406,3 +406,76 @@ def test_run_wants_whole_calls_of_inputs(tmp_path: pathlib.Path, capsys: pytest.
     # One call: no such line.
     assert cli.main(["run", str(model), "--input", x, "--input", x, "--output", str(tmp_path / "y.npy")]) == 0
     assert capsys.readouterr().out.splitlines() == [f"wrote {tmp_path / 'y.npy'}: float32[1, 3]"]
+
+
+def run_refusal(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str], inputs: list[pathlib.Path], outputs: list[str]
+) -> str:
+    """What `opbridge run HELLO_WORLD --input ... --output ...` prints when it refuses (status 1, no traceback),
+    after checking it wrote no output file, whole or partial."""
+    before = tree(tmp_path)
+    arguments = ["run", str(HELLO_WORLD), *(f"--input={path}" for path in inputs)]
+    status = cli.main([*arguments, *(f"--output={path}" for path in outputs)])
+    captured = capsys.readouterr()
+    assert status == 1, captured
+    assert captured.out == "" and tree(tmp_path) == before
+    assert captured.err.startswith("opbridge: error: ") and "\n  hint: " in captured.err
+    assert "Traceback" not in captured.err
+    return captured.err
+
+
+def test_run_refuses_damaged_and_wrong_input_files(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    inputs = tmp_path / "inputs"
+    inputs.mkdir()
+    np.save(inputs / "good.npy", np.array([[64]], dtype=np.int8))
+    whole = (inputs / "good.npy").read_bytes()
+    (inputs / "empty.npy").write_bytes(b"")
+    (inputs / "text.npy").write_text("64\n")
+    np.save(inputs / "objects.npy", np.array([[64]], dtype=object), allow_pickle=True)
+    (inputs / "cut.npy").write_bytes(whole[:-1])
+    cases = {
+        "empty.npy": "is empty (0 bytes)",
+        "text.npy": "is not a .npy file: it is text",
+        "objects.npy": "holds Python objects",
+        "cut.npy": "is cut short: its header declares int8[1, 1] (1 bytes of data), the file holds 0 bytes",
+        "missing.npy": "does not exist",
+    }
+    for name, problem in cases.items():
+        error = run_refusal(tmp_path, capsys, [inputs / name], [str(tmp_path / "y.npy")])
+        assert f"--input {inputs / name} {problem}" in error, error
+    error = run_refusal(tmp_path, capsys, [inputs], [str(tmp_path / "y.npy")])
+    assert f"--input {inputs} is a folder, not a file" in error and "e.g. " in error
+    assert "pickled" not in run_refusal(tmp_path, capsys, [inputs / "text.npy"], [str(tmp_path / "y.npy")])
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files without read permission")
+def test_run_refuses_an_input_it_may_not_read(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    np.save(tmp_path / "x.npy", np.array([[64]], dtype=np.int8))
+    (tmp_path / "x.npy").chmod(0)
+    error = run_refusal(tmp_path, capsys, [tmp_path / "x.npy"], [str(tmp_path / "y.npy")])
+    assert "permission denied" in error and "chmod u+r" in error
+
+
+def test_run_checks_every_output_path_before_running(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model = tmp_path / "two_variables.tflite"
+    model.write_bytes(two_variables())  # two outputs: the first path is fine, the second's folder is missing
+    np.save(tmp_path / "x.npy", np.ones((1, 12), dtype=np.float32))
+    before = tree(tmp_path)
+    arguments = ["run", str(model), "--input", str(tmp_path / "x.npy"), "--output", str(tmp_path / "sum.npy")]
+    status = cli.main([*arguments, "--output", str(tmp_path / "missing" / "max.npy")])
+    error = capsys.readouterr().err
+    assert status == 1 and "Traceback" not in error
+    missing = tmp_path / "missing"
+    assert f"--output {missing / 'max.npy'} cannot be written: the folder {missing} does not exist" in error
+    assert f"mkdir -p {tmp_path / 'missing'}" in error
+    assert tree(tmp_path) == before  # nothing written, and the folder not made
+
+
+def test_run_prints_the_path_it_wrote(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    np.save(tmp_path / "x.npy", np.array([[64]], dtype=np.int8))
+    status = cli.main(["run", str(HELLO_WORLD), "--input", str(tmp_path / "x.npy"), "--output", str(tmp_path / "y")])
+    assert status == 0
+    assert capsys.readouterr().out.splitlines() == [f"wrote {tmp_path / 'y.npy'}: int8[1, 1]"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["x.npy", "y.npy"]  # no y, no temporary file

@@ -74,3 +74,7 @@ class SchemaError(OpbridgeError):
 
 class ArenaBudgetError(OpbridgeError):
     """The memory plan does not fit the RAM budget (`max_arena_bytes`)."""
+
+
+class DataFileError(OpbridgeError):
+    """A data file (a .npy array, a .wav clip) cannot be read or written: missing, damaged or of the wrong kind."""

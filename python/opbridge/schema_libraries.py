@@ -223,6 +223,20 @@ def _schema(library: Any, index: int, described: dict[str, Any], where: str) -> 
         raise PluginLoadError(f"{label}: {error.message}", hint=error.hint or _LOAD_HINT) from None
 
 
+def _tables(library: Any, kind: str, where: str) -> list[dict[str, Any]]:
+    """The library's domains or schemas as the host gives them; a string in them that is not UTF-8 text
+    (a name or doc the host hands over as bytes it cannot decode) is a PluginLoadError, not a traceback."""
+    try:
+        return getattr(library, kind)()
+    except UnicodeDecodeError as error:
+        raise PluginLoadError(
+            f"{where}: a string in its {kind} (a name or doc) is not UTF-8 text: {error.reason} at byte "
+            f"{error.start} ({error.object[error.start : error.start + 4]!r})",
+            hint="write every name and doc string of the library's tables as UTF-8 (C string literals in a "
+            "UTF-8 source file are)",
+        ) from None
+
+
 def load_schema_library(path: str | os.PathLike[str]) -> SchemaLibrary:
     """Loads a schema library by explicit path; PluginLoadError says what is wrong and where."""
     try:
@@ -233,7 +247,7 @@ def load_schema_library(path: str | os.PathLike[str]) -> SchemaLibrary:
         raise PluginLoadError(str(error), hint=_LOAD_HINT) from None
     where = f"schema library {library.path}"
     domains = []
-    for described in library.domains():
+    for described in _tables(library, "domains", where):
         name = described["name"]
         if name in RESERVED_DOMAINS:
             raise PluginLoadError(
@@ -246,7 +260,7 @@ def load_schema_library(path: str | os.PathLike[str]) -> SchemaLibrary:
             raise PluginLoadError(f"{where}: {error.message}", hint=error.hint or _LOAD_HINT) from None
     definitions: list[OperatorDefinition] = []
     keys: dict[str, str] = {}
-    for index, described in enumerate(library.schemas()):
+    for index, described in enumerate(_tables(library, "schemas", where)):
         schema = _schema(library, index, described, where)
         key = schema_op_key(schema.domain, schema.name, schema.since_version)
         if key in keys:

@@ -12,6 +12,7 @@ import dataclasses
 import functools
 import gc
 import os
+import pathlib
 import re
 
 import numpy as np
@@ -450,3 +451,21 @@ def test_the_loader_refuses_paths_it_would_search_for_or_cannot_find() -> None:
         load_schema_library(missing)
     with pytest.raises(PluginLoadError, match="ELF"):
         load_schema_library(os.path.abspath("python/opbridge/schema_libraries_test.py"))
+
+
+def test_a_doc_string_that_is_not_utf8_is_a_load_error(tmp_path) -> None:
+    """A library whose schema doc holds bytes that are not UTF-8 (found by fuzzing: a damaged library)."""
+    import subprocess
+
+    source = tmp_path / "latin1_doc.c"
+    text = pathlib.Path("examples/schema_library/copy_schemas.c").read_bytes()
+    source.write_bytes(text.replace(b'.doc = "the tensor to copy"', b'.doc = "caf\xe9 au lait"'))
+    library = tmp_path / "liblatin1_doc.so"
+    compiled = subprocess.run(
+        ["gcc", "-std=c99", "-shared", "-fPIC", "-I.", str(source), "-o", str(library)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert compiled.returncode == 0, compiled.stderr
+    with pytest.raises(PluginLoadError, match=r"a string in its schemas \(a name or doc\) is not UTF-8 text") as error:
+        load_schema_library(library)
+    assert "b'\\xe9 au'" in str(error.value) and "UTF-8" in error.value.hint

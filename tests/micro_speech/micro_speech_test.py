@@ -103,3 +103,11 @@ def test_a_longer_clip_uses_its_first_second(tmp_path: pathlib.Path) -> None:
     samples = micro_speech.read_clip(CLIPS / "no_1000ms.wav")
     longer = write_wav(tmp_path / "long.wav", np.concatenate([samples, samples[:4000]]))
     assert np.array_equal(micro_speech.read_clip(longer), samples)
+
+
+def test_a_clip_cut_short_is_refused_before_the_board_sees_it(tmp_path: pathlib.Path, capsys) -> None:
+    whole = write_wav(tmp_path / "whole.wav", np.zeros(16000)).read_bytes()
+    (tmp_path / "cut.wav").write_bytes(whole[:-1000])  # the header still says 1 s
+    assert micro_speech.main([str(tmp_path / "cut.wav")]) == 2
+    error = capsys.readouterr().err
+    assert "is cut short: its data chunk declares 32000 bytes" in error and "hint: " in error
