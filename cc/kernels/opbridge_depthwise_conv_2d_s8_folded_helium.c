@@ -706,9 +706,13 @@ int32_t opbridge_depthwise_conv_2d_s8_folded_multiplier(const opbridge_conv_s8_f
   return OPBRIDGE_STATUS_OK;
 }
 
-OPBRIDGE_OPTIMIZE_FOR_SIZE int32_t
-opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
-                                             const int8_t *filter, int8_t *output) {
+/* opbridge_depthwise_conv_2d_s8_folded and its _whole16 form: `partial` (a constant) 0 leaves out
+ * the partial block (opbridge_depthwise_partial16 and its line buffer), whose channels then run four
+ * at a time, so that a module whose layers all have channels in whole blocks of 16 neither links
+ * that path nor counts its stack. */
+static inline __attribute__((always_inline)) OPBRIDGE_OPTIMIZE_FOR_SIZE int32_t opbridge_depthwise_folded_body(
+    const opbridge_conv_s8_folded_params *params, const int8_t *input, const int8_t *filter, int8_t *output,
+    const int32_t partial) {
   if (!opbridge_depthwise_call_valid(params, input, filter, output, 0)) {
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
@@ -760,7 +764,7 @@ opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *param
     /* The channels after the last whole block of 16: one partial block, or (when its weights or
      * a window do not fit the buffers) four at a time over every position. */
     int32_t rest = whole_blocks;
-    if (chunk > 0 && rest < channels &&
+    if (partial && chunk > 0 && rest < channels &&
         opbridge_depthwise_partial16(params, &window, image, filter, rest, chunk, paired, batch_output + rest)) {
       rest = channels;
     }
@@ -781,6 +785,18 @@ opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *param
     }
   }
   return OPBRIDGE_STATUS_OK;
+}
+
+OPBRIDGE_OPTIMIZE_FOR_SIZE int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params,
+                                                                        const int8_t *input, const int8_t *filter,
+                                                                        int8_t *output) {
+  return opbridge_depthwise_folded_body(params, input, filter, output, 1);
+}
+
+/* Flattened: its checks inlined (as in the plain form, which is then their only other caller), not a call. */
+__attribute__((flatten)) OPBRIDGE_OPTIMIZE_FOR_SIZE int32_t opbridge_depthwise_conv_2d_s8_folded_whole16(
+    const opbridge_conv_s8_folded_params *params, const int8_t *input, const int8_t *filter, int8_t *output) {
+  return opbridge_depthwise_folded_body(params, input, filter, output, 0);
 }
 
 /* DEPTHWISE_CONV_2D over planes (opbridge_depthwise_conv_2d_s8_folded_planar): one channel at a

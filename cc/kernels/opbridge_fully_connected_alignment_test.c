@@ -4,7 +4,8 @@
  * reads word-aligned rows with VLDM and takes byte loads otherwise (emitted modules align their
  * constants, so only a caller of the kernel API with its own buffers reaches the second path).
  * Both must equal a scalar computation of the same arithmetic (the fixed-point helpers, checked
- * in opbridge_fixed_point_test.c), on drawn shapes and stages, on every platform.
+ * in opbridge_fixed_point_test.c), on drawn shapes and stages, on every platform; so must the
+ * _per_tensor entry point, on shared stages and (its units path on Helium) per-channel ones.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,15 +78,19 @@ static void check_case(int32_t depth, int32_t units, int32_t per_channel) {
       int8_t *filter = filter_storage + filter_offset;
       memcpy(input, input_values, (size_t)depth);
       memcpy(filter, filter_values, (size_t)(units * depth));
-      int8_t output[MAX_UNITS];
-      const int32_t status = opbridge_fully_connected_s8_folded(&params, input, filter, output);
-      for (int32_t u = 0; u < units; ++u) {
-        const int8_t expected = expected_output(&params.requantization, depth, u);
-        if ((status != 0 || output[u] != expected) && failures++ < 10) {
-          printf("FAIL depth %ld units %ld per_channel %ld input +%ld filter +%ld: unit %ld is %d, expected %d "
-                 "(status %ld)\n",
-                 (long)depth, (long)units, (long)per_channel, (long)input_offset, (long)filter_offset, (long)u,
-                 output[u], expected, (long)status);
+      for (int32_t per_tensor = 0; per_tensor < 2; ++per_tensor) {
+        int8_t output[MAX_UNITS];
+        const int32_t status = per_tensor
+                                   ? opbridge_fully_connected_s8_folded_per_tensor(&params, input, filter, output)
+                                   : opbridge_fully_connected_s8_folded(&params, input, filter, output);
+        for (int32_t u = 0; u < units; ++u) {
+          const int8_t expected = expected_output(&params.requantization, depth, u);
+          if ((status != 0 || output[u] != expected) && failures++ < 10) {
+            printf("FAIL%s depth %ld units %ld per_channel %ld input +%ld filter +%ld: unit %ld is %d, expected %d "
+                   "(status %ld)\n",
+                   per_tensor ? " (_per_tensor)" : "", (long)depth, (long)units, (long)per_channel, (long)input_offset,
+                   (long)filter_offset, (long)u, output[u], expected, (long)status);
+          }
         }
       }
     }

@@ -209,52 +209,33 @@ static inline void opbridge_rows_stage(int32x4_t multiplier, int32x4_t shift, in
   stage[3] = vsubq_s32(vdupq_n_s32(-32), vshrq_n_s32(right, 31));
 }
 
-/* The job `whole` over `groups` groups of four units with per-channel stage constants: the
- * constants of a span of groups on the stack, then the rows function over that span. */
-static void opbridge_helium_rows_in_spans(const opbridge_rows_job *whole, int32_t groups,
-                                          const opbridge_folded_requantization *rq) {
-  int32x4_t stage[4 * OPBRIDGE_ROWS_SPAN_GROUPS];
-  opbridge_rows_job span_job = *whole;
-  opbridge_rows_job *job = &span_job;
-  job->stage = stage;
-  for (int32_t first = 0; first < groups; first += OPBRIDGE_ROWS_SPAN_GROUPS) {
-    const int32_t span = groups - first < OPBRIDGE_ROWS_SPAN_GROUPS ? groups - first : OPBRIDGE_ROWS_SPAN_GROUPS;
-    for (int32_t group = 0; group < span; ++group) {
-      const int32_t unit = 4 * (first + group);
-      opbridge_rows_stage(vldrwq_s32(rq->multipliers + unit), vldrwq_s32(rq->shifts + unit), stage + 4 * group);
-    }
-    job->weights = whole->weights + 4 * first * job->depth;
-    job->bias = rq->folded_bias + 4 * first;
-    job->destination = whole->destination + 4 * first;
-    job->end = job->destination + 4 * span;
-    opbridge_helium_rows_per_channel(job);
-  }
+/* The job's fields every stage shares: `groups` groups of four units of one input vector of
+ * `depth` bytes (a multiple of 16), the vector and the filter word-aligned (VLDM). Field by field:
+ * an initializer would clear the whole job first. */
+static inline void opbridge_rows_job_start(opbridge_rows_job *job, const int8_t *x, const int8_t *filter,
+                                           int32_t depth, int32_t groups, const opbridge_folded_requantization *rq,
+                                           int8_t *output) {
+  job->x = x;
+  job->weights = filter;
+  job->depth = depth;
+  job->chunks = depth / 64;
+  job->tail_blocks = depth / 16 % 4;
+  job->bias = rq->folded_bias;
+  job->destination = output;
+  job->end = output + 4 * groups;
+  job->minimum = vdupq_n_s32(rq->activation_min);
+  job->maximum = vdupq_n_s32(rq->activation_max);
+  job->offset = vdupq_n_s32(rq->output_offset);
 }
 
-/* `groups` groups of four units of one input vector of `depth` bytes (a multiple of 16) by the rows
- * functions, if the vector and the filter are word-aligned (VLDM); else 0, and nothing written. */
-static int32_t opbridge_helium_rows(const int8_t *x, const int8_t *filter, int32_t depth, int32_t groups,
-                                    const opbridge_folded_requantization *rq, int8_t *output) {
-  if ((((uintptr_t)x | (uintptr_t)filter) & 3) != 0) {
-    return 0;
-  }
-  /* Field by field: an initializer would clear the whole job first. */
+/* The rows functions over one shared stage (rq->per_channel 0). Not inlined, as the one below:
+ * their frames are not under the fallback's (opbridge_units) nor one under the other. */
+static __attribute__((noinline)) void opbridge_helium_rows_one_stage(const int8_t *x, const int8_t *filter,
+                                                                     int32_t depth, int32_t groups,
+                                                                     const opbridge_folded_requantization *rq,
+                                                                     int8_t *output) {
   opbridge_rows_job job;
-  job.x = x;
-  job.weights = filter;
-  job.depth = depth;
-  job.chunks = depth / 64;
-  job.tail_blocks = depth / 16 % 4;
-  job.bias = rq->folded_bias;
-  job.destination = output;
-  job.end = output + 4 * groups;
-  job.minimum = vdupq_n_s32(rq->activation_min);
-  job.maximum = vdupq_n_s32(rq->activation_max);
-  job.offset = vdupq_n_s32(rq->output_offset);
-  if (rq->per_channel) {
-    opbridge_helium_rows_in_spans(&job, groups, rq);
-    return 1;
-  }
+  opbridge_rows_job_start(&job, x, filter, depth, groups, rq, output);
   int32x4_t shared[4];
   opbridge_rows_stage(vdupq_n_s32(rq->multipliers[0]), vdupq_n_s32(rq->shifts[0]), shared);
   job.multiplier = shared[0];
@@ -263,36 +244,89 @@ static int32_t opbridge_helium_rows(const int8_t *x, const int8_t *filter, int32
   job.round = shared[3];
   job.stage = &job.multiplier;
   opbridge_helium_rows_shared(&job);
-  return 1;
 }
 
-int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_folded_params *caller_params,
-                                           const int8_t *input, const int8_t *filter, int8_t *output) {
-  if (!opbridge_fully_connected_call_valid(caller_params, input, filter, output)) {
-    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+/* The rows functions with per-channel stage constants: the constants of a span of groups on the
+ * stack, then the rows function over that span. */
+static __attribute__((noinline)) void opbridge_helium_rows_in_spans(const int8_t *x, const int8_t *filter,
+                                                                    int32_t depth, int32_t groups,
+                                                                    const opbridge_folded_requantization *rq,
+                                                                    int8_t *output) {
+  int32x4_t stage[4 * OPBRIDGE_ROWS_SPAN_GROUPS];
+  opbridge_rows_job job;
+  opbridge_rows_job_start(&job, x, filter, depth, groups, rq, output);
+  job.stage = stage;
+  for (int32_t first = 0; first < groups; first += OPBRIDGE_ROWS_SPAN_GROUPS) {
+    const int32_t span = groups - first < OPBRIDGE_ROWS_SPAN_GROUPS ? groups - first : OPBRIDGE_ROWS_SPAN_GROUPS;
+    for (int32_t group = 0; group < span; ++group) {
+      const int32_t unit = 4 * (first + group);
+      opbridge_rows_stage(vldrwq_s32(rq->multipliers + unit), vldrwq_s32(rq->shifts + unit), stage + 4 * group);
+    }
+    job.weights = filter + 4 * first * depth;
+    job.bias = rq->folded_bias + 4 * first;
+    job.destination = output + 4 * first;
+    job.end = job.destination + 4 * span;
+    opbridge_helium_rows_per_channel(&job);
   }
-  /* A local copy: stores to the output could alias the caller's, and would force reloads. */
-  const opbridge_fully_connected_s8_folded_params local_params = *caller_params;
-  const opbridge_fully_connected_s8_folded_params *params = &local_params;
+}
+
+/* opbridge_fully_connected_s8_folded and its _per_tensor form, after their checks: whole blocks of
+ * units take the rows functions where the input and the filter are word-aligned (then every batch's
+ * row is: such rows are multiples of 16 bytes) and the units past them opbridge_units; other calls
+ * take opbridge_units for every unit. `per_channel` (a constant) 0 leaves out the per-channel rows
+ * (opbridge_helium_rows_in_spans and its 1 KB of stage constants on the stack), a per-channel stage
+ * then taking opbridge_units, so that a module whose layers all share one stage neither links that
+ * path nor counts its stack. Every path is a call from this small frame, so the deepest is the
+ * rows'. */
+static inline __attribute__((always_inline)) int32_t opbridge_fully_connected_folded_body(
+    const opbridge_fully_connected_s8_folded_params *params, const int8_t *input, const int8_t *filter,
+    int8_t *output, const int32_t per_channel) {
+  /* In locals: stores to the output could alias the caller's parameters, and would force reloads. */
+  const int32_t batches = params->batches;
   const int32_t depth = params->input_depth;
   const int32_t units = params->output_depth;
+  const opbridge_folded_requantization *rq = &params->requantization;
+  const int32_t stage_per_channel = rq->per_channel;
   const int32_t whole_units = depth % 16 == 0 ? units / 4 * 4 : 0;
-  for (int32_t batch = 0; batch < params->batches; ++batch) {
+  const int32_t rows = whole_units > 0 && (((uintptr_t)input | (uintptr_t)filter) & 3) == 0 &&
+                       (per_channel || !stage_per_channel);
+  for (int32_t batch = 0; batch < batches; ++batch) {
     const int8_t *x = input + batch * depth;
     int8_t *row = output + batch * units;
-    /* Whole blocks take the rows functions (any stage) where the addresses allow VLDM. */
-    if (whole_units > 0 && !opbridge_helium_rows(x, filter, depth, whole_units / 4, &params->requantization, row)) {
-      opbridge_units_whole(x, filter, depth, whole_units, &params->requantization, row);
+    if (!rows) {
+      opbridge_units(x, filter, depth, units, rq, row);
+      continue;
+    }
+    if (per_channel && stage_per_channel) {
+      opbridge_helium_rows_in_spans(x, filter, depth, whole_units / 4, rq, row);
+    } else {
+      opbridge_helium_rows_one_stage(x, filter, depth, whole_units / 4, rq, row);
     }
     if (whole_units < units) {
-      opbridge_folded_requantization rest = params->requantization;
+      opbridge_folded_requantization rest = *rq;
       rest.folded_bias += whole_units;
-      rest.multipliers += rest.per_channel ? whole_units : 0;
-      rest.shifts += rest.per_channel ? whole_units : 0;
+      rest.multipliers += stage_per_channel ? whole_units : 0;
+      rest.shifts += stage_per_channel ? whole_units : 0;
       opbridge_units(x, filter + whole_units * depth, depth, units - whole_units, &rest, row + whole_units);
     }
   }
   return OPBRIDGE_STATUS_OK;
+}
+
+int32_t opbridge_fully_connected_s8_folded(const opbridge_fully_connected_s8_folded_params *params,
+                                           const int8_t *input, const int8_t *filter, int8_t *output) {
+  if (!opbridge_fully_connected_call_valid(params, input, filter, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  return opbridge_fully_connected_folded_body(params, input, filter, output, 1);
+}
+
+int32_t opbridge_fully_connected_s8_folded_per_tensor(const opbridge_fully_connected_s8_folded_params *params,
+                                                      const int8_t *input, const int8_t *filter, int8_t *output) {
+  if (!opbridge_fully_connected_call_valid(params, input, filter, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  return opbridge_fully_connected_folded_body(params, input, filter, output, 0);
 }
 
 /* The filter is plain in this variant (OPBRIDGE_DSP_WEIGHT_LAYOUT is 0). */
@@ -302,6 +336,17 @@ int32_t opbridge_fully_connected_s8_folded_dsp_layout(const opbridge_fully_conne
     return OPBRIDGE_STATUS_INVALID_ARGUMENT;
   }
   return opbridge_fully_connected_s8_folded(params, input, filter, output);
+}
+
+int32_t opbridge_fully_connected_s8_folded_dsp_layout_per_tensor(
+    const opbridge_fully_connected_s8_folded_params *params, const int8_t *input, const int8_t *filter,
+    int8_t *output) {
+  if (!opbridge_fully_connected_dsp_layout_call_valid(params, input, filter, output)) {
+    return OPBRIDGE_STATUS_INVALID_ARGUMENT;
+  }
+  /* The body itself, not a call to opbridge_fully_connected_s8_folded_per_tensor: its checks again
+   * would cost each layer about 20 instructions. */
+  return opbridge_fully_connected_folded_body(params, input, filter, output, 0);
 }
 
 /* Rows shorter than 16 bytes: the input vector is one register with zeros past its end, so each

@@ -156,6 +156,22 @@ int32_t opbridge_conv_2d_s8_folded_pointwise_by_channel(const opbridge_conv_s8_f
 int32_t opbridge_depthwise_conv_2d_s8_folded(const opbridge_conv_s8_folded_params *params, const int8_t *input,
                                              const int8_t *filter, int8_t *output);
 
+/* opbridge_depthwise_conv_2d_s8_folded, for the layers whose channels are whole blocks of 16 (the
+ * emitter's choice for those): the Helium variant is the same code without the partial block's path
+ * (channels past the last whole block, if any, run four at a time), so that a module whose layers
+ * take only whole blocks neither links that path nor counts its stack (docs/kernels.md, "Stack");
+ * elsewhere it is opbridge_depthwise_conv_2d_s8_folded. Any shape. */
+#if OPBRIDGE_KERNELS_HELIUM
+int32_t opbridge_depthwise_conv_2d_s8_folded_whole16(const opbridge_conv_s8_folded_params *params,
+                                                     const int8_t *input, const int8_t *filter, int8_t *output);
+#else
+static inline int32_t opbridge_depthwise_conv_2d_s8_folded_whole16(const opbridge_conv_s8_folded_params *params,
+                                                                   const int8_t *input, const int8_t *filter,
+                                                                   int8_t *output) {
+  return opbridge_depthwise_conv_2d_s8_folded(params, input, filter, output);
+}
+#endif
+
 /* The most taps (a 7x7 window) and line bytes opbridge_depthwise_conv_2d_s8_folded_8_channels takes. */
 #define OPBRIDGE_DEPTHWISE_8_CHANNELS_MAX_TAPS 49
 #define OPBRIDGE_DEPTHWISE_8_CHANNELS_LINES 1024
@@ -222,6 +238,31 @@ int32_t opbridge_fully_connected_s8_folded_short(const opbridge_fully_connected_
  * OPBRIDGE_STATUS_INVALID_ARGUMENT. */
 int32_t opbridge_fully_connected_s8_folded_dsp_layout(const opbridge_fully_connected_s8_folded_params *params,
                                                       const int8_t *input, const int8_t *filter, int8_t *output);
+
+/* opbridge_fully_connected_s8_folded and opbridge_fully_connected_s8_folded_dsp_layout for the
+ * layers whose units share one multiplier and shift (requantization.per_channel 0: the emitter's
+ * choice for those): the Helium variant is the same code without the per-channel rows (their
+ * stage constants take 1 KB of stack; a per-channel call there takes the slower units path), so
+ * that a module whose layers all share one stage neither links that path nor counts its stack
+ * (docs/kernels.md, "Stack"); elsewhere they are the plain entry points. Their shapes. */
+#if OPBRIDGE_KERNELS_HELIUM
+int32_t opbridge_fully_connected_s8_folded_per_tensor(const opbridge_fully_connected_s8_folded_params *params,
+                                                      const int8_t *input, const int8_t *filter, int8_t *output);
+int32_t opbridge_fully_connected_s8_folded_dsp_layout_per_tensor(
+    const opbridge_fully_connected_s8_folded_params *params, const int8_t *input, const int8_t *filter,
+    int8_t *output);
+#else
+static inline int32_t opbridge_fully_connected_s8_folded_per_tensor(
+    const opbridge_fully_connected_s8_folded_params *params, const int8_t *input, const int8_t *filter,
+    int8_t *output) {
+  return opbridge_fully_connected_s8_folded(params, input, filter, output);
+}
+static inline int32_t opbridge_fully_connected_s8_folded_dsp_layout_per_tensor(
+    const opbridge_fully_connected_s8_folded_params *params, const int8_t *input, const int8_t *filter,
+    int8_t *output) {
+  return opbridge_fully_connected_s8_folded_dsp_layout(params, input, filter, output);
+}
+#endif
 
 /* ADD and SUB of two int8 tensors of one shape. TFLite Micro's per-input stage (offset, the
  * shift left by 20, the input's multiplier) depends only on the input byte, so it is a table of

@@ -19,6 +19,7 @@ settings from config `operators`) -> patch-based stage (config `patch_based`) ->
 import dataclasses
 import pathlib
 import re
+import tempfile
 from typing import Annotated, Any, Literal
 
 import pydantic
@@ -34,6 +35,7 @@ from opbridge.backends.c.golden_inputs import DEFAULT_SEED
 from opbridge.backends.c.memory_plan import DEFAULT_ALIGNMENT, MemoryPlan, arena_lower_bound
 from opbridge.backends.c.placement import DEFAULT_SEARCH_BUDGET
 from opbridge.backends.c.schedule import best_schedule, reorder
+from opbridge.backends.c.stack_usage import StackBound, emitted_stack_bounds, with_stack_bounds
 from opbridge.errors import ConfigError, nearest
 from opbridge.frontends.models import is_exported_program, load_model, model_format
 from opbridge.ir import Graph
@@ -129,6 +131,10 @@ class ConvertArgs(pydantic.BaseModel):
     # Write OUTPUT_DIR/CMakeLists.txt (docs/integration.md); aot_model does not: a cc_library takes the folder.
     cmake_lists: bool = True
     golden_test: pathlib.Path | None = None  # also write a golden test program here
+    # Compute the module's worst-case stack on the Cortex-M55 and M4 with arm-none-eabi-gcc (printed, and
+    # in plan.json's "stack"; docs/kernels.md, "Stack"). The command line turns it on unless
+    # --no-stack-bound (aot_model passes that); off by default here, for the API and tests.
+    stack_bound: bool = False
     golden_cases: int = pydantic.Field(20, ge=1, le=1000)
     golden_seed: int = DEFAULT_SEED
     # Attribute rules, applied in order: [{type: CONV_2D | "*", attributes: {...}}].
@@ -263,6 +269,7 @@ class ConvertResult:
     patch_note: str = ""  # the patch-based stage chosen (patch_based), or why none
     import_notes: tuple[str, ...] = ()  # an ONNX opset upgraded, constant subgraphs folded
     pass_effects: tuple[PassEffect, ...] = ()  # what each built-in graph pass removed
+    stack_bounds: tuple[StackBound, ...] = ()  # per core, when computed (ConvertArgs.stack_bound)
 
     def summary(self) -> str:
         constants = sum(t.bytes for t in self.graph.tensors if t.is_constant)
@@ -280,6 +287,7 @@ class ConvertResult:
                     remaining_islands_note(self.graph),
                     self.schedule_note,
                     self.patch_note,
+                    *(bound.summary() for bound in self.stack_bounds),
                 )
                 if note
             )
@@ -419,6 +427,21 @@ class AotConverter:
             pass_effects=pass_effects,
         )
 
+    def stack_bounds(self, planned: PlannedModel) -> tuple[StackBound, ...]:
+        """The worst-case stack of `planned`'s module per core, from its C written into a temporary folder
+        (what `opbridge analyze` reports; convert computes it from the module it writes)."""
+        with tempfile.TemporaryDirectory(prefix="opbridge-stack-module-") as scratch:
+            module = emit_module(
+                planned.module_graph,
+                planned.operators.operators,
+                planned.plan,
+                self.config.prefix,
+                pathlib.Path(scratch) / self.config.prefix,
+                bundle_kernels=False,
+                cmake_lists=False,
+            )
+            return emitted_stack_bounds(module, self.config.prefix, planned.operators.operators, bundled=False)
+
     def convert(self) -> ConvertResult:
         config = self.config
         progress = self.progress
@@ -454,9 +477,17 @@ class AotConverter:
                 config.bundle_kernels,
                 config.cmake_lists,
             )
+        stack_bounds: tuple[StackBound, ...] = ()
+        plan_text = planned.plan.to_json(planned.module_graph)
+        if config.stack_bound:
+            progress.stage("computing the stack bound (arm-none-eabi-gcc -fstack-usage)")
+            stack_bounds = emitted_stack_bounds(
+                module, config.prefix, planned.operators.operators, config.bundle_kernels
+            )
+            plan_text = with_stack_bounds(plan_text, stack_bounds)
         with writing_to(plan_path, "plan_json", "--plan-json"):
             plan_path.parent.mkdir(parents=True, exist_ok=True)
-            plan_path.write_text(planned.plan.to_json(planned.module_graph) + "\n")
+            plan_path.write_text(plan_text + "\n")
         if config.golden_test is not None and golden is not None:
             with writing_to(config.golden_test, "golden_test", "--golden-test"):
                 config.golden_test.parent.mkdir(parents=True, exist_ok=True)
@@ -470,4 +501,5 @@ class AotConverter:
             patch_note=planned.patch_note,
             import_notes=planned.import_notes,
             pass_effects=planned.pass_effects,
+            stack_bounds=stack_bounds,
         )

@@ -11,6 +11,7 @@ it opens the same from a CI artefact, an e-mail or a file share.
 import html
 
 from opbridge.analysis.report import ArenaBar, Report
+from opbridge.backends.c.stack_usage import StackBound
 
 PLOT_WIDTH = 960
 ARENA_HEIGHT = 420
@@ -74,6 +75,13 @@ def render_html(report: Report) -> str:
     )
 
 
+def _stack_text(bound: StackBound) -> str:
+    """A stack bound as the totals table shows it (docs/kernels.md, "Stack")."""
+    if bound.kind == "exact-static":
+        return f"{bound.bytes:,} B (worst case, {' '.join(bound.flags)}); deepest path: {bound.path_text()}"
+    return bound.summary().split(": ", 1)[1]
+
+
 def _totals(report: Report) -> str:
     tflm = report.tflm
     if tflm is None:
@@ -100,6 +108,7 @@ def _totals(report: Report) -> str:
         ("constants (flash)", f"{report.constant_bytes:,} B"),
         ("MACs", f"{report.macs:,} (MACs/16, the M55's floor: {report.macs // 16:,})"),
         *((f"estimated instructions, {core}", _figure(report.estimated_instructions(core))) for core in report.cores),
+        *((f"stack, {bound.core}", _stack_text(bound)) for bound in report.stack),
     ]
     body = "".join(f"<tr><td>{_e(name)}</td><td class='text'>{_e(value)}</td></tr>" for name, value in rows)
     return f'<table class="totals" id="totals">{body}</table>'

@@ -21,6 +21,7 @@ from typing import Any
 from opbridge.analysis.instruction_costs import InstructionCosts, load_instruction_costs, node_work
 from opbridge.analysis.tflm import TflmArena, tflm_arena
 from opbridge.backends.c.memory_plan import MemoryPlan, tensor_lifetimes
+from opbridge.backends.c.stack_usage import StackBound
 from opbridge.converter import AotConverter, ConvertArgs
 from opbridge.ir import Graph, Node, Tensor
 from opbridge.passes.pipeline import passes_note
@@ -82,6 +83,7 @@ class Report:
     notes: tuple[str, ...]  # what the graph passes removed, the schedule's and patch stage's notes
     patch_stage: dict[str, Any] | None
     max_arena_bytes: int | None = None  # the RAM budget of the settings (max_arena_bytes), if any
+    stack: tuple[StackBound, ...] = ()  # the module's worst-case stack per core (ConvertArgs.stack_bound)
 
     @property
     def macs(self) -> int:
@@ -130,6 +132,7 @@ class Report:
             "instruction_source": self.instruction_source,
             "notes": list(self.notes),
             "patch_stage": self.patch_stage,
+            "stack": {bound.core: bound.to_dict() for bound in self.stack},
             "nodes": [dataclasses.asdict(row) for row in self.rows],
             "arena": [dataclasses.asdict(bar) for bar in self.bars],
         }
@@ -165,6 +168,7 @@ class Report:
             f"  largest-first placement (TFLite Micro's planner) of the same buffers: {self.largest_first_bytes} bytes",
             _tflm_line(self.tflm),
             self.budget_line(),
+            *(bound.summary() for bound in self.stack),
             f"MACs: {self.macs} (MACs/16, the M55's floor: {self.macs // 16}); constants: {self.constant_bytes} bytes",
             "in, out: activation bytes read and written; live: arena bytes live during the step; top: the highest",
             "  arena byte in use then; instructions: estimated from the " + self.instruction_source,
@@ -207,6 +211,11 @@ def analyze_model(
     """The report of one model (config as for a conversion; nothing is written)."""
     converter = AotConverter(config, registry_context, progress)
     planned = converter.plan()
+    stack = ()
+    if config.stack_bound:
+        if progress is not None:
+            progress.stage("computing the stack bound (arm-none-eabi-gcc -fstack-usage)")
+        stack = converter.stack_bounds(planned)
     if with_tflm and progress is not None:
         progress.stage("measuring TFLite Micro's arena")
     notes = (
@@ -223,6 +232,7 @@ def analyze_model(
         costs=costs,
         with_tflm=with_tflm,
         operators=converter.registry_context.operators,
+        stack=stack,
     )
 
 
@@ -235,6 +245,7 @@ def build_report(
     costs: InstructionCosts | None = None,
     with_tflm: bool = True,
     operators: OperatorRegistry | None = None,
+    stack: tuple[StackBound, ...] = (),
 ) -> Report:
     """The report of a planned module (`graph` as the module runs it, e.g. ConvertResult.graph); each
     node's MACs are its definition's in `operators` (default: the built-ins)."""
@@ -261,6 +272,7 @@ def build_report(
         notes=tuple(note for note in notes if note),
         patch_stage=plan.patch_stage,
         max_arena_bytes=config.max_arena_bytes,
+        stack=stack,
     )
 
 

@@ -235,6 +235,10 @@ def folded_kernel(graph: Graph, node: Node) -> str:
             return "opbridge_depthwise_conv_2d_s8_folded_8_channels"
         if _depthwise_planar_fits(graph, node) and _depthwise_planar_pays(graph, node):
             return "opbridge_depthwise_conv_2d_s8_folded_planar"
+        # Channels in whole blocks of 16: the plain form without the partial block's path (its code
+        # and stack, which such a layer never takes).
+        if graph.tensor(node.inputs[0]).shape[3] % 16 == 0:
+            return "opbridge_depthwise_conv_2d_s8_folded_whole16"
         return "opbridge_depthwise_conv_2d_s8_folded"
     if _pointwise_by_channel_pays(graph, node):
         return "opbridge_conv_2d_s8_folded_pointwise_by_channel"
@@ -274,7 +278,8 @@ def kernel_path(graph: Graph, node: Node) -> str:
     if folded_convolution_bias(graph, node, depthwise=depthwise) is None:
         return "other"
     stem = "opbridge_depthwise_conv_2d_s8_folded" if depthwise else "opbridge_conv_2d_s8_folded"
-    path = folded_kernel(graph, node).removeprefix(stem).removeprefix("_") or "folded"
+    # The whole-block entry point is the plain form's code less a path it never takes: the same cost.
+    path = folded_kernel(graph, node).removeprefix(stem).removeprefix("_").removesuffix("whole16") or "folded"
     if depthwise and graph.tensor(node.outputs[0]).shape[3] % 16 and path != "8_channels":
         path += "+partial"
     return path

@@ -185,7 +185,7 @@ def emit_fully_connected(ctx: EmitContext, node: Node) -> NodeCode:
             )
             filter_pointer = ctx.pointer(node.inputs[1])
             adjusted = dsp_layout_filter(graph, node)
-            kernel = folded_kernel(depth, adjusted is not None)
+            kernel = folded_kernel(depth, adjusted is not None, one_stage(multipliers, shifts))
             if adjusted is not None:
                 filter_definition, filter_pointer = dsp_layout_filter_definition(ctx, node, adjusted)
                 # The folded bias is definitions[0] (folded_requantization); the layout's differs.
@@ -233,13 +233,18 @@ def folded_fully_connected_bias(graph: Graph, node: Node) -> np.ndarray | None:
     return fold_layer_bias(graph, node, np.asarray(filter_tensor.data, dtype=np.int64).sum(axis=1))
 
 
-def folded_kernel(depth: int, dsp_layout: bool) -> str:
+def folded_kernel(depth: int, dsp_layout: bool, shared_stage: bool) -> str:
     """The folded entry point of a layer of `depth`-byte rows: the DSP layout's where the emitter writes
     the filter in it (dsp_layout_filter), rows shorter than a vector their own (each row one vector on
-    Helium), else the plain one."""
+    Helium), else the plain one; the DSP layout's and the plain one in their "_per_tensor" form when
+    the units share one multiplier and shift (`shared_stage`: the form without the per-channel path,
+    its code and stack, which such a layer never takes)."""
+    per_tensor = "_per_tensor" if shared_stage else ""
     if dsp_layout:
-        return "opbridge_fully_connected_s8_folded_dsp_layout"
-    return "opbridge_fully_connected_s8_folded" + ("_short" if depth < 16 else "")
+        return "opbridge_fully_connected_s8_folded_dsp_layout" + per_tensor
+    if depth < 16:
+        return "opbridge_fully_connected_s8_folded_short"
+    return "opbridge_fully_connected_s8_folded" + per_tensor
 
 
 def kernel_path(graph: Graph, node: Node) -> str:
@@ -250,13 +255,16 @@ def kernel_path(graph: Graph, node: Node) -> str:
     if folded_fully_connected_bias(graph, node) is None:
         return "other"
     depth = graph.tensor(node.inputs[1]).shape[1]
-    kernel = folded_kernel(depth, dsp_layout_filter(graph, node) is not None)
-    path = kernel.removeprefix("opbridge_fully_connected_s8_folded").removeprefix("_") or "folded"
     input_q, filter_q, output_q = (
         graph.tensor(i).quantization for i in (node.inputs[0], node.inputs[1], node.outputs[0])
     )
     assert input_q is not None and filter_q is not None and output_q is not None
-    return path if one_stage(*fully_connected_multipliers(input_q, filter_q, output_q)) else f"{path}+per_channel"
+    shared = one_stage(*fully_connected_multipliers(input_q, filter_q, output_q))
+    kernel = folded_kernel(depth, dsp_layout_filter(graph, node) is not None, shared)
+    # The "_per_tensor" form is its plain form's code less a path it never takes: the same cost.
+    stem = kernel.removeprefix("opbridge_fully_connected_s8_folded").removesuffix("_per_tensor")
+    path = stem.removeprefix("_") or "folded"
+    return path if shared else f"{path}+per_channel"
 
 
 def folded_bias_input(graph: Graph, node: Node) -> list[int]:
