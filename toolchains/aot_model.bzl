@@ -10,7 +10,10 @@ into a cc_library, plus its golden test.
 
 makes `:kws` (a cc_library of the emitted module: `#include "kws.h"`),
 `:kws_plan` (its memory plan, JSON), and `:kws_golden_test` on every platform (toolchains/emulated_test.bzl): the
-module run on seeded inputs against the NumPy reference's outputs.
+module run on seeded inputs against the NumPy reference's outputs. The host variant is tagged
+"emitted_c": `bazel test --config=sanitize --test_tag_filters=emitted_c --build_tests_only //...` runs
+every model's module under ASan + UBSan (docs/testing.md). `sanitized_test = True` adds
+`:kws_golden_test_sanitized`, the host golden test under ASan + UBSan in every `bazel test`.
 
 A model with custom operators names its plugin modules and a converter
 binary that can import them (a host_py_binary of python/opbridge/cli.py
@@ -27,7 +30,7 @@ with the plugin's py_library in deps):
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
-load("//toolchains:emulated_test.bzl", "cc_multiplatform_test")
+load("//toolchains:emulated_test.bzl", "EMITTED_C_TAG", "cc_multiplatform_test")
 load("//toolchains:shared_outputs.bzl", "platform_shared_outputs")
 
 def _aot_module_impl(ctx):
@@ -45,6 +48,8 @@ def _aot_module_impl(ctx):
     arguments.add("--plan-json", plan)
     # The library links //cc/kernels itself.
     arguments.add("--no-bundle-kernels")
+    # The stack bound compiles every kernel twice more (arm-none-eabi-gcc); tests/stack checks it.
+    arguments.add("--no-stack-bound")
     # A cc_library takes the folder as sources: a CMakeLists.txt is neither source nor header.
     arguments.add("--no-cmake-lists")
     arguments.add("--golden-cases", str(ctx.attr.golden_cases))
@@ -96,11 +101,14 @@ def aot_model(
         visibility = None,
         tags = [],
         kernel_deps = [],
+        sanitized_test = False,
         **kwargs):
     """The emitted module of `model` as cc_library `name`, and `name_golden_test` on every platform.
 
     converter: the opbridge command line that converts (default: //python/opbridge:opbridge_cli, or for
     a .pt2 program //python/opbridge:opbridge_cli_torch, the one with torch in its runfiles).
+    sanitized_test: also `name_golden_test_sanitized`, the host golden test with the module, the
+    kernels and the test program built under ASan + UBSan (a second compile of them all).
     """
     if converter == None:
         torch_program = model.endswith(".pt2")
@@ -175,4 +183,6 @@ def aot_model(
         deps = [":" + name],
         size = "medium",
         tags = tags,
+        host_tags = [EMITTED_C_TAG],
+        sanitized = sanitized_test,
     )

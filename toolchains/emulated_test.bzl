@@ -8,6 +8,8 @@
   cc_multiplatform_test
                        from one set of sources: a host cc_test plus emulated
                        tests on aarch64, Cortex-M55 and Cortex-M4.
+  sanitized_test       runs a host program built, with everything it links,
+                       under AddressSanitizer + UndefinedBehaviorSanitizer.
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_test")
@@ -72,6 +74,68 @@ platform_binary = rule(
     },
 )
 
+# The flags of `--config=sanitize` (.bazelrc; keep the two the same): AddressSanitizer and
+# UndefinedBehaviorSanitizer (with float-to-integer conversions out of range), the first report fatal.
+SANITIZER_COPTS = [
+    "-fsanitize=address,undefined,float-cast-overflow",
+    "-fno-sanitize-recover=all",
+    "-fno-omit-frame-pointer",
+]
+SANITIZER_LINKOPTS = ["-fsanitize=address,undefined,float-cast-overflow"]
+SANITIZER_ENV = {
+    "ASAN_OPTIONS": "halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1:strict_string_checks=1",
+    "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
+}
+
+# The tag of the host variants of the tests that run emitted C: every aot_model's golden test, the
+# kernels' golden and form tests, the kernels' own tests. `bazel test --config=sanitize
+# --test_tag_filters=emitted_c --build_tests_only //...` runs exactly these, on the host only.
+EMITTED_C_TAG = "emitted_c"
+
+def _with(options, extra):
+    return options + [option for option in extra if option not in options]
+
+def _sanitize_transition_impl(settings, attr):
+    # Added to the command line's own flags (nothing changes under --config=sanitize).
+    return {
+        "//command_line_option:copt": _with(settings["//command_line_option:copt"], SANITIZER_COPTS),
+        "//command_line_option:linkopt": _with(settings["//command_line_option:linkopt"], SANITIZER_LINKOPTS),
+    }
+
+_sanitize_transition = transition(
+    implementation = _sanitize_transition_impl,
+    inputs = ["//command_line_option:copt", "//command_line_option:linkopt"],
+    outputs = ["//command_line_option:copt", "//command_line_option:linkopt"],
+)
+
+def _sanitized_test_impl(ctx):
+    # With a transition on the attribute, Bazel 4.2.3 gives a list.
+    program = ctx.attr.program[0][DefaultInfo]
+    output = ctx.actions.declare_file(ctx.label.name)
+    ctx.actions.symlink(output = output, target_file = program.files_to_run.executable, is_executable = True)
+    return [
+        DefaultInfo(
+            executable = output,
+            runfiles = ctx.runfiles(files = [output]).merge(program.default_runfiles),
+        ),
+        testing.TestEnvironment(SANITIZER_ENV),
+    ]
+
+sanitized_test = rule(
+    implementation = _sanitized_test_impl,
+    doc = """Runs the host program `program`, built with everything it links (C/C++ deps, kernels,
+emitted modules) under AddressSanitizer + UndefinedBehaviorSanitizer (SANITIZER_COPTS, through a
+transition on --copt and --linkopt); any report fails the test. A configuration of its own: the
+program's dependencies are compiled a second time.""",
+    test = True,
+    attrs = {
+        "program": attr.label(mandatory = True, executable = True, cfg = _sanitize_transition),
+        "_allowlist_function_transition": attr.label(
+            default = "@bazel_tools//tools/allowlists/function_transition_allowlist",
+        ),
+    },
+)
+
 def _emulated_test_impl(ctx):
     program = ctx.executable.program
     script = ctx.actions.declare_file(ctx.label.name + ".sh")
@@ -108,6 +172,8 @@ def cc_multiplatform_test(
         platforms = ["x86_64_linux", "aarch64_linux", "cortex_m55", "cortex_m4"],
         timeout_seconds = 60,
         tags = [],
+        host_tags = [],
+        sanitized = False,
         size = "small",
         **kwargs):
     """One C/C++ test program, run on the host and under emulation.
@@ -120,6 +186,10 @@ def cc_multiplatform_test(
     and `name_bin` (the program as a plain cc_binary, linked with the board
     support of whatever platform it is built for) plus `name_<platform>_elf`.
     The program's exit status decides; faults and hangs fail the test.
+
+    host_tags: tags of the host cc_test only (e.g. EMITTED_C_TAG: its runs under --config=sanitize).
+    sanitized: also `name_sanitized`, the host program under ASan + UBSan in every
+    `bazel test` (sanitized_test; its dependencies are compiled a second time).
     """
     if "x86_64_linux" in platforms:
         cc_test(
@@ -127,11 +197,13 @@ def cc_multiplatform_test(
             srcs = srcs,
             deps = deps,
             copts = copts,
-            tags = tags,
+            tags = tags + host_tags,
             size = size,
             target_compatible_with = HOST_ONLY,
             **kwargs
         )
+    elif host_tags or sanitized:
+        fail("cc_multiplatform_test(%s): host_tags and sanitized need x86_64_linux in platforms" % name)
     cc_binary(
         name = name + "_bin",
         srcs = srcs,
@@ -141,6 +213,14 @@ def cc_multiplatform_test(
         testonly = True,
         **kwargs
     )
+    if sanitized:
+        sanitized_test(
+            name = name + "_sanitized",
+            program = ":" + name + "_bin",
+            tags = tags,
+            size = size,
+            target_compatible_with = HOST_ONLY,
+        )
     for platform in platforms:
         if platform == "x86_64_linux":
             continue

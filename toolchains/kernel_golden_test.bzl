@@ -15,7 +15,8 @@ seeded inputs and the NumPy reference's outputs). For each operator it makes
 `<op>_kernel_module` (a cc_library of the module, linked with
 //cc/kernels:kernels) and `<op>_kernel_test` on every platform
 (toolchains/emulated_test.bzl: x86_64, aarch64, Cortex-M55, Cortex-M4), and
-`name` is a test_suite of them all. aot_model does the same for whole models.
+`name` is a test_suite of them all. aot_model does the same for whole models. The host tests are
+tagged "emitted_c", as aot_model's are: `--config=sanitize` runs them under ASan + UBSan.
 
 The folded kernel forms' differential tests use the same macro with
 `flag = "--forms"` and `kind = "form"`: the generator gets
@@ -24,7 +25,7 @@ The folded kernel forms' differential tests use the same macro with
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
-load("//toolchains:emulated_test.bzl", "cc_multiplatform_test")
+load("//toolchains:emulated_test.bzl", "EMITTED_C_TAG", "cc_multiplatform_test")
 load("//toolchains:shared_outputs.bzl", "platform_shared_outputs")
 
 def _kernel_golden_sources_impl(ctx):
@@ -130,6 +131,8 @@ def kernel_golden_tests(
             deps = [":%s_%s_module" % (operator, kind)],
             platforms = platforms,
             tags = tags,
+            # The host test runs under --config=sanitize (toolchains/emulated_test.bzl).
+            host_tags = [EMITTED_C_TAG] if "x86_64_linux" in platforms else [],
             **kwargs
         )
     native.test_suite(
