@@ -28,6 +28,7 @@ from opbridge.errors import DataFileError
 NPY_MAGIC = b"\x93NUMPY"
 # numpy.load refuses longer headers too (its max_header_size): a header this long is damage, not data.
 MAX_NPY_HEADER_BYTES = 10_000
+MAX_NPY_DIMENSIONS = 64  # numpy's limit on an array's axes (NPY_MAXDIMS)
 # dtype kinds an array of numbers can have: bool, signed, unsigned, float, complex.
 NUMERIC_KINDS = "biufc"
 
@@ -104,7 +105,12 @@ def read_npy(path: pathlib.Path | str, *, role: str = ".npy file") -> np.ndarray
             "like this",
         )
     array = np.frombuffer(data, dtype=dtype, count=count, offset=offset)
-    return array.reshape(shape, order="F" if fortran_order else "C").copy()
+    try:
+        return array.reshape(shape, order="F" if fortran_order else "C").copy()
+    except ValueError as error:  # an empty array whose other axes numpy cannot address
+        raise DataFileError(
+            f"{where}: numpy cannot hold {_npy_type(dtype, shape)}: {error}", hint=SAVE_NPY_HINT
+        ) from None
 
 
 def _what_it_is(data: bytes) -> str:
@@ -170,6 +176,15 @@ def _npy_header(data: bytes, where: str) -> tuple[np.dtype, tuple[int, ...], boo
         raise DataFileError(f"{where}: its header's shape {shape!r} is not a tuple of sizes >= 0", hint=damaged)
     if not isinstance(fortran_order, bool):
         raise DataFileError(f"{where}: its header's fortran_order {fortran_order!r} is not True or False", hint=damaged)
+    # What numpy can hold: at most 64 axes, and every size (and their product) within its index type.
+    if len(shape) > MAX_NPY_DIMENSIONS:
+        raise DataFileError(
+            f"{where}: its header's shape has {len(shape)} axes; numpy arrays have at most {MAX_NPY_DIMENSIONS}",
+            hint=damaged,
+        )
+    limit = np.iinfo(np.intp).max
+    if any(size > limit for size in shape) or math.prod(size for size in shape if size) > limit:
+        raise DataFileError(f"{where}: its header's shape {shape!r} is larger than any array can be", hint=damaged)
     dtype = _npy_dtype(header["descr"], where, damaged)
     return dtype, shape, fortran_order, offset
 

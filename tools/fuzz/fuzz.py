@@ -20,6 +20,7 @@ command that sets it.
 """
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
@@ -101,6 +102,11 @@ def worker(name: str, known_path: pathlib.Path | None, libfuzzer_args: list[str]
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
 
+    # One seed first, without the per-input limit: the first .pt2 load imports much of torch lazily.
+    # Warming up only: the fuzzer replays every seed under the contract.
+    for path in targets.seed_files(name)[:1]:
+        with contextlib.suppress(Exception):
+            targets.run_target(name, path.read_bytes())
     del call
     atheris.Setup([sys.argv[0], *libfuzzer_args], test_one_input)
     atheris.Fuzz()
@@ -215,8 +221,17 @@ def main(argv: list[str] | None = None) -> int:
         "--work", type=pathlib.Path, help="keep each target's grown corpus and logs here (reused by the next run)"
     )
     parser.add_argument("--keep-going", action="store_true", help="go on after a finding, to find others")
+    parser.add_argument(
+        "--require-all", action="store_true", help="fail when a target cannot run (a module it needs is missing)"
+    )
     arguments = parser.parse_args(argv)
     names = list(targets.TARGETS) if arguments.target == "all" else [arguments.target]
+    missing = {name: targets.missing_modules(name) for name in names}
+    if arguments.require_all and any(missing.values()):
+        for name, modules in missing.items():
+            if modules:
+                print(f"{name}: cannot import {', '.join(modules)} (docs/fuzzing.md: PYTHONPATH)")
+        return 2
     shared = targets.shared_dir()
     print(f"seeds: tools/fuzz/corpus, regressions, and {shared or 'no shared models (set OPBRIDGE_SHARED_DIR)'}")
     findings = [path for name in names for path in fuzz_target(name, arguments, shared)]

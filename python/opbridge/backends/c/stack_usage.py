@@ -71,6 +71,7 @@ LIBRARY_FRAMES = (
 )
 _CACHE_VERSION = "2"
 _INDIRECT = "__indirect_call"
+LIBRARY_WHERE = "library"  # the `where` of a function read from the toolchain's libraries
 # Relocations that are calls or branches: every other one naming a function takes its address.
 _CALL_RELOCATIONS = frozenset(
     {"R_ARM_THM_CALL", "R_ARM_THM_JUMP24", "R_ARM_THM_JUMP19", "R_ARM_CALL", "R_ARM_JUMP24", "R_ARM_PC24"}
@@ -352,7 +353,10 @@ def _compile_unit(job: _Compile, scratch: pathlib.Path, compiler: str, readelf: 
     ]  # fmt: skip
     compiled = subprocess.run(command, capture_output=True, text=True, check=False, cwd=folder)
     if compiled.returncode != 0:
-        raise StackAnalysisError(f"{job.source.name} does not compile for the stack analysis:\n{compiled.stderr}")
+        # The compiler's messages name the file by its folder: left out, so a report is the same wherever the
+        # module was written.
+        messages = compiled.stderr.replace(f"{job.source.parent}/", "")
+        raise StackAnalysisError(f"{job.source.name} does not compile for the stack analysis:\n{messages}")
     unit_name = job.source.name
     functions = _read_callgraph((folder / f"{job.source.stem}.ci").read_text(), unit_name)
     # GCC's frames leave out what inline assembly pushes (a naked function's whole frame) and its graph
@@ -481,7 +485,7 @@ def _library_functions(names: Sequence[str], flags: Sequence[str], compiler: str
         dump = subprocess.run(
             [objdump, "-d", "--no-show-raw-insn", str(elf)], capture_output=True, text=True, check=True
         ).stdout
-    functions = _read_disassembly(dump, "library")
+    functions = _read_disassembly(dump, LIBRARY_WHERE)
     _LIBRARY_CACHE[key] = functions
     return functions
 
@@ -627,7 +631,9 @@ def deepest_path(
         best = (0, [])
         for callee in sorted(function.calls):
             if callee == _INDIRECT:
-                if not targets:
+                # A library function's pointer (a callback newlib was given, a return through a register)
+                # need not be one the program's code takes the address of.
+                if not targets or function.where == LIBRARY_WHERE:
                     reason = f"{name} ({function.where}) calls through a pointer the analysis cannot resolve"
                     raise _UnboundedError(reason)
                 for target in targets:

@@ -13,6 +13,7 @@
 """
 
 import contextlib
+import io
 import json
 import logging
 import pathlib
@@ -431,7 +432,8 @@ def check_archive(path: pathlib.Path, size: int) -> None:
                     contents[member.filename] = opened.read(member.file_size + 1)
             pickled = _pickled_payloads(path, contents)
             for name, data in contents.items():
-                _check_member_content(path, name, data, name in pickled)
+                # torch's archive reader finds members whatever their case: names compared case-folded.
+                _check_member_content(path, name, data, name.casefold() in pickled)
     except ModelFormatError:
         raise
     except Exception as error:  # zipfile raises BadZipFile, EOFError, zlib.error, NotImplementedError ...
@@ -454,11 +456,11 @@ def _check_members(path: pathlib.Path, members: list[zipfile.ZipInfo], where: st
             problem = "contains '..'"
         elif "\0" in name:
             problem = "contains a NUL character"
-        elif name in seen:
-            problem = "is in the archive twice"
+        elif name.casefold() in seen:
+            problem = "is in the archive twice (names compared without case, as torch finds them)"
         if problem:
             raise ModelFormatError(f"{where}: member {name!r} {problem}", hint=ARCHIVE_HINT)
-        seen.add(name)
+        seen.add(name.casefold())
         total += member.file_size
         if member.file_size > RATIO_FROM_BYTES and member.file_size > MAX_RATIO * max(member.compress_size, 1):
             raise ModelFormatError(
@@ -484,7 +486,7 @@ def _pickled_payloads(path: pathlib.Path, contents: dict[str, bytes]) -> set[str
             entries = json.loads(data).get("config", {})
             for entry in entries.values():
                 if entry.get("use_pickle"):
-                    pickled.add(posixpath.join(posixpath.dirname(name), entry["path_name"]))
+                    pickled.add(posixpath.join(posixpath.dirname(name), entry["path_name"]).casefold())
         except Exception as error:  # not JSON, or not the payload config's shape
             raise ModelFormatError(
                 f"{path}: member {name!r} is not a payload config torch can read: {error}", hint=ARCHIVE_HINT
@@ -496,23 +498,45 @@ def _check_member_content(path: pathlib.Path, name: str, data: bytes, marked_pic
     """A member torch may unpickle: a nested torch.save archive (its data.pkl); a member a payload
     config marks use_pickle, or named .pt/.pkl, as a raw pickle. Raw tensor bytes are not pickles."""
     where = f"{path}: member {name!r}"
-    if any(marker in f"/{name}" for marker in CODE_MEMBERS):
+    if any(marker in f"/{name}".casefold() for marker in CODE_MEMBERS):
         raise ModelFormatError(
             f"{where} holds a TorchScript or opaque Python object, which torch.export.load unpickles without "
             "restriction (it could run any code); opbridge does not load such programs",
             hint="export the model without custom objects among its constants",
         )
     if data[:4] == b"PK\x03\x04":
-        import io
-
         with zipfile.ZipFile(io.BytesIO(data)) as nested:
             inner = nested.infolist()
             _check_members(path, inner, where)
             for member in inner:
-                if member.filename.endswith(".pkl"):
+                if member.filename.casefold().endswith(".pkl"):
                     check_pickle(nested.read(member), f"{where}, {member.filename!r}")
-    elif marked_pickled or name.endswith((".pt", ".pkl")):
+        if marked_pickled or name.casefold().endswith(".pt"):
+            _load_weights_only(data, where)
+    elif marked_pickled:
+        # torch.export.save writes these with torch.save (a zip archive); a bare pickle here would be read
+        # by torch.load's legacy format, several pickles in a row, without weights_only.
+        raise ModelFormatError(f"{where} is marked use_pickle but is not a torch.save archive", hint=ARCHIVE_HINT)
+    elif name.casefold().endswith((".pt", ".pkl")):
         check_pickle(data, where)
+
+
+def _load_weights_only(data: bytes, where: str) -> None:
+    """A torch.save archive that torch.export.load reads with weights_only=False, read first by torch's
+    weights-only unpickler: it refuses every global and call outside its allow list, so what passes it
+    runs nothing else when read without the restriction."""
+    import torch
+
+    try:
+        torch.load(io.BytesIO(data), weights_only=True, map_location="cpu")
+    except Exception as error:  # UnpicklingError for what it refuses; anything on a damaged archive
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ModelFormatError(
+            f"{where} does not load with torch's weights-only unpickler ({reason}); loading it without that "
+            "restriction, as torch.export.load does, could run code, and opbridge refuses it",
+            hint="save the program again with torch.export.save from the model itself; "
+            "load .pt2 files only from sources you trust",
+        ) from None
 
 
 def check_pickle(data: bytes, where: str) -> None:

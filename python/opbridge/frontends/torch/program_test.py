@@ -7,9 +7,11 @@ before torch opens them. The command line converts a .pt2 file."""
 
 import contextlib
 import io
+import json
 import os
 import pathlib
 import pickle
+import posixpath
 import subprocess
 import sys
 import textwrap
@@ -168,13 +170,21 @@ def test_a_file_that_is_not_an_archive_is_refused(tmp_path: pathlib.Path) -> Non
         load_torch_program(path, CONTEXT)
 
 
-def rewritten(saved: bytes, path: pathlib.Path, extra: list[tuple[str, bytes, int]], drop: str = "") -> pathlib.Path:
-    """The saved archive with the members whose name ends with `drop` left out and `extra` (name, data,
-    compression) added, written to `path`."""
+def rewritten(
+    saved: bytes,
+    path: pathlib.Path,
+    extra: list[tuple[str, bytes, int]],
+    drop: str | None = "",
+    dropped: tuple[str, ...] = (),
+) -> pathlib.Path:
+    """The saved archive with the members whose name ends with `drop`, or is one of `dropped`, left out
+    and `extra` (name, data, compression) added, written to `path`."""
     source = zipfile.ZipFile(io.BytesIO(saved))
     with zipfile.ZipFile(path, "w") as archive, warnings.catch_warnings():
         warnings.simplefilter("ignore")  # zipfile warns about duplicate names
         for member in source.infolist():
+            if member.filename in dropped:
+                continue
             if not (drop and member.filename.endswith(drop)):
                 archive.writestr(member, source.read(member))
         for name, data, compression in extra:
@@ -278,6 +288,39 @@ def test_a_pickle_importing_more_than_tensors_is_refused_and_never_run(
         check=False,
     )
     assert marker.exists()
+
+
+@pytest.mark.parametrize("as_torch_save", [False, True], ids=["bare pickle", "torch.save archive"])
+def test_a_weight_marked_use_pickle_under_a_name_of_other_case_is_checked_and_never_run(
+    as_torch_save: bool, saved_program: bytes, tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The weights config marks a weight use_pickle with its path_name upper-cased: torch's archive reader
+    finds the member whatever its case and reads it with torch.load(weights_only=False). The member holds
+    a pickle calling os.system, bare or inside a torch.save archive: refused, never run."""
+    marker = tmp_path / "ran"
+    archive = zipfile.ZipFile(io.BytesIO(saved_program))
+    config_name = next(m.filename for m in archive.infolist() if m.filename.endswith("weights_config.json"))
+    config = json.loads(archive.read(config_name))
+    entry = next(iter(config["config"].values()))
+    weight_name = posixpath.join(posixpath.dirname(config_name), entry["path_name"])
+    entry.update(use_pickle=True, path_name=entry["path_name"].upper())
+    if as_torch_save:
+        payload = io.BytesIO()
+        torch.save(RunsCode(marker), payload)
+        data = payload.getvalue()
+    else:
+        data = pickle.dumps(RunsCode(marker), protocol=2)
+    path = rewritten(
+        saved_program,
+        tmp_path / "small.pt2",
+        [(config_name, json.dumps(config).encode(), zipfile.ZIP_STORED), (weight_name, data, zipfile.ZIP_STORED)],
+        drop=None,
+        dropped=(config_name, weight_name),
+    )
+    error = refused(path, tmp_path, capsys)
+    expected = "is a pickle that imports 'posix.system'" if as_torch_save else "is not a torch.save archive"
+    assert f"member {weight_name!r}" in error and expected in error, error
+    assert not marker.exists()
 
 
 def save_a_program_calling_an_op_defined_elsewhere(path: pathlib.Path) -> None:
