@@ -33,15 +33,12 @@ and opbridge reads as the one scale it holds (as ONNX's own QLinear ops allow).
 
 import argparse
 import dataclasses
-import json
 import os
 import pathlib
 import queue
 import random
 import resource
-import select
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
@@ -51,6 +48,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
+from peer_process import PeerProcess
 
 ZOO = ("squeezenet", "shufflenet", "inception_v1")
 TORCH = ("torch_cnn", "torch_cnn_qdq", "torch_cnn_qoperator")
@@ -260,58 +258,6 @@ def mutate(data: bytes, rng: random.Random, kinds: tuple[str, ...] = KINDS) -> t
 # onnxruntime in worker processes -----------------------------------------------------------------
 
 
-class OrtWorker:
-    """One onnxruntime worker process; restarted after it crashes or hangs."""
-
-    def __init__(self, timeout: float, memory: int) -> None:
-        self.timeout, self.memory = timeout, memory
-        self.process: subprocess.Popen[str] | None = None
-
-    def _start(self) -> subprocess.Popen[str]:
-        return subprocess.Popen(
-            [sys.executable, "-c", WORKER, str(self.memory)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-        )
-
-    def judge(self, path: pathlib.Path) -> tuple[bool, str]:
-        if self.process is None or self.process.poll() is not None:
-            self.process = self._start()
-        assert self.process.stdin is not None and self.process.stdout is not None
-        try:
-            self.process.stdin.write(f"{path}\n")
-            self.process.stdin.flush()
-        except BrokenPipeError:
-            return self._dead("crashed")
-        ready, _, _ = select.select([self.process.stdout], [], [], self.timeout)
-        if not ready:
-            return self._dead(f"hung (over {self.timeout:.0f} s)")
-        line = self.process.stdout.readline()
-        if not line:
-            return self._dead(f"crashed (exit status {self.process.wait()})")
-        verdict = json.loads(line)
-        return bool(verdict["ok"]), str(verdict["error"])
-
-    def _dead(self, what: str) -> tuple[bool, str]:
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait()
-        self.process = None
-        return False, f"onnxruntime {what}"
-
-    def close(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            assert self.process.stdin is not None
-            self.process.stdin.close()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-
 def judge_with_onnxruntime(cases: list[Case], workers: int, timeout: float, memory: int) -> threading.Thread:
     """Fills each case's ort_ok and ort_error in background threads (one worker process each)."""
     jobs: queue.Queue[Case] = queue.Queue()
@@ -319,14 +265,18 @@ def judge_with_onnxruntime(cases: list[Case], workers: int, timeout: float, memo
         jobs.put(case)
 
     def serve() -> None:
-        worker = OrtWorker(timeout, memory)
+        worker = PeerProcess("onnxruntime", [sys.executable, "-c", WORKER, str(memory)], timeout)
         try:
             while True:
                 try:
                     case = jobs.get_nowait()
                 except queue.Empty:
                     return
-                case.ort_ok, case.ort_error = worker.judge(case.path)
+                verdict = worker.judge(case.path)
+                if isinstance(verdict, str):  # the worker crashed or hung: a rejection
+                    case.ort_ok, case.ort_error = False, verdict
+                else:
+                    case.ort_ok, case.ort_error = bool(verdict["ok"]), str(verdict["error"])
         finally:
             worker.close()
 

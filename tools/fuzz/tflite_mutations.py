@@ -35,16 +35,16 @@ import pathlib
 import random
 import re
 import resource
-import select
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import time
 import traceback
 from collections.abc import Callable, Iterator
 from typing import Any
+
+from peer_process import PeerProcess
 
 SHARED_MODELS = (
     "mlperf_tiny/ad01_int8.tflite",
@@ -145,61 +145,11 @@ def peer_worker(peer: str, memory_bytes: int) -> int:
     return 0
 
 
-class PeerWorker:
-    """One peer's worker process, restarted after it crashes or hangs (which count as rejections)."""
-
-    def __init__(self, peer: str, timeout: float, memory_bytes: int) -> None:
-        self.peer, self.timeout, self.memory_bytes = peer, timeout, memory_bytes
-        self.process: subprocess.Popen[str] | None = None
-
-    def send(self, path: pathlib.Path) -> bool:
-        if self.process is None or self.process.poll() is not None:
-            self.process = subprocess.Popen(
-                [sys.executable, __file__, "--peer-worker", self.peer, "--memory-mb", str(self.memory_bytes >> 20)],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                text=True,
-            )
-        assert self.process.stdin is not None
-        try:
-            self.process.stdin.write(f"{path}\n")
-            self.process.stdin.flush()
-        except BrokenPipeError:
-            return False
-        return True
-
-    def receive(self, sent: bool) -> tuple[bool, str]:
-        """(accepts, reason) for the case sent last."""
-        if not sent or self.process is None:
-            return self.stop("crashed")
-        assert self.process.stdout is not None
-        ready, _, _ = select.select([self.process.stdout], [], [], self.timeout)
-        if not ready:
-            return self.stop(f"hung (over {self.timeout:.0f} s)")
-        line = self.process.stdout.readline()
-        if not line:
-            status = self.process.wait()
-            return self.stop(f"crashed (signal {-status})" if status < 0 else f"crashed (exit status {status})")
-        verdict = json.loads(line)
-        return bool(verdict["accepts"]), str(verdict["reason"])
-
-    def stop(self, what: str) -> tuple[bool, str]:
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait()
-        self.process = None
-        return False, f"{self.peer} {what}"
-
-    def close(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            assert self.process.stdin is not None
-            self.process.stdin.close()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+def _verdict(received: dict[str, Any] | str) -> tuple[bool, str]:
+    """(accepts, reason) from a worker's answer; a worker that crashed or hung rejects."""
+    if isinstance(received, str):
+        return False, received
+    return bool(received["accepts"]), str(received["reason"])
 
 
 # opbridge, in this process ----------------------------------------------------------------------------
@@ -361,7 +311,12 @@ def run(arguments: argparse.Namespace) -> int:
     chosen = [name for name in models if not arguments.models or name in arguments.models]
     context = build_plugin_context(arguments.plugin, entry_points=False)
     memory = arguments.memory_mb << 20
-    workers = {peer: PeerWorker(peer, arguments.timeout, memory) for peer in PEERS}
+    workers = {
+        peer: PeerProcess(
+            peer, [sys.executable, __file__, "--peer-worker", peer, "--memory-mb", str(memory >> 20)], arguments.timeout
+        )
+        for peer in PEERS
+    }
     cases: list[Case] = []
     seconds: collections.Counter[str] = collections.Counter()
     keep = pathlib.Path(arguments.keep) if arguments.keep else None
@@ -377,8 +332,10 @@ def run(arguments: argparse.Namespace) -> int:
                 )
                 case.opbridge_detail = case.opbridge_detail.replace(f"{folder}/", "")
                 case.opbridge_seconds = time.monotonic() - start
-                case.tflite_micro, case.tflite_micro_reason = workers["tflite_micro"].receive(sent["tflite_micro"])
-                case.litert, case.litert_reason = workers["litert"].receive(sent["litert"])
+                case.tflite_micro, case.tflite_micro_reason = _verdict(
+                    workers["tflite_micro"].receive(sent["tflite_micro"])
+                )
+                case.litert, case.litert_reason = _verdict(workers["litert"].receive(sent["litert"]))
                 seconds[case.model] += time.monotonic() - start
                 cases.append(case)
                 if keep is not None and case.failure:

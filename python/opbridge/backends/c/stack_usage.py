@@ -590,7 +590,17 @@ def compile_program(
     functions: dict[str, _Function] = {}
     taken: set[str] = set()
     objects = []
+    defined_in: dict[str, pathlib.Path] = {}
     for position, (job, (unit, object_bytes)) in enumerate(zip(jobs, results, strict=True)):
+        # A file-local function is named by its file's name (`kernels.c:helper`): two files of one name
+        # defining it would share one entry, and one frame would go uncounted.
+        for name in unit.functions:
+            if name in defined_in and defined_in[name] != job.source:
+                raise StackAnalysisError(
+                    f"{name} is defined by both {defined_in[name]} and {job.source}: the stack analysis names "
+                    "functions by file name; rename one of the files"
+                )
+            defined_in[name] = job.source
         functions.update(unit.functions)
         taken |= unit.address_taken
         if object_dir is not None:
