@@ -226,15 +226,11 @@ def _read_callgraph(text: str, unit: str) -> dict[str, _Function]:
 _RELOCATION_SECTION = re.compile(r"^Relocation section '([^']*)'")
 
 
-def _address_taken(object_file: pathlib.Path, unit: str, readelf: str) -> set[str]:
-    """The functions whose address `object_file` takes: relocations that are not calls, naming a function."""
-    symbols = subprocess.run([readelf, "-sW", str(object_file)], capture_output=True, text=True, check=True).stdout
-    local_functions = set()
-    global_functions = set()
-    for line in symbols.splitlines():
-        fields = line.split()
-        if len(fields) >= 8 and fields[3] == "FUNC":
-            (local_functions if fields[4] == "LOCAL" else global_functions).add(fields[7])
+def _address_taken(object_file: pathlib.Path, unit: str, readelf: str, defined: Mapping[str, str]) -> set[str]:
+    """The functions whose address `object_file` takes: relocations that are not calls, naming a function.
+    `defined` is the file's own functions (_defined_functions: graph name -> symbol)."""
+    local_functions = {symbol for name, symbol in defined.items() if name != symbol}
+    global_functions = {symbol for name, symbol in defined.items() if name == symbol}
     relocations = subprocess.run([readelf, "-rW", str(object_file)], capture_output=True, text=True, check=True).stdout
     taken = set()
     for line in relocations.splitlines():
@@ -384,7 +380,7 @@ def _compile_unit(job: _Compile, scratch: pathlib.Path, compiler: str, readelf: 
         known.frame = max(known.frame, from_instructions.frame)
         known.dynamic = known.dynamic or from_instructions.dynamic
         known.calls |= calls
-    unit = _Unit(functions=functions, address_taken=_address_taken(output, unit_name, readelf))
+    unit = _Unit(functions=functions, address_taken=_address_taken(output, unit_name, readelf, defined))
     return unit, output.read_bytes()
 
 
