@@ -26,8 +26,12 @@ and makes:
     :lib<name>_plugin.so             the kernel in opbridge's native host (generated adapter)
     :lib<name>_ort.so                the kernel as an ONNX Runtime custom-op library (ONNX ops, or
                                      ort_library = True)
+    :lib<name>_openvino.so           the op and kernel as an OpenVINO extension, with the ONNX
+                                     frontend's conversion (ONNX ops, or openvino_extension = True;
+                                     x86_64 Linux, against the pinned openvino wheel)
     :<name>_op_test                  op_test.py, given the libraries' paths in the environment:
-                                     OPBRIDGE_OP_PLUGIN, OPBRIDGE_OP_ORT_LIBRARY, OPBRIDGE_OP_MODEL,
+                                     OPBRIDGE_OP_PLUGIN, OPBRIDGE_OP_ORT_LIBRARY,
+                                     OPBRIDGE_OP_OPENVINO_EXTENSION, OPBRIDGE_OP_MODEL,
                                      OPBRIDGE_OP_GOLDEN_CASES
     :<name>_files                    the package's files
 """
@@ -53,6 +57,7 @@ def custom_op(
         test = "op_test.py",
         golden_cases = 20,
         ort_library = None,
+        openvino_extension = None,
         test_deps = [],
         tags = [],
         visibility = None):
@@ -60,6 +65,8 @@ def custom_op(
 
     ort_library: build lib<name>_ort.so (default: for ONNX operators only; a LiteRT operator's
     kernel can be one too, for an ONNX model that uses the same op).
+    openvino_extension: build lib<name>_openvino.so (default: for ONNX operators only, as OpenVINO
+    reads the op from ONNX models).
     """
     if model_format not in ("litert", "onnx"):
         fail("custom_op(model_format = ...) is \"litert\" or \"onnx\", got %r" % model_format)
@@ -149,16 +156,19 @@ def custom_op(
     # The host adapters, generated from the plugin's PortableKernel (never edited by hand).
     adapter = name + "_opbridge_adapter.cc"
     ort_adapter = name + "_ort_adapter.cc"
+    openvino_adapter = name + "_openvino_extension.cpp"
     native.genrule(
         name = name + "_adapters",
-        outs = [adapter, ort_adapter],
+        outs = [adapter, ort_adapter, openvino_adapter],
         cmd = ("$(location :{n}_opbridge) kernel-adapters {key} --no-entry-points --plugin {plugin} " +
-               "--opbridge-abi $(location {a}) --ort-abi $(location {o}) > /dev/null").format(
+               "--opbridge-abi $(location {a}) --ort-abi $(location {o}) " +
+               "--openvino-extension $(location {v}) > /dev/null").format(
             n = name,
             key = key,
             plugin = plugin,
             a = adapter,
             o = ort_adapter,
+            v = openvino_adapter,
         ),
         tags = tags,
         tools = [":" + name + "_opbridge"],
@@ -193,6 +203,20 @@ def custom_op(
         )
         libraries.append(":lib%s_ort.so" % name)
         env["OPBRIDGE_OP_ORT_LIBRARY"] = "$(rootpath :lib%s_ort.so)" % name
+    build_openvino_extension = model_format == "onnx" if openvino_extension == None else openvino_extension
+    if build_openvino_extension:
+        cc_binary(
+            name = "lib%s_openvino.so" % name,
+            srcs = [openvino_adapter],
+            copts = ["-std=c++17", "-fvisibility=hidden"],
+            linkshared = True,
+            tags = tags,
+            target_compatible_with = HOST_ONLY,
+            visibility = visibility,
+            deps = [":" + name + "_kernel", "@python_venv//:openvino_runtime"],
+        )
+        libraries += [":lib%s_openvino.so" % name, "@python_venv//:openvino"]
+        env["OPBRIDGE_OP_OPENVINO_EXTENSION"] = "$(rootpath :lib%s_openvino.so)" % name
 
     aot_model(
         name = name + "_module",

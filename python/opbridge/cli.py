@@ -6,6 +6,7 @@ opbridge analyze MODEL [--format table|json|html] [-o FILE] [--config convert.ya
 opbridge run MODEL --input in.npy [--input ...] [--steps N] --output out.npy [--output ...] [--plugin ...]
 opbridge new-op NAME --format litert|onnx [--dtype int8|float32] [--torch [NS::NAME]] [-o DIR]
 opbridge kernel-adapters KEY --plugin MODULE [--opbridge-abi FILE.cc] [--ort-abi FILE.cc]
+                         [--openvino-extension FILE.cpp]
 opbridge plugins list [--plugin ...]
 
 Plugins (docs/custom_ops.md) come from the `opbridge.plugins` entry point
@@ -254,9 +255,13 @@ def _calls(arguments: argparse.Namespace, tensors: list[Tensor]) -> list[list[np
 
 
 def _kernel_adapters(arguments: argparse.Namespace) -> int:
-    if arguments.opbridge_abi is None and arguments.ort_abi is None:
-        raise OpbridgeError("nothing to write", hint="pass --opbridge-abi FILE.cc, --ort-abi FILE.cc or both")
-    for path in write_adapters(_context(arguments), arguments.key, arguments.opbridge_abi, arguments.ort_abi):
+    targets = (arguments.opbridge_abi, arguments.ort_abi, arguments.openvino_extension)
+    if all(path is None for path in targets):
+        raise OpbridgeError(
+            "nothing to write",
+            hint="pass one or more of --opbridge-abi FILE.cc, --ort-abi FILE.cc, --openvino-extension FILE.cpp",
+        )
+    for path in write_adapters(_context(arguments), arguments.key, *targets):
         print(f"wrote {path}")
     return 0
 
@@ -405,6 +410,9 @@ def build_parser() -> argparse.ArgumentParser:
     adapters.add_argument("key", help="the operator key, e.g. SOFT_CLIP")
     adapters.add_argument("--opbridge-abi", type=_user_path, help="write the native-host plugin source here")
     adapters.add_argument("--ort-abi", type=_user_path, help="write the ONNX Runtime custom-op library source here")
+    adapters.add_argument(
+        "--openvino-extension", type=_user_path, help="write the OpenVINO extension library source here"
+    )
     _add_plugin_arguments(adapters)
     adapters.set_defaults(handler=_kernel_adapters)
     new_op = commands.add_parser(

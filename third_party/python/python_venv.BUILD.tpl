@@ -16,12 +16,21 @@ _SCIPY_AND_ONNX_EXTENDED = [
 
 _ONNX_TEST_DATA = ["%{site_packages}/onnx/backend/test/data/**"]
 
+# OpenVINO (1,100 files, 160 MB): its Python package, and the C++ headers and libopenvino the generated
+# OpenVINO extensions build against.
+_OPENVINO = [
+    "%{site_packages}/openvino/**",
+    "%{site_packages}/openvino-*.dist-info/**",
+    "%{site_packages}/openvino_telemetry/**",
+    "%{site_packages}/openvino_telemetry-*.dist-info/**",
+]
+
 filegroup(
     name = "files",
     srcs = glob(
         ["venv/**"],
         # venv/lib64 is a link to venv/lib: its files would be listed twice.
-        exclude = ["venv/bin/**", "venv/lib64/**"] + _SCIPY_AND_ONNX_EXTENDED + _ONNX_TEST_DATA,
+        exclude = ["venv/bin/**", "venv/lib64/**"] + _SCIPY_AND_ONNX_EXTENDED + _ONNX_TEST_DATA + _OPENVINO,
     ),
 )
 
@@ -48,4 +57,21 @@ cc_library(
     hdrs = glob(["%{site_packages}/pybind11/include/**/*.h"]),
     includes = ["%{site_packages}/pybind11/include"],
     deps = [":python_headers"],
+)
+
+# `import openvino` for the tests that run OpenVINO (the runtime, its CPU plugin and ONNX frontend).
+filegroup(
+    name = "openvino",
+    srcs = glob(_OPENVINO),
+)
+
+# OpenVINO's C++ API for an extension library: its headers (as system headers: they are not
+# -Wextra clean) and libopenvino (libopenvino.so.<release>), from the pinned wheel.
+cc_library(
+    name = "openvino_runtime",
+    srcs = glob(["%{site_packages}/openvino/libs/libopenvino.so.*"]),
+    hdrs = glob(["%{site_packages}/openvino/include/**/*.h", "%{site_packages}/openvino/include/**/*.hpp"]),
+    includes = ["%{site_packages}/openvino/include"],
+    # OpenVINO is compiled with the C++11 ABI (its CMake config says so).
+    defines = ["_GLIBCXX_USE_CXX11_ABI=1"],
 )

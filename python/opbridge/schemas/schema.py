@@ -244,11 +244,19 @@ NUMERIC = (*ALL_INTEGERS, DType.FLOAT16, DType.BFLOAT16, DType.FLOAT32, DType.FL
 ANY_TYPE = (DType.BOOL, *NUMERIC)
 
 
-def same_as_input(position: int = 0) -> InferenceFunction:
-    """Inference of an op whose one output has the dtype and shape of input `position`."""
+@dataclasses.dataclass(frozen=True)
+class SameAsInput:
+    """The declarative rule of an op whose one output has the dtype and shape of input `position`.
 
-    def infer(ctx: InferenceContext) -> list[TensorType]:
-        info = ctx.input(position)
+    A rule that is data, not code: generated hosts (the OpenVINO extension) write it in C++ from this."""
+
+    position: int = 0
+
+    def __call__(self, ctx: "InferenceContext") -> list[TensorType]:
+        info = ctx.input(self.position)
         return [TensorType(info.dtype, info.shape)]
 
-    return infer
+
+def same_as_input(position: int = 0) -> InferenceFunction:
+    """Inference of an op whose one output has the dtype and shape of input `position`."""
+    return SameAsInput(position)
