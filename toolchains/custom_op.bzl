@@ -172,6 +172,7 @@ def custom_op(
         ),
         tags = tags,
         tools = [":" + name + "_opbridge"],
+        visibility = visibility,
     )
     cc_binary(
         name = "lib%s_plugin.so" % name,
