@@ -299,6 +299,7 @@ class {cls} : public ov::op::Op {{
   }}
 
   bool visit_attributes(ov::AttributeVisitor& visitor) override {{
+    (void)visitor;  // a kernel without params has no attributes
 {visits}
     return true;
   }}
@@ -375,6 +376,8 @@ class {cls} : public ov::op::Op {{
 
 // The node's attributes -> the kernel's params, as the other hosts read them (and with their messages).
 void ReadParams(const ov::frontend::NodeContext& node, Params* params) {{
+  (void)node;  // a kernel without params reads nothing
+  (void)params;
 {read}
 }}
 
