@@ -100,7 +100,9 @@ def _shape_rule(kernel: PortableKernel) -> str:
       const int32_t status = OutputShape(params_, views, static_cast<int32_t>(i), &shape);
       if (known) {{
         NODE_VALIDATION_CHECK(this, status == OPBRIDGE_KERNEL_OK, kOp, ": {kernel.shape_function} refused output ",
-                              i, " for these inputs (status ", status, "); inputs the kernel cannot serve");
+                              i, " (status ", status, ") for the input shapes ", InputShapes(this),
+                              " and the attributes ", ParamsText(params_),
+                              ": the kernel cannot serve them; the op's schema says what it accepts");
         shapes[i] = shape;
       }} else if (status == OPBRIDGE_KERNEL_OK) {{
         shapes[i] = ov::PartialShape::dynamic(ov::Rank(static_cast<int64_t>(shape.size())));
@@ -141,6 +143,9 @@ def openvino_extension(kernel: PortableKernel) -> str:
             value = defaults[param.name]
             literal = f"{float(value)!r}f" if param.ctype == "float" else str(int(value))
             default_lines.append(f"  params.{param.name} = {literal};  // the schema's default")
+    params_text = "\n".join(
+        f'  text << "{" " if i else ""}{p.name}=" << params.{p.name};' for i, p in enumerate(kernel.params)
+    )
     visits = "\n".join(f'    visitor.on_attribute("{p.name}", params_.{p.name});' for p in kernel.params)
     read = read_params_code(kernel, "node", "Fail({message})")
     return f"""{generated_header(kernel, "OpenVINO extension (ov::op::Op, ONNX frontend conversion)")}#include <dlfcn.h>
@@ -153,6 +158,7 @@ def openvino_extension(kernel: PortableKernel) -> str:
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -248,6 +254,21 @@ int32_t OutputShape(const Params& params, const opbridge_kernel_input_t* inputs,
   if (!ToHostDims(result, dims, &count)) return OPBRIDGE_KERNEL_INVALID_ARGUMENT;
   shape->assign(dims, dims + result.rank);
   return OPBRIDGE_KERNEL_OK;
+}}
+
+// The params as `name=value` pairs, for messages.
+std::string ParamsText(const Params& params) {{
+  std::ostringstream text;
+  (void)params;
+{params_text}
+  return text.str().empty() ? "(none)" : text.str();
+}}
+
+// A node's input shapes, for messages.
+std::string InputShapes(const ov::Node* node) {{
+  std::ostringstream text;
+  for (size_t i = 0; i < node->get_input_size(); ++i) text << (i > 0 ? ", " : "") << node->get_input_partial_shape(i);
+  return text.str();
 }}
 
 // A new node's params: the schema's defaults (the IR reader then visits the stored attributes).

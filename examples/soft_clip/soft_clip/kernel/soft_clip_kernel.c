@@ -20,8 +20,8 @@ int32_t soft_clip_kernel(const soft_clip_kernel_params_t *params, const opbridge
 
 int32_t soft_clip_kernel_output_shape(const soft_clip_kernel_params_t *params, const opbridge_kernel_input_t *inputs,
     int32_t input_count, int32_t output_index, opbridge_kernel_shape_t *shape) {
-  (void)params;
-  if (input_count != 1 || output_index != 0) return OPBRIDGE_KERNEL_INVALID_ARGUMENT;
+  /* As plugin.py's shape rule: a limit <= 0 is refused (hosts that validate before running, OpenVINO). */
+  if (input_count != 1 || output_index != 0 || !(params->limit > 0.0f)) return OPBRIDGE_KERNEL_INVALID_ARGUMENT;
   *shape = inputs[0].shape; /* the shape of the input */
   return OPBRIDGE_KERNEL_OK;
 }
