@@ -25,7 +25,7 @@ import sys
 import numpy as np
 
 from opbridge.analysis import analyze_model, build_report, render_html, write_report
-from opbridge.aot.portable_adapters import write_adapters
+from opbridge.aot.kernel_adapters import write_adapters
 from opbridge.backends.reference import ReferenceInterpreter
 from opbridge.backends.reference.interpreter import check_input
 from opbridge.bazel_worker import WORKER_FLAG, expand_parameter_files, serve

@@ -257,7 +257,7 @@ int32_t OutputShape(const Params& params, const opbridge_kernel_input_t* inputs,
 }}
 
 // The params as `name=value` pairs, for messages.
-std::string ParamsText(const Params& params) {{
+[[maybe_unused]] std::string ParamsText(const Params& params) {{
   std::ostringstream text;
   (void)params;
 {params_text}
@@ -265,7 +265,7 @@ std::string ParamsText(const Params& params) {{
 }}
 
 // A node's input shapes, for messages.
-std::string InputShapes(const ov::Node* node) {{
+[[maybe_unused]] std::string InputShapes(const ov::Node* node) {{
   std::ostringstream text;
   for (size_t i = 0; i < node->get_input_size(); ++i) text << (i > 0 ? ", " : "") << node->get_input_partial_shape(i);
   return text.str();

@@ -11,22 +11,16 @@ from float attributes, int32_t params from int attributes), ask the kernel's
 `<function>_output_shape` for each output, and call the kernel. Nothing in
 them is op-specific beyond those facts, so they are generated, never edited:
 `opbridge kernel-adapters KEY --plugin MODULE --opbridge-abi X.cc --ort-abi Y.cc --openvino-extension Z.cpp`
-(the Bazel macro `custom_op` in toolchains/custom_op.bzl runs it).
+(kernel_adapters.py; the Bazel macro `custom_op` in toolchains/custom_op.bzl runs it).
 """
 
 import dataclasses
-import difflib
 import itertools
-import pathlib
-from typing import TYPE_CHECKING
 
 from opbridge.aot.portable_kernel import PortableKernel, PortableKernelError
 from opbridge.backends.c.emit_context import GENERATED_NOTICE
 from opbridge.ir import DType
 from opbridge.ir.onnx_dtypes import ONNX_NUMBERS
-
-if TYPE_CHECKING:
-    from opbridge.registry_context import RegistryContext
 
 # ONNXTensorElementDataType names (onnxruntime_c_api.h), by DType.
 _ORT_TYPES = {
@@ -534,45 +528,3 @@ extern "C" __attribute__((visibility("default"))) OrtStatus* ORT_API_CALL Regist
   return api->AddCustomOpDomain(options, domain);
 }}
 """
-
-
-def portable_kernel_of(context: "RegistryContext", key: str) -> PortableKernel:
-    """The PortableKernel of the operator class registered under `key`."""
-    from opbridge.aot.portable_kernel import PortableKernelOperator
-
-    if key not in context.aot_operator_classes:
-        keys = sorted(context.aot_operator_classes)
-        near = difflib.get_close_matches(key, keys, n=1)
-        raise PortableKernelError(
-            f"no operator class is registered under {key!r}" + (f"; did you mean {near[0]!r}?" if near else ""),
-            hint="pass the plugin that registers it (--plugin MODULE); `opbridge plugins list` shows the keys",
-        )
-    operator_class = context.aot_operator_classes.get(key)
-    if not (isinstance(operator_class, type) and issubclass(operator_class, PortableKernelOperator)):
-        raise PortableKernelError(
-            f"the operator class of {key!r} ({operator_class.__module__}.{operator_class.__qualname__}) "
-            "is not a PortableKernelOperator",
-            hint="host adapters exist only for kernels written against opbridge_kernel_api.h (docs/custom_ops.md)",
-        )
-    return operator_class.KERNEL
-
-
-def write_adapters(
-    context: "RegistryContext",
-    key: str,
-    opbridge_abi: pathlib.Path | None,
-    ort_abi: pathlib.Path | None,
-    openvino_extension: pathlib.Path | None = None,
-) -> list[pathlib.Path]:
-    """Writes the requested adapters of the operator `key`'s kernel; returns their paths."""
-    from opbridge.aot.openvino_extension import openvino_extension as openvino_source
-
-    kernel = portable_kernel_of(context, key)
-    makers = ((opbridge_abi, opbridge_plugin_adapter), (ort_abi, ort_adapter), (openvino_extension, openvino_source))
-    texts = [(path, make(kernel)) for path, make in makers if path is not None]
-    written = []
-    for path, text in texts:  # all generated before any is written: nothing half-written on an error
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8", newline="\n")
-        written.append(path)
-    return written
