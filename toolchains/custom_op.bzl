@@ -244,7 +244,8 @@ def custom_op(
         legacy_create_init = False,
         size = "medium",
         srcs = [test],
-        data = libraries + [":" + name + "_model"],
+        # cc/kernels: the op test converts drawn models into self-contained modules (kernels bundled).
+        data = libraries + [":" + name + "_model", "//cc/kernels:sources"],
         env = env,
         tags = tags,
         deps = [":" + name + "_plugin", ":" + name + "_model_builder", _OPBRIDGE, "//cc/python:opbridge_plugins"] + test_deps,

@@ -3,11 +3,11 @@
 
 The package passes its own tests as written (`bazel test //<package>/...`:
 the kernel against the reference in opbridge's native host, the emitted
-module's golden test on four platforms, and for ONNX onnxruntime running the
-model with the generated custom-op library); the user then edits the math
-in three places: the NumPy reference, the shape rule, the C kernel. Its one
-BUILD call is `custom_op` (toolchains/custom_op.bzl). docs/custom_ops.md
-walks through it.
+module's golden test on four platforms, and for ONNX onnxruntime and OpenVINO
+running the model with the generated custom-op library and extension); the
+user then edits the math in three places: the NumPy reference, the shape
+rule, the C kernel. Its one BUILD call is `custom_op`
+(toolchains/custom_op.bzl). docs/custom_ops.md walks through it.
 
 The starting math: LiteRT ops are a ReLU (int8: requantized from the input's
 to the output's scale with TFLite's fixed-point helpers); ONNX ops are a
@@ -115,10 +115,15 @@ def _header(names: OpNames, dtype: DTypeName, fmt: Format, torch: str | None = N
     else:
         fields = "  float alpha; /* the slope for x < 0 (the node's attribute) */"
     s, guard = names.snake, f"{names.key}_KERNEL_H_"
+    hosts = (
+        "opbridge's native host, in onnxruntime and in OpenVINO"
+        if fmt == "onnx"
+        else "opbridge's native host and in onnxruntime"
+    )
     return f"""/* SPDX-License-Identifier: Apache-2.0 */
 /* {names.camel}'s kernel, written against the portable kernel interface
  * (cc/kernels/opbridge_kernel_api.h): the same source runs in the emitted
- * module, in opbridge's native host and in onnxruntime. */
+ * module, in {hosts}. */
 #ifndef {guard}
 #define {guard}
 
@@ -684,7 +689,11 @@ def _op_test(names: OpNames, dtype: DTypeName, fmt: Format, torch: str | None = 
         ["import os", "import pathlib", "import tempfile"],
         [
             "import numpy as np",
-            *(["import onnx", "import onnxruntime as ort", "from onnx import helper"] if fmt == "onnx" else []),
+            *(
+                ["import onnx", "import onnxruntime as ort", "import openvino as ov", "from onnx import helper"]
+                if fmt == "onnx"
+                else []
+            ),
             *(["import torch"] if torch is not None else []),
             "from hypothesis import given, settings",
             "from hypothesis import strategies as st",
@@ -697,6 +706,15 @@ def _op_test(names: OpNames, dtype: DTypeName, fmt: Format, torch: str | None = 
             "from opbridge.ir import DType, Graph, Quantization" if torch_int8 else "from opbridge.ir import Graph",
             "from opbridge.registry import build_default_registry_context",
             f"from {names.snake}.plugin import {plugin_names}",
+            *(
+                [
+                    "from opbridge.converter import AotConverter, ConvertArgs",
+                    "from opbridge_testing.single_op import run_golden_program"
+                    + (", with_float_ulp_tolerance" if dtype == "float32" else ""),
+                ]
+                if fmt == "onnx"
+                else []
+            ),
             *(
                 [
                     "from opbridge.frontends.torch.library import define_torch_ops",
@@ -758,8 +776,14 @@ def host_model(model: bytes, graph: Graph) -> bytes:
     (output,) = ReferenceInterpreter(load(model), CONTEXT).run([x])
     return output"""
     onnx_tests = ""
+    # The golden program allows float32 outputs a few ulps (libm); this kernel's math is exact, so none.
+    golden_tolerance = (
+        "\n        golden.write_text(with_float_ulp_tolerance(golden.read_text(), 0))  # float32: equal bits"
+        if dtype == "float32"
+        else ""
+    )
     if fmt == "onnx":
-        onnx_tests = f"""
+        onnx_tests = f'''
 
 @settings(max_examples=25, deadline=None)
 @given(data=st.data())
@@ -783,7 +807,68 @@ def test_the_model_in_opbridge_s_native_host_equals_the_reference(data: st.DataO
     with CustomOpSession(os.environ["OPBRIDGE_OP_PLUGIN"], host_model(model, graph), abi="opbridge") as session:
         (host_output,) = session.run([x])
     np.testing.assert_array_equal(host_output, reference_outputs(graph, x))
-"""
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_openvino_with_the_generated_extension_equals_the_reference(data: st.DataObject) -> None:
+    model, shape = data.draw(models())
+    graph = {load_graph}
+    x = data.draw({values})
+    compiled = OPENVINO.compile_model(OPENVINO.read_model(host_model(model, graph)), "CPU", OPENVINO_CONFIG)
+    np.testing.assert_array_equal(compiled([x])[0], reference_outputs(graph, x), strict=True)
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_openvino_infers_the_output_dtype_and_shape_opbridge_infers(data: st.DataObject) -> None:
+    """The model states no output shape, so each side infers it: OpenVINO with the extension's
+    validate_and_infer_types (from the schema), opbridge with the schema's rule."""
+    model, _ = data.draw(models())
+    proto = onnx.load_model_from_string(model)
+    proto.graph.output[0].type.tensor_type.ClearField("shape")
+    model = proto.SerializeToString()
+    graph = load(model)
+    (output,) = graph.output_tensors()
+    (ov_output,) = OPENVINO.read_model(host_model(model, graph)).outputs
+    assert ov_output.get_element_type().to_dtype() == output.dtype.numpy, (ov_output, output)
+    assert ov_output.get_partial_shape() == ov.PartialShape(list(output.shape)), (ov_output, output)
+
+
+@settings(max_examples=5, deadline=None)
+@given(data=st.data())
+def test_on_the_golden_inputs_the_emitted_c_onnxruntime_and_openvino_agree(data: st.DataObject) -> None:
+    """A drawn model, converted as `opbridge convert` converts it (a self-contained module and its golden
+    test program, built with the host gcc): on the program's seeded inputs the C gives the reference's
+    outputs, bit for bit, and so do onnxruntime and OpenVINO."""
+    model, _ = data.draw(models())
+    seed = data.draw(st.integers(0, 2**31 - 1))
+    with tempfile.TemporaryDirectory() as folder:
+        path = pathlib.Path(folder) / "model.onnx"
+        path.write_bytes(model)
+        module, golden = pathlib.Path(folder) / "module", pathlib.Path(folder) / "golden_test.c"
+        config = ConvertArgs(
+            model=path,
+            output_dir=module,
+            prefix="{names.snake}",
+            golden_test=golden,
+            golden_cases=GOLDEN_CASES,
+            golden_seed=seed,
+        )
+        AotConverter(config, registry_context=CONTEXT).convert(){golden_tolerance}
+        assert "0 failures" in run_golden_program(module, golden)  # it also fails on a nonzero exit
+    graph = load(model)
+    interpreter = ReferenceInterpreter(graph, CONTEXT)
+    options = ort.SessionOptions()
+    options.register_custom_ops_library(os.path.abspath(os.environ["OPBRIDGE_OP_ORT_LIBRARY"]))
+    session = ort.InferenceSession(host_model(model, graph), options, providers=["CPUExecutionProvider"])
+    compiled = OPENVINO.compile_model(OPENVINO.read_model(host_model(model, graph)), "CPU", OPENVINO_CONFIG)
+    for x in seeded_inputs(graph.input_tensors()[0], GOLDEN_CASES, seed=seed):
+        (expected,) = interpreter.run([x])
+        (ort_output,) = session.run(None, {{"x": x}})
+        np.testing.assert_array_equal(ort_output, expected, strict=True)
+        np.testing.assert_array_equal(compiled([x])[0], expected, strict=True)
+'''
     torch_tests = ""
     if torch is not None:
         torch_tests = f'''
@@ -837,6 +922,18 @@ def test_pt2e_makes_the_op_int8_with_its_params_from_the_quantization() -> None:
     # ones by at most a step each.
     assert np.abs(ours - theirs).max() <= 2.01 * source.quantization.scales[0]
 '''
+    hosts = (
+        ", in onnxruntime through the generated custom-op library\n"
+        f"(lib{names.snake}_ort.so) and in OpenVINO through the generated extension\n(lib{names.snake}_openvino.so)"
+    )
+    openvino_constants = ""
+    if fmt == "onnx":
+        openvino_constants = """
+# One OpenVINO runtime for the module's tests, with the generated extension (custom_op's lib<name>_openvino.so);
+# float32 stays float32 on every CPU (some would otherwise infer in bf16).
+OPENVINO = ov.Core()
+OPENVINO.add_extension(os.path.abspath(os.environ["OPBRIDGE_OP_OPENVINO_EXTENSION"]))
+OPENVINO_CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}"""
     torch_doc = ""
     if torch is not None:
         torch_doc = "\nAs the PyTorch op TORCH_NAME it passes torch's opcheck and converts from torch.export programs"
@@ -845,7 +942,7 @@ def test_pt2e_makes_the_op_int8_with_its_params_from_the_quantization() -> None:
 """{names.camel}'s C kernel against its NumPy reference, on the same inputs.
 
 The kernel runs in opbridge's native host through the generated adapter
-(lib{names.snake}_plugin.so){", and in onnxruntime through the generated custom-op library" if fmt == "onnx" else ""};
+(lib{names.snake}_plugin.so){hosts if fmt == "onnx" else ""};
 the emitted module's golden test (:{names.snake}_module_golden_test) runs it
 on x86_64, aarch64, Cortex-M55 and Cortex-M4.{torch_doc}
 """
@@ -854,7 +951,7 @@ on x86_64, aarch64, Cortex-M55 and Cortex-M4.{torch_doc}
 
 CONTEXT = build_default_registry_context(customizers=[customize_registry])
 PLUGIN = NativePlugin.load(os.environ["OPBRIDGE_OP_PLUGIN"])
-GOLDEN_CASES = int(os.environ["OPBRIDGE_OP_GOLDEN_CASES"])  # custom_op(golden_cases = ...)
+GOLDEN_CASES = int(os.environ["OPBRIDGE_OP_GOLDEN_CASES"])  # custom_op(golden_cases = ...){openvino_constants}
 
 
 @st.composite
@@ -915,7 +1012,7 @@ def _build(names: OpNames, fmt: Format, load_label: str, torch: str | None = Non
     return f'''# SPDX-License-Identifier: Apache-2.0
 # {names.camel}, a custom operator (docs/custom_ops.md): `bazel test //<this package>/...`
 # checks its C kernel against its reference on the host, in the emitted module
-# on x86_64, aarch64, Cortex-M55 and Cortex-M4{", and in onnxruntime" if fmt == "onnx" else ""}.
+# on x86_64, aarch64, Cortex-M55 and Cortex-M4{", in onnxruntime and in OpenVINO" if fmt == "onnx" else ""}.
 load("{load_label}", "custom_op")
 
 custom_op(

@@ -2,12 +2,13 @@
 """`opbridge new-op` and the portable kernel interface.
 
 The six packages beside this file are `opbridge new-op` output, committed
-unchanged but for one line: their own tests (`bazel test //tests/new_op/...`)
+unchanged but for one statement: their own tests (`bazel test //tests/new_op/...`)
 are the proof that a scaffold passes as generated on every platform, and the
 first test here keeps them byte-identical to what the command writes today.
-The exception is the `package(default_visibility = ...)` line added by hand to
-onnx_int8_torch/BUILD.bazel (VISIBLE_TO_THIS_TEST), which lets this test run
-that package's libraries; the first test strips it before comparing.
+The exception is the `package(default_visibility = ...)` statement added by hand
+to onnx_int8_torch/BUILD.bazel (VISIBLE_TO_THIS_TEST), which lets this test and
+tests/openvino run that package's libraries; the first test strips it before
+comparing.
 """
 
 import dataclasses
@@ -17,7 +18,7 @@ import subprocess
 
 import pytest
 from opbridge import cli
-from opbridge.aot.portable_adapters import portable_kernel_of
+from opbridge.aot.kernel_adapters import portable_kernel_of
 from opbridge.aot.portable_kernel import KernelParam, PortableKernel, PortableKernelError
 from opbridge.converter import AotConverter, ConvertArgs
 from opbridge.errors import OpbridgeError
@@ -45,9 +46,15 @@ INT8_TORCH = HERE / "onnx_int8_torch"
 INT8_TORCH_ENVIRONMENT = {
     "OPBRIDGE_OP_PLUGIN": str(INT8_TORCH / "libonnx_int8_torch_plugin.so"),
     "OPBRIDGE_OP_ORT_LIBRARY": str(INT8_TORCH / "libonnx_int8_torch_ort.so"),
+    "OPBRIDGE_OP_OPENVINO_EXTENSION": str(INT8_TORCH / "libonnx_int8_torch_openvino.so"),
     "OPBRIDGE_OP_GOLDEN_CASES": "20",
 }
-VISIBLE_TO_THIS_TEST = 'package(default_visibility = ["//tests/new_op:__pkg__"])  # new_op_test runs its libraries\n\n'
+VISIBLE_TO_THIS_TEST = """package(default_visibility = [
+    "//tests/new_op:__pkg__",  # new_op_test runs its libraries
+    "//tests/openvino:__pkg__",  # and the OpenVINO tests its extension
+])
+
+"""
 
 
 @pytest.mark.parametrize("package", sorted(VARIANTS))
@@ -474,7 +481,7 @@ def test_an_int8_torch_op_adopting_a_users_torch_library_op_passes_its_generated
     }  # fmt: skip
     result = subprocess.run(command, capture_output=True, text=True, env=environment, cwd=tmp_path, check=False)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
-    expected = "6 passed" if order == "plugin_first" else "2 passed, 4 deselected"
+    expected = "9 passed" if order == "plugin_first" else "2 passed, 7 deselected"
     assert expected in result.stdout, result.stdout[-2000:]
     # opcheck and the torch.export test called the op eagerly: the user's kernel ran, not the generated one.
     assert (tmp_path / "calls.txt").exists(), "the user's kernel never ran: define_torch_ops replaced it"

@@ -2,7 +2,9 @@
 """OnnxFloat32's C kernel against its NumPy reference, on the same inputs.
 
 The kernel runs in opbridge's native host through the generated adapter
-(libonnx_float32_plugin.so), and in onnxruntime through the generated custom-op library;
+(libonnx_float32_plugin.so), in onnxruntime through the generated custom-op library
+(libonnx_float32_ort.so) and in OpenVINO through the generated extension
+(libonnx_float32_openvino.so);
 the emitted module's golden test (:onnx_float32_module_golden_test) runs it
 on x86_64, aarch64, Cortex-M55 and Cortex-M4.
 """
@@ -14,6 +16,7 @@ import tempfile
 import numpy as np
 import onnx
 import onnxruntime as ort
+import openvino as ov
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -23,13 +26,20 @@ from onnx_float32.plugin import KERNEL, SCHEMA, customize_registry
 from opbridge.backends.c.golden_inputs import DEFAULT_SEED, seeded_inputs
 from opbridge.backends.host_plugins import CustomOpSession, NativePlugin
 from opbridge.backends.reference import ReferenceInterpreter
+from opbridge.converter import AotConverter, ConvertArgs
 from opbridge.frontends.models import load_model
 from opbridge.ir import Graph
 from opbridge.registry import build_default_registry_context
+from opbridge_testing.single_op import run_golden_program, with_float_ulp_tolerance
 
 CONTEXT = build_default_registry_context(customizers=[customize_registry])
 PLUGIN = NativePlugin.load(os.environ["OPBRIDGE_OP_PLUGIN"])
 GOLDEN_CASES = int(os.environ["OPBRIDGE_OP_GOLDEN_CASES"])  # custom_op(golden_cases = ...)
+# One OpenVINO runtime for the module's tests, with the generated extension (custom_op's lib<name>_openvino.so);
+# float32 stays float32 on every CPU (some would otherwise infer in bf16).
+OPENVINO = ov.Core()
+OPENVINO.add_extension(os.path.abspath(os.environ["OPBRIDGE_OP_OPENVINO_EXTENSION"]))
+OPENVINO_CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
 
 
 @st.composite
@@ -123,3 +133,65 @@ def test_the_model_in_opbridge_s_native_host_equals_the_reference(data: st.DataO
     with CustomOpSession(os.environ["OPBRIDGE_OP_PLUGIN"], host_model(model, graph), abi="opbridge") as session:
         (host_output,) = session.run([x])
     np.testing.assert_array_equal(host_output, reference_outputs(graph, x))
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_openvino_with_the_generated_extension_equals_the_reference(data: st.DataObject) -> None:
+    model, shape = data.draw(models())
+    graph = load(model)
+    x = data.draw(hnp.arrays(np.float32, shape, elements=st.floats(-1e6, 1e6, width=32)))
+    compiled = OPENVINO.compile_model(OPENVINO.read_model(host_model(model, graph)), "CPU", OPENVINO_CONFIG)
+    np.testing.assert_array_equal(compiled([x])[0], reference_outputs(graph, x), strict=True)
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_openvino_infers_the_output_dtype_and_shape_opbridge_infers(data: st.DataObject) -> None:
+    """The model states no output shape, so each side infers it: OpenVINO with the extension's
+    validate_and_infer_types (from the schema), opbridge with the schema's rule."""
+    model, _ = data.draw(models())
+    proto = onnx.load_model_from_string(model)
+    proto.graph.output[0].type.tensor_type.ClearField("shape")
+    model = proto.SerializeToString()
+    graph = load(model)
+    (output,) = graph.output_tensors()
+    (ov_output,) = OPENVINO.read_model(host_model(model, graph)).outputs
+    assert ov_output.get_element_type().to_dtype() == output.dtype.numpy, (ov_output, output)
+    assert ov_output.get_partial_shape() == ov.PartialShape(list(output.shape)), (ov_output, output)
+
+
+@settings(max_examples=5, deadline=None)
+@given(data=st.data())
+def test_on_the_golden_inputs_the_emitted_c_onnxruntime_and_openvino_agree(data: st.DataObject) -> None:
+    """A drawn model, converted as `opbridge convert` converts it (a self-contained module and its golden
+    test program, built with the host gcc): on the program's seeded inputs the C gives the reference's
+    outputs, bit for bit, and so do onnxruntime and OpenVINO."""
+    model, _ = data.draw(models())
+    seed = data.draw(st.integers(0, 2**31 - 1))
+    with tempfile.TemporaryDirectory() as folder:
+        path = pathlib.Path(folder) / "model.onnx"
+        path.write_bytes(model)
+        module, golden = pathlib.Path(folder) / "module", pathlib.Path(folder) / "golden_test.c"
+        config = ConvertArgs(
+            model=path,
+            output_dir=module,
+            prefix="onnx_float32",
+            golden_test=golden,
+            golden_cases=GOLDEN_CASES,
+            golden_seed=seed,
+        )
+        AotConverter(config, registry_context=CONTEXT).convert()
+        golden.write_text(with_float_ulp_tolerance(golden.read_text(), 0))  # float32: equal bits
+        assert "0 failures" in run_golden_program(module, golden)  # it also fails on a nonzero exit
+    graph = load(model)
+    interpreter = ReferenceInterpreter(graph, CONTEXT)
+    options = ort.SessionOptions()
+    options.register_custom_ops_library(os.path.abspath(os.environ["OPBRIDGE_OP_ORT_LIBRARY"]))
+    session = ort.InferenceSession(host_model(model, graph), options, providers=["CPUExecutionProvider"])
+    compiled = OPENVINO.compile_model(OPENVINO.read_model(host_model(model, graph)), "CPU", OPENVINO_CONFIG)
+    for x in seeded_inputs(graph.input_tensors()[0], GOLDEN_CASES, seed=seed):
+        (expected,) = interpreter.run([x])
+        (ort_output,) = session.run(None, {"x": x})
+        np.testing.assert_array_equal(ort_output, expected, strict=True)
+        np.testing.assert_array_equal(compiled([x])[0], expected, strict=True)

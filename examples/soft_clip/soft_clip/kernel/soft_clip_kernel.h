@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* SoftClip's kernel, written against the portable kernel interface
  * (cc/kernels/opbridge_kernel_api.h): the same source runs in the emitted
- * module, in opbridge's native host and in onnxruntime. */
+ * module, in opbridge's native host, in onnxruntime and in OpenVINO. */
 #ifndef SOFT_CLIP_KERNEL_H_
 #define SOFT_CLIP_KERNEL_H_
 
