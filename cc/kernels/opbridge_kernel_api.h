@@ -16,17 +16,25 @@
  *                              const opbridge_kernel_input_t *inputs, int32_t input_count,
  *                              int32_t output_index, opbridge_kernel_shape_t *shape);
  *
+ * The shape function reads the inputs' shapes and dtypes and the params
+ * only, never their data: a host may call it before any data exist, with
+ * each input's `data` NULL (OpenVINO's validate_and_infer_types does, and
+ * there a refusal stops the model at load time; dims not known yet stand
+ * in as 1, and only the outputs' ranks are then used).
+ *
  * `my_op_params_t` is the kernel's own const struct of scalars (float,
  * int32_t), computed once per node: at conversion time for a module (a
  * `static const` in flash), from the node's attributes of the same names
  * on the hosts. Both functions return OPBRIDGE_KERNEL_OK or a code of their
  * own in 1..OPBRIDGE_KERNEL_STATUS_LAST.
  *
- * The same source is then (docs/custom_ops.md, "One kernel, three hosts"):
+ * The same source is then (docs/custom_ops.md, "One kernel, four hosts"):
  * - called from an emitted module (src/), on every Cortex-M and host target;
  * - wrapped by a generated adapter into a plugin of opbridge's native host
  *   (cc/plugin/opbridge_plugin.h), so Python can run it beside the reference;
- * - wrapped by a generated adapter into an ONNX Runtime custom-op library.
+ * - wrapped by a generated adapter into an ONNX Runtime custom-op library;
+ * - wrapped by a generated OpenVINO extension (an ov::op::Op and the ONNX
+ *   frontend's conversion into it), which OpenVINO's Core loads.
  */
 #ifndef OPBRIDGE_KERNEL_API_H_
 #define OPBRIDGE_KERNEL_API_H_

@@ -7,7 +7,8 @@ scalars of its const params struct, and the operator's schema (domain, name,
 version, dtypes). `PortableKernelOperator` emits a module node that calls it;
 `opbridge.aot.portable_adapters` generates the adapters that make the same
 source a plugin of opbridge's native host and an ONNX Runtime custom-op
-library (docs/custom_ops.md, "One kernel, three hosts").
+library, and `opbridge.aot.openvino_extension` an OpenVINO extension
+(docs/custom_ops.md, "One kernel, four hosts").
 
 The params are computed once per node, by `PortableKernel.param_values`
 (by default: the node's attributes of the same names). The module gets them
