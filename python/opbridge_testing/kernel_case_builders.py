@@ -17,6 +17,7 @@ import numpy as np
 from opbridge.ir import DType, Quantization
 from opbridge.ir.attribute_types import Activation, Padding, Requantization
 from opbridge.ops.definition import OperatorDefinition
+from opbridge.schemas.schema import SameAsInput
 
 from opbridge_testing.operators import available_operator_registry
 
@@ -330,7 +331,8 @@ def is_elementwise_unary(definition: OperatorDefinition) -> bool:
         and len(schema.inputs) == 1
         and len(schema.outputs) == 1
         and schema.inputs[0].type_var == schema.outputs[0].type_var
-        and getattr(schema.infer, "__qualname__", "").startswith("same_as_input")
+        and isinstance(schema.infer, SameAsInput)
+        and schema.infer.position == 0
     )
 
 
