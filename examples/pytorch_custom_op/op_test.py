@@ -2,7 +2,9 @@
 """ChannelShuffle's C kernel against its NumPy reference, on the same inputs.
 
 The kernel runs in opbridge's native host through the generated adapter
-(libchannel_shuffle_plugin.so), and in onnxruntime through the generated custom-op library;
+(libchannel_shuffle_plugin.so), in onnxruntime through the generated custom-op library
+(libchannel_shuffle_ort.so) and in OpenVINO through the generated extension
+(libchannel_shuffle_openvino.so);
 the emitted module's golden test (:channel_shuffle_module_golden_test) runs it
 on x86_64, aarch64, Cortex-M55 and Cortex-M4.
 """
@@ -12,7 +14,9 @@ import pathlib
 import tempfile
 
 import numpy as np
+import onnx
 import onnxruntime as ort
+import openvino as ov
 from channel_shuffle.model import drawn_parameters, make_model
 from channel_shuffle.plugin import KERNEL, SCHEMA, customize_registry
 from hypothesis import given, settings
@@ -106,3 +110,23 @@ def test_the_model_in_opbridge_s_native_host_equals_the_reference(data: st.DataO
     with CustomOpSession(os.environ["OPBRIDGE_OP_PLUGIN"], model, abi="opbridge") as session:
         (host_output,) = session.run([x])
     np.testing.assert_array_equal(host_output, reference_outputs(model, x))
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data(), dtype=st.sampled_from([np.int8, np.float32]))
+def test_openvino_with_the_generated_extension_equals_the_reference(data: st.DataObject, dtype: type) -> None:
+    """Both dtypes the schema allows; the shape rule is Python code, so OpenVINO asks the kernel's C shape
+    function (channel_shuffle_output_shape), which refuses what `infer` refuses."""
+    model, shape = data.draw(models())
+    if dtype is np.float32:
+        proto = onnx.load_model_from_string(model)
+        for value in (*proto.graph.input, *proto.graph.output):
+            value.type.tensor_type.elem_type = onnx.TensorProto.FLOAT
+        model = proto.SerializeToString()
+        x = data.draw(hnp.arrays(np.float32, shape, elements=st.floats(-1e6, 1e6, width=32)))
+    else:
+        x = data.draw(hnp.arrays(np.int8, shape, elements=st.integers(-128, 127)))
+    core = ov.Core()
+    core.add_extension(os.path.abspath(os.environ["OPBRIDGE_OP_OPENVINO_EXTENSION"]))
+    compiled = core.compile_model(core.read_model(model), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    np.testing.assert_array_equal(compiled([x])[0], reference_outputs(model, x), strict=True)

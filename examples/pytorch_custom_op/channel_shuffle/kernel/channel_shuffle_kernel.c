@@ -36,8 +36,11 @@ int32_t channel_shuffle_kernel(const channel_shuffle_kernel_params_t *params, co
 
 int32_t channel_shuffle_kernel_output_shape(const channel_shuffle_kernel_params_t *params,
     const opbridge_kernel_input_t *inputs, int32_t input_count, int32_t output_index, opbridge_kernel_shape_t *shape) {
-  (void)params;
   if (input_count != 1 || output_index != 0) return OPBRIDGE_KERNEL_INVALID_ARGUMENT;
+  /* As plugin.py's `infer`: a channel axis (axis 1) that `groups` divides. */
+  if (inputs[0].shape.rank < 2 || params->groups < 1 || inputs[0].shape.dims[1] % params->groups != 0) {
+    return OPBRIDGE_KERNEL_INVALID_ARGUMENT;
+  }
   *shape = inputs[0].shape; /* the shape of the input */
   return OPBRIDGE_KERNEL_OK;
 }
