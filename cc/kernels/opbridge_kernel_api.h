@@ -20,7 +20,8 @@
  * only, never their data: a host may call it before any data exist, with
  * each input's `data` NULL (OpenVINO's validate_and_infer_types does, and
  * there a refusal stops the model at load time; dims not known yet stand
- * in as 1, and only the outputs' ranks are then used).
+ * in as 1, and only the outputs' ranks are then used; a refusal of them
+ * leaves the outputs' ranks unknown until the op runs).
  *
  * `my_op_params_t` is the kernel's own const struct of scalars (float,
  * int32_t), computed once per node: at conversion time for a module (a

@@ -32,6 +32,9 @@ from opbridge.registry import build_default_registry_context
 CONTEXT = build_default_registry_context(customizers=[customize_registry])
 PLUGIN = NativePlugin.load(os.environ["OPBRIDGE_OP_PLUGIN"])
 GOLDEN_CASES = int(os.environ["OPBRIDGE_OP_GOLDEN_CASES"])  # custom_op(golden_cases = ...)
+# One OpenVINO runtime for the module's tests, with the generated extension (custom_op's lib<name>_openvino.so).
+OPENVINO = ov.Core()
+OPENVINO.add_extension(os.path.abspath(os.environ["OPBRIDGE_OP_OPENVINO_EXTENSION"]))
 
 
 @st.composite
@@ -126,7 +129,5 @@ def test_openvino_with_the_generated_extension_equals_the_reference(data: st.Dat
         x = data.draw(hnp.arrays(np.float32, shape, elements=st.floats(-1e6, 1e6, width=32)))
     else:
         x = data.draw(hnp.arrays(np.int8, shape, elements=st.integers(-128, 127)))
-    core = ov.Core()
-    core.add_extension(os.path.abspath(os.environ["OPBRIDGE_OP_OPENVINO_EXTENSION"]))
-    compiled = core.compile_model(core.read_model(model), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    compiled = OPENVINO.compile_model(OPENVINO.read_model(model), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
     np.testing.assert_array_equal(compiled([x])[0], reference_outputs(model, x), strict=True)

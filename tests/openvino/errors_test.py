@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """What OpenVINO says when a generated extension cannot serve: a dtype the schema refuses, a param the node
-does not carry, an OpenVINO release or a second runtime the extension was not built for; and the command
-line that writes the extension's source.
+does not carry or carries as another type, a non-finite param, tensors of other dtypes given to evaluate, an
+OpenVINO release or a runtime the extension was not built for (and a second libopenvino it need not mind);
+and the command line that writes the extension's source.
 
 Each message comes from OpenVINO's side (the extension's checks, raised through OpenVINO's API) and names
 the op and the fix.
@@ -14,12 +15,15 @@ import subprocess
 import sys
 import textwrap
 
+import numpy as np
 import openvino as ov
 import pytest
-from onnx import TensorProto
+from onnx import TensorProto, helper
 from onnx_int8_torch.model import make_model as make_int8_torch_model
 from opbridge import cli
-from openvino_test_models import SOFT_CLIP_EXTENSION, save, soft_clip_alone, soft_clip_core
+from opbridge.errors import OpbridgeError
+from opbridge.frontends.models import load_model
+from openvino_test_models import SOFT_CLIP_CONTEXT, SOFT_CLIP_EXTENSION, save, soft_clip_alone, soft_clip_core
 from soft_clip.plugin import KERNEL as SOFT_CLIP_KERNEL
 
 OP = "SoftClip (com.example.soft_clip)"
@@ -53,53 +57,111 @@ def test_a_computed_param_missing_from_the_node_is_named_with_the_fix(tmp_path: 
 
 
 def test_an_extension_built_for_another_openvino_release_is_refused_with_how_to_rebuild() -> None:
-    """The same generated source, compiled as if against OpenVINO 2025.4.0's headers (BUILD.bazel)."""
+    """The same generated source, compiled as if against OpenVINO 2025.4.0's headers (BUILD.bazel): the
+    headers' release and the runtime's differ."""
     assert RUNTIME_RELEASE == "2026.4.1"  # the pinned wheel (third_party/python/requirements.in)
     with pytest.raises(RuntimeError) as raised:
         ov.Core().add_extension(os.path.abspath(os.environ["OPBRIDGE_SOFT_CLIP_OPENVINO_EXTENSION_2025_4"]))
     message = str(raised.value)
     assert (
-        f"{OP}: this OpenVINO extension was built for OpenVINO 2025.4.0, but the runtime loading it is "
-        f"OpenVINO {RUNTIME_RELEASE}; rebuild the extension against the runtime's release" in message
+        f"{OP}: this OpenVINO extension was built for OpenVINO 2025.4.0 (its headers), but the runtime loading it "
+        f"is OpenVINO {RUNTIME_RELEASE}; rebuild the extension against the runtime that loads it" in message
     )
     assert "`opbridge kernel-adapters KEY --openvino-extension FILE.cpp`" in message
     assert "pin openvino==<release> in third_party/python/requirements.in" in message
 
 
-# Run in a child process: a second libopenvino in this one could disturb the other tests.
-SECOND_RUNTIME = textwrap.dedent(
-    """
-    import ctypes, os, shutil, sys
-    import openvino as ov
-    copy = shutil.copy(sys.argv[1], sys.argv[2])
-    ctypes.CDLL(copy, mode=os.RTLD_LOCAL)
-    try:
-        ov.Core().add_extension(sys.argv[3])
-    except RuntimeError as error:
-        print(error)
-    else:
-        print("no error")
-    """
-)
+def _child(script: str, *arguments: str) -> subprocess.CompletedProcess[str]:
+    """Runs `script` in a child process (what it does to its process must not reach the other tests)."""
+    command = [sys.executable, "-c", textwrap.dedent(script), *arguments]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
 
 
-def test_a_second_libopenvino_in_the_process_is_named(tmp_path: pathlib.Path) -> None:
-    """A second OpenVINO runtime (here a copy of the pinned one under another release's file name) loaded
-    beside the one the extension links: add_extension refuses, naming both libraries."""
-    copy = tmp_path / "libopenvino.so.2550"
-    child = subprocess.run(
-        [sys.executable, "-c", SECOND_RUNTIME, str(LIBOPENVINO), str(copy), SOFT_CLIP_EXTENSION],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+def test_an_extension_called_by_other_code_than_the_runtime_it_links_is_refused_naming_both() -> None:
+    """create_extensions checks that its caller lies in the libopenvino the extension links (an extension
+    built against another install would mix two runtimes' objects). Called here through ctypes, its caller
+    is libffi: the check throws, and as no C++ frame can catch it the child ends with the message."""
+    child = _child(
+        """
+        import ctypes, sys
+        import openvino
+        extension = ctypes.CDLL(sys.argv[1])
+        extension.create_extensions(ctypes.create_string_buffer(64))  # an empty std::vector's room
+        print("returned")
+        """,
+        SOFT_CLIP_EXTENSION,
+    )
+    assert child.returncode != 0 and "returned" not in child.stdout, (child.returncode, child.stdout)
+    found = re.search(
+        r"this OpenVINO extension links (\S+) \(OpenVINO [0-9.]+\) but is loaded by (\S+), not", child.stderr
+    )
+    assert found, child.stderr
+    assert pathlib.Path(found.group(1)).resolve() == LIBOPENVINO
+    assert "libffi" in found.group(2)
+    assert f"{OP}: " in child.stderr and "rebuild the extension against the runtime that loads it" in child.stderr
+
+
+def test_another_libopenvino_loaded_beside_does_not_stop_the_extension(tmp_path: pathlib.Path) -> None:
+    """A second copy of libopenvino loaded privately (RTLD_LOCAL, as another library's dependency would be) is
+    no concern of the extension: it binds to the runtime of the Core that loads it, and runs."""
+    child = _child(
+        """
+        import ctypes, os, shutil, sys
+        import numpy as np
+        import openvino as ov
+        ctypes.CDLL(shutil.copy(sys.argv[1], sys.argv[2]), mode=os.RTLD_LOCAL)
+        core = ov.Core()
+        core.add_extension(sys.argv[3])
+        compiled = core.compile_model(core.read_model(sys.argv[4]), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+        print(compiled([np.full((2, 3), 4.0, np.float32)])[0].tolist())
+        """,
+        str(LIBOPENVINO),
+        str(tmp_path / "libopenvino.so.2550"),
+        SOFT_CLIP_EXTENSION,
+        str(save(soft_clip_alone([2, 3], 4.0), tmp_path)),
     )
     assert child.returncode == 0, child.stderr
-    found = re.search(r"two OpenVINO runtimes are loaded in this process, (\S+) \(the one this extension", child.stdout)
-    assert found, child.stdout
-    assert pathlib.Path(found.group(1)).resolve() == LIBOPENVINO
-    assert f"built for OpenVINO {RUNTIME_RELEASE}, links) and {copy};" in child.stdout
-    assert "rebuild the extension against the runtime's release" in child.stdout
+    assert child.stdout.strip() == str([[2.0] * 3] * 2)  # 4 / (1 + 4 / 4)
+
+
+def test_an_attribute_of_another_type_is_refused_not_defaulted(tmp_path: pathlib.Path) -> None:
+    """opbridge refuses a string `limit`; so does the extension, rather than running with the default."""
+    model = soft_clip_alone([2, 3], 2.0)
+    (attribute,) = model.graph.node[0].attribute
+    model.graph.node[0].attribute.remove(attribute)
+    model.graph.node[0].attribute.append(helper.make_attribute("limit", "2.0"))
+    path = save(model, tmp_path)
+    with pytest.raises(OpbridgeError, match="'limit'"):
+        load_model(path, SOFT_CLIP_CONTEXT)
+    with pytest.raises(RuntimeError) as raised:
+        soft_clip_core().read_model(path)
+    assert f'{OP}: attribute "limit" is not a number; the kernel takes a float' in str(raised.value)
+
+
+def test_a_non_finite_param_set_after_conversion_is_refused_by_validation(tmp_path: pathlib.Path) -> None:
+    """The IR reader and set_attribute set params without the frontend's checks: validation checks them too."""
+    model = soft_clip_core().read_model(save(soft_clip_alone([2, 3], 2.0), tmp_path))
+    (operation,) = [op for op in model.get_ordered_ops() if op.get_type_name() == "SoftClip"]
+    operation.set_attribute("limit", float("nan"))
+    with pytest.raises(RuntimeError, match=f'{re.escape(OP)}: attribute "limit" is .*nan.*give it a finite value'):
+        operation.validate_and_infer_types()
+
+
+def test_evaluate_refuses_tensors_of_other_dtypes_than_the_inputs_make(tmp_path: pathlib.Path) -> None:
+    """A caller of evaluate may pass tensors of other types than the validated ones; the kernel trusts the
+    dtypes it is given, so evaluate checks them (an int8 output for float32 values would be overrun)."""
+    model = soft_clip_core().read_model(save(soft_clip_alone([4], 2.0), tmp_path))
+    (operation,) = [op for op in model.get_ordered_ops() if op.get_type_name() == "SoftClip"]
+    x = ov.Tensor(np.ones(4, np.float32))
+    with pytest.raises(
+        RuntimeError, match=f"{re.escape(OP)}: output 0 is given as int8 but the inputs make it float32"
+    ):
+        operation.evaluate([ov.Tensor(ov.Type.i8, [4])], [x])
+    with pytest.raises(RuntimeError, match=f"{re.escape(OP)}: input 0 \\(x\\) is int32; the schema allows float32"):
+        operation.evaluate([ov.Tensor(ov.Type.f32, [4])], [ov.Tensor(np.ones(4, np.int32))])
+    output = ov.Tensor(ov.Type.f32, [4])
+    assert operation.evaluate([output], [x])
+    np.testing.assert_array_equal(output.data, np.full(4, np.float32(1) / (np.float32(1) + np.float32(0.5))))
 
 
 def test_the_command_line_writes_the_extension_custom_op_builds(

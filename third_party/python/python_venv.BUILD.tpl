@@ -18,11 +18,10 @@ _ONNX_TEST_DATA = ["%{site_packages}/onnx/backend/test/data/**"]
 
 # OpenVINO (1,100 files, 160 MB): its Python package, and the C++ headers and libopenvino the generated
 # OpenVINO extensions build against.
+# Their dist-info folders stay in :files (pinned_venv_test reads every locked package's metadata).
 _OPENVINO = [
     "%{site_packages}/openvino/**",
-    "%{site_packages}/openvino-*.dist-info/**",
     "%{site_packages}/openvino_telemetry/**",
-    "%{site_packages}/openvino_telemetry-*.dist-info/**",
 ]
 
 filegroup(

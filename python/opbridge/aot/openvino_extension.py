@@ -11,10 +11,15 @@ loads (OpenVINO's operation contract, ../shared/seeds 002):
   calling the kernel: the same C source as the module and the other hosts;
 - the ONNX frontend's conversion of a node of the schema's domain and name
   into it, reading each param from the node's attribute of the same name
-  (as the ONNX Runtime and native-host adapters do, with the same messages);
-- `create_extensions`, which first checks that the runtime loading it is the
-  OpenVINO release it was compiled for (its headers' version) and that no
-  second libopenvino is loaded beside the one it links.
+  (as the ONNX Runtime and native-host adapters do, with their messages; an
+  attribute of another type, a string or a list, is refused);
+- `create_extensions`, which first checks that the runtime calling it is the
+  libopenvino it links, of the release whose headers it was compiled with.
+
+`evaluate` checks the tensors' dtypes again (a caller may pass others than the
+validated ones; the kernel trusts what it is given), and the params are
+checked finite in `validate_and_infer_types` too (the IR reader sets them
+without the frontend's checks).
 
 The output dtypes and shapes agree with opbridge's inference by construction:
 dtypes from the schema's type constraints; shapes from the schema's rule where
@@ -22,11 +27,13 @@ it is declarative (`same_as_input`: written here in C++, so dynamic dims stay
 dynamic), otherwise from the kernel's own `<function>_output_shape`, the one C
 shape function every host calls (it is given shapes, dtypes and params; its
 inputs' data are NULL here, as validate_and_infer_types runs before data exist;
-with dynamic input dims, standing in as 1, it gives only the outputs' ranks).
+with dynamic input dims, standing in as 1, it gives only the outputs' ranks,
+or nothing when it refuses the stand-ins).
 `evaluate` checks the kernel's shape against the validated one, so a shape
 function that disagrees with a declarative rule is named, not run past.
 """
 
+import math
 import re
 
 from opbridge.aot.portable_adapters import (
@@ -35,7 +42,7 @@ from opbridge.aot.portable_adapters import (
     shape_helpers_code,
     type_vars,
 )
-from opbridge.aot.portable_kernel import PortableKernel, PortableKernelError
+from opbridge.aot.portable_kernel import PortableKernel, PortableKernelError, c_float
 from opbridge.ir import DType
 from opbridge.schemas.schema import SameAsInput
 
@@ -50,9 +57,9 @@ _OV_TYPES = {
 
 
 def _class_name(name: str) -> str:
-    """A C++ identifier for the op's class, from its ONNX name."""
-    identifier = re.sub(r"\W", "_", name)
-    return identifier if identifier[:1].isalpha() else "Op_" + identifier
+    """A C++ identifier for the op's class, from its ONNX name; the suffix keeps it apart from the
+    library's helpers (an op named Convert or Params)."""
+    return re.sub(r"\W", "_", name) + "Operation"
 
 
 def _output_types(kernel: PortableKernel) -> list[str]:
@@ -141,22 +148,33 @@ def openvino_extension(kernel: PortableKernel) -> str:
     for param in kernel.params:
         if param.name in defaults and defaults[param.name] is not None:
             value = defaults[param.name]
-            literal = f"{float(value)!r}f" if param.ctype == "float" else str(int(value))
+            if param.ctype == "float" and not math.isfinite(float(value)):
+                raise PortableKernelError(
+                    f"{schema.describe()}: the default of {param.name!r} is {value}, which no host can read",
+                    hint="give the attribute a finite default",
+                )
+            literal = c_float(float(value)) if param.ctype == "float" else str(int(value))
             default_lines.append(f"  params.{param.name} = {literal};  // the schema's default")
     params_text = "\n".join(
         f'  text << "{" " if i else ""}{p.name}=" << params.{p.name};' for i, p in enumerate(kernel.params)
     )
+    finite_checks = "\n".join(
+        f"  if (!std::isfinite(params.{p.name})) {{\n"
+        f'    return std::string(kOp) + ": attribute \\"{p.name}\\" is " + std::to_string(params.{p.name}) +\n'
+        f'           ", outside float32: give it a finite value";\n'
+        "  }"
+        for p in kernel.params
+        if p.ctype == "float"
+    )
     visits = "\n".join(f'    visitor.on_attribute("{p.name}", params_.{p.name});' for p in kernel.params)
     read = read_params_code(kernel, "node", "Fail({message})")
     return f"""{generated_header(kernel, "OpenVINO extension (ov::op::Op, ONNX frontend conversion)")}#include <dlfcn.h>
-#include <link.h>
-#include <sys/stat.h>
 
 #include <cfloat>
 #include <climits>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -197,6 +215,7 @@ struct TypeVariable {{
 const TypeVariable kTypeVariables[] = {{
 {variable_rows},
 }};
+constexpr size_t kTypeVariableCount = {len(variables)};
 const size_t kInputTypeVariable[{n_in}] = {{{input_variables}}};
 const size_t kOutputTypeVariable[{n_out}] = {{{output_variables}}};
 const char* const kInputNames[{n_in}] = {{{input_names}}};
@@ -216,6 +235,37 @@ std::string DTypeName(const ov::element::Type& type) {{
   if (type == ov::element::i16) return "int16";
   if (type == ov::element::i32) return "int32";
   return type.get_type_name();
+}}
+
+// Each type variable's dtype from the inputs' types (dynamic ones skipped): "" or what is wrong, naming the fix.
+std::string ChooseTypes(const ov::element::Type* types, ov::element::Type* chosen) {{
+  for (size_t i = 0; i < {n_in}; ++i) {{
+    if (types[i].is_dynamic()) continue;
+    const size_t v = kInputTypeVariable[i];
+    const TypeVariable& variable = kTypeVariables[v];
+    std::ostringstream problem;
+    if (!IsAllowed(variable, types[i])) {{
+      problem << kOp << ": input " << i << " (" << kInputNames[i] << ") is " << DTypeName(types[i])
+              << "; the schema allows " << variable.allowed_names << " (type " << variable.name
+              << "): convert the input before the op, or widen the schema's type constraint and the kernel";
+      return problem.str();
+    }}
+    if (!chosen[v].is_dynamic() && chosen[v] != types[i]) {{
+      problem << kOp << ": input " << i << " (" << kInputNames[i] << ") is " << DTypeName(types[i])
+              << " but an earlier input of type " << variable.name << " is " << DTypeName(chosen[v])
+              << "; inputs of one type variable share a dtype";
+      return problem.str();
+    }}
+    chosen[v] = types[i];
+  }}
+  return "";
+}}
+
+// Output `index`'s dtype: its type variable's, from the inputs, or the variable's one dtype.
+ov::element::Type OutputType(const ov::element::Type* chosen, size_t index) {{
+  const TypeVariable& variable = kTypeVariables[kOutputTypeVariable[index]];
+  const ov::element::Type type = chosen[kOutputTypeVariable[index]];
+  return type.is_dynamic() && variable.allowed.size() == 1 ? variable.allowed[0] : type;
 }}
 
 // The kernel interface's dtype number (ONNX's) of an OpenVINO type; 0 for the ones it does not serve.
@@ -264,6 +314,13 @@ int32_t OutputShape(const Params& params, const opbridge_kernel_input_t* inputs,
   return text.str().empty() ? "(none)" : text.str();
 }}
 
+// "" when every float param is finite, else which is not (as the frontend's reading refuses it).
+std::string ParamsProblem(const Params& params) {{
+  (void)params;
+{finite_checks}
+  return "";
+}}
+
 // A node's input shapes, for messages.
 [[maybe_unused]] std::string InputShapes(const ov::Node* node) {{
   std::ostringstream text;
@@ -289,29 +346,23 @@ class {cls} : public ov::op::Op {{
 
   void validate_and_infer_types() override {{
     NODE_VALIDATION_CHECK(this, get_input_size() == {n_in}, kOp, " takes {n_in} input(s), not ", get_input_size());
-    ov::element::Type chosen[{len(variables)}];  // each type variable's dtype, once an input fixes it
+    ov::element::Type types[{n_in}];
+    for (size_t i = 0; i < {n_in}; ++i) types[i] = get_input_element_type(i);
+    ov::element::Type chosen[kTypeVariableCount];
+    const std::string type_problem = ChooseTypes(types, chosen);
+    NODE_VALIDATION_CHECK(this, type_problem.empty(), type_problem);
     for (size_t i = 0; i < {n_in}; ++i) {{
-      const ov::element::Type type = get_input_element_type(i);
-      if (type.is_dynamic()) continue;
-      const size_t v = kInputTypeVariable[i];
-      const TypeVariable& variable = kTypeVariables[v];
-      NODE_VALIDATION_CHECK(this, IsAllowed(variable, type), kOp, ": input ", i, " (", kInputNames[i], ") is ",
-                            DTypeName(type), "; the schema allows ", variable.allowed_names, " (type ",
-                            variable.name, "): convert the input before the op, or widen the schema's type "
-                            "constraint and the kernel");
-      NODE_VALIDATION_CHECK(this, chosen[v].is_dynamic() || chosen[v] == type, kOp, ": input ", i, " (",
-                            kInputNames[i], ") is ", DTypeName(type), " but an earlier input of type ",
-                            variable.name, " is ", DTypeName(chosen[v]), "; inputs of one type variable share a dtype");
-      chosen[v] = type;
+      const ov::Rank rank = get_input_partial_shape(i).rank();
+      NODE_VALIDATION_CHECK(this, rank.is_dynamic() || rank.get_length() <= OPBRIDGE_KERNEL_MAX_RANK, kOp, ": input ",
+                            i, " (", kInputNames[i], ") has rank ", rank,
+                            "; the kernel interface serves ranks up to OPBRIDGE_KERNEL_MAX_RANK (8)");
     }}
+    // The IR reader and set_attribute give params without the frontend's checks: check them here too.
+    const std::string param_problem = ParamsProblem(params_);
+    NODE_VALIDATION_CHECK(this, param_problem.empty(), param_problem);
     std::vector<ov::PartialShape> shapes({n_out}, ov::PartialShape::dynamic());
 {_shape_rule(kernel)}
-    for (size_t i = 0; i < {n_out}; ++i) {{
-      const TypeVariable& variable = kTypeVariables[kOutputTypeVariable[i]];
-      ov::element::Type type = chosen[kOutputTypeVariable[i]];
-      if (type.is_dynamic() && variable.allowed.size() == 1) type = variable.allowed[0];
-      set_output_type(i, type, shapes[i]);
-    }}
+    for (size_t i = 0; i < {n_out}; ++i) set_output_type(i, OutputType(chosen, i), shapes[i]);
   }}
 
   std::shared_ptr<ov::Node> clone_with_new_inputs(const ov::OutputVector& inputs) const override {{
@@ -333,12 +384,22 @@ class {cls} : public ov::op::Op {{
   }}
 
   bool evaluate(ov::TensorVector& outputs, const ov::TensorVector& inputs) const override {{
+    // The tensors' types are checked again: a caller may pass others than the validated ones, and the
+    // kernel trusts the dtypes it is given.
     OPENVINO_ASSERT(inputs.size() == {n_in}, kOp, " takes {n_in} input(s), got ", inputs.size());
+    ov::element::Type types[{n_in}];
+    for (size_t i = 0; i < {n_in}; ++i) types[i] = inputs[i].get_element_type();
+    ov::element::Type chosen[kTypeVariableCount];
+    const std::string type_problem = ChooseTypes(types, chosen);
+    OPENVINO_ASSERT(type_problem.empty(), type_problem);
     opbridge_kernel_input_t views[{n_in}] = {{}};
+    std::ostringstream input_shapes;
     for (size_t i = 0; i < {n_in}; ++i) {{
+      OPENVINO_ASSERT(inputs[i].is_continuous(), kOp, ": input ", i, " (", kInputNames[i], ") is not contiguous");
       OPENVINO_ASSERT(KernelInput(inputs[i].get_element_type(), inputs[i].get_shape(), inputs[i].data(), &views[i]),
                       kOp, ": input ", i, " (", kInputNames[i], ") of shape ", inputs[i].get_shape(),
                       " has a rank above OPBRIDGE_KERNEL_MAX_RANK or a size above int32");
+      input_shapes << (i > 0 ? ", " : "") << inputs[i].get_shape();
     }}
     outputs.resize({n_out});
     opbridge_kernel_output_t results[{n_out}] = {{}};
@@ -346,16 +407,21 @@ class {cls} : public ov::op::Op {{
       ov::Shape shape;
       const int32_t status = OutputShape(params_, views, static_cast<int32_t>(i), &shape);
       OPENVINO_ASSERT(status == OPBRIDGE_KERNEL_OK, kOp, ": {kernel.shape_function} refused output ", i,
-                      " (status ", status, ")");
+                      " (status ", status, ") for the input shapes ", input_shapes.str(), " and the attributes ",
+                      ParamsText(params_), ": the kernel cannot serve them; the op's schema says what it accepts");
       OPENVINO_ASSERT(get_output_partial_shape(i).compatible(shape), kOp, ": {kernel.shape_function} gives ",
                       shape, " for output ", i, " but the schema's rule gives ", get_output_partial_shape(i),
                       "; make the kernel's shape function agree with the schema");
+      const ov::element::Type type = OutputType(chosen, i);
       if (!outputs[i]) {{
-        outputs[i] = ov::Tensor(get_output_element_type(i), shape);
+        outputs[i] = ov::Tensor(type, shape);
       }} else {{
+        OPENVINO_ASSERT(outputs[i].get_element_type() == type, kOp, ": output ", i, " is given as ",
+                        DTypeName(outputs[i].get_element_type()), " but the inputs make it ", DTypeName(type));
         outputs[i].set_shape(shape);
+        OPENVINO_ASSERT(outputs[i].is_continuous(), kOp, ": output ", i, " is not contiguous");
       }}
-      results[i].dtype = KernelDtype(outputs[i].get_element_type());
+      results[i].dtype = KernelDtype(type);
       opbridge_kernel_shape_t kernel_shape = {{}};
       int64_t dims[OPBRIDGE_KERNEL_MAX_RANK] = {{}};
       for (size_t d = 0; d < shape.size(); ++d) dims[d] = static_cast<int64_t>(shape[d]);
@@ -373,6 +439,7 @@ class {cls} : public ov::op::Op {{
 }};
 
 // A float attribute, or an int one (ONNX exporters write 2 for 2.0); false when the node lacks it.
+// An attribute of another type (a string, a list) is refused, as opbridge refuses it, not taken as absent.
 [[maybe_unused]] bool ReadNumber(const ov::frontend::NodeContext& node, const char* name, double* value) {{
   const ov::Any any = node.get_attribute_as_any(name);
   if (any.empty()) return false;
@@ -383,14 +450,19 @@ class {cls} : public ov::op::Op {{
   }} else if (any.is<int64_t>()) {{
     *value = static_cast<double>(any.as<int64_t>());
   }} else {{
-    return false;
+    Fail(std::string(kOp) + ": attribute \"" + name + "\" is not a number; the kernel takes a float: give the node "
+         "a float attribute of that name");
   }}
   return true;
 }}
 
 [[maybe_unused]] bool ReadInteger(const ov::frontend::NodeContext& node, const char* name, int64_t* value) {{
   const ov::Any any = node.get_attribute_as_any(name);
-  if (!any.is<int64_t>()) return false;
+  if (any.empty()) return false;
+  if (!any.is<int64_t>()) {{
+    Fail(std::string(kOp) + ": attribute \"" + name + "\" is not an integer; the kernel takes an int32: give the "
+         "node an int attribute of that name");
+  }}
   *value = any.as<int64_t>();
   return true;
 }}
@@ -415,51 +487,37 @@ ov::OutputVector Convert(const ov::frontend::NodeContext& node) {{
   return std::make_shared<{cls}>(inputs, params)->outputs();
 }}
 
-// Every libopenvino loaded in this process (a second one means two runtimes, whose objects cannot mix).
-int CollectRuntimes(struct dl_phdr_info* info, size_t, void* found) {{
-  const char* path = info->dlpi_name;
-  if (path == nullptr || *path == '\\0') return 0;
-  const char* slash = std::strrchr(path, '/');
-  const char* base = slash != nullptr ? slash + 1 : path;
-  if (std::strncmp(base, "libopenvino.so", 14) == 0) static_cast<std::vector<std::string>*>(found)->push_back(path);
-  return 0;
-}}
-
-bool SameFile(const char* a, const char* b) {{
-  struct stat first, second;
-  return stat(a, &first) == 0 && stat(b, &second) == 0 && first.st_dev == second.st_dev &&
-         first.st_ino == second.st_ino;
-}}
-
-// The runtime loading this library must be the release it was compiled for, and the only one in the process.
-void CheckRuntime() {{
+// The library must run with the OpenVINO runtime it links, of the release whose headers it was compiled
+// with: `caller` (the code that called create_extensions) must lie in that runtime. An extension built
+// against another install would otherwise mix two runtimes' objects (and a mismatched header/library
+// pair, two releases' layouts).
+void CheckRuntime(const void* caller) {{
+  const std::string fix =
+      "; rebuild the extension against the runtime that loads it (`opbridge kernel-adapters KEY "
+      "--openvino-extension FILE.cpp`, compiled with that release's headers and linked to its libopenvino; in "
+      "this repository: pin openvino==<release> in third_party/python/requirements.in and build "
+      ":lib<name>_openvino.so again)";
+  Dl_info linked = {{}};
+  Dl_info loader = {{}};
+  if (dladdr(reinterpret_cast<void*>(&ov::get_openvino_version), &linked) != 0 && dladdr(caller, &loader) != 0 &&
+      linked.dli_fbase != loader.dli_fbase) {{
+    Fail(std::string(kOp) + ": this OpenVINO extension links " + (linked.dli_fname ? linked.dli_fname : "?") +
+         " (OpenVINO " OPBRIDGE_OPENVINO_BUILT_FOR ") but is loaded by " +
+         (loader.dli_fname ? loader.dli_fname : "?") + ", not by that runtime" + fix);
+  }}
   const char* build = ov::get_openvino_version().buildNumber;
   std::string runtime = build != nullptr ? build : "";
   runtime = runtime.substr(0, runtime.find('-'));
-  const std::string fix =
-      "; rebuild the extension against the runtime's release (`opbridge kernel-adapters KEY "
-      "--openvino-extension FILE.cpp`, compiled with that release's headers and libopenvino; in this repository: "
-      "pin openvino==<release> in third_party/python/requirements.in and build :lib<name>_openvino.so again)";
   if (runtime != OPBRIDGE_OPENVINO_BUILT_FOR) {{
     Fail(std::string(kOp) + ": this OpenVINO extension was built for OpenVINO " OPBRIDGE_OPENVINO_BUILT_FOR
-         ", but the runtime loading it is OpenVINO " + runtime + fix);
-  }}
-  Dl_info linked = {{}};
-  if (dladdr(reinterpret_cast<void*>(&ov::get_openvino_version), &linked) == 0 || linked.dli_fname == nullptr) return;
-  std::vector<std::string> runtimes;
-  dl_iterate_phdr(CollectRuntimes, &runtimes);
-  for (const std::string& path : runtimes) {{
-    if (!SameFile(path.c_str(), linked.dli_fname)) {{
-      Fail(std::string(kOp) + ": two OpenVINO runtimes are loaded in this process, " + linked.dli_fname +
-           " (the one this extension, built for OpenVINO " OPBRIDGE_OPENVINO_BUILT_FOR ", links) and " + path + fix);
-    }}
+         " (its headers), but the runtime loading it is OpenVINO " + runtime + fix);
   }}
 }}
 
 }}  // namespace
 
 OPENVINO_EXTENSION_C_API void OV_CREATE_EXTENSION(std::vector<ov::Extension::Ptr>& extensions) {{
-  CheckRuntime();
+  CheckRuntime(__builtin_return_address(0));
   extensions = {{
       std::make_shared<ov::OpExtension<{cls}>>(),
       std::make_shared<ov::frontend::onnx::ConversionExtension>("{name}", "{schema.domain}", Convert),

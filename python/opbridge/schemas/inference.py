@@ -134,9 +134,10 @@ def infer_node(graph: Graph, node: Node, schema: OpSchema) -> list[TensorType]:
     except ShapeInferenceError:
         raise
     except Exception as error:
+        rule = f"{getattr(schema.infer, '__module__', '?')}.{getattr(schema.infer, '__qualname__', repr(schema.infer))}"
         raise ShapeInferenceError(
             f"{node.describe()}: the inference function of {schema.describe()} failed: {type(error).__name__}: {error}",
-            hint=f"fix {getattr(schema.infer, '__module__', '?')}.{getattr(schema.infer, '__qualname__', '?')}",
+            hint=f"fix {rule}",
         ) from error
     if (
         not isinstance(result, list)
