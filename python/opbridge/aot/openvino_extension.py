@@ -450,7 +450,7 @@ class {cls} : public ov::op::Op {{
   }} else if (any.is<int64_t>()) {{
     *value = static_cast<double>(any.as<int64_t>());
   }} else {{
-    Fail(std::string(kOp) + ": attribute \"" + name + "\" is not a number; the kernel takes a float: give the node "
+    Fail(std::string(kOp) + ": attribute \\"" + name + "\\" is not a number; the kernel takes a float: give the node "
          "a float attribute of that name");
   }}
   return true;
@@ -460,7 +460,7 @@ class {cls} : public ov::op::Op {{
   const ov::Any any = node.get_attribute_as_any(name);
   if (any.empty()) return false;
   if (!any.is<int64_t>()) {{
-    Fail(std::string(kOp) + ": attribute \"" + name + "\" is not an integer; the kernel takes an int32: give the "
+    Fail(std::string(kOp) + ": attribute \\"" + name + "\\" is not an integer; the kernel takes an int32: give the "
          "node an int attribute of that name");
   }}
   *value = any.as<int64_t>();
