@@ -38,6 +38,7 @@ import re
 
 from opbridge.aot.portable_adapters import (
     generated_header,
+    output_dtype_sources,
     read_params_code,
     shape_helpers_code,
     type_vars,
@@ -60,20 +61,6 @@ def _class_name(name: str) -> str:
     """A C++ identifier for the op's class, from its ONNX name; the suffix keeps it apart from the
     library's helpers (an op named Convert or Params)."""
     return re.sub(r"\W", "_", name) + "Operation"
-
-
-def _output_types(kernel: PortableKernel) -> list[str]:
-    """How each output's dtype is chosen: the type variable's (an input of it fixes it) or its one dtype."""
-    schema = kernel.schema
-    inputs, outputs = type_vars(kernel)
-    allowed = {c.type_var: c.allowed for c in schema.type_constraints}
-    for position, type_var in enumerate(outputs):
-        if type_var not in inputs and len(allowed[type_var]) != 1:
-            raise PortableKernelError(
-                f"{schema.describe()}: output {position}'s type {type_var} is neither an input's nor one dtype",
-                hint="the host adapters take an output's dtype from an input of the same type variable",
-            )
-    return outputs
 
 
 def _shape_rule(kernel: PortableKernel) -> str:
@@ -122,18 +109,11 @@ def openvino_extension(kernel: PortableKernel) -> str:
     schema = kernel.schema
     name = schema.name
     inputs, outputs = type_vars(kernel)
-    _output_types(kernel)
+    output_dtype_sources(kernel)  # refuses an output whose dtype no input and no single dtype decides
     n_in, n_out = len(inputs), len(outputs)
     variables = list(dict.fromkeys(inputs + outputs))
+    # Every dtype is one of _OV_TYPES: PortableKernel refuses the others (KERNEL_DTYPES).
     allowed = {c.type_var: c.allowed for c in schema.type_constraints}
-    for variable in variables:
-        refused = [d.value for d in allowed[variable] if d not in _OV_TYPES]
-        if refused:
-            raise PortableKernelError(
-                f"{schema.describe()}: type {variable} allows {', '.join(refused)}, which the kernel interface "
-                "does not number",
-                hint="the portable kernel interface serves float32, uint8, int8, int16 and int32",
-            )
     variable_rows = ",\n".join(
         f'    {{"{v}", "{", ".join(d.value for d in allowed[v])}", {{{", ".join(_OV_TYPES[d] for d in allowed[v])}}}}}'
         for v in variables
@@ -279,18 +259,23 @@ int32_t KernelDtype(const ov::element::Type& type) {{
 }}
 
 {shape_helpers_code()}
-// A tensor's type, shape and data as the kernel's input; false when the rank or the size does not fit.
-bool KernelInput(const ov::element::Type& type, const ov::Shape& shape, const void* data,
-                 opbridge_kernel_input_t* input) {{
+// An OpenVINO shape as the kernel's; false when the rank or the size does not fit.
+bool ToKernelShape(const ov::Shape& shape, opbridge_kernel_shape_t* result, int32_t* count) {{
   int64_t dims[OPBRIDGE_KERNEL_MAX_RANK] = {{}};
   if (shape.size() > OPBRIDGE_KERNEL_MAX_RANK) return false;
   for (size_t d = 0; d < shape.size(); ++d) {{
     if (shape[d] > static_cast<size_t>(INT32_MAX)) return false;
     dims[d] = static_cast<int64_t>(shape[d]);
   }}
+  return ToKernelShape(dims, shape.size(), result, count);
+}}
+
+// A tensor's type, shape and data as the kernel's input; false when the rank or the size does not fit.
+bool KernelInput(const ov::element::Type& type, const ov::Shape& shape, const void* data,
+                 opbridge_kernel_input_t* input) {{
   input->dtype = KernelDtype(type);
   input->data = data;
-  return ToKernelShape(dims, shape.size(), &input->shape, &input->element_count);
+  return ToKernelShape(shape, &input->shape, &input->element_count);
 }}
 
 // Output `index`'s shape from the kernel's shape function; its status (an invalid shape is INVALID_ARGUMENT).
@@ -422,11 +407,7 @@ class {cls} : public ov::op::Op {{
         OPENVINO_ASSERT(outputs[i].is_continuous(), kOp, ": output ", i, " is not contiguous");
       }}
       results[i].dtype = KernelDtype(type);
-      opbridge_kernel_shape_t kernel_shape = {{}};
-      int64_t dims[OPBRIDGE_KERNEL_MAX_RANK] = {{}};
-      for (size_t d = 0; d < shape.size(); ++d) dims[d] = static_cast<int64_t>(shape[d]);
-      ToKernelShape(dims, shape.size(), &kernel_shape, &results[i].element_count);
-      results[i].shape = kernel_shape;
+      ToKernelShape(shape, &results[i].shape, &results[i].element_count);  // OutputShape checked it fits
       results[i].data = outputs[i].data();
     }}
     const int32_t result = {kernel.function}(&params_, views, {n_in}, results, {n_out});

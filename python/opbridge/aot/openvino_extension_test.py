@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from onnx import TensorProto, helper
 
 from opbridge.aot.openvino_extension import openvino_extension
-from opbridge.aot.portable_kernel import KernelParam, PortableKernel, PortableKernelError
+from opbridge.aot.portable_kernel import KERNEL_DTYPES, KernelParam, PortableKernel, PortableKernelError
 from opbridge.ir import DType
 from opbridge.schemas.schema import (
     FormalParameter,
@@ -40,7 +40,6 @@ WORKSPACE = pathlib.Path(__file__).resolve().parents[3]
 OPENVINO = pathlib.Path(ov.__file__).resolve().parent
 LIBOPENVINO = next((OPENVINO / "libs").glob("libopenvino.so.*"))
 CXX_FLAGS = ["-std=c++17", "-Wall", "-Wextra", "-Werror", "-isystem", str(OPENVINO / "include")]
-KERNEL_DTYPES = (DType.FLOAT32, DType.UINT8, DType.INT8, DType.INT16, DType.INT32)
 
 
 def _python_rule(ctx: InferenceContext) -> list[TensorType]:

@@ -58,6 +58,25 @@ def dtype_combinations(kernel: PortableKernel) -> list[tuple[tuple[DType, ...], 
     return combinations
 
 
+def output_dtype_sources(kernel: PortableKernel) -> list[int | DType]:
+    """Where each output's dtype comes from in every host: the position of the first input of its type
+    variable, else the variable's one dtype; PortableKernelError when neither decides it."""
+    inputs, outputs = type_vars(kernel)
+    allowed = {c.type_var: c.allowed for c in kernel.schema.type_constraints}
+    sources: list[int | DType] = []
+    for position, type_var in enumerate(outputs):
+        if type_var in inputs:
+            sources.append(inputs.index(type_var))
+        elif len(allowed[type_var]) == 1:
+            sources.append(allowed[type_var][0])
+        else:
+            raise PortableKernelError(
+                f"{kernel.schema.describe()}: output {position}'s type {type_var} is neither an input's nor one dtype",
+                hint="the host adapters take an output's dtype from an input of the same type variable",
+            )
+    return sources
+
+
 def generated_header(kernel: PortableKernel, what: str) -> str:
     return f"""// {GENERATED_NOTICE}
 // {what} of the portable kernel {kernel.function}() ({kernel.header.name}), for
@@ -159,18 +178,10 @@ def opbridge_plugin_adapter(kernel: PortableKernel) -> str:
     def mask(type_var: str) -> str:
         return " | ".join(f"OPBRIDGE_DTYPE_BIT({ONNX_NUMBERS[d]})" for d in allowed[type_var])
 
-    # An output's dtype: the first input's of the same type variable, else its one allowed type.
-    output_dtypes = []
-    for position, type_var in enumerate(outputs):
-        if type_var in inputs:
-            output_dtypes.append(f"views[{inputs.index(type_var)}].dtype")
-        elif len(allowed[type_var]) == 1:
-            output_dtypes.append(str(ONNX_NUMBERS[allowed[type_var][0]]))
-        else:
-            raise PortableKernelError(
-                f"{schema.describe()}: output {position}'s type {type_var} is neither an input's nor one dtype",
-                hint="the host adapters take an output's dtype from an input of the same type variable",
-            )
+    output_dtypes = [
+        f"views[{source}].dtype" if isinstance(source, int) else str(ONNX_NUMBERS[source])
+        for source in output_dtype_sources(kernel)
+    ]
     n_in, n_out = len(inputs), len(outputs)
     input_masks = ", ".join(mask(v) for v in inputs)
     output_masks = ", ".join(mask(v) for v in outputs)
